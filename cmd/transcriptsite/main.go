@@ -1,0 +1,159 @@
+// Command transcriptsite builds a static site from AI coding-agent sessions.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"syscall"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	transcriptsite "github.com/transcriptsite/transcriptsite"
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/site"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := newRoot().ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "Error:", err)
+		os.Exit(1)
+	}
+}
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "transcriptsite",
+		Short: "Build a browsable, searchable static site from AI coding-agent sessions",
+		Long: `transcriptsite reads the session logs that coding agents leave on disk
+(Claude Code, Codex CLI, Gemini CLI and more), detects each file's format from
+its content, and writes a static site with a page per session and per project.
+
+Run "transcriptsite build" in a site directory (one with config.yaml and
+content/), or anywhere to build the embedded demo site into public/.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newBuild(), newVersion(), newFormats())
+	return root
+}
+
+// buildFlags are the flags that select and override a site's config, shared
+// by every command that builds.
+type buildFlags struct {
+	source, config, contentDir, destination, baseURL string
+	quiet                                            bool
+}
+
+func (f *buildFlags) register(c *cobra.Command) {
+	fl := c.Flags()
+	fl.StringVarP(&f.source, "source", "s", "", "site directory: where config.yaml and content/ are (default: current directory)")
+	fl.StringVar(&f.config, "config", "", "config file (default: config.yaml, .yml, .toml or .json in the site directory)")
+	fl.StringVar(&f.contentDir, "contentDir", "", "folder of session files to read")
+	fl.StringVarP(&f.destination, "destination", "d", "", "folder to write the site to (default: public)")
+	fl.StringVar(&f.baseURL, "baseURL", "", "URL the site is served from, e.g. https://user.github.io/repo/")
+	fl.BoolVar(&f.quiet, "quiet", false, "print nothing but errors")
+}
+
+// options turns the flags the user set into config overrides.
+func (f *buildFlags) options(c *cobra.Command) site.Options {
+	o := site.Options{Source: f.source, ConfigFile: f.config, Overrides: map[string]any{}}
+	for flag, key := range map[string]string{"contentDir": "contentDir", "destination": "destination", "baseURL": "baseURL"} {
+		if c.Flags().Changed(flag) {
+			v, _ := c.Flags().GetString(flag)
+			if key != "baseURL" {
+				// Paths given on the command line are relative to where it runs.
+				v, _ = filepath.Abs(v)
+			}
+			o.Overrides[key] = v
+		}
+	}
+	return o
+}
+
+func newBuild() *cobra.Command {
+	var f buildFlags
+	c := &cobra.Command{
+		Use:   "build",
+		Short: "Build the site",
+		Long: `Build reads every session file under the content directory and writes the
+site to the destination. Files it cannot read are reported as warnings with
+their path and line; the build goes on and every good session gets its page.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			cfg, warns, err := site.LoadConfig(f.options(c))
+			if err != nil {
+				return err
+			}
+			stderr := c.ErrOrStderr()
+			if f.quiet {
+				stderr = io.Discard
+			}
+			for _, w := range warns {
+				fmt.Fprintln(stderr, "WARN", w)
+			}
+			rep, err := site.Build(c.Context(), cfg)
+			if err != nil {
+				return err
+			}
+			for _, w := range rep.Warnings {
+				fmt.Fprintln(stderr, "WARN", warningPath(cfg, w))
+			}
+			if !f.quiet {
+				fmt.Fprintln(c.OutOrStdout(), rep)
+			}
+			return nil
+		},
+	}
+	f.register(c)
+	return c
+}
+
+// warningPath names the file of a warning as the user can open it.
+func warningPath(cfg *site.Config, w ingest.Warning) string {
+	if filepath.IsAbs(cfg.ContentDir) {
+		w.File = filepath.Join(cfg.ContentDir, filepath.FromSlash(w.File))
+		if wd, err := os.Getwd(); err == nil {
+			if r, err := filepath.Rel(wd, w.File); err == nil && len(r) < len(w.File) {
+				w.File = r
+			}
+		}
+	}
+	return w.String()
+}
+
+func newVersion() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  cobra.NoArgs,
+		Run: func(c *cobra.Command, _ []string) {
+			fmt.Fprintf(c.OutOrStdout(), "transcriptsite %s %s/%s %s\n", transcriptsite.Version, runtime.GOOS, runtime.GOARCH, runtime.Version())
+		},
+	}
+}
+
+func newFormats() *cobra.Command {
+	return &cobra.Command{
+		Use:   "formats",
+		Short: "List the session formats transcriptsite reads",
+		Long:  "Formats lists every reader: its format name, the files it reads, and how it recognises them from their content.",
+		Args:  cobra.NoArgs,
+		Run: func(c *cobra.Command, _ []string) {
+			w := tabwriter.NewWriter(c.OutOrStdout(), 0, 4, 2, ' ', 0)
+			for _, r := range ingest.Readers {
+				fmt.Fprintf(w, "%s\t%s\n", r.Name, r.Agent)
+				fmt.Fprintf(w, "\treads:\t%s\n", r.Files)
+				fmt.Fprintf(w, "\tdetects:\t%s\n", r.Detects)
+			}
+			w.Flush()
+		},
+	}
+}

@@ -1,0 +1,149 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"sync"
+	"unicode/utf8"
+)
+
+// headSize is how much of a file detection sees.
+const headSize = 64 << 10
+
+// maxRecords is how many leading JSON values detection looks at.
+const maxRecords = 20
+
+// Head is the start of a file, as detection sees it.
+type Head struct {
+	Path string // slash path relative to the content dir: a hint only
+	Data []byte // up to headSize bytes
+	EOF  bool   // Data is the whole file
+
+	once    sync.Once
+	records []Record
+	array   bool
+}
+
+// Record holds the top-level keys of one JSON object. A string value is kept
+// as is, a number, boolean or null as its JSON text, an object as "{" and an
+// array as "[". Keys of an object cut off by the end of the head are kept.
+type Record map[string]string
+
+// Has reports whether every key is present.
+func (r Record) Has(keys ...string) bool {
+	for _, k := range keys {
+		if _, ok := r[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// Records returns the top-level keys of the first JSON objects in the head:
+// one per line of JSONL, one for a JSON document, or, for a document that is
+// an array, one per element.
+func (h *Head) Records() []Record {
+	h.once.Do(h.scan)
+	return h.records
+}
+
+// IsArray reports whether the head is a JSON array.
+func (h *Head) IsArray() bool {
+	h.once.Do(h.scan)
+	return h.array
+}
+
+func (h *Head) scan() {
+	data := bytes.TrimLeft(h.Data, " \t\r\n\ufeff")
+	if len(data) == 0 || (data[0] != '{' && data[0] != '[') {
+		return
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var (
+		depth     int
+		rec       Record
+		key       string
+		expectKey bool
+		base      = 0 // depth at which records are objects
+	)
+	if data[0] == '[' {
+		h.array = true
+		base = 1
+	}
+	for len(h.records) < maxRecords {
+		t, err := dec.Token()
+		if err != nil {
+			break
+		}
+		if d, ok := t.(json.Delim); ok {
+			switch d {
+			case '{', '[':
+				if depth == base && d == '{' {
+					rec = Record{}
+					h.records = append(h.records, rec)
+					expectKey = true
+				} else if depth == base+1 && rec != nil && !expectKey {
+					rec[key] = string(d)
+				}
+				depth++
+			case '}', ']':
+				depth--
+				if depth == base+1 {
+					expectKey = true
+				}
+			}
+			continue
+		}
+		if depth != base+1 || rec == nil {
+			continue
+		}
+		if expectKey {
+			key, _ = t.(string)
+			expectKey = false
+			continue
+		}
+		switch v := t.(type) {
+		case string:
+			rec[key] = v
+		case json.Number:
+			rec[key] = v.String()
+		case bool:
+			rec[key] = map[bool]string{true: "true", false: "false"}[v]
+		case nil:
+			rec[key] = "null"
+		}
+		expectKey = true
+	}
+}
+
+// Text returns the head as a string, or "" if it is not UTF-8 text.
+func (h *Head) Text() string {
+	d := h.Data
+	if !h.EOF {
+		// The head may end inside a multi-byte rune.
+		for i := 0; i < utf8.UTFMax && len(d) > 0 && !utf8.Valid(d); i++ {
+			d = d[:len(d)-1]
+		}
+	}
+	if !utf8.Valid(d) || bytes.IndexByte(d, 0) >= 0 {
+		return ""
+	}
+	return string(d)
+}
+
+// sniff reads the head of r and returns it with a reader of the whole content.
+func sniff(rel string, r io.Reader) (*Head, io.Reader, error) {
+	buf := make([]byte, headSize)
+	n, err := io.ReadFull(r, buf)
+	h := &Head{Path: rel, Data: buf[:n]}
+	switch err {
+	case nil:
+	case io.EOF, io.ErrUnexpectedEOF:
+		h.EOF = true
+	default:
+		return nil, nil, err
+	}
+	return h, io.MultiReader(bytes.NewReader(h.Data), r), nil
+}

@@ -1,0 +1,227 @@
+// Package ingest finds session files, detects each one's format from its
+// content, and reads it into the transcript model.
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// Reader reads one format. Readers are registered in the Readers table.
+type Reader struct {
+	Name    string // format name, as it appears in sessions.json
+	Agent   string // the agent that writes it
+	Files   string // which files it reads, for `transcriptsite formats`
+	Detects string // how it recognises them, for `transcriptsite formats`
+
+	// Detect reports whether the file whose first bytes are h is in this format.
+	Detect func(h *Head) bool
+	// Read reads every session in f.
+	Read func(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error)
+	// Merge, when set, joins sessions of this format that span several files
+	// (resumed sessions, subagents, runs). It sees every session the format read.
+	Merge func(ss []*transcript.Session) []*transcript.Session
+}
+
+// Readers is the table of every format, in detection order: the first reader
+// whose Detect matches reads the file.
+var Readers = []*Reader{
+	claudeCode,
+}
+
+// Warning is a problem with one file, or one line of it, that did not stop the build.
+type Warning struct {
+	File string // slash path relative to the content dir
+	Line int    // 0 when the warning is about the whole file
+	Msg  string
+}
+
+func (w Warning) String() string {
+	if w.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", w.File, w.Line, w.Msg)
+	}
+	return w.File + ": " + w.Msg
+}
+
+// File is the session file a reader is reading.
+type File struct {
+	Rel      string // slash path relative to the content dir
+	Warnings []Warning
+}
+
+// Warn records a problem with line n of the file (0 for the whole file).
+func (f *File) Warn(line int, format string, args ...any) {
+	f.Warnings = append(f.Warnings, Warning{File: f.Rel, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+// Result is what Load read.
+type Result struct {
+	Sessions []*transcript.Session
+	Files    int // session files read, whatever their outcome
+	Warnings []Warning
+}
+
+// skipDirs are never descended into: they hold no sessions and can be huge.
+var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, "node_modules": true}
+
+// Load reads every file of fsys. A file that cannot be read, or that no
+// reader claims, becomes a warning; only an unreadable root fails.
+func Load(ctx context.Context, fsys fs.FS) (*Result, error) {
+	var paths []string
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == "." {
+				return err
+			}
+			paths = append(paths, p) // reported when read
+			return nil
+		}
+		if d.IsDir() {
+			if p != "." && skipDirs[d.Name()] {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.Type().IsRegular() || d.Type()&fs.ModeSymlink != 0 {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("content dir: %w", err)
+	}
+
+	type out struct {
+		reader   *Reader
+		sessions []*transcript.Session
+		warnings []Warning
+	}
+	outs := make([]out, len(paths))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range work {
+				f := &File{Rel: paths[i]}
+				r, ss := readFile(ctx, fsys, f)
+				outs[i] = out{r, ss, f.Warnings}
+			}
+		})
+	}
+	for i := range paths {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	res := &Result{Files: len(paths)}
+	byFormat := map[*Reader][]*transcript.Session{}
+	for _, o := range outs {
+		res.Warnings = append(res.Warnings, o.warnings...)
+		if o.reader != nil {
+			byFormat[o.reader] = append(byFormat[o.reader], o.sessions...)
+		}
+	}
+	for _, r := range Readers {
+		ss := byFormat[r]
+		if r.Merge != nil && len(ss) > 0 {
+			ss = r.Merge(ss)
+		}
+		for _, s := range ss {
+			s.Finish()
+		}
+		res.Sessions = append(res.Sessions, ss...)
+	}
+	return res, nil
+}
+
+// readFile detects f's format and reads it. Warnings go to f.
+func readFile(ctx context.Context, fsys fs.FS, f *File) (r *Reader, ss []*transcript.Session) {
+	fh, err := fsys.Open(f.Rel)
+	if err != nil {
+		f.Warn(0, "cannot open: %v", err)
+		return nil, nil
+	}
+	defer fh.Close()
+	h, body, err := sniff(f.Rel, fh)
+	if err != nil {
+		f.Warn(0, "cannot read: %v", err)
+		return nil, nil
+	}
+	r = Detect(h)
+	if r == nil {
+		f.Warn(0, "not a session file: no reader recognises its content (see `transcriptsite formats`)")
+		return nil, nil
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			// A reader bug must not sink the build; report it like bad input.
+			f.Warn(0, "%s reader failed: %v", r.Name, p)
+			ss = nil
+		}
+	}()
+	ss, err = r.Read(ctx, f, body)
+	if err != nil {
+		f.Warn(0, "%s: %v", r.Name, err)
+	}
+	if len(ss) == 0 && err == nil {
+		f.Warn(0, "%s file holds no messages", r.Name)
+	}
+	var msgs []string
+	for _, w := range f.Warnings {
+		msgs = append(msgs, w.String())
+	}
+	for _, s := range ss {
+		s.Format = r.Name
+		if s.Agent == "" {
+			s.Agent = r.Agent
+		}
+		if s.Source == "" {
+			s.Source = f.Rel
+		}
+		s.Warnings = append(s.Warnings, msgs...)
+	}
+	return r, ss
+}
+
+// Detect returns the reader for the file whose head is h, or nil.
+func Detect(h *Head) *Reader {
+	for _, r := range Readers {
+		if r.Detect(h) {
+			return r
+		}
+	}
+	return nil
+}
+
+// Lookup returns the reader with the given format name.
+func Lookup(name string) *Reader {
+	i := slices.IndexFunc(Readers, func(r *Reader) bool { return r.Name == name })
+	if i < 0 {
+		return nil
+	}
+	return Readers[i]
+}
+
+// stem is the file name without directories and extensions.
+func stem(rel string) string {
+	b := rel[strings.LastIndexByte(rel, '/')+1:]
+	if i := strings.IndexByte(b, '.'); i > 0 {
+		b = b[:i]
+	}
+	return b
+}

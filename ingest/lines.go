@@ -1,0 +1,84 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+)
+
+// maxLine is the longest line a reader accepts. Real sessions have lines of
+// tens of megabytes (file reads, base64 images); longer ones are skipped.
+const maxLine = 256 << 20
+
+// lines calls fn with each line of r, numbered from 1, without its line
+// ending. last is true for a final line that has no newline: an agent may
+// still be writing it.
+func lines(ctx context.Context, r io.Reader, fn func(n int, line []byte, last bool) error) error {
+	br := bufio.NewReaderSize(r, 256<<10)
+	var long []byte
+	for n := 1; ; n++ {
+		if n%4096 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long[:0], line...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = br.ReadSlice('\n')
+				if len(long) <= maxLine {
+					long = append(long, line...)
+				}
+			}
+			line = long
+		}
+		if err != nil && err != io.EOF {
+			return err
+		}
+		last := err == io.EOF
+		if len(line) > maxLine {
+			if e := fn(n, nil, last); e != nil {
+				return e
+			}
+		} else if len(line) > 0 {
+			if e := fn(n, bytes.TrimRight(line, "\r\n"), last); e != nil {
+				return e
+			}
+		}
+		if last {
+			return nil
+		}
+	}
+}
+
+var errTooLong = errors.New("line longer than 256 MB, skipped")
+
+// jsonl calls fn with each line of r that holds a JSON object. Blank lines
+// are skipped silently; any other line, and any line fn fails on, becomes a
+// warning naming the line. A final line without a newline that fails is
+// reported as incomplete rather than corrupt.
+func jsonl(ctx context.Context, f *File, r io.Reader, fn func(n int, line []byte) error) error {
+	return lines(ctx, r, func(n int, line []byte, last bool) error {
+		var err error
+		trimmed := bytes.TrimLeft(line, " \t\r\ufeff")
+		switch {
+		case line == nil:
+			err = errTooLong
+		case len(trimmed) == 0:
+			return nil
+		case trimmed[0] != '{':
+			err = errors.New("not a JSON object")
+		default:
+			err = fn(n, line)
+		}
+		if err != nil {
+			if last && line != nil {
+				f.Warn(n, "incomplete last line skipped (the agent may still be writing it): %v", err)
+			} else {
+				f.Warn(n, "skipped: %v", err)
+			}
+		}
+		return nil
+	})
+}

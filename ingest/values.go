@@ -1,0 +1,135 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// timeLayouts are the textual timestamp forms agents write. A form without a
+// zone is read as UTC so output does not depend on the build machine.
+var timeLayouts = []string{
+	time.RFC3339Nano,
+	"2006-01-02T15:04:05.999999999",
+	"2006-01-02 15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999",
+	"2006-01-02T15:04Z07:00",
+	"2006-01-02T15:04",
+	"2006-01-02",
+}
+
+// parseTime reads every timestamp form the formats use: ISO 8601 with or
+// without a zone, and epoch seconds or milliseconds.
+func parseTime(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return time.Time{}, false
+	}
+	if n, err := strconv.ParseFloat(s, 64); err == nil && !strings.ContainsAny(s, "-:") {
+		return epoch(n), n > 0
+	}
+	for _, l := range timeLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t.UTC(), true
+		}
+	}
+	return time.Time{}, false
+}
+
+// epoch reads n as seconds, or as milliseconds when it is too large to be
+// seconds (any ms time after 1970-04-26 is).
+func epoch(n float64) time.Time {
+	if n > 1e10 {
+		return time.UnixMilli(int64(n)).UTC()
+	}
+	sec := int64(n)
+	return time.Unix(sec, int64((n-float64(sec))*1e9)).UTC()
+}
+
+// jsonTime is a timestamp field that may be a string or a number.
+type jsonTime struct{ time.Time }
+
+func (t *jsonTime) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		t.Time, _ = parseTime(s)
+		return nil
+	}
+	t.Time, _ = parseTime(string(b))
+	return nil
+}
+
+// imageTypes maps magic bytes to media types.
+var imageTypes = []struct {
+	magic string
+	mime  string
+}{
+	{"\x89PNG\r\n\x1a\n", "image/png"},
+	{"\xff\xd8\xff", "image/jpeg"},
+	{"GIF87a", "image/gif"},
+	{"GIF89a", "image/gif"},
+}
+
+// sniffImage returns the media type the bytes really are, or "" when they
+// are not an image a browser may be trusted to show.
+func sniffImage(b []byte) string {
+	for _, t := range imageTypes {
+		if bytes.HasPrefix(b, []byte(t.magic)) {
+			return t.mime
+		}
+	}
+	if len(b) >= 12 && string(b[:4]) == "RIFF" && string(b[8:12]) == "WEBP" {
+		return "image/webp"
+	}
+	return ""
+}
+
+// decodeImage decodes base64 image data, bare or as a data: URL. The media
+// type comes from the bytes, not from the label beside them: labels are
+// sometimes wrong, and a non-image must never become an <img>. ok is false
+// when the data is not base64.
+func decodeImage(data string) (img *transcript.Image, ok bool) {
+	if i := strings.Index(data, ";base64,"); strings.HasPrefix(data, "data:") && i > 0 {
+		data = data[i+len(";base64,"):]
+	}
+	b, err := base64.StdEncoding.DecodeString(data)
+	if err != nil {
+		if b, err = base64.RawStdEncoding.DecodeString(data); err != nil {
+			return nil, false
+		}
+	}
+	mt := sniffImage(b)
+	if mt == "" {
+		mt = "application/octet-stream"
+	}
+	return &transcript.Image{MediaType: mt, Data: b}, true
+}
+
+// text returns a JSON value that should be a string as a string. Formats
+// drift: a field that was a string becomes an object or an array of blocks,
+// so anything else is returned as compact JSON rather than dropped.
+func text(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	if raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) == nil {
+		return buf.String()
+	}
+	return string(raw)
+}

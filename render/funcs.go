@@ -1,0 +1,205 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Funcs are the template functions of the theme that do not depend on the
+// site. Site-dependent ones (URLs) are added by the site package.
+func Funcs() template.FuncMap {
+	return template.FuncMap{
+		"markdown":      Markdown,
+		"highlight":     Highlight,
+		"highlightFile": HighlightFile,
+		"plain":         Plain,
+		"prettyJSON":    PrettyJSON,
+		"field":         Field,
+		"toolSummary":   ToolSummary,
+		"command":       Command,
+		"diff":          Diff,
+		"stripANSI":     StripANSI,
+		"truncate":      Truncate,
+		"countLines":    CountLines,
+		"humanInt":      HumanInt,
+		"duration":      Duration,
+		"date":          func(t time.Time) string { return t.UTC().Format("2006-01-02") },
+		"datetime":      func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+		"clock":         func(t time.Time) string { return t.UTC().Format("15:04:05") },
+		"isoTime":       func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		"add":           func(a, b int) int { return a + b },
+	}
+}
+
+// PrettyJSON indents a JSON text; anything else is returned unchanged.
+func PrettyJSON(s string) string {
+	var buf bytes.Buffer
+	if json.Indent(&buf, []byte(s), "", "  ") != nil {
+		return s
+	}
+	return buf.String()
+}
+
+// Field returns the value of key in the JSON object s as text: a string as
+// is, anything else as JSON. It returns "" when s is not an object or has no
+// such key.
+func Field(s, key string) string {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal([]byte(s), &obj) != nil {
+		return ""
+	}
+	raw, ok := obj[key]
+	if !ok {
+		return ""
+	}
+	var str string
+	if json.Unmarshal(raw, &str) == nil {
+		return str
+	}
+	return string(raw)
+}
+
+// Command returns the command line of a shell tool call: its "command" or
+// "cmd" field, joined when it is an argv array, or the input itself when it
+// is not JSON.
+func Command(input string) string {
+	for _, k := range []string{"command", "cmd"} {
+		if v := Field(input, k); v != "" {
+			var argv []string
+			if strings.HasPrefix(v, "[") && json.Unmarshal([]byte(v), &argv) == nil {
+				return strings.Join(argv, " ")
+			}
+			return v
+		}
+	}
+	if !strings.HasPrefix(strings.TrimSpace(input), "{") {
+		return input
+	}
+	return ""
+}
+
+// Diff shows a replacement of old by new as diff lines.
+func Diff(old, new string) string {
+	var b strings.Builder
+	for _, side := range []struct {
+		mark byte
+		text string
+	}{{'-', old}, {'+', new}} {
+		if side.text == "" {
+			continue
+		}
+		for _, l := range strings.Split(strings.TrimSuffix(side.text, "\n"), "\n") {
+			b.WriteByte(side.mark)
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// summaryKeys are the input keys, by preference, whose value best says what
+// a tool call did.
+var summaryKeys = []string{
+	"file_path", "path", "filePath", "notebook_path", "pattern", "query",
+	"url", "description", "prompt", "subject", "absolute_path", "dir_path",
+}
+
+// ToolSummary returns a one-line description of a tool call's input.
+func ToolSummary(input string) string {
+	if c := Command(input); c != "" {
+		return Truncate(120, firstLine(c))
+	}
+	for _, k := range summaryKeys {
+		if v := Field(input, k); v != "" {
+			return Truncate(120, firstLine(v))
+		}
+	}
+	return ""
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+// Truncate cuts s to at most n runes, marking the cut.
+func Truncate(n int, s string) string {
+	if len(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// CountLines counts the lines of s.
+func CountLines(s string) int {
+	if s == "" {
+		return 0
+	}
+	return strings.Count(strings.TrimSuffix(s, "\n"), "\n") + 1
+}
+
+// ansiRE matches terminal escape sequences: CSI, OSC and two-byte escapes.
+var ansiRE = regexp.MustCompile(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])`)
+
+// StripANSI removes terminal escape sequences from s.
+func StripANSI(s string) string {
+	if strings.IndexByte(s, 0x1b) < 0 {
+		return s
+	}
+	return ansiRE.ReplaceAllString(s, "")
+}
+
+// HumanInt formats n with thousands separators.
+func HumanInt(n any) string {
+	var v int64
+	switch x := n.(type) {
+	case int:
+		v = int64(x)
+	case int64:
+		v = x
+	default:
+		return fmt.Sprint(n)
+	}
+	s := strconv.FormatInt(v, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// Duration formats d for people: "45 s", "12 min", "3 h 5 min".
+func Duration(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return ""
+	case d < time.Minute:
+		return fmt.Sprintf("%d s", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%d min", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%d h %d min", int(d.Hours()), int(d.Minutes())%60)
+	}
+	return fmt.Sprintf("%d days", int(d.Hours()/24))
+}

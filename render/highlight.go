@@ -1,0 +1,123 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/alecthomas/chroma/v2"
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
+)
+
+// Code past these limits is shown plain: highlighting is the costliest part
+// of a build and adds little to a huge log or file dump.
+const (
+	maxHighlightLines = 2000
+	maxHighlightBytes = 256 << 10
+)
+
+var formatter = chromahtml.New(chromahtml.WithClasses(true), chromahtml.TabWidth(4))
+
+// lexerCache maps a language or file name to its lexer, or to nil when there
+// is none: a failed chroma lookup scans every lexer, so misses are cached too.
+var lexerCache sync.Map
+
+func lexer(key string, find func(string) chroma.Lexer) chroma.Lexer {
+	if l, ok := lexerCache.Load(key); ok {
+		return l.(chroma.Lexer)
+	}
+	l := find(key)
+	if l != nil {
+		if n := strings.ToLower(l.Config().Name); n == "plaintext" || n == "text" {
+			l = nil
+		} else {
+			l = chroma.Coalesce(l)
+		}
+	}
+	lexerCache.Store(key, l)
+	return l
+}
+
+// Highlight renders code in the named language (a fence info string, such as
+// "go" or "bash"). The language is never guessed from the content.
+func Highlight(code, lang string) template.HTML {
+	lang = strings.ToLower(strings.TrimSpace(lang))
+	var l chroma.Lexer
+	if lang != "" {
+		l = lexer(lang, lexers.Get)
+	}
+	return format(code, lang, l)
+}
+
+// HighlightFile renders code in the language of the file name p.
+func HighlightFile(code, p string) template.HTML {
+	name := strings.ToLower(path.Base(strings.ReplaceAll(p, `\`, "/")))
+	key := name
+	if ext := path.Ext(name); ext != "" {
+		key = "*" + ext
+	}
+	l := lexer("file:"+key, func(string) chroma.Lexer { return lexers.Match(name) })
+	lang := ""
+	if l != nil {
+		lang = strings.ToLower(l.Config().Name)
+	}
+	return format(code, lang, l)
+}
+
+func format(code, lang string, l chroma.Lexer) template.HTML {
+	code = strings.TrimSuffix(code, "\n")
+	if l != nil && len(code) <= maxHighlightBytes && strings.Count(code, "\n") < maxHighlightLines {
+		if it, err := l.Tokenise(nil, code); err == nil {
+			var buf bytes.Buffer
+			fmt.Fprintf(&buf, `<div class="highlight" data-lang="%s">`, template.HTMLEscapeString(lang))
+			if formatter.Format(&buf, styles.Fallback, it) == nil {
+				buf.WriteString("</div>")
+				return template.HTML(buf.String())
+			}
+		}
+	}
+	return Plain(code, lang)
+}
+
+// Plain renders code as an escaped block with no highlighting.
+func Plain(code, lang string) template.HTML {
+	var b strings.Builder
+	b.Grow(len(code) + 64)
+	b.WriteString(`<div class="highlight"`)
+	if lang != "" {
+		b.WriteString(` data-lang="`)
+		b.WriteString(template.HTMLEscapeString(lang))
+		b.WriteString(`"`)
+	}
+	b.WriteString(`><pre class="chroma"><code>`)
+	b.WriteString(template.HTMLEscapeString(strings.TrimSuffix(code, "\n")))
+	b.WriteString("</code></pre></div>")
+	return template.HTML(b.String())
+}
+
+// ChromaCSS returns the stylesheet for highlighted code: the light style,
+// and the dark one for readers who prefer a dark scheme.
+func ChromaCSS(light, dark string) (string, error) {
+	var b bytes.Buffer
+	for i, name := range []string{light, dark} {
+		st := styles.Registry[name]
+		if st == nil {
+			return "", fmt.Errorf("unknown highlight style %q (see https://xyproto.github.io/splash/docs/)", name)
+		}
+		if i == 1 {
+			b.WriteString("@media (prefers-color-scheme: dark) {\n")
+		}
+		if err := formatter.WriteCSS(&b, st); err != nil {
+			return "", err
+		}
+		if i == 1 {
+			b.WriteString("}\n")
+		}
+	}
+	return b.String(), nil
+}

@@ -1,0 +1,280 @@
+package site
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/render"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// Report says what a build did.
+type Report struct {
+	Sessions int
+	Files    int
+	Warnings []ingest.Warning
+	Elapsed  time.Duration
+}
+
+func (r *Report) String() string {
+	return fmt.Sprintf("%d sessions from %d files (%d warnings) in %d ms",
+		r.Sessions, r.Files, len(r.Warnings), r.Elapsed.Milliseconds())
+}
+
+// Build reads the content, renders the site and swaps it into the
+// destination. On error the destination is left as it was.
+func Build(ctx context.Context, cfg *Config) (*Report, error) {
+	start := time.Now()
+	if err := checkPaths(cfg); err != nil {
+		return nil, err
+	}
+	tpl, err := loadTemplates(cfg.Theme)
+	if err != nil {
+		return nil, err
+	}
+	chroma, err := render.ChromaCSS(cfg.Highlight.Style, cfg.Highlight.DarkStyle)
+	if err != nil {
+		return nil, fmt.Errorf("highlight: %w", err)
+	}
+	res, err := ingest.Load(ctx, cfg.Content)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cfg.ContentDir, err)
+	}
+	st := newSite(cfg, res.Sessions)
+
+	out, err := newOutput(cfg.Destination)
+	if err != nil {
+		return nil, err
+	}
+	b := &builder{site: st, tpl: tpl, out: out}
+	if err := b.build(ctx, chroma); err != nil {
+		out.abort()
+		return nil, err
+	}
+	if err := out.commit(); err != nil {
+		out.abort()
+		return nil, err
+	}
+	return &Report{Sessions: len(st.Sessions), Files: res.Files, Warnings: res.Warnings, Elapsed: time.Since(start)}, nil
+}
+
+// checkPaths refuses a destination that holds the site's sources: the old
+// site is deleted when the new one is swapped in.
+func checkPaths(cfg *Config) error {
+	for _, p := range []string{cfg.Dir, cfg.ContentDir} {
+		if !filepath.IsAbs(p) {
+			continue // the embedded demo content
+		}
+		if r, err := filepath.Rel(cfg.Destination, p); err == nil && r != ".." && !strings.HasPrefix(r, "../") {
+			return fmt.Errorf("destination %s would contain %s: choose a destination outside the site's sources", cfg.Destination, p)
+		}
+	}
+	return nil
+}
+
+type builder struct {
+	site *Site
+	tpl  map[string]*template.Template
+	out  *output
+}
+
+func (b *builder) build(ctx context.Context, chroma string) error {
+	st := b.site
+	if err := b.out.write("css/chroma.css", []byte(chroma)); err != nil {
+		return err
+	}
+	if err := b.copyAssets(); err != nil {
+		return err
+	}
+	if err := b.page("index", &Page{Kind: "home", Title: st.Config.Title, Path: ""}); err != nil {
+		return err
+	}
+	if err := b.page("404", &Page{Kind: "404", Title: "Page not found", Path: "404.html"}); err != nil {
+		return err
+	}
+	for _, p := range st.Projects {
+		if err := b.page("project", &Page{Kind: "project", Title: p.Name, Path: p.Path, Project: p}); err != nil {
+			return err
+		}
+	}
+	if err := b.sessions(ctx); err != nil {
+		return err
+	}
+	if err := b.sessionsJSON(); err != nil {
+		return err
+	}
+	return b.sitemap()
+}
+
+// sessions renders every session page, on every core.
+func (b *builder) sessions(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	work := make(chan *Session)
+	errs := make(chan error, 1)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for s := range work {
+				if err := b.session(s); err != nil {
+					select {
+					case errs <- err:
+					default:
+					}
+					cancel()
+				}
+			}
+		})
+	}
+feed:
+	for _, s := range b.site.Sessions {
+		select {
+		case work <- s:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(work)
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return err
+	default:
+		return ctx.Err()
+	}
+}
+
+func (b *builder) session(s *Session) error {
+	written := map[string]bool{}
+	var err error
+	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+		imgs := []*transcript.Image{p.Image}
+		if p.Result != nil {
+			imgs = p.Result.Images
+		}
+		for _, img := range imgs {
+			if name := imageURL(img); name != "" && !written[name] && err == nil {
+				written[name] = true
+				err = b.out.write(s.Path+name, img.Data)
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	pg := &Page{Kind: "session", Title: s.Title, Path: s.Path, Project: s.Project, Session: s, Turns: turnViews(s.Session)}
+	if err := b.page("session", pg); err != nil {
+		return fmt.Errorf("%s: %w", s.Source, err)
+	}
+	return nil
+}
+
+func (b *builder) page(kind string, p *Page) error {
+	p.Site = b.site
+	var buf bytes.Buffer
+	if err := b.tpl[kind].ExecuteTemplate(&buf, "baseof.html", p); err != nil {
+		return fmt.Errorf("render %s page: %w", kind, err)
+	}
+	file := p.Path
+	if file == "" || strings.HasSuffix(file, "/") {
+		file += "index.html"
+	}
+	return b.out.write(file, buf.Bytes())
+}
+
+// copyAssets copies the theme's static assets into the site.
+func (b *builder) copyAssets() error {
+	theme := b.site.Config.Theme
+	return fs.WalkDir(theme, "assets", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(theme, p)
+		if err != nil {
+			return err
+		}
+		return b.out.write(assetPath(p), data)
+	})
+}
+
+// sessionEntry is one element of sessions.json.
+type sessionEntry struct {
+	ID        string    `json:"id"`
+	Title     string    `json:"title"`
+	Project   string    `json:"project"`
+	Format    string    `json:"format"`
+	Source    string    `json:"source"`
+	URL       string    `json:"url"`
+	Started   time.Time `json:"started"`
+	Ended     time.Time `json:"ended"`
+	Messages  int       `json:"messages"`
+	ToolCalls int       `json:"tool_calls"`
+	Models    []string  `json:"models"`
+	Warnings  []string  `json:"warnings"`
+}
+
+// sessionsJSON writes the machine-readable list of every session.
+func (b *builder) sessionsJSON() error {
+	list := make([]sessionEntry, 0, len(b.site.Sessions))
+	for _, s := range b.site.Sessions {
+		list = append(list, sessionEntry{
+			ID: s.ID, Title: s.Title, Project: s.Project.Name, Format: s.Format, Source: s.Source,
+			URL: s.Path, Started: s.Started, Ended: s.Ended, Messages: s.Stats.Messages,
+			ToolCalls: s.Stats.ToolCalls, Models: nonNil(s.Models), Warnings: nonNil(s.Warnings),
+		})
+	}
+	data, err := json.MarshalIndent(list, "", "  ")
+	if err != nil {
+		return err
+	}
+	return b.out.write(marker, append(data, '\n'))
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func (b *builder) sitemap() error {
+	type url struct {
+		Loc     string `xml:"loc"`
+		LastMod string `xml:"lastmod,omitempty"`
+	}
+	base := b.site.Config.BaseURL
+	urls := []url{{Loc: permalink(base, "")}}
+	for _, p := range b.site.Projects {
+		urls = append(urls, url{Loc: permalink(base, p.Path), LastMod: day(p.Sessions[0].Ended)})
+	}
+	for _, s := range b.site.Sessions {
+		urls = append(urls, url{Loc: permalink(base, s.Path), LastMod: day(s.Ended)})
+	}
+	data, err := xml.MarshalIndent(struct {
+		XMLName xml.Name `xml:"urlset"`
+		NS      string   `xml:"xmlns,attr"`
+		URLs    []url    `xml:"url"`
+	}{NS: "http://www.sitemaps.org/schemas/sitemap/0.9", URLs: urls}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return b.out.write("sitemap.xml", append([]byte(xml.Header), append(data, '\n')...))
+}
+
+func day(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02")
+}

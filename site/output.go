@@ -1,0 +1,92 @@
+package site
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// marker is the file every built site has at its root. Only a destination
+// that has it (or is empty) is replaced, so a mistyped destination can never
+// delete someone's files.
+const marker = "sessions.json"
+
+// output writes a site into a temporary directory beside its destination,
+// then swaps it in, so a failed build leaves the previous site untouched.
+type output struct {
+	dest string
+	tmp  string
+}
+
+func newOutput(dest string) (*output, error) {
+	if err := checkDest(dest); err != nil {
+		return nil, err
+	}
+	parent := filepath.Dir(dest)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dest)+".tmp-")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return nil, err
+	}
+	return &output{dest: dest, tmp: tmp}, nil
+}
+
+// checkDest refuses to replace a directory that transcriptsite did not build.
+func checkDest(dest string) error {
+	entries, err := os.ReadDir(dest)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(entries) == 0) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("destination %s: %w", dest, err)
+	}
+	if _, err := os.Stat(filepath.Join(dest, marker)); err != nil {
+		return fmt.Errorf("destination %s is not empty and holds no %s, so transcriptsite did not build it; "+
+			"it will not replace it: choose another destination or empty it", dest, marker)
+	}
+	return nil
+}
+
+// write writes data at the slash path rel inside the site. rel comes from
+// URLs built from session data, so it is checked to stay inside the site.
+func (o *output) write(rel string, data []byte) error {
+	if !fs.ValidPath(rel) || rel == "." {
+		return fmt.Errorf("refusing to write %q: not a path inside the site", rel)
+	}
+	p := filepath.Join(o.tmp, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(p, data, 0o644)
+}
+
+// commit replaces the destination with the new site.
+func (o *output) commit() error {
+	old := ""
+	if _, err := os.Stat(o.dest); err == nil {
+		old = o.tmp + ".old"
+		if err := os.Rename(o.dest, old); err != nil {
+			return fmt.Errorf("replace %s: %w", o.dest, err)
+		}
+	}
+	if err := os.Rename(o.tmp, o.dest); err != nil {
+		if old != "" {
+			_ = os.Rename(old, o.dest)
+		}
+		return fmt.Errorf("replace %s: %w", o.dest, err)
+	}
+	if old != "" {
+		return os.RemoveAll(old)
+	}
+	return nil
+}
+
+// abort removes the unfinished site.
+func (o *output) abort() { _ = os.RemoveAll(o.tmp) }

@@ -1,0 +1,257 @@
+package site
+
+import (
+	"cmp"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/transcriptsite/transcriptsite/render"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// Site is everything the templates can list.
+type Site struct {
+	Config   *Config
+	Sessions []*Session // newest first
+	Projects []*Project // the one with the newest session first
+}
+
+// Project is the sessions of one project.
+type Project struct {
+	Name     string
+	Slug     string
+	Path     string     // site-relative URL path, "projects/<slug>/"
+	Sessions []*Session // newest first
+}
+
+// Latest is when the project's newest session started.
+func (p *Project) Latest() time.Time { return p.Sessions[0].Started }
+
+// Session is a session as the site shows it.
+type Session struct {
+	*transcript.Session
+	Title      string // the session's title, or its first prompt, or its id
+	Path       string // site-relative URL path, "sessions/<project>/<date>-<title>-<id>/"
+	Project    *Project
+	Stats      transcript.Stats
+	Prev, Next *Session // older and newer sessions of the same project
+}
+
+const (
+	maxTitleSlug   = 48
+	maxProjectSlug = 48
+)
+
+// newSite groups sessions by project, orders everything and gives every
+// page its URL. The result depends only on the sessions, not on the order
+// they were read in.
+func newSite(cfg *Config, sessions []*transcript.Session) *Site {
+	st := &Site{Config: cfg}
+	for _, s := range sessions {
+		st.Sessions = append(st.Sessions, &Session{Session: s, Title: title(s), Stats: s.Stats()})
+	}
+	slices.SortFunc(st.Sessions, func(a, b *Session) int {
+		return cmp.Or(b.Started.Compare(a.Started), cmp.Compare(a.Source, b.Source), cmp.Compare(a.ID, b.ID))
+	})
+
+	projects := map[string]*Project{}
+	for _, s := range st.Sessions {
+		name := projectName(s.Session)
+		sl := cmp.Or(slug(name, maxProjectSlug), "project-"+hash8(name))
+		p := projects[sl]
+		if p == nil {
+			p = &Project{Name: name, Slug: sl, Path: "projects/" + sl + "/"}
+			projects[sl] = p
+			st.Projects = append(st.Projects, p)
+		}
+		s.Project = p
+		p.Sessions = append(p.Sessions, s)
+	}
+	for _, p := range st.Projects {
+		for i, s := range p.Sessions {
+			if i > 0 {
+				s.Next = p.Sessions[i-1]
+			}
+			if i+1 < len(p.Sessions) {
+				s.Prev = p.Sessions[i+1]
+			}
+		}
+	}
+	assignPaths(st.Sessions)
+	return st
+}
+
+// assignPaths gives each session its URL. Two sessions never share one:
+// when they would, each gets a hash of its id, format and source instead of
+// the short id, which keeps every URL stable whatever else is in the site.
+func assignPaths(ss []*Session) {
+	byPath := map[string][]*Session{}
+	for _, s := range ss {
+		s.Path = sessionPath(s, shortID(s.ID))
+		byPath[s.Path] = append(byPath[s.Path], s)
+	}
+	for _, group := range byPath {
+		if len(group) < 2 {
+			continue
+		}
+		for _, s := range group {
+			s.Path = sessionPath(s, hash8(s.ID, s.Format, s.Source))
+		}
+	}
+}
+
+func sessionPath(s *Session, id string) string {
+	name := id
+	if t := slug(s.Title, maxTitleSlug); t != "" {
+		name = t + "-" + id
+	}
+	if !s.Started.IsZero() {
+		name = s.Started.UTC().Format("2006-01-02") + "-" + name
+	}
+	return "sessions/" + s.Project.Slug + "/" + name + "/"
+}
+
+// title is what a session is called on the site.
+func title(s *transcript.Session) string {
+	if s.Title != "" {
+		return render.Truncate(120, strings.Join(strings.Fields(s.Title), " "))
+	}
+	for _, line := range strings.Split(render.StripANSI(s.FirstPrompt()), "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			return render.Truncate(80, line)
+		}
+	}
+	return "Session " + s.ID
+}
+
+// projectName is the last element of the session's working directory, or,
+// without one, the folder its file is in.
+func projectName(s *transcript.Session) string {
+	if s.Project != "" {
+		return s.Project
+	}
+	if cwd := strings.TrimRight(strings.ReplaceAll(s.CWD, `\`, "/"), "/"); cwd != "" {
+		return path.Base(cwd)
+	}
+	if dir := path.Dir(s.Source); dir != "." {
+		return path.Base(dir)
+	}
+	return "sessions"
+}
+
+// Page is what a template renders.
+type Page struct {
+	Site    *Site
+	Kind    string // "home", "project", "session", "404"
+	Title   string
+	Path    string // this page's site-relative URL path
+	Project *Project
+	Session *Session
+	Turns   []TurnView // the session's turns, numbered, on a session page
+}
+
+// URL returns the link from this page to the site-relative path target.
+// With a base URL the link is absolute from the host (so it works on any
+// page, 404 included); without one it is relative to this page and names
+// index.html, so the site also works opened from disk.
+func (p *Page) URL(target string) string {
+	base := p.Site.Config.BaseURL
+	if base != "" {
+		if i := strings.Index(base, "://"); i >= 0 {
+			base = base[i+3:]
+			base = base[strings.IndexByte(base, '/'):]
+		}
+		return base + target
+	}
+	up := strings.Repeat("../", strings.Count(p.Path, "/"))
+	if target == "" || strings.HasSuffix(target, "/") {
+		target += "index.html"
+	}
+	return up + target
+}
+
+// Permalink is the page's absolute URL, or its path from the site root
+// when the site has no absolute base URL.
+func (p *Page) Permalink() string { return permalink(p.Site.Config.BaseURL, p.Path) }
+
+func permalink(base, target string) string {
+	if base == "" {
+		return target
+	}
+	return base + target
+}
+
+// TurnView is a turn with its messages numbered for anchors.
+type TurnView struct {
+	N       int
+	Status  string
+	Entries []Entry
+}
+
+// Entry is one message on a session page.
+type Entry struct {
+	N   int // the message's number in the session, from 1: its anchor is m-N
+	Msg *transcript.Message
+	// Parts are the parts shown in the message: tool results shown with
+	// their calls are left out.
+	Parts []*transcript.Part
+	// ResultsOf lists the messages whose calls show this message's results.
+	ResultsOf []int
+	// NewDay is set on a message from a later day than the one before it.
+	NewDay bool
+}
+
+// IsEvent reports whether the message only records events (a compaction,
+// an API error), which are shown as markers rather than as messages.
+func (e Entry) IsEvent() bool {
+	for _, p := range e.Parts {
+		if p.Kind != transcript.EventPart {
+			return false
+		}
+	}
+	return len(e.Parts) > 0
+}
+
+// turnViews numbers the messages of s and works out where each tool
+// result is shown.
+func turnViews(s *transcript.Session) []TurnView {
+	callMsg := map[*transcript.ToolResult]int{} // result → number of its call's message
+	n := 0
+	for _, t := range s.Turns {
+		for _, m := range t.Messages {
+			n++
+			for _, p := range m.Parts {
+				if p.Call != nil && p.Call.Result != nil {
+					callMsg[p.Call.Result] = n
+				}
+			}
+		}
+	}
+	var out []TurnView
+	n = 0
+	day := s.Started.UTC().Format(time.DateOnly)
+	for i, t := range s.Turns {
+		tv := TurnView{N: i + 1, Status: t.Status}
+		for _, m := range t.Messages {
+			n++
+			e := Entry{N: n, Msg: m}
+			if d := m.Time.UTC().Format(time.DateOnly); !m.Time.IsZero() && d != day {
+				e.NewDay, day = true, d
+			}
+			for _, p := range m.Parts {
+				if p.Result != nil && p.Result.Paired {
+					if c := callMsg[p.Result]; c != 0 && c != n && !slices.Contains(e.ResultsOf, c) {
+						e.ResultsOf = append(e.ResultsOf, c)
+					}
+					continue
+				}
+				e.Parts = append(e.Parts, p)
+			}
+			tv.Entries = append(tv.Entries, e)
+		}
+		out = append(out, tv)
+	}
+	return out
+}

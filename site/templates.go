@@ -1,0 +1,100 @@
+package site
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/transcriptsite/transcriptsite/render"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// pageKinds are the page templates; each fills the blocks of baseof.html.
+var pageKinds = []string{"index", "project", "session", "404"}
+
+// loadTemplates parses the theme: baseof.html and every partial once, then
+// one clone per page kind with that page's template added.
+func loadTemplates(theme fs.FS) (map[string]*template.Template, error) {
+	funcs := render.Funcs()
+	funcs["imageURL"] = imageURL
+	funcs["dict"] = dict
+	base := template.New("").Funcs(funcs)
+	parse := func(t *template.Template, name string) error {
+		b, err := fs.ReadFile(theme, "templates/"+name)
+		if err != nil {
+			return err
+		}
+		if _, err := t.New(name).Parse(string(b)); err != nil {
+			return fmt.Errorf("templates/%w", err)
+		}
+		return nil
+	}
+	if err := parse(base, "baseof.html"); err != nil {
+		return nil, err
+	}
+	err := fs.WalkDir(theme, "templates/partials", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
+			return err
+		}
+		return parse(base, strings.TrimPrefix(p, "templates/"))
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*template.Template{}
+	for _, k := range pageKinds {
+		t, err := base.Clone()
+		if err != nil {
+			return nil, err
+		}
+		if err := parse(t, k+".html"); err != nil {
+			return nil, err
+		}
+		out[k] = t
+	}
+	return out, nil
+}
+
+// imageName is the file an image is written to, beside its session's page.
+// It is named by its content, so an image that appears twice is written once.
+func imageName(img *transcript.Image) string {
+	sum := sha256.Sum256(img.Data)
+	ext := strings.TrimPrefix(img.MediaType, "image/")
+	if ext == "jpeg" {
+		ext = "jpg"
+	}
+	return "img/" + hex.EncodeToString(sum[:12]) + "." + ext
+}
+
+// imageURL is the link to an image from its session's page. Only images
+// whose bytes are a known picture format get one.
+func imageURL(img *transcript.Image) string {
+	if img == nil || len(img.Data) == 0 || !strings.HasPrefix(img.MediaType, "image/") {
+		return ""
+	}
+	return imageName(img)
+}
+
+// dict builds a map from key, value pairs, to pass several values to a
+// partial.
+func dict(kv ...any) (map[string]any, error) {
+	if len(kv)%2 != 0 {
+		return nil, fmt.Errorf("dict: odd number of arguments")
+	}
+	m := make(map[string]any, len(kv)/2)
+	for i := 0; i < len(kv); i += 2 {
+		k, ok := kv[i].(string)
+		if !ok {
+			return nil, fmt.Errorf("dict: key %v is not a string", kv[i])
+		}
+		m[k] = kv[i+1]
+	}
+	return m, nil
+}
+
+// assetPath maps a theme asset to its place in the site.
+func assetPath(p string) string { return path.Clean(strings.TrimPrefix(p, "assets/")) }

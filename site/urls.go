@@ -1,0 +1,70 @@
+package site
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// slug turns s into lowercase ASCII letters, digits and single hyphens, at
+// most max bytes long, cut at a word boundary where it can be. Letters with
+// accents lose them; other scripts are dropped. It may return "".
+func slug(s string, max int) string {
+	var b strings.Builder
+	hyphen := false
+	for _, r := range norm.NFKD.String(s) {
+		switch {
+		case r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			if hyphen && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			hyphen = false
+			b.WriteRune(unicode.ToLower(r))
+		case unicode.Is(unicode.Mn, r): // a combining accent: drop it, keep the word
+		default:
+			hyphen = true
+		}
+		if b.Len() >= max {
+			break
+		}
+	}
+	out := b.String()
+	if len(out) > max {
+		out = out[:max]
+		if i := strings.LastIndexByte(out, '-'); i > max/2 {
+			out = out[:i]
+		}
+	}
+	return strings.Trim(out, "-")
+}
+
+// shortID is the id part of a session URL: the first 8 digits of the first
+// run of hex digits in the id (a UUID's first group, as agents show it), or a
+// hash of the id when it has no such run.
+func shortID(id string) string {
+	run := 0
+	for i := 0; i < len(id); i++ {
+		c := id[i] | 0x20 // lower-case letters; digits are unchanged
+		if ('0' <= id[i] && id[i] <= '9') || ('a' <= c && c <= 'f') {
+			run++
+			if run == 8 {
+				return strings.ToLower(id[i-7 : i+1])
+			}
+		} else {
+			run = 0
+		}
+	}
+	return hash8(id)
+}
+
+func hash8(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:8]
+}

@@ -1,0 +1,245 @@
+// Package transcript is the normalised model of an agent session: every reader
+// produces it, every page is rendered from it. It does no I/O.
+package transcript
+
+import (
+	"slices"
+	"time"
+)
+
+// Session is one conversation with an agent, however many files it came from.
+type Session struct {
+	ID           string
+	Format       string // reader name, e.g. "claude-code"
+	Agent        string // display name, e.g. "Claude Code"
+	AgentVersion string
+	Source       string // slash path of the main file, relative to its content dir
+	Title        string
+	Project      string
+	CWD          string
+	Branch       string
+	Models       []string
+	Started      time.Time
+	Ended        time.Time
+	Usage        Usage
+	ParentID     string   // the session that started this one (subagent, fork)
+	ChildIDs     []string // sessions this one started
+	Turns        []Turn
+	Meta         map[string]string
+	Warnings     []string // problems met while reading this session
+}
+
+// Turn starts at a real user prompt and holds everything up to the next one.
+type Turn struct {
+	Status   string // "", "completed", "aborted", "error", "incomplete"
+	Messages []*Message
+}
+
+// Role says who wrote a message.
+type Role string
+
+const (
+	User      Role = "user"
+	Assistant Role = "assistant"
+	System    Role = "system"
+	Tool      Role = "tool" // a message that only carries tool results
+)
+
+// Message is one message of the conversation.
+type Message struct {
+	ID        string
+	Role      Role
+	Model     string
+	Time      time.Time
+	Usage     Usage
+	Meta      bool // injected context (system reminders, command caveats): shown muted
+	Sidechain bool
+	Parts     []*Part
+}
+
+// PartKind says which fields of a Part are set.
+type PartKind string
+
+const (
+	TextPart     PartKind = "text"
+	ThinkingPart PartKind = "thinking"
+	CodePart     PartKind = "code"
+	CallPart     PartKind = "call"
+	ResultPart   PartKind = "result"
+	ImagePart    PartKind = "image"
+	EventPart    PartKind = "event"
+)
+
+// Part is one piece of a message. It is a flat struct rather than an
+// interface so templates can switch on Kind without type assertions.
+type Part struct {
+	Kind   PartKind
+	Text   string // text, thinking, code, and the event's description
+	Lang   string // code language
+	Name   string // code block name
+	Call   *ToolCall
+	Result *ToolResult
+	Image  *Image
+	Event  *Event
+}
+
+// ToolKind groups tools of every agent by what they do.
+type ToolKind string
+
+const (
+	ShellTool  ToolKind = "shell"
+	ReadTool   ToolKind = "read"
+	WriteTool  ToolKind = "write"
+	EditTool   ToolKind = "edit"
+	SearchTool ToolKind = "search"
+	WebTool    ToolKind = "web"
+	TaskTool   ToolKind = "task"
+	MCPTool    ToolKind = "mcp"
+	OtherTool  ToolKind = "other"
+)
+
+// ToolCall is the agent asking for a tool to run.
+type ToolCall struct {
+	ID     string
+	Name   string
+	Kind   ToolKind
+	Input  string      // JSON, or free text for freeform tools such as apply_patch
+	Result *ToolResult // set by Pair
+}
+
+// ToolResult is what a tool gave back.
+type ToolResult struct {
+	CallID   string
+	Output   string
+	IsError  bool
+	ExitCode *int
+	Images   []*Image
+	Paired   bool // shown inside its call, not on its own
+}
+
+// Image is a picture from the session. Data holds the decoded bytes; URL is
+// used when the session only references it.
+type Image struct {
+	MediaType string
+	Data      []byte
+	URL       string
+}
+
+// Event kinds.
+const (
+	Compaction = "compaction"
+	Retry      = "retry"
+	ErrorEvent = "error"
+	Interrupt  = "interrupt"
+	Command    = "command"
+	Unknown    = "unknown"
+)
+
+// Event is something that happened in a session that is not a message.
+type Event struct {
+	Kind string
+	Raw  string // the record as written, for unknown events
+}
+
+// Usage counts tokens.
+type Usage struct {
+	Input      int64
+	Output     int64
+	CacheRead  int64
+	CacheWrite int64
+	Reasoning  int64
+}
+
+// Add accumulates u2 into u.
+func (u *Usage) Add(u2 Usage) {
+	u.Input += u2.Input
+	u.Output += u2.Output
+	u.CacheRead += u2.CacheRead
+	u.CacheWrite += u2.CacheWrite
+	u.Reasoning += u2.Reasoning
+}
+
+// IsZero reports whether no tokens were counted.
+func (u Usage) IsZero() bool { return u == Usage{} }
+
+// Messages returns every message in order.
+func (s *Session) Messages() []*Message {
+	var ms []*Message
+	for _, t := range s.Turns {
+		ms = append(ms, t.Messages...)
+	}
+	return ms
+}
+
+// Parts calls f for every part of every message, in order.
+func (s *Session) Parts(f func(m *Message, p *Part)) {
+	for _, t := range s.Turns {
+		for _, m := range t.Messages {
+			for _, p := range m.Parts {
+				f(m, p)
+			}
+		}
+	}
+}
+
+// Stats are the counts shown in lists and in sessions.json.
+type Stats struct {
+	Messages  int
+	Prompts   int // user messages that start a turn
+	ToolCalls int
+	Errors    int
+	ByKind    map[ToolKind]int
+}
+
+// Stats counts the session's messages and tool calls.
+func (s *Session) Stats() Stats {
+	st := Stats{ByKind: map[ToolKind]int{}}
+	for _, t := range s.Turns {
+		st.Messages += len(t.Messages)
+		if len(t.Messages) > 0 && t.Messages[0].Role == User && !t.Messages[0].Meta {
+			st.Prompts++
+		}
+	}
+	s.Parts(func(_ *Message, p *Part) {
+		switch {
+		case p.Call != nil:
+			st.ToolCalls++
+			st.ByKind[p.Call.Kind]++
+		case p.Result != nil && p.Result.IsError:
+			st.Errors++
+		case p.Event != nil && p.Event.Kind == ErrorEvent:
+			st.Errors++
+		}
+	})
+	return st
+}
+
+// Duration is the time from the first to the last record, or zero if unknown.
+func (s *Session) Duration() time.Duration {
+	if s.Started.IsZero() || s.Ended.IsZero() {
+		return 0
+	}
+	return s.Ended.Sub(s.Started)
+}
+
+// FirstPrompt returns the text of the first real user prompt.
+func (s *Session) FirstPrompt() string {
+	for _, m := range s.Messages() {
+		if m.Role != User || m.Meta {
+			continue
+		}
+		for _, p := range m.Parts {
+			if p.Kind == TextPart && p.Text != "" {
+				return p.Text
+			}
+		}
+	}
+	return ""
+}
+
+// AddModel records a model name once, keeping first-seen order.
+func (s *Session) AddModel(name string) {
+	if name != "" && !slices.Contains(s.Models, name) {
+		s.Models = append(s.Models, name)
+	}
+}
