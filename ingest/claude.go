@@ -169,7 +169,7 @@ func readClaude(ctx context.Context, f *File, r io.Reader) ([]*transcript.Sessio
 			return nil
 		}
 		if skippedClaude[rec.Type] {
-			if rec.SessionID != "" {
+			if rec.SessionID != "" || len(order) > 0 {
 				get(&rec).skipped[rec.Type]++
 			}
 			return nil

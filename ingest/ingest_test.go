@@ -1,0 +1,137 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+)
+
+func TestDetect(t *testing.T) {
+	for _, c := range []struct {
+		name, head string
+		want       string
+	}{
+		{"claude user", `{"parentUuid":null,"sessionId":"s","type":"user","message":{"content":"hi"}}`, "claude-code"},
+		{"claude summary first", `{"type":"summary","summary":"x","leafUuid":"u"}` + "\n", "claude-code"},
+		{"claude snapshot first", `{"type":"file-history-snapshot","messageId":"m","snapshot":{}}`, "claude-code"},
+		{"claude first line cut by the head", `{"parentUuid":"p","isSidechain":false,"sessionId":"s","type":"assistant","message":{"content":"` + strings.Repeat("x", 100), "claude-code"},
+		{"other JSON", `{"hello":"world"}`, ""},
+		{"JSON with a type only", `{"type":"user","text":"hi"}`, ""},
+		{"markdown", "# Notes\n\nSome text", ""},
+		{"binary", "\x00\x01\x02PK", ""},
+		{"empty", "", ""},
+	} {
+		r := Detect(&Head{Path: "x", Data: []byte(c.head)})
+		got := ""
+		if r != nil {
+			got = r.Name
+		}
+		if got != c.want {
+			t.Errorf("%s: detected %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+func TestHeadRecords(t *testing.T) {
+	h := &Head{Data: []byte(`[{"a":"1","n":2,"o":{"a":"nested"},"l":[1,{"x":2}],"b":true}, {"c":null}]`)}
+	rs := h.Records()
+	if !h.IsArray() || len(rs) != 2 {
+		t.Fatalf("records = %v array=%v", rs, h.IsArray())
+	}
+	if rs[0]["a"] != "1" || rs[0]["n"] != "2" || rs[0]["o"] != "{" || rs[0]["l"] != "[" || rs[0]["b"] != "true" || rs[1]["c"] != "null" {
+		t.Errorf("records = %v", rs)
+	}
+	if _, ok := rs[0]["x"]; ok {
+		t.Error("a nested key leaked to the top level")
+	}
+}
+
+func TestLinesLongAndTorn(t *testing.T) {
+	long := strings.Repeat("y", 3<<20) // longer than the reader's buffer
+	in := "a\r\n" + long + "\n\nlast"
+	type line struct {
+		n    int
+		text string
+		last bool
+	}
+	var got []line
+	err := lines(context.Background(), strings.NewReader(in), func(n int, b []byte, last bool) error {
+		got = append(got, line{n, string(b), last})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []line{{1, "a", false}, {2, long, false}, {3, "", false}, {4, "last", true}}
+	if len(got) != len(want) {
+		t.Fatalf("got %d lines, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("line %d = {%d %d bytes %v}, want {%d %d bytes %v}", i, got[i].n, len(got[i].text), got[i].last, want[i].n, len(want[i].text), want[i].last)
+		}
+	}
+}
+
+func TestParseTime(t *testing.T) {
+	want := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	for _, s := range []string{
+		"2026-03-01T10:00:00Z", "2026-03-01T10:00:00.000Z", "2026-03-01T11:00:00+01:00",
+		"2026-03-01T10:00:00.000000", "2026-03-01 10:00:00", "1772359200", "1772359200000",
+	} {
+		got, ok := parseTime(s)
+		if !ok || !got.Equal(want) {
+			t.Errorf("parseTime(%q) = %v, %v; want %v", s, got, ok, want)
+		}
+	}
+	for _, s := range []string{"", "yesterday", "0"} {
+		if _, ok := parseTime(s); ok {
+			t.Errorf("parseTime(%q) succeeded", s)
+		}
+	}
+}
+
+func TestLoadNamesWhatItSkips(t *testing.T) {
+	claude := `{"parentUuid":null,"sessionId":"s1","type":"user","message":{"role":"user","content":"hi"},"uuid":"u1","timestamp":"2026-01-01T00:00:00Z"}` + "\n"
+	fsys := fstest.MapFS{
+		"p/one.jsonl":        {Data: []byte(claude)},
+		"p/deeper/two.jsonl": {Data: []byte(strings.ReplaceAll(claude, "s1", "s2"))},
+		"README.md":          {Data: []byte("# not a session")},
+		"empty.jsonl":        {Data: nil},
+		".git/objects/x":     {Data: []byte(claude)},
+		"p/only-meta.jsonl":  {Data: []byte(`{"type":"summary","summary":"x","leafUuid":"u"}` + "\n")},
+	}
+	res, err := Load(context.Background(), fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Sessions) != 2 || res.Files != 5 {
+		t.Errorf("got %d sessions from %d files, want 2 from 5 (.git skipped)", len(res.Sessions), res.Files)
+	}
+	var msgs []string
+	for _, w := range res.Warnings {
+		msgs = append(msgs, w.String())
+	}
+	got := strings.Join(msgs, "\n")
+	for _, want := range []string{"README.md: not a session file", "empty.jsonl: not a session file", "p/only-meta.jsonl: claude-code file holds no messages"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("warnings lack %q:\n%s", want, got)
+		}
+	}
+}
+
+func TestSniffKeepsAllBytes(t *testing.T) {
+	data := bytes.Repeat([]byte("0123456789"), headSize/5)
+	h, r, err := sniff("x", bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, _ := io.ReadAll(r)
+	if h.EOF || len(h.Data) != headSize || !bytes.Equal(all, data) {
+		t.Errorf("head %d bytes eof=%v, body %d bytes of %d", len(h.Data), h.EOF, len(all), len(data))
+	}
+}

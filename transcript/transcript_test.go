@@ -1,0 +1,77 @@
+package transcript
+
+import (
+	"testing"
+	"time"
+)
+
+func text(s string) *Part { return &Part{Kind: TextPart, Text: s} }
+
+func TestAppendStartsTurnsAtRealPrompts(t *testing.T) {
+	var s Session
+	at := func(sec int) time.Time { return time.Date(2026, 1, 1, 0, 0, sec, 0, time.UTC) }
+	call := &Part{Kind: CallPart, Call: &ToolCall{ID: "c1", Name: "Bash", Kind: KindOf("Bash")}}
+	result := &Part{Kind: ResultPart, Result: &ToolResult{CallID: "c1", Output: "ok"}}
+	orphan := &Part{Kind: ResultPart, Result: &ToolResult{CallID: "gone", Output: "?"}}
+	for _, m := range []*Message{
+		{Role: System, Meta: true, Parts: []*Part{text("setup")}, Time: at(1)},
+		{Role: User, Parts: []*Part{text("first")}, Time: at(2)},
+		{Role: Assistant, Parts: []*Part{call}, Time: at(3), Model: "m1", Usage: Usage{Input: 3, Output: 1}},
+		{Role: Tool, Parts: []*Part{result, orphan}, Time: at(4)},
+		{Role: User, Meta: true, Parts: []*Part{text("<system-reminder>x</system-reminder>")}},
+		{Role: User, Parts: []*Part{text("second")}, Time: at(9)},
+		{Role: Assistant, Parts: []*Part{text("done")}, Time: at(7), Model: "m2", Usage: Usage{Input: 2, Output: 4}},
+	} {
+		s.Append(m)
+	}
+	s.Finish()
+	if len(s.Turns) != 3 {
+		t.Fatalf("got %d turns, want 3 (leading context, then one per prompt)", len(s.Turns))
+	}
+	if n := len(s.Turns[1].Messages); n != 4 {
+		t.Errorf("turn 2 has %d messages, want 4: the meta user message must not start a turn", n)
+	}
+	if call.Call.Result != result.Result || !result.Result.Paired || orphan.Result.Paired {
+		t.Errorf("pairing: call result %+v, orphan paired %v", call.Call.Result, orphan.Result.Paired)
+	}
+	if !s.Started.Equal(at(1)) || !s.Ended.Equal(at(9)) {
+		t.Errorf("range %v – %v", s.Started, s.Ended)
+	}
+	if s.Usage != (Usage{Input: 5, Output: 5}) || len(s.Models) != 2 {
+		t.Errorf("usage %+v models %v", s.Usage, s.Models)
+	}
+	st := s.Stats()
+	if st.Messages != 7 || st.Prompts != 2 || st.ToolCalls != 1 || st.ByKind[ShellTool] != 1 {
+		t.Errorf("stats %+v", st)
+	}
+	if s.FirstPrompt() != "first" {
+		t.Errorf("first prompt %q", s.FirstPrompt())
+	}
+}
+
+func TestKindOf(t *testing.T) {
+	for name, want := range map[string]ToolKind{
+		"Bash": ShellTool, "exec_command": ShellTool, "Read": ReadTool, "Write": WriteTool,
+		"MultiEdit": EditTool, "apply_patch": EditTool, "Grep": SearchTool, "WebSearch": SearchTool,
+		"WebFetch": WebTool, "Task": TaskTool, "TodoWrite": TaskTool, "mcp__github__create_issue": MCPTool,
+		"frobnicate": OtherTool,
+	} {
+		if got := KindOf(name); got != want {
+			t.Errorf("KindOf(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+func TestIsInjected(t *testing.T) {
+	for s, want := range map[string]bool{
+		"<system-reminder>the file changed</system-reminder>": true,
+		"\n <command-name>/clear</command-name>":               true,
+		"<environment_context>cwd</environment_context>":       true,
+		"Please look at <system-reminder> handling":            false,
+		"fix the bug":                                          false,
+	} {
+		if got := IsInjected(s); got != want {
+			t.Errorf("IsInjected(%q) = %v", s, got)
+		}
+	}
+}
