@@ -27,16 +27,19 @@ func slug(s string, max int) string {
 		default:
 			hyphen = true
 		}
-		if b.Len() >= max {
+		if b.Len() > max {
 			break
 		}
 	}
 	out := b.String()
 	if len(out) > max {
-		out = out[:max]
-		if i := strings.LastIndexByte(out, '-'); i > max/2 {
-			out = out[:i]
+		cut := out[:max]
+		if out[max] != '-' { // cut inside a word: drop the word when that keeps most of the slug
+			if i := strings.LastIndexByte(cut, '-'); i > max/2 {
+				cut = cut[:i]
+			}
 		}
+		out = cut
 	}
 	return strings.Trim(out, "-")
 }

@@ -1,0 +1,338 @@
+package site
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// extract writes a txtar archive's files under a new temporary dir.
+func extract(t *testing.T, archive string) string {
+	t.Helper()
+	ar, err := txtar.ParseFile(archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, f := range ar.Files {
+		p := filepath.Join(dir, f.Name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func build(t *testing.T, dir string, overrides map[string]any) (*Config, *Report, error) {
+	t.Helper()
+	cfg, _, err := LoadConfig(Options{Source: dir, Overrides: overrides})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Build(context.Background(), cfg)
+	return cfg, rep, err
+}
+
+func readSessions(t *testing.T, dest string) []sessionEntry {
+	t.Helper()
+	var list []sessionEntry
+	data, err := os.ReadFile(filepath.Join(dest, "sessions.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &list); err != nil {
+		t.Fatal(err)
+	}
+	return list
+}
+
+func TestBuildSite(t *testing.T) {
+	dir := extract(t, "testdata/site.txtar")
+	cfg, rep, err := build(t, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Sessions != 5 || rep.Files != 6 || len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0].String(), "notes.txt") {
+		t.Errorf("report %s, warnings %v", rep, rep.Warnings)
+	}
+	list := readSessions(t, cfg.Destination)
+	byID := map[string][]sessionEntry{}
+	urls := map[string]bool{}
+	for _, e := range list {
+		byID[e.ID] = append(byID[e.ID], e)
+		if urls[e.URL] {
+			t.Errorf("two sessions share %s", e.URL)
+		}
+		urls[e.URL] = true
+		if !regexp.MustCompile(`^sessions/[a-z0-9-]+/[a-z0-9-]+/$`).MatchString(e.URL) {
+			t.Errorf("url %q is not a safe slug path", e.URL)
+		}
+		if _, err := os.Stat(filepath.Join(cfg.Destination, e.URL, "index.html")); err != nil {
+			t.Errorf("no page for %s: %v", e.ID, err)
+		}
+	}
+	// Newest first.
+	if list[0].ID != "22222222-bbbb-4000-8000-000000000002" {
+		t.Errorf("first session is %s, want the newest", list[0].ID)
+	}
+	one := byID["11111111-aaaa-4000-8000-000000000001"][0]
+	if one.URL != "sessions/alpha/2026-05-01-parser-script-alert-1-script-walkthrough-11111111/" ||
+		one.Format != "claude-code" || one.Source != "alpha/one.jsonl" || one.Messages != 3 || one.ToolCalls != 1 ||
+		one.Project != "alpha" || len(one.Models) != 1 {
+		t.Errorf("session entry %+v", one)
+	}
+	if d := byID["33333333-cccc-4000-8000-000000000003"]; len(d) != 2 || d[0].URL == d[1].URL {
+		t.Errorf("same id in two files: %+v", d)
+	}
+
+	page := readFile(t, cfg.Destination, one.URL+"index.html")
+	for _, want := range []string{
+		`<h1>Parser &lt;script&gt;alert(1)&lt;/script&gt; walkthrough</h1>`,
+		`id="m-1"`, `href="#m-2"`, `Explain the &lt;b&gt;parser&lt;/b&gt; please`,
+		`&lt;img src=x onerror=alert(1)&gt;`, `<span class="kd">func</span>`,
+		`<details class="thinking">`, `<details class="tool tool-shell is-error">`,
+		`<pre class="output">total 0` + "\nred</pre>",
+		`href="../../../css/style.css"`, `href="../../../projects/alpha/index.html"`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("session page lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"<script", "<img src=x", "\x1b["} {
+		if strings.Contains(page, bad) {
+			t.Errorf("session page contains %q", bad)
+		}
+	}
+	checkLinks(t, cfg.Destination, "")
+	checkInside(t, cfg.Destination)
+}
+
+func TestBuildUnderSubpath(t *testing.T) {
+	dir := extract(t, "testdata/site.txtar")
+	cfg, _, err := build(t, dir, map[string]any{"baseURL": "https://user.github.io/repo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := readFile(t, cfg.Destination, "index.html")
+	for _, want := range []string{`href="/repo/css/style.css"`, `href="/repo/sessions/alpha/`, `<link rel="canonical" href="https://user.github.io/repo/">`} {
+		if !strings.Contains(home, want) {
+			t.Errorf("home page lacks %q", want)
+		}
+	}
+	if nf := readFile(t, cfg.Destination, "404.html"); !strings.Contains(nf, `href="/repo/index.html"`) && !strings.Contains(nf, `href="/repo/"`) {
+		t.Error("404 page does not link home under the subpath")
+	}
+	if sm := readFile(t, cfg.Destination, "sitemap.xml"); !strings.Contains(sm, "<loc>https://user.github.io/repo/sessions/alpha/2026-05-02-second-alpha-session-22222222/</loc>") {
+		t.Errorf("sitemap:\n%s", sm)
+	}
+	checkLinks(t, cfg.Destination, "/repo/")
+}
+
+// checkLinks follows every href and src of every page and fails on one
+// that does not lead to a file of the site. base is the site's path on its
+// host, or "" for a portable site with relative links.
+func checkLinks(t *testing.T, dest, base string) {
+	t.Helper()
+	attr := regexp.MustCompile(`(?:href|src)="([^"]*)"`)
+	n := 0
+	_ = filepath.WalkDir(dest, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
+			return err
+		}
+		rel, _ := filepath.Rel(dest, p)
+		data, _ := os.ReadFile(p)
+		for _, m := range attr.FindAllStringSubmatch(string(data), -1) {
+			link := strings.ReplaceAll(m[1], "&amp;", "&")
+			u, err := url.Parse(link)
+			if err != nil || u.Scheme != "" || u.Host != "" || u.Path == "" {
+				continue // external, or an anchor on the same page
+			}
+			var target string
+			if strings.HasPrefix(u.Path, "/") {
+				if base == "" || !strings.HasPrefix(u.Path, base) {
+					t.Errorf("%s: link %q leaves the site's base path %q", rel, link, base)
+					continue
+				}
+				target = strings.TrimPrefix(u.Path, base)
+			} else {
+				if rel == "404.html" && base != "" {
+					t.Errorf("404.html: relative link %q breaks at other paths", link)
+				}
+				target = path.Join(path.Dir(filepath.ToSlash(rel)), u.Path)
+			}
+			if target == "" || strings.HasSuffix(target, "/") || !strings.Contains(path.Base(target), ".") {
+				target = path.Join(target, "index.html")
+			}
+			if _, err := os.Stat(filepath.Join(dest, filepath.FromSlash(target))); err != nil {
+				t.Errorf("%s: broken link %q", rel, link)
+			}
+			n++
+		}
+		return nil
+	})
+	if n < 20 {
+		t.Errorf("checked only %d links", n)
+	}
+}
+
+// checkInside fails if anything was written outside dest's parent's new site.
+func checkInside(t *testing.T, dest string) {
+	t.Helper()
+	entries, _ := os.ReadDir(filepath.Dir(dest))
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".public.tmp") {
+			t.Errorf("temporary dir %s left behind", e.Name())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(dest), "etc")); err == nil {
+		t.Error("a hostile id wrote outside the site")
+	}
+}
+
+func readFile(t *testing.T, dir, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// tree reads every file under dir.
+func tree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			files[rel], _ = os.ReadFile(p)
+		}
+		return err
+	})
+	return files
+}
+
+func TestBuildIsDeterministic(t *testing.T) {
+	dir := extract(t, "testdata/site.txtar")
+	cfg, _, err := build(t, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := tree(t, cfg.Destination)
+	if _, _, err := build(t, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	second := tree(t, cfg.Destination)
+	if len(first) != len(second) || len(first) < 10 {
+		t.Fatalf("%d files, then %d", len(first), len(second))
+	}
+	for name, data := range first {
+		if !bytes.Equal(data, second[name]) {
+			t.Errorf("%s differs between two builds of the same input", name)
+		}
+	}
+}
+
+func TestFailedBuildKeepsTheOldSite(t *testing.T) {
+	dir := extract(t, "testdata/site.txtar")
+	cfg, _, err := build(t, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := tree(t, cfg.Destination)
+	// A site template that fails when executed.
+	tpl := filepath.Join(dir, "templates", "session.html")
+	_ = os.MkdirAll(filepath.Dir(tpl), 0o755)
+	_ = os.WriteFile(tpl, []byte(`{{define "main"}}{{.Session.NoSuchField}}{{end}}`), 0o644)
+	_, _, err = build(t, dir, nil)
+	if err == nil || !strings.Contains(err.Error(), "NoSuchField") {
+		t.Fatalf("err = %v, want the template error", err)
+	}
+	after := tree(t, cfg.Destination)
+	if len(after) != len(before) {
+		t.Errorf("the old site changed: %d files, then %d", len(before), len(after))
+	}
+	checkInside(t, cfg.Destination)
+}
+
+func TestSiteTemplatesOverrideTheTheme(t *testing.T) {
+	dir := extract(t, "testdata/site.txtar")
+	p := filepath.Join(dir, "templates", "partials", "header.html")
+	_ = os.MkdirAll(filepath.Dir(p), 0o755)
+	_ = os.WriteFile(p, []byte(`<header>custom header for {{.Site.Config.Title}}</header>`), 0o644)
+	cfg, _, err := build(t, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if home := readFile(t, cfg.Destination, "index.html"); !strings.Contains(home, "custom header for Test &lt;site&gt;") {
+		t.Error("the site's partial did not replace the theme's")
+	}
+}
+
+func TestRefusesForeignDestination(t *testing.T) {
+	dir := extract(t, "testdata/site.txtar")
+	dest := filepath.Join(dir, "mine")
+	_ = os.MkdirAll(dest, 0o755)
+	_ = os.WriteFile(filepath.Join(dest, "thesis.tex"), []byte("precious"), 0o644)
+	_, _, err := build(t, dir, map[string]any{"destination": dest})
+	if err == nil || !strings.Contains(err.Error(), "did not build it") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dest, "thesis.tex")); err != nil {
+		t.Error("a foreign file was removed")
+	}
+	_, _, err = build(t, dir, map[string]any{"destination": dir})
+	if err == nil || !strings.Contains(err.Error(), "would contain") {
+		t.Errorf("building into the site dir: err = %v", err)
+	}
+}
+
+func TestGoldenSessionPage(t *testing.T) {
+	dir := extract(t, "testdata/site.txtar")
+	cfg, _, err := build(t, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := readFile(t, cfg.Destination, "sessions/alpha/2026-05-01-parser-script-alert-1-script-walkthrough-11111111/index.html")
+	golden := filepath.Join("testdata", "golden", "session.html")
+	if *update {
+		_ = os.MkdirAll(filepath.Dir(golden), 0o755)
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./site -run Golden -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("session page differs from %s; if the change is intended, run go test ./site -run Golden -update\n%s", golden, firstDiff(string(want), got))
+	}
+}
+
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(al), len(bl)) {
+		if al[i] != bl[i] {
+			return "line " + strconv.Itoa(i+1) + ":\n- " + al[i] + "\n+ " + bl[i]
+		}
+	}
+	return "lengths differ"
+}
