@@ -1,28 +1,12 @@
 package ingest
 
 import (
-	"context"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
-
-// readTestFile reads one file of testdata/ the way Load does.
-func readTestFile(t *testing.T, name string) ([]*transcript.Session, []Warning) {
-	t.Helper()
-	f := &File{Rel: name}
-	r, ss := readFile(context.Background(), os.DirFS("testdata"), f)
-	if r == nil {
-		t.Fatalf("%s: no reader: %v", name, f.Warnings)
-	}
-	for _, s := range ss {
-		s.Finish()
-	}
-	return ss, f.Warnings
-}
 
 func TestClaudeSession(t *testing.T) {
 	ss, warns := readTestFile(t, "claude/basic.jsonl")

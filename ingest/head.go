@@ -3,9 +3,12 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // headSize is how much of a file detection sees.
@@ -133,8 +136,29 @@ func (h *Head) Text() string {
 	return string(d)
 }
 
-// sniff reads the head of r and returns it with a reader of the whole content.
-func sniff(rel string, r io.Reader) (*Head, io.Reader, error) {
+// zstdMagic opens a zstd stream: Codex can compress its rollouts.
+var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+
+// sniff reads the head of r and returns it with a reader of the whole
+// content, decompressed when it is zstd. done releases the decompressor.
+func sniff(rel string, r io.Reader) (h *Head, body io.Reader, done func(), err error) {
+	h, body, err = readHead(rel, r)
+	if err != nil || !bytes.HasPrefix(h.Data, zstdMagic) {
+		return h, body, func() {}, err
+	}
+	dec, err := zstd.NewReader(body, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	h, body, err = readHead(rel, dec)
+	if err != nil {
+		dec.Close()
+		return nil, nil, nil, fmt.Errorf("zstd: %w", err)
+	}
+	return h, body, dec.Close, nil
+}
+
+func readHead(rel string, r io.Reader) (*Head, io.Reader, error) {
 	buf := make([]byte, headSize)
 	n, err := io.ReadFull(r, buf)
 	h := &Head{Path: rel, Data: buf[:n]}

@@ -32,9 +32,16 @@ type Reader struct {
 }
 
 // Readers is the table of every format, in detection order: the first reader
-// whose Detect matches reads the file.
+// whose Detect matches reads the file. Readers of JSON and JSONL come before
+// those of Markdown and text, whose signatures are looser.
 var Readers = []*Reader{
+	codelia,
+	codex,
+	gemini,
 	claudeCode,
+	specstory,
+	jido,
+	domarkx,
 }
 
 // Warning is a problem with one file, or one line of it, that did not stop the build.
@@ -157,11 +164,12 @@ func readFile(ctx context.Context, fsys fs.FS, f *File) (r *Reader, ss []*transc
 		return nil, nil
 	}
 	defer fh.Close()
-	h, body, err := sniff(f.Rel, fh)
+	h, body, done, err := sniff(f.Rel, fh)
 	if err != nil {
 		f.Warn(0, "cannot read: %v", err)
 		return nil, nil
 	}
+	defer done()
 	r = Detect(h)
 	if r == nil {
 		f.Warn(0, "not a session file: no reader recognises its content (see `transcriptsite formats`)")

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 func TestDetect(t *testing.T) {
@@ -126,12 +128,29 @@ func TestLoadNamesWhatItSkips(t *testing.T) {
 
 func TestSniffKeepsAllBytes(t *testing.T) {
 	data := bytes.Repeat([]byte("0123456789"), headSize/5)
-	h, r, err := sniff("x", bytes.NewReader(data))
+	h, r, _, err := sniff("x", bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
 	all, _ := io.ReadAll(r)
 	if h.EOF || len(h.Data) != headSize || !bytes.Equal(all, data) {
 		t.Errorf("head %d bytes eof=%v, body %d bytes of %d", len(h.Data), h.EOF, len(all), len(data))
+	}
+}
+
+func TestSniffDecompressesZstd(t *testing.T) {
+	var buf bytes.Buffer
+	w, _ := zstd.NewWriter(&buf)
+	line := `{"parentUuid":null,"sessionId":"z","type":"user","message":{"content":"hi"}}` + "\n"
+	_, _ = w.Write([]byte(line))
+	_ = w.Close()
+	h, r, done, err := sniff("x.jsonl.zst", &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	all, _ := io.ReadAll(r)
+	if string(all) != line || Detect(h) != claudeCode {
+		t.Errorf("decompressed %q, detected %v", all, Detect(h))
 	}
 }

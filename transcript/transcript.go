@@ -13,7 +13,8 @@ type Session struct {
 	Format       string // reader name, e.g. "claude-code"
 	Agent        string // display name, e.g. "Claude Code"
 	AgentVersion string
-	Source       string // slash path of the main file, relative to its content dir
+	Source       string   // slash path of the main file, relative to its content dir
+	Sources      []string // the other files the session was read from (resumed parts, runs)
 	Title        string
 	Project      string
 	CWD          string
@@ -31,9 +32,17 @@ type Session struct {
 
 // Turn starts at a real user prompt and holds everything up to the next one.
 type Turn struct {
-	Status   string // "", "completed", "aborted", "error", "incomplete"
+	Status   string // "" (unknown or fine), "completed", "aborted", "error", "incomplete"
 	Messages []*Message
 }
+
+// Turn statuses.
+const (
+	Completed  = "completed"
+	Aborted    = "aborted"
+	Failed     = "error"
+	Incomplete = "incomplete" // the agent stopped writing mid-turn (a crash)
+)
 
 // Role says who wrote a message.
 type Role string
@@ -54,7 +63,11 @@ type Message struct {
 	Usage     Usage
 	Meta      bool // injected context (system reminders, command caveats): shown muted
 	Sidechain bool
-	Parts     []*Part
+	// Branch is "" for messages on the conversation's final line. Messages
+	// the user rewound past (an edit, a /rewind) keep their place in order
+	// and carry the id of the point they branched from.
+	Branch string
+	Parts  []*Part
 }
 
 // PartKind says which fields of a Part are set.
@@ -105,6 +118,9 @@ type ToolCall struct {
 	Kind   ToolKind
 	Input  string      // JSON, or free text for freeform tools such as apply_patch
 	Result *ToolResult // set by Pair
+	// Subagent is the ID of the session this call started (a Task/Agent
+	// call, a review), which lists this session as its ParentID.
+	Subagent string
 }
 
 // ToolResult is what a tool gave back.
@@ -125,14 +141,15 @@ type Image struct {
 	URL       string
 }
 
-// Event kinds.
+// Event kinds. Readers may use others ("info", "hook", "permission"); the
+// page shows any kind as a marker.
 const (
 	Compaction = "compaction"
 	Retry      = "retry"
 	ErrorEvent = "error"
 	Interrupt  = "interrupt"
 	Command    = "command"
-	Unknown    = "unknown"
+	Unknown    = "unknown" // a record type the reader does not know: Raw holds it
 )
 
 // Event is something that happened in a session that is not a message.

@@ -65,10 +65,10 @@ func TestKindOf(t *testing.T) {
 func TestIsInjected(t *testing.T) {
 	for s, want := range map[string]bool{
 		"<system-reminder>the file changed</system-reminder>": true,
-		"\n <command-name>/clear</command-name>":               true,
-		"<environment_context>cwd</environment_context>":       true,
-		"Please look at <system-reminder> handling":            false,
-		"fix the bug":                                          false,
+		"\n <command-name>/clear</command-name>":              true,
+		"<environment_context>cwd</environment_context>":      true,
+		"Please look at <system-reminder> handling":           false,
+		"fix the bug": false,
 	} {
 		if got := IsInjected(s); got != want {
 			t.Errorf("IsInjected(%q) = %v", s, got)

@@ -1,0 +1,59 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// readTestFile reads one file of testdata/ the way Load does, and finishes
+// its sessions. It fails if no reader claims the file.
+func readTestFile(t *testing.T, name string) ([]*transcript.Session, []Warning) {
+	t.Helper()
+	f := &File{Rel: name}
+	r, ss := readFile(context.Background(), os.DirFS("testdata"), f)
+	if r == nil {
+		t.Fatalf("%s: no reader: %v", name, f.Warnings)
+	}
+	if r.Merge != nil {
+		ss = r.Merge(ss)
+	}
+	for _, s := range ss {
+		s.Finish()
+	}
+	return ss, f.Warnings
+}
+
+// seedFuzz adds every file under testdata/dir to a fuzz corpus.
+func seedFuzz(f *testing.F, dir string) {
+	paths, _ := filepath.Glob(filepath.Join("testdata", dir, "*"))
+	for _, p := range paths {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+}
+
+// fuzzRead runs reader r over data as a whole file. Readers must never
+// panic, whatever the bytes, and what they read must survive Finish.
+func fuzzRead(t *testing.T, r *Reader, name string, data []byte) {
+	f := &File{Rel: name}
+	h, body, done, err := sniff(name, bytes.NewReader(data))
+	if err != nil {
+		return
+	}
+	defer done()
+	_ = r.Detect(h)
+	ss, _ := r.Read(context.Background(), f, body)
+	if r.Merge != nil {
+		ss = r.Merge(ss)
+	}
+	for _, s := range ss {
+		s.Finish()
+		_ = s.Stats()
+	}
+}
