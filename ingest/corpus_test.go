@@ -18,7 +18,7 @@ import (
 const corpusDir = "../../shared/corpus"
 
 var corpus = sync.OnceValues(func() (*Result, error) {
-	return Load(context.Background(), os.DirFS(corpusDir))
+	return Load(context.Background(), Root{FS: os.DirFS(corpusDir)})
 })
 
 func loadCorpus(t *testing.T) *Result {

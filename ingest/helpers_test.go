@@ -15,7 +15,7 @@ import (
 func readTestFile(t *testing.T, name string) ([]*transcript.Session, []Warning) {
 	t.Helper()
 	f := &File{Rel: name}
-	r, ss := readFile(context.Background(), os.DirFS("testdata"), f)
+	r, ss := readFile(context.Background(), os.DirFS("testdata"), name, f)
 	if r == nil {
 		t.Fatalf("%s: no reader: %v", name, f.Warnings)
 	}

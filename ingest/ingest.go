@@ -3,10 +3,12 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"io/fs"
+	"path"
 	"runtime"
 	"slices"
 	"strings"
@@ -79,31 +81,45 @@ type Result struct {
 // skipDirs are never descended into: they hold no sessions and can be huge.
 var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, "node_modules": true}
 
-// Load reads every file of fsys. A file that cannot be read, or that no
-// reader claims, becomes a warning; only an unreadable root fails.
-func Load(ctx context.Context, fsys fs.FS) (*Result, error) {
-	var paths []string
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == "." {
+// Root is a content dir. Name prefixes the paths of its files when a site
+// reads several; it is "" for a site with one content dir.
+type Root struct {
+	Name string
+	FS   fs.FS
+}
+
+// file is a file to read: where it is, and how sessions.json names it.
+type file struct {
+	fsys fs.FS
+	path string // inside fsys
+	rel  string // slash path shown to the user: the root's name, then path
+}
+
+// Load reads every file of every root. A file that cannot be read, or that
+// no reader claims, becomes a warning; only an unreadable root fails. It
+// only ever opens files for reading.
+func Load(ctx context.Context, roots ...Root) (*Result, error) {
+	var files []file
+	for _, root := range roots {
+		err := fs.WalkDir(root.FS, ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil && p == "." {
 				return err
 			}
-			paths = append(paths, p) // reported when read
-			return nil
-		}
-		if d.IsDir() {
-			if p != "." && skipDirs[d.Name()] {
-				return fs.SkipDir
+			if err == nil && d.IsDir() {
+				if p != "." && skipDirs[d.Name()] {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			// Regular files, symlinks, and entries that failed to stat (reported when read).
+			if err != nil || d.Type().IsRegular() || d.Type()&fs.ModeSymlink != 0 {
+				files = append(files, file{root.FS, p, path.Join(root.Name, p)})
 			}
 			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("content dir %s: %w", cmp.Or(root.Name, "."), err)
 		}
-		if d.Type().IsRegular() || d.Type()&fs.ModeSymlink != 0 {
-			paths = append(paths, p)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("content dir: %w", err)
 	}
 
 	type out struct {
@@ -111,19 +127,19 @@ func Load(ctx context.Context, fsys fs.FS) (*Result, error) {
 		sessions []*transcript.Session
 		warnings []Warning
 	}
-	outs := make([]out, len(paths))
+	outs := make([]out, len(files))
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range work {
-				f := &File{Rel: paths[i]}
-				r, ss := readFile(ctx, fsys, f)
+				f := &File{Rel: files[i].rel}
+				r, ss := readFile(ctx, files[i].fsys, files[i].path, f)
 				outs[i] = out{r, ss, f.Warnings}
 			}
 		})
 	}
-	for i := range paths {
+	for i := range files {
 		if ctx.Err() != nil {
 			break
 		}
@@ -135,7 +151,7 @@ func Load(ctx context.Context, fsys fs.FS) (*Result, error) {
 		return nil, err
 	}
 
-	res := &Result{Files: len(paths)}
+	res := &Result{Files: len(files)}
 	byFormat := map[*Reader][]*transcript.Session{}
 	for _, o := range outs {
 		res.Warnings = append(res.Warnings, o.warnings...)
@@ -157,8 +173,8 @@ func Load(ctx context.Context, fsys fs.FS) (*Result, error) {
 }
 
 // readFile detects f's format and reads it. Warnings go to f.
-func readFile(ctx context.Context, fsys fs.FS, f *File) (r *Reader, ss []*transcript.Session) {
-	fh, err := fsys.Open(f.Rel)
+func readFile(ctx context.Context, fsys fs.FS, name string, f *File) (r *Reader, ss []*transcript.Session) {
+	fh, err := fsys.Open(name)
 	if err != nil {
 		f.Warn(0, "cannot open: %v", err)
 		return nil, nil

@@ -107,7 +107,7 @@ func TestLoadNamesWhatItSkips(t *testing.T) {
 		".git/objects/x":     {Data: []byte(claude)},
 		"p/only-meta.jsonl":  {Data: []byte(`{"type":"summary","summary":"x","leafUuid":"u"}` + "\n")},
 	}
-	res, err := Load(context.Background(), fsys)
+	res, err := Load(context.Background(), Root{FS: fsys})
 	if err != nil {
 		t.Fatal(err)
 	}

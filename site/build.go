@@ -47,9 +47,9 @@ func Build(ctx context.Context, cfg *Config) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("highlight: %w", err)
 	}
-	res, err := ingest.Load(ctx, cfg.Content)
+	res, err := ingest.Load(ctx, cfg.Content()...)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", cfg.ContentDir, err)
+		return nil, err
 	}
 	st := newSite(cfg, res.Sessions)
 
@@ -72,10 +72,13 @@ func Build(ctx context.Context, cfg *Config) (*Report, error) {
 // checkPaths refuses a destination that holds the site's sources: the old
 // site is deleted when the new one is swapped in.
 func checkPaths(cfg *Config) error {
-	for _, p := range []string{cfg.Dir, cfg.ContentDir} {
-		if !filepath.IsAbs(p) {
-			continue // the embedded demo content
+	paths := []string{cfg.Dir}
+	for _, m := range cfg.Mounts {
+		if m.Dir != "" {
+			paths = append(paths, m.Dir)
 		}
+	}
+	for _, p := range paths {
 		if r, err := filepath.Rel(cfg.Destination, p); err == nil && r != ".." && !strings.HasPrefix(r, "../") {
 			return fmt.Errorf("destination %s would contain %s: choose a destination outside the site's sources", cfg.Destination, p)
 		}

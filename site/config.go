@@ -11,11 +11,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/viper"
 
 	transcriptsite "github.com/transcriptsite/transcriptsite"
+	"github.com/transcriptsite/transcriptsite/ingest"
 )
 
 // Config is a site's configuration, resolved: paths are absolute and every
@@ -24,15 +26,43 @@ type Config struct {
 	Title        string
 	BaseURL      string // "" (a portable site), a path such as /repo/, or an absolute URL; ends in /
 	LanguageCode string
-	ContentDir   string // as the user gave it, for messages; "(embedded demo)" for the demo
 	Destination  string
+	Agents       bool // read every installed agent's default session folders too
 	Params       map[string]any
 	Highlight    Highlight
 
-	Dir     string // the site dir
-	File    string // the config file read, or "" for the embedded demo config
-	Content fs.FS  // the content dir
-	Theme   fs.FS  // templates/ and assets/: the site's own over the embedded theme
+	Dir    string  // the site dir
+	File   string  // the config file read, or "" for the embedded demo config
+	Mounts []Mount // the content dirs; one with an empty Dir is the embedded demo
+	Theme  fs.FS   // templates/ and assets/: the site's own over the embedded theme
+}
+
+// Mount is a content dir as the site reads it.
+type Mount struct {
+	Name string // prefixes the sources of its files when the site has several
+	Dir  string // absolute; "" for the embedded demo content
+}
+
+// Content returns the mounts to read.
+func (c *Config) Content() []ingest.Root {
+	roots := make([]ingest.Root, len(c.Mounts))
+	for i, m := range c.Mounts {
+		roots[i] = ingest.Root{Name: m.Name, FS: os.DirFS(m.Dir)}
+		if m.Dir == "" {
+			roots[i].FS, _ = fs.Sub(transcriptsite.FS, "content")
+		}
+	}
+	return roots
+}
+
+// DiskPath returns where the file with the given source path is on disk.
+func (c *Config) DiskPath(source string) string {
+	for _, m := range c.Mounts {
+		if m.Dir != "" && (m.Name == "" || strings.HasPrefix(source, m.Name+"/")) {
+			return filepath.Join(m.Dir, filepath.FromSlash(strings.TrimPrefix(source, m.Name+"/")))
+		}
+	}
+	return source
 }
 
 // Highlight configures code highlighting.
@@ -55,6 +85,9 @@ var keys = map[string][]string{
 	"baseurl":      nil,
 	"languagecode": nil,
 	"contentdir":   nil,
+	"contentdirs":  nil,
+	"agents":       nil,
+	"agentdirs":    nil, // by format name, free-form
 	"destination":  nil,
 	"params":       nil, // free-form, for templates
 	"highlight":    {"style", "darkstyle"},
@@ -131,7 +164,8 @@ func LoadConfig(o Options) (*Config, []string, error) {
 	get("title", &c.Title)
 	get("baseURL", &c.BaseURL)
 	get("languageCode", &c.LanguageCode)
-	get("contentDir", &c.ContentDir)
+	var contentDir string
+	get("contentDir", &contentDir)
 	get("destination", &c.Destination)
 	get("highlight.style", &c.Highlight.Style)
 	get("highlight.darkStyle", &c.Highlight.DarkStyle)
@@ -154,21 +188,149 @@ func LoadConfig(o Options) (*Config, []string, error) {
 	c.Highlight.DarkStyle = cmp.Or(c.Highlight.DarkStyle, "github-dark")
 	c.Destination = abs(src, cmp.Or(c.Destination, "public"))
 
+	if c.Agents, err = boolean(v, "agents"); err != nil {
+		return nil, warns, fmt.Errorf("%s: %w", name, err)
+	}
+	dirs, err := list(v, "contentDirs")
+	if err != nil {
+		return nil, warns, fmt.Errorf("%s: %w", name, err)
+	}
 	_, envContent := os.LookupEnv("TRANSCRIPTSITE_CONTENTDIR")
 	_, flagContent := o.Overrides["contentDir"]
-	if file == "" && !envContent && !flagContent {
-		c.ContentDir = "(embedded demo)"
-		c.Content, _ = fs.Sub(transcriptsite.FS, "content")
-	} else {
-		dir := abs(src, cmp.Or(c.ContentDir, "content"))
+	switch {
+	case flagContent || envContent:
+		dirs = []string{contentDir} // the single form wins when it is given on the command line
+	case len(dirs) > 0:
+	case file == "":
+		if !c.Agents {
+			c.Mounts = []Mount{{}} // the embedded demo
+		}
+	default:
+		dirs = []string{cmp.Or(contentDir, "content")}
+	}
+	for _, d := range dirs {
+		dir := abs(src, d)
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 			return nil, warns, fmt.Errorf("%s: contentDir: %s is not a directory", name, dir)
 		}
-		c.ContentDir = dir
-		c.Content = os.DirFS(dir)
+		c.Mounts = append(c.Mounts, Mount{Dir: dir})
 	}
+	if c.Agents {
+		agentDirs, err := agentLocations(v)
+		if err != nil {
+			return nil, warns, fmt.Errorf("%s: %w", name, err)
+		}
+		for _, l := range agentDirs {
+			if fi, err := os.Stat(l.Dir); err == nil && fi.IsDir() {
+				c.Mounts = append(c.Mounts, Mount{Name: l.Name, Dir: l.Dir})
+			}
+		}
+		if len(c.Mounts) == 0 {
+			warns = append(warns, "agents: no agent session folders found here (see `transcriptsite formats`)")
+		}
+	}
+	nameMounts(c.Mounts)
 	c.Theme = overlay{upper: os.DirFS(src), lower: transcriptsite.FS}
 	return c, warns, nil
+}
+
+// nameMounts names the mounts of a site that reads several content dirs, so
+// every source path says which it came from.
+func nameMounts(ms []Mount) {
+	if len(ms) == 1 && ms[0].Name == "" {
+		return
+	}
+	seen := map[string]bool{}
+	for i := range ms {
+		n := cmp.Or(ms[i].Name, filepath.Base(ms[i].Dir))
+		for k := 2; seen[n]; k++ {
+			n = fmt.Sprintf("%s-%d", cmp.Or(ms[i].Name, filepath.Base(ms[i].Dir)), k)
+		}
+		seen[n] = true
+		ms[i].Name = n
+	}
+}
+
+// agentLocations returns the default session folders of every agent, with
+// the config's agentDirs overrides (by format name) applied.
+func agentLocations(v *viper.Viper) ([]ingest.Location, error) {
+	home, _ := os.UserHomeDir()
+	locs := ingest.AgentLocations(home, os.Getenv)
+	overrides, ok := v.Get("agentDirs").(map[string]any)
+	if !ok {
+		if v.Get("agentDirs") != nil {
+			return nil, fmt.Errorf("agentDirs: want a map of format name to folders, got %T", v.Get("agentDirs"))
+		}
+		return locs, nil
+	}
+	for format := range overrides {
+		if ingest.Lookup(format) == nil {
+			return nil, fmt.Errorf("agentDirs: %q is not a format (see `transcriptsite formats`)", format)
+		}
+		dirs, err := list(v, "agentDirs."+format)
+		if err != nil {
+			return nil, err
+		}
+		locs = slices.DeleteFunc(locs, func(l ingest.Location) bool { return l.Format == format })
+		for i, d := range dirs {
+			name := format
+			if i > 0 {
+				name = fmt.Sprintf("%s-%d", format, i+1)
+			}
+			locs = append(locs, ingest.Location{Format: format, Name: name, Dir: abs(home, expandHome(d, home))})
+		}
+	}
+	return locs, nil
+}
+
+func expandHome(p, home string) string {
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		return filepath.Join(home, p[1:])
+	}
+	return p
+}
+
+// list returns a config value that is a list of strings; a single string
+// is a list of paths separated as in $PATH.
+func list(v *viper.Viper, key string) ([]string, error) {
+	switch x := v.Get(key).(type) {
+	case nil:
+		return nil, nil
+	case string:
+		return filepath.SplitList(x), nil
+	case []any:
+		out := make([]string, len(x))
+		for i, e := range x {
+			s, ok := e.(string)
+			if !ok {
+				return nil, fmt.Errorf("%s: want a list of strings, got %v in it", key, e)
+			}
+			out[i] = s
+		}
+		return out, nil
+	case []string:
+		return x, nil
+	default:
+		return nil, fmt.Errorf("%s: want a list of strings, got %T", key, x)
+	}
+}
+
+// boolean returns a config value that is true or false.
+func boolean(v *viper.Viper, key string) (bool, error) {
+	switch x := v.Get(key).(type) {
+	case nil:
+		return false, nil
+	case bool:
+		return x, nil
+	case string:
+		b, err := strconv.ParseBool(x)
+		if err != nil {
+			return false, fmt.Errorf("%s: want true or false, got %q", key, x)
+		}
+		return b, nil
+	default:
+		return false, fmt.Errorf("%s: want true or false, got %v", key, x)
+	}
 }
 
 // str returns a scalar config value as a string, or an error naming the key.

@@ -29,8 +29,8 @@ func TestConfigLayers(t *testing.T) {
 		cfg.Highlight.Style != "monokai" || cfg.Highlight.DarkStyle != "github-dark" {
 		t.Errorf("config = %+v", cfg)
 	}
-	if cfg.Destination != filepath.Join(dir, "public") || cfg.ContentDir != filepath.Join(dir, "content") {
-		t.Errorf("paths %s %s", cfg.Destination, cfg.ContentDir)
+	if cfg.Destination != filepath.Join(dir, "public") || len(cfg.Mounts) != 1 || cfg.Mounts[0] != (Mount{Dir: filepath.Join(dir, "content")}) {
+		t.Errorf("paths %s %v", cfg.Destination, cfg.Mounts)
 	}
 }
 
@@ -82,7 +82,7 @@ func TestConfigWithoutFileUsesTheDemo(t *testing.T) {
 	if err != nil || len(warns) != 0 {
 		t.Fatal(err, warns)
 	}
-	if cfg.File != "" || cfg.ContentDir != "(embedded demo)" || !strings.Contains(cfg.Title, "demo") {
+	if cfg.File != "" || len(cfg.Mounts) != 1 || cfg.Mounts[0] != (Mount{}) || !strings.Contains(cfg.Title, "demo") {
 		t.Errorf("config = %+v", cfg)
 	}
 	entries, err := os.ReadDir(dir)
@@ -92,7 +92,55 @@ func TestConfigWithoutFileUsesTheDemo(t *testing.T) {
 	// A content dir given on the command line replaces the demo content.
 	content := t.TempDir()
 	cfg, _, err = LoadConfig(Options{Source: dir, Overrides: map[string]any{"contentDir": content}})
-	if err != nil || cfg.ContentDir != content {
-		t.Errorf("contentDir override: %v %s", err, cfg.ContentDir)
+	if err != nil || len(cfg.Mounts) != 1 || cfg.Mounts[0].Dir != content {
+		t.Errorf("contentDir override: %v %v", err, cfg.Mounts)
+	}
+}
+
+func TestConfigContentDirsAndAgents(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"a/logs", "b/logs", "home/.claude/projects/p", "home/.codex/sessions"} {
+		_ = os.MkdirAll(filepath.Join(dir, d), 0o755)
+	}
+	_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("contentDirs: [a/logs, b/logs]\nagents: true\nagentDirs:\n  codex: [~/elsewhere]\n"), 0o644)
+	t.Setenv("HOME", filepath.Join(dir, "home"))
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	t.Setenv("CODEX_HOME", "")
+	_ = os.MkdirAll(filepath.Join(dir, "home/elsewhere"), 0o755)
+	cfg, _, err := LoadConfig(Options{Source: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Mount{
+		{"logs", filepath.Join(dir, "a/logs")},
+		{"logs-2", filepath.Join(dir, "b/logs")},
+		{"claude", filepath.Join(dir, "home/.claude/projects")},
+		{"codex", filepath.Join(dir, "home/elsewhere")},
+	}
+	if len(cfg.Mounts) != len(want) {
+		t.Fatalf("mounts %v, want %v", cfg.Mounts, want)
+	}
+	for i := range want {
+		if cfg.Mounts[i] != want[i] {
+			t.Errorf("mount %d = %v, want %v", i, cfg.Mounts[i], want[i])
+		}
+	}
+	if got := cfg.DiskPath("logs-2/x/s.jsonl"); got != filepath.Join(dir, "b/logs/x/s.jsonl") {
+		t.Errorf("DiskPath = %s", got)
+	}
+	// The single form on the command line replaces the list.
+	cfg, _, err = LoadConfig(Options{Source: dir, Overrides: map[string]any{"contentDir": filepath.Join(dir, "a/logs"), "agents": false}})
+	if err != nil || len(cfg.Mounts) != 1 || cfg.Mounts[0].Name != "" {
+		t.Errorf("contentDir flag: %v %v", err, cfg.Mounts)
+	}
+	for body, want := range map[string]string{
+		"agents: perhaps\n":                        "agents: want true or false",
+		"contentDirs: [1, 2]\n":                    "contentDirs: want a list of strings",
+		"agents: true\nagentDirs: {nosuch: [x]}\n": `agentDirs: "nosuch" is not a format`,
+	} {
+		_, _, err := LoadConfig(Options{Source: writeConfig(t, "config.yaml", body)})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err = %v, want %q", body, err, want)
+		}
 	}
 }

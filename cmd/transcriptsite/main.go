@@ -3,8 +3,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -49,7 +51,7 @@ content/), or anywhere to build the embedded demo site into public/.`,
 // by every command that builds.
 type buildFlags struct {
 	source, config, contentDir, destination, baseURL string
-	quiet                                            bool
+	quiet, agents                                    bool
 }
 
 func (f *buildFlags) register(c *cobra.Command) {
@@ -59,6 +61,7 @@ func (f *buildFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.contentDir, "contentDir", "", "folder of session files to read")
 	fl.StringVarP(&f.destination, "destination", "d", "", "folder to write the site to (default: public)")
 	fl.StringVar(&f.baseURL, "baseURL", "", "URL the site is served from, e.g. https://user.github.io/repo/")
+	fl.BoolVar(&f.agents, "agents", false, "also read every installed agent's session folders (see `transcriptsite formats`)")
 	fl.BoolVar(&f.quiet, "quiet", false, "print nothing but errors")
 }
 
@@ -74,6 +77,9 @@ func (f *buildFlags) options(c *cobra.Command) site.Options {
 			}
 			o.Overrides[key] = v
 		}
+	}
+	if c.Flags().Changed("agents") {
+		o.Overrides["agents"] = f.agents
 	}
 	return o
 }
@@ -118,12 +124,10 @@ their path and line; the build goes on and every good session gets its page.`,
 
 // warningPath names the file of a warning as the user can open it.
 func warningPath(cfg *site.Config, w ingest.Warning) string {
-	if filepath.IsAbs(cfg.ContentDir) {
-		w.File = filepath.Join(cfg.ContentDir, filepath.FromSlash(w.File))
-		if wd, err := os.Getwd(); err == nil {
-			if r, err := filepath.Rel(wd, w.File); err == nil && len(r) < len(w.File) {
-				w.File = r
-			}
+	w.File = cfg.DiskPath(w.File)
+	if wd, err := os.Getwd(); err == nil && filepath.IsAbs(w.File) {
+		if r, err := filepath.Rel(wd, w.File); err == nil && len(r) < len(w.File) {
+			w.File = r
 		}
 	}
 	return w.String()
@@ -143,9 +147,12 @@ func newVersion() *cobra.Command {
 func newFormats() *cobra.Command {
 	return &cobra.Command{
 		Use:   "formats",
-		Short: "List the session formats transcriptsite reads",
-		Long:  "Formats lists every reader: its format name, the files it reads, and how it recognises them from their content.",
-		Args:  cobra.NoArgs,
+		Short: "List the session formats transcriptsite reads, and where agents keep them here",
+		Long: `Formats lists every reader: its format name, the files it reads, and how it
+recognises them from their content. Then it lists the folders where installed
+agents keep their sessions on this machine: "build --agents" reads those that
+exist (config key agentDirs moves them).`,
+		Args: cobra.NoArgs,
 		Run: func(c *cobra.Command, _ []string) {
 			w := tabwriter.NewWriter(c.OutOrStdout(), 0, 4, 2, ' ', 0)
 			for _, r := range ingest.Readers {
@@ -153,7 +160,30 @@ func newFormats() *cobra.Command {
 				fmt.Fprintf(w, "\treads:\t%s\n", r.Files)
 				fmt.Fprintf(w, "\tdetects:\t%s\n", r.Detects)
 			}
+			fmt.Fprintln(w, "\nAgent session folders on this machine (build --agents):")
+			home, _ := os.UserHomeDir()
+			for _, l := range ingest.AgentLocations(home, os.Getenv) {
+				fmt.Fprintf(w, "%s\t%s\t%s\n", l.Format, l.Dir, countFiles(l.Dir))
+			}
 			w.Flush()
 		},
 	}
+}
+
+// countFiles says how many files are under dir, or that it does not exist.
+func countFiles(dir string) string {
+	n := 0
+	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			n++
+		}
+		return err
+	})
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "not found"
+	case err != nil:
+		return err.Error()
+	}
+	return fmt.Sprintf("%d files", n)
 }
