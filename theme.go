@@ -4,6 +4,8 @@ package transcriptsite
 
 import "embed"
 
+//go:generate go run ./internal/gencss
+
 // FS holds the theme's templates/ and assets/, the demo content/ and the
 // demo config.yaml.
 //

@@ -25,6 +25,17 @@ func Funcs() template.FuncMap {
 		"command":       Command,
 		"diff":          Diff,
 		"stripANSI":     StripANSI,
+		"ansi":          ANSI,
+		"fold":          Fold,
+		"rows":          Rows,
+		"edits":         Edits,
+		"readRows":      ReadRows,
+		"todos":         Todos,
+		"lineDiff":      LineDiff,
+		"numbered":      Numbered,
+		"isHuge":        IsHuge,
+		"lines":         splitLines,
+		"safeURL":       func(u string) bool { ok, _ := SafeURL(u); return ok },
 		"truncate":      Truncate,
 		"countLines":    CountLines,
 		"humanInt":      HumanInt,
@@ -34,6 +45,9 @@ func Funcs() template.FuncMap {
 		"clock":         func(t time.Time) string { return t.UTC().Format("15:04:05") },
 		"isoTime":       func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 		"add":           func(a, b int) int { return a + b },
+		"dollars":       func(f float64) string { return fmt.Sprintf("$%.2f", f) },
+		"plural":        Plural,
+		"bytes":         Bytes,
 	}
 }
 
@@ -101,6 +115,22 @@ func Diff(old, new string) string {
 		}
 	}
 	return b.String()
+}
+
+// jsonObjects returns the elements of a JSON array of objects, each as
+// JSON text; anything else gives nil.
+func jsonObjects(s string) []string {
+	var raw []json.RawMessage
+	if json.Unmarshal([]byte(s), &raw) != nil {
+		return nil
+	}
+	out := make([]string, 0, len(raw))
+	for _, r := range raw {
+		if len(r) > 0 && r[0] == '{' {
+			out = append(out, string(r))
+		}
+	}
+	return out
 }
 
 // summaryKeys are the input keys, by preference, whose value best says what
@@ -202,4 +232,23 @@ func Duration(d time.Duration) string {
 		return fmt.Sprintf("%d h %d min", int(d.Hours()), int(d.Minutes())%60)
 	}
 	return fmt.Sprintf("%d days", int(d.Hours()/24))
+}
+
+// Plural formats a count with its noun: "1 error", "3 errors".
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return HumanInt(n) + " " + noun + "s"
+}
+
+// Bytes formats a size for people: "812 B", "4.2 KB", "1.3 MB".
+func Bytes(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%.1f KB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 }

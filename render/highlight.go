@@ -101,23 +101,42 @@ func Plain(code, lang string) template.HTML {
 }
 
 // ChromaCSS returns the stylesheet for highlighted code: the light style,
-// and the dark one for readers who prefer a dark scheme.
+// and the dark one for pages in the dark theme, whether the reader chose it
+// with the toggle or their system prefers it.
 func ChromaCSS(light, dark string) (string, error) {
-	var b bytes.Buffer
-	for i, name := range []string{light, dark} {
-		st := styles.Registry[name]
+	var lightCSS, darkCSS bytes.Buffer
+	for _, c := range []struct {
+		name string
+		w    *bytes.Buffer
+	}{{light, &lightCSS}, {dark, &darkCSS}} {
+		st := styles.Registry[c.name]
 		if st == nil {
-			return "", fmt.Errorf("unknown highlight style %q (see https://xyproto.github.io/splash/docs/)", name)
+			return "", fmt.Errorf("unknown highlight style %q (see https://xyproto.github.io/splash/docs/)", c.name)
 		}
-		if i == 1 {
-			b.WriteString("@media (prefers-color-scheme: dark) {\n")
-		}
-		if err := formatter.WriteCSS(&b, st); err != nil {
+		if err := cssFormatter.WriteCSS(c.w, st); err != nil {
 			return "", err
 		}
-		if i == 1 {
-			b.WriteString("}\n")
+	}
+	var b strings.Builder
+	b.Write(lightCSS.Bytes())
+	b.WriteString(scope(darkCSS.String(), `:root[data-theme="dark"]`))
+	b.WriteString("@media (prefers-color-scheme: dark) {\n")
+	b.WriteString(scope(darkCSS.String(), `:root:not([data-theme="light"])`))
+	b.WriteString("}\n")
+	return b.String(), nil
+}
+
+// cssFormatter writes stylesheets without comments: one rule per line.
+var cssFormatter = chromahtml.New(chromahtml.WithClasses(true))
+
+// scope puts every rule of chroma's stylesheet, one "selector { … }" a
+// line, under the ancestor selector.
+func scope(css, ancestor string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(css), "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			b.WriteString(ancestor + " " + line + "\n")
 		}
 	}
-	return b.String(), nil
+	return b.String()
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -86,5 +87,97 @@ func TestToolHelpers(t *testing.T) {
 	}
 	if HumanInt(int64(1234567)) != "1,234,567" || HumanInt(-1000) != "-1,000" || HumanInt(12) != "12" {
 		t.Error("HumanInt")
+	}
+}
+
+func TestANSI(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain <b>":                          "plain &lt;b&gt;",
+		"\x1b[31merror\x1b[0m: x":            `<span class="ansi-fg1">error</span>: x`,
+		"\x1b[1;32mok\x1b[22m still green":   `<span class="ansi-fg2 ansi-bold">ok</span><span class="ansi-fg2"> still green</span>`,
+		"\x1b[38;5;196mred256\x1b[m":         `<span class="ansi-fg9">red256</span>`,
+		"\x1b[38;2;0;0;255mblue\x1b[39m":     `<span class="ansi-fg12">blue</span>`,
+		"\x1b[33mtwo\nlines\x1b[0m":          "<span class=\"ansi-fg3\">two</span>\n<span class=\"ansi-fg3\">lines</span>",
+		"10%\r50%\r100%\ndone":               "100%\ndone",
+		"\x1b]0;title\x07\x1b[2Kclean\x1b(B": "clean",
+		"win\r\nline":                        "win\nline",
+		"\x1b[31m<script>\x1b":               `<span class="ansi-fg1">&lt;script&gt;</span>`,
+	} {
+		if got := string(ANSI(in)); got != want {
+			t.Errorf("ANSI(%q) =\n %q, want\n %q", in, got, want)
+		}
+	}
+}
+
+func TestFold(t *testing.T) {
+	var lines []string
+	for i := 1; i <= 25; i++ {
+		lines = append(lines, "line"+strings.Repeat("x", i%3))
+	}
+	f := Fold(strings.Join(lines, "\n") + "\n")
+	if f.Lines != 25 || CountLines(f.Head) != FoldLines || CountLines(f.Rest) != 5 || f.File != "" || f.Head+"\n"+f.Rest != strings.Join(lines, "\n") {
+		t.Errorf("fold = %+v", f)
+	}
+	if f := Fold("one\ntwo"); f.Head != "one\ntwo" || f.Rest != "" {
+		t.Errorf("short fold = %+v", f)
+	}
+	huge := strings.Repeat("row\n", maxHighlightLines+5)
+	f = Fold(huge)
+	if f.File != OutputFile(huge) || !strings.HasPrefix(f.File, "out/") || CountLines(f.Head)+CountLines(f.Rest) != headLines || f.Lines != maxHighlightLines+5 {
+		t.Errorf("huge fold: file %q, %d+%d lines shown of %d", f.File, CountLines(f.Head), CountLines(f.Rest), f.Lines)
+	}
+}
+
+func TestLineDiff(t *testing.T) {
+	old := "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n"
+	new := "a\nb\nc\nd\nE\nf\ng\nh\ni\nj\nk\n"
+	var got []string
+	for _, r := range LineDiff(old, new, 10) {
+		got = append(got, string(r.Op)+r.Text+":"+strconv.Itoa(r.N))
+	}
+	gotS := strings.Join(got, " |")
+	if gotS != " b:11 | c:12 | d:13 |-e:14 |+E:14 | f:15 | g:16 | h:17 | i:18 | j:19 |+k:20" {
+		t.Errorf("diff = %s", gotS)
+	}
+}
+
+func TestParsePatch(t *testing.T) {
+	patch := "*** Begin Patch\n*** Update File: src/app.py\n@@ def main():\n-    print('hi')\n+    print('hello')\n*** Add File: NEW.md\n+# New\n*** End Patch"
+	fds := ParsePatch(patch)
+	if len(fds) != 2 || fds[0].Path != "src/app.py" || fds[1].Path != "NEW.md" || len(fds[0].Rows) != 3 || fds[0].Rows[2] != (Row{'+', "    print('hello')", 0}) {
+		t.Fatalf("apply_patch = %+v", fds)
+	}
+	uni := "--- a/x.go\n+++ b/x.go\n@@ -3,2 +3,2 @@\n ctx\n-old\n+new\n"
+	fds = ParsePatch(uni)
+	if len(fds) != 1 || fds[0].Path != "x.go" || fds[0].Rows[1] != (Row{' ', "ctx", 3}) || fds[0].Rows[2] != (Row{'-', "old", 4}) || fds[0].Rows[3] != (Row{'+', "new", 4}) {
+		t.Errorf("unified = %+v", fds)
+	}
+}
+
+func TestEditsAndRows(t *testing.T) {
+	fds := Edits(`{"file_path":"/w/m.go","old_string":"x := 1","new_string":"x := 2"}`)
+	if len(fds) != 1 || fds[0].Path != "/w/m.go" || len(fds[0].Rows) != 2 {
+		t.Fatalf("edits = %+v", fds)
+	}
+	html := string(Rows(fds[0].Rows, fds[0].Path))
+	for _, want := range []string{`<span class="row del"><span class="ln">1</span><span class="mk">-</span>`, `<span class="o">:=</span>`, `<span class="row add">`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("rows lack %q:\n%s", want, html)
+		}
+	}
+	multi := Edits(`{"file_path":"a.txt","edits":[{"old_string":"a","new_string":"b"},{"old_string":"c","new_string":"d"}]}`)
+	if len(multi) != 1 || len(multi[0].Rows) != 5 {
+		t.Errorf("multiedit = %+v", multi)
+	}
+	if rows := ReadRows("     7\tpackage x\n     8→func f() {}", 1); len(rows) != 2 || rows[0] != (Row{' ', "package x", 7}) || rows[1].N != 8 {
+		t.Errorf("cat -n rows = %+v", rows)
+	}
+	if rows := ReadRows("plain\ntext", 5); rows[1] != (Row{' ', "text", 6}) {
+		t.Errorf("plain rows = %+v", rows)
+	}
+	todos := Todos(`{"todos":[{"content":"a","status":"completed"},{"content":"b","status":"pending"}]}`)
+	plan := Todos(`{"plan":[{"step":"x","status":"in_progress"}]}`)
+	if len(todos) != 2 || todos[0] != (Todo{"a", "completed"}) || len(plan) != 1 || plan[0].Text != "x" || Todos(`{"command":"ls"}`) != nil {
+		t.Errorf("todos %+v plan %+v", todos, plan)
 	}
 }

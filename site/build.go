@@ -7,7 +7,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"html/template"
-	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/render"
+	"github.com/transcriptsite/transcriptsite/sass"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -23,7 +24,8 @@ import (
 type Report struct {
 	Sessions int
 	Files    int
-	Warnings []ingest.Warning
+	Warnings []ingest.Warning // about session files
+	Notices  []string         // about the site: what it could not do as configured
 	Elapsed  time.Duration
 }
 
@@ -58,7 +60,15 @@ func Build(ctx context.Context, cfg *Config) (*Report, error) {
 		return nil, err
 	}
 	b := &builder{site: st, tpl: tpl, out: out}
-	if err := b.build(ctx, chroma); err != nil {
+	if err := b.startSass(); err != nil {
+		out.abort()
+		return nil, err
+	}
+	if b.sass != nil {
+		defer b.sass.Close()
+	}
+	notices, err := b.build(ctx, chroma)
+	if err != nil {
 		out.abort()
 		return nil, err
 	}
@@ -66,7 +76,24 @@ func Build(ctx context.Context, cfg *Config) (*Report, error) {
 		out.abort()
 		return nil, err
 	}
-	return &Report{Sessions: len(st.Sessions), Files: res.Files, Warnings: res.Warnings, Elapsed: time.Since(start)}, nil
+	return &Report{Sessions: len(st.Sessions), Files: res.Files, Warnings: res.Warnings, Notices: notices, Elapsed: time.Since(start)}, nil
+}
+
+// startSass starts Dart Sass for the build if it can be found. A binary the
+// config names must work; one found on its own may be missing or too old,
+// and the build then uses the precompiled CSS.
+func (b *builder) startSass() error {
+	cfg := b.site.Config
+	wd, _ := os.Getwd()
+	bin, err := sass.Find(cfg.Sass.Binary, cfg.Dir, wd)
+	if err == nil {
+		b.sass, err = sass.Start(bin)
+	}
+	if err != nil && cfg.Sass.Binary != "" {
+		return fmt.Errorf("sass.binary: %w", err)
+	}
+	b.sassErr = err
+	return nil
 }
 
 // checkPaths refuses a destination that holds the site's sources: the old
@@ -87,19 +114,25 @@ func checkPaths(cfg *Config) error {
 }
 
 type builder struct {
-	site *Site
-	tpl  map[string]*template.Template
-	out  *output
+	site    *Site
+	tpl     map[string]*template.Template
+	out     *output
+	sass    *sass.Compiler // nil without Dart Sass
+	sassErr error          // why there is no Dart Sass
 }
 
-func (b *builder) build(ctx context.Context, chroma string) error {
+func (b *builder) build(ctx context.Context, chroma string) ([]string, error) {
 	st := b.site
-	if err := b.out.write("css/chroma.css", []byte(chroma)); err != nil {
-		return err
+	assets, notices, err := b.assets(chroma)
+	if err != nil {
+		return nil, err
 	}
-	if err := b.copyAssets(); err != nil {
-		return err
-	}
+	st.assets = assets
+	return notices, b.pages(ctx)
+}
+
+func (b *builder) pages(ctx context.Context) error {
+	st := b.site
 	if err := b.page("index", &Page{Kind: "home", Title: st.Config.Title, Path: ""}); err != nil {
 		return err
 	}
@@ -176,7 +209,8 @@ func (b *builder) session(s *Session) error {
 	if err != nil {
 		return err
 	}
-	pg := &Page{Kind: "session", Title: s.Title, Path: s.Path, Project: s.Project, Session: s, Turns: turnViews(s.Session)}
+	pg := &Page{Kind: "session", Title: s.Title, Path: s.Path, Project: s.Project, Session: s, Site: b.site}
+	pg.Turns = turnViews(pg)
 	if err := b.page("session", pg); err != nil {
 		return fmt.Errorf("%s: %w", s.Source, err)
 	}
@@ -194,21 +228,6 @@ func (b *builder) page(kind string, p *Page) error {
 		file += "index.html"
 	}
 	return b.out.write(file, buf.Bytes())
-}
-
-// copyAssets copies the theme's static assets into the site.
-func (b *builder) copyAssets() error {
-	theme := b.site.Config.Theme
-	return fs.WalkDir(theme, "assets", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := fs.ReadFile(theme, p)
-		if err != nil {
-			return err
-		}
-		return b.out.write(assetPath(p), data)
-	})
 }
 
 // sessionEntry is one element of sessions.json.

@@ -107,15 +107,23 @@ func TestBuildSite(t *testing.T) {
 		`<h1>Parser &lt;script&gt;alert(1)&lt;/script&gt; walkthrough</h1>`,
 		`id="m-1"`, `href="#m-2"`, `Explain the &lt;b&gt;parser&lt;/b&gt; please`,
 		`&lt;img src=x onerror=alert(1)&gt;`, `<span class="kd">func</span>`,
-		`<details class="thinking">`, `<details class="tool tool-shell is-error">`,
-		`<pre class="output">total 0` + "\nred</pre>",
-		`href="../../../css/style.css"`, `href="../../../projects/alpha/index.html"`,
+		`<details class="thinking">`, `<details class="tool tool-shell is-error" open>`,
+		`<pre class="output">total 0` + "\n" + `<span class="ansi-fg1">red</span></pre>`,
+		`href="../../../projects/alpha/index.html"`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("session page lacks %q", want)
 		}
 	}
-	for _, bad := range []string{"<script", "<img src=x", "\x1b["} {
+	if !regexp.MustCompile(`<link rel="stylesheet" href="\.\./\.\./\.\./css/theme\.[0-9a-f]{10}\.css">`).MatchString(page) {
+		t.Error("the stylesheet is not linked by its fingerprinted name")
+	}
+	for _, tag := range regexp.MustCompile(`<script[^>]*>`).FindAllString(page, -1) {
+		if !regexp.MustCompile(` src="[./]*js/[a-z]+\.[0-9a-f]{10}\.js"`).MatchString(tag) {
+			t.Errorf("script that is not one of the site's files: %s", tag)
+		}
+	}
+	for _, bad := range []string{"<script>", "<img src=x", "\x1b["} {
 		if strings.Contains(page, bad) {
 			t.Errorf("session page contains %q", bad)
 		}
@@ -131,7 +139,7 @@ func TestBuildUnderSubpath(t *testing.T) {
 		t.Fatal(err)
 	}
 	home := readFile(t, cfg.Destination, "index.html")
-	for _, want := range []string{`href="/repo/css/style.css"`, `href="/repo/sessions/alpha/`, `<link rel="canonical" href="https://user.github.io/repo/">`} {
+	for _, want := range []string{`href="/repo/css/theme.`, `href="/repo/sessions/alpha/`, `<link rel="canonical" href="https://user.github.io/repo/">`} {
 		if !strings.Contains(home, want) {
 			t.Errorf("home page lacks %q", want)
 		}
@@ -311,6 +319,8 @@ func TestGoldenSessionPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := readFile(t, cfg.Destination, "sessions/alpha/2026-05-01-parser-script-alert-1-script-walkthrough-11111111/index.html")
+	// Asset fingerprints change with every style edit; the page structure is what is checked.
+	got = regexp.MustCompile(`\.[0-9a-f]{10}\.(css|js)"`).ReplaceAllString(got, `.HASH.$1"`)
 	golden := filepath.Join("testdata", "golden", "session.html")
 	if *update {
 		_ = os.MkdirAll(filepath.Dir(golden), 0o755)

@@ -30,6 +30,8 @@ type Config struct {
 	Agents       bool // read every installed agent's default session folders too
 	Params       map[string]any
 	Highlight    Highlight
+	Pricing      Pricing // model prices for cost estimates
+	Sass         struct{ Binary string }
 
 	Dir    string  // the site dir
 	File   string  // the config file read, or "" for the embedded demo config
@@ -91,6 +93,8 @@ var keys = map[string][]string{
 	"destination":  nil,
 	"params":       nil, // free-form, for templates
 	"highlight":    {"style", "darkstyle"},
+	"pricing":      nil, // by model name prefix
+	"sass":         {"binary"},
 }
 
 // configNames are the file names looked for in the site dir, in order.
@@ -169,6 +173,7 @@ func LoadConfig(o Options) (*Config, []string, error) {
 	get("destination", &c.Destination)
 	get("highlight.style", &c.Highlight.Style)
 	get("highlight.darkStyle", &c.Highlight.DarkStyle)
+	get("sass.binary", &c.Sass.Binary)
 	if err != nil {
 		return nil, warns, err
 	}
@@ -188,6 +193,9 @@ func LoadConfig(o Options) (*Config, []string, error) {
 	c.Highlight.DarkStyle = cmp.Or(c.Highlight.DarkStyle, "github-dark")
 	c.Destination = abs(src, cmp.Or(c.Destination, "public"))
 
+	if c.Pricing, err = pricing(v); err != nil {
+		return nil, warns, fmt.Errorf("%s: %w", name, err)
+	}
 	if c.Agents, err = boolean(v, "agents"); err != nil {
 		return nil, warns, fmt.Errorf("%s: %w", name, err)
 	}

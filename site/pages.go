@@ -16,6 +16,23 @@ type Site struct {
 	Config   *Config
 	Sessions []*Session // newest first
 	Projects []*Project // the one with the newest session first
+	byID     map[string][]*Session
+	assets   map[string]string // theme asset name → its fingerprinted site path
+}
+
+// Session returns the session with the given id, preferring one of the
+// given format (ids are only unique within a format), or nil.
+func (st *Site) Session(id, format string) *Session {
+	ss := st.byID[id]
+	for _, s := range ss {
+		if s.Format == format {
+			return s
+		}
+	}
+	if len(ss) > 0 {
+		return ss[0]
+	}
+	return nil
 }
 
 // Project is the sessions of one project.
@@ -48,9 +65,11 @@ const (
 // page its URL. The result depends only on the sessions, not on the order
 // they were read in.
 func newSite(cfg *Config, sessions []*transcript.Session) *Site {
-	st := &Site{Config: cfg}
+	st := &Site{Config: cfg, byID: map[string][]*Session{}}
 	for _, s := range sessions {
-		st.Sessions = append(st.Sessions, &Session{Session: s, Title: title(s), Stats: s.Stats()})
+		ss := &Session{Session: s, Title: title(s), Stats: s.Stats()}
+		st.Sessions = append(st.Sessions, ss)
+		st.byID[s.ID] = append(st.byID[s.ID], ss)
 	}
 	slices.SortFunc(st.Sessions, func(a, b *Session) int {
 		return cmp.Or(b.Started.Compare(a.Started), cmp.Compare(a.Source, b.Source), cmp.Compare(a.ID, b.ID))
@@ -152,6 +171,76 @@ type Page struct {
 	Turns   []TurnView // the session's turns, numbered, on a session page
 }
 
+// Parent is the session that started this page's session, if the site has it.
+func (p *Page) Parent() *Session {
+	if p.Session == nil || p.Session.ParentID == "" {
+		return nil
+	}
+	return p.Site.Session(p.Session.ParentID, p.Session.Format)
+}
+
+// Children are the sessions this page's session started that the site has.
+func (p *Page) Children() []*Session {
+	if p.Session == nil {
+		return nil
+	}
+	var out []*Session
+	for _, id := range p.Session.ChildIDs {
+		if c := p.Site.Session(id, p.Session.Format); c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ModelCost is what a session's use of one model cost, estimated.
+type ModelCost struct {
+	Model string
+	Usage transcript.Usage
+	Cost  float64
+	Known bool // the site has a price for the model
+}
+
+// Costs estimates the cost of the page's session per model.
+func (p *Page) Costs() (costs []ModelCost) {
+	if p.Session == nil {
+		return nil
+	}
+	order, by := p.Session.UsageByModel()
+	for _, m := range order {
+		u := by[m]
+		c := ModelCost{Model: m, Usage: u}
+		if pr, ok := p.Site.Config.Pricing.Of(m); ok && m != "" {
+			c.Known = true
+			c.Cost = (float64(u.Input)*pr.Input + float64(u.Output)*pr.Output +
+				float64(u.CacheRead)*pr.CacheRead + float64(u.CacheWrite)*pr.CacheWrite) / 1e6
+		}
+		costs = append(costs, c)
+	}
+	return costs
+}
+
+// TotalCost is the estimated cost of the models the site has prices for.
+func (p *Page) TotalCost() float64 {
+	var t float64
+	for _, c := range p.Costs() {
+		t += c.Cost
+	}
+	return t
+}
+
+// SessionURL links to the session with the given id from this page, or
+// returns "" when the site does not have it.
+func (p *Page) SessionURL(id string) string {
+	if p.Session == nil || id == "" {
+		return ""
+	}
+	if s := p.Site.Session(id, p.Session.Format); s != nil {
+		return p.URL(s.Path)
+	}
+	return ""
+}
+
 // URL returns the link from this page to the site-relative path target.
 // With a base URL the link is absolute from the host (so it works on any
 // page, 404 included); without one it is relative to this page and names
@@ -187,16 +276,25 @@ func permalink(base, target string) string {
 type TurnView struct {
 	N       int
 	Status  string
+	Prompt  string // the first line of the turn's prompt, for the outline
+	Anchor  int    // the number of the turn's first message
 	Entries []Entry
+}
+
+// PartView is a part as a template sees it, with the page it is on.
+type PartView struct {
+	*transcript.Part
+	Page *Page
 }
 
 // Entry is one message on a session page.
 type Entry struct {
-	N   int // the message's number in the session, from 1: its anchor is m-N
-	Msg *transcript.Message
+	Page *Page
+	N    int // the message's number in the session, from 1: its anchor is m-N
+	Msg  *transcript.Message
 	// Parts are the parts shown in the message: tool results shown with
 	// their calls are left out.
-	Parts []*transcript.Part
+	Parts []PartView
 	// ResultsOf lists the messages whose calls show this message's results.
 	ResultsOf []int
 	// NewDay is set on a message from a later day than the one before it.
@@ -207,16 +305,17 @@ type Entry struct {
 // an API error), which are shown as markers rather than as messages.
 func (e Entry) IsEvent() bool {
 	for _, p := range e.Parts {
-		if p.Kind != transcript.EventPart {
+		if p.Part.Kind != transcript.EventPart {
 			return false
 		}
 	}
 	return len(e.Parts) > 0
 }
 
-// turnViews numbers the messages of s and works out where each tool
-// result is shown.
-func turnViews(s *transcript.Session) []TurnView {
+// turnViews numbers the messages of p's session and works out where each
+// tool result is shown.
+func turnViews(p *Page) []TurnView {
+	s := p.Session.Session
 	callMsg := map[*transcript.ToolResult]int{} // result → number of its call's message
 	n := 0
 	for _, t := range s.Turns {
@@ -233,25 +332,43 @@ func turnViews(s *transcript.Session) []TurnView {
 	n = 0
 	day := s.Started.UTC().Format(time.DateOnly)
 	for i, t := range s.Turns {
-		tv := TurnView{N: i + 1, Status: t.Status}
+		tv := TurnView{N: i + 1, Status: t.Status, Anchor: n + 1}
+		if len(t.Messages) > 0 && t.Messages[0].StartsTurn() {
+			tv.Prompt = promptLine(t.Messages[0])
+		}
 		for _, m := range t.Messages {
 			n++
-			e := Entry{N: n, Msg: m}
+			e := Entry{Page: p, N: n, Msg: m}
 			if d := m.Time.UTC().Format(time.DateOnly); !m.Time.IsZero() && d != day {
 				e.NewDay, day = true, d
 			}
-			for _, p := range m.Parts {
-				if p.Result != nil && p.Result.Paired {
-					if c := callMsg[p.Result]; c != 0 && c != n && !slices.Contains(e.ResultsOf, c) {
+			for _, part := range m.Parts {
+				if part.Result != nil && part.Result.Paired {
+					if c := callMsg[part.Result]; c != 0 && c != n && !slices.Contains(e.ResultsOf, c) {
 						e.ResultsOf = append(e.ResultsOf, c)
 					}
 					continue
 				}
-				e.Parts = append(e.Parts, p)
+				e.Parts = append(e.Parts, PartView{part, p})
 			}
 			tv.Entries = append(tv.Entries, e)
 		}
 		out = append(out, tv)
 	}
 	return out
+}
+
+// promptLine is the first non-empty line of a prompt's text.
+func promptLine(m *transcript.Message) string {
+	for _, p := range m.Parts {
+		if p.Kind != transcript.TextPart {
+			continue
+		}
+		for _, l := range strings.Split(render.StripANSI(p.Text), "\n") {
+			if l = strings.TrimSpace(strings.ReplaceAll(l, "`", "")); l != "" {
+				return render.Truncate(90, l)
+			}
+		}
+	}
+	return "(image)"
 }

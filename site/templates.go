@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
-	"path"
 	"strings"
 
 	"github.com/transcriptsite/transcriptsite/render"
@@ -95,6 +94,3 @@ func dict(kv ...any) (map[string]any, error) {
 	}
 	return m, nil
 }
-
-// assetPath maps a theme asset to its place in the site.
-func assetPath(p string) string { return path.Clean(strings.TrimPrefix(p, "assets/")) }

@@ -260,3 +260,22 @@ func (s *Session) AddModel(name string) {
 		s.Models = append(s.Models, name)
 	}
 }
+
+// UsageByModel sums the usage of the session's messages per model, in the
+// order models first appear. Usage of messages with no model is under "".
+func (s *Session) UsageByModel() ([]string, map[string]Usage) {
+	var order []string
+	by := map[string]Usage{}
+	for _, m := range s.Messages() {
+		if m.Usage.IsZero() {
+			continue
+		}
+		u, seen := by[m.Model]
+		if !seen {
+			order = append(order, m.Model)
+		}
+		u.Add(m.Usage)
+		by[m.Model] = u
+	}
+	return order, by
+}

@@ -112,6 +112,9 @@ their path and line; the build goes on and every good session gets its page.`,
 			for _, w := range rep.Warnings {
 				fmt.Fprintln(stderr, "WARN", warningPath(cfg, w))
 			}
+			for _, n := range rep.Notices {
+				fmt.Fprintln(stderr, "WARN", n)
+			}
 			if !f.quiet {
 				fmt.Fprintln(c.OutOrStdout(), rep)
 			}

@@ -1,0 +1,134 @@
+// transcriptsite: theme toggle, copy buttons and keyboard navigation.
+// Everything here adds to a page that works without it.
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  var dark = window.matchMedia("(prefers-color-scheme: dark)");
+
+  function theme() {
+    return root.dataset.theme || (dark.matches ? "dark" : "light");
+  }
+
+  var toggle = document.querySelector(".theme-toggle");
+  if (toggle) {
+    var label = function () {
+      var next = theme() === "dark" ? "light" : "dark";
+      toggle.textContent = next === "dark" ? "Dark theme" : "Light theme";
+      toggle.setAttribute("aria-label", "Switch to the " + next + " theme");
+    };
+    toggle.hidden = false;
+    label();
+    toggle.addEventListener("click", function () {
+      var next = theme() === "dark" ? "light" : "dark";
+      root.dataset.theme = next;
+      try {
+        localStorage.setItem("transcriptsite-theme", next);
+      } catch (e) {}
+      label();
+    });
+    dark.addEventListener("change", label);
+  }
+
+  function copy(text, button) {
+    var done = function () {
+      var was = button.textContent;
+      button.textContent = "Copied";
+      button.classList.add("copied");
+      setTimeout(function () {
+        button.textContent = was;
+        button.classList.remove("copied");
+      }, 1500);
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(done);
+      return;
+    }
+    var area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.appendChild(area);
+    area.select();
+    try {
+      if (document.execCommand("copy")) done();
+    } catch (e) {}
+    area.remove();
+  }
+
+  function button(cls, text, title) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = cls;
+    b.textContent = text;
+    b.title = title;
+    return b;
+  }
+
+  // The text of a code block, without line numbers and diff markers.
+  function codeText(block) {
+    var rows = block.querySelectorAll(".row");
+    if (!rows.length) return block.querySelector("code").textContent;
+    return Array.prototype.map
+      .call(rows, function (r) {
+        var t = "";
+        r.childNodes.forEach(function (n) {
+          if (!(n.classList && (n.classList.contains("ln") || n.classList.contains("mk")))) t += n.textContent;
+        });
+        return t;
+      })
+      .join("\n");
+  }
+
+  document.querySelectorAll(".highlight, .rows").forEach(function (block) {
+    var holder = block.classList.contains("rows") ? block.parentNode : block;
+    if (!holder.querySelector(":scope > .copy-code")) {
+      holder.style.position = "relative";
+      var b = button("copy-code", "Copy", "Copy this code");
+      b.addEventListener("click", function () {
+        copy(codeText(block), b);
+      });
+      holder.appendChild(b);
+    }
+  });
+
+  document.querySelectorAll(".msg:not(.row) .anchor").forEach(function (a) {
+    var b = button("copy-link", "Copy link", "Copy a link to this message");
+    b.addEventListener("click", function () {
+      copy(a.href, b);
+    });
+    a.insertAdjacentElement("afterend", b);
+  });
+
+  // j and k move between prompts; / goes to the search box.
+  var turns = Array.prototype.slice.call(document.querySelectorAll(".turn[data-prompt]"));
+  document.addEventListener("keydown", function (e) {
+    if (e.metaKey || e.ctrlKey || e.altKey || e.target.closest("input, textarea, select, [contenteditable]")) return;
+    if ((e.key === "j" || e.key === "k") && turns.length) {
+      var target;
+      if (e.key === "j") {
+        target = turns.find(function (t) {
+          return t.getBoundingClientRect().top > 8;
+        });
+      } else {
+        target = turns
+          .filter(function (t) {
+            return t.getBoundingClientRect().top < -8;
+          })
+          .pop();
+      }
+      if (target) {
+        e.preventDefault();
+        target.scrollIntoView({ block: "start" });
+        var first = target.querySelector(".msg");
+        if (first) history.replaceState(null, "", "#" + first.id);
+      }
+    } else if (e.key === "/") {
+      var box = document.getElementById("search-input");
+      if (box) {
+        e.preventDefault();
+        box.focus();
+      }
+    }
+  });
+})();

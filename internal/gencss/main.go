@@ -1,0 +1,36 @@
+// Command gencss compiles the default theme's SCSS to the precompiled CSS
+// that builds use when Dart Sass is not installed. Run it with go generate
+// from the repository root after changing assets/scss.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/transcriptsite/transcriptsite/sass"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "gencss:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	wd, _ := os.Getwd()
+	bin, err := sass.Find("", wd)
+	if err != nil {
+		return fmt.Errorf("%w: %s", err, sass.Install)
+	}
+	c, err := sass.Start(bin)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	css, err := c.Compile(os.DirFS("."), "assets/scss/main.scss", nil)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile("assets/css/theme.css", []byte(css+"\n"), 0o644)
+}

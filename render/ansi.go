@@ -1,0 +1,227 @@
+package render
+
+import (
+	"html/template"
+	"strconv"
+	"strings"
+)
+
+// sgr is the text style set by ANSI "select graphic rendition" codes.
+type sgr struct {
+	fg, bg                     int // 0 for the default, else 1+colour 0–15
+	bold, dim, italic, underln bool
+}
+
+func (s sgr) class() string {
+	var c []string
+	if s.fg > 0 {
+		c = append(c, "ansi-fg"+strconv.Itoa(s.fg-1))
+	}
+	if s.bg > 0 {
+		c = append(c, "ansi-bg"+strconv.Itoa(s.bg-1))
+	}
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{s.bold, "ansi-bold"}, {s.dim, "ansi-dim"}, {s.italic, "ansi-italic"}, {s.underln, "ansi-underline"}} {
+		if f.on {
+			c = append(c, f.name)
+		}
+	}
+	return strings.Join(c, " ")
+}
+
+// ANSI renders terminal output as escaped HTML, its colours and weights as
+// classed spans (ansi-fg0 … ansi-fg15, ansi-bold, …; the stylesheet gives
+// them colours for light and dark themes). Other escape sequences are
+// dropped, and a carriage return overwrites its line as a terminal would,
+// so progress bars show their last state. No escape byte reaches the page.
+func ANSI(s string) template.HTML {
+	if !strings.ContainsAny(s, "\x1b\r") {
+		return template.HTML(template.HTMLEscapeString(s))
+	}
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/4)
+	var cur sgr
+	for i, line := range strings.Split(s, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		line = strings.TrimRight(line, "\r")
+		if j := strings.LastIndexByte(line, '\r'); j >= 0 {
+			line = line[j+1:]
+		}
+		// Spans do not cross lines, so output folded by lines stays whole HTML.
+		open := cur.openSpan(&b)
+		for line != "" {
+			k := strings.IndexByte(line, 0x1b)
+			if k < 0 {
+				template.HTMLEscape(&b, []byte(line))
+				break
+			}
+			template.HTMLEscape(&b, []byte(line[:k]))
+			seq, params, rest := escape(line[k:])
+			line = rest
+			if next := cur.apply(params); seq == 'm' && next != cur {
+				if open {
+					b.WriteString("</span>")
+				}
+				cur = next
+				open = cur.openSpan(&b)
+			}
+		}
+		if open {
+			b.WriteString("</span>")
+		}
+	}
+	return template.HTML(b.String())
+}
+
+// openSpan opens a span for the style, if it has one.
+func (s sgr) openSpan(b *strings.Builder) bool {
+	c := s.class()
+	if c == "" {
+		return false
+	}
+	b.WriteString(`<span class="`)
+	b.WriteString(c)
+	b.WriteString(`">`)
+	return true
+}
+
+// escape splits the escape sequence at the start of s: its final byte
+// ('m' for SGR; 0 for anything that is not a CSI sequence), its parameters,
+// and the text after it.
+func escape(s string) (final byte, params, rest string) {
+	if len(s) < 2 {
+		return 0, "", ""
+	}
+	switch s[1] {
+	case '[': // CSI: parameters 0x30–0x3F, intermediates 0x20–0x2F, final 0x40–0x7E
+		for i := 2; i < len(s); i++ {
+			if c := s[i]; c >= 0x40 && c <= 0x7e {
+				return c, s[2:i], s[i+1:]
+			}
+		}
+		return 0, "", ""
+	case ']': // OSC, ended by BEL or ESC \
+		for i := 2; i < len(s); i++ {
+			if s[i] == 0x07 {
+				return 0, "", s[i+1:]
+			}
+			if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\' {
+				return 0, "", s[i+2:]
+			}
+		}
+		return 0, "", ""
+	case '(', ')', '*', '+', '-', '.', '/', '#', '%', ' ': // charset and similar: one more byte
+		if len(s) >= 3 {
+			return 0, "", s[3:]
+		}
+		return 0, "", ""
+	}
+	return 0, "", s[2:] // a two-byte escape
+}
+
+// apply returns the style after the SGR parameters p.
+func (s sgr) apply(p string) sgr {
+	if p == "" {
+		return sgr{}
+	}
+	ps := strings.Split(strings.ReplaceAll(p, ":", ";"), ";")
+	for i := 0; i < len(ps); i++ {
+		n, err := strconv.Atoi(ps[i])
+		if err != nil {
+			continue
+		}
+		switch {
+		case n == 0:
+			s = sgr{}
+		case n == 1:
+			s.bold = true
+		case n == 2:
+			s.dim = true
+		case n == 3:
+			s.italic = true
+		case n == 4:
+			s.underln = true
+		case n == 22:
+			s.bold, s.dim = false, false
+		case n == 23:
+			s.italic = false
+		case n == 24:
+			s.underln = false
+		case n >= 30 && n <= 37:
+			s.fg = n - 30 + 1
+		case n >= 90 && n <= 97:
+			s.fg = n - 90 + 8 + 1
+		case n == 39:
+			s.fg = 0
+		case n >= 40 && n <= 47:
+			s.bg = n - 40 + 1
+		case n >= 100 && n <= 107:
+			s.bg = n - 100 + 8 + 1
+		case n == 49:
+			s.bg = 0
+		case n == 38 || n == 48:
+			c, used := extendedColour(ps[i+1:])
+			i += used
+			if n == 38 {
+				s.fg = c
+			} else {
+				s.bg = c
+			}
+		}
+	}
+	return s
+}
+
+// extendedColour reads a 256-colour (5;n) or true-colour (2;r;g;b)
+// parameter list and returns the nearest of the 16 basic colours, plus one,
+// and how many parameters it used.
+func extendedColour(ps []string) (int, int) {
+	at := func(i int) int {
+		if i >= len(ps) {
+			return 0
+		}
+		n, _ := strconv.Atoi(ps[i])
+		return n
+	}
+	switch at(0) {
+	case 5:
+		n := at(1)
+		switch {
+		case n < 16:
+			return n + 1, 2
+		case n >= 232: // greys
+			if n < 244 {
+				return 8 + 1, 2
+			}
+			return 7 + 1, 2
+		}
+		n -= 16
+		return nearest(n/36*51, n/6%6*51, n%6*51) + 1, 2
+	case 2:
+		return nearest(at(1), at(2), at(3)) + 1, 4
+	}
+	return 0, 1
+}
+
+// nearest maps an RGB colour to the closest of the 16 basic colours.
+func nearest(r, g, b int) int {
+	bright := r > 170 || g > 170 || b > 170
+	c := 0
+	if r > 85 {
+		c |= 1
+	}
+	if g > 85 {
+		c |= 2
+	}
+	if b > 85 {
+		c |= 4
+	}
+	if bright && c != 0 {
+		c += 8
+	}
+	return c
+}

@@ -1,0 +1,362 @@
+package render
+
+import (
+	"html/template"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/sergi/go-diff/diffmatchpatch"
+)
+
+// Row is one line of a code view: a diff line, or a numbered line of a
+// file excerpt.
+type Row struct {
+	Op   byte   // ' ' context or plain, '+' added, '-' removed, '@' a hunk header
+	Text string // the line, without its marker
+	N    int    // its line number, 0 when unknown
+}
+
+// Rows renders code rows highlighted in the language of the file p (the
+// rows are tokenised together, so multi-line strings and comments stay
+// right), each as a line with its number and diff marker.
+func Rows(rows []Row, p string) template.HTML {
+	var code strings.Builder
+	for _, r := range rows {
+		if r.Op != '@' {
+			code.WriteString(r.Text)
+			code.WriteByte('\n')
+		}
+	}
+	var lines [][]chroma.Token
+	if l := fileLexer(p); l != nil && code.Len() <= maxHighlightBytes && len(rows) <= maxHighlightLines {
+		if it, err := l.Tokenise(nil, code.String()); err == nil {
+			lines = chroma.SplitTokensIntoLines(it.Tokens())
+		}
+	}
+	var b strings.Builder
+	b.WriteString(`<pre class="chroma rows"><code>`)
+	i := 0
+	for _, r := range rows {
+		cls := map[byte]string{'+': "add", '-': "del", '@': "hunk"}[r.Op]
+		b.WriteString(`<span class="row`)
+		if cls != "" {
+			b.WriteString(" " + cls)
+		}
+		b.WriteString(`"><span class="ln">`)
+		if r.N > 0 {
+			b.WriteString(strconv.Itoa(r.N))
+		}
+		b.WriteString(`</span><span class="mk">`)
+		if r.Op != ' ' && r.Op != '@' {
+			b.WriteByte(r.Op)
+		}
+		b.WriteString(`</span>`)
+		switch {
+		case r.Op == '@':
+			template.HTMLEscape(&b, []byte(r.Text))
+		case lines != nil && i < len(lines):
+			writeTokens(&b, lines[i])
+			i++
+		default:
+			template.HTMLEscape(&b, []byte(r.Text))
+			i++
+		}
+		b.WriteString("</span>")
+	}
+	b.WriteString("</code></pre>")
+	return template.HTML(b.String())
+}
+
+func writeTokens(b *strings.Builder, toks []chroma.Token) {
+	for _, t := range toks {
+		v := strings.TrimSuffix(t.Value, "\n")
+		if v == "" {
+			continue
+		}
+		cls := tokenClass(t.Type)
+		if cls != "" {
+			b.WriteString(`<span class="` + cls + `">`)
+		}
+		template.HTMLEscape(b, []byte(v))
+		if cls != "" {
+			b.WriteString("</span>")
+		}
+	}
+}
+
+// tokenClass is chroma's class for a token type, falling back to its
+// sub-category and category as chroma's own formatter does.
+func tokenClass(t chroma.TokenType) string {
+	if t == chroma.Error {
+		return "" // a fragment of code (an edit's old text) often does not lex: do not paint it red
+	}
+	for _, c := range []chroma.TokenType{t, t.SubCategory(), t.Category()} {
+		if cls, ok := chroma.StandardTypes[c]; ok && c != chroma.Text && c != chroma.Background {
+			return cls
+		}
+	}
+	return ""
+}
+
+func fileLexer(p string) chroma.Lexer {
+	name := strings.ToLower(path.Base(strings.ReplaceAll(p, `\`, "/")))
+	if name == "" || name == "." {
+		return nil
+	}
+	key := name
+	if ext := path.Ext(name); ext != "" {
+		key = "*" + ext
+	}
+	return lexer("file:"+key, func(string) chroma.Lexer { return lexers.Match(name) })
+}
+
+// FileDiff is the change a tool made to one file.
+type FileDiff struct {
+	Path string
+	Rows []Row
+}
+
+// contextLines is how many unchanged lines a diff shows around a change.
+const contextLines = 3
+
+// LineDiff is the unified diff of old and new, with line numbers from
+// start (the line old begins at in its file, or 1).
+func LineDiff(old, new string, start int) []Row {
+	dmp := diffmatchpatch.New()
+	a, b, lines := dmp.DiffLinesToChars(withNewline(old), withNewline(new))
+	var all []Row
+	on, nn := start, start
+	for _, d := range dmp.DiffCharsToLines(dmp.DiffMain(a, b, false), lines) {
+		for _, l := range splitLines(d.Text) {
+			switch d.Type {
+			case diffmatchpatch.DiffEqual:
+				all = append(all, Row{' ', l, nn})
+				on, nn = on+1, nn+1
+			case diffmatchpatch.DiffDelete:
+				all = append(all, Row{'-', l, on})
+				on++
+			case diffmatchpatch.DiffInsert:
+				all = append(all, Row{'+', l, nn})
+				nn++
+			}
+		}
+	}
+	return hunks(all)
+}
+
+func withNewline(s string) string {
+	if s == "" || strings.HasSuffix(s, "\n") {
+		return s
+	}
+	return s + "\n"
+}
+
+// hunks keeps the changed rows and contextLines of context around them,
+// with a "…" row where unchanged lines are left out.
+func hunks(all []Row) []Row {
+	keep := make([]bool, len(all))
+	for i, r := range all {
+		if r.Op == ' ' {
+			continue
+		}
+		for j := max(0, i-contextLines); j <= min(len(all)-1, i+contextLines); j++ {
+			keep[j] = true
+		}
+	}
+	var out []Row
+	gap := false
+	for i, r := range all {
+		if !keep[i] {
+			gap = true
+			continue
+		}
+		if gap && len(out) > 0 {
+			out = append(out, Row{Op: '@', Text: "…"})
+		}
+		gap = false
+		out = append(out, r)
+	}
+	return out
+}
+
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+// ParsePatch reads the files of a patch: Codex's apply_patch format
+// ("*** Update File: p" sections) or a unified diff ("--- a/p", "+++ b/p",
+// "@@" hunks). Text that is neither is one file with no path.
+func ParsePatch(patch string) []FileDiff {
+	var out []FileDiff
+	cur := func() *FileDiff {
+		if len(out) == 0 {
+			out = append(out, FileDiff{})
+		}
+		return &out[len(out)-1]
+	}
+	oldN, newN := 0, 0
+	for _, l := range splitLines(patch) {
+		switch {
+		case strings.HasPrefix(l, "*** Begin Patch"), strings.HasPrefix(l, "*** End Patch"),
+			strings.HasPrefix(l, "*** End of File"), strings.HasPrefix(l, "diff --git "),
+			strings.HasPrefix(l, "index "), strings.HasPrefix(l, "--- "):
+		case strings.HasPrefix(l, "*** "):
+			// "*** Add File: p", "*** Update File: p", "*** Delete File: p", "*** Move to: p"
+			if _, p, ok := strings.Cut(l, ": "); ok {
+				if strings.HasPrefix(l, "*** Move to") && len(out) > 0 {
+					cur().Path += " → " + p
+				} else {
+					out = append(out, FileDiff{Path: p})
+				}
+			}
+			oldN, newN = 0, 0
+		case strings.HasPrefix(l, "+++ "):
+			p := strings.TrimPrefix(strings.TrimPrefix(l[4:], "b/"), "a/")
+			out = append(out, FileDiff{Path: strings.Fields(p + " ")[0]})
+		case strings.HasPrefix(l, "@@"):
+			oldN, newN = hunkStart(l)
+			cur().Rows = append(cur().Rows, Row{Op: '@', Text: l})
+		case strings.HasPrefix(l, "+"):
+			cur().Rows = append(cur().Rows, Row{'+', l[1:], newN})
+			if newN > 0 {
+				newN++
+			}
+		case strings.HasPrefix(l, "-"):
+			cur().Rows = append(cur().Rows, Row{'-', l[1:], oldN})
+			if oldN > 0 {
+				oldN++
+			}
+		default:
+			cur().Rows = append(cur().Rows, Row{' ', strings.TrimPrefix(l, " "), newN})
+			if newN > 0 {
+				oldN, newN = oldN+1, newN+1
+			}
+		}
+	}
+	return out
+}
+
+// hunkStart reads "@@ -12,5 +13,6 @@" into 12 and 13.
+func hunkStart(l string) (int, int) {
+	f := strings.Fields(l)
+	num := func(s, sign string) int {
+		if !strings.HasPrefix(s, sign) {
+			return 0
+		}
+		n, _ := strconv.Atoi(strings.SplitN(s[1:], ",", 2)[0])
+		return n
+	}
+	if len(f) >= 3 {
+		return num(f[1], "-"), num(f[2], "+")
+	}
+	return 0, 0
+}
+
+// Edits returns the changes an edit tool call makes, from its input: an
+// old/new pair (Claude Edit, Gemini replace, str_replace), a list of them
+// (MultiEdit), or a patch (apply_patch).
+func Edits(input string) []FileDiff {
+	p := firstField(input, "file_path", "path", "filePath", "absolute_path")
+	if old, new := firstField(input, "old_string", "old_str", "oldString"), firstField(input, "new_string", "new_str", "newString"); old != "" || new != "" {
+		return []FileDiff{{Path: p, Rows: LineDiff(old, new, 1)}}
+	}
+	if edits := Field(input, "edits"); strings.HasPrefix(edits, "[") {
+		var fd FileDiff
+		fd.Path = p
+		for _, e := range jsonObjects(edits) {
+			if len(fd.Rows) > 0 {
+				fd.Rows = append(fd.Rows, Row{Op: '@', Text: "…"})
+			}
+			fd.Rows = append(fd.Rows, LineDiff(firstField(e, "old_string", "old_str"), firstField(e, "new_string", "new_str"), 1)...)
+		}
+		return []FileDiff{fd}
+	}
+	patch := firstField(input, "patch", "input", "diff")
+	if patch == "" && !strings.HasPrefix(strings.TrimSpace(input), "{") {
+		patch = input
+	}
+	if patch == "" {
+		return nil
+	}
+	fds := ParsePatch(patch)
+	for i := range fds {
+		if fds[i].Path == "" {
+			fds[i].Path = p
+		}
+	}
+	return fds
+}
+
+func firstField(input string, keys ...string) string {
+	for _, k := range keys {
+		if v := Field(input, k); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// ReadRows turns a file excerpt into numbered rows. It understands the
+// "cat -n" form agents return ("    12\tcode" or "    12→code"); other
+// text is numbered from start.
+func ReadRows(output string, start int) []Row {
+	lines := splitLines(output)
+	rows := make([]Row, 0, len(lines))
+	numbered := len(lines) > 0
+	for _, l := range lines {
+		t := strings.TrimLeft(l, " ")
+		i := 0
+		for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+			i++
+		}
+		n, err := strconv.Atoi(t[:i])
+		rest := t[i:]
+		if err != nil || !(strings.HasPrefix(rest, "\t") || strings.HasPrefix(rest, "→")) {
+			numbered = false
+			break
+		}
+		rows = append(rows, Row{' ', strings.TrimPrefix(strings.TrimPrefix(rest, "\t"), "→"), n})
+	}
+	if numbered {
+		return rows
+	}
+	return Numbered(output, start)
+}
+
+// Numbered turns text into rows numbered from start.
+func Numbered(text string, start int) []Row {
+	lines := splitLines(text)
+	rows := make([]Row, len(lines))
+	for i, l := range lines {
+		rows[i] = Row{' ', l, start + i}
+	}
+	return rows
+}
+
+// Todo is one item of an agent's task list.
+type Todo struct {
+	Text   string
+	Status string // "completed", "in_progress", "pending", or the agent's own word
+}
+
+// Todos reads a task list from a tool call's input: Claude TodoWrite
+// (todos: content, status), Codex update_plan (plan: step, status), Gemini
+// write_todos (todos: description, status). It is nil for other input.
+func Todos(input string) []Todo {
+	var out []Todo
+	for _, key := range []string{"todos", "plan"} {
+		for _, o := range jsonObjects(Field(input, key)) {
+			text := firstField(o, "content", "step", "description", "text", "title")
+			if text != "" {
+				out = append(out, Todo{Text: text, Status: Field(o, "status")})
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,140 @@
+package site
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/transcriptsite/transcriptsite/sass"
+)
+
+const (
+	scssEntry   = "assets/scss/main.scss"
+	precompiled = "assets/css/theme.css" // scssEntry compiled with no variables, by go generate
+)
+
+// themeVars are the params a site sets to restyle the theme, the SCSS
+// variables they set, and the values each accepts. Values are checked so a
+// config value cannot inject SCSS.
+var themeVars = []struct {
+	param, variable string
+	valid           *regexp.Regexp
+}{
+	{"accent", "accent", regexp.MustCompile(`^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20}|(rgb|hsl)a?\([0-9.,% ]+\))$`)},
+	{"fontFamily", "font-family", regexp.MustCompile(`^[\w\s,"'-]{1,200}$`)},
+	{"maxWidth", "max-width", regexp.MustCompile(`^\d{1,4}(\.\d+)?(px|rem|em|ch|vw|%)$`)},
+}
+
+// scssVars returns the theme variables the config sets.
+func scssVars(params map[string]any) (map[string]string, error) {
+	vars := map[string]string{}
+	for _, tv := range themeVars {
+		v, ok := params[strings.ToLower(tv.param)]
+		if !ok {
+			continue
+		}
+		s, ok := v.(string)
+		if !ok || !tv.valid.MatchString(s) {
+			return nil, fmt.Errorf("params.%s: %v is not a valid value", tv.param, v)
+		}
+		vars[tv.variable] = s
+	}
+	return vars, nil
+}
+
+// assets writes the theme's stylesheets, scripts and other files, CSS and
+// JS under names that carry a hash of their content, so browsers and CDNs
+// may cache them for ever. It returns the site path of each by its name in
+// the theme ("css/theme.css" → "css/theme.1a2b3c4d5e.css") and notices for
+// the user.
+func (b *builder) assets(chroma string) (map[string]string, []string, error) {
+	cfg := b.site.Config
+	names := map[string]string{}
+	var notices []string
+	put := func(name string, data []byte) error {
+		out := name
+		if ext := path.Ext(name); ext == ".css" || ext == ".js" {
+			sum := sha256.Sum256(data)
+			out = strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:5]) + ext
+		}
+		names[name] = out
+		return b.out.write(out, data)
+	}
+
+	css, notice, err := b.themeCSS()
+	if err != nil {
+		return nil, nil, err
+	}
+	if notice != "" {
+		notices = append(notices, notice)
+	}
+	if err := put("css/theme.css", []byte(css)); err != nil {
+		return nil, nil, err
+	}
+	if err := put("css/chroma.css", []byte(chroma)); err != nil {
+		return nil, nil, err
+	}
+	err = fs.WalkDir(cfg.Theme, "assets", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || p == precompiled || strings.HasPrefix(p, "assets/scss/") {
+			return err
+		}
+		data, err := fs.ReadFile(cfg.Theme, p)
+		if err != nil {
+			return err
+		}
+		return put(strings.TrimPrefix(p, "assets/"), data)
+	})
+	return names, notices, err
+}
+
+// themeCSS compiles the theme's SCSS with Dart Sass, or, without it, reads
+// the precompiled CSS; then the notice says what the site misses.
+func (b *builder) themeCSS() (css, notice string, err error) {
+	cfg := b.site.Config
+	vars, err := scssVars(cfg.Params)
+	if err != nil {
+		return "", "", err
+	}
+	if b.sass != nil {
+		css, err := b.sass.Compile(cfg.Theme, scssEntry, vars)
+		return css, "", err
+	}
+	data, err := fs.ReadFile(cfg.Theme, precompiled)
+	if err != nil {
+		return "", "", err
+	}
+	var why []string
+	for v := range vars {
+		why = append(why, "$"+v)
+	}
+	if ownSCSS(cfg) {
+		why = append(why, "its own assets/scss")
+	}
+	if len(why) > 0 {
+		notice = fmt.Sprintf("the site sets %s, which needs Dart Sass, and none was found (%v): "+
+			"the pages use the default theme's precompiled CSS; %s", strings.Join(why, " and "), b.sassErr, sass.Install)
+	}
+	return string(data), notice, nil
+}
+
+// ownSCSS reports whether the site dir has SCSS files of its own.
+func ownSCSS(cfg *Config) bool {
+	o, ok := cfg.Theme.(overlay)
+	if !ok {
+		return false
+	}
+	entries, err := fs.ReadDir(o.upper, "assets/scss")
+	return err == nil && len(entries) > 0
+}
+
+// Asset links to a theme asset by its name in the theme ("css/theme.css").
+func (p *Page) Asset(name string) string {
+	if out, ok := p.Site.assets[name]; ok {
+		return p.URL(out)
+	}
+	return p.URL(name)
+}
