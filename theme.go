@@ -9,7 +9,7 @@ import "embed"
 // FS holds the theme's templates/ and assets/, the demo content/ and the
 // demo config.yaml.
 //
-//go:embed templates assets content config.yaml
+//go:embed all:templates all:assets content config.yaml
 var FS embed.FS
 
 // DemoConfig is the demo site's config.yaml, which documents every key.

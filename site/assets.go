@@ -5,8 +5,10 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/transcriptsite/transcriptsite/sass"
@@ -108,7 +110,7 @@ func (b *builder) themeCSS() (css, notice string, err error) {
 		return "", "", err
 	}
 	var why []string
-	for v := range vars {
+	for _, v := range slices.Sorted(maps.Keys(vars)) {
 		why = append(why, "$"+v)
 	}
 	if ownSCSS(cfg) {

@@ -16,6 +16,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/transcriptsite/transcriptsite/sass"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -345,4 +347,61 @@ func firstDiff(a, b string) string {
 		}
 	}
 	return "lengths differ"
+}
+
+func themeCSS(t *testing.T, dest string) string {
+	t.Helper()
+	m, _ := filepath.Glob(filepath.Join(dest, "css", "theme.*.css"))
+	if len(m) != 1 {
+		t.Fatalf("theme css files: %v", m)
+	}
+	b, _ := os.ReadFile(m[0])
+	return string(b)
+}
+
+func TestThemeVariablesNeedDartSass(t *testing.T) {
+	dir := extract(t, "testdata/site.txtar")
+	params := map[string]any{"params": map[string]any{"accent": "#ff6600", "maxWidth": "60rem"}}
+
+	// Without Dart Sass: the precompiled CSS, and one notice that says what to install.
+	t.Setenv("TRANSCRIPTSITE_SASS", "/no/dart/sass/here")
+	cfg, rep, err := build(t, dir, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Notices) != 1 || !strings.Contains(rep.Notices[0], "$accent") || !strings.Contains(rep.Notices[0], "npm install sass-embedded-linux-x64") {
+		t.Errorf("notices = %q", rep.Notices)
+	}
+	if css := themeCSS(t, cfg.Destination); strings.Contains(css, "#ff6600") || !strings.Contains(css, "--accent: #0969da") {
+		t.Error("without Dart Sass the default CSS must be used")
+	}
+	// Without theme variables there is nothing to say.
+	if _, rep, _ := build(t, dir, nil); len(rep.Notices) != 0 {
+		t.Errorf("notices without variables: %q", rep.Notices)
+	}
+	// A value that is not a colour is refused, naming the key.
+	if _, _, err := build(t, dir, map[string]any{"params": map[string]any{"accent": "red} body{display:none"}}); err == nil || !strings.Contains(err.Error(), "params.accent") {
+		t.Errorf("err = %v", err)
+	}
+
+	t.Setenv("TRANSCRIPTSITE_SASS", "")
+	bin, err := sassBinary()
+	if err != nil {
+		t.Skipf("no Dart Sass for the rest: %v", err)
+	}
+	t.Setenv("TRANSCRIPTSITE_SASS", bin)
+	cfg, rep, err = build(t, dir, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	css := themeCSS(t, cfg.Destination)
+	if len(rep.Notices) != 0 || !strings.Contains(css, "--accent: #ff6600") || !strings.Contains(css, "max-width:60rem") {
+		t.Errorf("notices %q; the accent or max width is not in the compiled CSS", rep.Notices)
+	}
+}
+
+// sassBinary finds Dart Sass as a build would from this package.
+func sassBinary() (string, error) {
+	wd, _ := os.Getwd()
+	return sass.Find("", wd, filepath.Dir(wd))
 }

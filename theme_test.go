@@ -1,0 +1,34 @@
+package transcriptsite
+
+import (
+	"os"
+	"testing"
+
+	"github.com/transcriptsite/transcriptsite/sass"
+)
+
+// TestPrecompiledCSSIsFresh checks that the CSS builds use without Dart
+// Sass is the theme's SCSS compiled: run go generate after changing it.
+func TestPrecompiledCSSIsFresh(t *testing.T) {
+	wd, _ := os.Getwd()
+	bin, err := sass.Find("", wd)
+	if err != nil {
+		t.Skipf("no Dart Sass: %v (%s)", err, sass.Install)
+	}
+	c, err := sass.Start(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	css, err := c.Compile(FS, "assets/scss/main.scss", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	committed, err := FS.ReadFile("assets/css/theme.css")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if css+"\n" != string(committed) {
+		t.Error("assets/css/theme.css is not the compiled assets/scss: run go generate ./...")
+	}
+}
