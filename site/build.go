@@ -192,17 +192,24 @@ feed:
 }
 
 func (b *builder) session(s *Session) error {
+	// Files beside the page: images, and outputs too long to show whole.
+	// Both are named by content, so a repeated one is written once.
 	written := map[string]bool{}
 	var err error
-	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
-		imgs := []*transcript.Image{p.Image}
-		if p.Result != nil {
-			imgs = p.Result.Images
+	put := func(name string, data []byte) {
+		if name != "" && !written[name] && err == nil {
+			written[name] = true
+			err = b.out.write(s.Path+name, data)
 		}
-		for _, img := range imgs {
-			if name := imageURL(img); name != "" && !written[name] && err == nil {
-				written[name] = true
-				err = b.out.write(s.Path+name, img.Data)
+	}
+	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+		put(imageURL(p.Image), dataOf(p.Image))
+		if r := p.Result; r != nil {
+			for _, img := range r.Images {
+				put(imageURL(img), img.Data)
+			}
+			if render.IsHuge(r.Output) {
+				put(render.OutputFile(r.Output), []byte(render.StripANSI(r.Output)))
 			}
 		}
 	})
@@ -228,6 +235,13 @@ func (b *builder) page(kind string, p *Page) error {
 		file += "index.html"
 	}
 	return b.out.write(file, buf.Bytes())
+}
+
+func dataOf(img *transcript.Image) []byte {
+	if img == nil {
+		return nil
+	}
+	return img.Data
 }
 
 // sessionEntry is one element of sessions.json.

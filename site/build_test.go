@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io/fs"
 	"net/url"
 	"os"
@@ -404,4 +405,39 @@ func TestThemeVariablesNeedDartSass(t *testing.T) {
 func sassBinary() (string, error) {
 	wd, _ := os.Getwd()
 	return sass.Find("", wd, filepath.Dir(wd))
+}
+
+func TestHugeOutputGoesToAFile(t *testing.T) {
+	dir := t.TempDir()
+	var out strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&out, "row %d \x1b[32mok\x1b[0m\n", i)
+	}
+	output, _ := json.Marshal(out.String())
+	session := `{"parentUuid":null,"sessionId":"h1","type":"user","message":{"role":"user","content":"run it"},"uuid":"u1","timestamp":"2026-01-01T00:00:00Z"}
+{"parentUuid":"u1","sessionId":"h1","type":"assistant","message":{"id":"m","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"./gen"}}]},"uuid":"a1","timestamp":"2026-01-01T00:00:01Z"}
+{"parentUuid":"a1","sessionId":"h1","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":` + string(output) + `}]},"uuid":"u2","timestamp":"2026-01-01T00:00:02Z"}
+`
+	_ = os.MkdirAll(filepath.Join(dir, "content"), 0o755)
+	_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: t\n"), 0o644)
+	_ = os.WriteFile(filepath.Join(dir, "content", "h.jsonl"), []byte(session), 0o644)
+	cfg, _, err := build(t, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, _ := filepath.Glob(filepath.Join(cfg.Destination, "sessions", "*", "*", "index.html"))
+	txts, _ := filepath.Glob(filepath.Join(cfg.Destination, "sessions", "*", "*", "out", "*.txt"))
+	if len(pages) != 1 || len(txts) != 1 {
+		t.Fatalf("pages %v, output files %v", pages, txts)
+	}
+	full, _ := os.ReadFile(txts[0])
+	page, _ := os.ReadFile(pages[0])
+	if !strings.HasPrefix(string(full), "row 0 ok\n") || strings.Count(string(full), "\n") != 3000 || strings.Contains(string(full), "\x1b") {
+		t.Errorf("full output file: %d lines, starts %q", strings.Count(string(full), "\n"), string(full[:20]))
+	}
+	shown := len(regexp.MustCompile(`row \d+ `).FindAll(page, -1))
+	if shown != 200 || !strings.Contains(string(page), `<a href="out/`+filepath.Base(txts[0])+`">Open the full output</a>`) {
+		t.Errorf("the page must show the head and link the file; it shows %d rows", shown)
+	}
+	checkLinks(t, cfg.Destination, "")
 }

@@ -1,0 +1,104 @@
+package site
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	transcriptsite "github.com/transcriptsite/transcriptsite"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+func exit(n int) *int { return &n }
+
+// toolCases are tool calls of every kind, as readers produce them.
+var toolCases = []struct {
+	name string
+	call transcript.ToolCall
+}{
+	{"shell", transcript.ToolCall{Name: "Bash", Kind: transcript.ShellTool, Input: `{"command":"go test ./... | grep -v '^ok'","description":"Run the tests"}`,
+		Result: &transcript.ToolResult{Output: "\x1b[31m--- FAIL: TestX\x1b[0m\n<b>not bold</b>", IsError: true, ExitCode: exit(1)}}},
+	{"shell-folded", transcript.ToolCall{Name: "exec_command", Kind: transcript.ShellTool, Input: `{"cmd":["bash","-lc","seq 25"]}`,
+		Result: &transcript.ToolResult{Output: seq(25)}}},
+	{"shell-huge", transcript.ToolCall{Name: "Bash", Kind: transcript.ShellTool, Input: `{"command":"cat big.log"}`,
+		Result: &transcript.ToolResult{Output: seq(2500)}}},
+	{"edit", transcript.ToolCall{Name: "Edit", Kind: transcript.EditTool, Input: `{"file_path":"/src/app/main.go","old_string":"func main() {\n\trun()\n}","new_string":"func main() {\n\tif err := run(); err != nil {\n\t\tlog.Fatal(err)\n\t}\n}"}`,
+		Result: &transcript.ToolResult{Output: "The file /src/app/main.go has been updated."}}},
+	{"multiedit", transcript.ToolCall{Name: "MultiEdit", Kind: transcript.EditTool, Input: `{"file_path":"a.py","edits":[{"old_string":"x = 1","new_string":"x = 2"},{"old_string":"print(x)","new_string":"print(x, y)"}]}`}},
+	{"apply-patch", transcript.ToolCall{Name: "apply_patch", Kind: transcript.EditTool, Input: "*** Begin Patch\n*** Update File: web/app.js\n@@ function hi() {\n-  return 'hi';\n+  return `hello ${name}`;\n*** Add File: web/new.css\n+body { color: red; }\n*** End Patch",
+		Result: &transcript.ToolResult{Output: "Success. Updated the following files:\nM web/app.js\nA web/new.css"}}},
+	{"write", transcript.ToolCall{Name: "Write", Kind: transcript.WriteTool, Input: `{"file_path":"/tmp/hello.rs","content":"fn main() {\n    println!(\"<hi>\");\n}\n"}`,
+		Result: &transcript.ToolResult{Output: "File created successfully at: /tmp/hello.rs"}}},
+	{"read", transcript.ToolCall{Name: "Read", Kind: transcript.ReadTool, Input: `{"file_path":"/src/util.py","offset":10}`,
+		Result: &transcript.ToolResult{Output: "    10\tdef add(a, b):\n    11\t    return a + b"}}},
+	{"read-error", transcript.ToolCall{Name: "read_file", Kind: transcript.ReadTool, Input: `{"absolute_path":"/nope"}`,
+		Result: &transcript.ToolResult{Output: "File not found: /nope", IsError: true}}},
+	{"grep", transcript.ToolCall{Name: "Grep", Kind: transcript.SearchTool, Input: `{"pattern":"TODO\\(","path":"/src","glob":"*.go"}`,
+		Result: &transcript.ToolResult{Output: "/src/a.go:12: // TODO(kim): <fix>\n/src/b.go:3: // TODO(ana)"}}},
+	{"websearch", transcript.ToolCall{Name: "WebSearch", Kind: transcript.SearchTool, Input: `{"query":"token bucket algorithm"}`,
+		Result: &transcript.ToolResult{Output: "Token bucket - Wikipedia https://en.wikipedia.org/wiki/Token_bucket"}}},
+	{"webfetch", transcript.ToolCall{Name: "WebFetch", Kind: transcript.WebTool, Input: `{"url":"https://example.com/docs?a=1&b=2","prompt":"Summarise"}`,
+		Result: &transcript.ToolResult{Output: "A page about <things>."}}},
+	{"webfetch-unsafe", transcript.ToolCall{Name: "WebFetch", Kind: transcript.WebTool, Input: `{"url":"javascript:alert(1)"}`}},
+	{"todo", transcript.ToolCall{Name: "TodoWrite", Kind: transcript.TaskTool, Input: `{"todos":[{"content":"Read the code","status":"completed"},{"content":"Fix <the> bug","status":"in_progress"},{"content":"Test","status":"pending"}]}`,
+		Result: &transcript.ToolResult{Output: "Todos have been modified successfully."}}},
+	{"plan", transcript.ToolCall{Name: "update_plan", Kind: transcript.TaskTool, Input: `{"plan":[{"step":"Inspect","status":"completed"},{"step":"Patch","status":"in_progress"}]}`}},
+	{"subagent", transcript.ToolCall{Name: "Task", Kind: transcript.TaskTool, Subagent: "child-1", Input: `{"description":"Find the config loader","subagent_type":"Explore","prompt":"Look for **loadConfig**"}`,
+		Result: &transcript.ToolResult{Output: "Found it in `config.go`."}}},
+	{"mcp", transcript.ToolCall{Name: "mcp__linear__create_comment", Kind: transcript.MCPTool, Input: `{"issueId":"DATA-1","body":"<script>x</script>"}`,
+		Result: &transcript.ToolResult{Output: `{"id":"c_1"}`}}},
+	{"other-no-result", transcript.ToolCall{Name: "frobnicate", Kind: transcript.OtherTool, Input: `{"level":3}`}},
+}
+
+func seq(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	return b.String()
+}
+
+func TestToolPartialsGolden(t *testing.T) {
+	tpl, err := loadTemplates(overlay{upper: os.DirFS(t.TempDir()), lower: transcriptsite.FS})
+	if err != nil {
+		t.Fatal(err)
+	}
+	child := &transcript.Session{ID: "child-1", Format: "claude-code", Title: "Explore"}
+	parent := &transcript.Session{ID: "parent-1", Format: "claude-code", ChildIDs: []string{"child-1"}}
+	st := newSite(&Config{}, []*transcript.Session{parent, child})
+	page := &Page{Site: st, Kind: "session", Path: st.Session("parent-1", "claude-code").Path, Session: st.Session("parent-1", "claude-code")}
+	for _, c := range toolCases {
+		t.Run(c.name, func(t *testing.T) {
+			call := c.call
+			var buf bytes.Buffer
+			part := &transcript.Part{Kind: transcript.CallPart, Call: &call}
+			if err := tpl["session"].ExecuteTemplate(&buf, "partials/tool.html", PartView{part, page}); err != nil {
+				t.Fatal(err)
+			}
+			got := buf.String()
+			if !strings.Contains(got, `class="tool tool-`+string(call.Kind)) {
+				t.Errorf("not rendered as a %s tool", call.Kind)
+			}
+			for _, bad := range []string{"<script>", "<b>not", "<things>", `href="javascript`, "\x1b"} {
+				if strings.Contains(got, bad) {
+					t.Errorf("output contains %q", bad)
+				}
+			}
+			golden := filepath.Join("testdata", "golden", "tools", c.name+".html")
+			if *update {
+				_ = os.MkdirAll(filepath.Dir(golden), 0o755)
+				_ = os.WriteFile(golden, buf.Bytes(), 0o644)
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./site -run Golden -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("differs from %s (run go test ./site -run Golden -update if intended)\n%s", golden, firstDiff(string(want), got))
+			}
+		})
+	}
+}
