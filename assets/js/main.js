@@ -97,7 +97,7 @@
     b.addEventListener("click", function () {
       copy(a.href, b);
     });
-    a.insertAdjacentElement("afterend", b);
+    a.closest(".msg-head").appendChild(b);
   });
 
   // j and k move between prompts; / goes to the search box.

@@ -1,0 +1,178 @@
+package site
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// browser starts headless Chromium (Debian's chromium package), or skips
+// the test when it is not installed. The returned func lists the errors the
+// page's console has reported, Content-Security-Policy violations among them.
+func browser(t *testing.T) (context.Context, func() []string) {
+	t.Helper()
+	path := os.Getenv("CHROME_PATH")
+	if path == "" {
+		for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+			if p, err := exec.LookPath(name); err == nil {
+				path = p
+				break
+			}
+		}
+	}
+	if path == "" {
+		t.Skip("no Chromium: install Debian's chromium package to run browser tests")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelB := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelB(); cancelA() })
+
+	var mu sync.Mutex
+	var errs []string
+	messages := chromedp.Console(ctx)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.IsException() {
+				mu.Lock()
+				errs = append(errs, m.String())
+				mu.Unlock()
+			}
+		}
+	}()
+	return ctx, func() []string { mu.Lock(); defer mu.Unlock(); return slices.Clone(errs) }
+}
+
+// artifacts is where browser tests save screenshots: $TEST_ARTIFACTS, or
+// test-artifacts/ at the repository root.
+func artifacts(t *testing.T) string {
+	dir := os.Getenv("TEST_ARTIFACTS")
+	if dir == "" {
+		dir, _ = filepath.Abs(filepath.Join("..", "test-artifacts"))
+	}
+	_ = os.MkdirAll(dir, 0o755)
+	return dir
+}
+
+// scheme emulates the reader's preferred colour scheme.
+func scheme(name string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: name}},
+		})
+		return err
+	})
+}
+
+// run runs an action that returns a value, failing the test on error.
+func run[T any](t *testing.T, ctx context.Context, a chromedp.Action[T]) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSessionPageInBrowser(t *testing.T) {
+	ctx, consoleErrors := browser(t)
+	dir := t.TempDir()
+	var output strings.Builder
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&output, "step %d\n", i)
+	}
+	out, _ := json.Marshal(output.String())
+	_ = os.MkdirAll(filepath.Join(dir, "content"), 0o755)
+	_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: Browser test\n"), 0o644)
+	_ = os.WriteFile(filepath.Join(dir, "content", "s.jsonl"), []byte(`{"parentUuid":null,"sessionId":"b1","type":"user","message":{"role":"user","content":"Count to thirty"},"uuid":"u1","timestamp":"2026-01-01T00:00:00Z"}
+{"parentUuid":"u1","sessionId":"b1","type":"assistant","message":{"id":"m","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"Here:\n\n`+"```go\\nfmt.Println(1)\\n```"+`"},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"seq 30"}}]},"uuid":"a1","timestamp":"2026-01-01T00:00:01Z"}
+{"parentUuid":"a1","sessionId":"b1","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":`+string(out)+`}]},"uuid":"u2","timestamp":"2026-01-01T00:00:02Z"}
+{"parentUuid":"u2","sessionId":"b1","type":"user","message":{"role":"user","content":"And again"},"uuid":"u3","timestamp":"2026-01-01T00:01:00Z"}
+`), 0o644)
+	cfg, _, err := build(t, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(cfg.Destination)))
+	defer srv.Close()
+	list := readSessions(t, cfg.Destination)
+	page := srv.URL + "/" + list[0].URL
+	shots := artifacts(t)
+
+	bgJS := chromedp.Evaluate[string](`getComputedStyle(document.body).backgroundColor`)
+	restJS := chromedp.Evaluate[bool](`document.querySelector("details.more pre").checkVisibility()`)
+	check := func(what, got, want string) {
+		t.Helper()
+		if got != want {
+			t.Errorf("%s = %q, want %q", what, got, want)
+		}
+	}
+	screenshot := func(name string) {
+		_ = os.WriteFile(filepath.Join(shots, name), run(t, ctx, chromedp.FullScreenshot(100)), 0o644)
+	}
+
+	do(t, ctx, scheme("light"), chromedp.Navigate(page), chromedp.WaitVisible(chromedp.CSS(".theme-toggle")))
+	check("light background", run(t, ctx, bgJS), "rgb(255, 255, 255)")
+	screenshot("session-light.png")
+	do(t, ctx, scheme("dark"))
+	check("dark background", run(t, ctx, bgJS), "rgb(13, 17, 23)")
+	screenshot("session-dark.png")
+
+	// The toggle overrides the system scheme and persists across pages.
+	do(t, ctx, chromedp.Click(chromedp.CSS(".theme-toggle")))
+	check("theme after toggle", run(t, ctx, chromedp.Evaluate[string](`document.documentElement.dataset.theme`)), "light")
+	check("background after toggle", run(t, ctx, bgJS), "rgb(255, 255, 255)")
+	do(t, ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(".theme-toggle")))
+	check("background after reload", run(t, ctx, bgJS), "rgb(255, 255, 255)")
+
+	// Long output shows 20 lines, the rest behind "show all".
+	summary := run(t, ctx, chromedp.Text(chromedp.CSS("details.more > summary")))
+	check("fold summary", strings.TrimSpace(summary), "Show all 30 lines")
+	if run(t, ctx, restJS) {
+		t.Error("folded lines are visible before opening")
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS("details.more > summary")))
+	if !run(t, ctx, restJS) {
+		t.Error("folded lines are hidden after opening")
+	}
+	screenshot("session-unfolded.png")
+
+	// j jumps to the next prompt.
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`), chromedp.KeyEvent("j"), chromedp.KeyEvent("j"))
+	check("hash after j j", run(t, ctx, chromedp.Evaluate[string](`location.hash`)), "#m-4")
+	if errs := consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors (CSP violations among them): %v", errs)
+	}
+	t.Logf("screenshots in %s", shots)
+}
