@@ -34,7 +34,7 @@ func browser(t *testing.T) (context.Context, func() []string) {
 		}
 	}
 	if path == "" {
-		t.Skip("no Chromium: install Debian's chromium package to run browser tests")
+		skip(t, "no Chromium: install Debian's chromium package to run browser tests")
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),

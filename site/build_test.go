@@ -388,7 +388,7 @@ func TestThemeVariablesNeedDartSass(t *testing.T) {
 	t.Setenv("TRANSCRIPTSITE_SASS", "")
 	bin, err := sassBinary()
 	if err != nil {
-		t.Skipf("no Dart Sass for the rest: %v", err)
+		skip(t, "no Dart Sass for the rest: "+err.Error())
 	}
 	t.Setenv("TRANSCRIPTSITE_SASS", bin)
 	cfg, rep, err = build(t, dir, params)
