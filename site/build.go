@@ -17,6 +17,7 @@ import (
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/sass"
+	"github.com/transcriptsite/transcriptsite/site/search"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -144,7 +145,14 @@ func (b *builder) pages(ctx context.Context) error {
 			return err
 		}
 	}
-	if err := b.sessions(ctx); err != nil {
+	index, err := b.sessions(ctx)
+	if err != nil {
+		return err
+	}
+	if err := index.Write(func(name string, data []byte) error { return b.out.write("search/"+name, data) }); err != nil {
+		return err
+	}
+	if err := b.page("search", &Page{Kind: "search", Title: "Search", Path: "search/"}); err != nil {
 		return err
 	}
 	if err := b.sessionsJSON(); err != nil {
@@ -153,16 +161,20 @@ func (b *builder) pages(ctx context.Context) error {
 	return b.sitemap()
 }
 
-// sessions renders every session page, on every core.
-func (b *builder) sessions(ctx context.Context) error {
+// sessions renders every session page and prepares it for the search
+// index, on every core, and returns the index.
+func (b *builder) sessions(ctx context.Context) (*search.Index, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	work := make(chan *Session)
+	prepared := make([]*search.Prepared, len(b.site.Sessions))
+	work := make(chan int)
 	errs := make(chan error, 1)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
-			for s := range work {
+			for i := range work {
+				s := b.site.Sessions[i]
+				prepared[i] = searchSession(s, b.site.Config.Search)
 				if err := b.session(s); err != nil {
 					select {
 					case errs <- err:
@@ -174,9 +186,9 @@ func (b *builder) sessions(ctx context.Context) error {
 		})
 	}
 feed:
-	for _, s := range b.site.Sessions {
+	for i := range b.site.Sessions {
 		select {
-		case work <- s:
+		case work <- i:
 		case <-ctx.Done():
 			break feed
 		}
@@ -185,10 +197,17 @@ feed:
 	wg.Wait()
 	select {
 	case err := <-errs:
-		return err
+		return nil, err
 	default:
-		return ctx.Err()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 	}
+	index := search.New(toolKindNames())
+	for _, p := range prepared {
+		index.Append(p)
+	}
+	return index, nil
 }
 
 func (b *builder) session(s *Session) error {

@@ -32,6 +32,7 @@ type Config struct {
 	Highlight    Highlight
 	Pricing      Pricing // model prices for cost estimates
 	Sass         struct{ Binary string }
+	Search       map[string]bool // what the search index holds (search.include)
 
 	Dir    string  // the site dir
 	File   string  // the config file read, or "" for the embedded demo config
@@ -95,6 +96,7 @@ var keys = map[string][]string{
 	"highlight":    {"style", "darkstyle"},
 	"pricing":      nil, // by model name prefix
 	"sass":         {"binary"},
+	"search":       {"include"},
 }
 
 // configNames are the file names looked for in the site dir, in order.
@@ -194,6 +196,9 @@ func LoadConfig(o Options) (*Config, []string, error) {
 	c.Destination = abs(src, cmp.Or(c.Destination, "public"))
 
 	if c.Pricing, err = pricing(v); err != nil {
+		return nil, warns, fmt.Errorf("%s: %w", name, err)
+	}
+	if c.Search, err = searchInclude(v); err != nil {
 		return nil, warns, fmt.Errorf("%s: %w", name, err)
 	}
 	if c.Agents, err = boolean(v, "agents"); err != nil {

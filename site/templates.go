@@ -13,7 +13,7 @@ import (
 )
 
 // pageKinds are the page templates; each fills the blocks of baseof.html.
-var pageKinds = []string{"index", "project", "session", "404"}
+var pageKinds = []string{"index", "project", "session", "404", "search"}
 
 // loadTemplates parses the theme: baseof.html and every partial once, then
 // one clone per page kind with that page's template added.

@@ -1,0 +1,128 @@
+package site
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/viper"
+
+	"github.com/transcriptsite/transcriptsite/render"
+	"github.com/transcriptsite/transcriptsite/site/search"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// searchParts are what the search index can hold, for the config key
+// search.include; thinking is left out unless asked for.
+var searchParts = []string{"prompts", "assistant", "thinking", "tools", "commands", "paths", "output"}
+
+var defaultSearch = []string{"prompts", "assistant", "tools", "commands", "paths", "output"}
+
+// toolKinds are the tool kinds in the order of the index's kind bits.
+var toolKinds = []transcript.ToolKind{
+	transcript.ShellTool, transcript.ReadTool, transcript.WriteTool, transcript.EditTool, transcript.SearchTool,
+	transcript.WebTool, transcript.TaskTool, transcript.MCPTool, transcript.OtherTool,
+}
+
+// pathKeys are input fields that name files, directories, patterns or URLs.
+var pathKeys = []string{"file_path", "path", "filePath", "absolute_path", "notebook_path", "dir_path", "pattern", "glob", "url", "query"}
+
+func searchInclude(v *viper.Viper) (map[string]bool, error) {
+	list, err := list(v, "search.include")
+	if err != nil {
+		return nil, err
+	}
+	if list == nil {
+		list = defaultSearch
+	}
+	inc := map[string]bool{}
+	for _, p := range list {
+		if !slices.Contains(searchParts, p) {
+			return nil, fmt.Errorf("search.include: %q is not one of %s", p, strings.Join(searchParts, ", "))
+		}
+		inc[p] = true
+	}
+	return inc, nil
+}
+
+// searchSession prepares a session for the index: a document per message,
+// with the text the config includes.
+func searchSession(s *Session, include map[string]bool) *search.Prepared {
+	var docs []search.Doc
+	n := 0
+	for _, t := range s.Turns {
+		for _, m := range t.Messages {
+			n++
+			if d, ok := searchDoc(m, include); ok {
+				d.N = n
+				docs = append(docs, d)
+			}
+		}
+	}
+	model := ""
+	if len(s.Models) > 0 {
+		model = s.Models[0]
+	}
+	day := 0
+	if !s.Started.IsZero() {
+		day = int(s.Started.Unix() / 86400)
+	}
+	return search.Prepare(search.Session{
+		Title: s.Title, Project: s.Project.Name, Agent: s.Agent, Model: model, Path: s.Path, Day: day,
+	}, docs)
+}
+
+func searchDoc(m *transcript.Message, include map[string]bool) (search.Doc, bool) {
+	d := search.Doc{Role: map[transcript.Role]int{
+		transcript.User: search.RoleUser, transcript.Assistant: search.RoleAssistant,
+		transcript.System: search.RoleSystem, transcript.Tool: search.RoleTool,
+	}[m.Role]}
+	var b strings.Builder
+	add := func(on bool, text string) {
+		if on && text != "" {
+			b.WriteString(text)
+			b.WriteByte('\n')
+		}
+	}
+	textPart := include["assistant"]
+	if m.Role == transcript.User {
+		textPart = include["prompts"] && !m.Meta
+	}
+	for _, p := range m.Parts {
+		switch p.Kind {
+		case transcript.TextPart, transcript.CodePart:
+			add(textPart, p.Text)
+		case transcript.ThinkingPart:
+			add(include["thinking"], p.Text)
+		case transcript.EventPart:
+			add(true, p.Text)
+		case transcript.CallPart:
+			c := p.Call
+			d.Kinds |= 1 << slices.Index(toolKinds, c.Kind)
+			add(include["tools"], c.Name)
+			add(include["commands"], render.Command(c.Input))
+			if include["paths"] {
+				for _, k := range pathKeys {
+					add(true, render.Field(c.Input, k))
+				}
+			}
+			if c.Result != nil {
+				add(include["output"], render.StripANSI(c.Result.Output))
+			}
+		case transcript.ResultPart:
+			if !p.Result.Paired {
+				add(include["output"], render.StripANSI(p.Result.Output))
+			}
+		}
+	}
+	d.Text = b.String()
+	return d, d.Text != ""
+}
+
+func toolKindNames() []string {
+	names := make([]string, len(toolKinds))
+	for i, k := range toolKinds {
+		names[i] = string(k)
+	}
+	return names
+}
