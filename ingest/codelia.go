@@ -43,14 +43,14 @@ func detectCodelia(h *Head) bool {
 		!(strings.HasPrefix(h.Path, "sessions/messages/") || strings.Contains(h.Path, "/sessions/messages/")) {
 		return false
 	}
-	body := false
+	known := false
 	for _, r := range rs {
-		if !codeliaRoles[r["role"]] || r.Has("type") || r.Has("message") {
+		if !r.Has("role") || r.Has("type") || r.Has("message") {
 			return false
 		}
-		body = body || r.Has("content") || r.Has("tool_calls")
+		known = known || codeliaRoles[r["role"]] && (r.Has("content") || r.Has("tool_calls"))
 	}
-	return body
+	return known
 }
 
 // clMessage is a BaseMessage: a line of the resume log or an item of an
@@ -127,13 +127,7 @@ type clRecord struct {
 		Version string `json:"version"`
 	} `json:"runtime"`
 
-	// run.start (llm.request's input, the prompt snapshot, has none of
-	// these fields and is skipped by the decoder)
-	Input struct {
-		Type  string          `json:"type"`
-		Text  string          `json:"text"`
-		Parts json.RawMessage `json:"parts"`
-	} `json:"input"`
+	Input     clInput `json:"input"` // run.start
 	UIContext struct {
 		CWD string `json:"cwd"`
 	} `json:"ui_context"`
@@ -166,6 +160,15 @@ type clRecord struct {
 	} `json:"error"` // run.error
 	Outcome string          `json:"outcome"` // run.end
 	Final   json.RawMessage `json:"final"`   // run.end
+}
+
+// clInput is run.start's input. llm.request's input, the prompt snapshot
+// that repeats the whole history, has none of these fields: the decoder
+// skips it without keeping it.
+type clInput struct {
+	Type  string          `json:"type"`
+	Text  string          `json:"text"`
+	Parts json.RawMessage `json:"parts"`
 }
 
 // clEvent is the event of an agent.event record.
@@ -233,11 +236,11 @@ func readCodelia(ctx context.Context, f *File, r io.Reader) ([]*transcript.Sessi
 		it := clItem{n: n, rec: rec}
 		if rec.Type == "agent.event" {
 			it.ev = &clEvent{}
-			if json.Unmarshal(rec.Event, it.ev) != nil || !clEventTypes[it.ev.Type] {
+			if json.Unmarshal(rec.Event, it.ev) != nil {
 				it.ev = nil
 			}
 		}
-		if !clRecordTypes[rec.Type] || (rec.Type == "agent.event" && it.ev == nil) {
+		if !clRecordTypes[rec.Type] || rec.Type == "agent.event" && (it.ev == nil || !clEventTypes[it.ev.Type]) {
 			it.raw = string(line)
 		}
 		items = append(items, it)
@@ -564,7 +567,7 @@ func (r *clRun) item(it clItem) {
 		if it.ev == nil {
 			r.event(transcript.Unknown, "Unknown agent event", t, it.raw)
 		} else {
-			r.agentEvent(it.n, t, it.ev)
+			r.agentEvent(it, t)
 		}
 	case "run.context":
 		if rec.ContextLeft != nil {
@@ -644,7 +647,8 @@ func (r *clRun) header(h *clRecord) {
 	}
 }
 
-func (r *clRun) agentEvent(n int, t time.Time, ev *clEvent) {
+func (r *clRun) agentEvent(it clItem, t time.Time) {
+	n, ev := it.n, it.ev
 	switch ev.Type {
 	case "text", "reasoning":
 		s := text(ev.Content)
@@ -723,9 +727,11 @@ func (r *clRun) agentEvent(n int, t time.Time, ev *clEvent) {
 			}
 		}
 		r.event(transcript.Retry, desc, t, "")
+	case "step_start", "step_complete":
+		// They only frame a tool call, which its call and result show.
+	default:
+		r.event(transcript.Unknown, "Unknown agent event "+strconv.Quote(ev.Type), t, it.raw)
 	}
-	// step_start and step_complete only frame a tool call: its call and
-	// result already show it.
 }
 
 // final adds the run's final message unless the transcript already shows it.
