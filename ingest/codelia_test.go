@@ -322,7 +322,7 @@ func TestCodeliaMerge(t *testing.T) {
 		t.Errorf("source = %s", s.Source)
 	}
 	wantSources := []string{"sessions/2026/03/05/a1.jsonl", "sessions/2026/03/05/b2.jsonl",
-		"sessions/2026/03/06/a1-crashed.jsonl", "sessions/messages/sess-merge.jsonl"}
+		"sessions/2026/03/05/a0-crashed.jsonl", "sessions/messages/sess-merge.jsonl"}
 	if !slices.Equal(s.Sources, wantSources) {
 		t.Errorf("sources = %q, want %q", s.Sources, wantSources)
 	}
@@ -353,7 +353,7 @@ func TestCodeliaMerge(t *testing.T) {
 	if s.Started.Format("15:04:05") != "09:00:00" || s.Ended.Format("15:04:05") != "09:20:01" {
 		t.Errorf("time range %v – %v", s.Started, s.Ended)
 	}
-	if len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "a1-crashed.jsonl: another copy of run run-2") {
+	if len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "a0-crashed.jsonl: another copy of run run-2") {
 		t.Errorf("warnings = %q", s.Warnings)
 	}
 	if byID["sess-log"] == nil || byID["sess-log"].Source != "sessions/messages/sess-log.jsonl" {
