@@ -740,6 +740,11 @@ func (r *clRun) final(s string, t time.Time) {
 	if s == "" || r.seen("text:"+s) {
 		return
 	}
+	// At the step limit codelia asks for a summary and prefixes it.
+	if rest, ok := strings.CutPrefix(s, "[Max Iterations Reached]"); ok && r.covered["text:"+strings.TrimSpace(rest)] {
+		r.event("info", "Max iterations reached", t, "")
+		return
+	}
 	a := r.assistant(t)
 	a.Parts = append(a.Parts, &transcript.Part{Kind: transcript.TextPart, Text: s})
 }

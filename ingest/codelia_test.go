@@ -199,6 +199,23 @@ func TestCodeliaCrashedRun(t *testing.T) {
 	}
 }
 
+// At the step limit the final message is the last response with a prefix:
+// a marker, not the summary twice.
+func TestCodeliaMaxIterations(t *testing.T) {
+	s, warns := oneSession(t, "codelia/max-iterations.jsonl")
+	wantWarnings(t, warns)
+	if got := roles(s); got != "user assistant system*" {
+		t.Fatalf("roles = %q", got)
+	}
+	ms := s.Messages()
+	if len(ms[1].Parts) != 1 || ms[1].Parts[0].Text != "Migrated core and cli.\nStill pending: web." {
+		t.Errorf("summary parts = %q", kinds(ms[1]))
+	}
+	if p := ms[2].Parts[0]; p.Event.Kind != "info" || p.Text != "Max iterations reached" {
+		t.Errorf("marker = %+v %q", p.Event, p.Text)
+	}
+}
+
 func TestCodeliaBadLines(t *testing.T) {
 	s, warns := oneSession(t, "codelia/malformed.jsonl")
 	wantWarnings(t, warns,
@@ -284,8 +301,8 @@ func TestCodeliaMerge(t *testing.T) {
 		}
 		return err
 	})
-	if len(res.Sessions) != 6 {
-		t.Errorf("got %d sessions, want 6", len(res.Sessions))
+	if len(res.Sessions) != 7 {
+		t.Errorf("got %d sessions, want 7", len(res.Sessions))
 	}
 
 	s := byID["sess-merge"]
