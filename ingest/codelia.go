@@ -515,7 +515,8 @@ func (r *clRun) assistant(t time.Time) *transcript.Message {
 func (r *clRun) event(kind, desc string, t time.Time, raw string, more ...*transcript.Part) {
 	p := eventPart(kind, desc, nil)
 	p.Event.Raw = raw
-	r.add(&transcript.Message{Role: transcript.System, Meta: true, Time: t, Parts: append([]*transcript.Part{p}, more...)})
+	// A preview's diff is what the agent asked to do: shown, not folded away.
+	r.add(&transcript.Message{Role: transcript.System, Meta: len(more) == 0, Time: t, Parts: append([]*transcript.Part{p}, more...)})
 }
 
 func (r *clRun) item(it clItem) {

@@ -53,7 +53,7 @@ func TestCodeliaRun(t *testing.T) {
 		{"effort", s.Meta["reasoning effort"], "high"},
 		{"platform", s.Meta["platform"], "darwin/arm64"},
 		{"context", s.Meta["context left"], "88%"},
-		{"roles", roles(s), "user system* assistant tool assistant tool system* system* tool assistant system* system* system* system*"},
+		{"roles", roles(s), "user system* assistant tool assistant tool system system* tool assistant system* system* system* system*"},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s = %q, want %q", c.name, c.got, c.want)
