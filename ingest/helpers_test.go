@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/transcriptsite/transcriptsite/transcript"
@@ -55,5 +56,23 @@ func fuzzRead(t *testing.T, r *Reader, name string, data []byte) {
 	for _, s := range ss {
 		s.Finish()
 		_ = s.Stats()
+	}
+}
+
+// wantWarnings checks that the warnings are, in order, ones that start with
+// want.
+func wantWarnings(t *testing.T, warns []Warning, want ...string) {
+	t.Helper()
+	var got []string
+	for _, w := range warns {
+		got = append(got, w.String())
+	}
+	if len(got) != len(want) {
+		t.Fatalf("warnings:\n%s\nwant %d", strings.Join(got, "\n"), len(want))
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("warning %d = %q, want prefix %q", i, got[i], want[i])
+		}
 	}
 }

@@ -95,6 +95,11 @@ var toolKinds = map[string]ToolKind{
 
 	"task": TaskTool, "agent": TaskTool, "todowrite": TaskTool, "todoread": TaskTool,
 	"update_plan": TaskTool, "write_todos": TaskTool, "todo_write": TaskTool, "exitplanmode": TaskTool,
+
+	// codelia
+	"read_line": ReadTool, "view_image": ReadTool, "tool_output_cache": ReadTool, "tool_output_cache_line": ReadTool,
+	"tool_output_cache_grep": SearchTool, "todo_read": TaskTool, "todo_new": TaskTool, "todo_append": TaskTool,
+	"todo_patch": TaskTool, "todo_clear": TaskTool,
 }
 
 // KindOf classifies a tool by its name.
