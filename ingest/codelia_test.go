@@ -280,7 +280,7 @@ func TestCodeliaMessagesLog(t *testing.T) {
 }
 
 func TestCodeliaMerge(t *testing.T) {
-	res, err := Load(context.Background(), os.DirFS("testdata/codelia"))
+	res, err := Load(context.Background(), Root{FS: os.DirFS("testdata/codelia")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +391,7 @@ func TestCodeliaHugeHeader(t *testing.T) {
 	system := strings.Repeat("Follow the rules. ", 5000) // 90 KB
 	data := `{"type":"header","schema_version":1,"run_id":"big","started_at":"2026-01-01T00:00:00Z","prompts":{"system":"` + system + `"}}` + "\n" +
 		`{"type":"run.start","run_id":"big","ts":"2026-01-01T00:00:01Z","input":{"type":"text","text":"go"}}` + "\n"
-	res, err := Load(context.Background(), fstest.MapFS{"big.jsonl": {Data: []byte(data)}})
+	res, err := Load(context.Background(), Root{FS: fstest.MapFS{"big.jsonl": {Data: []byte(data)}}})
 	if err != nil || len(res.Sessions) != 1 || len(res.Warnings) != 0 {
 		t.Fatalf("sessions %d, warnings %v, err %v", len(res.Sessions), res.Warnings, err)
 	}
@@ -408,7 +408,7 @@ func TestCodeliaCorpusCrash(t *testing.T) {
 		t.Skip("no shared corpus beside the repository")
 	}
 	f := &File{Rel: name}
-	_, ss := readFile(context.Background(), os.DirFS(corpusDir), f)
+	_, ss := readFile(context.Background(), os.DirFS(corpusDir), name, f)
 	if len(ss) != 1 || ss[0].Turns[0].Status != transcript.Incomplete {
 		t.Fatalf("sessions = %v", ss)
 	}
