@@ -176,3 +176,80 @@ func TestSessionPageInBrowser(t *testing.T) {
 	}
 	t.Logf("screenshots in %s", shots)
 }
+
+func TestSearchInBrowser(t *testing.T) {
+	ctx, consoleErrors := browser(t)
+	dir := extract(t, "testdata/site.txtar")
+	cfg, _, err := build(t, dir, map[string]any{"baseURL": "/sub/path/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Serve the site under its base path, as GitHub Pages serves a project site.
+	mux := http.NewServeMux()
+	mux.Handle("/sub/path/", http.StripPrefix("/sub/path/", http.FileServer(http.Dir(cfg.Destination))))
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	// From the box on a session page: type, press Enter, land on the search page.
+	list := readSessions(t, cfg.Destination)
+	do(t, ctx, chromedp.Navigate(srv.URL+"/sub/path/"+list[0].URL), chromedp.KeyEvent("/"))
+	if id := run(t, ctx, chromedp.Evaluate[string](`document.activeElement.id`)); id != "search-input" {
+		t.Errorf("/ focused %q", id)
+	}
+	do(t, ctx,
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("search-input").value = ""`),
+		chromedp.SendKeys(chromedp.CSS("#search-input"), "ls -la\r"),
+		chromedp.WaitVisible(chromedp.CSS(".search-hit-link")),
+	)
+	if got := run(t, ctx, chromedp.Evaluate[string](`location.pathname + location.search`)); got != "/sub/path/search/?q=ls+-la" {
+		t.Errorf("search page at %q", got)
+	}
+	titles := run(t, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll(".search-result-title")].map(e => e.textContent)`))
+	if len(titles) != 1 || titles[0] != "Parser <script>alert(1)</script> walkthrough" {
+		t.Errorf("results %q", titles)
+	}
+	marks := run(t, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll(".search-hit mark")].map(e => e.textContent)`))
+	if !slices.Contains(marks, "ls") || !slices.Contains(marks, "la") {
+		t.Errorf("highlighted %q", marks)
+	}
+	_ = os.WriteFile(filepath.Join(artifacts(t), "search.png"), run(t, ctx, chromedp.FullScreenshot(100)), 0o644)
+
+	// Following a result lands on its message.
+	do(t, ctx, chromedp.Click(chromedp.CSS(".search-hit-link")), chromedp.WaitVisible(chromedp.CSS(".msg:target")))
+	if got := run(t, ctx, chromedp.Evaluate[string](`location.pathname + location.hash`)); got != "/sub/path/"+one(list).URL+"#m-2" {
+		t.Errorf("landed on %q", got)
+	}
+
+	// Filters narrow, and a query with markup stays text.
+	do(t, ctx,
+		chromedp.Navigate(srv.URL+"/sub/path/search/?q=alpha&role=0"),
+		chromedp.WaitVisible(chromedp.CSS("#search-status")),
+		chromedp.Poll[chromedp.Void](`document.getElementById("search-status").textContent.includes("match")`),
+	)
+	if got := run(t, ctx, chromedp.Text(chromedp.CSS("#search-status"))); !strings.HasPrefix(got, "1 matching messages in 1 sessions") {
+		t.Errorf("role filter: %q", got)
+	}
+	do(t, ctx,
+		chromedp.Navigate(srv.URL+`/sub/path/search/?q=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E`),
+		chromedp.Poll[chromedp.Void](`document.getElementById("search-query").value !== ""`),
+	)
+	if got := run(t, ctx, chromedp.Evaluate[string](`document.getElementById("search-query").value`)); got != "<img src=x onerror=alert(1)>" {
+		t.Errorf("query box shows %q", got)
+	}
+	if n := run(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll("main img").length`)); n != 0 {
+		t.Error("the query's markup became an element")
+	}
+	if errs := consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %v", errs)
+	}
+}
+
+// one returns the entry of the session with the hostile-free title used above.
+func one(list []sessionEntry) sessionEntry {
+	for _, e := range list {
+		if e.ID == "11111111-aaaa-4000-8000-000000000001" {
+			return e
+		}
+	}
+	return sessionEntry{}
+}

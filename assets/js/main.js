@@ -100,6 +100,16 @@
     a.closest(".msg-head").appendChild(b);
   });
 
+  // The search box opens the search page; the page's own form runs queries.
+  var box = document.getElementById("search-box");
+  if (box) {
+    box.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var q = box.elements.q.value.trim();
+      if (q) location.href = box.dataset.search + "?q=" + encodeURIComponent(q);
+    });
+  }
+
   // j and k move between prompts; / goes to the search box.
   var turns = Array.prototype.slice.call(document.querySelectorAll(".turn[data-prompt]"));
   document.addEventListener("keydown", function (e) {
@@ -124,10 +134,10 @@
         if (first) history.replaceState(null, "", "#" + first.id);
       }
     } else if (e.key === "/") {
-      var box = document.getElementById("search-input");
-      if (box) {
+      var input = document.getElementById("search-input") || document.getElementById("search-query");
+      if (input) {
         e.preventDefault();
-        box.focus();
+        input.focus();
       }
     }
   });
