@@ -95,6 +95,7 @@ var toolKinds = map[string]ToolKind{
 
 	"task": TaskTool, "agent": TaskTool, "todowrite": TaskTool, "todoread": TaskTool,
 	"update_plan": TaskTool, "write_todos": TaskTool, "todo_write": TaskTool, "exitplanmode": TaskTool,
+	"delegate_to_agent": TaskTool, "codebase_investigator": TaskTool,
 }
 
 // KindOf classifies a tool by its name.
@@ -119,6 +120,9 @@ var injectedPrefixes = []string{
 	"<permissions instructions>", "<session_context>", "<user_info>", "<bash-input>",
 	"<bash-stdout>", "<bash-stderr>", "<task-notification>", "<user-prompt-submit-hook>",
 	"This session is being continued from a previous conversation",
+	// Gemini CLI: the environment bootstrap before <session_context> existed,
+	// and the summary that replaces compressed history.
+	"This is the Gemini CLI. We are setting up the context for our chat.", "<state_snapshot>",
 }
 
 // IsInjected reports whether text was injected by the agent's harness rather
