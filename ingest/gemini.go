@@ -201,6 +201,7 @@ type gmLog struct {
 	origin  string
 	entries []*gmEntry
 	live    map[string]int // message id → index in entries, while on the line
+	first   int            // no entry before this index is on the line
 	id      string
 	project string
 	title   string
@@ -242,6 +243,11 @@ func (l *gmLog) upsert(e *gmEntry) {
 func (l *gmLog) retire(from int, keep map[string]bool, fallback string) int {
 	var gone []*gmEntry
 	branch := ""
+	// Skipping what is already off the line keeps a log of many rewinds linear.
+	from = max(from, l.first)
+	if keep == nil && from == l.first {
+		l.first = len(l.entries)
+	}
 	for _, e := range l.entries[from:] {
 		if e.branch != "" || keep[e.id] || (keep != nil && e.id == "") {
 			continue

@@ -393,3 +393,43 @@ func FuzzGemini(f *testing.F) {
 		fuzzRead(t, gemini, "tmp/p/chats/parent/child.jsonl", data)
 	})
 }
+
+// TestGeminiReplay checks the log's upsert and rewind rules in sequence.
+func TestGeminiReplay(t *testing.T) {
+	msg := func(id, typ string) string {
+		return `{"id":"` + id + `","timestamp":"2026-01-01T00:00:00Z","type":"` + typ + `","content":"` + id + `"}` + "\n"
+	}
+	log := `{"sessionId":"r","projectHash":"p"}` + "\n" +
+		msg("a", "user") + msg("b", "gemini") + msg("c", "user") + msg("d", "gemini") +
+		`{"$rewindTo":"c"}` + "\n" + // c and d leave; a and b stay
+		msg("b", "gemini") + // b is still on the line: rewritten in place
+		msg("e", "user") +
+		`{"$rewindTo":"unknown"}` + "\n" + // everything leaves
+		msg("c", "user") + // an id that left comes back as a new message
+		`{"$rewindTo":"c"}` + "\n" +
+		msg("f", "user")
+	f := &File{Rel: "r.jsonl"}
+	ss, err := gemini.Read(context.Background(), f, strings.NewReader(log))
+	if err != nil || len(ss) != 1 || len(f.Warnings) != 0 {
+		t.Fatalf("sessions %v, err %v, warnings %v", ss, err, f.Warnings)
+	}
+	wantShape(t, ss[0], []string{
+		"user@a text",
+		"assistant@a text",
+		"user@c text",
+		"assistant@c text",
+		"system~@a event", // the first rewind, itself rewound by the second
+		"user@a text",     // e
+		"system~ event",
+		"user@c text",
+		"system~ event",
+		"user text",
+	})
+	var texts []string
+	for _, m := range ss[0].Messages() {
+		texts = append(texts, m.Parts[0].Text)
+	}
+	if got := strings.Join(texts[:4], " "); got != "a b c d" {
+		t.Errorf("first messages = %q, want a b c d in first-write order", got)
+	}
+}
