@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -75,7 +76,7 @@ func isGeminiContent(r Record) bool {
 // firstElement returns the keys of the first element of the array under key
 // in the JSON object that data starts with, as far as data goes.
 func firstElement(data []byte, key string) Record {
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(bytes.NewReader(bytes.TrimLeft(data, " \t\r\n\ufeff")))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return nil
 	}
@@ -226,7 +227,7 @@ func newGmLog(origin string) *gmLog {
 
 // upsert records a message; a message with a known id replaces it in place.
 func (l *gmLog) upsert(e *gmEntry) {
-	if i, ok := l.live[e.id]; ok && e.id != "" {
+	if i, ok := l.live[e.id]; ok {
 		l.entries[i] = e
 		return
 	}
@@ -306,11 +307,15 @@ func (l *gmLog) set(f *File, n int, key string, raw json.RawMessage) {
 		}
 		var es []*gmEntry
 		keep := map[string]bool{}
-		for _, m := range msgs {
-			if e := l.entry(f, n, m); e != nil {
-				es = append(es, e)
-				keep[e.id] = true
+		for i, m := range msgs {
+			rec, err := decodeGm(f, n, fmt.Sprintf("$set messages[%d]: ", i), m)
+			if err != nil {
+				f.Warn(n, "$set messages[%d] skipped: %v", i, err)
+				continue
 			}
+			e := gmMessageEntry(rec, m, n)
+			es = append(es, e)
+			keep[e.id] = true
 		}
 		if k := l.retire(0, keep, ""); k > 0 {
 			l.event(transcript.Compaction, fmt.Sprintf("History rewritten: %d earlier messages left the conversation", k))
@@ -331,18 +336,20 @@ func gmTime(raw json.RawMessage) time.Time {
 	return t.Time
 }
 
-// entry decodes a message. A field of an unexpected type is reported and
-// left out; the rest of the message is kept.
-func (l *gmLog) entry(f *File, n int, raw []byte) *gmEntry {
+// decodeGm decodes a record. A field of an unexpected type is reported and
+// left out; the rest of the record is kept.
+func decodeGm(f *File, n int, at string, raw []byte) (*gmRecord, error) {
+	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return nil, errors.New("not a JSON object")
+	}
 	rec := &gmRecord{}
 	if err := json.Unmarshal(raw, rec); err != nil {
 		if _, ok := errors.AsType[*json.UnmarshalTypeError](err); !ok {
-			f.Warn(n, "message skipped: %v", err)
-			return nil
+			return nil, err
 		}
-		f.Warn(n, "message kept without a field: %v", err)
+		f.Warn(n, "%srecord kept without a field: %v", at, err)
 	}
-	return gmMessageEntry(rec, raw, n)
+	return rec, nil
 }
 
 func gmMessageEntry(rec *gmRecord, raw []byte, n int) *gmEntry {
@@ -379,16 +386,9 @@ type gmFile struct {
 // record sorts one record of any kind, as the upstream loader does: a
 // rewind, a message (it has an id), a $set, the metadata line.
 func (g *gmFile) record(n int, raw []byte) error {
-	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' {
-		return errors.New("not a JSON object")
-	}
-	rec := &gmRecord{}
-	err := json.Unmarshal(raw, rec)
+	rec, err := decodeGm(g.f, n, g.at, raw)
 	if err != nil {
-		if _, ok := errors.AsType[*json.UnmarshalTypeError](err); !ok {
-			return err
-		}
-		g.f.Warn(n, "%srecord kept without a field: %v", g.at, err)
+		return err
 	}
 	l := g.main
 	switch {
@@ -434,34 +434,27 @@ func (g *gmFile) record(n int, raw []byte) error {
 // sortedKeys keeps the result of applying a record independent of map order:
 // "messages" goes last, after the metadata it comes with.
 func sortedKeys(m map[string]json.RawMessage) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+	keys := slices.Sorted(maps.Keys(m))
+	if i := slices.Index(keys, "messages"); i >= 0 {
+		keys = append(slices.Delete(keys, i, i+1), "messages")
 	}
-	slices.SortFunc(keys, func(a, b string) int {
-		if (a == "messages") != (b == "messages") {
-			if a == "messages" {
-				return 1
-			}
-			return -1
-		}
-		return strings.Compare(a, b)
-	})
 	return keys
 }
 
 func readGemini(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
 	g := &gmFile{f: f, main: newGmLog(gmChat), logs: map[string]*gmLog{}}
-	// A JSONL log starts with a whole JSON object on its first line; a legacy
-	// session, logs.json or a checkpoint is one pretty-printed document.
+	// A JSONL log is a whole JSON object on its first line and more lines; a
+	// legacy session, logs.json or a checkpoint is one document, usually
+	// pretty-printed.
 	br := bufio.NewReaderSize(r, 64<<10)
 	first, err := br.ReadBytes('\n')
 	if err != nil && err != io.EOF {
 		return nil, err
 	}
+	first = bytes.TrimPrefix(first, []byte("\ufeff"))
 	body := io.MultiReader(bytes.NewReader(first), br)
-	first = bytes.TrimLeft(bytes.TrimSpace(first), "\ufeff")
-	if len(first) > 0 && first[0] == '{' && json.Valid(first) {
+	first = bytes.TrimSpace(first)
+	if _, more := br.Peek(1); more == nil && len(first) > 0 && first[0] == '{' && json.Valid(first) {
 		err = jsonl(ctx, f, body, g.record)
 	} else {
 		err = g.document(ctx, json.NewDecoder(body))

@@ -261,6 +261,14 @@ func TestGeminiCheckpoints(t *testing.T) {
 		t.Errorf("%d prompts, %d turns, want 1 and 2", st.Prompts, len(s.Turns))
 	}
 
+	// One line, with a byte order mark: still a document, not a log.
+	s, warns = oneSession(t, "gemini/checkpoint-minified.json")
+	wantWarnings(t, warns)
+	wantShape(t, s, []string{"user text", "assistant text"})
+	if s.Title != "/chat save minified" {
+		t.Errorf("title = %q", s.Title)
+	}
+
 	s, _ = oneSession(t, "gemini/bare-checkpoint.json")
 	wantShape(t, s, []string{"user text", "assistant text event"})
 	if ev := s.Messages()[1].Parts[1].Event; ev.Kind != transcript.Unknown || !strings.Contains(ev.Raw, "executableCode") {
