@@ -553,6 +553,11 @@ func (l *gmLog) session(f *File) *transcript.Session {
 	if i := slices.Index(dirs, "chats"); i > 0 {
 		s.Project = dirs[i-1]
 	}
+	// A subagent lives in chats/<parent session id>/<session id>.jsonl.
+	s.ParentID = l.parent
+	if n := len(dirs); s.ParentID == "" && l.kind == "subagent" && n >= 2 && dirs[n-2] == "chats" {
+		s.ParentID = dirs[n-1]
+	}
 	if l.kind != "" {
 		s.Meta["kind"] = l.kind
 	}
@@ -561,12 +566,7 @@ func (l *gmLog) session(f *File) *transcript.Session {
 			s.Title = "/chat save " + tag
 		}
 	}
-	// A subagent lives in chats/<parent session id>/<session id>.jsonl.
-	s.ParentID = l.parent
-	if dir := path.Base(path.Dir(f.Rel)); s.ParentID == "" && l.kind == "subagent" && dir != "chats" && dir != "." {
-		s.ParentID = dir
-	}
-	b := &gmBuilder{f: f, s: s, calls: map[string]bool{}, answered: map[string]bool{}, pending: map[string][]string{}}
+	b := &gmBuilder{f: f, calls: map[string]bool{}, answered: map[string]bool{}, pending: map[string][]string{}}
 	for _, e := range l.entries {
 		m := e.event
 		if m == nil {
@@ -587,7 +587,6 @@ func (l *gmLog) session(f *File) *transcript.Session {
 // records repeat them as functionCall/functionResponse parts.
 type gmBuilder struct {
 	f        *File
-	s        *transcript.Session
 	calls    map[string]bool
 	answered map[string]bool
 	pending  map[string][]string // tool name → ids of id-less calls waiting for a response
@@ -632,6 +631,9 @@ func (b *gmBuilder) message(e *gmEntry) *transcript.Message {
 			if strings.TrimSpace(txt) != "" {
 				m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ThinkingPart, Text: txt})
 			}
+		}
+		for _, tc := range rec.ToolCalls {
+			b.calls[tc.ID] = true // a functionCall part repeating it is skipped
 		}
 		m.Parts = append(m.Parts, b.parts(e.line, content)...)
 		for i := range rec.ToolCalls {
@@ -809,7 +811,6 @@ var gmExitCode = regexp.MustCompile(`Exit Code: (-?\d+)`)
 func (b *gmBuilder) toolCall(n int, tc *gmToolCall) []*transcript.Part {
 	call := &transcript.ToolCall{ID: tc.ID, Name: tc.Name, Kind: transcript.KindOf(tc.Name), Input: text(tc.Args), Subagent: tc.AgentID}
 	parts := []*transcript.Part{{Kind: transcript.CallPart, Call: call}}
-	b.calls[tc.ID] = true
 	r := &transcript.ToolResult{CallID: tc.ID, IsError: tc.Status == "error"}
 	var texts []string
 	owner := tc.ID // the call the parts being read belong to

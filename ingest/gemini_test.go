@@ -212,7 +212,8 @@ func TestGeminiLegacy(t *testing.T) {
 		"gemini/legacy.json: messages[4]: skipped: not a JSON object",
 	)
 	// Metadata after the messages still applies; m1 written twice keeps its
-	// first place and its last content; type "model" with parts is drift.
+	// first place and its last content; m2's call, also in its content, shows
+	// once; type "model" with parts is drift.
 	if s.ID != "legacy-0001" || s.Title != "Find TODOs" || s.Meta["activeExtensionName"] != "conductor" {
 		t.Errorf("session = %s %q %v", s.ID, s.Title, s.Meta)
 	}
