@@ -548,10 +548,13 @@ func (l *gmLog) session(f *File) *transcript.Session {
 	if l.project != "" {
 		s.Meta["project hash"] = l.project
 	}
-	// ~/.gemini/tmp/<project>/chats/...: the directory names the project.
+	// ~/.gemini/tmp/<project>/chats/...: the directory names the project
+	// (logs.json and checkpoints sit beside chats/ and have no projectHash).
 	dirs := strings.Split(path.Dir(f.Rel), "/")
 	if i := slices.Index(dirs, "chats"); i > 0 {
 		s.Project = dirs[i-1]
+	} else if i := slices.Index(dirs, "tmp"); i >= 0 && i+1 < len(dirs) {
+		s.Project = dirs[i+1]
 	}
 	// A subagent lives in chats/<parent session id>/<session id>.jsonl.
 	s.ParentID = l.parent
@@ -824,7 +827,9 @@ func (b *gmBuilder) toolCall(n int, tc *gmToolCall) []*transcript.Part {
 		switch {
 		case p.FunctionResponse != nil:
 			out, isErr := gmResponse(p.FunctionResponse.Response)
-			texts = append(texts, out)
+			if out != "" {
+				texts = append(texts, out)
+			}
 			r.IsError = r.IsError || isErr
 			r.Images = append(r.Images, b.images(n, p.FunctionResponse.Parts)...)
 		case p.InlineData != nil:

@@ -292,22 +292,22 @@ func TestGeminiPromptLog(t *testing.T) {
 }
 
 // TestGeminiTree reads a ~/.gemini/tmp tree: a legacy session and the .jsonl
-// it was migrated to, its subagent, and logs.json.
+// it was migrated to, its subagent, logs.json and a checkpoint.
 func TestGeminiTree(t *testing.T) {
 	res, err := Load(context.Background(), os.DirFS("testdata/gemini/tree"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Warnings) != 0 || len(res.Sessions) != 2 {
-		t.Fatalf("%d sessions, warnings %v; want 2 and none", len(res.Sessions), res.Warnings)
+	if len(res.Warnings) != 0 || len(res.Sessions) != 3 {
+		t.Fatalf("%d sessions, warnings %v; want 3 and none", len(res.Sessions), res.Warnings)
 	}
 	const parent, child = "aaaa1111-0000-4000-8000-000000000001", "bbbb2222-0000-4000-8000-000000000002"
 	byID := map[string]*transcript.Session{}
 	for _, s := range res.Sessions {
 		byID[s.ID] = s
 	}
-	p, c := byID[parent], byID[child]
-	if p == nil || c == nil {
+	p, c, cp := byID[parent], byID[child], byID["checkpoint-before-fix"]
+	if p == nil || c == nil || cp == nil {
 		t.Fatalf("sessions %v", byID)
 	}
 	chats := "tmp/proj-one/chats/"
@@ -317,8 +317,8 @@ func TestGeminiTree(t *testing.T) {
 	}
 	// The info record only the legacy file has is merged in by time.
 	wantShape(t, p, []string{"user text", "system~ event", "assistant text call result", "user text", "assistant text"})
-	if p.Project != "proj-one" || c.Project != "proj-one" {
-		t.Errorf("projects %q %q, want proj-one", p.Project, c.Project)
+	if p.Project != "proj-one" || c.Project != "proj-one" || cp.Project != "proj-one" {
+		t.Errorf("projects %q %q %q, want proj-one", p.Project, c.Project, cp.Project)
 	}
 	if c.ParentID != parent || !slices.Equal(p.ChildIDs, []string{child}) || c.Meta["kind"] != "subagent" {
 		t.Errorf("child parent %q, parent children %v, kind %q", c.ParentID, p.ChildIDs, c.Meta["kind"])
