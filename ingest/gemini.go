@@ -24,9 +24,9 @@ var gemini = &Reader{
 	Agent: "Gemini CLI",
 	Files: "~/.gemini/tmp/<project>/chats/session-*.jsonl (legacy .json), subagents in chats/<parent session>/<session>.jsonl, " +
 		"the prompt log logs.json and /chat save checkpoint-<tag>.json files",
-	Detects: "a record with sessionId and projectHash (the JSONL log's first line or a legacy session document), $set or $rewindTo log records, " +
-		"type \"gemini\" messages; an array of {sessionId, messageId, type, message} (logs.json); " +
-		"{\"history\": [{role, parts}]} or a bare [{role, parts}] array (/chat save)",
+	Detects: "a record with sessionId and projectHash (the JSONL log's first line, a legacy session document), $rewindTo records, " +
+		"type \"gemini\" messages, $set records beside messages, a document whose messages[] have Gemini types; " +
+		"an array of {sessionId, messageId, type, message} (logs.json); {\"history\": [{role, parts}]} or a bare [{role, parts}] array (/chat save)",
 	Detect: detectGemini,
 	Read:   readGemini,
 	Merge:  mergeGemini,
