@@ -26,18 +26,6 @@ func roles(s *transcript.Session) string {
 	return strings.Join(rs, " ")
 }
 
-func oneSession(t *testing.T, name string) (*transcript.Session, []Warning) {
-	t.Helper()
-	ss, warns := readTestFile(t, name)
-	if len(ss) != 1 {
-		t.Fatalf("%s: got %d sessions, want 1", name, len(ss))
-	}
-	if ss[0].Format != "codelia" {
-		t.Fatalf("%s: read as %q", name, ss[0].Format)
-	}
-	return ss[0], warns
-}
-
 func TestCodeliaRun(t *testing.T) {
 	s, warns := oneSession(t, "codelia/run.jsonl")
 	wantWarnings(t, warns, "codelia/run.jsonl:24: llm.response seq 2 repeated; the copy is skipped")

@@ -76,3 +76,13 @@ func wantWarnings(t *testing.T, warns []Warning, want ...string) {
 		}
 	}
 }
+
+// oneSession reads a testdata file that must hold exactly one session.
+func oneSession(t *testing.T, name string) (*transcript.Session, []Warning) {
+	t.Helper()
+	ss, warns := readTestFile(t, name)
+	if len(ss) != 1 {
+		t.Fatalf("%s: got %d sessions, want 1", name, len(ss))
+	}
+	return ss[0], warns
+}

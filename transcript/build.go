@@ -100,6 +100,9 @@ var toolKinds = map[string]ToolKind{
 	"read_line": ReadTool, "view_image": ReadTool, "tool_output_cache": ReadTool, "tool_output_cache_line": ReadTool,
 	"tool_output_cache_grep": SearchTool, "todo_read": TaskTool, "todo_new": TaskTool, "todo_append": TaskTool,
 	"todo_patch": TaskTool, "todo_clear": TaskTool,
+
+	// Gemini CLI
+	"delegate_to_agent": TaskTool, "codebase_investigator": TaskTool,
 }
 
 // KindOf classifies a tool by its name.
@@ -124,6 +127,9 @@ var injectedPrefixes = []string{
 	"<permissions instructions>", "<session_context>", "<user_info>", "<bash-input>",
 	"<bash-stdout>", "<bash-stderr>", "<task-notification>", "<user-prompt-submit-hook>",
 	"This session is being continued from a previous conversation",
+	// Gemini CLI: the environment bootstrap before <session_context> existed,
+	// and the summary that replaces compressed history.
+	"This is the Gemini CLI. We are setting up the context for our chat.", "<state_snapshot>",
 }
 
 // IsInjected reports whether text was injected by the agent's harness rather
