@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -66,16 +65,19 @@ func detectDomarkx(h *Head) bool {
 type dxSession struct {
 	f       *File
 	s       *transcript.Session
-	model   string         // the client's model, from the setup script
-	incl    []string       // [include] targets, never followed
-	ids     map[string]int // synthetic call ids given so far
-	pending []dxPending    // calls no <tool_output> has answered yet
-	nmsg    int            // messages appended so far
+	model   string              // the client's model, from the setup script
+	incl    []string            // [include] targets, never followed
+	seen    map[string]bool     // incl, as a set
+	ids     map[string]int      // synthetic call ids given so far
+	pending map[string]*dxCalls // by tool name: the calls <tool_output> may answer
+	nmsg    int                 // messages appended so far
 }
 
-type dxPending struct {
-	call *transcript.ToolCall
-	msg  int
+// dxCalls are the unanswered calls of one tool in the latest message that
+// called it.
+type dxCalls struct {
+	msg   int
+	calls []*transcript.ToolCall
 }
 
 func readDomarkx(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
@@ -86,7 +88,7 @@ func readDomarkx(ctx context.Context, f *File, r io.Reader) ([]*transcript.Sessi
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	d := &dxSession{f: f, s: &transcript.Session{ID: f.Rel, Meta: map[string]string{}}, ids: map[string]int{}}
+	d := &dxSession{f: f, s: &transcript.Session{ID: f.Rel, Meta: map[string]string{}}, ids: map[string]int{}, pending: map[string]*dxCalls{}, seen: map[string]bool{}}
 	if t := bytes.TrimLeft(data, " \t\r\n\ufeff"); len(t) > 0 && t[0] == '{' {
 		err = d.snapshot(data)
 	} else {
@@ -392,7 +394,8 @@ var dxIncludeRE = regexp.MustCompile(`(?im)^[ \t]*(?:>[ \t]*)*\[include\]\(([^)\
 // parsing. They are references to other files, never followed.
 func (d *dxSession) includes(s string) {
 	for _, m := range dxIncludeRE.FindAllStringSubmatch(s, -1) {
-		if p := strings.TrimSpace(m[1]); !slices.Contains(d.incl, p) {
+		if p := strings.TrimSpace(m[1]); !d.seen[p] {
+			d.seen[p] = true
 			d.incl = append(d.incl, p)
 		}
 	}
@@ -432,11 +435,16 @@ func (d *dxSession) addText(m *transcript.Message, t dxText) {
 			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: txt})
 		}
 	}
-	noClose := map[string]bool{} // tags with no closing tag after them
+	closeAt := map[string]int{} // where each tag's next closing tag is, -1 for none
+	nl, nlPos := 0, 0           // lines before nlPos, counted as the scan moves on
+	lineStart := 0              // where the line being scanned starts
+	eol := -1 // the end of the line being scanned
 	for pos := 0; pos < len(s); {
-		eol := len(s)
-		if k := strings.IndexByte(s[pos:], '\n'); k >= 0 {
-			eol = pos + k
+		if pos > eol {
+			eol = len(s)
+			if k := strings.IndexByte(s[pos:], '\n'); k >= 0 {
+				eol = pos + k
+			}
 		}
 		if pos == 0 || s[pos-1] == '\n' {
 			if mark, info, ok := openFence(s[pos:eol]); ok {
@@ -447,10 +455,23 @@ func (d *dxSession) addText(m *transcript.Message, t dxText) {
 				continue
 			}
 		}
+		if pos == 0 || s[pos-1] == '\n' {
+			lineStart = pos
+		}
 		next, found := min(eol+1, len(s)), false
-		for _, loc := range dxTagRE.FindAllStringSubmatchIndex(s[pos:eol], -1) {
-			open, openEnd := pos+loc[0], pos+loc[1]
-			name, attr := s[pos+loc[2]:pos+loc[3]], loc[4] >= 0
+		for q := pos; !found; {
+			loc := dxTagRE.FindStringSubmatchIndex(s[q:eol])
+			if loc == nil {
+				break
+			}
+			for i := range loc {
+				if loc[i] >= 0 {
+					loc[i] += q
+				}
+			}
+			open, openEnd := loc[0], loc[1]
+			name, attr := s[loc[2]:loc[3]], loc[4] >= 0
+			q = openEnd
 			kind := ""
 			switch {
 			case name == "think" && !attr:
@@ -460,44 +481,56 @@ func (d *dxSession) addText(m *transcript.Message, t dxText) {
 			case dxTools[name] && !attr && m.Role == transcript.Assistant:
 				kind = "call"
 			}
-			k := -1
-			if kind != "" && !noClose[name] {
-				if k = strings.Index(s[openEnd:], "</"+name+">"); k < 0 {
-					noClose[name] = true
-				}
-			}
-			if k < 0 {
+			if kind == "" {
 				continue
 			}
-			inner, end := s[openEnd:openEnd+k], openEnd+k+len(name)+3
+			// Closing tags are searched once each, not once per opening tag.
+			c, ok := closeAt[name]
+			if !ok || (c >= 0 && c < openEnd) {
+				if c = strings.Index(s[openEnd:], "</"+name+">"); c >= 0 {
+					c += openEnd
+				}
+				closeAt[name] = c
+			}
+			if c < 0 {
+				continue
+			}
+			inner, end := s[openEnd:c], c+len(name)+3
 			before := s[pos:open]
 			var p *transcript.Part
 			switch kind {
 			case "think":
 				// exec_doc writes the thought as a blockquote inside the
 				// body: "> <think>…" with "> " on each line.
-				lineStart := strings.LastIndexByte(s[:open], '\n') + 1
-				if pre := s[lineStart:open]; strings.Contains(pre, ">") && strings.Trim(pre, "> \t") == "" {
+				if pre := s[lineStart:open]; pos == lineStart && strings.Contains(pre, ">") && strings.Trim(pre, "> \t") == "" {
 					before = s[pos:max(pos, lineStart)]
 					inner = unquoteLines(inner)
 				}
 				p = &transcript.Part{Kind: transcript.ThinkingPart, Text: strings.TrimSpace(inner)}
 			case "output":
-				p = d.result(s[pos+loc[6]:pos+loc[7]], inner)
+				p = d.result(s[loc[6]:loc[7]], inner)
 			case "call":
+				// A tool never nests itself: another opening tag of the same
+				// tool inside means this one is only mentioned.
+				if strings.Contains(inner, "<"+name+">") {
+					continue
+				}
 				input, ok := rooParams(inner)
 				if !ok {
 					continue
 				}
-				p = d.call(name, input, t.line(strings.Count(s[:open], "\n")))
+				nl, nlPos = nl+strings.Count(s[nlPos:open], "\n"), open
+				p = d.call(name, input, t.line(nl))
 			}
 			buf.WriteString(before)
 			flush()
 			if p.Kind != transcript.ThinkingPart || p.Text != "" {
 				m.Parts = append(m.Parts, p)
 			}
+			if i := strings.LastIndexByte(s[open:end], '\n'); i >= 0 {
+				lineStart = open + i + 1
+			}
 			next, found = end, true
-			break
 		}
 		if !found {
 			buf.WriteString(s[pos:next])
@@ -544,33 +577,26 @@ func (d *dxSession) call(name, input string, line int) *transcript.Part {
 		d.ids[id] = 1
 	}
 	c := &transcript.ToolCall{ID: id, Name: name, Kind: transcript.KindOf(name), Input: input}
-	d.pending = append(d.pending, dxPending{c, d.nmsg})
+	q := d.pending[name]
+	if q == nil || q.msg != d.nmsg {
+		q = &dxCalls{msg: d.nmsg}
+		d.pending[name] = q
+	}
+	q.calls = append(q.calls, c)
 	return &transcript.Part{Kind: transcript.CallPart, Call: c}
 }
 
 // result is a <tool_output>. roo_code runs every call of one assistant
 // message and answers them in order, so it answers the first unanswered
-// call of that name in the latest message that has one.
+// call of that name in the latest message that called it.
 func (d *dxSession) result(name, out string) *transcript.Part {
 	out = strings.TrimSuffix(strings.TrimPrefix(out, "\n"), "\n")
 	// Without a call to pair with, the tool's name stands in for the id so
 	// the result still says which tool it came from.
 	r := &transcript.ToolResult{CallID: name, Output: out, IsError: strings.HasPrefix(out, "错误:")}
-	last := -1
-	for i := len(d.pending) - 1; i >= 0 && last < 0; i-- {
-		if d.pending[i].call.Name == name {
-			last = i
-		}
-	}
-	if last >= 0 {
-		first := last
-		for i := last - 1; i >= 0 && d.pending[i].msg == d.pending[last].msg; i-- {
-			if d.pending[i].call.Name == name {
-				first = i
-			}
-		}
-		r.CallID = d.pending[first].call.ID
-		d.pending = slices.Delete(d.pending, first, first+1)
+	if q := d.pending[name]; q != nil && len(q.calls) > 0 {
+		r.CallID = q.calls[0].ID
+		q.calls = q.calls[1:]
 	}
 	// roo_code reports a failed command as an error ending in its exit code.
 	if m := dxExitRE.FindStringSubmatch(out); m != nil && r.IsError {
@@ -587,28 +613,37 @@ func (d *dxSession) result(name, out string) *transcript.Part {
 func rooParams(s string) (string, bool) {
 	type param struct{ k, v string }
 	var ps []param
-	for {
-		loc := dxTagRE.FindStringSubmatchIndex(s)
-		if loc == nil || loc[4] >= 0 || strings.TrimSpace(s[:loc[0]]) != "" {
-			if strings.TrimSpace(s) != "" {
+	index := map[string]int{}   // where each name is in ps
+	closeAt := map[string]int{} // where each name's next closing tag is, -1 for none
+	for pos := 0; ; {
+		loc := dxTagRE.FindStringSubmatchIndex(s[pos:])
+		if loc == nil || loc[4] >= 0 || strings.TrimSpace(s[pos:pos+loc[0]]) != "" {
+			if strings.TrimSpace(s[pos:]) != "" {
 				return "", false
 			}
 			break
 		}
-		name := s[loc[2]:loc[3]]
-		s = s[loc[1]:]
+		name, start := s[pos+loc[2]:pos+loc[3]], pos+loc[1]
+		c, ok := closeAt[name]
+		if !ok || (c >= 0 && c < start) {
+			if c = strings.Index(s[start:], "</"+name+">"); c >= 0 {
+				c += start
+			}
+			closeAt[name] = c
+		}
 		var v string
-		if end := strings.Index(s, "</"+name+">"); end >= 0 {
-			v, s = s[:end], s[end+len(name)+3:]
-		} else if next := dxTagRE.FindStringIndex(s); next != nil {
-			v, s = s[:next[0]], s[next[0]:]
+		if c >= 0 {
+			v, pos = s[start:c], c+len(name)+3
+		} else if next := dxTagRE.FindStringIndex(s[start:]); next != nil {
+			v, pos = s[start:start+next[0]], start+next[0]
 		} else {
-			v, s = s, ""
+			v, pos = s[start:], len(s)
 		}
 		p := param{name, strings.TrimSpace(v)}
-		if i := slices.IndexFunc(ps, func(q param) bool { return q.k == name }); i >= 0 {
+		if i, ok := index[name]; ok {
 			ps[i] = p
 		} else {
+			index[name] = len(ps)
 			ps = append(ps, p)
 		}
 	}
