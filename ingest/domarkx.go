@@ -438,7 +438,7 @@ func (d *dxSession) addText(m *transcript.Message, t dxText) {
 	closeAt := map[string]int{} // where each tag's next closing tag is, -1 for none
 	nl, nlPos := 0, 0           // lines before nlPos, counted as the scan moves on
 	lineStart := 0              // where the line being scanned starts
-	eol := -1 // the end of the line being scanned
+	eol := -1                   // the end of the line being scanned
 	for pos := 0; pos < len(s); {
 		if pos > eol {
 			eol = len(s)
