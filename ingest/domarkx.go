@@ -205,12 +205,10 @@ func (d *dxSession) preamble(bs []dxBlock) int {
 				setup = append(setup, d.setup(dxCode(bs[j].info, bs[j].code)))
 				i = j
 			}
-		case b.kind == dxOther:
-			if lvl, t, ok := atxHeading(b.lines[0]); ok && lvl == 1 && d.s.Title == "" {
-				d.s.Title = t
-			}
-			rest.add(b)
 		default:
+			if lvl, t, ok := atxHeading(b.lines[0]); b.kind == dxOther && ok && lvl == 1 && d.s.Title == "" {
+				d.s.Title = t // a # title line stands in for front matter
+			}
 			rest.add(b)
 		}
 	}
@@ -358,9 +356,12 @@ func (d *dxSession) config(raw []byte, line int, p *transcript.Part) *transcript
 		d.f.Warn(jsonErrLine(err, raw, line), "session-config is not a JSON object: %v", err)
 		return p
 	}
-	typ, model := text(cfg["type"]), text(cfg["model"])
+	var typ, version, model string // only when they are strings
+	_ = json.Unmarshal(cfg["type"], &typ)
+	_ = json.Unmarshal(cfg["version"], &version)
+	_ = json.Unmarshal(cfg["model"], &model)
 	if typ != "" {
-		d.s.Meta["agent type"] = strings.TrimSpace(typ + " " + text(cfg["version"]))
+		d.s.Meta["agent type"] = strings.TrimSpace(typ + " " + version)
 	}
 	if model != "" {
 		d.model = model
@@ -437,7 +438,6 @@ func (d *dxSession) addText(m *transcript.Message, t dxText) {
 	}
 	closeAt := map[string]int{} // where each tag's next closing tag is, -1 for none
 	nl, nlPos := 0, 0           // lines before nlPos, counted as the scan moves on
-	lineStart := 0              // where the line being scanned starts
 	eol := -1                   // the end of the line being scanned
 	for pos := 0; pos < len(s); {
 		if pos > eol {
@@ -446,17 +446,13 @@ func (d *dxSession) addText(m *transcript.Message, t dxText) {
 				eol = pos + k
 			}
 		}
-		if pos == 0 || s[pos-1] == '\n' {
-			if mark, info, ok := openFence(s[pos:eol]); ok {
-				flush()
-				var p *transcript.Part
-				p, pos = fenceAt(s, eol, mark, info)
-				m.Parts = append(m.Parts, p)
-				continue
-			}
-		}
-		if pos == 0 || s[pos-1] == '\n' {
-			lineStart = pos
+		lineStart := pos == 0 || s[pos-1] == '\n'
+		if mark, info, ok := openFence(s[pos:eol]); ok && lineStart {
+			flush()
+			var p *transcript.Part
+			p, pos = fenceAt(s, eol, mark, info)
+			m.Parts = append(m.Parts, p)
+			continue
 		}
 		next, found := min(eol+1, len(s)), false
 		for q := pos; !found; {
@@ -502,9 +498,8 @@ func (d *dxSession) addText(m *transcript.Message, t dxText) {
 			case "think":
 				// exec_doc writes the thought as a blockquote inside the
 				// body: "> <think>…" with "> " on each line.
-				if pre := s[lineStart:open]; pos == lineStart && strings.Contains(pre, ">") && strings.Trim(pre, "> \t") == "" {
-					before = s[pos:max(pos, lineStart)]
-					inner = unquoteLines(inner)
+				if lineStart && strings.Contains(before, ">") && strings.Trim(before, "> \t") == "" {
+					before, inner = "", unquoteLines(inner)
 				}
 				p = &transcript.Part{Kind: transcript.ThinkingPart, Text: strings.TrimSpace(inner)}
 			case "output":
@@ -526,9 +521,6 @@ func (d *dxSession) addText(m *transcript.Message, t dxText) {
 			flush()
 			if p.Kind != transcript.ThinkingPart || p.Text != "" {
 				m.Parts = append(m.Parts, p)
-			}
-			if i := strings.LastIndexByte(s[open:end], '\n'); i >= 0 {
-				lineStart = open + i + 1
 			}
 			next, found = end, true
 		}
