@@ -49,7 +49,6 @@ var pending = map[string]bool{
 	"codex":     true,
 	"specstory": true,
 	"jido-code": true,
-	"domarkx":   true,
 	"claude-code/claude-code-transcripts/sample_session.json": true, // the web export
 	"codex_golden": true,
 }

@@ -103,6 +103,12 @@ var toolKinds = map[string]ToolKind{
 
 	// Gemini CLI
 	"delegate_to_agent": TaskTool, "codebase_investigator": TaskTool,
+
+	// Roo Code's tools, which domarkx's roo_code action runs.
+	"list_files": ReadTool, "list_code_definition_names": ReadTool, "view_code_definition": ReadTool,
+	"apply_diff": EditTool, "insert_content": EditTool, "search_and_replace": EditTool, "modify_python_ast": EditTool,
+	"search_files": SearchTool, "browser_action": WebTool, "use_mcp_tool": MCPTool, "access_mcp_resource": MCPTool,
+	"new_task": TaskTool, "update_todo_list": TaskTool,
 }
 
 // KindOf classifies a tool by its name.
