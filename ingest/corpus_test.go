@@ -46,7 +46,7 @@ var corpusFormats = map[string]string{
 
 // pending are formats whose reader has not landed yet.
 var pending = map[string]bool{
-	"codex": true, "gemini-cli": true, "specstory": true, "jido-code": true, "domarkx": true, "codelia": true,
+	"codex": true, "gemini-cli": true, "domarkx": true, "codelia": true,
 	"claude-code/claude-code-transcripts/sample_session.json": true, // the web export
 	"codex_golden": true, "gemini_golden": true,
 }
