@@ -72,7 +72,7 @@ func readJido(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session,
 		hasCumulated bool
 	)
 	d := newJSONDoc(f, r, 1)
-	err := d.object("the document", func(key string, line int) error {
+	isObject, err := d.object("the document", func(key string, line int) error {
 		str := func(dst *string) error { return d.value(key, line, dst) }
 		var v string
 		switch key {
@@ -175,7 +175,7 @@ func readJido(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session,
 		return nil, ctx.Err()
 	case err != nil:
 		d.fail(err)
-	case !sawVersion:
+	case isObject && !sawVersion:
 		f.Warn(0, "version is missing: jido_code writes it in every session")
 	}
 	if len(todos) > 0 {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"reflect"
+	"strings"
 )
 
 // jsonDoc streams one JSON document, the container of the snapshot formats
@@ -30,24 +31,24 @@ func newJSONDoc(f *File, r io.Reader, first int) *jsonDoc {
 }
 
 // object calls fn with each key of the object that comes next and the line
-// of the key; fn must read the key's value (value, array, object or skip).
-// Any other value is skipped with a warning naming path.
-func (d *jsonDoc) object(path string, fn func(key string, line int) error) error {
+// of the key; fn must read the key's value (value, array or skip). Any other
+// value is skipped with a warning naming path, and ok is false.
+func (d *jsonDoc) object(path string, fn func(key string, line int) error) (ok bool, err error) {
 	if ok, err := d.open('{', path, "an object"); !ok {
-		return err
+		return false, err
 	}
 	for d.dec.More() {
 		t, err := d.dec.Token()
 		if err != nil {
-			return err
+			return true, err
 		}
 		key, _ := t.(string)
 		if err := fn(key, d.line()); err != nil {
-			return err
+			return true, err
 		}
 	}
-	_, err := d.dec.Token()
-	return err
+	_, err = d.dec.Token()
+	return true, err
 }
 
 // array calls fn with each element of the array that comes next, as raw
@@ -127,7 +128,7 @@ func (d *jsonDoc) fail(err error) {
 	case errors.As(err, &se):
 		d.f.Warn(d.lc.line(se.Offset), "JSON syntax error: %v; the rest of the file is skipped", se)
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		d.f.Warn(d.line(), "the file ends in the middle of the document (the agent may still be writing it); read up to here")
+		d.f.Warn(d.line(), "the file ends in the middle of the document (the agent may still be writing it): read up to this line")
 	default:
 		d.f.Warn(0, "%v; the rest of the file is skipped", err)
 	}
@@ -159,7 +160,13 @@ func warnType(f *File, line int, path string, err error) bool {
 	if te.Field != "" {
 		path += "." + te.Field
 	}
-	f.Warn(line, "%s: expected %s, found %s; ignored", path, jsonKind(te.Type), te.Value)
+	found, _, _ := strings.Cut(te.Value, " ") // "number 7": the kind, then the value
+	if found != "" && strings.ContainsRune("aeiou", rune(found[0])) {
+		found = "an " + found
+	} else {
+		found = "a " + found
+	}
+	f.Warn(line, "%s: expected %s, found %s; ignored", path, jsonKind(te.Type), found)
 	return true
 }
 

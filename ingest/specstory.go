@@ -98,16 +98,17 @@ func readSpecStory(ctx context.Context, f *File, r io.Reader) ([]*transcript.Ses
 	s := sr.s
 	seen := map[string]bool{}
 	d := newJSONDoc(f, r, 1)
-	err := d.object("the document", func(key string, line int) error {
+	isObject, err := d.object("the document", func(key string, line int) error {
 		seen[key] = true
 		str := func(dst *string) error { return d.value(key, line, dst) }
 		var v string
 		switch key {
 		case "schemaVersion":
-			if err := str(&v); err != nil {
+			var raw json.RawMessage
+			if err := d.value(key, line, &raw); err != nil {
 				return err
 			}
-			sr.checkVersion(line, v)
+			sr.checkVersion(line, raw)
 		case "provider":
 			return sr.provider(d, line)
 		case "sessionId":
@@ -148,7 +149,7 @@ func readSpecStory(ctx context.Context, f *File, r io.Reader) ([]*transcript.Ses
 		return nil, ctx.Err()
 	case err != nil:
 		d.fail(err)
-	default:
+	case isObject:
 		for _, k := range []string{"schemaVersion", "provider", "sessionId", "createdAt", "workspaceRoot", "exchanges"} {
 			if !seen[k] {
 				f.Warn(0, "%s is missing: the SessionData schema requires it", k)
@@ -172,7 +173,12 @@ func readSpecStory(ctx context.Context, f *File, r io.Reader) ([]*transcript.Ses
 
 // checkVersion warns about a schemaVersion other than 1.0; SpecStory itself
 // refuses newer ones, this reader reads what it can.
-func (sr *ssReader) checkVersion(line int, v string) {
+func (sr *ssReader) checkVersion(line int, raw json.RawMessage) {
+	var v string
+	if json.Unmarshal(raw, &v) != nil {
+		sr.f.Warn(line, "schemaVersion: expected the string %q, found %s", ssVersion, raw)
+		return
+	}
 	if v == ssVersion {
 		return
 	}
@@ -226,7 +232,7 @@ func (sr *ssReader) exchange(path string, line int, raw json.RawMessage) {
 		v          string
 	)
 	d := newJSONDoc(sr.f, bytes.NewReader(raw), line)
-	err := d.object(path, func(key string, line int) error {
+	isObject, err := d.object(path, func(key string, line int) error {
 		seen[key] = true
 		switch key {
 		case "startTime", "endTime":
@@ -253,7 +259,7 @@ func (sr *ssReader) exchange(path string, line int, raw json.RawMessage) {
 		d.fail(err)
 		return
 	}
-	if bytes.HasPrefix(raw, []byte("{")) {
+	if isObject {
 		for _, k := range []string{"exchangeId", "messages"} {
 			if !seen[k] {
 				sr.f.Warn(line, "%s: %s is missing: the SessionData schema requires it", path, k)
