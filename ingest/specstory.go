@@ -386,7 +386,7 @@ func (sr *ssReader) tool(path string, line int, t *ssTool) []*transcript.Part {
 	}
 	c := &transcript.ToolCall{ID: t.UseID, Name: firstNonEmpty(name, "unnamed tool"), Kind: kind, Input: text(t.Input)}
 	parts := []*transcript.Part{{Kind: transcript.CallPart, Call: c}}
-	if text(t.Output) == "" && t.FormattedMarkdown == "" {
+	if (len(t.Output) == 0 || string(t.Output) == "null") && t.FormattedMarkdown == "" {
 		return parts
 	}
 	r := ssResult(t.Output)
@@ -402,8 +402,9 @@ func (sr *ssReader) tool(path string, line int, t *ssTool) []*transcript.Part {
 // "is_error"}, Codex's {"raw": "…"} or its own JSON output {"output",
 // "metadata": {"exit_code"}}, and anything else as JSON.
 func ssResult(raw json.RawMessage) *transcript.ToolResult {
-	r := &transcript.ToolResult{Output: text(raw)}
+	r := &transcript.ToolResult{}
 	if !bytes.HasPrefix(raw, []byte("{")) {
+		r.Output = text(raw)
 		return r
 	}
 	var o struct {
@@ -423,6 +424,8 @@ func ssResult(raw json.RawMessage) *transcript.ToolResult {
 		r.Output = *o.Raw
 	case o.Output != nil:
 		r.Output = *o.Output
+	default:
+		r.Output = text(raw)
 	}
 	r.IsError, r.ExitCode = o.IsError, o.Metadata.ExitCode
 	if r.ExitCode == nil {
