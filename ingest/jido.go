@@ -170,12 +170,11 @@ func readJido(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session,
 		}
 		return nil
 	})
-	switch {
-	case ctx.Err() != nil:
-		return nil, ctx.Err()
-	case err != nil:
-		d.fail(err)
-	case isObject && !sawVersion:
+	complete, err := d.end(ctx, err)
+	if err != nil {
+		return nil, err
+	}
+	if complete && isObject && !sawVersion {
 		f.Warn(0, "version is missing: jido_code writes it in every session")
 	}
 	if len(todos) > 0 {
@@ -185,18 +184,11 @@ func readJido(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session,
 			Kind: transcript.TextPart, Text: "**Todos**\n\n" + strings.Join(todos, "\n"),
 		}}})
 	}
-	if len(s.Turns) == 0 {
-		return nil, nil
-	}
-	s.ID = firstNonEmpty(s.ID, stem(f.Rel))
 	s.Title = firstNonEmpty(title, name)
 	if cost > 0 {
 		s.Meta["cost (USD)"] = strconv.FormatFloat(cost, 'f', -1, 64)
 	}
-	if len(s.Meta) == 0 {
-		s.Meta = nil
-	}
-	return []*transcript.Session{s}, nil
+	return snapshot(f, s), nil
 }
 
 // jidoMsg reads one conversation message and the cost of its response.

@@ -3,11 +3,14 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"reflect"
 	"strings"
+
+	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 // jsonDoc streams one JSON document, the container of the snapshot formats
@@ -120,6 +123,29 @@ func (d *jsonDoc) skipRest(depth int) error {
 
 // line is the line the decoder has read up to: the line of the last token.
 func (d *jsonDoc) line() int { return d.lc.line(d.dec.InputOffset()) }
+
+// end reports how the walk of the document ended: a cancelled context is
+// returned, another error becomes a warning. complete is true when the whole
+// document was read.
+func (d *jsonDoc) end(ctx context.Context, err error) (complete bool, cerr error) {
+	if cerr = ctx.Err(); cerr == nil && err != nil {
+		d.fail(err)
+	}
+	return err == nil, cerr
+}
+
+// snapshot returns the one session of a snapshot file, named after the file
+// when it has no id, or nothing when it has no message.
+func snapshot(f *File, s *transcript.Session) []*transcript.Session {
+	if len(s.Turns) == 0 {
+		return nil
+	}
+	s.ID = firstNonEmpty(s.ID, stem(f.Rel))
+	if len(s.Meta) == 0 {
+		s.Meta = nil
+	}
+	return []*transcript.Session{s}
+}
 
 // fail reports the error that stopped the walk; what was read before it is kept.
 func (d *jsonDoc) fail(err error) {

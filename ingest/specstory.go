@@ -144,31 +144,19 @@ func readSpecStory(ctx context.Context, f *File, r io.Reader) ([]*transcript.Ses
 		}
 		return nil
 	})
-	switch {
-	case ctx.Err() != nil:
-		return nil, ctx.Err()
-	case err != nil:
-		d.fail(err)
-	case isObject:
-		for _, k := range []string{"schemaVersion", "provider", "sessionId", "createdAt", "workspaceRoot", "exchanges"} {
-			if !seen[k] {
-				f.Warn(0, "%s is missing: the SessionData schema requires it", k)
-			}
+	complete, err := d.end(ctx, err)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range []string{"schemaVersion", "provider", "sessionId", "createdAt", "workspaceRoot", "exchanges"} {
+		if complete && isObject && !seen[k] {
+			f.Warn(0, "%s is missing: the SessionData schema requires it", k)
 		}
-	}
-	if len(s.Turns) == 0 {
-		return nil, nil
-	}
-	if s.ID == "" {
-		s.ID = stem(f.Rel)
 	}
 	if len(sr.hints) > 0 {
 		s.Meta["path hints"] = strings.Join(sr.hints, ", ")
 	}
-	if len(s.Meta) == 0 {
-		s.Meta = nil
-	}
-	return []*transcript.Session{s}, nil
+	return snapshot(f, s), nil
 }
 
 // checkVersion warns about a schemaVersion other than 1.0; SpecStory itself
