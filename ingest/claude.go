@@ -402,11 +402,7 @@ func toolResult(f *File, n int, b ccBlock, structured json.RawMessage) *transcri
 	default:
 		r.Output = text(b.Content)
 	}
-	if m := exitCodeRE.FindStringSubmatch(r.Output); m != nil {
-		if code, err := strconv.Atoi(m[1]); err == nil {
-			r.ExitCode = &code
-		}
-	}
+	r.ExitCode = exitCode(r.Output)
 	if r.Output == "" && len(structured) > 0 {
 		var bash struct{ Stdout, Stderr string }
 		if json.Unmarshal(structured, &bash) == nil {
@@ -414,6 +410,16 @@ func toolResult(f *File, n int, b ccBlock, structured json.RawMessage) *transcri
 		}
 	}
 	return r
+}
+
+// exitCode reads the exit code a shell tool's output starts with, if any.
+func exitCode(output string) *int {
+	if m := exitCodeRE.FindStringSubmatch(output); m != nil {
+		if code, err := strconv.Atoi(m[1]); err == nil {
+			return &code
+		}
+	}
+	return nil
 }
 
 func imagePart(f *File, n int, b ccBlock) *transcript.Part {

@@ -1,11 +1,253 @@
 package ingest
 
-// jido reads jido_code sessions. Not written yet: it recognises nothing.
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// jido reads the sessions jido_code saves when one is closed.
 var jido = &Reader{
 	Name:    "jido-code",
 	Agent:   "jido_code",
-	Files:   "(not yet supported)",
-	Detects: "(not yet supported)",
-	Detect:  func(*Head) bool { return false },
-	Read:    nil,
+	Files:   "~/.jido_code/sessions/<session id>.json: one pretty-printed JSON document per saved session",
+	Detects: "a JSON document with an integer version, project_path, a conversation array and todos; or, when a long conversation pushes those past the head, the leading keys closed_at, config and conversation",
+	Detect:  detectJido,
+	Read:    readJido,
+}
+
+func detectJido(h *Head) bool {
+	rs := h.Records()
+	if h.IsArray() || len(rs) != 1 || rs[0]["conversation"] != "[" {
+		return false
+	}
+	r := rs[0]
+	if _, err := strconv.Atoi(r["version"]); err == nil && r.Has("project_path", "todos") {
+		return true
+	}
+	// jido_code writes its keys sorted: in a long session, everything after
+	// conversation is beyond the head.
+	return !h.EOF && r["closed_at"] != "" && r["config"] == "{"
+}
+
+// jidoVersion is the file version this reader follows.
+const jidoVersion = 1
+
+type jidoMessage struct {
+	ID        string          `json:"id"`
+	Role      string          `json:"role"`
+	Content   json.RawMessage `json:"content"`
+	Timestamp string          `json:"timestamp"`
+	Usage     *jidoUsage      `json:"usage"`
+}
+
+type jidoUsage struct {
+	Input  float64 `json:"input_tokens"`
+	Output float64 `json:"output_tokens"`
+	Cost   float64 `json:"total_cost"` // US dollars
+}
+
+func (u jidoUsage) usage() transcript.Usage {
+	return transcript.Usage{Input: int64(u.Input), Output: int64(u.Output)}
+}
+
+type jidoTodo struct {
+	Content    string `json:"content"`
+	Status     string `json:"status"`
+	ActiveForm string `json:"active_form"`
+}
+
+func readJido(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
+	s := &transcript.Session{Meta: map[string]string{}}
+	var (
+		todos        []string // lines of a GFM task list
+		cost         float64
+		name, title  string
+		sawVersion   bool
+		hasCumulated bool
+	)
+	d := newJSONDoc(f, r, 1)
+	isObject, err := d.object("the document", func(key string, line int) error {
+		str := func(dst *string) error { return d.value(key, line, dst) }
+		var v string
+		switch key {
+		case "version":
+			sawVersion = true
+			var raw json.RawMessage
+			if err := d.value(key, line, &raw); err != nil {
+				return err
+			}
+			n, err := strconv.Atoi(string(raw))
+			switch {
+			case err != nil || n < 1:
+				f.Warn(line, "version: expected a positive integer, found %s", raw)
+			case n > jidoVersion:
+				f.Warn(line, "version %d is newer than %d, the version this reader knows: reading what it can", n, jidoVersion)
+			}
+		case "id":
+			return str(&s.ID)
+		case "name":
+			return str(&name)
+		case "title":
+			return str(&title)
+		case "project_path":
+			return str(&s.CWD)
+		case "language":
+			if err := str(&v); err != nil {
+				return err
+			}
+			s.Meta["language"] = v
+		case "created_at", "updated_at", "closed_at":
+			if err := str(&v); err != nil {
+				return err
+			}
+			t, ok := parseTime(v)
+			switch {
+			case !ok && v != "":
+				f.Warn(line, "%s: %q is not a timestamp", key, v)
+			case key == "created_at":
+				s.Started = t
+			case key == "updated_at": // the last activity; closed_at is when it was saved
+				s.Ended = t
+			default:
+				s.Meta["closed at"] = v
+			}
+		case "config":
+			var c map[string]json.RawMessage
+			if err := d.value(key, line, &c); err != nil {
+				return err
+			}
+			s.AddModel(text(c["model"]))
+			if p := text(c["provider"]); p != "" {
+				s.Meta["provider"] = p
+			}
+			if len(c) > 0 {
+				b, _ := json.Marshal(c) // sorted keys: deterministic
+				s.Meta["config"] = string(b)
+			}
+		case "cumulative_usage":
+			var u jidoUsage
+			if err := d.value(key, line, &u); err != nil {
+				return err
+			}
+			s.Usage, cost, hasCumulated = u.usage(), u.Cost, true
+		case "prompt_history":
+			var ph []string
+			if err := d.value(key, line, &ph); err != nil {
+				return err
+			}
+			if len(ph) > 0 {
+				s.Meta["prompt history"] = strings.Join(ph, "\n")
+			}
+		case "conversation":
+			return d.array(key, func(i, line int, raw json.RawMessage) error {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				if m, c := jidoMsg(f, fmt.Sprintf("conversation[%d]", i), line, raw); m != nil {
+					s.Append(m)
+					if !hasCumulated {
+						cost += c
+					}
+				}
+				return nil
+			})
+		case "todos":
+			return d.array(key, func(i, line int, raw json.RawMessage) error {
+				var t jidoTodo
+				if decodeAt(f, line, fmt.Sprintf("todos[%d]", i), raw, &t) {
+					todos = append(todos, todoLine(f, line, i, t))
+				}
+				return nil
+			})
+		default: // signature (an HMAC over the file, not verified) and fields to come
+			return d.skip()
+		}
+		return nil
+	})
+	complete, err := d.end(ctx, err)
+	if err != nil {
+		return nil, err
+	}
+	if complete && isObject && !sawVersion {
+		f.Warn(0, "version is missing: jido_code writes it in every session")
+	}
+	if len(todos) > 0 {
+		// The todo list is the session's state when it was saved: shown last,
+		// as a checklist.
+		s.Append(&transcript.Message{Role: transcript.System, Meta: true, Parts: []*transcript.Part{{
+			Kind: transcript.TextPart, Text: "**Todos**\n\n" + strings.Join(todos, "\n"),
+		}}})
+	}
+	s.Title = firstNonEmpty(title, name)
+	if cost > 0 {
+		s.Meta["cost (USD)"] = strconv.FormatFloat(cost, 'f', -1, 64)
+	}
+	return snapshot(f, s), nil
+}
+
+// jidoMsg reads one conversation message and the cost of its response.
+func jidoMsg(f *File, path string, line int, raw json.RawMessage) (*transcript.Message, float64) {
+	var jm jidoMessage
+	if !decodeAt(f, line, path, raw, &jm) {
+		return nil, 0
+	}
+	content := text(jm.Content)
+	if len(jm.Content) > 0 && jm.Content[0] != '"' && content != "" {
+		f.Warn(line, "%s.content: expected a string, found %s; shown as JSON", path, rawKind(jm.Content))
+	}
+	m := &transcript.Message{ID: jm.ID}
+	if t, ok := parseTime(jm.Timestamp); ok {
+		m.Time = t
+	} else if jm.Timestamp != "" {
+		f.Warn(line, "%s.timestamp: %q is not a timestamp", path, jm.Timestamp)
+	}
+	var cost float64
+	if jm.Usage != nil {
+		m.Usage, cost = jm.Usage.usage(), jm.Usage.Cost
+	}
+	switch jm.Role {
+	case "user":
+		m.Role = transcript.User
+		m.Parts = userText(content, &m.Meta)
+	case "assistant", "system":
+		m.Role, m.Meta = transcript.Role(jm.Role), jm.Role == "system"
+		if strings.TrimSpace(content) != "" {
+			m.Parts = []*transcript.Part{{Kind: transcript.TextPart, Text: content}}
+		}
+	case "tool":
+		// jido_code saves no tool calls, and results without the id of theirs:
+		// each is shown on its own.
+		m.Role = transcript.Tool
+		m.Parts = []*transcript.Part{{Kind: transcript.ResultPart, Result: &transcript.ToolResult{Output: content}}}
+	default:
+		f.Warn(line, "%s: unknown role %q; kept as an unknown event", path, jm.Role)
+		m.Role, m.Meta = transcript.System, true
+		m.Parts = []*transcript.Part{eventPart(transcript.Unknown, "Message with unknown role "+strconv.Quote(jm.Role), raw)}
+	}
+	if len(m.Parts) == 0 && m.Usage.IsZero() {
+		return nil, cost
+	}
+	return m, cost
+}
+
+// todoLine renders a todo as a GFM task list item, which the page shows as a
+// checkbox.
+func todoLine(f *File, line, i int, t jidoTodo) string {
+	item := strings.Join(strings.Fields(firstNonEmpty(t.Content, t.ActiveForm)), " ") // one line
+	switch t.Status {
+	case "completed":
+		return "- [x] " + item
+	case "pending":
+		return "- [ ] " + item
+	case "in_progress":
+		return "- [ ] " + item + " *(in progress)*"
+	}
+	f.Warn(line, "todos[%d]: unknown status %q", i, t.Status)
+	return "- [ ] " + item + " *(" + strings.Join(strings.Fields(t.Status), " ") + ")*"
 }
