@@ -28,8 +28,9 @@ var formatter = chromahtml.New(chromahtml.WithClasses(true), chromahtml.TabWidth
 var lexerCache sync.Map
 
 func lexer(key string, find func(string) chroma.Lexer) chroma.Lexer {
-	if l, ok := lexerCache.Load(key); ok {
-		return l.(chroma.Lexer)
+	if v, ok := lexerCache.Load(key); ok {
+		l, _ := v.(chroma.Lexer) // nil when the key has no lexer
+		return l
 	}
 	l := find(key)
 	if l != nil {

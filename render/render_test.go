@@ -181,3 +181,12 @@ func TestEditsAndRows(t *testing.T) {
 		t.Errorf("todos %+v plan %+v", todos, plan)
 	}
 }
+
+func TestUnknownFileLanguageTwice(t *testing.T) {
+	// The second lookup reads the cached miss.
+	for range 2 {
+		if got := string(Rows([]Row{{' ', "x", 1}}, "notes.unknownext")); !strings.Contains(got, "x") {
+			t.Fatal(got)
+		}
+	}
+}

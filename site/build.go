@@ -120,6 +120,7 @@ type builder struct {
 	out     *output
 	sass    *sass.Compiler // nil without Dart Sass
 	sassErr error          // why there is no Dart Sass
+	notices []string
 }
 
 func (b *builder) build(ctx context.Context, chroma string) ([]string, error) {
@@ -129,7 +130,8 @@ func (b *builder) build(ctx context.Context, chroma string) ([]string, error) {
 		return nil, err
 	}
 	st.assets = assets
-	return notices, b.pages(ctx)
+	b.notices = append(b.notices, notices...)
+	return b.notices, b.pages(ctx)
 }
 
 func (b *builder) pages(ctx context.Context) error {
@@ -167,21 +169,15 @@ func (b *builder) sessions(ctx context.Context) (*search.Index, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	prepared := make([]*search.Prepared, len(b.site.Sessions))
+	failed := make([]error, len(b.site.Sessions))
 	work := make(chan int)
-	errs := make(chan error, 1)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range work {
 				s := b.site.Sessions[i]
 				prepared[i] = searchSession(s, b.site.Config.Search)
-				if err := b.session(s); err != nil {
-					select {
-					case errs <- err:
-					default:
-					}
-					cancel()
-				}
+				failed[i] = b.session(s)
 			}
 		})
 	}
@@ -195,19 +191,47 @@ feed:
 	}
 	close(work)
 	wg.Wait()
-	select {
-	case err := <-errs:
+	if err := ctx.Err(); err != nil {
 		return nil, err
-	default:
-		if err := ctx.Err(); err != nil {
+	}
+	// One session that the theme cannot render must not sink the others;
+	// when none renders, the theme is broken and the build fails.
+	var errs []error
+	for i, err := range failed {
+		if err == nil {
+			continue
+		}
+		errs = append(errs, err)
+		s := b.site.Sessions[i]
+		b.notices = append(b.notices, fmt.Sprintf("%s: the page of this session could not be rendered: %v", s.Source, err))
+		if err := b.fallback(s, err); err != nil {
 			return nil, err
 		}
+	}
+	if len(errs) > 0 && len(errs) == len(failed) {
+		return nil, errs[0]
 	}
 	index := search.New(toolKindNames())
 	for _, p := range prepared {
 		index.Append(p)
 	}
 	return index, nil
+}
+
+// fallbackPage stands in for a session page the theme failed to render,
+// so links to it still lead somewhere that says why.
+var fallbackPage = template.Must(template.New("").Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'">
+<title>{{.Title}}</title></head><body><h1>{{.Title}}</h1>
+<p>This session's page could not be rendered: {{.Err}}</p><p>Its source is <code>{{.Source}}</code>.</p></body></html>
+`))
+
+func (b *builder) fallback(s *Session, err error) error {
+	var buf bytes.Buffer
+	if err := fallbackPage.Execute(&buf, map[string]any{"Title": s.Title, "Err": err.Error(), "Source": s.Source}); err != nil {
+		return err
+	}
+	return b.out.write(s.Path+"index.html", buf.Bytes())
 }
 
 func (b *builder) session(s *Session) error {
