@@ -95,6 +95,7 @@ var toolKinds = map[string]ToolKind{
 
 	"task": TaskTool, "agent": TaskTool, "todowrite": TaskTool, "todoread": TaskTool,
 	"update_plan": TaskTool, "write_todos": TaskTool, "todo_write": TaskTool, "exitplanmode": TaskTool,
+	"spawn_agent": TaskTool, "view_image": ReadTool, "write_stdin": ShellTool,
 }
 
 // KindOf classifies a tool by its name.
@@ -119,6 +120,7 @@ var injectedPrefixes = []string{
 	"<permissions instructions>", "<session_context>", "<user_info>", "<bash-input>",
 	"<bash-stdout>", "<bash-stderr>", "<task-notification>", "<user-prompt-submit-hook>",
 	"This session is being continued from a previous conversation",
+	"<user_shell_command>", "<turn_aborted>", "<subagent_notification>", "<skill>",
 }
 
 // IsInjected reports whether text was injected by the agent's harness rather
