@@ -291,7 +291,7 @@ func (rd *cxReader) line(n int, line []byte) error {
 	case ln.RecordType != "":
 		rd.session().skipped["record_type "+ln.RecordType]++ // mid-2025 state markers
 	case ln.Type == "" && ln.ID != "":
-		return rd.meta(n, line) // the bare first line of a mid-2025 rollout
+		return rd.meta(line, t) // the bare first line of a mid-2025 rollout
 	case ln.Session != nil && ln.Items != nil:
 		rd.document(n, ln.Session, ln.Items)
 	case ln.Type != "":
@@ -305,7 +305,7 @@ func (rd *cxReader) line(n int, line []byte) error {
 // document reads the TypeScript CLI's {session, items} rollout.
 func (rd *cxReader) document(n int, session json.RawMessage, items []json.RawMessage) {
 	if session != nil {
-		if err := rd.meta(n, session); err != nil {
+		if err := rd.meta(session, time.Time{}); err != nil {
 			rd.f.Warn(n, "session skipped: %v", err)
 		}
 	}
@@ -318,7 +318,7 @@ func (rd *cxReader) document(n int, session json.RawMessage, items []json.RawMes
 
 func (rd *cxReader) envelope(n int, typ string, payload, line []byte, t time.Time) error {
 	if typ == "session_meta" {
-		return rd.meta(n, payload)
+		return rd.meta(payload, t)
 	}
 	cs := rd.session()
 	switch typ {
@@ -413,7 +413,7 @@ func (rd *cxReader) start(id string) *cxSession {
 // file's own thread and a later one for another thread marks copied
 // history. Only a session_meta naming a thread of this file as its parent
 // starts a session of its own.
-func (rd *cxReader) meta(n int, raw []byte) error {
+func (rd *cxReader) meta(raw []byte, t time.Time) error {
 	var m cxMeta
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return err
@@ -433,14 +433,13 @@ func (rd *cxReader) meta(n int, raw []byte) error {
 	case rd.byID[id] != nil:
 		cs = rd.byID[id]
 	case id != "" && rd.byID[parent] != nil:
-		p := rd.byID[parent]
-		p.s.ChildIDs = append(p.s.ChildIDs, id)
+		addChild(rd.byID[parent].s, id)
 		cs = rd.start(id)
 	default:
 		if !cs.sawItem && cs.s.ParentID == "" && id != cs.s.ID {
 			cs.s.ParentID = id // a fork that predates forked_from_id
 		}
-		cs.system(true, m.Timestamp.Time, eventPart("info", "History copied from thread "+firstNonEmpty(id, "(no id)"), nil))
+		cs.system(true, t, eventPart("info", "History copied from thread "+firstNonEmpty(id, "(no id)"), nil))
 		return nil
 	}
 	rd.cur = cs
@@ -838,8 +837,12 @@ func (cs *cxSession) spawned(c *transcript.ToolCall, child string) {
 	if c != nil {
 		c.Subagent = child
 	}
-	if !slices.Contains(cs.s.ChildIDs, child) {
-		cs.s.ChildIDs = append(cs.s.ChildIDs, child)
+	addChild(cs.s, child)
+}
+
+func addChild(s *transcript.Session, id string) {
+	if id != "" && id != s.ID && !slices.Contains(s.ChildIDs, id) {
+		s.ChildIDs = append(s.ChildIDs, id)
 	}
 }
 
@@ -1093,13 +1096,9 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 	case "web_search_end":
 		cs.searchResults(&ev)
 	case "collab_agent_spawn_end":
-		if ev.NewThread != "" {
-			cs.spawned(cs.calls[ev.CallID].c, ev.NewThread)
-		}
+		cs.spawned(cs.calls[ev.CallID].c, ev.NewThread)
 	case "sub_agent_activity":
-		if ev.AgentTID != "" && !slices.Contains(cs.s.ChildIDs, ev.AgentTID) {
-			cs.s.ChildIDs = append(cs.s.ChildIDs, ev.AgentTID)
-		}
+		addChild(cs.s, ev.AgentTID)
 		cs.system(true, t, eventPart("subagent", strings.TrimSpace("Subagent "+firstNonEmpty(ev.AgentPath, ev.AgentTID)+": "+text(ev.Kind)), nil))
 	case "entered_review_mode":
 		var target struct {
@@ -1276,7 +1275,11 @@ func (cs *cxSession) rollback(n int, t time.Time) {
 			}
 		}
 	}
-	cs.system(true, t, eventPart("rewind", fmt.Sprintf("Rolled back %d turns", n), nil))
+	turnWord := "turns"
+	if n == 1 {
+		turnWord = "turn"
+	}
+	cs.system(true, t, eventPart("rewind", fmt.Sprintf("Rolled back %d %s", n, turnWord), nil))
 }
 
 // finish settles what the whole file was needed for.
@@ -1317,7 +1320,7 @@ func mergeCodex(ss []*transcript.Session) []*transcript.Session {
 	var out []*transcript.Session
 	for _, s := range ss {
 		i, dup := byID[s.ID]
-		if !dup {
+		if !dup || s.Started.IsZero() {
 			byID[s.ID] = len(out)
 			out = append(out, s)
 			continue
@@ -1331,8 +1334,8 @@ func mergeCodex(ss []*transcript.Session) []*transcript.Session {
 		keep.Warnings = append(keep.Warnings, drop.Warnings...)
 	}
 	for _, s := range out {
-		if i, ok := byID[s.ParentID]; ok && s.ParentID != s.ID && !slices.Contains(out[i].ChildIDs, s.ID) {
-			out[i].ChildIDs = append(out[i].ChildIDs, s.ID)
+		if i, ok := byID[s.ParentID]; ok {
+			addChild(out[i], s.ID)
 		}
 	}
 	return out
