@@ -425,11 +425,13 @@ func (rd *cxReader) meta(raw []byte, t time.Time) error {
 	switch {
 	case cs == nil:
 		cs = rd.start(firstNonEmpty(id, stem(rd.f.Rel)))
-	case !cs.hasMeta && id != "" && rd.byID[id] == nil:
+	case !cs.hasMeta && rd.byID[id] == nil:
 		// Records came before the first session_meta: they are this thread's.
-		delete(rd.byID, cs.s.ID)
-		cs.s.ID = id
-		rd.byID[id] = cs
+		if id != "" {
+			delete(rd.byID, cs.s.ID)
+			cs.s.ID = id
+			rd.byID[id] = cs
+		}
 	case rd.byID[id] != nil:
 		cs = rd.byID[id]
 	case id != "" && rd.byID[parent] != nil:
@@ -454,13 +456,15 @@ func (rd *cxReader) meta(raw []byte, t time.Time) error {
 	}
 	s.AgentVersion = firstNonEmpty(m.CLIVersion, s.AgentVersion)
 	s.CWD = firstNonEmpty(s.CWD, m.CWD)
-	if m.Git != nil {
-		s.Branch = firstNonEmpty(m.Git.Branch, s.Branch)
+	var commit, repo string
+	if g := m.Git; g != nil {
+		s.Branch = firstNonEmpty(g.Branch, s.Branch)
+		commit, repo = g.CommitHash, g.RepositoryURL
 	}
 	for _, kv := range [][2]string{
 		{"originator", m.Originator}, {"source", desc}, {"model provider", m.ModelProvider},
 		{"agent nickname", m.AgentNickname}, {"agent role", m.AgentRole},
-		{"git commit", gitField(m, 0)}, {"repository", gitField(m, 1)},
+		{"git commit", commit}, {"repository", repo},
 	} {
 		if kv[1] != "" && kv[1] != "null" {
 			if s.Meta == nil {
@@ -473,13 +477,6 @@ func (rd *cxReader) meta(raw []byte, t time.Time) error {
 		cs.system(true, m.Timestamp.Time, &transcript.Part{Kind: transcript.TextPart, Text: ins})
 	}
 	return nil
-}
-
-func gitField(m cxMeta, i int) string {
-	if m.Git == nil {
-		return ""
-	}
-	return []string{m.Git.CommitHash, m.Git.RepositoryURL}[i]
 }
 
 // cxSession accumulates one session of a rollout.
@@ -619,7 +616,9 @@ func (cs *cxSession) item(n int, raw, line []byte, t time.Time) error {
 		if len(texts) == 0 {
 			texts = content // raw reasoning, from models that show it
 		}
-		added := false
+		if len(texts) == 0 {
+			cs.skipped["encrypted reasoning"]++
+		}
 		for _, c := range texts {
 			if strings.TrimSpace(c.Text) == "" || cs.twin(false, transcript.Assistant, transcript.ThinkingPart, c.Text) != nil {
 				continue
@@ -627,10 +626,6 @@ func (cs *cxSession) item(n int, raw, line []byte, t time.Time) error {
 			m := cs.assistant(t)
 			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ThinkingPart, Text: c.Text})
 			cs.remember(false, transcript.Assistant, transcript.ThinkingPart, m, c.Text)
-			added = true
-		}
-		if !added && len(texts) == 0 {
-			cs.skipped["encrypted reasoning"]++
 		}
 	case "function_call", "custom_tool_call":
 		if it.Name == "" {
@@ -742,6 +737,10 @@ func (cs *cxSession) content(n int, raw json.RawMessage) []*transcript.Part {
 		}
 		return nil
 	}
+	return cs.parts(n, items)
+}
+
+func (cs *cxSession) parts(n int, items []cxContent) []*transcript.Part {
 	var parts []*transcript.Part
 	for _, c := range items {
 		switch c.Type {
@@ -906,12 +905,11 @@ func (cs *cxSession) output(n int, callID string, raw json.RawMessage) *transcri
 		switch {
 		case json.Unmarshal(raw, &obj) != nil:
 			r.Output = text(raw)
-		case obj.Content != nil:
+		case obj.Content != nil && obj.Content[0] != '{': // a string or items, not nested again
 			r = cs.output(n, callID, obj.Content)
 			r.IsError = obj.Success != nil && !*obj.Success
 		case obj.Type != "":
-			item, _ := json.Marshal([]cxContent{obj.cxContent})
-			cs.contentOutput(n, item, r)
+			cs.fill(n, []cxContent{obj.cxContent}, r)
 		default:
 			r.Output = text(raw)
 		}
@@ -922,11 +920,16 @@ func (cs *cxSession) output(n int, callID string, raw json.RawMessage) *transcri
 
 // contentOutput reads an array of content items into r.
 func (cs *cxSession) contentOutput(n int, raw []byte, r *transcript.ToolResult) bool {
-	if _, ok := contentItems(raw); !ok {
-		return false
+	items, ok := contentItems(raw)
+	if ok {
+		cs.fill(n, items, r)
 	}
+	return ok
+}
+
+func (cs *cxSession) fill(n int, items []cxContent, r *transcript.ToolResult) {
 	var texts []string
-	for _, p := range cs.content(n, raw) {
+	for _, p := range cs.parts(n, items) {
 		if p.Image != nil {
 			r.Images = append(r.Images, p.Image)
 		} else {
@@ -934,7 +937,6 @@ func (cs *cxSession) contentOutput(n int, raw []byte, r *transcript.ToolResult) 
 		}
 	}
 	r.Output = strings.Join(texts, "\n")
-	return true
 }
 
 // execOutput splits the header Codex writes before a command's output
@@ -968,20 +970,22 @@ func execOutput(s string) (string, *int) {
 
 var execHeaders = []string{"Chunk ID: ", "Wall time: ", "Original token count: ", "Total output lines: ", "Process running with session ID "}
 
+// toolNames lists the tools a tool search found: functions, alone or in a
+// named group.
 func toolNames(raw json.RawMessage) []string {
-	var tools []struct {
-		Name  string          `json:"name"`
-		Tools json.RawMessage `json:"tools"`
+	type tool struct {
+		Name  string `json:"name"`
+		Tools []tool `json:"tools"`
 	}
+	var tools []tool
 	_ = json.Unmarshal(raw, &tools)
 	var names []string
 	for _, t := range tools {
-		if t.Tools != nil {
-			for _, sub := range toolNames(t.Tools) {
-				names = append(names, t.Name+"."+sub)
-			}
-		} else if t.Name != "" {
+		if len(t.Tools) == 0 {
 			names = append(names, t.Name)
+		}
+		for _, sub := range t.Tools {
+			names = append(names, t.Name+"."+sub.Name)
 		}
 	}
 	return names
@@ -1087,8 +1091,7 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 		})
 	case "dynamic_tool_call_response":
 		r := &transcript.ToolResult{}
-		raw, _ := json.Marshal(ev.ContentItems)
-		cs.contentOutput(n, raw, r)
+		cs.fill(n, ev.ContentItems, r)
 		e := cxEnd{isErr: ev.Success != nil && !*ev.Success, output: firstNonEmpty(r.Output, errorMessage(ev.Error)), images: r.Images}
 		cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
 			return &transcript.ToolCall{Name: ev.Tool, Kind: transcript.KindOf(ev.Tool), Input: text(ev.Arguments)}
@@ -1130,8 +1133,10 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 		_ = json.Unmarshal(ev.Item, &item)
 		switch item.Type {
 		case "Plan": // a plan-mode proposal: no response item carries it
-			m := cs.assistant(t)
-			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: item.Text})
+			if strings.TrimSpace(item.Text) != "" {
+				m := cs.assistant(t)
+				m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: item.Text})
+			}
 		case "Sleep":
 			cs.system(true, t, eventPart("info", "Slept", line))
 		default: // copies of response items
