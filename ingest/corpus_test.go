@@ -46,9 +46,7 @@ var corpusFormats = map[string]string{
 
 // pending are formats whose reader has not landed yet.
 var pending = map[string]bool{
-	"codex": true,
 	"claude-code/claude-code-transcripts/sample_session.json": true, // the web export
-	"codex_golden": true,
 }
 
 // notSessions are corpus files that hold no session of their own.

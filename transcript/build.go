@@ -109,6 +109,9 @@ var toolKinds = map[string]ToolKind{
 	"apply_diff": EditTool, "insert_content": EditTool, "search_and_replace": EditTool, "modify_python_ast": EditTool,
 	"search_files": SearchTool, "browser_action": WebTool, "use_mcp_tool": MCPTool, "access_mcp_resource": MCPTool,
 	"new_task": TaskTool, "update_todo_list": TaskTool,
+
+	// Codex CLI
+	"spawn_agent": TaskTool, "write_stdin": ShellTool,
 }
 
 // KindOf classifies a tool by its name.
@@ -136,6 +139,8 @@ var injectedPrefixes = []string{
 	// Gemini CLI: the environment bootstrap before <session_context> existed,
 	// and the summary that replaces compressed history.
 	"This is the Gemini CLI. We are setting up the context for our chat.", "<state_snapshot>",
+	// Codex CLI
+	"<user_shell_command>", "<turn_aborted>", "<subagent_notification>", "<skill>",
 }
 
 // IsInjected reports whether text was injected by the agent's harness rather
