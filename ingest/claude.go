@@ -1,11 +1,14 @@
 package ingest
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"regexp"
+	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,18 +17,23 @@ import (
 )
 
 var claudeCode = &Reader{
-	Name:    "claude-code",
-	Agent:   "Claude Code",
-	Files:   "~/.claude/projects/<project>/<session>.jsonl and subagent agent-*.jsonl files",
-	Detects: "JSONL records with uuid, parentUuid and sessionId and a type such as user or assistant, or leading summary, file-history-snapshot, queue-operation or title records",
-	Detect:  detectClaude,
-	Read:    readClaude,
+	Name:  "claude-code",
+	Agent: "Claude Code",
+	Files: "~/.claude/projects/<project>/<session>.jsonl; subagents in <session>/subagents/agent-<id>.jsonl " +
+		"(with agent-<id>.meta.json) or agent-<id>.jsonl beside the session; Claude Code for web exports",
+	Detects: "JSONL records with uuid, parentUuid and sessionId and a type such as user or assistant, or leading " +
+		"summary, file-history-snapshot, queue-operation or title records; a JSON document {\"loglines\": [...]}; " +
+		"an agent-<id>.meta.json with agentType",
+	Detect: detectClaude,
+	Read:   readClaude,
+	Merge:  mergeClaude,
 }
 
 var claudeTypes = map[string]bool{"user": true, "assistant": true, "system": true, "progress": true, "attachment": true}
 
 func detectClaude(h *Head) bool {
-	for _, r := range h.Records() {
+	rs := h.Records()
+	for _, r := range rs {
 		switch t := r["type"]; {
 		case claudeTypes[t] && r.Has("parentUuid", "sessionId"):
 			return true
@@ -35,29 +43,50 @@ func detectClaude(h *Head) bool {
 			return true
 		}
 	}
-	return false
+	if len(rs) != 1 || h.IsArray() {
+		return false
+	}
+	// A web export is one document; a subagent's companion is recognised by
+	// its content, with its name as the tie-breaker.
+	return rs[0]["loglines"] == "[" || rs[0].Has("agentType") && isAgentMeta(h.Path)
+}
+
+// isAgentMeta reports whether p names a subagent's companion file.
+func isAgentMeta(p string) bool {
+	b := path.Base(p)
+	return strings.HasPrefix(b, "agent-") && strings.HasSuffix(b, ".meta.json")
 }
 
 type ccRecord struct {
-	Type             string          `json:"type"`
-	Subtype          string          `json:"subtype"`
-	UUID             string          `json:"uuid"`
-	SessionID        string          `json:"sessionId"`
-	AgentID          string          `json:"agentId"`
-	Timestamp        jsonTime        `json:"timestamp"`
-	CWD              string          `json:"cwd"`
-	GitBranch        string          `json:"gitBranch"`
-	Version          string          `json:"version"`
-	IsMeta           bool            `json:"isMeta"`
-	IsSidechain      bool            `json:"isSidechain"`
-	IsCompactSummary bool            `json:"isCompactSummary"`
-	IsAPIError       bool            `json:"isApiErrorMessage"`
-	Message          *ccMessage      `json:"message"`
-	ToolUseResult    json.RawMessage `json:"toolUseResult"`
+	Type              string          `json:"type"`
+	Subtype           string          `json:"subtype"`
+	UUID              string          `json:"uuid"`
+	ParentUUID        string          `json:"parentUuid"`
+	LogicalParentUUID string          `json:"logicalParentUuid"`
+	SessionID         string          `json:"sessionId"`
+	AgentID           string          `json:"agentId"`
+	Timestamp         jsonTime        `json:"timestamp"`
+	CWD               string          `json:"cwd"`
+	GitBranch         string          `json:"gitBranch"`
+	Version           string          `json:"version"`
+	IsMeta            bool            `json:"isMeta"`
+	IsSidechain       bool            `json:"isSidechain"`
+	IsCompactSummary  bool            `json:"isCompactSummary"`
+	IsAPIError        bool            `json:"isApiErrorMessage"`
+	Message           *ccMessage      `json:"message"`
+	ToolUseResult     json.RawMessage `json:"toolUseResult"`
+	Attachment        json.RawMessage `json:"attachment"`
 
 	Summary     string `json:"summary"`
+	LeafUUID    string `json:"leafUuid"`
 	CustomTitle string `json:"customTitle"`
 	AITitle     string `json:"aiTitle"`
+
+	// progress records
+	ParentToolUseID string `json:"parentToolUseID"`
+	Data            struct {
+		AgentID string `json:"agentId"`
+	} `json:"data"`
 
 	// system records
 	Content         json.RawMessage `json:"content"`
@@ -70,6 +99,14 @@ type ccRecord struct {
 		Trigger   string `json:"trigger"`
 		PreTokens int64  `json:"preTokens"`
 	} `json:"compactMetadata"`
+	HookCount             int               `json:"hookCount"`
+	HookErrors            []json.RawMessage `json:"hookErrors"`
+	PreventedContinuation bool              `json:"preventedContinuation"`
+	StopReason            string            `json:"stopReason"`
+	RefusalCategory       string            `json:"apiRefusalCategory"`
+	RefusalExplanation    string            `json:"apiRefusalExplanation"`
+	OriginalModel         string            `json:"originalModel"`
+	FallbackModel         string            `json:"fallbackModel"`
 }
 
 type ccMessage struct {
@@ -92,126 +129,291 @@ type ccBlock struct {
 	Name      string          `json:"name"`
 	Input     json.RawMessage `json:"input"`
 	ToolUseID string          `json:"tool_use_id"`
+	ToolName  string          `json:"tool_name"`
 	Content   json.RawMessage `json:"content"`
 	IsError   bool            `json:"is_error"`
 	Source    *struct {
-		Type string `json:"type"`
-		Data string `json:"data"`
-		URL  string `json:"url"`
+		Type      string `json:"type"`
+		MediaType string `json:"media_type"`
+		Data      string `json:"data"`
+		URL       string `json:"url"`
 	} `json:"source"`
+	From, To *struct {
+		Model string `json:"model"`
+	} // a model fallback
+
+	raw json.RawMessage
 }
 
 // skippedClaude are harness records that are not conversation: they are
-// counted on the session, not shown as messages.
+// counted on the session, not shown as messages. Those with a uuid still
+// take part in the conversation graph.
 var skippedClaude = map[string]bool{
 	"file-history-snapshot": true, "progress": true, "queue-operation": true, "last-prompt": true,
-	"permission-mode": true, "mode": true, "agent-name": true, "attachment": true,
-	"agent-setting": true, "pr-link": true, "tag": true, "worktree-state": true,
+	"permission-mode": true, "mode": true, "agent-name": true, "agent-setting": true, "pr-link": true,
+	"tag": true, "worktree-state": true, "frame-link": true, "relocated": true, "bridge-session": true,
+	"atis-latch": true,
 }
+
+// ccFile is the state of one Claude Code file being read.
+type ccFile struct {
+	f        *File
+	sessions map[string]*ccSession
+	order    []*ccSession
+	owner    map[string]*ccSession // uuid → the session that wrote it
+	titles   map[string]string     // titles of records without a session id
+	skipped  map[string]int        // harness records met before any session
+	agentOf  map[string]string     // Task call id → the agent it started
+	leaves   []ccTitle             // summaries, resolved by leafUuid at the end
+	agent    string                // the agent's session id in a subagent file
+	parent   string                // its parent session, from the file's path
+	line     int                   // the record being read: its line,
+	elem     int                   // or its index + 1 in a web export's loglines
+}
+
+type ccTitle struct{ leaf, text string }
 
 // ccSession accumulates one session of a Claude Code file.
 type ccSession struct {
-	s        *transcript.Session
-	byMsgID  map[string]*transcript.Message
-	titles   map[string]string // record type → last title of that type
-	skipped  map[string]int
-	versions string
+	s       *transcript.Session
+	byMsgID map[string]*transcript.Message
+	titles  map[string]string // record type → last title of that type
+	skipped map[string]int
+	dag     ccDAG
+	node    *ccNode               // the record being read, when it has a uuid
+	cur     []*transcript.Message // the messages it made
 }
 
 func readClaude(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
-	var (
-		order    []*ccSession
-		sessions = map[string]*ccSession{}
-		orphan   = map[string]string{} // titles in records without a session id
-	)
-	get := func(rec *ccRecord) *ccSession {
-		id := rec.SessionID
-		if rec.IsSidechain && rec.AgentID != "" && strings.HasPrefix(stem(f.Rel), "agent-") {
-			// A subagent file shares its parent's sessionId; it is its own session.
-			id = "agent-" + rec.AgentID
-		}
-		if id == "" {
-			if len(order) > 0 {
-				return order[len(order)-1]
-			}
-			id = stem(f.Rel)
-		}
-		cs := sessions[id]
-		if cs == nil {
-			cs = &ccSession{
-				s:       &transcript.Session{ID: id},
-				byMsgID: map[string]*transcript.Message{},
-				titles:  map[string]string{},
-				skipped: map[string]int{},
-			}
-			if id != rec.SessionID && rec.SessionID != "" {
-				cs.s.ParentID = rec.SessionID
-			}
-			sessions[id] = cs
-			order = append(order, cs)
-		}
-		return cs
+	if isAgentMeta(f.Rel) {
+		return readAgentMeta(f, r)
 	}
+	cf := &ccFile{
+		f: f, sessions: map[string]*ccSession{}, owner: map[string]*ccSession{},
+		titles: map[string]string{}, skipped: map[string]int{}, agentOf: map[string]string{},
+	}
+	if b := path.Base(f.Rel); strings.HasPrefix(b, "agent-") {
+		cf.agent = stem(b)
+		if dir := path.Dir(f.Rel); path.Base(dir) == "subagents" {
+			cf.parent = path.Base(path.Dir(dir))
+		}
+	}
+	br := bufio.NewReaderSize(r, headSize)
+	head, _ := br.Peek(headSize)
+	var err error
+	if rs := (&Head{Data: head}).Records(); len(rs) > 0 && rs[0]["loglines"] == "[" {
+		err = cf.readLoglines(ctx, br)
+	} else {
+		err = jsonl(ctx, f, br, func(n int, line []byte) error {
+			cf.line = n
+			return cf.record(line)
+		})
+	}
+	return cf.finish(), err
+}
 
-	err := jsonl(ctx, f, r, func(n int, line []byte) error {
-		var rec ccRecord
-		if err := json.Unmarshal(line, &rec); err != nil {
+// readLoglines reads a Claude Code for web export: one JSON document whose
+// loglines hold the records a JSONL file would.
+func (cf *ccFile) readLoglines(ctx context.Context, r io.Reader) error {
+	dec := json.NewDecoder(r)
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return errors.Join(errors.New("not a JSON object"), err)
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
 			return err
 		}
-		switch rec.Type {
-		case "summary", "custom-title", "ai-title":
-			title := firstNonEmpty(rec.CustomTitle, rec.AITitle, rec.Summary)
-			if rec.SessionID == "" {
-				orphan[rec.Type] = title
-			} else {
-				get(&rec).titles[rec.Type] = title
+		if t != "loglines" {
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return err
 			}
-			return nil
+			continue
 		}
-		if skippedClaude[rec.Type] {
-			if rec.SessionID != "" || len(order) > 0 {
-				get(&rec).skipped[rec.Type]++
+		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+			return errors.Join(errors.New("loglines is not an array"), err)
+		}
+		for i := 1; dec.More(); i++ {
+			if err := ctx.Err(); err != nil {
+				return err
 			}
-			return nil
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return err
+			}
+			cf.elem = i
+			if err := cf.record(raw); err != nil {
+				cf.warn("skipped: %v", err)
+			}
 		}
-		cs := get(&rec)
-		cs.note(&rec)
-		switch rec.Type {
-		case "user":
-			cs.user(f, n, &rec)
-		case "assistant":
-			cs.assistant(f, n, &rec)
-		case "system":
-			cs.system(&rec)
-		default:
-			cs.s.Append(&transcript.Message{
-				Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
-				Parts: []*transcript.Part{eventPart(transcript.Unknown, "Unknown record type "+strconv.Quote(rec.Type), line)},
-			})
+		if _, err := dec.Token(); err != nil {
+			return err
 		}
-		return nil
-	})
+	}
+	return nil
+}
 
+// warn records a problem with the record being read.
+func (cf *ccFile) warn(format string, args ...any) {
+	if cf.elem > 0 {
+		cf.f.Warn(0, "loglines[%d]: "+format, append([]any{cf.elem - 1}, args...)...)
+		return
+	}
+	cf.f.Warn(cf.line, format, args...)
+}
+
+func (cf *ccFile) record(line []byte) error {
+	var rec ccRecord
+	if err := json.Unmarshal(line, &rec); !isDrift(err, "message") {
+		return err
+	}
+	switch rec.Type {
+	case "custom-title", "ai-title":
+		cf.title(&rec, rec.Type, firstNonEmpty(rec.CustomTitle, rec.AITitle))
+		return nil
+	case "summary":
+		if rec.Message == nil {
+			// Older versions wrote these at the top of a file, for a leaf
+			// that may be in another session.
+			cf.leaves = append(cf.leaves, ccTitle{rec.LeafUUID, rec.Summary})
+			return nil
+		}
+		// A compaction summary written as a summary record with a message.
+		rec.Type, rec.IsCompactSummary = "user", true
+	}
+	if rec.SessionID == "" && len(cf.order) == 0 && cf.agent == "" && skippedClaude[rec.Type] {
+		cf.skipped[rec.Type]++
+		return nil
+	}
+	cs := cf.session(&rec)
+	cs.begin(cf, &rec)
+	switch {
+	case rec.Type == "user":
+		cs.user(cf, &rec)
+	case rec.Type == "assistant":
+		cs.assistant(cf, &rec)
+	case rec.Type == "system":
+		cs.system(&rec)
+	case rec.Type == "attachment":
+		cs.attachment(cf, &rec)
+	case skippedClaude[rec.Type]:
+		cs.skipped[rec.Type]++
+		if rec.Type == "progress" && rec.Data.AgentID != "" && rec.ParentToolUseID != "" {
+			// agent_progress repeats the subagent's messages, which its
+			// own file holds: only the link is taken from it.
+			cf.agentOf[rec.ParentToolUseID] = "agent-" + rec.Data.AgentID
+		}
+	default:
+		cs.add(&transcript.Message{
+			ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
+			Parts: []*transcript.Part{eventPart(transcript.Unknown, "Unknown record type "+strconv.Quote(rec.Type), line)},
+		})
+	}
+	cs.end()
+	return nil
+}
+
+// session returns the session a record belongs to, creating it.
+func (cf *ccFile) session(rec *ccRecord) *ccSession {
+	id := rec.SessionID
+	switch {
+	case cf.agent != "":
+		// A subagent file may carry its parent's sessionId; it is its own session.
+		id = cf.agent
+		if rec.AgentID != "" {
+			id = "agent-" + rec.AgentID
+		}
+	case id == "" && len(cf.order) > 0:
+		return cf.order[len(cf.order)-1]
+	case id == "":
+		id = stem(cf.f.Rel)
+	}
+	cs := cf.sessions[id]
+	if cs == nil {
+		cs = &ccSession{
+			s:       &transcript.Session{ID: id, ParentID: cf.parent},
+			byMsgID: map[string]*transcript.Message{},
+			titles:  map[string]string{},
+			skipped: map[string]int{},
+			dag:     ccDAG{nodes: map[string]*ccNode{}},
+		}
+		if cs.s.ParentID == "" && rec.SessionID != id {
+			cs.s.ParentID = rec.SessionID
+		}
+		cf.sessions[id] = cs
+		cf.order = append(cf.order, cs)
+	}
+	return cs
+}
+
+func (cf *ccFile) title(rec *ccRecord, kind, title string) {
+	if rec.SessionID == "" {
+		cf.titles[kind] = title
+		return
+	}
+	cf.session(rec).titles[kind] = title
+}
+
+// finish resolves what needed the whole file and returns its sessions.
+func (cf *ccFile) finish() []*transcript.Session {
+	for _, l := range cf.leaves {
+		if cs := cf.owner[l.leaf]; cs != nil {
+			cs.titles["summary"] = l.text
+		} else {
+			cf.titles["summary"] = l.text
+		}
+	}
 	var out []*transcript.Session
-	for _, cs := range order {
-		for k, v := range orphan {
+	for _, cs := range cf.order {
+		s := cs.s
+		if len(s.Turns) == 0 {
+			continue
+		}
+		if len(out) == 0 {
+			for k, n := range cf.skipped {
+				cs.skipped[k] += n
+			}
+		}
+		for k, v := range cf.titles {
 			if _, ok := cs.titles[k]; !ok {
 				cs.titles[k] = v
 			}
 		}
-		cs.s.Title = firstNonEmpty(cs.titles["custom-title"], cs.titles["ai-title"], cs.titles["summary"])
+		for _, kind := range titleKinds {
+			if t := strings.TrimSpace(cs.titles[kind]); t != "" {
+				s.Title = t
+				setMeta(s, "title source", kind)
+				break
+			}
+		}
 		if len(cs.skipped) > 0 {
-			cs.s.Meta = map[string]string{"skipped records": countList(cs.skipped)}
+			setMeta(s, "skipped records", countList(cs.skipped))
 		}
-		if len(cs.s.Turns) > 0 {
-			out = append(out, cs.s)
-		}
+		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+			if p.Call != nil && cf.agentOf[p.Call.ID] != "" {
+				p.Call.Subagent = cf.agentOf[p.Call.ID]
+			}
+		})
+		cs.dag.markBranches()
+		out = append(out, s)
 	}
-	return out, err
+	return out
 }
 
-// note takes the session-level fields a record carries.
-func (cs *ccSession) note(rec *ccRecord) {
+// titleKinds are the records that name a session, strongest first.
+var titleKinds = []string{"custom-title", "ai-title", "summary", "description"}
+
+func setMeta(s *transcript.Session, k, v string) {
+	if s.Meta == nil {
+		s.Meta = map[string]string{}
+	}
+	s.Meta[k] = v
+}
+
+// begin takes the session-level fields a record carries and enters it in
+// the conversation graph.
+func (cs *ccSession) begin(cf *ccFile, rec *ccRecord) {
 	s := cs.s
 	if rec.CWD != "" && s.CWD == "" {
 		s.CWD = rec.CWD
@@ -222,66 +424,177 @@ func (cs *ccSession) note(rec *ccRecord) {
 	if rec.Version != "" {
 		s.AgentVersion = rec.Version
 	}
+	cs.cur, cs.node = cs.cur[:0], nil
+	if rec.UUID == "" || cs.dag.nodes[rec.UUID] != nil {
+		return
+	}
+	// A compaction boundary has no parent, only a logical one.
+	cs.node = cs.dag.add(rec.UUID, firstNonEmpty(rec.ParentUUID, rec.LogicalParentUUID), rec.Timestamp.Time)
+	if o := cf.owner[rec.ParentUUID]; o != nil && o != cs && s.ParentID == "" {
+		s.ParentID = o.s.ID // a session continued or forked from another
+	}
+	if cf.owner[rec.UUID] == nil {
+		cf.owner[rec.UUID] = cs
+	}
 }
 
-func (cs *ccSession) user(f *File, n int, rec *ccRecord) {
-	m := &transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time,
-		Meta: rec.IsMeta || rec.IsCompactSummary, Sidechain: rec.IsSidechain}
+// add appends a message the current record made.
+func (cs *ccSession) add(m *transcript.Message) {
+	cs.s.Append(m)
+	cs.cur = append(cs.cur, m)
+}
+
+// end files the current record's messages under its graph node.
+func (cs *ccSession) end() {
+	if n := cs.node; n != nil {
+		for _, m := range cs.cur {
+			n.msgs = append(n.msgs, m)
+			n.live = n.live || m.Role == transcript.Assistant || m.StartsTurn()
+		}
+	}
+}
+
+// blocks decodes message content: a string, or an array of blocks whose
+// elements may themselves be strings.
+func (cf *ccFile) blocks(raw json.RawMessage) []ccBlock {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return []ccBlock{{Type: "text", Text: s}}
+	}
+	var elems []json.RawMessage
+	if err := json.Unmarshal(raw, &elems); err != nil {
+		if len(raw) == 0 || string(raw) == "null" {
+			cf.warn("message has no content")
+		} else {
+			cf.warn("message content skipped: %v", err)
+		}
+		return nil
+	}
+	bs := make([]ccBlock, 0, len(elems))
+	for _, e := range elems {
+		var b ccBlock
+		if err := json.Unmarshal(e, &b); !isDrift(err) {
+			b = ccBlock{Type: "text", Text: text(e)}
+		}
+		b.raw = e
+		bs = append(bs, b)
+	}
+	return bs
+}
+
+func (cs *ccSession) user(cf *ccFile, rec *ccRecord) {
 	if rec.Message == nil {
 		return
 	}
-	var s string
-	if json.Unmarshal(rec.Message.Content, &s) == nil {
-		m.Parts = userText(s, &m.Meta)
-	} else {
-		var blocks []ccBlock
-		if err := json.Unmarshal(rec.Message.Content, &blocks); err != nil {
-			f.Warn(n, "message content skipped: %v", err)
-			return
-		}
-		results := 0
-		for _, b := range blocks {
-			switch b.Type {
-			case "text":
-				m.Parts = append(m.Parts, userText(b.Text, &m.Meta)...)
-			case "image":
-				m.Parts = append(m.Parts, imagePart(f, n, b))
-			case "tool_result":
-				results++
-				m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ResultPart, Result: toolResult(f, n, b, rec.ToolUseResult)})
-			default:
-				m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart,
-					Text: firstNonEmpty(text(b.Content), "("+b.Type+" block)")})
+	blocks := cf.blocks(rec.Message.Content)
+	var tur json.RawMessage
+	if n := countBlocks(blocks, "tool_result"); n == 1 {
+		tur = rec.ToolUseResult // it describes the record's one result
+	}
+	meta := rec.IsMeta || rec.IsCompactSummary
+	if meta && rec.IsCompactSummary && !cs.afterCompaction() {
+		cs.add(&transcript.Message{ID: suffixID(rec.UUID, "#compaction"), Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
+			Parts: []*transcript.Part{eventPart(transcript.Compaction, "Conversation compacted", nil)}})
+	}
+	cs.userParts(cf, rec, blocks, tur, meta)
+}
+
+// userParts adds the messages of user content. Harness-injected blocks (IDE
+// context, reminders) that share a record with what the user typed become a
+// Meta message of their own, so the prompt stays a prompt.
+func (cs *ccSession) userParts(cf *ccFile, rec *ccRecord, blocks []ccBlock, tur json.RawMessage, meta bool) {
+	var typed, injected []*transcript.Part
+	results, injectedFirst := 0, false
+	for _, b := range blocks {
+		var p *transcript.Part
+		switch b.Type {
+		case "text":
+			if p = textPart(b.Text); p != nil && transcript.IsInjected(b.Text) && !meta {
+				injectedFirst = injectedFirst || len(typed) == 0
+				injected = append(injected, p)
+				continue
 			}
+		case "image":
+			p = cf.imagePart(b)
+		case "tool_result":
+			results++
+			p = &transcript.Part{Kind: transcript.ResultPart, Result: cf.toolResult(b, tur)}
+		case "document":
+			p = &transcript.Part{Kind: transcript.TextPart, Text: documentText(b)}
+		default:
+			p = unknownBlock(b)
 		}
-		if results > 0 && results == len(blocks) {
-			m.Role = transcript.Tool
+		if p != nil {
+			typed = append(typed, p)
 		}
 	}
-	if rec.IsCompactSummary {
-		m.Parts = append([]*transcript.Part{eventPart(transcript.Compaction, "Summary of the conversation before compaction", nil)}, m.Parts...)
+	m := &transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time, Meta: meta,
+		Sidechain: rec.IsSidechain, Parts: typed}
+	if results > 0 && results == len(typed) {
+		m.Role = transcript.Tool
 	}
-	if len(m.Parts) > 0 {
-		cs.s.Append(m)
+	ctx := &transcript.Message{ID: rec.UUID, Role: transcript.User, Time: m.Time, Meta: true,
+		Sidechain: m.Sidechain, Parts: injected}
+	switch {
+	case len(injected) == 0:
+		ctx = nil
+	case len(typed) == 0:
+		m = nil
+	default:
+		ctx.ID = suffixID(ctx.ID, "#context")
+	}
+	if injectedFirst {
+		m, ctx = ctx, m
+	}
+	for _, x := range []*transcript.Message{m, ctx} {
+		if x != nil && len(x.Parts) > 0 {
+			cs.add(x)
+		}
 	}
 }
 
-// userText turns typed or injected user text into parts, marking the
-// message as meta when the harness wrote it.
-func userText(s string, meta *bool) []*transcript.Part {
-	if strings.HasPrefix(s, "[Request interrupted by user") {
-		return []*transcript.Part{eventPart(transcript.Interrupt, strings.Trim(s, "[]"), nil)}
+// suffixID names a second message made from one record.
+func suffixID(uuid, suffix string) string {
+	if uuid == "" {
+		return ""
 	}
-	if transcript.IsInjected(s) {
-		*meta = true
+	return uuid + suffix
+}
+
+// textPart turns typed or injected text into a part: nil when blank, an
+// event when it is Claude Code's interruption notice.
+func textPart(s string) *transcript.Part {
+	if strings.HasPrefix(s, "[Request interrupted by user") {
+		return eventPart(transcript.Interrupt, strings.Trim(s, "[]"), nil)
 	}
 	if strings.TrimSpace(s) == "" {
 		return nil
 	}
-	return []*transcript.Part{{Kind: transcript.TextPart, Text: s}}
+	return &transcript.Part{Kind: transcript.TextPart, Text: s}
 }
 
-func (cs *ccSession) assistant(f *File, n int, rec *ccRecord) {
+// afterCompaction reports whether the last message is a compaction marker.
+func (cs *ccSession) afterCompaction() bool {
+	ts := cs.s.Turns
+	if len(ts) == 0 || len(ts[len(ts)-1].Messages) == 0 {
+		return false
+	}
+	ms := ts[len(ts)-1].Messages
+	last := ms[len(ms)-1]
+	return len(last.Parts) == 1 && last.Parts[0].Event != nil && last.Parts[0].Event.Kind == transcript.Compaction
+}
+
+func countBlocks(bs []ccBlock, typ string) int {
+	n := 0
+	for _, b := range bs {
+		if b.Type == typ {
+			n++
+		}
+	}
+	return n
+}
+
+func (cs *ccSession) assistant(cf *ccFile, rec *ccRecord) {
 	if rec.Message == nil {
 		return
 	}
@@ -297,63 +610,84 @@ func (cs *ccSession) assistant(f *File, n int, rec *ccRecord) {
 		if msg.ID != "" {
 			cs.byMsgID[msg.ID] = m
 		}
-		cs.s.Append(m)
+		cs.add(m)
+	} else if cs.node != nil {
+		cs.node.same = m.ID
 	}
 	if msg.Usage != nil {
 		m.Usage = transcript.Usage{Input: msg.Usage.Input, Output: msg.Usage.Output, CacheRead: msg.Usage.CacheRead, CacheWrite: msg.Usage.CacheWrite}
 	}
-	var blocks []ccBlock
-	var s string
-	if json.Unmarshal(msg.Content, &s) == nil {
-		blocks = []ccBlock{{Type: "text", Text: s}}
-	} else if err := json.Unmarshal(msg.Content, &blocks); err != nil {
-		f.Warn(n, "message content skipped: %v", err)
-		return
-	}
-	for _, b := range blocks {
-		switch b.Type {
-		case "text":
-			if rec.IsAPIError {
-				m.Parts = append(m.Parts, eventPart(transcript.ErrorEvent, b.Text, nil))
-			} else if strings.TrimSpace(b.Text) != "" {
+	for _, b := range cf.blocks(msg.Content) {
+		switch {
+		case b.Type == "text" && rec.IsAPIError:
+			m.Parts = append(m.Parts, eventPart(transcript.ErrorEvent, b.Text, nil))
+		case b.Type == "text":
+			if strings.TrimSpace(b.Text) != "" {
 				m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: b.Text})
 			}
-		case "thinking", "redacted_thinking":
+		case b.Type == "thinking", b.Type == "redacted_thinking":
 			t := b.Thinking
 			if t == "" {
 				t = "(redacted thinking)"
 			}
 			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ThinkingPart, Text: t})
-		case "tool_use", "server_tool_use":
+		case b.Type == "tool_use", b.Type == "server_tool_use":
 			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
 				ID: b.ID, Name: b.Name, Kind: transcript.KindOf(b.Name), Input: text(b.Input),
 			}})
-		case "image":
-			m.Parts = append(m.Parts, imagePart(f, n, b))
+		case strings.HasSuffix(b.Type, "_tool_result"):
+			// Results of server tools (web search, web fetch) come back
+			// inside the assistant's own message.
+			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ResultPart, Result: cf.toolResult(b, nil)})
+		case b.Type == "image":
+			m.Parts = append(m.Parts, cf.imagePart(b))
+		case b.Type == "fallback" && b.From != nil && b.To != nil:
+			m.Parts = append(m.Parts, eventPart("info", "Model fell back from "+b.From.Model+" to "+b.To.Model, nil))
 		default:
-			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ResultPart, Result: &transcript.ToolResult{
-				CallID: b.ToolUseID, Output: text(b.Content),
-			}})
+			m.Parts = append(m.Parts, unknownBlock(b))
 		}
 	}
+}
+
+// unknownBlock keeps a content block of a type the reader does not know.
+func unknownBlock(b ccBlock) *transcript.Part {
+	return eventPart(transcript.Unknown, "Unknown content block "+strconv.Quote(b.Type), b.raw)
+}
+
+func documentText(b ccBlock) string {
+	if b.Source != nil && b.Source.Type == "text" {
+		return b.Source.Data
+	}
+	mt := "document"
+	if b.Source != nil && b.Source.MediaType != "" {
+		mt = b.Source.MediaType
+	}
+	return "(attached " + mt + ")"
 }
 
 func (cs *ccSession) system(rec *ccRecord) {
 	var kind, desc string
 	content := text(rec.Content)
-	switch rec.Subtype {
-	case "api_error":
-		kind = transcript.Retry
-		desc = fmt.Sprintf("API error, retry %d of %d", rec.RetryAttempt, rec.MaxRetries)
+	errMsg := func() string {
 		var e struct {
 			Message string `json:"message"`
 		}
 		if json.Unmarshal(rec.Error, &e) != nil || e.Message == "" {
-			e.Message = text(rec.Error)
+			return text(rec.Error)
 		}
-		if e.Message != "" {
-			desc += ": " + e.Message
+		return e.Message
+	}
+	switch rec.Subtype {
+	case "api_error":
+		kind, desc = transcript.Retry, "API error"
+		if rec.MaxRetries > 0 {
+			desc = fmt.Sprintf("API error, retry %d of %d", rec.RetryAttempt, rec.MaxRetries)
 		}
+		if e := errMsg(); e != "" {
+			desc += ": " + e
+		}
+	case "error":
+		kind, desc = transcript.ErrorEvent, firstNonEmpty(errMsg(), content, "Error")
 	case "compact_boundary":
 		kind = transcript.Compaction
 		desc = "Conversation compacted"
@@ -364,59 +698,87 @@ func (cs *ccSession) system(rec *ccRecord) {
 		kind, desc = transcript.Command, content
 	case "turn_duration":
 		kind, desc = "info", fmt.Sprintf("Turn took %.1f s", rec.DurationMs/1000)
+	case "stop_hook_summary":
+		kind, desc = "hook", fmt.Sprintf("Stop hooks ran (%d)", rec.HookCount)
+		for _, e := range rec.HookErrors {
+			desc += "\nerror: " + text(e)
+		}
+		if rec.PreventedContinuation {
+			desc += "\nprevented continuation: " + rec.StopReason
+		}
+	case "api_refusal":
+		kind, desc = transcript.ErrorEvent, "The API refused the request: "+firstNonEmpty(rec.RefusalExplanation, rec.RefusalCategory, content)
+	case "model_refusal_fallback":
+		kind, desc = "info", fmt.Sprintf("Model %s refused; fell back to %s", rec.OriginalModel, rec.FallbackModel)
 	default:
-		kind = "info"
-		if rec.Level == "error" {
+		// Informational records say how loud they are.
+		switch kind = rec.Level; kind {
+		case "error":
 			kind = transcript.ErrorEvent
+		case "warning":
+		default:
+			kind = "info"
 		}
 		desc = firstNonEmpty(content, rec.Subtype, "system message")
 	}
-	cs.s.Append(&transcript.Message{ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
-		Parts: []*transcript.Part{eventPart(kind, desc, nil)}})
+	cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
+		Sidechain: rec.IsSidechain, Parts: []*transcript.Part{eventPart(kind, desc, nil)}})
 }
 
-var exitCodeRE = regexp.MustCompile(`^(?:Error: )?Exit code (\d+)`)
-
-func toolResult(f *File, n int, b ccBlock, structured json.RawMessage) *transcript.ToolResult {
-	r := &transcript.ToolResult{CallID: b.ToolUseID, IsError: b.IsError}
-	var s string
-	var blocks []ccBlock
-	switch {
-	case json.Unmarshal(b.Content, &s) == nil:
-		r.Output = s
-	case json.Unmarshal(b.Content, &blocks) == nil:
-		var texts []string
-		for _, c := range blocks {
-			switch c.Type {
-			case "text":
-				texts = append(texts, c.Text)
-			case "image":
-				if p := imagePart(f, n, c); p.Image != nil {
-					r.Images = append(r.Images, p.Image)
-				}
-			default:
-				texts = append(texts, text(c.Content))
-			}
-		}
-		r.Output = strings.Join(texts, "\n")
-	default:
-		r.Output = text(b.Content)
+// attachment keeps what a harness attachment gave the model: prompts the
+// user queued while the agent worked, context and errors from hooks. The
+// rest (tool lists, reminders, mode changes) is counted.
+func (cs *ccSession) attachment(cf *ccFile, rec *ccRecord) {
+	var a struct {
+		Type          string          `json:"type"`
+		Prompt        json.RawMessage `json:"prompt"`
+		Content       json.RawMessage `json:"content"`
+		HookName      string          `json:"hookName"`
+		Stderr        string          `json:"stderr"`
+		ExitCode      *int            `json:"exitCode"`
+		BlockingError *struct {
+			BlockingError string `json:"blockingError"`
+			Command       string `json:"command"`
+		} `json:"blockingError"`
 	}
-	if m := exitCodeRE.FindStringSubmatch(r.Output); m != nil {
-		if code, err := strconv.Atoi(m[1]); err == nil {
-			r.ExitCode = &code
-		}
+	_ = json.Unmarshal(rec.Attachment, &a)
+	event := func(desc string) {
+		cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
+			Sidechain: rec.IsSidechain, Parts: []*transcript.Part{eventPart("hook", desc, nil)}})
 	}
-	if r.Output == "" && len(structured) > 0 {
-		var bash struct{ Stdout, Stderr string }
-		if json.Unmarshal(structured, &bash) == nil {
-			r.Output = strings.TrimRight(bash.Stdout+"\n"+bash.Stderr, "\n")
+	switch a.Type {
+	case "queued_command":
+		if len(a.Prompt) > 0 {
+			cs.userParts(cf, rec, cf.blocks(a.Prompt), nil, false)
+			return
 		}
+	case "hook_additional_context":
+		var lines []string
+		if json.Unmarshal(a.Content, &lines) != nil {
+			lines = []string{text(a.Content)}
+		}
+		if t := strings.Join(lines, "\n"); strings.TrimSpace(t) != "" {
+			cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time, Meta: true,
+				Sidechain: rec.IsSidechain, Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: t}}})
+			return
+		}
+	case "hook_blocking_error":
+		if b := a.BlockingError; b != nil {
+			event(fmt.Sprintf("%s hook blocked: %s\n%s", a.HookName, b.BlockingError, b.Command))
+			return
+		}
+	case "hook_non_blocking_error":
+		code := ""
+		if a.ExitCode != nil {
+			code = fmt.Sprintf(" (exit %d)", *a.ExitCode)
+		}
+		event(fmt.Sprintf("%s hook failed%s: %s", a.HookName, code, a.Stderr))
+		return
 	}
-	return r
+	cs.skipped["attachment"]++
 }
 
-func imagePart(f *File, n int, b ccBlock) *transcript.Part {
+func (cf *ccFile) imagePart(b ccBlock) *transcript.Part {
 	if b.Source == nil {
 		return &transcript.Part{Kind: transcript.TextPart, Text: "(image without data)"}
 	}
@@ -425,10 +787,30 @@ func imagePart(f *File, n int, b ccBlock) *transcript.Part {
 	}
 	img, ok := decodeImage(b.Source.Data)
 	if !ok {
-		f.Warn(n, "image data is not base64; skipped")
+		cf.warn("image data is not base64; skipped")
 		return &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable image)"}
 	}
 	return &transcript.Part{Kind: transcript.ImagePart, Image: img}
+}
+
+// readAgentMeta reads a subagent's companion file into a session without
+// messages that Merge folds into the subagent it describes.
+func readAgentMeta(f *File, r io.Reader) ([]*transcript.Session, error) {
+	var m struct {
+		AgentType   string `json:"agentType"`
+		Description string `json:"description"`
+		ToolUseID   string `json:"toolUseId"`
+	}
+	if err := json.NewDecoder(r).Decode(&m); err != nil {
+		return nil, err
+	}
+	s := &transcript.Session{ID: stem(f.Rel), Source: f.Rel, Meta: map[string]string{}}
+	for k, v := range map[string]string{"agent type": m.AgentType, "description": m.Description, "tool use id": m.ToolUseID} {
+		if v != "" {
+			s.Meta[k] = v
+		}
+	}
+	return []*transcript.Session{s}, nil
 }
 
 func eventPart(kind, desc string, raw []byte) *transcript.Part {
@@ -442,6 +824,18 @@ func firstNonEmpty(ss ...string) string {
 		}
 	}
 	return ""
+}
+
+// isDrift reports whether err is nil or only says that a field held
+// another type than expected: formats drift, and Unmarshal still fills the
+// other fields. A value that is not an object at all, or one of the fields
+// the record cannot do without, is a real error.
+func isDrift(err error, vital ...string) bool {
+	var te *json.UnmarshalTypeError
+	if err == nil {
+		return true
+	}
+	return errors.As(err, &te) && te.Field != "" && !slices.Contains(vital, te.Field)
 }
 
 // countList formats counts as "a 2, b 1", sorted by name.

@@ -47,7 +47,6 @@ var corpusFormats = map[string]string{
 // pending are formats whose reader has not landed yet.
 var pending = map[string]bool{
 	"codex": true, "gemini-cli": true, "specstory": true, "jido-code": true, "domarkx": true, "codelia": true,
-	"claude-code/claude-code-transcripts/sample_session.json": true, // the web export
 	"codex_golden": true, "gemini_golden": true,
 }
 

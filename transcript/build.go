@@ -74,6 +74,7 @@ var toolKinds = map[string]ToolKind{
 	"bash": ShellTool, "shell": ShellTool, "shell_command": ShellTool, "exec_command": ShellTool,
 	"local_shell_call": ShellTool, "run_shell_command": ShellTool, "run_terminal_cmd": ShellTool,
 	"bashoutput": ShellTool, "killshell": ShellTool, "execute_command": ShellTool,
+	"killbash": ShellTool, "taskoutput": ShellTool,
 
 	"read": ReadTool, "read_file": ReadTool, "view": ReadTool, "read_many_files": ReadTool,
 	"notebookread": ReadTool, "cat": ReadTool, "ls": ReadTool, "list_directory": ReadTool,
@@ -95,6 +96,7 @@ var toolKinds = map[string]ToolKind{
 
 	"task": TaskTool, "agent": TaskTool, "todowrite": TaskTool, "todoread": TaskTool,
 	"update_plan": TaskTool, "write_todos": TaskTool, "todo_write": TaskTool, "exitplanmode": TaskTool,
+	"taskcreate": TaskTool, "taskupdate": TaskTool, "tasklist": TaskTool, "taskget": TaskTool,
 }
 
 // KindOf classifies a tool by its name.
@@ -119,6 +121,7 @@ var injectedPrefixes = []string{
 	"<permissions instructions>", "<session_context>", "<user_info>", "<bash-input>",
 	"<bash-stdout>", "<bash-stderr>", "<task-notification>", "<user-prompt-submit-hook>",
 	"This session is being continued from a previous conversation",
+	"<ide_opened_file>", "<ide_selection>", "<teammate-message",
 }
 
 // IsInjected reports whether text was injected by the agent's harness rather
