@@ -19,7 +19,6 @@ import (
 type ccNode struct {
 	uuid   string
 	parent string
-	same   string // the first line of the API message this line continues
 	time   time.Time
 	live   bool // it holds a prompt or a reply
 	msgs   []*transcript.Message
@@ -41,25 +40,13 @@ func (d *ccDAG) add(uuid, parent string, t time.Time) *ccNode {
 // two children that each lead to a prompt or a reply. The line leading to
 // the latest such leaf is the conversation; messages only on the others
 // keep their place in file order and get Branch, the uuid they left from.
-// Parallel tool calls fork too (each result hangs off its own call), but
-// only one of their children goes on, so they are not branches.
+// Parallel tool calls fork too (each result hangs off the line of its own
+// call), but only one of their children goes on, so they are not branches.
 func (d *ccDAG) markBranches() {
-	head := func(n *ccNode) *ccNode { // the lines of one API message are one node
-		if n != nil && n.same != "" {
-			if h := d.nodes[n.same]; h != nil {
-				return h
-			}
-		}
-		return n
-	}
+	nodes := d.order
 	parent := map[*ccNode]*ccNode{}
-	var nodes []*ccNode
-	for _, n := range d.order {
-		if head(n) != n {
-			continue
-		}
-		nodes = append(nodes, n)
-		if p := head(d.nodes[n.parent]); p != nil && p != n {
+	for _, n := range nodes {
+		if p := d.nodes[n.parent]; p != nil && p != n {
 			parent[n] = p
 		}
 	}
@@ -140,7 +127,7 @@ func (d *ccDAG) markBranches() {
 			}
 			if active[p] {
 				if below[c] {
-					at = p.uuid
+					at = lastMessage(p, parent)
 				}
 				break
 			}
@@ -157,6 +144,17 @@ func (d *ccDAG) markBranches() {
 			}
 		}
 	}
+}
+
+// lastMessage returns the id of the message at or before the fork point n:
+// a branch may leave from a harness record, which shows no message.
+func lastMessage(n *ccNode, parent map[*ccNode]*ccNode) string {
+	for c := n; c != nil; c = parent[c] {
+		if len(c.msgs) > 0 {
+			return c.msgs[len(c.msgs)-1].ID
+		}
+	}
+	return n.uuid
 }
 
 // mergeClaude joins the files of a session resumed in another file, folds
@@ -206,12 +204,7 @@ func joinSessions(parts []*transcript.Session) *transcript.Session {
 	}
 	starts := map[*transcript.Session]time.Time{}
 	for _, p := range parts {
-		for _, m := range p.Messages() {
-			if !m.Time.IsZero() {
-				starts[p] = m.Time
-				break
-			}
-		}
+		starts[p] = firstTime(p)
 	}
 	sort.SliceStable(parts, func(i, j int) bool {
 		a, b := starts[parts[i]], starts[parts[j]]
@@ -358,9 +351,30 @@ func linkClaude(ss, metas []*transcript.Session) {
 			}
 		})
 	}
+	children := map[*transcript.Session][]*transcript.Session{}
 	for _, s := range ss {
-		if p := find(s, s.ParentID); p != nil && p != s && !slices.Contains(p.ChildIDs, s.ID) {
-			p.ChildIDs = append(p.ChildIDs, s.ID)
+		if p := find(s, s.ParentID); p != nil && p != s && !slices.Contains(children[p], s) {
+			children[p] = append(children[p], s)
 		}
 	}
+	for p, cs := range children {
+		sort.SliceStable(cs, func(i, j int) bool { return firstTime(cs[i]).Before(firstTime(cs[j])) })
+		for _, c := range cs {
+			if !slices.Contains(p.ChildIDs, c.ID) {
+				p.ChildIDs = append(p.ChildIDs, c.ID)
+			}
+		}
+	}
+}
+
+// firstTime is the time of a session's first timed message.
+func firstTime(s *transcript.Session) time.Time {
+	for _, t := range s.Turns {
+		for _, m := range t.Messages {
+			if !m.Time.IsZero() {
+				return m.Time
+			}
+		}
+	}
+	return time.Time{}
 }

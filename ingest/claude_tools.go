@@ -118,7 +118,7 @@ func (cf *ccFile) useStructured(r *transcript.ToolResult, u *ccToolUse) {
 		r.ExitCode = u.ExitCode
 	}
 	if r.Output == "" && u.Stdout != nil {
-		r.Output = strings.Trim(*u.Stdout+"\n"+u.Stderr, "\n")
+		r.Output = strings.Trim(strings.TrimRight(*u.Stdout, "\n")+"\n"+u.Stderr, "\n")
 	}
 	if u.Interrupted && !strings.Contains(strings.ToLower(r.Output), "interrupt") {
 		r.Output = strings.TrimLeft(r.Output+"\n[interrupted]", "\n")
