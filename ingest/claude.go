@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -201,7 +202,7 @@ func readClaude(ctx context.Context, f *File, r io.Reader) ([]*transcript.Sessio
 	br := bufio.NewReaderSize(r, headSize)
 	head, _ := br.Peek(headSize)
 	var err error
-	if rs := (&Head{Data: head}).Records(); len(rs) > 0 && rs[0]["loglines"] == "[" {
+	if isWebExport(head) {
 		err = cf.readLoglines(ctx, br)
 	} else {
 		err = jsonl(ctx, f, br, func(n int, line []byte) error {
@@ -210,6 +211,24 @@ func readClaude(ctx context.Context, f *File, r io.Reader) ([]*transcript.Sessio
 		})
 	}
 	return cf.finish(), err
+}
+
+// isWebExport reports whether data opens a JSON document with loglines.
+func isWebExport(data []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false
+	}
+	for dec.More() {
+		if k, err := dec.Token(); err != nil || k == "loglines" {
+			return err == nil
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return false
+		}
+	}
+	return false
 }
 
 // readLoglines reads a Claude Code for web export: one JSON document whose

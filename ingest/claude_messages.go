@@ -321,9 +321,9 @@ func (cs *ccSession) system(rec *ccRecord) {
 		Sidechain: rec.IsSidechain, Parts: []*transcript.Part{eventPart(kind, desc, nil)}})
 }
 
-// attachment keeps what a harness attachment gave the model: prompts the
-// user queued while the agent worked, context and errors from hooks. The
-// rest (tool lists, reminders, mode changes) is counted.
+// attachment keeps what a harness attachment gave the model or the user:
+// prompts queued while the agent worked, context and errors from hooks.
+// The rest (tool lists, reminders, mode changes) is counted.
 func (cs *ccSession) attachment(cf *ccFile, rec *ccRecord) {
 	var a struct {
 		Type          string          `json:"type"`
@@ -348,7 +348,9 @@ func (cs *ccSession) attachment(cf *ccFile, rec *ccRecord) {
 			cs.userParts(cf, rec, cf.blocks(a.Prompt), nil, false)
 			return
 		}
-	case "hook_additional_context":
+	case "hook_additional_context", "hook_success":
+		// What a hook added to the model's context (a successful hook
+		// mostly adds nothing, and is then only counted).
 		var lines []string
 		if json.Unmarshal(a.Content, &lines) != nil {
 			lines = []string{text(a.Content)}
