@@ -202,7 +202,7 @@ func readClaude(ctx context.Context, f *File, r io.Reader) ([]*transcript.Sessio
 	br := bufio.NewReaderSize(r, headSize)
 	head, _ := br.Peek(headSize)
 	var err error
-	if isWebExport(head) {
+	if isClaudeWebExport(head) {
 		err = cf.readLoglines(ctx, br)
 	} else {
 		err = jsonl(ctx, f, br, func(n int, line []byte) error {
@@ -213,8 +213,8 @@ func readClaude(ctx context.Context, f *File, r io.Reader) ([]*transcript.Sessio
 	return cf.finish(), err
 }
 
-// isWebExport reports whether data opens a JSON document with loglines.
-func isWebExport(data []byte) bool {
+// isClaudeWebExport reports whether data opens a JSON document with loglines.
+func isClaudeWebExport(data []byte) bool {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return false
@@ -399,7 +399,7 @@ func (cf *ccFile) finish() []*transcript.Session {
 				cs.titles[k] = v
 			}
 		}
-		for _, kind := range titleKinds {
+		for _, kind := range ccTitleKinds {
 			if t := strings.TrimSpace(cs.titles[kind]); t != "" {
 				s.Title = t
 				setMeta(s, "title source", kind)
@@ -420,8 +420,8 @@ func (cf *ccFile) finish() []*transcript.Session {
 	return out
 }
 
-// titleKinds are the records that name a session, strongest first.
-var titleKinds = []string{"custom-title", "ai-title", "summary", "description"}
+// ccTitleKinds are the records that name a session, strongest first.
+var ccTitleKinds = []string{"custom-title", "ai-title", "summary", "description"}
 
 func setMeta(s *transcript.Session, k, v string) {
 	if s.Meta == nil {
@@ -487,4 +487,14 @@ func countList(m map[string]int) string {
 		parts[i] = fmt.Sprintf("%s %d", k, m[k])
 	}
 	return strings.Join(parts, ", ")
+}
+
+// addCounts adds a list written by countList to m.
+func addCounts(m map[string]int, list string) {
+	for _, f := range strings.Split(list, ", ") {
+		if i := strings.LastIndexByte(f, ' '); i > 0 {
+			n, _ := strconv.Atoi(f[i+1:])
+			m[f[:i]] += n
+		}
+	}
 }

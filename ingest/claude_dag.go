@@ -6,7 +6,6 @@ import (
 	"path"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -127,7 +126,7 @@ func (d *ccDAG) markBranches() {
 			}
 			if active[p] {
 				if below[c] {
-					at = lastMessage(p, parent)
+					at = ccForkID(p, parent)
 				}
 				break
 			}
@@ -146,9 +145,9 @@ func (d *ccDAG) markBranches() {
 	}
 }
 
-// lastMessage returns the id of the message at or before the fork point n:
+// ccForkID returns the id of the message at or before the fork point n:
 // a branch may leave from a harness record, which shows no message.
-func lastMessage(n *ccNode, parent map[*ccNode]*ccNode) string {
+func ccForkID(n *ccNode, parent map[*ccNode]*ccNode) string {
 	for c := n; c != nil; c = parent[c] {
 		if len(c.msgs) > 0 {
 			return c.msgs[len(c.msgs)-1].ID
@@ -177,7 +176,7 @@ func mergeClaude(ss []*transcript.Session) []*transcript.Session {
 	}
 	out := make([]*transcript.Session, 0, len(keys))
 	for _, k := range keys {
-		out = append(out, joinSessions(groups[k]))
+		out = append(out, joinClaude(groups[k]))
 	}
 	linkClaude(out, metas)
 	return out
@@ -195,16 +194,16 @@ func claudeProject(src string) string {
 	return dir
 }
 
-// joinSessions merges the parts of one session. Messages interleave by
+// joinClaude merges the parts of one session. Messages interleave by
 // time, each file keeping its own order (ties go to the earlier file); a
 // record repeated in several files is kept once.
-func joinSessions(parts []*transcript.Session) *transcript.Session {
+func joinClaude(parts []*transcript.Session) *transcript.Session {
 	if len(parts) == 1 {
 		return parts[0]
 	}
 	starts := map[*transcript.Session]time.Time{}
 	for _, p := range parts {
-		starts[p] = firstTime(p)
+		starts[p] = ccStart(p)
 	}
 	sort.SliceStable(parts, func(i, j int) bool {
 		a, b := starts[parts[i]], starts[parts[j]]
@@ -248,10 +247,10 @@ func joinSessions(parts []*transcript.Session) *transcript.Session {
 
 	titled, counts := s, map[string]int{}
 	rank := func(p *transcript.Session) int {
-		if i := slices.Index(titleKinds, p.Meta["title source"]); i >= 0 {
+		if i := slices.Index(ccTitleKinds, p.Meta["title source"]); i >= 0 {
 			return i
 		}
-		return len(titleKinds)
+		return len(ccTitleKinds)
 	}
 	for _, p := range parts {
 		addCounts(counts, p.Meta["skipped records"])
@@ -280,16 +279,6 @@ func joinSessions(parts []*transcript.Session) *transcript.Session {
 		setMeta(s, "skipped records", countList(counts))
 	}
 	return s
-}
-
-// addCounts adds a list written by countList to m.
-func addCounts(m map[string]int, list string) {
-	for _, f := range strings.Split(list, ", ") {
-		if i := strings.LastIndexByte(f, ' '); i > 0 {
-			n, _ := strconv.Atoi(f[i+1:])
-			m[f[:i]] += n
-		}
-	}
 }
 
 // linkClaude links subagents both ways: the parent lists its children, and
@@ -358,7 +347,7 @@ func linkClaude(ss, metas []*transcript.Session) {
 		}
 	}
 	for p, cs := range children {
-		sort.SliceStable(cs, func(i, j int) bool { return firstTime(cs[i]).Before(firstTime(cs[j])) })
+		sort.SliceStable(cs, func(i, j int) bool { return ccStart(cs[i]).Before(ccStart(cs[j])) })
 		for _, c := range cs {
 			if !slices.Contains(p.ChildIDs, c.ID) {
 				p.ChildIDs = append(p.ChildIDs, c.ID)
@@ -367,8 +356,8 @@ func linkClaude(ss, metas []*transcript.Session) {
 	}
 }
 
-// firstTime is the time of a session's first timed message.
-func firstTime(s *transcript.Session) time.Time {
+// ccStart is the time of a session's first timed message.
+func ccStart(s *transcript.Session) time.Time {
 	for _, t := range s.Turns {
 		for _, m := range t.Messages {
 			if !m.Time.IsZero() {

@@ -86,12 +86,12 @@ func (cs *ccSession) user(cf *ccFile, rec *ccRecord) {
 	}
 	blocks := cf.blocks(rec.Message.Content)
 	var tur json.RawMessage
-	if n := countBlocks(blocks, "tool_result"); n == 1 {
+	if n := ccCount(blocks, "tool_result"); n == 1 {
 		tur = rec.ToolUseResult // it describes the record's one result
 	}
 	meta := rec.IsMeta || rec.IsCompactSummary
 	if meta && rec.IsCompactSummary && !cs.afterCompaction() {
-		cs.add(&transcript.Message{ID: suffixID(rec.UUID, "#compaction"), Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
+		cs.add(&transcript.Message{ID: ccSubID(rec.UUID, "#compaction"), Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
 			Parts: []*transcript.Part{eventPart(transcript.Compaction, "Conversation compacted", nil)}})
 	}
 	cs.userParts(cf, rec, blocks, tur, meta)
@@ -107,7 +107,7 @@ func (cs *ccSession) userParts(cf *ccFile, rec *ccRecord, blocks []ccBlock, tur 
 		var p *transcript.Part
 		switch b.Type {
 		case "text":
-			if p = textPart(b.Text); p != nil && transcript.IsInjected(b.Text) && !meta {
+			if p = ccText(b.Text); p != nil && transcript.IsInjected(b.Text) && !meta {
 				injectedFirst = injectedFirst || len(typed) == 0
 				injected = append(injected, p)
 				continue
@@ -118,9 +118,9 @@ func (cs *ccSession) userParts(cf *ccFile, rec *ccRecord, blocks []ccBlock, tur 
 			results++
 			p = &transcript.Part{Kind: transcript.ResultPart, Result: cf.toolResult(b, tur)}
 		case "document":
-			p = &transcript.Part{Kind: transcript.TextPart, Text: documentText(b)}
+			p = &transcript.Part{Kind: transcript.TextPart, Text: ccDocument(b)}
 		default:
-			p = unknownBlock(b)
+			p = ccUnknownBlock(b)
 		}
 		if p != nil {
 			typed = append(typed, p)
@@ -139,7 +139,7 @@ func (cs *ccSession) userParts(cf *ccFile, rec *ccRecord, blocks []ccBlock, tur 
 	case len(typed) == 0:
 		m = nil
 	default:
-		ctx.ID = suffixID(ctx.ID, "#context")
+		ctx.ID = ccSubID(ctx.ID, "#context")
 	}
 	if injectedFirst {
 		m, ctx = ctx, m
@@ -151,17 +151,17 @@ func (cs *ccSession) userParts(cf *ccFile, rec *ccRecord, blocks []ccBlock, tur 
 	}
 }
 
-// suffixID names a second message made from one record.
-func suffixID(uuid, suffix string) string {
+// ccSubID names a second message made from one record.
+func ccSubID(uuid, suffix string) string {
 	if uuid == "" {
 		return ""
 	}
 	return uuid + suffix
 }
 
-// textPart turns typed or injected text into a part: nil when blank, an
+// ccText turns typed or injected text into a part: nil when blank, an
 // event when it is Claude Code's interruption notice.
-func textPart(s string) *transcript.Part {
+func ccText(s string) *transcript.Part {
 	if strings.HasPrefix(s, "[Request interrupted by user") {
 		return eventPart(transcript.Interrupt, strings.Trim(s, "[]"), nil)
 	}
@@ -182,7 +182,7 @@ func (cs *ccSession) afterCompaction() bool {
 	return len(last.Parts) == 1 && last.Parts[0].Event != nil && last.Parts[0].Event.Kind == transcript.Compaction
 }
 
-func countBlocks(bs []ccBlock, typ string) int {
+func ccCount(bs []ccBlock, typ string) int {
 	n := 0
 	for _, b := range bs {
 		if b.Type == typ {
@@ -240,17 +240,17 @@ func (cs *ccSession) assistant(cf *ccFile, rec *ccRecord) {
 		case b.Type == "fallback" && b.From != nil && b.To != nil:
 			m.Parts = append(m.Parts, eventPart("info", "Model fell back from "+b.From.Model+" to "+b.To.Model, nil))
 		default:
-			m.Parts = append(m.Parts, unknownBlock(b))
+			m.Parts = append(m.Parts, ccUnknownBlock(b))
 		}
 	}
 }
 
-// unknownBlock keeps a content block of a type the reader does not know.
-func unknownBlock(b ccBlock) *transcript.Part {
+// ccUnknownBlock keeps a content block of a type the reader does not know.
+func ccUnknownBlock(b ccBlock) *transcript.Part {
 	return eventPart(transcript.Unknown, "Unknown content block "+strconv.Quote(b.Type), b.raw)
 }
 
-func documentText(b ccBlock) string {
+func ccDocument(b ccBlock) string {
 	if b.Source != nil && b.Source.Type == "text" {
 		return b.Source.Data
 	}

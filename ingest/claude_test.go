@@ -128,9 +128,9 @@ func TestClaudeImages(t *testing.T) {
 	}
 }
 
-// describe summarises a message as role (with * when Meta), its part kinds
+// ccDescribe summarises a message as role (with * when Meta), its part kinds
 // and, for events, their kind: "user*:text", "system*:event(retry)".
-func describe(m *transcript.Message) string {
+func ccDescribe(m *transcript.Message) string {
 	role := string(m.Role)
 	if m.Meta {
 		role += "*"
@@ -176,8 +176,8 @@ func TestClaudeRewind(t *testing.T) {
 		t.Fatalf("got %d messages, want %d", len(ms), len(want))
 	}
 	for i, w := range want {
-		if m := ms[i]; m.ID != w.id || describe(m) != w.desc || m.Branch != w.branch {
-			t.Errorf("message %d = %s %s branch %q, want %s %s branch %q", i, m.ID, describe(m), m.Branch, w.id, w.desc, w.branch)
+		if m := ms[i]; m.ID != w.id || ccDescribe(m) != w.desc || m.Branch != w.branch {
+			t.Errorf("message %d = %s %s branch %q, want %s %s branch %q", i, m.ID, ccDescribe(m), m.Branch, w.id, w.desc, w.branch)
 		}
 	}
 	if st := s.Stats(); st.Prompts != 4 || st.ToolCalls != 2 {
@@ -227,6 +227,7 @@ func TestClaudeTools(t *testing.T) {
 		{id: "toolu_agent", output: "Docs are fine.", subagent: "agent-cd34"},
 		{id: "srvtoolu_ws", output: "Go 1.26 Release Notes\nhttps://go.dev/doc/go1.26"},
 		{id: "toolu_ts", output: "WebFetch\nWebSearch"},
+		{id: "toolu_task2", output: "Notes drafted.\nagentId: ef56 (use SendMessage with to: 'ef56' to continue this agent)", subagent: "agent-ef56"},
 	} {
 		call := calls[c.id]
 		if call == nil || call.Result == nil {
@@ -246,8 +247,8 @@ func TestClaudeTools(t *testing.T) {
 		t.Errorf("unknown blocks = %q, want the future_block", unknown)
 	}
 	// The agent_progress copy of the subagent's message is no message here.
-	if st := ss[0].Stats(); st.Messages != 24 || st.ToolCalls != 12 || ss[0].Meta["skipped records"] != "progress 1" {
-		t.Errorf("stats = %+v, meta %v; want 24 messages and 12 calls", st, ss[0].Meta)
+	if st := ss[0].Stats(); st.Messages != 26 || st.ToolCalls != 13 || ss[0].Meta["skipped records"] != "progress 1" {
+		t.Errorf("stats = %+v, meta %v; want 26 messages and 13 calls", st, ss[0].Meta)
 	}
 	// The Task result's usage is the subagent's, not this session's.
 	if ss[0].Usage != (transcript.Usage{}) {
@@ -292,7 +293,7 @@ func TestClaudeContext(t *testing.T) {
 	ms := s.Messages()
 	var got []string
 	for _, m := range ms {
-		got = append(got, describe(m))
+		got = append(got, ccDescribe(m))
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("messages:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

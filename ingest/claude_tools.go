@@ -36,7 +36,10 @@ type ccToolUse struct {
 	AgentID string `json:"agentId"` // Task, Agent
 }
 
-var exitCodeRE = regexp.MustCompile(`^(?:Error: )?Exit code (\d+)`)
+var (
+	exitCodeRE  = regexp.MustCompile(`^(?:Error: )?Exit code (\d+)`)
+	ccAgentIDRE = regexp.MustCompile(`(?m)^agentId: ([\w-]+) \(`)
+)
 
 // toolResult reads a tool_result block, with the record's toolUseResult
 // when it describes this block.
@@ -51,9 +54,14 @@ func (cf *ccFile) toolResult(b ccBlock, structured json.RawMessage) *transcript.
 		}
 	} else if err := json.Unmarshal(structured, &u); len(structured) > 0 && isDrift(err) {
 		cf.useStructured(r, &u)
-		if u.AgentID != "" {
-			cf.agentOf[b.ToolUseID] = "agent-" + u.AgentID
+	}
+	if u.AgentID == "" {
+		if m := ccAgentIDRE.FindStringSubmatch(r.Output); m != nil {
+			u.AgentID = m[1] // a Task result names its agent for resuming it
 		}
+	}
+	if u.AgentID != "" {
+		cf.agentOf[b.ToolUseID] = "agent-" + u.AgentID
 	}
 	if m := exitCodeRE.FindStringSubmatch(r.Output); m != nil && r.ExitCode == nil {
 		if code, err := strconv.Atoi(m[1]); err == nil {
