@@ -410,8 +410,8 @@ func (cf *ccFile) finish() []*transcript.Session {
 			setMeta(s, "skipped records", countList(cs.skipped))
 		}
 		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
-			if p.Call != nil && cf.agentOf[p.Call.ID] != "" {
-				p.Call.Subagent = cf.agentOf[p.Call.ID]
+			if c := p.Call; c != nil && c.Kind == transcript.TaskTool && cf.agentOf[c.ID] != "" {
+				c.Subagent = cf.agentOf[c.ID]
 			}
 		})
 		cs.dag.markBranches()
