@@ -1,11 +1,15 @@
 package ingest
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"regexp"
+	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,18 +18,23 @@ import (
 )
 
 var claudeCode = &Reader{
-	Name:    "claude-code",
-	Agent:   "Claude Code",
-	Files:   "~/.claude/projects/<project>/<session>.jsonl and subagent agent-*.jsonl files",
-	Detects: "JSONL records with uuid, parentUuid and sessionId and a type such as user or assistant, or leading summary, file-history-snapshot, queue-operation or title records",
-	Detect:  detectClaude,
-	Read:    readClaude,
+	Name:  "claude-code",
+	Agent: "Claude Code",
+	Files: "~/.claude/projects/<project>/<session>.jsonl; subagents in <session>/subagents/agent-<id>.jsonl " +
+		"(with agent-<id>.meta.json) or agent-<id>.jsonl beside the session; Claude Code for web exports",
+	Detects: "JSONL records with uuid, parentUuid and sessionId and a type such as user or assistant, or leading " +
+		"summary, file-history-snapshot, queue-operation or title records; a JSON document {\"loglines\": [...]}; " +
+		"an agent-<id>.meta.json with agentType",
+	Detect: detectClaude,
+	Read:   readClaude,
+	Merge:  mergeClaude,
 }
 
 var claudeTypes = map[string]bool{"user": true, "assistant": true, "system": true, "progress": true, "attachment": true}
 
 func detectClaude(h *Head) bool {
-	for _, r := range h.Records() {
+	rs := h.Records()
+	for _, r := range rs {
 		switch t := r["type"]; {
 		case claudeTypes[t] && r.Has("parentUuid", "sessionId"):
 			return true
@@ -35,29 +44,50 @@ func detectClaude(h *Head) bool {
 			return true
 		}
 	}
-	return false
+	if len(rs) != 1 || h.IsArray() {
+		return false
+	}
+	// A web export is one document; a subagent's companion is recognised by
+	// its content, with its name as the tie-breaker.
+	return rs[0]["loglines"] == "[" || rs[0].Has("agentType") && isAgentMeta(h.Path)
+}
+
+// isAgentMeta reports whether p names a subagent's companion file.
+func isAgentMeta(p string) bool {
+	b := path.Base(p)
+	return strings.HasPrefix(b, "agent-") && strings.HasSuffix(b, ".meta.json")
 }
 
 type ccRecord struct {
-	Type             string          `json:"type"`
-	Subtype          string          `json:"subtype"`
-	UUID             string          `json:"uuid"`
-	SessionID        string          `json:"sessionId"`
-	AgentID          string          `json:"agentId"`
-	Timestamp        jsonTime        `json:"timestamp"`
-	CWD              string          `json:"cwd"`
-	GitBranch        string          `json:"gitBranch"`
-	Version          string          `json:"version"`
-	IsMeta           bool            `json:"isMeta"`
-	IsSidechain      bool            `json:"isSidechain"`
-	IsCompactSummary bool            `json:"isCompactSummary"`
-	IsAPIError       bool            `json:"isApiErrorMessage"`
-	Message          *ccMessage      `json:"message"`
-	ToolUseResult    json.RawMessage `json:"toolUseResult"`
+	Type              string          `json:"type"`
+	Subtype           string          `json:"subtype"`
+	UUID              string          `json:"uuid"`
+	ParentUUID        string          `json:"parentUuid"`
+	LogicalParentUUID string          `json:"logicalParentUuid"`
+	SessionID         string          `json:"sessionId"`
+	AgentID           string          `json:"agentId"`
+	Timestamp         jsonTime        `json:"timestamp"`
+	CWD               string          `json:"cwd"`
+	GitBranch         string          `json:"gitBranch"`
+	Version           string          `json:"version"`
+	IsMeta            bool            `json:"isMeta"`
+	IsSidechain       bool            `json:"isSidechain"`
+	IsCompactSummary  bool            `json:"isCompactSummary"`
+	IsAPIError        bool            `json:"isApiErrorMessage"`
+	Message           *ccMessage      `json:"message"`
+	ToolUseResult     json.RawMessage `json:"toolUseResult"`
+	Attachment        json.RawMessage `json:"attachment"`
 
 	Summary     string `json:"summary"`
+	LeafUUID    string `json:"leafUuid"`
 	CustomTitle string `json:"customTitle"`
 	AITitle     string `json:"aiTitle"`
+
+	// progress records
+	ParentToolUseID string `json:"parentToolUseID"`
+	Data            struct {
+		AgentID string `json:"agentId"`
+	} `json:"data"`
 
 	// system records
 	Content         json.RawMessage `json:"content"`
@@ -70,6 +100,14 @@ type ccRecord struct {
 		Trigger   string `json:"trigger"`
 		PreTokens int64  `json:"preTokens"`
 	} `json:"compactMetadata"`
+	HookCount             int               `json:"hookCount"`
+	HookErrors            []json.RawMessage `json:"hookErrors"`
+	PreventedContinuation bool              `json:"preventedContinuation"`
+	StopReason            string            `json:"stopReason"`
+	RefusalCategory       string            `json:"apiRefusalCategory"`
+	RefusalExplanation    string            `json:"apiRefusalExplanation"`
+	OriginalModel         string            `json:"originalModel"`
+	FallbackModel         string            `json:"fallbackModel"`
 }
 
 type ccMessage struct {
@@ -92,349 +130,324 @@ type ccBlock struct {
 	Name      string          `json:"name"`
 	Input     json.RawMessage `json:"input"`
 	ToolUseID string          `json:"tool_use_id"`
+	ToolName  string          `json:"tool_name"`
 	Content   json.RawMessage `json:"content"`
 	IsError   bool            `json:"is_error"`
 	Source    *struct {
-		Type string `json:"type"`
-		Data string `json:"data"`
-		URL  string `json:"url"`
+		Type      string `json:"type"`
+		MediaType string `json:"media_type"`
+		Data      string `json:"data"`
+		URL       string `json:"url"`
 	} `json:"source"`
+	From, To *struct {
+		Model string `json:"model"`
+	} // a model fallback
+
+	raw json.RawMessage
 }
 
 // skippedClaude are harness records that are not conversation: they are
-// counted on the session, not shown as messages.
+// counted on the session, not shown as messages. Those with a uuid still
+// take part in the conversation graph.
 var skippedClaude = map[string]bool{
 	"file-history-snapshot": true, "progress": true, "queue-operation": true, "last-prompt": true,
-	"permission-mode": true, "mode": true, "agent-name": true, "attachment": true,
-	"agent-setting": true, "pr-link": true, "tag": true, "worktree-state": true,
+	"permission-mode": true, "mode": true, "agent-name": true, "agent-setting": true, "pr-link": true,
+	"tag": true, "worktree-state": true, "frame-link": true, "relocated": true, "bridge-session": true,
+	"atis-latch": true,
 }
+
+// ccFile is the state of one Claude Code file being read.
+type ccFile struct {
+	f        *File
+	sessions map[string]*ccSession
+	order    []*ccSession
+	owner    map[string]*ccSession // uuid → the session that wrote it
+	titles   map[string]string     // titles of records without a session id
+	skipped  map[string]int        // harness records met before any session
+	agentOf  map[string]string     // Task call id → the agent it started
+	leaves   []ccTitle             // summaries, resolved by leafUuid at the end
+	agent    string                // the agent's session id in a subagent file
+	parent   string                // its parent session, from the file's path
+	line     int                   // the record being read: its line,
+	elem     int                   // or its index + 1 in a web export's loglines
+}
+
+type ccTitle struct{ leaf, text string }
 
 // ccSession accumulates one session of a Claude Code file.
 type ccSession struct {
-	s        *transcript.Session
-	byMsgID  map[string]*transcript.Message
-	titles   map[string]string // record type → last title of that type
-	skipped  map[string]int
-	versions string
+	s       *transcript.Session
+	byMsgID map[string]*transcript.Message
+	titles  map[string]string // record type → last title of that type
+	skipped map[string]int
+	dag     ccDAG
+	node    *ccNode               // the record being read, when it has a uuid
+	cur     []*transcript.Message // the messages it made
 }
 
 func readClaude(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
-	var (
-		order    []*ccSession
-		sessions = map[string]*ccSession{}
-		orphan   = map[string]string{} // titles in records without a session id
-	)
-	get := func(rec *ccRecord) *ccSession {
-		id := rec.SessionID
-		if rec.IsSidechain && rec.AgentID != "" && strings.HasPrefix(stem(f.Rel), "agent-") {
-			// A subagent file shares its parent's sessionId; it is its own session.
-			id = "agent-" + rec.AgentID
-		}
-		if id == "" {
-			if len(order) > 0 {
-				return order[len(order)-1]
-			}
-			id = stem(f.Rel)
-		}
-		cs := sessions[id]
-		if cs == nil {
-			cs = &ccSession{
-				s:       &transcript.Session{ID: id},
-				byMsgID: map[string]*transcript.Message{},
-				titles:  map[string]string{},
-				skipped: map[string]int{},
-			}
-			if id != rec.SessionID && rec.SessionID != "" {
-				cs.s.ParentID = rec.SessionID
-			}
-			sessions[id] = cs
-			order = append(order, cs)
-		}
-		return cs
+	if isAgentMeta(f.Rel) {
+		return readAgentMeta(f, r)
 	}
+	cf := &ccFile{
+		f: f, sessions: map[string]*ccSession{}, owner: map[string]*ccSession{},
+		titles: map[string]string{}, skipped: map[string]int{}, agentOf: map[string]string{},
+	}
+	if b := path.Base(f.Rel); strings.HasPrefix(b, "agent-") {
+		cf.agent = stem(b)
+		if dir := path.Dir(f.Rel); path.Base(dir) == "subagents" {
+			cf.parent = path.Base(path.Dir(dir))
+		}
+	}
+	br := bufio.NewReaderSize(r, headSize)
+	head, _ := br.Peek(headSize)
+	var err error
+	if isClaudeWebExport(head) {
+		err = cf.readLoglines(ctx, br)
+	} else {
+		err = jsonl(ctx, f, br, func(n int, line []byte) error {
+			cf.line = n
+			return cf.record(line)
+		})
+	}
+	return cf.finish(), err
+}
 
-	err := jsonl(ctx, f, r, func(n int, line []byte) error {
-		var rec ccRecord
-		if err := json.Unmarshal(line, &rec); err != nil {
+// isClaudeWebExport reports whether data opens a JSON document with loglines.
+func isClaudeWebExport(data []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false
+	}
+	for dec.More() {
+		if k, err := dec.Token(); err != nil || k == "loglines" {
+			return err == nil
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return false
+		}
+	}
+	return false
+}
+
+// readLoglines reads a Claude Code for web export: one JSON document whose
+// loglines hold the records a JSONL file would.
+func (cf *ccFile) readLoglines(ctx context.Context, r io.Reader) error {
+	dec := json.NewDecoder(r)
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return errors.Join(errors.New("not a JSON object"), err)
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
 			return err
 		}
-		switch rec.Type {
-		case "summary", "custom-title", "ai-title":
-			title := firstNonEmpty(rec.CustomTitle, rec.AITitle, rec.Summary)
-			if rec.SessionID == "" {
-				orphan[rec.Type] = title
-			} else {
-				get(&rec).titles[rec.Type] = title
+		if t != "loglines" {
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return err
 			}
-			return nil
+			continue
 		}
-		if skippedClaude[rec.Type] {
-			if rec.SessionID != "" || len(order) > 0 {
-				get(&rec).skipped[rec.Type]++
+		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+			return errors.Join(errors.New("loglines is not an array"), err)
+		}
+		for i := 1; dec.More(); i++ {
+			if err := ctx.Err(); err != nil {
+				return err
 			}
-			return nil
-		}
-		cs := get(&rec)
-		cs.note(&rec)
-		switch rec.Type {
-		case "user":
-			cs.user(f, n, &rec)
-		case "assistant":
-			cs.assistant(f, n, &rec)
-		case "system":
-			cs.system(&rec)
-		default:
-			cs.s.Append(&transcript.Message{
-				Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
-				Parts: []*transcript.Part{eventPart(transcript.Unknown, "Unknown record type "+strconv.Quote(rec.Type), line)},
-			})
-		}
-		return nil
-	})
-
-	var out []*transcript.Session
-	for _, cs := range order {
-		for k, v := range orphan {
-			if _, ok := cs.titles[k]; !ok {
-				cs.titles[k] = v
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return err
+			}
+			cf.elem = i
+			if err := cf.record(raw); err != nil {
+				cf.warn("skipped: %v", err)
 			}
 		}
-		cs.s.Title = firstNonEmpty(cs.titles["custom-title"], cs.titles["ai-title"], cs.titles["summary"])
-		if len(cs.skipped) > 0 {
-			cs.s.Meta = map[string]string{"skipped records": countList(cs.skipped)}
-		}
-		if len(cs.s.Turns) > 0 {
-			out = append(out, cs.s)
-		}
-	}
-	return out, err
-}
-
-// note takes the session-level fields a record carries.
-func (cs *ccSession) note(rec *ccRecord) {
-	s := cs.s
-	if rec.CWD != "" && s.CWD == "" {
-		s.CWD = rec.CWD
-	}
-	if rec.GitBranch != "" && rec.GitBranch != "HEAD" {
-		s.Branch = rec.GitBranch
-	}
-	if rec.Version != "" {
-		s.AgentVersion = rec.Version
-	}
-}
-
-func (cs *ccSession) user(f *File, n int, rec *ccRecord) {
-	m := &transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time,
-		Meta: rec.IsMeta || rec.IsCompactSummary, Sidechain: rec.IsSidechain}
-	if rec.Message == nil {
-		return
-	}
-	var s string
-	if json.Unmarshal(rec.Message.Content, &s) == nil {
-		m.Parts = userText(s, &m.Meta)
-	} else {
-		var blocks []ccBlock
-		if err := json.Unmarshal(rec.Message.Content, &blocks); err != nil {
-			f.Warn(n, "message content skipped: %v", err)
-			return
-		}
-		results := 0
-		for _, b := range blocks {
-			switch b.Type {
-			case "text":
-				m.Parts = append(m.Parts, userText(b.Text, &m.Meta)...)
-			case "image":
-				m.Parts = append(m.Parts, imagePart(f, n, b))
-			case "tool_result":
-				results++
-				m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ResultPart, Result: toolResult(f, n, b, rec.ToolUseResult)})
-			default:
-				m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart,
-					Text: firstNonEmpty(text(b.Content), "("+b.Type+" block)")})
-			}
-		}
-		if results > 0 && results == len(blocks) {
-			m.Role = transcript.Tool
-		}
-	}
-	if rec.IsCompactSummary {
-		m.Parts = append([]*transcript.Part{eventPart(transcript.Compaction, "Summary of the conversation before compaction", nil)}, m.Parts...)
-	}
-	if len(m.Parts) > 0 {
-		cs.s.Append(m)
-	}
-}
-
-// userText turns typed or injected user text into parts, marking the
-// message as meta when the harness wrote it.
-func userText(s string, meta *bool) []*transcript.Part {
-	if strings.HasPrefix(s, "[Request interrupted by user") {
-		return []*transcript.Part{eventPart(transcript.Interrupt, strings.Trim(s, "[]"), nil)}
-	}
-	if transcript.IsInjected(s) {
-		*meta = true
-	}
-	if strings.TrimSpace(s) == "" {
-		return nil
-	}
-	return []*transcript.Part{{Kind: transcript.TextPart, Text: s}}
-}
-
-func (cs *ccSession) assistant(f *File, n int, rec *ccRecord) {
-	if rec.Message == nil {
-		return
-	}
-	msg := rec.Message
-	// Claude Code writes one line per content block; the lines of one API
-	// message share its id and repeat its usage, which is counted once.
-	m := cs.byMsgID[msg.ID]
-	if m == nil || msg.ID == "" {
-		m = &transcript.Message{ID: rec.UUID, Role: transcript.Assistant, Time: rec.Timestamp.Time, Sidechain: rec.IsSidechain}
-		if msg.Model != "<synthetic>" {
-			m.Model = msg.Model
-		}
-		if msg.ID != "" {
-			cs.byMsgID[msg.ID] = m
-		}
-		cs.s.Append(m)
-	}
-	if msg.Usage != nil {
-		m.Usage = transcript.Usage{Input: msg.Usage.Input, Output: msg.Usage.Output, CacheRead: msg.Usage.CacheRead, CacheWrite: msg.Usage.CacheWrite}
-	}
-	var blocks []ccBlock
-	var s string
-	if json.Unmarshal(msg.Content, &s) == nil {
-		blocks = []ccBlock{{Type: "text", Text: s}}
-	} else if err := json.Unmarshal(msg.Content, &blocks); err != nil {
-		f.Warn(n, "message content skipped: %v", err)
-		return
-	}
-	for _, b := range blocks {
-		switch b.Type {
-		case "text":
-			if rec.IsAPIError {
-				m.Parts = append(m.Parts, eventPart(transcript.ErrorEvent, b.Text, nil))
-			} else if strings.TrimSpace(b.Text) != "" {
-				m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: b.Text})
-			}
-		case "thinking", "redacted_thinking":
-			t := b.Thinking
-			if t == "" {
-				t = "(redacted thinking)"
-			}
-			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ThinkingPart, Text: t})
-		case "tool_use", "server_tool_use":
-			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-				ID: b.ID, Name: b.Name, Kind: transcript.KindOf(b.Name), Input: text(b.Input),
-			}})
-		case "image":
-			m.Parts = append(m.Parts, imagePart(f, n, b))
-		default:
-			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ResultPart, Result: &transcript.ToolResult{
-				CallID: b.ToolUseID, Output: text(b.Content),
-			}})
-		}
-	}
-}
-
-func (cs *ccSession) system(rec *ccRecord) {
-	var kind, desc string
-	content := text(rec.Content)
-	switch rec.Subtype {
-	case "api_error":
-		kind = transcript.Retry
-		desc = fmt.Sprintf("API error, retry %d of %d", rec.RetryAttempt, rec.MaxRetries)
-		var e struct {
-			Message string `json:"message"`
-		}
-		if json.Unmarshal(rec.Error, &e) != nil || e.Message == "" {
-			e.Message = text(rec.Error)
-		}
-		if e.Message != "" {
-			desc += ": " + e.Message
-		}
-	case "compact_boundary":
-		kind = transcript.Compaction
-		desc = "Conversation compacted"
-		if md := rec.CompactMetadata; md != nil {
-			desc += fmt.Sprintf(" (%s, %d tokens before)", md.Trigger, md.PreTokens)
-		}
-	case "local_command":
-		kind, desc = transcript.Command, content
-	case "turn_duration":
-		kind, desc = "info", fmt.Sprintf("Turn took %.1f s", rec.DurationMs/1000)
-	default:
-		kind = "info"
-		if rec.Level == "error" {
-			kind = transcript.ErrorEvent
-		}
-		desc = firstNonEmpty(content, rec.Subtype, "system message")
-	}
-	cs.s.Append(&transcript.Message{ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
-		Parts: []*transcript.Part{eventPart(kind, desc, nil)}})
-}
-
-var exitCodeRE = regexp.MustCompile(`^(?:Error: )?Exit code (\d+)`)
-
-func toolResult(f *File, n int, b ccBlock, structured json.RawMessage) *transcript.ToolResult {
-	r := &transcript.ToolResult{CallID: b.ToolUseID, IsError: b.IsError}
-	var s string
-	var blocks []ccBlock
-	switch {
-	case json.Unmarshal(b.Content, &s) == nil:
-		r.Output = s
-	case json.Unmarshal(b.Content, &blocks) == nil:
-		var texts []string
-		for _, c := range blocks {
-			switch c.Type {
-			case "text":
-				texts = append(texts, c.Text)
-			case "image":
-				if p := imagePart(f, n, c); p.Image != nil {
-					r.Images = append(r.Images, p.Image)
-				}
-			default:
-				texts = append(texts, text(c.Content))
-			}
-		}
-		r.Output = strings.Join(texts, "\n")
-	default:
-		r.Output = text(b.Content)
-	}
-	r.ExitCode = exitCode(r.Output)
-	if r.Output == "" && len(structured) > 0 {
-		var bash struct{ Stdout, Stderr string }
-		if json.Unmarshal(structured, &bash) == nil {
-			r.Output = strings.TrimRight(bash.Stdout+"\n"+bash.Stderr, "\n")
-		}
-	}
-	return r
-}
-
-// exitCode reads the exit code a shell tool's output starts with, if any.
-func exitCode(output string) *int {
-	if m := exitCodeRE.FindStringSubmatch(output); m != nil {
-		if code, err := strconv.Atoi(m[1]); err == nil {
-			return &code
+		if _, err := dec.Token(); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-func imagePart(f *File, n int, b ccBlock) *transcript.Part {
-	if b.Source == nil {
-		return &transcript.Part{Kind: transcript.TextPart, Text: "(image without data)"}
+// warn records a problem with the record being read.
+func (cf *ccFile) warn(format string, args ...any) {
+	if cf.elem > 0 {
+		cf.f.Warn(0, "loglines[%d]: "+format, append([]any{cf.elem - 1}, args...)...)
+		return
 	}
-	if b.Source.URL != "" {
-		return &transcript.Part{Kind: transcript.ImagePart, Image: &transcript.Image{URL: b.Source.URL}}
+	cf.f.Warn(cf.line, format, args...)
+}
+
+func (cf *ccFile) record(line []byte) error {
+	var rec ccRecord
+	if err := json.Unmarshal(line, &rec); !isDrift(err, "message") {
+		return err
 	}
-	img, ok := decodeImage(b.Source.Data)
-	if !ok {
-		f.Warn(n, "image data is not base64; skipped")
-		return &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable image)"}
+	switch rec.Type {
+	case "custom-title", "ai-title":
+		cf.title(&rec, rec.Type, firstNonEmpty(rec.CustomTitle, rec.AITitle))
+		return nil
+	case "summary":
+		if rec.Message == nil {
+			// Older versions wrote these at the top of a file, for a leaf
+			// that may be in another session.
+			cf.leaves = append(cf.leaves, ccTitle{rec.LeafUUID, rec.Summary})
+			return nil
+		}
+		// A compaction summary written as a summary record with a message.
+		rec.Type, rec.IsCompactSummary = "user", true
 	}
-	return &transcript.Part{Kind: transcript.ImagePart, Image: img}
+	if rec.SessionID == "" && len(cf.order) == 0 && cf.agent == "" && skippedClaude[rec.Type] {
+		cf.skipped[rec.Type]++
+		return nil
+	}
+	cs := cf.session(&rec)
+	cs.begin(cf, &rec)
+	switch {
+	case rec.Type == "user":
+		cs.user(cf, &rec)
+	case rec.Type == "assistant":
+		cs.assistant(cf, &rec)
+	case rec.Type == "system":
+		cs.system(&rec)
+	case rec.Type == "attachment":
+		cs.attachment(cf, &rec)
+	case skippedClaude[rec.Type]:
+		cs.skipped[rec.Type]++
+		if rec.Type == "progress" && rec.Data.AgentID != "" && rec.ParentToolUseID != "" {
+			// agent_progress repeats the subagent's messages, which its
+			// own file holds: only the link is taken from it.
+			cf.agentOf[rec.ParentToolUseID] = "agent-" + rec.Data.AgentID
+		}
+	default:
+		cs.add(&transcript.Message{
+			ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
+			Parts: []*transcript.Part{eventPart(transcript.Unknown, "Unknown record type "+strconv.Quote(rec.Type), line)},
+		})
+	}
+	cs.end()
+	return nil
+}
+
+// session returns the session a record belongs to, creating it.
+func (cf *ccFile) session(rec *ccRecord) *ccSession {
+	id := rec.SessionID
+	switch {
+	case cf.agent != "":
+		// A subagent file may carry its parent's sessionId; it is its own session.
+		id = cf.agent
+		if rec.AgentID != "" {
+			id = "agent-" + rec.AgentID
+		}
+	case id == "" && len(cf.order) > 0:
+		return cf.order[len(cf.order)-1]
+	case id == "":
+		id = stem(cf.f.Rel)
+	}
+	cs := cf.sessions[id]
+	if cs == nil {
+		cs = &ccSession{
+			s:       &transcript.Session{ID: id, ParentID: cf.parent},
+			byMsgID: map[string]*transcript.Message{},
+			titles:  map[string]string{},
+			skipped: map[string]int{},
+			dag:     ccDAG{nodes: map[string]*ccNode{}},
+		}
+		if cs.s.ParentID == "" && rec.SessionID != id {
+			cs.s.ParentID = rec.SessionID
+		}
+		cf.sessions[id] = cs
+		cf.order = append(cf.order, cs)
+	}
+	return cs
+}
+
+func (cf *ccFile) title(rec *ccRecord, kind, title string) {
+	if rec.SessionID == "" {
+		cf.titles[kind] = title
+		return
+	}
+	cf.session(rec).titles[kind] = title
+}
+
+// finish resolves what needed the whole file and returns its sessions.
+func (cf *ccFile) finish() []*transcript.Session {
+	for _, l := range cf.leaves {
+		if cs := cf.owner[l.leaf]; cs != nil {
+			cs.titles["summary"] = l.text
+		} else {
+			cf.titles["summary"] = l.text
+		}
+	}
+	var out []*transcript.Session
+	for _, cs := range cf.order {
+		s := cs.s
+		if len(s.Turns) == 0 {
+			continue
+		}
+		if len(out) == 0 {
+			for k, n := range cf.skipped {
+				cs.skipped[k] += n
+			}
+		}
+		for k, v := range cf.titles {
+			if _, ok := cs.titles[k]; !ok {
+				cs.titles[k] = v
+			}
+		}
+		for _, kind := range ccTitleKinds {
+			if t := strings.TrimSpace(cs.titles[kind]); t != "" {
+				s.Title = t
+				setMeta(s, "title source", kind)
+				break
+			}
+		}
+		if len(cs.skipped) > 0 {
+			setMeta(s, "skipped records", countList(cs.skipped))
+		}
+		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+			if c := p.Call; c != nil && c.Kind == transcript.TaskTool && cf.agentOf[c.ID] != "" {
+				c.Subagent = cf.agentOf[c.ID]
+			}
+		})
+		cs.dag.markBranches()
+		out = append(out, s)
+	}
+	return out
+}
+
+// ccTitleKinds are the records that name a session, strongest first.
+var ccTitleKinds = []string{"custom-title", "ai-title", "summary", "description"}
+
+func setMeta(s *transcript.Session, k, v string) {
+	if s.Meta == nil {
+		s.Meta = map[string]string{}
+	}
+	s.Meta[k] = v
+}
+
+// readAgentMeta reads a subagent's companion file into a session without
+// messages that Merge folds into the subagent it describes.
+func readAgentMeta(f *File, r io.Reader) ([]*transcript.Session, error) {
+	var m struct {
+		AgentType   string `json:"agentType"`
+		Description string `json:"description"`
+		ToolUseID   string `json:"toolUseId"`
+	}
+	if err := json.NewDecoder(r).Decode(&m); err != nil {
+		return nil, err
+	}
+	s := &transcript.Session{ID: stem(f.Rel), Source: f.Rel, Meta: map[string]string{}}
+	for k, v := range map[string]string{"agent type": m.AgentType, "description": m.Description, "tool use id": m.ToolUseID} {
+		if v != "" {
+			s.Meta[k] = v
+		}
+	}
+	return []*transcript.Session{s}, nil
 }
 
 func eventPart(kind, desc string, raw []byte) *transcript.Part {
@@ -450,6 +463,18 @@ func firstNonEmpty(ss ...string) string {
 	return ""
 }
 
+// isDrift reports whether err is nil or only says that a field held
+// another type than expected: formats drift, and Unmarshal still fills the
+// other fields. A value that is not an object at all, or one of the fields
+// the record cannot do without, is a real error.
+func isDrift(err error, vital ...string) bool {
+	var te *json.UnmarshalTypeError
+	if err == nil {
+		return true
+	}
+	return errors.As(err, &te) && te.Field != "" && !slices.Contains(vital, te.Field)
+}
+
 // countList formats counts as "a 2, b 1", sorted by name.
 func countList(m map[string]int) string {
 	keys := make([]string, 0, len(m))
@@ -462,4 +487,14 @@ func countList(m map[string]int) string {
 		parts[i] = fmt.Sprintf("%s %d", k, m[k])
 	}
 	return strings.Join(parts, ", ")
+}
+
+// addCounts adds a list written by countList to m.
+func addCounts(m map[string]int, list string) {
+	for _, f := range strings.Split(list, ", ") {
+		if i := strings.LastIndexByte(f, ' '); i > 0 {
+			n, _ := strconv.Atoi(f[i+1:])
+			m[f[:i]] += n
+		}
+	}
 }

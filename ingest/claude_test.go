@@ -1,9 +1,13 @@
 package ingest
 
 import (
+	"context"
+	"maps"
+	"os"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
@@ -110,4 +114,334 @@ func TestClaudeImages(t *testing.T) {
 	if img := ms[3].Parts[0].Image; img == nil || img.MediaType != "application/octet-stream" {
 		t.Errorf("non-image data = %+v, want application/octet-stream", img)
 	}
+}
+
+// ccDescribe summarises a message as role (with * when Meta), its part kinds
+// and, for events, their kind: "user*:text", "system*:event(retry)".
+func ccDescribe(m *transcript.Message) string {
+	role := string(m.Role)
+	if m.Meta {
+		role += "*"
+	}
+	var ks []string
+	for _, p := range m.Parts {
+		k := string(p.Kind)
+		if p.Event != nil {
+			k += "(" + p.Event.Kind + ")"
+		}
+		ks = append(ks, k)
+	}
+	return role + ":" + strings.Join(ks, " ")
+}
+
+func TestClaudeRewind(t *testing.T) {
+	ss, warns := readTestFile(t, "claude/rewind.jsonl")
+	if len(warns) != 0 || len(ss) != 1 {
+		t.Fatalf("%d sessions, warnings %v", len(ss), warns)
+	}
+	s := ss[0]
+	// b1u and b1a were written last, but the user went back to the map
+	// line: compaction continues it through logicalParentUuid, so they are
+	// the abandoned branch, left from a1 (through the hook record h1). The
+	// Grep result r2 ends a parallel call: a fork, but not a branch.
+	want := []struct{ id, desc, branch string }{
+		{"u1", "user:text", ""},
+		{"a1", "assistant:text", ""},
+		{"b2u", "user:text", ""},
+		{"b2a-1", "assistant:call call", ""},
+		{"r2", "tool:result", ""},
+		{"r1", "tool:result", ""},
+		{"b2a3", "assistant:text", ""},
+		{"b1u", "user:text", "a1"},
+		{"b1a", "assistant:text", "a1"},
+		{"cb", "system*:event(compaction)", ""},
+		{"cs", "user*:text", ""},
+		{"p1u", "user:text", ""},
+		{"p1a", "assistant:text", ""},
+	}
+	ms := s.Messages()
+	if len(ms) != len(want) {
+		t.Fatalf("got %d messages, want %d", len(ms), len(want))
+	}
+	for i, w := range want {
+		if m := ms[i]; m.ID != w.id || ccDescribe(m) != w.desc || m.Branch != w.branch {
+			t.Errorf("message %d = %s %s branch %q, want %s %s branch %q", i, m.ID, ccDescribe(m), m.Branch, w.id, w.desc, w.branch)
+		}
+	}
+	if st := s.Stats(); st.Prompts != 4 || st.ToolCalls != 2 {
+		t.Errorf("stats = %+v, want 4 prompts and 2 calls", st)
+	}
+	// The two lines of msg_b2 repeat its usage: it counts once.
+	if want := (transcript.Usage{Input: 65, Output: 40}); s.Usage != want {
+		t.Errorf("usage = %+v, want %+v", s.Usage, want)
+	}
+	if s.Title != "Cart storage" || s.Branch != "feat/cart" || s.AgentVersion != "2.1.3" {
+		t.Errorf("title %q, branch %q, version %q", s.Title, s.Branch, s.AgentVersion)
+	}
+}
+
+func TestClaudeTools(t *testing.T) {
+	ss, warns := readTestFile(t, "claude/tools.jsonl")
+	if len(warns) != 0 || len(ss) != 1 {
+		t.Fatalf("%d sessions, warnings %v", len(ss), warns)
+	}
+	calls := map[string]*transcript.ToolCall{}
+	var unknown []string
+	ss[0].Parts(func(_ *transcript.Message, p *transcript.Part) {
+		if p.Call != nil {
+			calls[p.Call.ID] = p.Call
+		}
+		if p.Event != nil && p.Event.Kind == transcript.Unknown {
+			unknown = append(unknown, p.Event.Raw)
+		}
+	})
+	code := func(n int) *int { return &n }
+	for _, c := range []struct {
+		id, output string
+		exit       *int
+		isError    bool
+		images     int
+		subagent   string
+	}{
+		{id: "toolu_ok", output: "ok\nwarning: unused", exit: code(0)},
+		{id: "toolu_fail", output: "Exit code 2\nmain.go:3: undefined: x", exit: code(2), isError: true},
+		{id: "toolu_int", output: "=== RUN TestA\n[interrupted]"},
+		{id: "toolu_bo", output: "<status>completed</status>", exit: code(3)},
+		{id: "toolu_edit", output: "--- /src/a.go\n+++ /src/a.go\n@@ -1,2 +1,2 @@\n package a\n-var x = 1\n+var y = 1"},
+		{id: "toolu_read", output: "    10→func A() {}\n    11→func B() {}"},
+		{id: "toolu_img", images: 1},                        // the copy in toolUseResult is not added
+		{id: "toolu_img2", output: "Image read", images: 1}, // only toolUseResult has it
+		{id: "toolu_task", output: "A is called from main.", subagent: "agent-ab12"},
+		{id: "toolu_agent", output: "Docs are fine.", subagent: "agent-cd34"},
+		{id: "srvtoolu_ws", output: "Go 1.26 Release Notes\nhttps://go.dev/doc/go1.26"},
+		{id: "toolu_ts", output: "WebFetch\nWebSearch"},
+		{id: "toolu_task2", output: "Notes drafted.\nagentId: ef56 (use SendMessage with to: 'ef56' to continue this agent)", subagent: "agent-ef56"},
+	} {
+		call := calls[c.id]
+		if call == nil || call.Result == nil {
+			t.Errorf("%s: no call or no result", c.id)
+			continue
+		}
+		r := call.Result
+		if r.Output != c.output || r.IsError != c.isError || len(r.Images) != c.images || call.Subagent != c.subagent {
+			t.Errorf("%s: output %q error %v images %d subagent %q; want %q %v %d %q",
+				c.id, r.Output, r.IsError, len(r.Images), call.Subagent, c.output, c.isError, c.images, c.subagent)
+		}
+		if (r.ExitCode == nil) != (c.exit == nil) || r.ExitCode != nil && *r.ExitCode != *c.exit {
+			t.Errorf("%s: exit code %v, want %v", c.id, r.ExitCode, c.exit)
+		}
+	}
+	if len(unknown) != 1 || !strings.Contains(unknown[0], `"future_block"`) {
+		t.Errorf("unknown blocks = %q, want the future_block", unknown)
+	}
+	// The agent_progress copy of the subagent's message is no message here.
+	if st := ss[0].Stats(); st.Messages != 26 || st.ToolCalls != 13 || ss[0].Meta["skipped records"] != "progress 1" {
+		t.Errorf("stats = %+v, meta %v; want 26 messages and 13 calls", st, ss[0].Meta)
+	}
+	// The Task result's usage is the subagent's, not this session's.
+	if ss[0].Usage != (transcript.Usage{}) {
+		t.Errorf("usage = %+v, want none", ss[0].Usage)
+	}
+}
+
+func TestClaudeContext(t *testing.T) {
+	ss, warns := readTestFile(t, "claude/context.jsonl")
+	if len(warns) != 0 || len(ss) != 1 {
+		t.Fatalf("%d sessions, warnings %v", len(ss), warns)
+	}
+	s := ss[0]
+	want := []string{
+		"user*:text",                // isMeta caveat
+		"user*:text",                // <command-name>
+		"user*:text",                // <local-command-stdout>
+		"user*:text",                // the IDE context of the next prompt
+		"user:text",                 // the prompt itself
+		"assistant:text call",       //
+		"tool:result",               // the Read result
+		"user*:text",                // the reminder that came with it
+		"user*:text",                // a skill body (isMeta)
+		"assistant:text",            //
+		"user:event(interrupt)",     // [Request interrupted by user]
+		"user*:text",                // a teammate's message
+		"user:text",                 // a prompt queued while the agent worked
+		"user*:text",                // hook_additional_context
+		"system*:event(hook)",       // hook_non_blocking_error
+		"system*:event(retry)",      // api_error
+		"system*:event(info)",       // turn_duration
+		"system*:event(command)",    // local_command
+		"system*:event(hook)",       // stop_hook_summary
+		"system*:event(warning)",    // informational, by level
+		"system*:event(error)",      // api_refusal
+		"system*:event(error)",      // error
+		"system*:event(compaction)", // the marker before a compaction summary
+		"user*:text",                // the summary
+		"assistant:event(error)",    // isApiErrorMessage
+		"system*:event(unknown)",    // brand-new-record
+	}
+	ms := s.Messages()
+	var got []string
+	for _, m := range ms {
+		got = append(got, ccDescribe(m))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("messages:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(ms) != len(want) {
+		t.Fatalf("got %d messages", len(ms))
+	}
+	if ms[3].ID != "c4#context" || ms[4].ID != "c4" || ms[4].Parts[0].Text != "Why does A panic?" {
+		t.Errorf("split prompt = %q %q %q", ms[3].ID, ms[4].ID, ms[4].Parts[0].Text)
+	}
+	for i, d := range map[int]string{
+		14: "Stop hook failed (exit 1): lint failed",
+		15: "API error, retry 2 of 10: Overloaded",
+		16: "Turn took 65.0 s",
+		18: "Stop hooks ran (2)\nerror: lint failed\nprevented continuation: fix lint first",
+		20: "The API refused the request: Refused for policy reasons.",
+		21: "Rate limited",
+	} {
+		if got := ms[i].Parts[0].Text; got != d {
+			t.Errorf("event %d = %q, want %q", i, got, d)
+		}
+	}
+	if st := s.Stats(); len(s.Turns) != 3 || st.Prompts != 2 || st.Errors != 3 {
+		t.Errorf("%d turns, stats %+v; want 3 turns, 2 prompts, 3 errors", len(s.Turns), st)
+	}
+	if got, want := s.Meta["skipped records"], "attachment 1, file-history-snapshot 1, permission-mode 1, progress 1, queue-operation 1"; got != want {
+		t.Errorf("skipped = %q, want %q", got, want)
+	}
+	if s.Models == nil || slices.Contains(s.Models, "<synthetic>") {
+		t.Errorf("models = %v", s.Models)
+	}
+}
+
+func TestClaudeTitles(t *testing.T) {
+	ss, _ := readTestFile(t, "claude/titles.jsonl")
+	got := map[string]string{}
+	for _, s := range ss {
+		got[s.ID] = s.Title + " / " + s.Meta["title source"]
+	}
+	for id, want := range map[string]string{
+		"t-one":   "Custom one, last / custom-title", // custom beats ai; the last one wins
+		"t-two":   "AI two / ai-title",               // ai beats summary
+		"t-three": "Summary of three / summary",      // the summary of its leaf
+		"t-four":  "Summary of a session elsewhere / summary",
+	} {
+		if got[id] != want {
+			t.Errorf("%s: title %q, want %q", id, got[id], want)
+		}
+	}
+}
+
+func TestClaudeWebExport(t *testing.T) {
+	ss, warns := readTestFile(t, "claude/web.json")
+	if len(warns) != 1 || !strings.HasPrefix(warns[0].String(), "claude/web.json: loglines[3]: skipped: json: cannot unmarshal number") {
+		t.Errorf("warnings = %v", warns)
+	}
+	if len(ss) != 1 {
+		t.Fatalf("got %d sessions", len(ss))
+	}
+	s := ss[0]
+	if st := s.Stats(); s.ID != "web" || st.Messages != 4 || st.Prompts != 1 || st.ToolCalls != 1 {
+		t.Errorf("session %s: %+v", s.ID, st)
+	}
+	if r := s.Messages()[1].Parts[1].Call.Result; r == nil || r.Output != "2 passing" {
+		t.Errorf("result = %+v", r)
+	}
+	if s.Started.Format(time.TimeOnly) != "12:00:00" || s.Ended.Format(time.TimeOnly) != "12:00:12" {
+		t.Errorf("times %v – %v", s.Started, s.Ended)
+	}
+}
+
+// TestClaudeProject reads a project folder: subagents in both layouts, a
+// companion .meta.json, and a session resumed in a second file.
+func TestClaudeProject(t *testing.T) {
+	res, err := Load(context.Background(), Root{FS: os.DirFS("testdata/claude/project")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Warnings) != 0 {
+		t.Errorf("warnings: %v", res.Warnings)
+	}
+	byID := map[string]*transcript.Session{}
+	for _, s := range res.Sessions {
+		byID[s.ID] = s
+	}
+	if len(res.Sessions) != 5 || len(byID) != 5 {
+		t.Fatalf("got sessions %v", slices.Collect(maps.Keys(byID)))
+	}
+	p := byID["p1"]
+	if want := []string{"agent-cc33", "agent-aa11", "agent-bb22"}; !slices.Equal(p.ChildIDs, want) {
+		t.Errorf("children = %v, want %v", p.ChildIDs, want)
+	}
+	// agent_progress repeats a subagent message: it is counted in Meta only.
+	if st := p.Stats(); st.Messages != 6 || p.Meta["skipped records"] != "progress 1" {
+		t.Errorf("parent: %+v, %v", st, p.Meta)
+	}
+	subagents := map[string]string{}
+	p.Parts(func(_ *transcript.Message, part *transcript.Part) {
+		if part.Call != nil {
+			subagents[part.Call.ID] = part.Call.Subagent
+		}
+	})
+	for _, c := range []struct{ call, id, title, source string }{
+		{"toolu_t1", "agent-aa11", "Scan the API handlers", "project/p1/subagents/agent-aa11.meta.json"}, // by the companion's toolUseId
+		{"toolu_t2", "agent-bb22", "Check tests", ""},                                                    // by toolUseResult.agentId
+		{"toolu_t3", "agent-cc33", "Read docs", ""},                                                      // by the progress record
+	} {
+		s := byID[c.id]
+		if subagents[c.call] != c.id || s.ParentID != "p1" || s.Title != c.title || s.Stats().Messages != 2 {
+			t.Errorf("%s: call links %q, parent %q, title %q, %d messages", c.id, subagents[c.call], s.ParentID, s.Title, s.Stats().Messages)
+		}
+		if c.source != "" && !slices.Contains(s.Sources, strings.TrimPrefix(c.source, "project/")) {
+			t.Errorf("%s: sources %v lack its companion", c.id, s.Sources)
+		}
+	}
+	if byID["agent-aa11"].Meta["agent type"] != "Explore" {
+		t.Errorf("agent type = %q", byID["agent-aa11"].Meta["agent type"])
+	}
+
+	r := byID["r1"]
+	var ids []string
+	for _, m := range r.Messages() {
+		ids = append(ids, m.ID)
+	}
+	// The resumed file repeats r-u2 and r-a2: each is kept once, in time order.
+	if want := []string{"r-u1", "r-a1", "r-u2", "r-a2", "r-u3", "r-a3"}; !slices.Equal(ids, want) {
+		t.Errorf("resumed messages = %v, want %v", ids, want)
+	}
+	if r.Source != "r1.jsonl" || !slices.Equal(r.Sources, []string{"r1-resumed.jsonl"}) {
+		t.Errorf("source %q, sources %v", r.Source, r.Sources)
+	}
+	if r.Title != "Migration" || r.Meta["skipped records"] != "queue-operation 2" || r.Usage.Input != 30 {
+		t.Errorf("title %q, meta %v, usage %+v", r.Title, r.Meta, r.Usage)
+	}
+}
+
+func TestClaudeDetectCompanions(t *testing.T) {
+	for _, c := range []struct {
+		path, head string
+		want       bool
+	}{
+		{"p/s/subagents/agent-a1.meta.json", `{"agentType":"Explore","description":"d","toolUseId":"toolu_1"}`, true},
+		{"p/agent-a1.meta.json", `{"agentType":"general-purpose"}`, true},
+		{"p/notes.meta.json", `{"agentType":"Explore"}`, false}, // not an agent's companion
+		{"p/agent-a1.meta.json", `{"description":"no agent type"}`, false},
+		{"web.json", `{"loglines":[{"type":"user"}]}`, true},
+		{"web.json", `{"lines":[]}`, false},
+	} {
+		if got := claudeCode.Detect(&Head{Path: c.path, Data: []byte(c.head)}); got != c.want {
+			t.Errorf("%s %s: detected %v, want %v", c.path, c.head, got, c.want)
+		}
+	}
+}
+
+func FuzzClaude(f *testing.F) {
+	seedFuzz(f, "claude")
+	seedFuzz(f, "claude/project")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzRead(t, claudeCode, "s.jsonl", data)
+		fuzzRead(t, claudeCode, "s/subagents/agent-a1.jsonl", data)
+		fuzzRead(t, claudeCode, "s/subagents/agent-a1.meta.json", data)
+	})
 }

@@ -45,9 +45,7 @@ var corpusFormats = map[string]string{
 }
 
 // pending are formats whose reader has not landed yet.
-var pending = map[string]bool{
-	"claude-code/claude-code-transcripts/sample_session.json": true, // the web export
-}
+var pending = map[string]bool{}
 
 // notSessions are corpus files that hold no session of their own.
 func notSession(p string) bool {

@@ -133,3 +133,27 @@ func text(raw json.RawMessage) string {
 	}
 	return string(raw)
 }
+
+// userText turns a user's text into parts for any reader: an interruption
+// notice becomes an event, and text the harness injected marks the message
+// as meta.
+func userText(s string, meta *bool) []*transcript.Part {
+	if transcript.IsInjected(s) {
+		*meta = true
+	}
+	if p := ccText(s); p != nil {
+		return []*transcript.Part{p}
+	}
+	return nil
+}
+
+// exitCode reads the exit code a shell tool's output starts with
+// ("Exit code 2", "Error: Exit code 1"), if any.
+func exitCode(output string) *int {
+	if m := exitCodeRE.FindStringSubmatch(output); m != nil {
+		if code, err := strconv.Atoi(m[1]); err == nil {
+			return &code
+		}
+	}
+	return nil
+}

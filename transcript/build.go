@@ -74,6 +74,7 @@ var toolKinds = map[string]ToolKind{
 	"bash": ShellTool, "shell": ShellTool, "shell_command": ShellTool, "exec_command": ShellTool,
 	"local_shell_call": ShellTool, "run_shell_command": ShellTool, "run_terminal_cmd": ShellTool,
 	"bashoutput": ShellTool, "killshell": ShellTool, "execute_command": ShellTool,
+	"killbash": ShellTool, "taskoutput": ShellTool,
 
 	"read": ReadTool, "read_file": ReadTool, "view": ReadTool, "read_many_files": ReadTool,
 	"notebookread": ReadTool, "cat": ReadTool, "ls": ReadTool, "list_directory": ReadTool,
@@ -112,6 +113,8 @@ var toolKinds = map[string]ToolKind{
 
 	// Codex CLI
 	"spawn_agent": TaskTool, "write_stdin": ShellTool,
+
+	"taskcreate": TaskTool, "taskupdate": TaskTool, "tasklist": TaskTool, "taskget": TaskTool,
 }
 
 // KindOf classifies a tool by its name.
@@ -141,6 +144,8 @@ var injectedPrefixes = []string{
 	"This is the Gemini CLI. We are setting up the context for our chat.", "<state_snapshot>",
 	// Codex CLI
 	"<user_shell_command>", "<turn_aborted>", "<subagent_notification>", "<skill>",
+
+	"<ide_opened_file>", "<ide_selection>", "<teammate-message",
 }
 
 // IsInjected reports whether text was injected by the agent's harness rather

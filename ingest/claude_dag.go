@@ -1,0 +1,369 @@
+package ingest
+
+import (
+	"cmp"
+	"encoding/json"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// ccNode is a record with a uuid in a session's conversation graph, which
+// Claude Code writes as parentUuid links. Harness records take part too,
+// so that their children are not taken for roots.
+type ccNode struct {
+	uuid   string
+	parent string
+	time   time.Time
+	live   bool // it holds a prompt or a reply
+	msgs   []*transcript.Message
+}
+
+type ccDAG struct {
+	nodes map[string]*ccNode
+	order []*ccNode
+}
+
+func (d *ccDAG) add(uuid, parent string, t time.Time) *ccNode {
+	n := &ccNode{uuid: uuid, parent: parent, time: t}
+	d.nodes[uuid] = n
+	d.order = append(d.order, n)
+	return n
+}
+
+// markBranches finds where the user rewound or edited a prompt: a node with
+// two children that each lead to a prompt or a reply. The line leading to
+// the latest such leaf is the conversation; messages only on the others
+// keep their place in file order and get Branch, the uuid they left from.
+// Parallel tool calls fork too (each result hangs off the line of its own
+// call), but only one of their children goes on, so they are not branches.
+func (d *ccDAG) markBranches() {
+	nodes := d.order
+	parent := map[*ccNode]*ccNode{}
+	for _, n := range nodes {
+		if p := d.nodes[n.parent]; p != nil && p != n {
+			parent[n] = p
+		}
+	}
+	// A malformed file may link in a cycle: cut it where it closes.
+	done, seen := map[*ccNode]bool{}, map[*ccNode]bool{}
+	for _, n := range nodes {
+		clear(seen)
+		for c := n; c != nil && !done[c]; c = parent[c] {
+			if seen[c] {
+				delete(parent, c)
+				break
+			}
+			seen[c] = true
+		}
+		for c := range seen {
+			done[c] = true
+		}
+	}
+
+	below := map[*ccNode]bool{} // a prompt or a reply is at or under it
+	for _, n := range nodes {
+		for c := n; n.live && c != nil && !below[c]; c = parent[c] {
+			below[c] = true
+		}
+	}
+	liveChild := map[*ccNode]bool{}
+	for n, p := range parent {
+		liveChild[p] = liveChild[p] || below[n]
+	}
+	// Each tree (a session resumed without a link starts a new one) keeps
+	// the line to its latest leaf.
+	rootOf := map[*ccNode]*ccNode{}
+	latest := map[*ccNode]*ccNode{}
+	var roots []*ccNode
+	for _, n := range nodes {
+		var path []*ccNode
+		c := n
+		for ; parent[c] != nil && rootOf[c] == nil; c = parent[c] {
+			path = append(path, c)
+		}
+		r := cmp.Or(rootOf[c], c)
+		for _, x := range append(path, c) {
+			rootOf[x] = r
+		}
+		if !n.live || liveChild[n] {
+			continue
+		}
+		if l := latest[r]; l == nil {
+			roots = append(roots, r)
+			latest[r] = n
+		} else if !n.time.Before(l.time) {
+			latest[r] = n
+		}
+	}
+	active := map[*ccNode]bool{}
+	for _, r := range roots {
+		for c := latest[r]; c != nil && !active[c]; c = parent[c] {
+			active[c] = true
+		}
+	}
+
+	fork := map[*ccNode]string{}
+	for _, n := range nodes {
+		if active[n] {
+			continue
+		}
+		if _, ok := fork[n]; ok {
+			continue
+		}
+		// Walk up to the active line: the child met there decides.
+		var path []*ccNode
+		at, c := "", n
+		for {
+			path = append(path, c)
+			p := parent[c]
+			if p == nil {
+				break
+			}
+			if active[p] {
+				if below[c] {
+					at = ccForkID(p, parent)
+				}
+				break
+			}
+			if f, ok := fork[p]; ok {
+				at = f
+				break
+			}
+			c = p
+		}
+		for _, x := range path {
+			fork[x] = at
+			for _, m := range x.msgs {
+				m.Branch = at
+			}
+		}
+	}
+}
+
+// ccForkID returns the id of the message at or before the fork point n:
+// a branch may leave from a harness record, which shows no message.
+func ccForkID(n *ccNode, parent map[*ccNode]*ccNode) string {
+	for c := n; c != nil; c = parent[c] {
+		if len(c.msgs) > 0 {
+			return c.msgs[len(c.msgs)-1].ID
+		}
+	}
+	return n.uuid
+}
+
+// mergeClaude joins the files of a session resumed in another file, folds
+// subagents' companion files into them, and links each subagent with the
+// session and the call that started it.
+func mergeClaude(ss []*transcript.Session) []*transcript.Session {
+	groups := map[ccKey][]*transcript.Session{}
+	var keys []ccKey
+	var metas []*transcript.Session
+	for _, s := range ss {
+		if len(s.Turns) == 0 {
+			metas = append(metas, s) // from readAgentMeta
+			continue
+		}
+		k := ccKey{claudeProject(s.Source), s.ID}
+		if groups[k] == nil {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], s)
+	}
+	out := make([]*transcript.Session, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, joinClaude(groups[k]))
+	}
+	linkClaude(out, metas)
+	return out
+}
+
+// ccKey names a session within its project: Claude Code keeps each
+// project's sessions, and their subagents, in one folder.
+type ccKey struct{ project, id string }
+
+func claudeProject(src string) string {
+	dir := path.Dir(src)
+	if path.Base(dir) == "subagents" {
+		dir = path.Dir(path.Dir(dir)) // <project>/<session>/subagents/
+	}
+	return dir
+}
+
+// joinClaude merges the parts of one session. Messages interleave by
+// time, each file keeping its own order (ties go to the earlier file); a
+// record repeated in several files is kept once.
+func joinClaude(parts []*transcript.Session) *transcript.Session {
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	starts := map[*transcript.Session]time.Time{}
+	for _, p := range parts {
+		starts[p] = ccStart(p)
+	}
+	sort.SliceStable(parts, func(i, j int) bool {
+		a, b := starts[parts[i]], starts[parts[j]]
+		return !a.IsZero() && (b.IsZero() || a.Before(b))
+	})
+	lists := make([][]*transcript.Message, len(parts))
+	for i, p := range parts {
+		lists[i] = p.Messages()
+	}
+	s := parts[0]
+	s.Turns = nil
+	at := make([]int, len(parts))
+	last := make([]time.Time, len(parts)) // a message without a time goes with the one before it
+	seen := map[string]bool{}
+	for {
+		best, bestT := -1, time.Time{}
+		for i, l := range lists {
+			if at[i] == len(l) {
+				continue
+			}
+			t := l[at[i]].Time
+			if t.IsZero() {
+				t = last[i]
+			}
+			if best < 0 || t.Before(bestT) {
+				best, bestT = i, t
+			}
+		}
+		if best < 0 {
+			break
+		}
+		m := lists[best][at[best]]
+		at[best]++
+		last[best] = bestT
+		if m.ID != "" && seen[m.ID] {
+			continue
+		}
+		seen[m.ID] = true
+		s.Append(m)
+	}
+
+	titled, counts := s, map[string]int{}
+	rank := func(p *transcript.Session) int {
+		if i := slices.Index(ccTitleKinds, p.Meta["title source"]); i >= 0 {
+			return i
+		}
+		return len(ccTitleKinds)
+	}
+	for _, p := range parts {
+		addCounts(counts, p.Meta["skipped records"])
+		if p.Title != "" && rank(p) <= rank(titled) {
+			titled = p // the strongest kind of title, the later file among equals
+		}
+	}
+	for _, p := range parts[1:] {
+		s.Sources = append(append(s.Sources, p.Source), p.Sources...)
+		s.Warnings = append(s.Warnings, p.Warnings...)
+		s.CWD = cmp.Or(s.CWD, p.CWD)
+		s.Branch = cmp.Or(p.Branch, s.Branch)
+		s.AgentVersion = cmp.Or(p.AgentVersion, s.AgentVersion)
+		s.ParentID = cmp.Or(s.ParentID, p.ParentID)
+		for k, v := range p.Meta {
+			if _, ok := s.Meta[k]; !ok {
+				setMeta(s, k, v)
+			}
+		}
+	}
+	if titled != s {
+		s.Title = titled.Title
+		setMeta(s, "title source", titled.Meta["title source"])
+	}
+	if len(counts) > 0 {
+		setMeta(s, "skipped records", countList(counts))
+	}
+	return s
+}
+
+// linkClaude links subagents both ways: the parent lists its children, and
+// the Task or Agent call that started one names it. The call is found by
+// the companion file's toolUseId, or was named while reading from the
+// result's agentId or a progress record's parentToolUseID.
+func linkClaude(ss, metas []*transcript.Session) {
+	byKey := map[ccKey]*transcript.Session{}
+	find := func(from *transcript.Session, id string) *transcript.Session {
+		return byKey[ccKey{claudeProject(from.Source), id}]
+	}
+	calls := map[string]*transcript.ToolCall{}
+	for _, s := range ss {
+		if k := (ccKey{claudeProject(s.Source), s.ID}); byKey[k] == nil {
+			byKey[k] = s
+		}
+		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+			if c := p.Call; c != nil && c.ID != "" && calls[c.ID] == nil {
+				calls[c.ID] = c
+			}
+		})
+	}
+	for _, m := range metas {
+		s := find(m, m.ID)
+		if s == nil {
+			continue
+		}
+		s.Sources = append(s.Sources, m.Source)
+		for k, v := range m.Meta {
+			if _, ok := s.Meta[k]; !ok {
+				setMeta(s, k, v)
+			}
+		}
+		if d := m.Meta["description"]; s.Title == "" && d != "" {
+			s.Title = d
+			setMeta(s, "title source", "description")
+		}
+		if c := calls[m.Meta["tool use id"]]; c != nil {
+			c.Subagent = s.ID
+		}
+	}
+	for _, s := range ss {
+		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+			c := p.Call
+			if c == nil {
+				return
+			}
+			sub := find(s, c.Subagent)
+			if sub == nil || sub == s {
+				return
+			}
+			sub.ParentID = cmp.Or(sub.ParentID, s.ID)
+			var in struct {
+				Description string `json:"description"`
+			}
+			if sub.Title == "" && json.Unmarshal([]byte(c.Input), &in) == nil && strings.TrimSpace(in.Description) != "" {
+				sub.Title = strings.TrimSpace(in.Description)
+				setMeta(sub, "title source", "description")
+			}
+		})
+	}
+	children := map[*transcript.Session][]*transcript.Session{}
+	for _, s := range ss {
+		if p := find(s, s.ParentID); p != nil && p != s && !slices.Contains(children[p], s) {
+			children[p] = append(children[p], s)
+		}
+	}
+	for p, cs := range children {
+		sort.SliceStable(cs, func(i, j int) bool { return ccStart(cs[i]).Before(ccStart(cs[j])) })
+		for _, c := range cs {
+			if !slices.Contains(p.ChildIDs, c.ID) {
+				p.ChildIDs = append(p.ChildIDs, c.ID)
+			}
+		}
+	}
+}
+
+// ccStart is the time of a session's first timed message.
+func ccStart(s *transcript.Session) time.Time {
+	for _, t := range s.Turns {
+		for _, m := range t.Messages {
+			if !m.Time.IsZero() {
+				return m.Time
+			}
+		}
+	}
+	return time.Time{}
+}
