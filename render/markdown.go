@@ -32,6 +32,7 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // transcript must not make the reader's browser fetch anything), and code
 // blocks are highlighted.
 func Markdown(src string) template.HTML {
+	src = controlChars.Replace(StripANSI(src))
 	buf := bufPool.Get().(*bytes.Buffer)
 	defer func() { buf.Reset(); bufPool.Put(buf) }()
 	if err := md.Convert([]byte(src), buf); err != nil {
@@ -39,6 +40,18 @@ func Markdown(src string) template.HTML {
 	}
 	return template.HTML(buf.String())
 }
+
+// controlChars drops C0 control characters, which have no place in HTML,
+// keeping tab and line endings.
+var controlChars = func() *strings.Replacer {
+	var pairs []string
+	for c := rune(0); c < 0x20; c++ {
+		if c != '\t' && c != '\n' && c != '\r' {
+			pairs = append(pairs, string(c), "")
+		}
+	}
+	return strings.NewReplacer(append(pairs, "\x7f", "")...)
+}()
 
 // headingShift demotes headings by two levels so a "# Title" in a message
 // does not outrank the page's own headings.
@@ -97,19 +110,21 @@ func renderHTMLBlock(w util.BufWriter, src []byte, node ast.Node, entering bool)
 }
 
 // SafeURL reports whether a URL from a transcript may be linked to, and
-// whether it leaves the site.
+// whether it leaves the site. Only http(s), mailto and links within the page
+// qualify: a relative path in a transcript names a file in the agent's
+// working directory, which the site does not have.
 func SafeURL(u string) (ok, external bool) {
-	p, err := url.Parse(strings.TrimSpace(u))
+	u = strings.TrimSpace(u)
+	if strings.HasPrefix(u, "#") {
+		return true, false
+	}
+	p, err := url.Parse(u)
 	if err != nil {
 		return false, false
 	}
 	switch strings.ToLower(p.Scheme) {
-	case "http", "https":
-		return true, true
-	case "mailto":
-		return true, true
-	case "":
-		return true, p.Host != ""
+	case "http", "https", "mailto":
+		return p.Host != "" || p.Scheme == "mailto", true
 	}
 	return false, false
 }
