@@ -15,8 +15,9 @@ import (
 // its sessions. It fails if no reader claims the file.
 func readTestFile(t *testing.T, name string) ([]*transcript.Session, []Warning) {
 	t.Helper()
-	f := &File{Rel: name}
-	r, ss := readFile(context.Background(), os.DirFS("testdata"), name, f)
+	fsys := os.DirFS("testdata")
+	f := &File{Rel: name, FS: fsys, Name: name}
+	r, ss := readFile(context.Background(), fsys, name, f)
 	if r == nil {
 		t.Fatalf("%s: no reader: %v", name, f.Warnings)
 	}

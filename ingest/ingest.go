@@ -62,8 +62,14 @@ func (w Warning) String() string {
 
 // File is the session file a reader is reading.
 type File struct {
-	Rel      string // slash path relative to the content dir
+	Rel      string // slash path relative to the content dir, as sessions.json names it
 	Warnings []Warning
+
+	// FS and Name locate the file for readers that need more than its
+	// stream: a SQLite database (and the -wal file beside it) or sibling
+	// files. Readers only ever read through them.
+	FS   fs.FS
+	Name string
 }
 
 // Warn records a problem with line n of the file (0 for the whole file).
@@ -133,7 +139,7 @@ func Load(ctx context.Context, roots ...Root) (*Result, error) {
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range work {
-				f := &File{Rel: files[i].rel}
+				f := &File{Rel: files[i].rel, FS: files[i].fsys, Name: files[i].path}
 				r, ss := readFile(ctx, files[i].fsys, files[i].path, f)
 				outs[i] = out{r, ss, f.Warnings}
 			}
