@@ -105,6 +105,13 @@ type file struct {
 // no reader claims, becomes a warning; only an unreadable root fails. It
 // only ever opens files for reading.
 func Load(ctx context.Context, roots ...Root) (*Result, error) {
+	return LoadCached(ctx, nil, roots...)
+}
+
+// LoadCached is Load with a cache of what files parse into: a file whose
+// content is unchanged since a build that used the same cache is not
+// parsed again. A nil cache reads every file.
+func LoadCached(ctx context.Context, cache Cache, roots ...Root) (*Result, error) {
 	var files []file
 	for _, root := range roots {
 		err := fs.WalkDir(root.FS, ".", func(p string, d fs.DirEntry, err error) error {
@@ -140,7 +147,13 @@ func Load(ctx context.Context, roots ...Root) (*Result, error) {
 		wg.Go(func() {
 			for i := range work {
 				f := &File{Rel: files[i].rel, FS: files[i].fsys, Name: files[i].path}
-				r, ss := readFile(ctx, files[i].fsys, files[i].path, f)
+				var r *Reader
+				var ss []*transcript.Session
+				if cache != nil {
+					r, ss = cachedRead(ctx, cache, files[i].fsys, files[i].path, f)
+				} else {
+					r, ss = readFile(ctx, files[i].fsys, files[i].path, f)
+				}
 				outs[i] = out{r, ss, f.Warnings}
 			}
 		})

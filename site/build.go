@@ -7,11 +7,13 @@ import (
 	"encoding/xml"
 	"fmt"
 	"html/template"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/transcriptsite/transcriptsite/ingest"
@@ -28,6 +30,9 @@ type Report struct {
 	Warnings []ingest.Warning // about session files
 	Notices  []string         // about the site: what it could not do as configured
 	Elapsed  time.Duration
+
+	Rendered                             int // session pages rendered, not taken from the cache
+	CacheHits, CacheMisses, CacheRemoved int
 }
 
 func (r *Report) String() string {
@@ -36,12 +41,77 @@ func (r *Report) String() string {
 }
 
 // Build reads the content, renders the site and swaps it into the
-// destination. On error the destination is left as it was.
+// destination, with the site's build cache. On error the destination is
+// left as it was.
 func Build(ctx context.Context, cfg *Config) (*Report, error) {
-	start := time.Now()
-	if err := checkPaths(cfg); err != nil {
+	b, err := NewBuilder(cfg, BuildOptions{})
+	if err != nil {
 		return nil, err
 	}
+	return b.Build(ctx)
+}
+
+// BuildOptions say how a builder uses its cache.
+type BuildOptions struct {
+	IgnoreCache bool // write the cache but do not read it (--ignoreCache)
+	GC          bool // remove cache entries the build did not use (--gc)
+	Memory      bool // keep the cache in memory too: for a builder that builds again and again
+}
+
+// Builder builds a site, once (build) or again and again (serve): what it
+// caches makes the next build redo only what changed.
+type Builder struct {
+	cfg   *Config
+	opts  BuildOptions
+	store *store // nil when the site has no cache dir
+}
+
+// NewBuilder returns a builder of the site cfg configures.
+func NewBuilder(cfg *Config, opts BuildOptions) (*Builder, error) {
+	b := &Builder{cfg: cfg, opts: opts}
+	if cfg.CacheDir != "" {
+		st, err := openStore(cfg.CacheDir, !opts.IgnoreCache, opts.Memory)
+		if err != nil {
+			return nil, fmt.Errorf("cacheDir: %w", err)
+		}
+		b.store = st
+	}
+	return b, nil
+}
+
+// Build builds the site into its destination.
+func (bd *Builder) Build(ctx context.Context) (*Report, error) {
+	if err := checkPaths(bd.cfg); err != nil {
+		return nil, err
+	}
+	out, err := newOutput(bd.cfg.Destination)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := bd.build(ctx, out)
+	if err == nil {
+		err = out.commit()
+	}
+	if err != nil {
+		out.abort()
+		return nil, err
+	}
+	return rep, nil
+}
+
+// BuildFiles builds the site into memory.
+func (bd *Builder) BuildFiles(ctx context.Context) (Files, *Report, error) {
+	out := &memOut{files: Files{}}
+	rep, err := bd.build(ctx, out)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out.files, rep, nil
+}
+
+func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
+	start := time.Now()
+	cfg := bd.cfg
 	tpl, err := loadTemplates(cfg.Theme)
 	if err != nil {
 		return nil, err
@@ -50,19 +120,20 @@ func Build(ctx context.Context, cfg *Config) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("highlight: %w", err)
 	}
-	res, err := ingest.Load(ctx, cfg.Content()...)
+	var cache ingest.Cache
+	if bd.store != nil {
+		cache = bd.store
+	}
+	res, err := ingest.LoadCached(ctx, cache, cfg.Content()...)
 	if err != nil {
 		return nil, err
 	}
 	st := newSite(cfg, res.Sessions)
-
-	out, err := newOutput(cfg.Destination)
-	if err != nil {
+	b := &builder{site: st, tpl: tpl, out: out, store: bd.store}
+	if b.theme, err = themeDigest(cfg, chroma); err != nil {
 		return nil, err
 	}
-	b := &builder{site: st, tpl: tpl, out: out}
 	if err := b.startSass(); err != nil {
-		out.abort()
 		return nil, err
 	}
 	if b.sass != nil {
@@ -70,14 +141,40 @@ func Build(ctx context.Context, cfg *Config) (*Report, error) {
 	}
 	notices, err := b.build(ctx, chroma)
 	if err != nil {
-		out.abort()
 		return nil, err
 	}
-	if err := out.commit(); err != nil {
-		out.abort()
-		return nil, err
+	rep := &Report{Sessions: len(st.Sessions), Files: res.Files, Warnings: res.Warnings, Notices: notices, Rendered: int(b.rendered.Load())}
+	if bd.store != nil {
+		rep.CacheHits, rep.CacheMisses = bd.store.hits, bd.store.misses
+		bd.store.hits, bd.store.misses = 0, 0
+		if bd.opts.GC {
+			if rep.CacheRemoved, err = bd.store.gc(); err != nil {
+				return nil, fmt.Errorf("cache gc: %w", err)
+			}
+		}
+		bd.store.used = map[string]bool{}
 	}
-	return &Report{Sessions: len(st.Sessions), Files: res.Files, Warnings: res.Warnings, Notices: notices, Elapsed: time.Since(start)}, nil
+	rep.Elapsed = time.Since(start)
+	return rep, nil
+}
+
+// themeDigest hashes everything besides a session that its page depends
+// on: the theme, the config and the program.
+func themeDigest(cfg *Config, chroma string) (string, error) {
+	files, err := hashFS(cfg.Theme, "templates", "assets")
+	if err != nil {
+		return "", err
+	}
+	conf, err := json.Marshal(struct {
+		Title, BaseURL, LanguageCode string
+		Params                       map[string]any
+		Pricing                      Pricing
+		Search                       map[string]bool
+	}{cfg.Title, cfg.BaseURL, cfg.LanguageCode, cfg.Params, cfg.Pricing, cfg.Search})
+	if err != nil {
+		return "", err
+	}
+	return ingest.Key("theme", ingest.BuildID(), files, string(conf), chroma), nil
 }
 
 // startSass starts Dart Sass for the build if it can be found. A binary the
@@ -114,13 +211,40 @@ func checkPaths(cfg *Config) error {
 	return nil
 }
 
+// sink is where a build writes the site: a directory swapped in at the
+// end, or memory.
+type sink interface {
+	write(rel string, data []byte) error
+}
+
+// Files is a site built into memory, by slash path.
+type Files map[string][]byte
+
+type memOut struct {
+	mu    sync.Mutex
+	files Files
+}
+
+func (m *memOut) write(rel string, data []byte) error {
+	if !fs.ValidPath(rel) || rel == "." {
+		return fmt.Errorf("refusing to write %q: not a path inside the site", rel)
+	}
+	m.mu.Lock()
+	m.files[rel] = data
+	m.mu.Unlock()
+	return nil
+}
+
 type builder struct {
-	site    *Site
-	tpl     map[string]*template.Template
-	out     *output
-	sass    *sass.Compiler // nil without Dart Sass
-	sassErr error          // why there is no Dart Sass
-	notices []string
+	site     *Site
+	tpl      map[string]*template.Template
+	out      sink
+	store    *store // nil without a cache
+	theme    string // digest of the theme and config
+	rendered atomic.Int64
+	sass     *sass.Compiler // nil without Dart Sass
+	sassErr  error          // why there is no Dart Sass
+	notices  []string
 }
 
 func (b *builder) build(ctx context.Context, chroma string) ([]string, error) {
@@ -176,8 +300,12 @@ func (b *builder) sessions(ctx context.Context) (*search.Index, error) {
 		wg.Go(func() {
 			for i := range work {
 				s := b.site.Sessions[i]
-				prepared[i] = searchSession(s, b.site.Config.Search)
-				failed[i] = b.session(s)
+				dig := ""
+				if b.store != nil {
+					dig = digest(s.Session)
+				}
+				prepared[i] = b.prepare(s, dig)
+				failed[i] = b.session(s, dig)
 			}
 		})
 	}
@@ -234,7 +362,7 @@ func (b *builder) fallback(s *Session, err error) error {
 	return b.out.write(s.Path+"index.html", buf.Bytes())
 }
 
-func (b *builder) session(s *Session) error {
+func (b *builder) session(s *Session, dig string) error {
 	// Files beside the page: images, and outputs too long to show whole.
 	// Both are named by content, so a repeated one is written once.
 	written := map[string]bool{}
@@ -259,32 +387,94 @@ func (b *builder) session(s *Session) error {
 	if err != nil {
 		return err
 	}
+	// The page comes from the cache when neither the session, nor what the
+	// page shows of other sessions, nor the theme has changed.
+	var key string
+	if b.store != nil && dig != "" {
+		key = ingest.Key("page", b.theme, dig, pageContext(s))
+		if html, ok := b.store.Get(key); ok {
+			return b.out.write(pageFile(s.Path), html)
+		}
+	}
 	pg := &Page{Kind: "session", Title: s.Title, Path: s.Path, Project: s.Project, Session: s, Site: b.site}
 	pg.Turns = turnViews(pg)
-	if err := b.page("session", pg); err != nil {
+	html, err := b.render("session", pg)
+	if err != nil {
 		return fmt.Errorf("%s: %w", s.Source, err)
 	}
-	return nil
+	b.rendered.Add(1)
+	if key != "" {
+		b.store.Put(key, html)
+	}
+	return b.out.write(pageFile(s.Path), html)
+}
+
+// prepare readies a session for the search index, from the cache when it
+// can.
+func (b *builder) prepare(s *Session, dig string) *search.Prepared {
+	if b.store == nil || dig == "" {
+		return searchSession(s, b.site.Config.Search)
+	}
+	key := ingest.Key("search", b.theme, dig, s.Path, s.Title, s.Project.Name)
+	if data, ok := b.store.Get(key); ok {
+		p := new(search.Prepared)
+		if p.UnmarshalBinary(data) == nil {
+			return p
+		}
+	}
+	p := searchSession(s, b.site.Config.Search)
+	if data, err := p.MarshalBinary(); err == nil {
+		b.store.Put(key, data)
+	}
+	return p
+}
+
+// pageContext is what a session's page shows of the rest of the site.
+func pageContext(s *Session) string {
+	link := func(o *Session) [2]string {
+		if o == nil {
+			return [2]string{}
+		}
+		return [2]string{o.Path, o.Title}
+	}
+	var children [][2]string
+	pg := &Page{Session: s, Site: s.site}
+	for _, c := range pg.Children() {
+		children = append(children, link(c))
+	}
+	subagents := map[string]string{}
+	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+		if p.Call != nil && p.Call.Subagent != "" {
+			subagents[p.Call.Subagent] = pg.SessionURL(p.Call.Subagent)
+		}
+	})
+	data, _ := json.Marshal([]any{s.Path, s.Title, s.Project.Name, s.Project.Path,
+		link(s.Prev), link(s.Next), link(pg.Parent()), children, subagents})
+	return string(data)
 }
 
 func (b *builder) page(kind string, p *Page) error {
+	html, err := b.render(kind, p)
+	if err != nil {
+		return err
+	}
+	return b.out.write(pageFile(p.Path), html)
+}
+
+func (b *builder) render(kind string, p *Page) ([]byte, error) {
 	p.Site = b.site
 	var buf bytes.Buffer
 	if err := b.tpl[kind].ExecuteTemplate(&buf, "baseof.html", p); err != nil {
-		return fmt.Errorf("render %s page: %w", kind, err)
+		return nil, fmt.Errorf("render %s page: %w", kind, err)
 	}
-	file := p.Path
-	if file == "" || strings.HasSuffix(file, "/") {
-		file += "index.html"
-	}
-	return b.out.write(file, buf.Bytes())
+	return buf.Bytes(), nil
 }
 
-func dataOf(img *transcript.Image) []byte {
-	if img == nil {
-		return nil
+func pageFile(path string) string {
+	if path == "" || strings.HasSuffix(path, "/") {
+		return path + "index.html"
 	}
-	return img.Data
+	return path
 }
 
 // sessionEntry is one element of sessions.json.
@@ -356,4 +546,11 @@ func day(t time.Time) string {
 		return ""
 	}
 	return t.UTC().Format("2006-01-02")
+}
+
+func dataOf(img *transcript.Image) []byte {
+	if img == nil {
+		return nil
+	}
+	return img.Data
 }

@@ -27,7 +27,8 @@ type Config struct {
 	BaseURL      string // "" (a portable site), a path such as /repo/, or an absolute URL; ends in /
 	LanguageCode string
 	Destination  string
-	Agents       bool // read every installed agent's default session folders too
+	Agents       bool   // read every installed agent's default session folders too
+	CacheDir     string // where builds keep what they may reuse; "" for none
 	Params       map[string]any
 	Highlight    Highlight
 	Pricing      Pricing // model prices for cost estimates
@@ -92,6 +93,7 @@ var keys = map[string][]string{
 	"agents":       nil,
 	"agentdirs":    nil, // by format name, free-form
 	"destination":  nil,
+	"cachedir":     nil,
 	"params":       nil, // free-form, for templates
 	"highlight":    {"style", "darkstyle"},
 	"pricing":      nil, // by model name prefix
@@ -173,6 +175,7 @@ func LoadConfig(o Options) (*Config, []string, error) {
 	var contentDir string
 	get("contentDir", &contentDir)
 	get("destination", &c.Destination)
+	get("cacheDir", &c.CacheDir)
 	get("highlight.style", &c.Highlight.Style)
 	get("highlight.darkStyle", &c.Highlight.DarkStyle)
 	get("sass.binary", &c.Sass.Binary)
@@ -194,6 +197,12 @@ func LoadConfig(o Options) (*Config, []string, error) {
 	c.Highlight.Style = cmp.Or(c.Highlight.Style, "github")
 	c.Highlight.DarkStyle = cmp.Or(c.Highlight.DarkStyle, "github-dark")
 	c.Destination = abs(src, cmp.Or(c.Destination, "public"))
+	if c.CacheDir != "" {
+		c.CacheDir = abs(src, c.CacheDir)
+	} else if dir, err := os.UserCacheDir(); err == nil {
+		// One cache per site dir, under the user's cache dir.
+		c.CacheDir = filepath.Join(dir, "transcriptsite", ingest.Key(src)[:16])
+	}
 
 	if c.Pricing, err = pricing(v); err != nil {
 		return nil, warns, fmt.Errorf("%s: %w", name, err)

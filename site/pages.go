@@ -54,6 +54,7 @@ type Session struct {
 	Project    *Project
 	Stats      transcript.Stats
 	Prev, Next *Session // older and newer sessions of the same project
+	site       *Site
 }
 
 const (
@@ -67,7 +68,7 @@ const (
 func newSite(cfg *Config, sessions []*transcript.Session) *Site {
 	st := &Site{Config: cfg, byID: map[string][]*Session{}}
 	for _, s := range sessions {
-		ss := &Session{Session: s, Title: title(s), Stats: s.Stats()}
+		ss := &Session{Session: s, Title: title(s), Stats: s.Stats(), site: st}
 		st.Sessions = append(st.Sessions, ss)
 		st.byID[s.ID] = append(st.byID[s.ID], ss)
 	}

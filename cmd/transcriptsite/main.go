@@ -50,8 +50,8 @@ content/), or anywhere to build the embedded demo site into public/.`,
 // buildFlags are the flags that select and override a site's config, shared
 // by every command that builds.
 type buildFlags struct {
-	source, config, contentDir, destination, baseURL string
-	quiet, agents                                    bool
+	source, config, contentDir, destination, baseURL, cacheDir string
+	quiet, agents, ignoreCache, gc                             bool
 }
 
 func (f *buildFlags) register(c *cobra.Command) {
@@ -62,13 +62,16 @@ func (f *buildFlags) register(c *cobra.Command) {
 	fl.StringVarP(&f.destination, "destination", "d", "", "folder to write the site to (default: public)")
 	fl.StringVar(&f.baseURL, "baseURL", "", "URL the site is served from, e.g. https://user.github.io/repo/")
 	fl.BoolVar(&f.agents, "agents", false, "also read every installed agent's session folders (see `transcriptsite formats`)")
+	fl.StringVar(&f.cacheDir, "cacheDir", "", "folder of the build cache (default: under the user cache dir)")
+	fl.BoolVar(&f.ignoreCache, "ignoreCache", false, "rebuild everything: do not read the build cache")
+	fl.BoolVar(&f.gc, "gc", false, "remove build cache entries this build did not use")
 	fl.BoolVar(&f.quiet, "quiet", false, "print nothing but errors")
 }
 
 // options turns the flags the user set into config overrides.
 func (f *buildFlags) options(c *cobra.Command) site.Options {
 	o := site.Options{Source: f.source, ConfigFile: f.config, Overrides: map[string]any{}}
-	for flag, key := range map[string]string{"contentDir": "contentDir", "destination": "destination", "baseURL": "baseURL"} {
+	for flag, key := range map[string]string{"contentDir": "contentDir", "destination": "destination", "baseURL": "baseURL", "cacheDir": "cacheDir"} {
 		if c.Flags().Changed(flag) {
 			v, _ := c.Flags().GetString(flag)
 			if key != "baseURL" {
@@ -105,7 +108,11 @@ their path and line; the build goes on and every good session gets its page.`,
 			for _, w := range warns {
 				fmt.Fprintln(stderr, "WARN", w)
 			}
-			rep, err := site.Build(c.Context(), cfg)
+			b, err := site.NewBuilder(cfg, site.BuildOptions{IgnoreCache: f.ignoreCache, GC: f.gc})
+			if err != nil {
+				return err
+			}
+			rep, err := b.Build(c.Context())
 			if err != nil {
 				return err
 			}

@@ -9,8 +9,10 @@
 package search
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/gob"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -360,4 +362,48 @@ func (ix *Index) Stats() string {
 	}
 	return fmt.Sprintf("%d sessions, %d documents, %d terms, %s of postings",
 		len(ix.sessions), ix.docs, len(ix.terms), strconv.Itoa(postings>>10)+" KiB")
+}
+
+// preparedWire is a Prepared as the build cache stores it.
+type preparedWire struct {
+	Session  Session
+	Terms    map[string][]byte
+	LastDocs map[string]int
+	Docs     map[string]int
+	Frags    []fragmentWire
+}
+
+type fragmentWire struct {
+	N, Role int
+	Text    string
+}
+
+// MarshalBinary encodes a prepared session for the build cache.
+func (p *Prepared) MarshalBinary() ([]byte, error) {
+	w := preparedWire{Session: p.session, Terms: map[string][]byte{}, LastDocs: map[string]int{}, Docs: map[string]int{}}
+	for t, pt := range p.terms {
+		w.Terms[t], w.LastDocs[t], w.Docs[t] = pt.buf, pt.lastDoc, pt.docs
+	}
+	for _, f := range p.frags {
+		w.Frags = append(w.Frags, fragmentWire{f.n, f.role, f.text})
+	}
+	var buf bytes.Buffer
+	err := gob.NewEncoder(&buf).Encode(&w)
+	return buf.Bytes(), err
+}
+
+// UnmarshalBinary decodes what MarshalBinary encoded.
+func (p *Prepared) UnmarshalBinary(data []byte) error {
+	var w preparedWire
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&w); err != nil {
+		return err
+	}
+	p.session, p.terms, p.frags = w.Session, make(map[string]*posting, len(w.Terms)), nil
+	for t, buf := range w.Terms {
+		p.terms[t] = &posting{buf: buf, lastDoc: w.LastDocs[t], docs: w.Docs[t]}
+	}
+	for _, f := range w.Frags {
+		p.frags = append(p.frags, fragment{f.N, f.Role, f.Text})
+	}
+	return nil
 }

@@ -166,3 +166,36 @@ func TestClient(t *testing.T) {
 		t.Errorf("node output:\n%s", out)
 	}
 }
+
+func TestPreparedRoundTrip(t *testing.T) {
+	docs := []Doc{{N: 1, Text: "alpha beta alpha"}, {N: 3, Role: RoleAssistant, Kinds: 2, Text: "beta gamma"}}
+	p := Prepare(Session{Title: "T", Path: "sessions/p/t/"}, docs)
+	data, err := p.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var q Prepared
+	if err := q.UnmarshalBinary(data); err != nil {
+		t.Fatal(err)
+	}
+	write := func(dir string, ix *Index) {
+		_ = ix.Write(func(name string, data []byte) error {
+			p := filepath.Join(dir, name)
+			_ = os.MkdirAll(filepath.Dir(p), 0o755)
+			return os.WriteFile(p, data, 0o644)
+		})
+	}
+	a, b := New(nil), New(nil)
+	a.Append(Prepare(Session{Title: "first"}, docs))
+	a.Append(p)
+	b.Append(Prepare(Session{Title: "first"}, docs))
+	b.Append(&q)
+	da, db := t.TempDir(), t.TempDir()
+	write(da, a)
+	write(db, b)
+	ma, _ := os.ReadFile(filepath.Join(da, "meta.json"))
+	mb, _ := os.ReadFile(filepath.Join(db, "meta.json"))
+	if !bytes.Equal(ma, mb) {
+		t.Error("an index from a decoded prepared session differs")
+	}
+}

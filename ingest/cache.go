@@ -1,0 +1,119 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/gob"
+	"encoding/hex"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+	"sync"
+
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// Cache keeps what reading a file produced, so a file whose content has
+// not changed is not parsed again. Keys are hex hashes; values are opaque.
+type Cache interface {
+	Get(key string) ([]byte, bool)
+	Put(key string, data []byte)
+}
+
+// Key hashes its parts into a cache key. Parts are length-prefixed, so
+// ("ab","c") and ("a","bc") differ.
+func Key(parts ...string) string {
+	h := sha256.New()
+	var n [8]byte
+	for _, p := range parts {
+		binary.LittleEndian.PutUint64(n[:], uint64(len(p)))
+		h.Write(n[:])
+		h.Write([]byte(p))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// BuildID identifies this program: a hash of its executable, so any
+// change to a reader (or anything else) invalidates what it cached.
+var BuildID = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err == nil {
+		if f, err := os.Open(exe); err == nil {
+			defer f.Close()
+			h := sha256.New()
+			if _, err := io.Copy(h, f); err == nil {
+				return hex.EncodeToString(h.Sum(nil)[:12])
+			}
+		}
+	}
+	return "unknown"
+})
+
+// parsed is what reading one file produced, as the cache keeps it.
+type parsed struct {
+	Reader   int // 1 + its index in Readers; 0 when no reader claimed the file
+	Sessions []*transcript.Session
+	Warnings []Warning
+}
+
+// contentHash returns the hash of a file's content. The hash is remembered
+// under the file's size and modification time, so an unchanged file is
+// not read again to hash it.
+func contentHash(c Cache, fsys fs.FS, name, rel string) (string, error) {
+	st, err := fs.Stat(fsys, name)
+	if err != nil {
+		return "", err
+	}
+	statKey := Key("stat", rel, st.ModTime().UTC().String(), string(binary.LittleEndian.AppendUint64(nil, uint64(st.Size()))))
+	if h, ok := c.Get(statKey); ok {
+		return string(h), nil
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	c.Put(statKey, []byte(sum))
+	return sum, nil
+}
+
+// cachedRead reads f through the cache: a hit decodes what an earlier
+// build parsed, a miss reads the file and stores the result.
+func cachedRead(ctx context.Context, c Cache, fsys fs.FS, name string, f *File) (*Reader, []*transcript.Session) {
+	sum, err := contentHash(c, fsys, name, f.Rel)
+	if err != nil {
+		return readFile(ctx, fsys, name, f)
+	}
+	key := Key("parse", BuildID(), f.Rel, sum)
+	if data, ok := c.Get(key); ok {
+		var p parsed
+		if gob.NewDecoder(bytes.NewReader(data)).Decode(&p) == nil {
+			f.Warnings = p.Warnings
+			if p.Reader == 0 || p.Reader > len(Readers) {
+				return nil, nil
+			}
+			return Readers[p.Reader-1], p.Sessions
+		}
+	}
+	r, ss := readFile(ctx, fsys, name, f)
+	if ctx.Err() != nil {
+		return r, ss // an interrupted read is not the file's result
+	}
+	p := parsed{Sessions: ss, Warnings: f.Warnings}
+	if r != nil {
+		p.Reader = 1 + slices.Index(Readers, r)
+	}
+	var buf bytes.Buffer
+	if gob.NewEncoder(&buf).Encode(&p) == nil {
+		c.Put(key, buf.Bytes())
+	}
+	return r, ss
+}

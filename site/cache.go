@@ -1,0 +1,141 @@
+package site
+
+import (
+	"crypto/sha256"
+	"encoding/gob"
+	"encoding/hex"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// store is the build cache: entries named by their key, in files under dir,
+// and, for a long-lived builder (serve), in memory too. It is safe for
+// concurrent use and serves as the ingest cache.
+type store struct {
+	dir    string
+	read   bool // false with --ignoreCache: entries are written, never read
+	mu     sync.Mutex
+	mem    map[string][]byte // nil unless kept in memory
+	used   map[string]bool
+	hits   int
+	misses int
+}
+
+func openStore(dir string, read, memory bool) (*store, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	s := &store{dir: dir, read: read, used: map[string]bool{}}
+	if memory {
+		s.mem = map[string][]byte{}
+	}
+	return s, nil
+}
+
+func (s *store) path(key string) string { return filepath.Join(s.dir, key[:2], key) }
+
+func (s *store) Get(key string) ([]byte, bool) {
+	s.mu.Lock()
+	s.used[key] = true
+	data, ok := s.mem[key]
+	read := s.read
+	s.mu.Unlock()
+	if !ok && read {
+		var err error
+		data, err = os.ReadFile(s.path(key))
+		ok = err == nil
+		if ok && s.mem != nil {
+			s.mu.Lock()
+			s.mem[key] = data
+			s.mu.Unlock()
+		}
+	}
+	s.mu.Lock()
+	if ok {
+		s.hits++
+	} else {
+		s.misses++
+	}
+	s.mu.Unlock()
+	return data, ok
+}
+
+// Put stores an entry. The cache is an optimisation: a failed write is
+// not an error of the build.
+func (s *store) Put(key string, data []byte) {
+	s.mu.Lock()
+	s.used[key] = true
+	if s.mem != nil {
+		s.mem[key] = data
+	}
+	s.mu.Unlock()
+	p := s.path(key)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), p) != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
+// gc removes the entries the last build did not use, and returns how many.
+func (s *store) gc() (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	err := filepath.WalkDir(s.dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || s.used[d.Name()] {
+			return err
+		}
+		n++
+		return os.Remove(p)
+	})
+	return n, err
+}
+
+// digest hashes a session's content, as the pages rendered from it see it.
+func digest(s *transcript.Session) string {
+	h := sha256.New()
+	if err := gob.NewEncoder(h).Encode(s); err != nil {
+		return "" // an uncacheable session: "" never matches a stored key's digest
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// hashFS hashes every file under root of fsys: the theme's templates and
+// assets, whose change must re-render every page.
+func hashFS(fsys fs.FS, roots ...string) (string, error) {
+	h := sha256.New()
+	for _, root := range roots {
+		err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			f, err := fsys.Open(p)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			io.WriteString(h, p+"\x00")
+			_, err = io.Copy(h, f)
+			return err
+		})
+		if err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+var _ ingest.Cache = (*store)(nil)

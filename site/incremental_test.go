@@ -1,0 +1,109 @@
+package site
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestIncrementalBuild(t *testing.T) {
+	dir := extract(t, "testdata/site.txtar")
+	cache := filepath.Join(t.TempDir(), "cache")
+	cfg, _, err := LoadConfig(Options{Source: dir, Overrides: map[string]any{"cacheDir": cache}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewBuilder(cfg, BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	cold, err := b.Build(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := tree(t, cfg.Destination)
+	if cold.Rendered != cold.Sessions {
+		t.Errorf("cold build rendered %d of %d pages", cold.Rendered, cold.Sessions)
+	}
+
+	// Nothing changed: nothing is parsed or rendered again, and the site is the same.
+	warm, err := b.Build(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if warm.Rendered != 0 || warm.CacheMisses != 0 {
+		t.Errorf("warm build rendered %d pages with %d cache misses", warm.Rendered, warm.CacheMisses)
+	}
+	sameTree(t, first, tree(t, cfg.Destination))
+
+	// One session grows: only its page is rendered again.
+	p := filepath.Join(dir, "content", "alpha", "two.jsonl")
+	data, _ := os.ReadFile(p)
+	more := `{"parentUuid":"a1","sessionId":"22222222-bbbb-4000-8000-000000000002","type":"assistant","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"a later reply"}]},"uuid":"a2","timestamp":"2026-05-02T10:04:00Z"}` + "\n"
+	if err := os.WriteFile(p, append(data, more...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	one, err := b.Build(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.Rendered != 1 {
+		t.Errorf("after one session changed, %d pages were rendered", one.Rendered)
+	}
+	page := readFile(t, cfg.Destination, "sessions/alpha/2026-05-02-second-alpha-session-22222222/index.html")
+	if !strings.Contains(page, "a later reply") {
+		t.Error("the changed session's page does not show the change")
+	}
+
+	// The cached site is the site built from nothing.
+	cached := tree(t, cfg.Destination)
+	fresh, err := NewBuilder(cfg, BuildOptions{IgnoreCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := fresh.Build(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Rendered != rep.Sessions {
+		t.Errorf("--ignoreCache rendered %d of %d pages", rep.Rendered, rep.Sessions)
+	}
+	sameTree(t, cached, tree(t, cfg.Destination))
+
+	// A template change renders every page again.
+	tpl := filepath.Join(dir, "templates", "partials", "msg-time.html")
+	_ = os.MkdirAll(filepath.Dir(tpl), 0o755)
+	_ = os.WriteFile(tpl, []byte(`<time class="custom"></time>`), 0o644)
+	all, err := b.Build(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all.Rendered != all.Sessions {
+		t.Errorf("after a template change %d of %d pages were rendered", all.Rendered, all.Sessions)
+	}
+
+	// --gc removes what the last build did not use.
+	gc, err := NewBuilder(cfg, BuildOptions{GC: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := gc.Build(ctx); err != nil || rep.CacheRemoved == 0 {
+		t.Errorf("gc removed %d entries: %v", rep.CacheRemoved, err)
+	}
+}
+
+func sameTree(t *testing.T, a, b map[string][]byte) {
+	t.Helper()
+	if len(a) != len(b) {
+		t.Errorf("%d files, then %d", len(a), len(b))
+	}
+	for name, data := range a {
+		if !bytes.Equal(data, b[name]) {
+			t.Errorf("%s differs", name)
+		}
+	}
+}
