@@ -59,7 +59,7 @@ func (b *builder) assets(chroma string) (map[string]string, []string, error) {
 	var notices []string
 	put := func(name string, data []byte) error {
 		out := name
-		if ext := path.Ext(name); ext == ".css" || ext == ".js" {
+		if ext := path.Ext(name); b.fingerprint && (ext == ".css" || ext == ".js") {
 			sum := sha256.Sum256(data)
 			out = strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:5]) + ext
 		}

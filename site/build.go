@@ -129,7 +129,9 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 		return nil, err
 	}
 	st := newSite(cfg, res.Sessions)
-	b := &builder{site: st, tpl: tpl, out: out, store: bd.store}
+	// A site served from memory keeps its asset names, so a stylesheet that
+	// changes leaves the pages as they were and is swapped in place.
+	b := &builder{site: st, tpl: tpl, out: out, store: bd.store, fingerprint: !bd.opts.Memory}
 	if b.theme, err = themeDigest(cfg, chroma); err != nil {
 		return nil, err
 	}
@@ -236,15 +238,16 @@ func (m *memOut) write(rel string, data []byte) error {
 }
 
 type builder struct {
-	site     *Site
-	tpl      map[string]*template.Template
-	out      sink
-	store    *store // nil without a cache
-	theme    string // digest of the theme and config
-	rendered atomic.Int64
-	sass     *sass.Compiler // nil without Dart Sass
-	sassErr  error          // why there is no Dart Sass
-	notices  []string
+	site        *Site
+	tpl         map[string]*template.Template
+	out         sink
+	store       *store // nil without a cache
+	theme       string // digest of the theme and config
+	fingerprint bool   // name CSS and JS by a hash of their content
+	rendered    atomic.Int64
+	sass        *sass.Compiler // nil without Dart Sass
+	sassErr     error          // why there is no Dart Sass
+	notices     []string
 }
 
 func (b *builder) build(ctx context.Context, chroma string) ([]string, error) {

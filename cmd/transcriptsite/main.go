@@ -2,23 +2,32 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
 	"syscall"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	transcriptsite "github.com/transcriptsite/transcriptsite"
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/site"
+	"github.com/transcriptsite/transcriptsite/site/server"
 )
 
 func main() {
@@ -43,7 +52,7 @@ content/), or anywhere to build the embedded demo site into public/.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newBuild(), newVersion(), newFormats())
+	root.AddCommand(newBuild(), newServe(), newVersion(), newFormats())
 	return root
 }
 
@@ -196,4 +205,141 @@ func countFiles(dir string) string {
 		return err.Error()
 	}
 	return fmt.Sprintf("%d files", n)
+}
+
+func newServe() *cobra.Command {
+	var (
+		f                 buildFlags
+		port              int
+		bind              string
+		disableLiveReload bool
+	)
+	c := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the site, rebuilding it as sessions, templates and config change",
+		Long: `Serve builds the site into memory and serves it at http://localhost:1313/.
+It watches the content, the site's templates and assets and its config, rebuilds
+what changed, and reloads open pages (a stylesheet change applies in place). A
+build that fails keeps the last good site and shows the error on the page.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			ctx := c.Context()
+			ln, err := net.Listen("tcp", net.JoinHostPort(bind, strconv.Itoa(port)))
+			if err != nil {
+				return err
+			}
+			defer ln.Close()
+			addr := ln.Addr().(*net.TCPAddr)
+			opts := f.options(c)
+			if !c.Flags().Changed("baseURL") {
+				opts.Overrides["baseURL"] = fmt.Sprintf("http://localhost:%d/", addr.Port)
+			}
+			return serve(ctx, c, ln, opts, f, !disableLiveReload)
+		},
+	}
+	f.register(c)
+	c.Flags().IntVarP(&port, "port", "p", 1313, "port to listen on (0 picks a free one)")
+	c.Flags().StringVar(&bind, "bind", "127.0.0.1", "interface to listen on")
+	c.Flags().BoolVar(&disableLiveReload, "disableLiveReload", false, "do not reload pages when the site changes")
+	return c
+}
+
+func serve(ctx context.Context, c *cobra.Command, ln net.Listener, opts site.Options, f buildFlags, liveReload bool) error {
+	out, errOut := c.OutOrStdout(), c.ErrOrStderr()
+	cfg, warns, err := site.LoadConfig(opts)
+	if err != nil {
+		return err
+	}
+	for _, w := range warns {
+		fmt.Fprintln(errOut, "WARN", w)
+	}
+	b, err := site.NewBuilder(cfg, site.BuildOptions{IgnoreCache: f.ignoreCache, Memory: true})
+	if err != nil {
+		return err
+	}
+	srv := server.New(cfg.BaseURL, liveReload, errOut)
+	var mu sync.Mutex // one build at a time
+	rebuild := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		files, rep, err := b.BuildFiles(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				fmt.Fprintln(errOut, "ERROR", err)
+				srv.Fail(err)
+			}
+			return
+		}
+		for _, w := range rep.Warnings {
+			if !f.quiet {
+				fmt.Fprintln(errOut, "WARN", warningPath(cfg, w))
+			}
+		}
+		srv.Update(files)
+		fmt.Fprintf(out, "%s (%d pages rendered)\n", rep, rep.Rendered)
+	}
+	rebuild()
+	url := fmt.Sprintf("http://localhost:%d%s", ln.Addr().(*net.TCPAddr).Port, basePath(cfg.BaseURL))
+	fmt.Fprintf(out, "Serving at %s (bind address %s); press Ctrl+C to stop\n", url, ln.Addr().(*net.TCPAddr).IP)
+
+	watched := []string{filepath.Join(cfg.Dir, "templates"), filepath.Join(cfg.Dir, "assets"), cfg.Dir}
+	for _, m := range cfg.Mounts {
+		if m.Dir != "" {
+			watched = append(watched, m.Dir)
+		}
+	}
+	go server.Watch(ctx, watched, func(changed []string) {
+		if slices.ContainsFunc(changed, isConfig(cfg)) {
+			next, _, err := site.LoadConfig(opts)
+			if err == nil {
+				var nb *site.Builder
+				if nb, err = site.NewBuilder(next, site.BuildOptions{Memory: true}); err == nil {
+					mu.Lock()
+					cfg, b = next, nb
+					mu.Unlock()
+				}
+			}
+			if err != nil {
+				fmt.Fprintln(errOut, "ERROR", err)
+				srv.Fail(err)
+				return
+			}
+		}
+		rebuild()
+	})
+
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		shut, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		return hs.Shutdown(shut)
+	}
+}
+
+// isConfig reports whether a changed path is the site's config file, or a
+// config file appearing in the site dir.
+func isConfig(cfg *site.Config) func(string) bool {
+	return func(p string) bool {
+		if p == cfg.File {
+			return true
+		}
+		base := filepath.Base(p)
+		return filepath.Dir(p) == cfg.Dir && strings.HasPrefix(base, "config.") &&
+			slices.Contains([]string{".yaml", ".yml", ".toml", ".json"}, filepath.Ext(base))
+	}
+}
+
+func basePath(baseURL string) string {
+	if i := strings.Index(baseURL, "://"); i >= 0 {
+		if j := strings.IndexByte(baseURL[i+3:], '/'); j >= 0 {
+			return baseURL[i+3+j:]
+		}
+		return "/"
+	}
+	return cmp.Or(baseURL, "/")
 }

@@ -1,0 +1,312 @@
+// Package server serves a site built into memory, rebuilds it when its
+// sources change, and tells open pages to reload.
+package server
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/transcriptsite/transcriptsite/site"
+)
+
+// prefix is where the server's own endpoints live, out of the site's way.
+const prefix = "/__transcriptsite/"
+
+//go:embed livereload.js
+var liveReloadJS []byte
+
+// Server serves the last good build of a site.
+type Server struct {
+	base       string // the path the site is served under, "/" or "/repo/"
+	liveReload bool
+	log        io.Writer
+
+	mu      sync.RWMutex
+	files   map[string]file
+	built   time.Time
+	lastErr string
+
+	subMu sync.Mutex
+	subs  map[chan event]bool
+}
+
+type file struct {
+	data []byte
+	etag string
+}
+
+type event struct {
+	Type    string `json:"type"` // "reload", "css" or "error"
+	Message string `json:"message,omitempty"`
+}
+
+// New returns a server of a site whose base URL is baseURL.
+func New(baseURL string, liveReload bool, log io.Writer) *Server {
+	base := "/"
+	if i := strings.Index(baseURL, "://"); i >= 0 {
+		if j := strings.IndexByte(baseURL[i+3:], '/'); j >= 0 {
+			base = baseURL[i+3+j:]
+		}
+	} else if strings.HasPrefix(baseURL, "/") {
+		base = baseURL
+	}
+	return &Server{base: base, liveReload: liveReload, log: log, files: map[string]file{}, subs: map[chan event]bool{}}
+}
+
+// Update serves a new build, and tells open pages what changed: a
+// stylesheet alone is swapped in place, anything else reloads the page.
+func (s *Server) Update(files site.Files) {
+	next := make(map[string]file, len(files))
+	for name, data := range files {
+		sum := sha256.Sum256(data)
+		next[name] = file{data, `"` + hex.EncodeToString(sum[:8]) + `"`}
+	}
+	s.mu.Lock()
+	prev, failed := s.files, s.lastErr != ""
+	s.files, s.built, s.lastErr = next, time.Now(), ""
+	s.mu.Unlock()
+	if failed { // pages show the error: the recovered site replaces it
+		s.broadcast(event{Type: "reload"})
+		return
+	}
+
+	onlyCSS, changed := true, false
+	for name, f := range next {
+		if p, ok := prev[name]; !ok || p.etag != f.etag {
+			changed = true
+			onlyCSS = onlyCSS && path.Ext(name) == ".css"
+		}
+	}
+	for name := range prev {
+		if _, ok := next[name]; !ok && path.Ext(name) != ".css" {
+			changed, onlyCSS = true, false
+		}
+	}
+	switch {
+	case !changed:
+	case onlyCSS:
+		s.broadcast(event{Type: "css"})
+	default:
+		s.broadcast(event{Type: "reload"})
+	}
+}
+
+// Fail keeps the last good build and shows the error on open pages.
+func (s *Server) Fail(err error) {
+	s.mu.Lock()
+	s.lastErr = err.Error()
+	s.mu.Unlock()
+	s.broadcast(event{Type: "error", Message: err.Error()})
+}
+
+func (s *Server) broadcast(e event) {
+	s.subMu.Lock()
+	defer s.subMu.Unlock()
+	for ch := range s.subs {
+		select {
+		case ch <- e:
+		default: // a slow page misses an event rather than stall the server
+		}
+	}
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	switch r.URL.Path {
+	case prefix + "livereload.js":
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Write(liveReloadJS)
+		return
+	case prefix + "events":
+		s.events(w, r)
+		return
+	}
+	name, ok := s.lookup(r.URL.Path)
+	if !ok {
+		s.notFound(w, r)
+		return
+	}
+	if name == "" { // a directory without its slash
+		http.Redirect(w, r, r.URL.Path+"/", http.StatusMovedPermanently)
+		return
+	}
+	s.mu.RLock()
+	f, built := s.files[name], s.built
+	s.mu.RUnlock()
+	s.send(w, r, name, f, built, http.StatusOK)
+}
+
+// lookup maps a URL path to a file of the site. Files are looked up by
+// name in memory, never on disk, and a path with a dot segment in any
+// spelling is refused, so nothing outside the site can be served.
+func (s *Server) lookup(urlPath string) (string, bool) {
+	if !strings.HasPrefix(urlPath, s.base) && urlPath+"/" != s.base {
+		return "", false
+	}
+	rel := strings.TrimPrefix(urlPath, s.base)
+	for _, seg := range strings.Split(rel, "/") {
+		if seg == ".." || seg == "." || strings.ContainsAny(seg, "\\\x00") {
+			return "", false
+		}
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if rel == "" || strings.HasSuffix(rel, "/") {
+		rel += "index.html"
+	}
+	if _, ok := s.files[rel]; ok {
+		return rel, true
+	}
+	if _, ok := s.files[rel+"/index.html"]; ok {
+		return "", true
+	}
+	return "", false
+}
+
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	s.mu.RLock()
+	f, ok := s.files["404.html"]
+	built := s.built
+	s.mu.RUnlock()
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	s.send(w, r, "404.html", f, built, http.StatusNotFound)
+}
+
+// send writes a file with its type, validators and compression; HTML gets
+// the live-reload script.
+func (s *Server) send(w http.ResponseWriter, r *http.Request, name string, f file, built time.Time, status int) {
+	h := w.Header()
+	ctype := mime.TypeByExtension(path.Ext(name))
+	if ctype == "" {
+		ctype = http.DetectContentType(f.data)
+	}
+	h.Set("Content-Type", ctype)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-cache")
+	data := f.data
+	if strings.HasPrefix(ctype, "text/html") && s.liveReload {
+		data = injectScript(data)
+	}
+	if status == http.StatusOK {
+		h.Set("ETag", f.etag)
+		h.Set("Last-Modified", built.UTC().Format(http.TimeFormat))
+		if inm := r.Header.Get("If-None-Match"); inm != "" && inm == f.etag {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+	}
+	if compressible(ctype) && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") && len(data) > 512 {
+		h.Set("Content-Encoding", "gzip")
+		h.Add("Vary", "Accept-Encoding")
+		w.WriteHeader(status)
+		if r.Method == http.MethodGet {
+			zw := gzip.NewWriter(w)
+			zw.Write(data)
+			zw.Close()
+		}
+		return
+	}
+	h.Set("Content-Length", fmt.Sprint(len(data)))
+	w.WriteHeader(status)
+	if r.Method == http.MethodGet {
+		w.Write(data)
+	}
+}
+
+func compressible(ctype string) bool {
+	for _, p := range []string{"text/", "application/json", "application/javascript", "application/xml", "image/svg+xml"} {
+		if strings.HasPrefix(ctype, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var script = []byte(`<script src="` + prefix + `livereload.js" defer></script>`)
+
+// injectScript adds the live-reload script to a page: it is a file of
+// this origin, so the pages' Content-Security-Policy allows it, and only
+// serve adds it.
+func injectScript(html []byte) []byte {
+	i := bytes.Index(html, []byte("</head>"))
+	if i < 0 {
+		return html
+	}
+	out := make([]byte, 0, len(html)+len(script))
+	out = append(out, html[:i]...)
+	out = append(out, script...)
+	return append(out, html[i:]...)
+}
+
+// events streams reload events to a page (server-sent events).
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	ch := make(chan event, 4)
+	s.subMu.Lock()
+	s.subs[ch] = true
+	s.subMu.Unlock()
+	defer func() {
+		s.subMu.Lock()
+		delete(s.subs, ch)
+		s.subMu.Unlock()
+	}()
+	s.mu.RLock()
+	pending := s.lastErr
+	s.mu.RUnlock()
+	fmt.Fprint(w, ": connected\n\n")
+	if pending != "" {
+		writeEvent(w, event{Type: "error", Message: pending})
+	}
+	fl.Flush()
+	ping := time.NewTicker(20 * time.Second)
+	defer ping.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case e := <-ch:
+			writeEvent(w, e)
+			fl.Flush()
+		case <-ping.C:
+			fmt.Fprint(w, ": ping\n\n")
+			fl.Flush()
+		}
+	}
+}
+
+func writeEvent(w io.Writer, e event) {
+	data, _ := json.Marshal(e)
+	fmt.Fprintf(w, "data: %s\n\n", data)
+}
+
+// Subscribers is how many pages listen for reloads.
+func (s *Server) Subscribers() int {
+	s.subMu.Lock()
+	defer s.subMu.Unlock()
+	return len(s.subs)
+}
