@@ -1,0 +1,3 @@
+package synth
+
+func newCodex(g *gen) (writer, string) { return newClaude(g) }

@@ -1,0 +1,3 @@
+package synth
+
+func newGemini(g *gen) (writer, string) { return newClaude(g) }
