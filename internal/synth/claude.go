@@ -1,7 +1,6 @@
 package synth
 
 import (
-	"bufio"
 	"encoding/base64"
 	"encoding/binary"
 	"strconv"
@@ -18,9 +17,7 @@ import (
 // versions put it last, add entrypoint and promptId, richer usage, and
 // permission-mode, ai-title and last-prompt records.
 type claudeWriter struct {
-	g          *gen
-	w          *bufio.Writer
-	j          jw
+	out
 	id, slug   string
 	version    string
 	model      string
@@ -47,7 +44,7 @@ var (
 )
 
 func newClaude(g *gen) (writer, string) {
-	cw := &claudeWriter{g: g, id: g.uuid(), modern: g.r.IntN(2) == 0, mode: "default"}
+	cw := &claudeWriter{out: out{g: g}, id: g.uuid(), modern: g.r.IntN(2) == 0, mode: "default"}
 	if cw.modern {
 		cw.version, cw.model = claudeNew[g.r.IntN(len(claudeNew))], "claude-opus-4-7"
 		cw.thinkless = g.r.IntN(2) == 0
@@ -59,14 +56,6 @@ func newClaude(g *gen) (writer, string) {
 		cw.mode = []string{"acceptEdits", "plan", "bypassPermissions"}[g.r.IntN(3)]
 	}
 	return cw, "claude/projects/" + g.proj.claudeDir() + "/" + cw.id + ".jsonl"
-}
-
-func (cw *claudeWriter) setOutput(w *bufio.Writer) { cw.w = w }
-
-func (cw *claudeWriter) flush() {
-	cw.j.b = append(cw.j.b, '\n')
-	cw.w.Write(cw.j.b) // errors stay in the bufio.Writer until its Flush
-	cw.g.st.Records++
 }
 
 // envelope writes the fields every conversation record carries.
@@ -114,13 +103,6 @@ func (cw *claudeWriter) close() {
 	cw.flush()
 }
 
-func (cw *claudeWriter) stamp(ms int64) {
-	cw.j.key("timestamp")
-	cw.j.sep()
-	cw.j.b = append(appendTime(append(cw.j.b, '"'), ms), '"')
-	cw.j.comma = true
-}
-
 func (cw *claudeWriter) begin() error {
 	j := &cw.j
 	if cw.modern && cw.g.r.IntN(2) == 0 {
@@ -164,7 +146,7 @@ func (cw *claudeWriter) userText(text string, meta bool, ms int64) {
 		j.kb("isMeta", true)
 	}
 	j.ks("uuid", u)
-	cw.stamp(ms)
+	cw.time("timestamp", ms)
 	cw.close()
 }
 
@@ -193,7 +175,7 @@ func (cw *claudeWriter) command(c *command) {
 		j.ks("subtype", "local_command")
 		j.ks("level", "info")
 		j.ks("uuid", u)
-		cw.stamp(t + int64(40*i))
+		cw.time("timestamp", t+int64(40*i))
 		j.ks("content", content)
 		j.kb("isMeta", false)
 		cw.close()
@@ -221,7 +203,7 @@ func (cw *claudeWriter) prompt(p *prompt) {
 		j.close('}')
 	}
 	j.close('}')
-	cw.stamp(g.now)
+	cw.time("timestamp", g.now)
 	j.close('}')
 	j.kb("isSnapshotUpdate", false)
 	j.close('}')
@@ -246,7 +228,7 @@ func (cw *claudeWriter) prompt(p *prompt) {
 	}
 	j.close('}')
 	j.ks("uuid", u)
-	cw.stamp(g.now)
+	cw.time("timestamp", g.now)
 	j.ks("permissionMode", cw.mode)
 	cw.close()
 	cw.lastPrompt = p.text
@@ -284,7 +266,7 @@ func (cw *claudeWriter) step(s *step) {
 		j.ki("retryInMs", 500+g.r.IntN(2000))
 		j.ki("retryAttempt", 1)
 		j.ki("maxRetries", 10)
-		cw.stamp(s.at - 1000)
+		cw.time("timestamp", s.at-1000)
 		j.ks("uuid", u)
 		j.kb("isMeta", false)
 		cw.close()
@@ -370,7 +352,7 @@ func (cw *claudeWriter) step(s *step) {
 		j.ks("requestId", reqID)
 		j.ks("type", "assistant")
 		j.ks("uuid", u)
-		cw.stamp(t)
+		cw.time("timestamp", t)
 		cw.close()
 		t += int64(80 + g.r.IntN(700))
 	}
@@ -393,7 +375,7 @@ func (cw *claudeWriter) step(s *step) {
 		j.close(']')
 		j.close('}')
 		j.ks("uuid", u)
-		cw.stamp(g.now)
+		cw.time("timestamp", g.now)
 		cw.close()
 	}
 	if s.final && cw.modern && (cw.turns == 1 || g.r.IntN(4) == 0) {
@@ -566,7 +548,7 @@ func (cw *claudeWriter) progress(kind, toolID, event string, ms int64) {
 	}
 	j.ks("parentToolUseID", toolID)
 	j.ks("toolUseID", toolID)
-	cw.stamp(ms)
+	cw.time("timestamp", ms)
 	j.ks("uuid", u)
 	cw.close()
 }
@@ -598,7 +580,7 @@ func (cw *claudeWriter) result(c *call, id, source string, ms int64) {
 	j.close(']')
 	j.close('}')
 	j.ks("uuid", u)
-	cw.stamp(ms)
+	cw.time("timestamp", ms)
 	cw.toolUseResult(c, content)
 	j.ks("sourceToolAssistantUUID", source)
 	cw.close()
@@ -927,7 +909,7 @@ func (cw *claudeWriter) endTurn(ms int64, record bool) {
 	j.ks("subtype", "turn_duration")
 	j.ki("durationMs", int(ms))
 	j.ki("messageCount", 4+g.r.IntN(120))
-	cw.stamp(g.now)
+	cw.time("timestamp", g.now)
 	j.ks("uuid", u)
 	j.kb("isMeta", false)
 	cw.close()

@@ -282,7 +282,7 @@ func (g *gen) varName(l *lang) string {
 // expand appends template t, indenting its continuation lines by indent.
 func (g *gen) expand(b []byte, t string, l *lang, vars *blockVars, indent string) []byte {
 	if vars == nil {
-		vars = &blockVars{t: "Config", v: "cfg", w: "opts"}
+		vars = &blockVars{t: g.identString(pascal), v: g.varName(l), w: g.varName(l)}
 	}
 	for i := 0; i < len(t); i++ {
 		c := t[i]

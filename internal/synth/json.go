@@ -1,6 +1,9 @@
 package synth
 
-import "strconv"
+import (
+	"bufio"
+	"strconv"
+)
 
 // jw builds one JSON record at a time, keys in the order the agent writes
 // them (encoding/json cannot keep an order for maps, and structs built only
@@ -95,4 +98,36 @@ func appendQuoted(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// out writes the records of one session file, one JSON object a line.
+type out struct {
+	g *gen
+	w *bufio.Writer
+	j jw
+}
+
+func (o *out) setOutput(w *bufio.Writer) { o.w = w }
+
+// flush writes the record built in j as a line. Write errors stay in the
+// bufio.Writer until its Flush, which reports them.
+func (o *out) flush() {
+	o.j.b = append(o.j.b, '\n')
+	o.w.Write(o.j.b)
+	o.g.st.Records++
+}
+
+// time writes a timestamp as agents write them: UTC with milliseconds.
+func (o *out) time(k string, ms int64) {
+	o.j.key(k)
+	o.j.sep()
+	o.j.b = append(appendTime(append(o.j.b, '"'), ms), '"')
+	o.j.comma = true
+}
+
+// record starts a new record.
+func (o *out) record() *jw {
+	o.j.reset()
+	o.j.open('{')
+	return &o.j
 }

@@ -3,6 +3,7 @@ package synth
 import (
 	"bufio"
 	"math/rand/v2"
+	"path"
 	"strconv"
 	"strings"
 )
@@ -377,8 +378,7 @@ func (g *gen) call(k toolKind) *call {
 	case grepTool:
 		g.grep(c)
 	case globTool:
-		ext := g.proj.files[len(g.proj.files)/2]
-		ext = ext[strings.LastIndexByte(ext, '.'):]
+		ext := path.Ext(g.codeFile())
 		c.pattern = "**/*" + ext
 		for _, f := range g.proj.files {
 			if strings.HasSuffix(f, ext) && len(c.files) < 100 {
@@ -701,20 +701,20 @@ func (g *gen) mcp(c *call) {
 func (g *gen) newFile() string {
 	f := g.file()
 	dir := f[:strings.LastIndexByte(f, '/')+1]
-	ext := f[strings.LastIndexByte(f, '.'):]
-	if ext == ".md" || ext == ".json" || ext == ".yml" || ext == ".sql" || ext == ".sh" {
+	ext := path.Ext(f)
+	if langOf(f) == nil || ext == ".json" || ext == ".yml" || ext == ".sql" || ext == ".sh" {
 		ext = "." + langExt(g.proj.lang)
 	}
 	return dir + g.noun() + "_" + g.noun() + ext
 }
 
 // fileContent appends n lines of the file at path.
-func (g *gen) fileContent(b []byte, path string, n int) []byte {
+func (g *gen) fileContent(b []byte, file string, n int) []byte {
 	start := len(b)
-	switch l := langOf(path); {
+	switch l := langOf(file); {
 	case l != nil:
 		b = g.code(b, l, n)
-	case strings.HasSuffix(path, ".md"):
+	case strings.HasSuffix(file, ".md"):
 		b = append(b, "# "...)
 		b = appendTitle(b, g.proj.name)
 		b = append(b, "\n\n"...)

@@ -101,9 +101,9 @@ func TestClaudeReadBack(t *testing.T) {
 
 	var (
 		msgs, calls, images, long, ansi, exits, titled, turns, meta int
-		kinds                                           = map[transcript.ToolKind]int{}
-		events                                          = map[string]int{}
-		ids                                             = map[string]bool{}
+		kinds                                                       = map[transcript.ToolKind]int{}
+		events                                                      = map[string]int{}
+		ids                                                         = map[string]bool{}
 	)
 	for _, s := range res.Sessions {
 		if s.Format != "claude-code" || s.CWD == "" || s.Branch == "" || len(s.Models) == 0 || s.Started.IsZero() || !s.Ended.After(s.Started) {
