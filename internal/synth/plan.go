@@ -45,6 +45,7 @@ type prompt struct {
 type step struct {
 	retry     bool // an API error and a retry came first
 	thinking  string
+	subject   string // the thinking's headline
 	text      string
 	calls     []*call
 	interrupt bool  // the user rejected the last call and stopped the turn
@@ -109,6 +110,22 @@ type call struct {
 	toolUses   int
 }
 
+// hunkLines appends the lines of a Write ("+") or an Edit ("-" then "+").
+func hunkLines(b []byte, c *call) []byte {
+	add := c.newStr
+	if c.kind == writeTool {
+		add = c.content
+	} else {
+		for _, l := range strings.Split(c.oldStr, "\n") {
+			b = ap(b, "-", l, "\n")
+		}
+	}
+	for _, l := range strings.Split(add, "\n") {
+		b = ap(b, "+", l, "\n")
+	}
+	return b
+}
+
 // edited is the file after an Edit.
 func (c *call) edited() string { return strings.Replace(c.content, c.oldStr, c.newStr, 1) }
 
@@ -132,7 +149,11 @@ func (g *gen) turn(w writer, left int, first bool) int {
 		return 1
 	}
 	used := 0
-	g.tick(15_000, 20*60_000) // the user reads, thinks, types
+	if first {
+		g.tick(2000, 60_000)
+	} else {
+		g.tick(15_000, 20*60_000) // the user reads, thinks, types
+	}
 	if left >= 7 && g.r.IntN(14) == 0 {
 		w.command(g.command())
 		used += 3
@@ -277,7 +298,7 @@ func (g *gen) fill(s *step, k, i int) {
 		b = append(b, g.verb()...)
 		b = append(b, ' ')
 		b = g.paragraph(b, 1+g.r.IntN(5))
-		s.thinking = string(b)
+		s.thinking, s.subject = string(b), g.title()
 	}
 	if g.r.IntN(2) == 0 {
 		leads := []string{"Let me ", "I'll ", "Now let me ", "First, I'll ", "Next I'll "}
@@ -306,7 +327,7 @@ func (g *gen) answer(long bool) *step {
 	g.tick(2000, 40_000)
 	s := &step{final: true, at: g.now}
 	if g.r.IntN(2) == 0 {
-		s.thinking = string(g.paragraph(nil, 1+g.r.IntN(4)))
+		s.thinking, s.subject = string(g.paragraph(nil, 1+g.r.IntN(4))), g.title()
 	}
 	n := 2 + g.r.IntN(6)
 	if long {
