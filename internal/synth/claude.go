@@ -95,6 +95,14 @@ func (cw *claudeWriter) open(u string, user bool) {
 	cw.parent = u
 }
 
+// openUser starts a user record; its message's content comes next.
+func (cw *claudeWriter) openUser(u string) {
+	cw.open(u, true)
+	cw.j.ks("type", "user")
+	cw.j.kobj("message")
+	cw.j.ks("role", "user")
+}
+
 func (cw *claudeWriter) close() {
 	if cw.modern {
 		cw.envelope()
@@ -135,11 +143,8 @@ func (cw *claudeWriter) begin() error {
 // userText writes a user record whose content is a string.
 func (cw *claudeWriter) userText(text string, meta bool, ms int64) {
 	u := cw.g.uuid()
-	cw.open(u, true)
+	cw.openUser(u)
 	j := &cw.j
-	j.ks("type", "user")
-	j.kobj("message")
-	j.ks("role", "user")
 	j.ks("content", text)
 	j.close('}')
 	if meta {
@@ -209,10 +214,7 @@ func (cw *claudeWriter) prompt(p *prompt) {
 	j.close('}')
 	cw.flush()
 
-	cw.open(u, true)
-	j.ks("type", "user")
-	j.kobj("message")
-	j.ks("role", "user")
+	cw.openUser(u)
 	if len(p.images) == 0 {
 		j.ks("content", p.text)
 	} else {
@@ -220,10 +222,7 @@ func (cw *claudeWriter) prompt(p *prompt) {
 		for _, img := range p.images {
 			cw.imageBlock(img)
 		}
-		j.open('{')
-		j.ks("type", "text")
-		j.ks("text", p.text)
-		j.close('}')
+		j.text("text", p.text)
 		j.close(']')
 	}
 	j.close('}')
@@ -363,16 +362,9 @@ func (cw *claudeWriter) step(s *step) {
 	}
 	if s.interrupt {
 		u := g.uuid()
-		cw.open(u, true)
-		j.ks("type", "user")
-		j.kobj("message")
-		j.ks("role", "user")
-		j.karr("content")
-		j.open('{')
-		j.ks("type", "text")
-		j.ks("text", "[Request interrupted by user for tool use]")
-		j.close('}')
-		j.close(']')
+		cw.openUser(u)
+		j.key("content")
+		j.textList("[Request interrupted by user for tool use]")
 		j.close('}')
 		j.ks("uuid", u)
 		cw.time("timestamp", g.now)
@@ -477,7 +469,7 @@ func (cw *claudeWriter) input(c *call) {
 		j.ks("query", c.query)
 	case todoTool:
 		j.key("todos")
-		cw.todos(c.newTodos, false)
+		j.todos(c.newTodos, "content", true)
 	case taskTool:
 		j.ks("description", c.desc)
 		j.ks("prompt", c.prompt)
@@ -486,22 +478,6 @@ func (cw *claudeWriter) input(c *call) {
 		cw.questions(c)
 	}
 	j.close('}')
-}
-
-func (cw *claudeWriter) todos(ts []todo, withID bool) {
-	j := &cw.j
-	j.open('[')
-	for i, t := range ts {
-		j.open('{')
-		j.ks("content", t.content)
-		j.ks("status", t.status)
-		j.ks("activeForm", t.active)
-		if withID {
-			j.ks("id", strconv.Itoa(i+1))
-		}
-		j.close('}')
-	}
-	j.close(']')
 }
 
 func (cw *claudeWriter) questions(c *call) {
@@ -562,10 +538,7 @@ func (cw *claudeWriter) result(c *call, id, source string, ms int64) {
 		}
 	}
 	u := g.uuid()
-	cw.open(u, true)
-	j.ks("type", "user")
-	j.kobj("message")
-	j.ks("role", "user")
+	cw.openUser(u)
 	j.karr("content")
 	j.open('{')
 	j.ks("tool_use_id", id)
@@ -635,12 +608,8 @@ func (cw *claudeWriter) resultContent(c *call) string {
 		j.close(']')
 		return ""
 	case c.kind == taskTool || c.kind == mcpTool:
-		j.karr("content")
-		j.open('{')
-		j.ks("type", "text")
-		j.ks("text", c.output)
-		j.close('}')
-		j.close(']')
+		j.key("content")
+		j.textList(c.output)
 		return c.output
 	default:
 		text = cw.resultText(c)
@@ -705,14 +674,7 @@ func (cw *claudeWriter) resultText(c *call) string {
 		return c.output
 	case searchTool:
 		var lj jw
-		lj.open('[')
-		for _, l := range c.links {
-			lj.open('{')
-			lj.ks("title", l[0])
-			lj.ks("url", l[1])
-			lj.close('}')
-		}
-		lj.close(']')
+		lj.links(c.links)
 		return "Web search results for query: \"" + c.query + "\"\n\nLinks: " + string(lj.b) + "\n\n" + c.output
 	case todoTool:
 		return "Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable"
@@ -736,12 +698,7 @@ func (cw *claudeWriter) toolUseResult(c *call, text string) {
 		return
 	case c.kind == mcpTool:
 		// MCP results are mirrored as the content blocks themselves.
-		j.open('[')
-		j.open('{')
-		j.ks("type", "text")
-		j.ks("text", c.output)
-		j.close('}')
-		j.close(']')
+		j.textList(c.output)
 		return
 	}
 	j.open('{')
@@ -837,14 +794,8 @@ func (cw *claudeWriter) toolUseResult(c *call, text string) {
 		j.karr("results")
 		j.open('{')
 		j.ks("tool_use_id", g.token("srvtoolu_01", 22))
-		j.karr("content")
-		for _, l := range c.links {
-			j.open('{')
-			j.ks("title", l[0])
-			j.ks("url", l[1])
-			j.close('}')
-		}
-		j.close(']')
+		j.key("content")
+		j.links(c.links)
 		j.close('}')
 		j.str(c.output)
 		j.close(']')
@@ -852,19 +803,15 @@ func (cw *claudeWriter) toolUseResult(c *call, text string) {
 		j.float(float64(c.dur)/1000, 3)
 	case todoTool:
 		j.key("oldTodos")
-		cw.todos(c.oldTodos, false)
+		j.todos(c.oldTodos, "content", true)
 		j.key("newTodos")
-		cw.todos(c.newTodos, false)
+		j.todos(c.newTodos, "content", true)
 	case taskTool:
 		j.ks("status", "completed")
 		j.ks("prompt", c.prompt)
 		j.ks("agentId", c.agentID)
-		j.karr("content")
-		j.open('{')
-		j.ks("type", "text")
-		j.ks("text", c.output)
-		j.close('}')
-		j.close(']')
+		j.key("content")
+		j.textList(c.output)
 		j.ki("totalDurationMs", int(c.dur))
 		j.ki("totalTokens", c.tokens)
 		j.ki("totalToolUseCount", c.toolUses)

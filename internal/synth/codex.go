@@ -74,29 +74,31 @@ func (cw *codexWriter) begin() error {
 	cw.done()
 
 	// The harness's injected context: sandbox rules, AGENTS.md, environment.
-	j = cw.item("response_item", g.now+1)
-	j.ks("type", "message")
-	j.ks("role", "developer")
-	j.karr("content")
-	cw.inputText("<permissions instructions>\nFilesystem sandboxing: workspace-write. " + string(g.paragraph(nil, 2)) + "\n</permissions instructions>")
-	j.close(']')
-	cw.done()
-	j = cw.item("response_item", g.now+2)
-	j.ks("type", "message")
-	j.ks("role", "user")
-	j.karr("content")
-	cw.inputText("# AGENTS.md instructions for " + g.proj.path + "\n\n<INSTRUCTIONS>\n" + string(g.markdown(nil, 3+g.r.IntN(4))) + "\n</INSTRUCTIONS>")
-	cw.inputText("<environment_context>\n  <cwd>" + g.proj.path + "</cwd>\n  <approval_policy>on-request</approval_policy>\n  <sandbox_mode>workspace-write</sandbox_mode>\n  <shell>bash</shell>\n</environment_context>")
-	j.close(']')
-	cw.done()
+	cw.input("developer", g.now+1, []string{"<permissions instructions>\nFilesystem sandboxing: workspace-write. " + string(g.paragraph(nil, 2)) + "\n</permissions instructions>"}, nil)
+	cw.input("user", g.now+2, []string{
+		"# AGENTS.md instructions for " + g.proj.path + "\n\n<INSTRUCTIONS>\n" + string(g.markdown(nil, 3+g.r.IntN(4))) + "\n</INSTRUCTIONS>",
+		"<environment_context>\n  <cwd>" + g.proj.path + "</cwd>\n  <approval_policy>on-request</approval_policy>\n  <sandbox_mode>workspace-write</sandbox_mode>\n  <shell>bash</shell>\n</environment_context>",
+	}, nil)
 	return nil
 }
 
-func (cw *codexWriter) inputText(s string) {
-	cw.j.open('{')
-	cw.j.ks("type", "input_text")
-	cw.j.ks("text", s)
-	cw.j.close('}')
+// input writes a model-visible user or developer message.
+func (cw *codexWriter) input(role string, ms int64, texts []string, images []string) {
+	j := cw.item("response_item", ms)
+	j.ks("type", "message")
+	j.ks("role", role)
+	j.karr("content")
+	for _, t := range texts {
+		j.text("input_text", t)
+	}
+	for _, u := range images {
+		j.open('{')
+		j.ks("type", "input_image")
+		j.ks("image_url", u)
+		j.close('}')
+	}
+	j.close(']')
+	cw.done()
 }
 
 // Codex does not log slash commands.
@@ -117,19 +119,7 @@ func (cw *codexWriter) prompt(p *prompt) {
 		urls[i] = "data:image/png;base64," + base64.StdEncoding.EncodeToString(img)
 		g.st.Images++
 	}
-	j = cw.item("response_item", g.now+10)
-	j.ks("type", "message")
-	j.ks("role", "user")
-	j.karr("content")
-	cw.inputText(p.text)
-	for _, u := range urls {
-		j.open('{')
-		j.ks("type", "input_image")
-		j.ks("image_url", u)
-		j.close('}')
-	}
-	j.close(']')
-	cw.done()
+	cw.input("user", g.now+10, []string{p.text}, urls)
 	j = cw.item("event_msg", g.now+11)
 	j.ks("type", "user_message")
 	j.ks("message", p.text)
@@ -172,10 +162,7 @@ func (cw *codexWriter) message(role, text, phase string, ms int64) {
 	j.ks("type", "message")
 	j.ks("role", role)
 	j.karr("content")
-	j.open('{')
-	j.ks("type", "output_text")
-	j.ks("text", text)
-	j.close('}')
+	j.text("output_text", text)
 	j.close(']')
 	j.ks("phase", phase)
 	cw.done()
@@ -193,10 +180,7 @@ func (cw *codexWriter) step(s *step) {
 		j = cw.item("response_item", t+1)
 		j.ks("type", "reasoning")
 		j.karr("summary")
-		j.open('{')
-		j.ks("type", "summary_text")
-		j.ks("text", summary)
-		j.close('}')
+		j.text("summary_text", summary)
 		j.close(']')
 		j.kn("content")
 		j.ks("encrypted_content", "gAAAAAB"+g.blob(200+g.r.IntN(900)))
@@ -308,14 +292,8 @@ func (cw *codexWriter) call(c *call, id string, at, end int64) {
 	case todoTool, taskTool:
 		name, output = "update_plan", "Plan updated"
 		aj.ks("explanation", cmpOr(c.desc, g.title()))
-		aj.karr("plan")
-		for _, t := range cmpTodos(c.newTodos, c.desc) {
-			aj.open('{')
-			aj.ks("step", t.content)
-			aj.ks("status", t.status)
-			aj.close('}')
-		}
-		aj.close(']')
+		aj.key("plan")
+		aj.todos(cmpTodos(c.newTodos, c.desc), "step", false)
 	case askTool:
 		name = "request_user_input"
 		aj.ks("question", c.question)
@@ -367,12 +345,8 @@ func (cw *codexWriter) call(c *call, id string, at, end int64) {
 			j.ks("Err", c.errText)
 		} else {
 			j.kobj("Ok")
-			j.karr("content")
-			j.open('{')
-			j.ks("type", "text")
-			j.ks("text", c.output)
-			j.close('}')
-			j.close(']')
+			j.key("content")
+			j.textList(c.output)
 			j.kb("isError", false)
 			j.close('}')
 		}
@@ -382,12 +356,7 @@ func (cw *codexWriter) call(c *call, id string, at, end int64) {
 			output = "err: " + c.errText
 		} else {
 			var oj jw
-			oj.open('[')
-			oj.open('{')
-			oj.ks("type", "text")
-			oj.ks("text", c.output)
-			oj.close('}')
-			oj.close(']')
+			oj.textList(c.output)
 			output = string(oj.b)
 		}
 	}

@@ -281,14 +281,8 @@ func (gw *geminiWriter) args(c *call, abs string) {
 	case searchTool:
 		j.ks("query", c.query)
 	case todoTool:
-		j.karr("todos")
-		for _, t := range c.newTodos {
-			j.open('{')
-			j.ks("description", t.content)
-			j.ks("status", t.status)
-			j.close('}')
-		}
-		j.close(']')
+		j.key("todos")
+		j.todos(c.newTodos, "description", false)
 	case taskTool:
 		j.ks("objective", c.prompt)
 	case askTool:

@@ -66,6 +66,49 @@ func (j *jw) strs(ss []string) {
 	j.close(']')
 }
 
+// text writes a content block {"type": typ, "text": s}.
+func (j *jw) text(typ, s string) {
+	j.open('{')
+	j.ks("type", typ)
+	j.ks("text", s)
+	j.close('}')
+}
+
+// textList writes an array of one text block, as tool results are.
+func (j *jw) textList(s string) {
+	j.open('[')
+	j.text("text", s)
+	j.close(']')
+}
+
+// links writes search results: [{title, url}].
+func (j *jw) links(ls [][2]string) {
+	j.open('[')
+	for _, l := range ls {
+		j.open('{')
+		j.ks("title", l[0])
+		j.ks("url", l[1])
+		j.close('}')
+	}
+	j.close(']')
+}
+
+// todos writes a todo list, each item's text under key; active adds the
+// present-tense form Claude Code shows while an item runs.
+func (j *jw) todos(ts []todo, key string, active bool) {
+	j.open('[')
+	for _, t := range ts {
+		j.open('{')
+		j.ks(key, t.content)
+		j.ks("status", t.status)
+		if active {
+			j.ks("activeForm", t.active)
+		}
+		j.close('}')
+	}
+	j.close(']')
+}
+
 const hexDigits = "0123456789abcdef"
 
 // appendQuoted appends s as a JSON string.

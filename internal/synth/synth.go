@@ -43,13 +43,10 @@ type Options struct {
 	Images      bool     // paste small PNG screenshots into prompts and read PNG files
 }
 
-// Formats are the formats Generate writes, and where under its directory.
-var Formats = map[string]string{
-	"claude-code": "claude/projects/<encoded cwd>/<session id>.jsonl",
-	"codex":       "codex/sessions/YYYY/MM/DD/rollout-<time>-<uuid v7>.jsonl",
-	"gemini-cli":  "gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl",
-}
-
+// newWriter makes a session's writer and names its file, by format:
+// claude/projects/<encoded cwd>/<session id>.jsonl,
+// codex/sessions/YYYY/MM/DD/rollout-<time>-<uuid v7>.jsonl and
+// gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl.
 var newWriter = map[string]func(g *gen) (writer, string){
 	"claude-code": newClaude,
 	"codex":       newCodex,

@@ -140,7 +140,6 @@ const (
 	camel  = iota // loadConfig
 	pascal        // ConfigLoader
 	snake         // load_config
-	kebab         // load-config
 )
 
 func (g *gen) ident(b []byte, style int) []byte {
@@ -154,10 +153,8 @@ func (g *gen) ident(b []byte, style int) []byte {
 		return appendTitle(append(b, first...), second)
 	case pascal:
 		return appendTitle(appendTitle(b, first), second)
-	case snake:
-		return append(append(append(b, first...), '_'), second...)
 	}
-	return append(append(append(b, first...), '-'), second...)
+	return append(append(append(b, first...), '_'), second...)
 }
 
 func (g *gen) identString(style int) string { return string(g.ident(nil, style)) }
