@@ -29,7 +29,8 @@ var lexerCache sync.Map
 
 func lexer(key string, find func(string) chroma.Lexer) chroma.Lexer {
 	if l, ok := lexerCache.Load(key); ok {
-		return l.(chroma.Lexer)
+		lx, _ := l.(chroma.Lexer) // nil: a cached miss
+		return lx
 	}
 	l := find(key)
 	if l != nil {

@@ -64,6 +64,13 @@ func TestHighlight(t *testing.T) {
 	if _, err := ChromaCSS("no-such-style", "github-dark"); err == nil {
 		t.Error("unknown style accepted")
 	}
+	// A file type with no lexer is cached as a miss; the next file of
+	// that type must find the miss, not panic on it.
+	for range 2 {
+		if got := string(HighlightFile("\x89PNG", "shots/a.png")); strings.Contains(got, "<span") {
+			t.Errorf("file with no lexer highlighted: %s", got)
+		}
+	}
 }
 
 func TestToolHelpers(t *testing.T) {
