@@ -68,10 +68,16 @@ func TestDeterministic(t *testing.T) {
 
 	o.Seed = 43
 	dir3, _ := generate(t, o)
-	c := readTree(t, dir3)
+	seen := map[string]string{}
 	for name, data := range a {
-		if bytes.Equal(data, c[name]) {
-			t.Errorf("%s is the same with another seed", name)
+		seen[string(data)] = name
+	}
+	for name, data := range readTree(t, dir3) {
+		if _, ok := a[name]; ok {
+			t.Errorf("%s is written with both seeds", name)
+		}
+		if old, ok := seen[string(data)]; ok {
+			t.Errorf("%s with another seed has the bytes of %s", name, old)
 		}
 	}
 }
@@ -193,6 +199,32 @@ func TestClaudeReadBack(t *testing.T) {
 	if long == 0 || ansi == 0 || exits == 0 || titled == 0 || meta == 0 || turns < 2*sessions {
 		t.Errorf("outputs over 2,000 lines %d, with ANSI %d, failed with an exit code %d, titled sessions %d, meta user messages %d, turns %d: want some of each, and two turns a session",
 			long, ansi, exits, titled, meta, turns)
+	}
+}
+
+// TestTinySessions checks the message budget at its edges: every session
+// has exactly the messages planned, however few.
+func TestTinySessions(t *testing.T) {
+	for _, m := range []int{1, 2, 3, 5} {
+		dir, st := generate(t, Options{Sessions: 12, Messages: m, Seed: int64(m)})
+		res, err := ingest.Load(context.Background(), ingest.Root{FS: os.DirFS(dir)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Warnings) > 0 || len(res.Sessions) != 12 {
+			t.Fatalf("messages %d: %d sessions, warnings %v", m, len(res.Sessions), res.Warnings)
+		}
+		total := 0
+		for _, s := range res.Sessions {
+			n := len(s.Messages())
+			total += n
+			if n < 2 || n > max(2, (3*m+1)/2) || !s.Turns[0].Messages[0].StartsTurn() {
+				t.Errorf("messages %d: %s has %d messages, first %+v", m, s.Source, n, s.Turns[0].Messages[0])
+			}
+		}
+		if total != st.Messages {
+			t.Errorf("messages %d: read %d, stats say %d", m, total, st.Messages)
+		}
 	}
 }
 
