@@ -111,7 +111,7 @@ func (cw *claudeWriter) close() {
 	cw.flush()
 }
 
-func (cw *claudeWriter) begin() error {
+func (cw *claudeWriter) begin() {
 	j := &cw.j
 	if cw.modern && cw.g.r.IntN(2) == 0 {
 		j.reset()
@@ -137,7 +137,6 @@ func (cw *claudeWriter) begin() error {
 	if cw.g.proj.hooks && !cw.modern {
 		cw.progress("hook_progress", "", "SessionStart", cw.g.now-2000)
 	}
-	return nil
 }
 
 // userText writes a user record whose content is a string.
@@ -862,7 +861,7 @@ func (cw *claudeWriter) endTurn(ms int64, record bool) {
 	cw.close()
 }
 
-func (cw *claudeWriter) end() error {
+func (cw *claudeWriter) end() {
 	if cw.modern && cw.lastPrompt != "" {
 		j := &cw.j
 		j.reset()
@@ -873,7 +872,6 @@ func (cw *claudeWriter) end() error {
 		j.close('}')
 		cw.flush()
 	}
-	return nil
 }
 
 func firstLine(s string) string {

@@ -53,7 +53,7 @@ func (cw *codexWriter) done() {
 	cw.flush()
 }
 
-func (cw *codexWriter) begin() error {
+func (cw *codexWriter) begin() {
 	g := cw.g
 	j := cw.item("session_meta", g.now)
 	j.ks("id", cw.id)
@@ -79,7 +79,6 @@ func (cw *codexWriter) begin() error {
 		"# AGENTS.md instructions for " + g.proj.path + "\n\n<INSTRUCTIONS>\n" + string(g.markdown(nil, 3+g.r.IntN(4))) + "\n</INSTRUCTIONS>",
 		"<environment_context>\n  <cwd>" + g.proj.path + "</cwd>\n  <approval_policy>on-request</approval_policy>\n  <sandbox_mode>workspace-write</sandbox_mode>\n  <shell>bash</shell>\n</environment_context>",
 	}, nil)
-	return nil
 }
 
 // input writes a model-visible user or developer message.
@@ -512,4 +511,4 @@ func shellJSON(output string, exit int, secs float64) string {
 // Codex records no turn-duration message: task_complete closes the turn.
 func (cw *codexWriter) endTurn(int64, bool) {}
 
-func (cw *codexWriter) end() error { return nil }
+func (cw *codexWriter) end() {}

@@ -36,7 +36,7 @@ func newGemini(g *gen) (writer, string) {
 	return gw, "gemini/tmp/" + project + "/chats/session-" + t.Format("2006-01-02T15-04") + "-" + gw.id[:8] + ".jsonl"
 }
 
-func (gw *geminiWriter) begin() error {
+func (gw *geminiWriter) begin() {
 	g := gw.g
 	j := gw.record()
 	j.ks("sessionId", gw.id)
@@ -59,7 +59,6 @@ func (gw *geminiWriter) begin() error {
 	j.close(']')
 	j.close('}')
 	gw.flush()
-	return nil
 }
 
 // message starts a message record; its fields follow.
@@ -383,7 +382,6 @@ func unified(c *call) string {
 // Gemini CLI records no turn durations.
 func (gw *geminiWriter) endTurn(int64, bool) {}
 
-func (gw *geminiWriter) end() error {
+func (gw *geminiWriter) end() {
 	gw.set(gw.g.now+200, gw.g.title())
-	return nil
 }

@@ -25,13 +25,13 @@ type gen struct {
 // A session is planned one turn at a time and handed to a format writer
 // step by step, so nothing larger than one step is ever held.
 type writer interface {
-	setOutput(w *bufio.Writer)
-	begin() error
+	setOutput(w *bufio.Writer) // write errors surface at its Flush
+	begin()
 	command(c *command) // a slash command: three meta records
 	prompt(p *prompt)
 	step(s *step)
 	endTurn(ms int64, record bool) // record: write a turn-duration message
-	end() error
+	end()
 }
 
 type command struct{ name, args, output string }
@@ -130,14 +130,12 @@ func hunkLines(b []byte, c *call) []byte {
 func (c *call) edited() string { return strings.Replace(c.content, c.oldStr, c.newStr, 1) }
 
 // session plans n messages and writes them through w.
-func (g *gen) session(w writer, n int) (err error) {
-	if err = w.begin(); err != nil {
-		return err
-	}
+func (g *gen) session(w writer, n int) {
+	w.begin()
 	for left, first := n, true; left > 0; first = false {
 		left -= g.turn(w, left, first)
 	}
-	return w.end()
+	w.end()
 }
 
 // turn writes one turn of at most left messages and returns how many it

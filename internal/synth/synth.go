@@ -192,10 +192,8 @@ func writeSession(dir string, o *Options, projects []*project, i int, st *Stats)
 	cw := &countWriter{w: f}
 	bw := bufio.NewWriterSize(cw, 256<<10)
 	w.setOutput(bw)
-	err = g.session(w, n)
-	if e := bw.Flush(); err == nil {
-		err = e
-	}
+	g.session(w, n)
+	err = bw.Flush()
 	if e := f.Close(); err == nil {
 		err = e
 	}
