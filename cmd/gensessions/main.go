@@ -1,6 +1,13 @@
 // Command gensessions writes a corpus of synthetic agent sessions for
-// benchmarks: go run ./cmd/gensessions -out /tmp/sessions -n 1000.
-// Point a site's content dir at the output to build it.
+// benchmarks, in the agents' own layouts, and prints what it wrote:
+//
+//	go run ./cmd/gensessions -out /tmp/s1k -n 1000 -images
+//	go run ./cmd/gensessions -out /tmp/s500mb -n 1 -messages 88000
+//
+// Sessions take turns over -formats; -messages is an average that each
+// session varies by up to ±50%, one session too. The same flags give the
+// same bytes. Build a site from the output with
+// transcriptsite build --contentDir DIR.
 package main
 
 import (
