@@ -112,8 +112,16 @@ func cachedRead(ctx context.Context, c Cache, fsys fs.FS, name string, f *File) 
 		p.Reader = 1 + slices.Index(Readers, r)
 	}
 	var buf bytes.Buffer
-	if gob.NewEncoder(&buf).Encode(&p) == nil {
-		c.Put(key, buf.Bytes())
+	if gob.NewEncoder(&buf).Encode(&p) != nil {
+		return r, ss
 	}
-	return r, ss
+	c.Put(key, buf.Bytes())
+	// Use what the cache holds, not what was parsed: the two differ in
+	// ways that do not show (an empty list against none), and a build must
+	// not depend on whether a file was parsed or remembered.
+	var back parsed
+	if gob.NewDecoder(&buf).Decode(&back) != nil {
+		return r, ss
+	}
+	return r, back.Sessions
 }

@@ -2,7 +2,7 @@ package site
 
 import (
 	"crypto/sha256"
-	"encoding/gob"
+	"encoding/json"
 	"encoding/hex"
 	"io"
 	"io/fs"
@@ -105,10 +105,12 @@ func (s *store) gc() (int, error) {
 }
 
 // digest hashes a session's content, as the pages rendered from it see it.
+// JSON, unlike gob, writes maps in a fixed order, so the same session
+// always has the same digest.
 func digest(s *transcript.Session) string {
 	h := sha256.New()
-	if err := gob.NewEncoder(h).Encode(s); err != nil {
-		return "" // an uncacheable session: "" never matches a stored key's digest
+	if err := json.NewEncoder(h).Encode(s); err != nil {
+		return "" // not cacheable: the builder renders it every time
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

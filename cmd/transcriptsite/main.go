@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,6 +54,37 @@ content/), or anywhere to build the embedded demo site into public/.`,
 		SilenceErrors: true,
 	}
 	root.AddCommand(newBuild(), newServe(), newVersion(), newFormats())
+	var cpuProfile, memProfile string
+	root.PersistentFlags().StringVar(&cpuProfile, "profile-cpu", "", "write a CPU profile to this file")
+	root.PersistentFlags().StringVar(&memProfile, "profile-mem", "", "write a heap profile to this file when the command ends")
+	_ = root.PersistentFlags().MarkHidden("profile-cpu")
+	_ = root.PersistentFlags().MarkHidden("profile-mem")
+	var cpuFile *os.File
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		if cpuProfile == "" {
+			return nil
+		}
+		var err error
+		if cpuFile, err = os.Create(cpuProfile); err != nil {
+			return err
+		}
+		return pprof.StartCPUProfile(cpuFile)
+	}
+	root.PersistentPostRunE = func(*cobra.Command, []string) error {
+		if cpuFile != nil {
+			pprof.StopCPUProfile()
+			cpuFile.Close()
+		}
+		if memProfile != "" {
+			f, err := os.Create(memProfile)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			return pprof.WriteHeapProfile(f)
+		}
+		return nil
+	}
 	return root
 }
 
