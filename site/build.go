@@ -278,11 +278,13 @@ func (b *builder) pages(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := index.Write(func(name string, data []byte) error { return b.out.write("search/"+name, data) }); err != nil {
-		return err
-	}
-	if err := b.page("search", &Page{Kind: "search", Title: "Search", Path: "search/"}); err != nil {
-		return err
+	if index != nil {
+		if err := index.Write(func(name string, data []byte) error { return b.out.write("search/"+name, data) }); err != nil {
+			return err
+		}
+		if err := b.page("search", &Page{Kind: "search", Title: "Search", Path: "search/"}); err != nil {
+			return err
+		}
 	}
 	if err := b.sessionsJSON(); err != nil {
 		return err
@@ -307,7 +309,9 @@ func (b *builder) sessions(ctx context.Context) (*search.Index, error) {
 				if b.store != nil {
 					dig = digest(s.Session)
 				}
-				prepared[i] = b.prepare(s, dig)
+				if b.site.Config.Search != nil {
+					prepared[i] = b.prepare(s, dig)
+				}
 				failed[i] = b.session(s, dig)
 			}
 		})
@@ -341,6 +345,9 @@ feed:
 	}
 	if len(errs) > 0 && len(errs) == len(failed) {
 		return nil, errs[0]
+	}
+	if b.site.Config.Search == nil {
+		return nil, nil // the site has no search
 	}
 	index := search.New(toolKindNames())
 	for _, p := range prepared {

@@ -33,7 +33,7 @@ type Config struct {
 	Highlight    Highlight
 	Pricing      Pricing // model prices for cost estimates
 	Sass         struct{ Binary string }
-	Search       map[string]bool // what the search index holds (search.include)
+	Search       map[string]bool // what the search index holds (search.include); nil: no search
 
 	Dir    string  // the site dir
 	File   string  // the config file read, or "" for the embedded demo config
@@ -98,7 +98,7 @@ var keys = map[string][]string{
 	"highlight":    {"style", "darkstyle"},
 	"pricing":      nil, // by model name prefix
 	"sass":         {"binary"},
-	"search":       {"include"},
+	"search":       {"include", "enabled"},
 }
 
 // configNames are the file names looked for in the site dir, in order.
@@ -209,6 +209,15 @@ func LoadConfig(o Options) (*Config, []string, error) {
 	}
 	if c.Search, err = searchInclude(v); err != nil {
 		return nil, warns, fmt.Errorf("%s: %w", name, err)
+	}
+	if v.Get("search.enabled") != nil {
+		on, err := boolean(v, "search.enabled")
+		if err != nil {
+			return nil, warns, fmt.Errorf("%s: %w", name, err)
+		}
+		if !on {
+			c.Search = nil
+		}
 	}
 	if c.Agents, err = boolean(v, "agents"); err != nil {
 		return nil, warns, fmt.Errorf("%s: %w", name, err)

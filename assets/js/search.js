@@ -107,26 +107,25 @@
     return this.ready;
   };
 
-  Searcher.prototype.shard = function (ref) {
-    var s = this.shards.get(ref.u);
+  Searcher.prototype.shard = function (i) {
+    var s = this.shards.get(i);
     if (!s) {
-      s = this.fetchJSON(this.base + ref.u);
-      this.shards.set(ref.u, s);
+      s = this.fetchJSON(this.base + "t/" + i + ".json?v=" + this.meta.build);
+      this.shards.set(i, s);
     }
     return s;
   };
 
   // postings returns, for a term (or every term with the prefix), the map of
-  // document → {flags, pos}; for a prefix, the terms matched too.
+  // document → {flags, pos}; for a prefix, the terms matched too. The meta
+  // file lists where each shard starts: a term is in the last shard that
+  // starts at or before it, and a prefix's terms may run on into the next.
   Searcher.prototype.postings = function (term, prefix) {
-    var shards = this.meta.shards;
-    var refs = [];
-    var i = Math.max(0, lowerBound(shards, term, function (s) { return s.l; }));
-    for (; i < shards.length; i++) {
-      var s = shards[i];
-      if (s.f > term && !(prefix && s.f.startsWith(term))) break;
-      refs.push(s);
-    }
+    var starts = this.meta.shards;
+    var first = lowerBound(starts, term, function (s) { return s; });
+    if (first === starts.length || starts[first] !== term) first--;
+    var refs = [Math.max(0, first)];
+    for (var i = refs[0] + 1; prefix && i < starts.length && starts[i].startsWith(term); i++) refs.push(i);
     var self = this;
     return Promise.all(refs.map(function (r) { return self.shard(r); })).then(function (loaded) {
       var out = new Map();
@@ -362,23 +361,36 @@
   }
 
   var seq = 0;
-  function run() {
+  var limit = 10; // sessions shown; "More results" shows more
+  var more = el("button", "search-more", "More results");
+  more.type = "button";
+  more.hidden = true;
+  list.insertAdjacentElement("afterend", more);
+  more.addEventListener("click", function () {
+    limit += 10;
+    run(true);
+  });
+
+  function run(keepLimit) {
+    if (!keepLimit) limit = 10;
     var mine = ++seq;
     var q = input.value;
     syncURL();
     if (!q.trim()) {
       list.replaceChildren();
       status.textContent = "";
+      more.hidden = true;
       return;
     }
     var t0 = performance.now();
-    searcher.search(q, filters(), 20).then(function (res) {
+    searcher.search(q, filters(), limit).then(function (res) {
       if (mine !== seq) return;
       var ms = Math.round(performance.now() - t0);
       status.textContent = res.total
         ? res.total + " matching messages in " + res.matchedSessions + " sessions (" + ms + " ms)"
         : "No messages match.";
       list.replaceChildren();
+      more.hidden = res.matchedSessions <= res.sessions.length;
       res.sessions.forEach(function (s) {
         var li = el("li", "search-result");
         var h = el("h2", "search-result-title");
@@ -390,7 +402,7 @@
         var hits = el("ul", "search-hits");
         li.appendChild(hits);
         list.appendChild(li);
-        s.docs.forEach(function (doc) {
+        s.docs.slice(0, 2).forEach(function (doc) {
           var hit = el("li", "search-hit");
           hits.appendChild(hit);
           searcher.excerpt(doc).then(function (row) {
@@ -417,11 +429,11 @@
   var timer;
   form.addEventListener("submit", function (e) {
     e.preventDefault();
-    run();
+    run(false);
   });
   form.addEventListener("input", function () {
     clearTimeout(timer);
-    timer = setTimeout(run, 120);
+    timer = setTimeout(function () { run(false); }, 120);
   });
   searcher.load().then(function () {
     var t = searcher.table;
@@ -433,7 +445,7 @@
     ["project", "agent", "role", "kind", "from", "to"].forEach(function (k) {
       if (params.has(k)) form.elements[k].value = params.get(k);
     });
-    if (input.value) run();
+    if (input.value) run(false);
     input.focus();
   }).catch(function (err) {
     status.textContent = location.protocol === "file:"

@@ -29,9 +29,9 @@ const Version = 1
 const (
 	maxTokens   = 2000     // indexed per document: past it a long output only adds noise and size
 	maxTokenLen = 64       // longer runs (base64, hashes of hashes) are not words anyone types
-	excerptLen  = 1000     // bytes of a document kept for excerpts
-	shardTarget = 24 << 10 // bytes of JSON per shard before a new one starts
-	BlockDocs   = 16       // documents per excerpt file: a result downloads one small block
+	excerptLen  = 500      // bytes of a document kept for excerpts
+	shardTarget = 32 << 10 // bytes of JSON per shard before a new one starts
+	BlockDocs   = 4        // documents per excerpt file: a result downloads one small block
 )
 
 // Roles of documents, as the client's role filter knows them.
@@ -255,15 +255,15 @@ func (ix *Index) Write(write func(name string, data []byte) error) error {
 	}
 	slices.Sort(terms)
 
-	type shardRef struct {
-		First string `json:"f"`
-		Last  string `json:"l"`
-		File  string `json:"u"`
-	}
-	var shards []shardRef
+	// Shards are named by number; the meta file lists where each starts,
+	// as the shortest prefix of its first term that sorts after the last
+	// term of the shard before, which keeps the meta file small however
+	// many shards there are.
+	var starts []string
 	var names []string
 	var lists [][]int
-	size := 0
+	size, prevLast := 0, ""
+	build := sha256.New()
 	flush := func() error {
 		if len(names) == 0 {
 			return nil
@@ -275,8 +275,10 @@ func (ix *Index) Write(write func(name string, data []byte) error) error {
 		if err != nil {
 			return err
 		}
-		file := "t/" + hash(data) + ".json"
-		shards = append(shards, shardRef{names[0], names[len(names)-1], file})
+		starts = append(starts, shortestAfter(prevLast, names[0], len(starts) == 0))
+		prevLast = names[len(names)-1]
+		build.Write(data)
+		file := "t/" + strconv.Itoa(len(starts)-1) + ".json"
 		names, lists, size = nil, nil, 0
 		return write(file, data)
 	}
@@ -297,7 +299,6 @@ func (ix *Index) Write(write func(name string, data []byte) error) error {
 
 	// Excerpts in blocks of BlockDocs documents: block b holds documents
 	// b*BlockDocs onwards, so its name needs no table.
-	build := sha256.New()
 	for b := 0; b*BlockDocs < len(ix.frags); b++ {
 		var rows [][3]any
 		for _, f := range ix.frags[b*BlockDocs : min((b+1)*BlockDocs, len(ix.frags))] {
@@ -333,20 +334,35 @@ func (ix *Index) Write(write func(name string, data []byte) error) error {
 	if err := write(sessionsFile, sessions); err != nil {
 		return err
 	}
-	// Excerpt blocks are named by number, not content: the build id in
-	// their URLs keeps browsers from reading a stale one.
+	// Shards and excerpt blocks are named by number, not content: the
+	// build id in their URLs keeps browsers from reading a stale one.
 	meta, err := json.Marshal(struct {
-		Version  int        `json:"version"`
-		Build    string     `json:"build"`
-		Docs     int        `json:"docs"`
-		Block    int        `json:"block"`
-		Sessions string     `json:"sessions"`
-		Shards   []shardRef `json:"shards"`
-	}{Version, hex.EncodeToString(build.Sum(nil)[:6]), ix.docs, BlockDocs, sessionsFile, shards})
+		Version  int      `json:"version"`
+		Build    string   `json:"build"`
+		Docs     int      `json:"docs"`
+		Block    int      `json:"block"`
+		Sessions string   `json:"sessions"`
+		Shards   []string `json:"shards"`
+	}{Version, hex.EncodeToString(build.Sum(nil)[:6]), ix.docs, BlockDocs, sessionsFile, starts})
 	if err != nil {
 		return err
 	}
 	return write("meta.json", meta)
+}
+
+// shortestAfter returns the shortest prefix of first that sorts after
+// prev: the start of a shard, for the meta file. The first shard starts
+// at "".
+func shortestAfter(prev, first string, isFirst bool) string {
+	if isFirst {
+		return ""
+	}
+	for i := range first {
+		if i > 0 && first[:i] > prev { // cut at rune boundaries only: the prefix must stay valid UTF-8
+			return first[:i]
+		}
+	}
+	return first
 }
 
 func hash(b []byte) string {

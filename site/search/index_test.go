@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -93,24 +94,24 @@ func TestWriteIsSortedShardedAndDeterministic(t *testing.T) {
 	a, b := testIndex(t), testIndex(t)
 	var meta struct {
 		Docs   int
-		Shards []struct{ F, L, U string }
+		Shards []string
 	}
 	data, _ := os.ReadFile(filepath.Join(a, "meta.json"))
 	if err := json.Unmarshal(data, &meta); err != nil {
 		t.Fatal(err)
 	}
-	if meta.Docs != 5 || len(meta.Shards) == 0 {
+	if meta.Docs != 5 || len(meta.Shards) == 0 || meta.Shards[0] != "" {
 		t.Fatalf("meta = %s", data)
 	}
 	var all []string
-	for _, sh := range meta.Shards {
+	for i, start := range meta.Shards {
 		var shard struct {
 			T []string
 			P [][]int
 		}
-		raw, err := os.ReadFile(filepath.Join(a, sh.U))
-		if err != nil || json.Unmarshal(raw, &shard) != nil || shard.T[0] != sh.F || shard.T[len(shard.T)-1] != sh.L {
-			t.Fatalf("shard %s: %v", sh.U, err)
+		raw, err := os.ReadFile(filepath.Join(a, "t", strconv.Itoa(i)+".json"))
+		if err != nil || json.Unmarshal(raw, &shard) != nil || shard.T[0] < start || (len(all) > 0 && all[len(all)-1] >= start) {
+			t.Fatalf("shard %d starting at %q: %v", i, start, err)
 		}
 		all = append(all, shard.T...)
 	}
@@ -197,5 +198,15 @@ func TestPreparedRoundTrip(t *testing.T) {
 	mb, _ := os.ReadFile(filepath.Join(db, "meta.json"))
 	if !bytes.Equal(ma, mb) {
 		t.Error("an index from a decoded prepared session differs")
+	}
+}
+
+func TestShortestAfter(t *testing.T) {
+	for _, c := range []struct{ prev, first, want string }{
+		{"apple", "banana", "b"}, {"apple", "apricot", "apr"}, {"ab", "abc", "abc"}, {"日本", "日本語", "日本語"}, {"a", "é", "é"},
+	} {
+		if got := shortestAfter(c.prev, c.first, false); got != c.want {
+			t.Errorf("shortestAfter(%q, %q) = %q, want %q", c.prev, c.first, got, c.want)
+		}
 	}
 }

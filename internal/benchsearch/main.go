@@ -1,0 +1,209 @@
+// Command benchsearch measures what a first search costs a reader on a
+// built site: the compressed bytes the browser downloads and the time a
+// query takes once its shards are loaded, for transcriptsite's search and,
+// given -pagefind, for Pagefind's index of the same site.
+//
+//	go run ./internal/benchsearch -site public -pagefind node_modules/@pagefind/linux-x64/bin/pagefind_extended
+//
+// The site is served from memory with gzip, as GitHub Pages serves it.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io/fs"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/transcriptsite/transcriptsite/site"
+	"github.com/transcriptsite/transcriptsite/site/server"
+)
+
+func main() {
+	dir := flag.String("site", "public", "a site built by transcriptsite")
+	pagefind := flag.String("pagefind", "", "the pagefind binary, to index the same site and measure it too")
+	queries := flag.String("q", "refactor,stream handler error,E0382,internal/api/client.go", "queries, comma-separated")
+	chrome := flag.String("chrome", "chromium", "the Chromium binary")
+	flag.Parse()
+	if err := run(*dir, *pagefind, *chrome, strings.Split(*queries, ",")); err != nil {
+		fmt.Fprintln(os.Stderr, "benchsearch:", err)
+		os.Exit(1)
+	}
+}
+
+func run(dir, pagefind, chrome string, queries []string) error {
+	if pagefind != "" {
+		start := time.Now()
+		cmd := exec.Command(pagefind, "--site", dir)
+		cmd.Stderr = os.Stderr
+		if out, err := cmd.Output(); err != nil {
+			return fmt.Errorf("pagefind: %v\n%s", err, out)
+		}
+		fmt.Printf("pagefind index built in %.1f s, %s\n", time.Since(start).Seconds(), dirSize(filepath.Join(dir, "pagefind")))
+		if err := os.WriteFile(filepath.Join(dir, "pagefind-bench.html"), []byte(pagefindPage), 0o644); err != nil {
+			return err
+		}
+	}
+	fmt.Printf("transcriptsite index: %s\n", dirSize(filepath.Join(dir, "search")))
+
+	files := site.Files{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		files[filepath.ToSlash(rel)], err = os.ReadFile(p)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	srv := server.New("/", false, os.Stderr)
+	srv.Update(files)
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox, chromedp.DisableGPU)
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+
+	fmt.Println("\n| engine | query | results shown | requests | search KB (script + index, gzip) | page total KB (gzip) | first results ms | warm query ms |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
+	for _, q := range queries {
+		if err := measure(actx, ts.URL+"/search/?q="+url.QueryEscape(q), "transcriptsite", q, oursDone, oursWarm); err != nil {
+			return err
+		}
+		if pagefind != "" {
+			if err := measure(actx, ts.URL+"/pagefind-bench.html?q="+url.QueryEscape(q), "pagefind", q, pagefindDone, pagefindWarm); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// result is what a page reports: how many results it shows and when (ms
+// since navigation), or how long a warm query took.
+type result struct {
+	Results int     `json:"results"`
+	FirstMS float64 `json:"first"`
+	WarmMS  float64 `json:"warm"`
+}
+
+// resource is one download, from the browser's resource timing.
+type resource struct {
+	Name    string  `json:"name"`
+	Encoded float64 `json:"encodedBodySize"`
+}
+
+// measure opens page in a fresh tab with no cache, waits for the page's
+// first results (with their excerpts), sums what the tab downloaded, then
+// times the same query again with the page's index already loaded.
+func measure(actx context.Context, page, engine, q string, done, warm string) error {
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
+	defer cancelT()
+	if err := chromedp.Do(ctx, chromedp.Navigate(page)); err != nil {
+		return err
+	}
+	first, err := chromedp.Run(ctx, chromedp.Evaluate[result](done, chromedp.EvalAwaitPromise))
+	if err != nil {
+		return fmt.Errorf("%s %q: %w", engine, q, err)
+	}
+	entries, err := chromedp.Run(ctx, chromedp.Evaluate[[]resource](
+		`[...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")].map(e => ({name: e.name, encodedBodySize: e.encodedBodySize}))`))
+	if err != nil {
+		return err
+	}
+	again, err := chromedp.Run(ctx, chromedp.Evaluate[result](warm, chromedp.EvalAwaitPromise))
+	if err != nil {
+		return fmt.Errorf("%s %q warm: %w", engine, q, err)
+	}
+	total, search := 0.0, 0.0
+	var names []string
+	for _, e := range entries {
+		total += e.Encoded
+		if strings.Contains(e.Name, "/search/") && !strings.HasSuffix(strings.SplitN(e.Name, "?", 2)[0], "/search/") ||
+			strings.Contains(e.Name, "/js/search") || strings.Contains(e.Name, "/pagefind/") {
+			search += e.Encoded
+		}
+		names = append(names, fmt.Sprintf("%s %.1f", strings.TrimPrefix(e.Name, "http://"), e.Encoded/1024))
+	}
+	sort.Strings(names)
+	fmt.Fprintf(os.Stderr, "%s %q:\n  %s\n", engine, q, strings.Join(names, "\n  "))
+	fmt.Printf("| %s | `%s` | %d | %d | %.1f | %.1f | %.0f | %.2f |\n", engine, q, first.Results, len(entries), search/1024, total/1024, first.FirstMS, again.WarmMS)
+	return nil
+}
+
+// oursDone waits for the search page's own first results and their
+// excerpts; oursWarm times the query again on an index already loaded.
+const oursDone = `(async () => {
+  const status = document.getElementById("search-status");
+  const ready = () => /matching messages|No messages match|failed/.test(status.textContent) &&
+    [...document.querySelectorAll(".search-hit")].every((h) => h.firstChild);
+  while (!ready()) await new Promise((r) => setTimeout(r, 10));
+  return { results: document.querySelectorAll(".search-hit").length, first: performance.now() };
+})()`
+
+const oursWarm = `(async () => {
+  const page = document.getElementById("search");
+  const base = new URL(".", new URL(page.dataset.meta, location.href)).href;
+  const q = new URLSearchParams(location.search).get("q");
+  const s = new transcriptsiteSearch.Searcher(base, (u) => fetch(u).then((r) => r.json()));
+  await s.search(q, {}, 10);
+  const t = performance.now();
+  for (let i = 0; i < 20; i++) await s.search(q, {}, 10);
+  return { warm: (performance.now() - t) / 20 };
+})()`
+
+// pagefindDone waits for the bench page's query, which loads the data of
+// the first five results as Pagefind's UI does; pagefindWarm times the
+// query again.
+const pagefindDone = `(async () => {
+  while (!window.benchDone) await new Promise((r) => setTimeout(r, 10));
+  return window.benchDone;
+})()`
+
+const pagefindWarm = `(async () => {
+  const pagefind = await import("/pagefind/pagefind.js");
+  const q = new URLSearchParams(location.search).get("q");
+  const t = performance.now();
+  for (let i = 0; i < 20; i++) await pagefind.search(q);
+  return { warm: (performance.now() - t) / 20 };
+})()`
+
+const pagefindPage = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>pagefind bench</title></head><body>
+<script type="module">
+const q = new URLSearchParams(location.search).get("q");
+const pagefind = await import("/pagefind/pagefind.js");
+await pagefind.init();
+const res = await pagefind.search(q);
+await Promise.all(res.results.slice(0, 5).map((r) => r.data()));
+window.benchDone = { results: res.results.length, first: performance.now() };
+</script></body></html>
+`
+
+func dirSize(dir string) string {
+	var n, files int64
+	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				n += info.Size()
+				files++
+			}
+		}
+		return nil
+	})
+	return fmt.Sprintf("%.1f MB in %d files", float64(n)/1e6, files)
+}
+
