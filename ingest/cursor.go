@@ -29,7 +29,7 @@ var cursor = &Reader{
 		"a SQLite database whose schema creates tables blobs and meta",
 	Detect: detectCursor,
 	Read:   readCursor,
-	Merge:  mergeCursor,
+	Merge:  linkParents,
 }
 
 func detectCursor(h *Head) bool {
@@ -90,7 +90,7 @@ type cuBuilder struct {
 	f       *File
 	s       *transcript.Session
 	stem    string
-	pending map[string][]string    // tool name → ids of text transcript calls waiting for their result
+	pending map[string][]string   // tool name → ids of text transcript calls waiting for their result
 	added   []*transcript.Message // what add appended, for the store to name
 	model   string                // the model the store's reasoning last named
 }
@@ -484,9 +484,9 @@ func (b *cuBuilder) userInfo(s string) {
 	}
 }
 
-// mergeCursor links subagent transcripts, which live in their parent's
-// folder, with their parent.
-func mergeCursor(ss []*transcript.Session) []*transcript.Session {
+// linkParents lists each session among the children of the session it
+// names as its parent, when both were read: Cursor's subagents, Pi's forks.
+func linkParents(ss []*transcript.Session) []*transcript.Session {
 	byID := map[string]*transcript.Session{}
 	for _, s := range ss {
 		byID[s.ID] = s

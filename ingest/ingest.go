@@ -39,6 +39,7 @@ type Reader struct {
 var Readers = []*Reader{
 	codelia,
 	cursor,
+	pi,
 	codex,
 	gemini,
 	claudeCode,
