@@ -37,8 +37,13 @@ func detectCursor(h *Head) bool {
 		return sqliteTables(h, "blobs", "meta")
 	}
 	if rs := h.Records(); len(rs) > 0 && !h.IsArray() {
+		if !isCursorRecord(rs[0]) {
+			return false
+		}
+		// Other records may be types Cursor adds later, but none of the
+		// keys that mark other formats' records.
 		for _, r := range rs {
-			if !isCursorRecord(r) {
+			if !isCursorRecord(r) && (!r.Has("type") || r.Has("timestamp") || r.Has("uuid") || r.Has("sessionId") || r.Has("parentId") || r.Has("payload")) {
 				return false
 			}
 		}
@@ -172,7 +177,9 @@ func (b *cuBuilder) turnEnded(status, errText string, raw []byte) {
 	if len(b.s.Turns) == 0 {
 		b.event("info", "Turn ended: "+status, nil) // an IDE transcript keeps only these markers
 	}
-	b.s.Turns[len(b.s.Turns)-1].Status = st
+	if known {
+		b.s.Turns[len(b.s.Turns)-1].Status = st
+	}
 }
 
 // cuPart is a content block of any Cursor container: Anthropic-style in

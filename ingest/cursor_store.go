@@ -123,10 +123,15 @@ func readCursorStore(ctx context.Context, f *File, r io.Reader) ([]*transcript.S
 	}
 
 	root := strings.ToLower(meta.Root)
-	if _, ok := st.blobs[root]; ok {
+	_, ok := st.blobs[root]
+	switch {
+	case ok:
 		st.walk(root, 0)
-	} else {
-		f.Warn(0, "the latest root blob %q is missing: messages are shown in the order they were stored", root)
+	case len(st.blobs) == 0:
+	case root == "":
+		f.Warn(0, "meta names no root blob: messages are shown in the order they were stored")
+	default:
+		f.Warn(0, "the root blob %s is missing: messages are shown in the order they were stored", root)
 	}
 	if st.missing > 0 {
 		f.Warn(0, "%d blobs the conversation refers to are missing", st.missing)
@@ -174,19 +179,19 @@ func (st *cuStore) walk(id string, depth int) {
 		if n < 0 {
 			break
 		}
-		b = b[n:]
 		if typ != protowire.BytesType {
-			if n = protowire.ConsumeFieldValue(num, typ, b); n < 0 {
+			m := protowire.ConsumeFieldValue(num, typ, b[n:])
+			if m < 0 {
 				break
 			}
-			b = b[n:]
+			b = b[n+m:]
 			continue
 		}
-		v, n := protowire.ConsumeBytes(b)
-		if n < 0 {
+		v, m := protowire.ConsumeBytes(b[n:])
+		if m < 0 {
 			break
 		}
-		b = b[n:]
+		b = b[n+m:]
 		if num == 1 && len(v) == 32 {
 			st.walk(hex.EncodeToString(v), depth+1)
 		} else if msg := cuMessageJSON(v); msg != nil {
