@@ -169,3 +169,23 @@ func FuzzPi(f *testing.F) {
 		fuzzRead(t, pi, "2026-01-01T00-00-00-000Z_x.jsonl", data)
 	})
 }
+
+func TestPiAndCursorLocations(t *testing.T) {
+	for _, c := range []struct {
+		env  map[string]string
+		want []Location
+	}{
+		{nil, []Location{
+			{"cursor", "cursor", "/home/u/.cursor/projects"}, {"cursor", "cursor-chats", "/home/u/.cursor/chats"},
+			{"pi", "pi", "/home/u/.pi/agent/sessions"},
+		}},
+		{map[string]string{"PI_CODING_AGENT_DIR": "/opt/pi"}, []Location{{"pi", "pi", "/opt/pi/sessions"}}},
+	} {
+		locs := AgentLocations("/home/u", func(k string) string { return c.env[k] })
+		for _, want := range c.want {
+			if !slices.Contains(locs, want) {
+				t.Errorf("env %v: locations %v lack %v", c.env, locs, want)
+			}
+		}
+	}
+}
