@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -63,50 +64,39 @@ func readCursorStore(ctx context.Context, f *File, r io.Reader) ([]*transcript.S
 	}
 
 	var meta cuMeta
-	rows, err := db.QueryContext(ctx, `SELECT key, value FROM meta`)
-	if err != nil {
-		return nil, err
-	}
-	for rows.Next() {
+	err = sqliteRows(ctx, f, db, `SELECT key, value FROM meta`, func(rows *sql.Rows) error {
 		var key string
 		var value []byte
-		if err := rows.Scan(&key, &value); err != nil {
-			f.Warn(0, "meta row skipped: %v", err)
-			continue
-		}
-		if key != "0" {
-			continue
+		if err := rows.Scan(&key, &value); err != nil || key != "0" {
+			return err
 		}
 		if b, err := hex.DecodeString(strings.TrimSpace(string(value))); err == nil {
 			value = b
 		}
 		if err := json.Unmarshal(value, &meta); err != nil {
-			f.Warn(0, "meta['0'] is not the expected JSON: %v", err)
+			return fmt.Errorf("meta['0'] is not the expected JSON: %w", err)
 		}
-	}
-	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 
 	st := &cuStore{blobs: map[string][]byte{}, onPath: map[string]bool{}, shown: map[string]bool{}}
-	rows, err = db.QueryContext(ctx, `SELECT id, data FROM blobs`)
-	if err != nil {
-		return nil, err
-	}
-	for rows.Next() {
+	err = sqliteRows(ctx, f, db, `SELECT id, data FROM blobs`, func(rows *sql.Rows) error {
 		var id string
 		var data []byte
 		if err := rows.Scan(&id, &data); err != nil {
-			f.Warn(0, "blob skipped: %v", err)
-			continue
+			return err
 		}
 		id = strings.ToLower(id)
 		if _, dup := st.blobs[id]; !dup {
 			st.order = append(st.order, id)
 		}
 		st.blobs[id] = data
-	}
-	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 

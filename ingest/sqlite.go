@@ -105,3 +105,18 @@ func writeFile(name string, r io.Reader) error {
 	}
 	return err
 }
+
+// sqliteRows runs query and calls fn with each row. A row fn fails on is
+// skipped with a warning; only a failing query fails.
+func sqliteRows(ctx context.Context, f *File, db *sql.DB, query string, fn func(*sql.Rows) error) error {
+	rows, err := db.QueryContext(ctx, query)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			f.Warn(0, "%s: row skipped: %v", query, err)
+		}
+	}
+	return errors.Join(rows.Err(), rows.Close())
+}
