@@ -581,7 +581,7 @@ func (b *cuBuilder) textUser(n int, ls []cuTextLine) {
 
 var (
 	cuMarkerRE = regexp.MustCompile(`^\[(Thinking|Tool call|Tool result)\](?: (.*))?$`)
-	cuArgRE    = regexp.MustCompile(`^\s+([A-Za-z_][\w.-]*): ?(.*)$`)
+	cuArgRE    = regexp.MustCompile(`^(?:  |\t)([A-Za-z_][\w.-]*):(?: (.*))?$`) // deeper lines continue a value
 )
 
 func (b *cuBuilder) textAssistant(ls []cuTextLine) {
@@ -602,7 +602,15 @@ func (b *cuBuilder) textAssistant(ls []cuTextLine) {
 		flushText()
 		switch mk[1] {
 		case "Thinking":
-			if t := strings.TrimSpace(mk[2]); t != "" {
+			t := strings.TrimSpace(mk[2])
+			if t == "" { // a bare marker: the thinking is the paragraph below it
+				end := i + 1
+				for end < len(ls) && strings.TrimSpace(ls[end].text) != "" && !cuMarkerRE.MatchString(ls[end].text) {
+					end++
+				}
+				t, i = joinLines(ls[i+1:end]), end-1
+			}
+			if t != "" {
 				m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ThinkingPart, Text: t})
 			}
 		case "Tool call":

@@ -132,7 +132,7 @@ func TestCursorText(t *testing.T) {
 	for _, m := range s.Messages() {
 		got = append(got, string(m.Role)+"("+kinds(m)+")")
 	}
-	want := []string{"user(text)", "assistant(thinking text call call)", "tool(result)", "tool(result)", "tool(result)", "assistant(text)"}
+	want := []string{"user(text)", "assistant(thinking text call call)", "tool(result)", "tool(result)", "tool(result)", "assistant(thinking text)"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("messages = %q, want %q", got, want)
 	}
@@ -145,11 +145,15 @@ func TestCursorText(t *testing.T) {
 	if c1.ID != "legacy#9" || c1.Input != `{"pattern":"foo","path":"src"}` || c1.Result == nil || c1.Result.Output != "src/a.ts" {
 		t.Errorf("first call = %+v result %+v", c1, c1.Result)
 	}
-	if c2.Input != `{"pattern":"bar","multi":"first line\nsecond line"}` || c2.Result == nil || c2.Result.Output != "    indented match in src/b.ts" {
+	if c2.Input != `{"pattern":"bar","multi":"first line\nsecond: line"}` || c2.Result == nil || c2.Result.Output != "    indented match in src/b.ts" {
 		t.Errorf("second call = %+v result %+v", c2, c2.Result)
 	}
 	if r := ms[4].Parts[0].Result; r.CallID != "" || r.Paired || r.ExitCode == nil || *r.ExitCode != 1 {
 		t.Errorf("result without a call = %+v", r)
+	}
+	// A bare [Thinking] marker: the paragraph below it.
+	if p := ms[5].Parts; p[0].Text != "The lint passes now.\nSummarize." || p[1].Text != "Done." {
+		t.Errorf("last reply = %q, %q", p[0].Text, p[1].Text)
 	}
 }
 
