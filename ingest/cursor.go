@@ -3,6 +3,7 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -291,9 +292,12 @@ func (b *cuBuilder) part(n int, p cuPart, i int) *transcript.Part {
 		}
 		return &transcript.Part{Kind: transcript.TextPart, Text: p.Text}
 	case "reasoning", "thinking", "redacted-reasoning":
-		t := firstNonEmpty(p.Text, p.Thinking)
-		if t == "" {
-			return nil
+		t := cmp.Or(p.Text, p.Thinking)
+		if strings.TrimSpace(t) == "" {
+			if p.Type != "redacted-reasoning" {
+				return nil
+			}
+			t = "(redacted reasoning)"
 		}
 		return &transcript.Part{Kind: transcript.ThinkingPart, Text: t}
 	case "tool_use", "tool-call":
