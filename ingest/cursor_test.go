@@ -276,10 +276,15 @@ func TestCursorStore(t *testing.T) {
 	}
 	writeStore(t, db, false, nil)
 	before, _ := os.ReadFile(db)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // where the reader copies the database
 
 	res, err := Load(context.Background(), Root{FS: os.DirFS(dir)})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("the copy was left behind: %v", left)
 	}
 	wantWarnings(t, res.Warnings, "chats/0123456789abcdef0123456789abcdef/agent-1/store.db: 1 blobs the conversation refers to are missing")
 	if len(res.Sessions) != 1 {

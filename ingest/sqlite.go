@@ -34,8 +34,8 @@ func sqliteTables(h *Head, names ...string) bool {
 	return true
 }
 
-// sqliteSidecars are the files SQLite keeps beside a database: read with
-// it, never on their own.
+// sqliteSidecars are the files SQLite keeps beside a database: never
+// sessions of their own (openSQLiteCopy reads the -wal with its database).
 var sqliteSidecars = []string{"-wal", "-shm", "-journal"}
 
 // isSQLiteSidecar reports whether name is the -wal, -shm or -journal file of
@@ -58,10 +58,10 @@ func openSQLiteCopy(ctx context.Context, f *File, r io.Reader) (db *sql.DB, done
 	if err != nil {
 		return nil, nil, err
 	}
-	done = func() { os.RemoveAll(dir) }
+	remove := func() { os.RemoveAll(dir) }
 	name := filepath.Join(dir, "db")
 	if err := writeFile(name, r); err != nil {
-		done()
+		remove()
 		return nil, nil, err
 	}
 	if f.FS != nil {
@@ -73,13 +73,13 @@ func openSQLiteCopy(ctx context.Context, f *File, r io.Reader) (db *sql.DB, done
 			err = nil
 		}
 		if err != nil {
-			done()
+			remove()
 			return nil, nil, err
 		}
 	}
-	// The copy is the reader's own: it may write the -shm index SQLite
-	// needs to read a WAL, but nothing else.
-	db, err = sql.Open("sqlite", "file:"+filepath.ToSlash(name)+"?_pragma=query_only(1)")
+	// Read-only: SQLite still builds the -shm index it reads a WAL with,
+	// beside the copy.
+	db, err = sql.Open("sqlite", "file:"+filepath.ToSlash(name)+"?mode=ro")
 	if err == nil {
 		db.SetMaxOpenConns(1)
 		err = db.PingContext(ctx)
@@ -88,10 +88,10 @@ func openSQLiteCopy(ctx context.Context, f *File, r io.Reader) (db *sql.DB, done
 		if db != nil {
 			db.Close()
 		}
-		done()
+		remove()
 		return nil, nil, err
 	}
-	return db, func() { db.Close(); os.RemoveAll(dir) }, nil
+	return db, func() { db.Close(); remove() }, nil
 }
 
 func writeFile(name string, r io.Reader) error {
