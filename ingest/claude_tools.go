@@ -36,7 +36,7 @@ type ccToolUse struct {
 }
 
 var (
-	exitCodeRE  = regexp.MustCompile(`^(?:Error: )?Exit code (\d+)`)
+	exitCodeRE  = regexp.MustCompile(`^(?:Error: )?Exit code:? (\d+)`) // Cursor writes "Exit code: 2"
 	ccAgentIDRE = regexp.MustCompile(`(?m)^agentId: ([\w-]+) \(`)
 )
 

@@ -42,6 +42,8 @@ var corpusFormats = map[string]string{
 	"jido-code":   "jido-code",
 	"domarkx":     "domarkx",
 	"codelia":     "codelia",
+	"cursor":      "cursor",
+	"pi":          "pi",
 }
 
 // pending are formats whose reader has not landed yet.

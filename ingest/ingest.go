@@ -38,6 +38,8 @@ type Reader struct {
 // those of Markdown and text, whose signatures are looser.
 var Readers = []*Reader{
 	codelia,
+	cursor,
+	pi,
 	codex,
 	gemini,
 	claudeCode,
@@ -134,6 +136,12 @@ func LoadCached(ctx context.Context, cache Cache, roots ...Root) (*Result, error
 			return nil, fmt.Errorf("content dir %s: %w", cmp.Or(root.Name, "."), err)
 		}
 	}
+	// A database's -wal and -shm files are read with it, not on their own.
+	rels := map[string]bool{}
+	for _, f := range files {
+		rels[f.rel] = true
+	}
+	files = slices.DeleteFunc(files, func(f file) bool { return isSQLiteSidecar(f.rel, rels) })
 
 	type out struct {
 		reader   *Reader

@@ -115,6 +115,10 @@ var toolKinds = map[string]ToolKind{
 	"spawn_agent": TaskTool, "write_stdin": ShellTool,
 
 	"taskcreate": TaskTool, "taskupdate": TaskTool, "tasklist": TaskTool, "taskget": TaskTool,
+
+	// Cursor
+	"strreplace": EditTool, "editnotebook": EditTool, "delete": WriteTool, "delete_file": WriteTool,
+	"readlints": ReadTool, "read_lints": ReadTool,
 }
 
 // KindOf classifies a tool by its name.
@@ -146,6 +150,9 @@ var injectedPrefixes = []string{
 	"<user_shell_command>", "<turn_aborted>", "<subagent_notification>", "<skill>",
 
 	"<ide_opened_file>", "<ide_selection>", "<teammate-message",
+	// Cursor: context it sends beside the <user_query> it wraps the prompt in
+	"<attached_files>", "<open_and_recently_viewed_files>", "<cursor_commands>", "<system_reminder>",
+	"<user_rules>", "<project_layout>", "<git_status>",
 }
 
 // IsInjected reports whether text was injected by the agent's harness rather
