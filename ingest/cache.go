@@ -86,11 +86,13 @@ func contentHash(c Cache, fsys fs.FS, name, rel string) (string, error) {
 }
 
 // cachedRead reads f through the cache: a hit decodes what an earlier
-// build parsed, a miss reads the file and stores the result.
-func cachedRead(ctx context.Context, c Cache, fsys fs.FS, name string, f *File) (*Reader, []*transcript.Session) {
+// build parsed, a miss reads the file and stores the result. It returns
+// the file's content hash too, "" when it could not be hashed.
+func cachedRead(ctx context.Context, c Cache, fsys fs.FS, name string, f *File) (*Reader, []*transcript.Session, string) {
 	sum, err := contentHash(c, fsys, name, f.Rel)
 	if err != nil {
-		return readFile(ctx, fsys, name, f)
+		r, ss := readFile(ctx, fsys, name, f)
+		return r, ss, ""
 	}
 	key := Key("parse", BuildID(), f.Rel, sum)
 	if data, ok := c.Get(key); ok {
@@ -98,30 +100,22 @@ func cachedRead(ctx context.Context, c Cache, fsys fs.FS, name string, f *File) 
 		if gob.NewDecoder(bytes.NewReader(data)).Decode(&p) == nil {
 			f.Warnings = p.Warnings
 			if p.Reader == 0 || p.Reader > len(Readers) {
-				return nil, nil
+				return nil, nil, sum
 			}
-			return Readers[p.Reader-1], p.Sessions
+			return Readers[p.Reader-1], p.Sessions, sum
 		}
 	}
 	r, ss := readFile(ctx, fsys, name, f)
 	if ctx.Err() != nil {
-		return r, ss // an interrupted read is not the file's result
+		return r, ss, "" // an interrupted read is not the file's result
 	}
 	p := parsed{Sessions: ss, Warnings: f.Warnings}
 	if r != nil {
 		p.Reader = 1 + slices.Index(Readers, r)
 	}
 	var buf bytes.Buffer
-	if gob.NewEncoder(&buf).Encode(&p) != nil {
-		return r, ss
+	if gob.NewEncoder(&buf).Encode(&p) == nil {
+		c.Put(key, buf.Bytes())
 	}
-	c.Put(key, buf.Bytes())
-	// Use what the cache holds, not what was parsed: the two differ in
-	// ways that do not show (an empty list against none), and a build must
-	// not depend on whether a file was parsed or remembered.
-	var back parsed
-	if gob.NewDecoder(&buf).Decode(&back) != nil {
-		return r, ss
-	}
-	return r, back.Sessions
+	return r, ss, sum
 }

@@ -29,7 +29,11 @@ type Reader struct {
 	// Read reads every session in f.
 	Read func(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error)
 	// Merge, when set, joins sessions of this format that span several files
-	// (resumed sessions, subagents, runs). It sees every session the format read.
+	// (resumed sessions, subagents, runs). It sees every session the format
+	// read. What a merged session takes from a file must be listed in its
+	// Sources, or be one of the links between sessions (Title, ParentID,
+	// ChildIDs, ToolCall.Subagent): the build cache knows a session by
+	// those, and would otherwise serve a stale page.
 	Merge func(ss []*transcript.Session) []*transcript.Session
 }
 
@@ -84,6 +88,9 @@ type Result struct {
 	Sessions []*transcript.Session
 	Files    int // session files read, whatever their outcome
 	Warnings []Warning
+	// Hashes holds the content hash of each file read, by its slash path,
+	// when Load ran with a cache.
+	Hashes map[string]string
 }
 
 // skipDirs are never descended into: they hold no sessions and can be huge.
@@ -147,6 +154,7 @@ func LoadCached(ctx context.Context, cache Cache, roots ...Root) (*Result, error
 		reader   *Reader
 		sessions []*transcript.Session
 		warnings []Warning
+		hash     string
 	}
 	outs := make([]out, len(files))
 	work := make(chan int)
@@ -157,12 +165,13 @@ func LoadCached(ctx context.Context, cache Cache, roots ...Root) (*Result, error
 				f := &File{Rel: files[i].rel, FS: files[i].fsys, Name: files[i].path}
 				var r *Reader
 				var ss []*transcript.Session
+				var hash string
 				if cache != nil {
-					r, ss = cachedRead(ctx, cache, files[i].fsys, files[i].path, f)
+					r, ss, hash = cachedRead(ctx, cache, files[i].fsys, files[i].path, f)
 				} else {
 					r, ss = readFile(ctx, files[i].fsys, files[i].path, f)
 				}
-				outs[i] = out{r, ss, f.Warnings}
+				outs[i] = out{r, ss, f.Warnings, hash}
 			}
 		})
 	}
@@ -179,9 +188,15 @@ func LoadCached(ctx context.Context, cache Cache, roots ...Root) (*Result, error
 	}
 
 	res := &Result{Files: len(files)}
+	if cache != nil {
+		res.Hashes = make(map[string]string, len(files))
+	}
 	byFormat := map[*Reader][]*transcript.Session{}
-	for _, o := range outs {
+	for i, o := range outs {
 		res.Warnings = append(res.Warnings, o.warnings...)
+		if o.hash != "" {
+			res.Hashes[files[i].rel] = o.hash
+		}
 		if o.reader != nil {
 			byFormat[o.reader] = append(byFormat[o.reader], o.sessions...)
 		}

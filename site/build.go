@@ -131,7 +131,7 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	st := newSite(cfg, res.Sessions)
 	// A site served from memory keeps its asset names, so a stylesheet that
 	// changes leaves the pages as they were and is swapped in place.
-	b := &builder{site: st, tpl: tpl, out: out, store: bd.store, fingerprint: !bd.opts.Memory}
+	b := &builder{site: st, tpl: tpl, out: out, store: bd.store, hashes: res.Hashes, fingerprint: !bd.opts.Memory}
 	if b.theme, err = themeDigest(cfg, chroma); err != nil {
 		return nil, err
 	}
@@ -241,9 +241,10 @@ type builder struct {
 	site        *Site
 	tpl         map[string]*template.Template
 	out         sink
-	store       *store // nil without a cache
-	theme       string // digest of the theme and config
-	fingerprint bool   // name CSS and JS by a hash of their content
+	store       *store            // nil without a cache
+	theme       string            // digest of the theme and config
+	hashes      map[string]string // content hash of each source file
+	fingerprint bool              // name CSS and JS by a hash of their content
 	rendered    atomic.Int64
 	sass        *sass.Compiler // nil without Dart Sass
 	sassErr     error          // why there is no Dart Sass
@@ -307,7 +308,7 @@ func (b *builder) sessions(ctx context.Context) (*search.Index, error) {
 				s := b.site.Sessions[i]
 				dig := ""
 				if b.store != nil {
-					dig = digest(s.Session)
+					dig = digest(s.Session, b.hashes)
 				}
 				if b.site.Config.Search != nil {
 					prepared[i] = b.prepare(s, dig)

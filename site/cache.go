@@ -2,12 +2,12 @@ package site
 
 import (
 	"crypto/sha256"
-	"encoding/json"
 	"encoding/hex"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/transcriptsite/transcriptsite/ingest"
@@ -104,15 +104,25 @@ func (s *store) gc() (int, error) {
 	return n, err
 }
 
-// digest hashes a session's content, as the pages rendered from it see it.
-// JSON, unlike gob, writes maps in a fixed order, so the same session
-// always has the same digest.
-func digest(s *transcript.Session) string {
-	h := sha256.New()
-	if err := json.NewEncoder(h).Encode(s); err != nil {
-		return "" // not cacheable: the builder renders it every time
+// digest identifies a session's content without reading it again: the
+// hashes of the files it was read from, and the links a reader's Merge may
+// set from other files (see ingest.Reader.Merge). It is "" when a file's
+// hash is unknown, and the session is then rendered every time.
+func digest(s *transcript.Session, hashes map[string]string) string {
+	parts := []string{"session", s.Format, s.ID, s.Title, s.ParentID, strings.Join(s.ChildIDs, "\x00")}
+	for _, src := range append([]string{s.Source}, s.Sources...) {
+		h, ok := hashes[src]
+		if !ok {
+			return ""
+		}
+		parts = append(parts, src, h)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+		if p.Call != nil && p.Call.Subagent != "" {
+			parts = append(parts, p.Call.ID, p.Call.Subagent)
+		}
+	})
+	return ingest.Key(parts...)
 }
 
 // hashFS hashes every file under root of fsys: the theme's templates and
