@@ -284,7 +284,7 @@ func (cf *ccFile) warn(format string, args ...any) {
 
 func (cf *ccFile) record(line []byte) error {
 	var rec ccRecord
-	if err := json.Unmarshal(line, &rec); !isDrift(err, "message") {
+	if err := unmarshal(line, &rec); !isDrift(err, "message") {
 		return err
 	}
 	switch rec.Type {

@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"cmp"
-	"encoding/json"
 	"path"
 	"slices"
 	"sort"
@@ -334,7 +333,7 @@ func linkClaude(ss, metas []*transcript.Session) {
 			var in struct {
 				Description string `json:"description"`
 			}
-			if sub.Title == "" && json.Unmarshal([]byte(c.Input), &in) == nil && strings.TrimSpace(in.Description) != "" {
+			if sub.Title == "" && unmarshal([]byte(c.Input), &in) == nil && strings.TrimSpace(in.Description) != "" {
 				sub.Title = strings.TrimSpace(in.Description)
 				setMeta(sub, "title source", "description")
 			}

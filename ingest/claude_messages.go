@@ -56,11 +56,11 @@ func (cs *ccSession) end() {
 // elements may themselves be strings.
 func (cf *ccFile) blocks(raw json.RawMessage) []ccBlock {
 	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if unmarshal(raw, &s) == nil {
 		return []ccBlock{{Type: "text", Text: s}}
 	}
 	var elems []json.RawMessage
-	if err := json.Unmarshal(raw, &elems); err != nil {
+	if err := unmarshal(raw, &elems); err != nil {
 		if len(raw) == 0 || string(raw) == "null" {
 			cf.warn("message has no content")
 		} else {
@@ -71,7 +71,7 @@ func (cf *ccFile) blocks(raw json.RawMessage) []ccBlock {
 	bs := make([]ccBlock, 0, len(elems))
 	for _, e := range elems {
 		var b ccBlock
-		if err := json.Unmarshal(e, &b); !isDrift(err) {
+		if err := unmarshal(e, &b); !isDrift(err) {
 			b = ccBlock{Type: "text", Text: text(e)}
 		}
 		b.raw = e
@@ -268,7 +268,7 @@ func (cs *ccSession) system(rec *ccRecord) {
 		var e struct {
 			Message string `json:"message"`
 		}
-		if json.Unmarshal(rec.Error, &e) != nil || e.Message == "" {
+		if unmarshal(rec.Error, &e) != nil || e.Message == "" {
 			return text(rec.Error)
 		}
 		return e.Message
@@ -337,7 +337,7 @@ func (cs *ccSession) attachment(cf *ccFile, rec *ccRecord) {
 			Command       string `json:"command"`
 		} `json:"blockingError"`
 	}
-	_ = json.Unmarshal(rec.Attachment, &a)
+	_ = unmarshal(rec.Attachment, &a)
 	event := func(desc string) {
 		cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
 			Sidechain: rec.IsSidechain, Parts: []*transcript.Part{eventPart("hook", desc, nil)}})
@@ -352,7 +352,7 @@ func (cs *ccSession) attachment(cf *ccFile, rec *ccRecord) {
 		// What a hook added to the model's context (a successful hook
 		// mostly adds nothing, and is then only counted).
 		var lines []string
-		if json.Unmarshal(a.Content, &lines) != nil {
+		if unmarshal(a.Content, &lines) != nil {
 			lines = []string{text(a.Content)}
 		}
 		if t := strings.Join(lines, "\n"); strings.TrimSpace(t) != "" {

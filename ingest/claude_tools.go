@@ -47,11 +47,11 @@ func (cf *ccFile) toolResult(b ccBlock, structured json.RawMessage) *transcript.
 	cf.resultContent(r, b.Content)
 	var u ccToolUse
 	var s string
-	if json.Unmarshal(structured, &s) == nil {
+	if unmarshal(structured, &s) == nil {
 		if r.Output == "" {
 			r.Output = s // an error, as plain text
 		}
-	} else if err := json.Unmarshal(structured, &u); len(structured) > 0 && isDrift(err) {
+	} else if err := unmarshal(structured, &u); len(structured) > 0 && isDrift(err) {
 		cf.useStructured(r, &u)
 	}
 	if u.AgentID == "" {
@@ -79,9 +79,9 @@ func (cf *ccFile) resultContent(r *transcript.ToolResult, raw json.RawMessage) {
 	var s string
 	var elems []json.RawMessage
 	switch {
-	case json.Unmarshal(raw, &s) == nil:
+	case unmarshal(raw, &s) == nil:
 		r.Output = s
-	case json.Unmarshal(raw, &elems) == nil:
+	case unmarshal(raw, &elems) == nil:
 		var texts []string
 		for _, e := range elems {
 			var c struct {
@@ -89,7 +89,7 @@ func (cf *ccFile) resultContent(r *transcript.ToolResult, raw json.RawMessage) {
 				Title string `json:"title"`
 				URL   string `json:"url"`
 			}
-			if err := json.Unmarshal(e, &c); !isDrift(err) {
+			if err := unmarshal(e, &c); !isDrift(err) {
 				texts = append(texts, text(e))
 				continue
 			}

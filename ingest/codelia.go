@@ -223,7 +223,7 @@ func readCodelia(ctx context.Context, f *File, r io.Reader) ([]*transcript.Sessi
 	)
 	err := jsonl(ctx, f, r, func(n int, line []byte) error {
 		rec := &clRecord{}
-		if err := json.Unmarshal(line, rec); err != nil {
+		if err := unmarshal(line, rec); err != nil {
 			return err
 		}
 		if log == nil && len(items) == 0 && rec.Type == "" && rec.Role != "" {
@@ -236,7 +236,7 @@ func readCodelia(ctx context.Context, f *File, r io.Reader) ([]*transcript.Sessi
 		it := clItem{n: n, rec: rec}
 		if rec.Type == "agent.event" {
 			it.ev = &clEvent{}
-			if json.Unmarshal(rec.Event, it.ev) != nil {
+			if unmarshal(rec.Event, it.ev) != nil {
 				it.ev = nil
 			}
 		}
@@ -332,7 +332,7 @@ type clContentPart struct {
 func clContent(f *File, n int, raw json.RawMessage) []*transcript.Part {
 	var s string
 	var items []json.RawMessage
-	if json.Unmarshal(raw, &s) != nil && json.Unmarshal(raw, &items) != nil {
+	if unmarshal(raw, &s) != nil && unmarshal(raw, &items) != nil {
 		s = text(raw) // drift: keep any other value as its JSON
 	}
 	var ps []*transcript.Part
@@ -341,7 +341,7 @@ func clContent(f *File, n int, raw json.RawMessage) []*transcript.Part {
 	}
 	for _, item := range items {
 		var c clContentPart
-		if json.Unmarshal(item, &c) != nil {
+		if unmarshal(item, &c) != nil {
 			c.Type = ""
 		}
 		switch c.Type {
@@ -381,7 +381,7 @@ func clImage(f *File, n int, url string) *transcript.Part {
 // clResult reads a tool's output: a string, or ContentParts with images.
 func clResult(f *File, n int, callID string, raw json.RawMessage, isError bool) *transcript.ToolResult {
 	r := &transcript.ToolResult{CallID: callID, IsError: isError}
-	if json.Unmarshal(raw, &r.Output) == nil {
+	if unmarshal(raw, &r.Output) == nil {
 		return r
 	}
 	var texts []string
@@ -472,11 +472,11 @@ func (r *clRun) cover(m *clMessage) {
 // clDisplay is content as codelia's text events and final message show it.
 func clDisplay(raw json.RawMessage) string {
 	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if unmarshal(raw, &s) == nil {
 		return s
 	}
 	var parts []clContentPart
-	if json.Unmarshal(raw, &parts) != nil {
+	if unmarshal(raw, &parts) != nil {
 		return text(raw)
 	}
 	var b strings.Builder

@@ -91,20 +91,20 @@ type cxMeta struct {
 // and, for a spawned thread, the thread that spawned it.
 func (m *cxMeta) source() (desc, parent string) {
 	var s string
-	if json.Unmarshal(m.Source, &s) == nil {
+	if unmarshal(m.Source, &s) == nil {
 		return s, ""
 	}
 	var obj struct {
 		Subagent json.RawMessage `json:"subagent"`
 	}
-	if json.Unmarshal(m.Source, &obj) != nil || obj.Subagent == nil {
+	if unmarshal(m.Source, &obj) != nil || obj.Subagent == nil {
 		return text(m.Source), ""
 	}
-	if json.Unmarshal(obj.Subagent, &s) == nil {
+	if unmarshal(obj.Subagent, &s) == nil {
 		return "subagent " + s, ""
 	}
 	var sub map[string]json.RawMessage
-	_ = json.Unmarshal(obj.Subagent, &sub)
+	_ = unmarshal(obj.Subagent, &sub)
 	kinds := make([]string, 0, len(sub))
 	for k := range sub {
 		kinds = append(kinds, k)
@@ -113,7 +113,7 @@ func (m *cxMeta) source() (desc, parent string) {
 	var spawn struct {
 		Parent string `json:"parent_thread_id"`
 	}
-	_ = json.Unmarshal(sub["thread_spawn"], &spawn)
+	_ = unmarshal(sub["thread_spawn"], &spawn)
 	return "subagent " + strings.Join(kinds, " "), spawn.Parent
 }
 
@@ -281,7 +281,7 @@ func (rd *cxReader) line(n int, line []byte) error {
 		Session    json.RawMessage   `json:"session"`
 		Items      []json.RawMessage `json:"items"`
 	}
-	if err := json.Unmarshal(line, &ln); err != nil {
+	if err := unmarshal(line, &ln); err != nil {
 		return err
 	}
 	t := ln.Timestamp.Time
@@ -327,7 +327,7 @@ func (rd *cxReader) envelope(n int, typ string, payload, line []byte, t time.Tim
 			Model string `json:"model"`
 			CWD   string `json:"cwd"`
 		}
-		if err := json.Unmarshal(payload, &tc); err != nil {
+		if err := unmarshal(payload, &tc); err != nil {
 			return err
 		}
 		if tc.Model != "" {
@@ -345,7 +345,7 @@ func (rd *cxReader) envelope(n int, typ string, payload, line []byte, t time.Tim
 		var c struct {
 			Message string `json:"message"`
 		}
-		if err := json.Unmarshal(payload, &c); err != nil {
+		if err := unmarshal(payload, &c); err != nil {
 			return err
 		}
 		cs.compaction(c.Message, t)
@@ -355,7 +355,7 @@ func (rd *cxReader) envelope(n int, typ string, payload, line []byte, t time.Tim
 			Recipient string `json:"recipient"`
 			Content   string `json:"content"`
 		}
-		if err := json.Unmarshal(payload, &c); err != nil {
+		if err := unmarshal(payload, &c); err != nil {
 			return err
 		}
 		cs.agentMessage(c.Author, c.Recipient, []*transcript.Part{{Kind: transcript.TextPart, Text: c.Content}}, t)
@@ -363,10 +363,10 @@ func (rd *cxReader) envelope(n int, typ string, payload, line []byte, t time.Tim
 		// The model-visible environment (AGENTS.md, permissions, skills):
 		// injected context, kept whole as the event's record.
 		var w map[string]json.RawMessage
-		_ = json.Unmarshal(payload, &w)
+		_ = unmarshal(payload, &w)
 		if st := w["state"]; st != nil {
 			w = nil
-			_ = json.Unmarshal(st, &w)
+			_ = unmarshal(st, &w)
 		}
 		keys := make([]string, 0, len(w))
 		for k := range w {
@@ -415,7 +415,7 @@ func (rd *cxReader) start(id string) *cxSession {
 // starts a session of its own.
 func (rd *cxReader) meta(raw []byte, t time.Time) error {
 	var m cxMeta
-	if err := json.Unmarshal(raw, &m); err != nil {
+	if err := unmarshal(raw, &m); err != nil {
 		return err
 	}
 	id := firstNonEmpty(m.ID, m.SessionID)
@@ -602,7 +602,7 @@ func mergeImages(m *transcript.Message, parts []*transcript.Part) {
 
 func (cs *cxSession) item(n int, raw, line []byte, t time.Time) error {
 	var it cxItem
-	if err := json.Unmarshal(raw, &it); err != nil {
+	if err := unmarshal(raw, &it); err != nil {
 		return err
 	}
 	cs.sawItem = true
@@ -611,7 +611,7 @@ func (cs *cxSession) item(n int, raw, line []byte, t time.Time) error {
 		cs.message(n, &it, t)
 	case "reasoning":
 		var content []cxContent
-		_ = json.Unmarshal(it.Content, &content)
+		_ = unmarshal(it.Content, &content)
 		texts := it.Summary
 		if len(texts) == 0 {
 			texts = content // raw reasoning, from models that show it
@@ -760,7 +760,7 @@ func (cs *cxSession) parts(n int, items []cxContent) []*transcript.Part {
 // contentItems reads an array of content items, each with a type.
 func contentItems(raw []byte) ([]cxContent, bool) {
 	var items []cxContent
-	if json.Unmarshal(raw, &items) != nil || len(items) == 0 {
+	if unmarshal(raw, &items) != nil || len(items) == 0 {
 		return nil, false
 	}
 	for _, c := range items {
@@ -826,7 +826,7 @@ func (cs *cxSession) result(r *transcript.ToolResult, t time.Time) {
 		var out struct {
 			AgentID string `json:"agent_id"`
 		}
-		if json.Unmarshal([]byte(r.Output), &out) == nil && out.AgentID != "" {
+		if unmarshal([]byte(r.Output), &out) == nil && out.AgentID != "" {
 			cs.spawned(c, out.AgentID)
 		}
 	}
@@ -881,7 +881,7 @@ func (cs *cxSession) ended(id string, e cxEnd, t time.Time, mk func() *transcrip
 func (cs *cxSession) output(n int, callID string, raw json.RawMessage) *transcript.ToolResult {
 	r := &transcript.ToolResult{CallID: callID}
 	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if unmarshal(raw, &s) == nil {
 		trimmed := strings.TrimSpace(s)
 		var wrapped struct {
 			Output   *string `json:"output"`
@@ -890,7 +890,7 @@ func (cs *cxSession) output(n int, callID string, raw json.RawMessage) *transcri
 			} `json:"metadata"`
 		}
 		switch {
-		case strings.HasPrefix(trimmed, "{") && json.Unmarshal([]byte(trimmed), &wrapped) == nil && wrapped.Output != nil:
+		case strings.HasPrefix(trimmed, "{") && unmarshal([]byte(trimmed), &wrapped) == nil && wrapped.Output != nil:
 			r.Output, r.ExitCode = *wrapped.Output, wrapped.Metadata.ExitCode
 		case strings.HasPrefix(trimmed, "[") && cs.contentOutput(n, []byte(trimmed), r):
 		default:
@@ -903,7 +903,7 @@ func (cs *cxSession) output(n int, callID string, raw json.RawMessage) *transcri
 			cxContent
 		}
 		switch {
-		case json.Unmarshal(raw, &obj) != nil:
+		case unmarshal(raw, &obj) != nil:
 			r.Output = text(raw)
 		case obj.Content != nil && obj.Content[0] != '{': // a string or items, not nested again
 			r = cs.output(n, callID, obj.Content)
@@ -978,7 +978,7 @@ func toolNames(raw json.RawMessage) []string {
 		Tools []tool `json:"tools"`
 	}
 	var tools []tool
-	_ = json.Unmarshal(raw, &tools)
+	_ = unmarshal(raw, &tools)
 	var names []string
 	for _, t := range tools {
 		if len(t.Tools) == 0 {
@@ -1013,7 +1013,7 @@ func (cs *cxSession) turnStatus(status string) {
 
 func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 	var ev cxEvent
-	if err := json.Unmarshal(payload, &ev); err != nil {
+	if err := unmarshal(payload, &ev); err != nil {
 		return err
 	}
 	switch ev.Type {
@@ -1107,7 +1107,7 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 		var target struct {
 			Type string `json:"type"`
 		}
-		_ = json.Unmarshal(ev.Target, &target)
+		_ = unmarshal(ev.Target, &target)
 		cs.system(true, t, eventPart("review", "Review started: "+firstNonEmpty(ev.Hint, target.Type, text(ev.Message)), nil))
 	case "exited_review_mode":
 		parts := []*transcript.Part{eventPart("review", "Review finished", nil)}
@@ -1119,7 +1119,7 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 		var g struct {
 			Goal struct{ Objective, Status string }
 		}
-		_ = json.Unmarshal(payload, &g)
+		_ = unmarshal(payload, &g)
 		cs.system(true, t, eventPart("goal", strings.TrimSpace("Goal: "+g.Goal.Objective+" ("+g.Goal.Status+")"), nil))
 	case "undo_completed":
 		cs.system(true, t, eventPart("info", "Undo: "+firstNonEmpty(text(ev.Message), "done"), nil))
@@ -1130,7 +1130,7 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 			Type string `json:"type"`
 			Text string `json:"text"`
 		}
-		_ = json.Unmarshal(ev.Item, &item)
+		_ = unmarshal(ev.Item, &item)
 		switch item.Type {
 		case "Plan": // a plan-mode proposal: no response item carries it
 			if strings.TrimSpace(item.Text) != "" {
@@ -1163,7 +1163,7 @@ func (cs *cxSession) tokens(raw json.RawMessage) {
 		Prompt     int64 `json:"prompt"`
 		Completion int64 `json:"completion"`
 	}
-	if json.Unmarshal(raw, &info) != nil {
+	if unmarshal(raw, &info) != nil {
 		return
 	}
 	last := info.Last
@@ -1190,7 +1190,7 @@ func errorMessage(raw json.RawMessage) string {
 	var e struct {
 		Message string `json:"message"`
 	}
-	if json.Unmarshal(raw, &e) == nil && e.Message != "" {
+	if unmarshal(raw, &e) == nil && e.Message != "" {
 		return e.Message
 	}
 	return text(raw)
@@ -1204,7 +1204,7 @@ func (cs *cxSession) mcpEnd(n int, raw json.RawMessage) cxEnd {
 		} `json:"Ok"`
 		Err json.RawMessage `json:"Err"`
 	}
-	if json.Unmarshal(raw, &res) != nil || res.Ok == nil {
+	if unmarshal(raw, &res) != nil || res.Ok == nil {
 		return cxEnd{isErr: res.Err != nil, output: firstNonEmpty(text(res.Err), text(raw))}
 	}
 	r := &transcript.ToolResult{}
@@ -1229,7 +1229,7 @@ func (cs *cxSession) searchResults(ev *cxEvent) {
 			Query string `json:"query"`
 		}
 		if c == nil && (sc.c.ID == "" || cs.results[sc.c.ID] == nil) &&
-			json.Unmarshal([]byte(sc.c.Input), &a) == nil && a.Query == ev.Query {
+			unmarshal([]byte(sc.c.Input), &a) == nil && a.Query == ev.Query {
 			c = sc.c
 			if c.ID == "" { // the call had no id: the event's names it
 				c.ID = ev.CallID

@@ -147,7 +147,7 @@ type cuLine struct {
 
 func (b *cuBuilder) jsonLine(n int, line []byte) error {
 	var ln cuLine
-	if err := json.Unmarshal(line, &ln); err != nil {
+	if err := unmarshal(line, &ln); err != nil {
 		return err
 	}
 	switch {
@@ -222,11 +222,11 @@ type cuPart struct {
 // cuParts decodes content: a string or an array of blocks.
 func cuParts(raw json.RawMessage) []cuPart {
 	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if unmarshal(raw, &s) == nil {
 		return []cuPart{{Type: "text", Text: s}}
 	}
 	var items []json.RawMessage
-	if json.Unmarshal(raw, &items) != nil {
+	if unmarshal(raw, &items) != nil {
 		if len(bytes.TrimSpace(raw)) == 0 || string(raw) == "null" {
 			return nil
 		}
@@ -235,9 +235,9 @@ func cuParts(raw json.RawMessage) []cuPart {
 	ps := make([]cuPart, 0, len(items))
 	for _, it := range items {
 		p := cuPart{raw: it}
-		if json.Unmarshal(it, &s) == nil {
+		if unmarshal(it, &s) == nil {
 			p.Type, p.Text = "text", s
-		} else if json.Unmarshal(it, &p) != nil {
+		} else if unmarshal(it, &p) != nil {
 			p.Type = "?"
 		}
 		ps = append(ps, p)
@@ -360,7 +360,7 @@ func (b *cuBuilder) output(n int, raw json.RawMessage) (out string, imgs []*tran
 		Type  string          `json:"type"`
 		Value json.RawMessage `json:"value"`
 	}
-	if json.Unmarshal(raw, &v5) == nil && v5.Type != "" && v5.Value != nil {
+	if unmarshal(raw, &v5) == nil && v5.Type != "" && v5.Value != nil {
 		if v5.Type != "content" {
 			return text(v5.Value), nil, strings.HasPrefix(v5.Type, "error")
 		}

@@ -73,7 +73,7 @@ func readCursorStore(ctx context.Context, f *File, r io.Reader) ([]*transcript.S
 		if b, err := hex.DecodeString(strings.TrimSpace(string(value))); err == nil {
 			value = b
 		}
-		if err := json.Unmarshal(value, &meta); err != nil {
+		if err := unmarshal(value, &meta); err != nil {
 			return fmt.Errorf("meta['0'] is not the expected JSON: %w", err)
 		}
 		return nil
@@ -213,7 +213,7 @@ func cuMessageJSON(b []byte) []byte {
 	var m struct {
 		Role *string `json:"role"`
 	}
-	if json.Unmarshal(raw, &m) != nil || m.Role == nil {
+	if unmarshal(raw, &m) != nil || m.Role == nil {
 		return nil
 	}
 	return raw
@@ -226,7 +226,7 @@ func (b *cuBuilder) blob(bl cuBlob, branch string) {
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
 	}
-	if err := json.Unmarshal(bl.data, &m); err != nil || m.Role == "" {
+	if err := unmarshal(bl.data, &m); err != nil || m.Role == "" {
 		b.mark(func() { b.event(transcript.Unknown, "Unknown blob", bl.data) }, bl.id, branch)
 		return
 	}

@@ -265,7 +265,7 @@ func (d *dxSession) msgMeta(raw []byte, line int, speaker string) map[string]jso
 		return nil
 	}
 	var md map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &md); err != nil {
+	if err := unmarshal(raw, &md); err != nil {
 		d.f.Warn(jsonErrLine(err, raw, line), "msg-metadata of %q skipped: %v", speaker, err)
 		return nil
 	}
@@ -352,14 +352,14 @@ func (d *dxSession) append(m *transcript.Message) {
 // whole.
 func (d *dxSession) config(raw []byte, line int, p *transcript.Part) *transcript.Part {
 	var cfg map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &cfg); err != nil {
+	if err := unmarshal(raw, &cfg); err != nil {
 		d.f.Warn(jsonErrLine(err, raw, line), "session-config is not a JSON object: %v", err)
 		return p
 	}
 	var typ, version, model string // only when they are strings
-	_ = json.Unmarshal(cfg["type"], &typ)
-	_ = json.Unmarshal(cfg["version"], &version)
-	_ = json.Unmarshal(cfg["model"], &model)
+	_ = unmarshal(cfg["type"], &typ)
+	_ = unmarshal(cfg["version"], &version)
+	_ = unmarshal(cfg["model"], &model)
 	if typ != "" {
 		d.s.Meta["agent type"] = strings.TrimSpace(typ + " " + version)
 	}

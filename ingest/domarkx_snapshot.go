@@ -24,7 +24,7 @@ func (d *dxSession) snapshot(data []byte) error {
 		SetupScript     json.RawMessage `json:"setup_script"`
 		Conversation    json.RawMessage `json:"conversation"`
 	}
-	if err := json.Unmarshal(data, &doc); err != nil {
+	if err := unmarshal(data, &doc); err != nil {
 		return fmt.Errorf("not a Session Snapshot: %w", err)
 	}
 	d.s.ID = cmp.Or(text(doc.SnapshotID), d.f.Rel)
@@ -42,7 +42,7 @@ func (d *dxSession) snapshot(data []byte) error {
 			ImportTimestamp json.RawMessage            `json:"import_timestamp"`
 			UserMetadata    map[string]json.RawMessage `json:"user_metadata"`
 		}
-		if err := json.Unmarshal(doc.Metadata, &md); err != nil {
+		if err := unmarshal(doc.Metadata, &md); err != nil {
 			d.f.Warn(jsonErrLine(err, doc.Metadata, lineOf(doc.Metadata)), "metadata skipped: %v", err)
 		}
 		for k, v := range md.UserMetadata {
@@ -64,7 +64,7 @@ func (d *dxSession) snapshot(data []byte) error {
 			Language string `json:"language"`
 			Code     string `json:"code"`
 		}
-		if err := json.Unmarshal(doc.SetupScript, &ss); err != nil {
+		if err := unmarshal(doc.SetupScript, &ss); err != nil {
 			d.f.Warn(jsonErrLine(err, doc.SetupScript, lineOf(doc.SetupScript)), "setup_script skipped: %v", err)
 		} else {
 			setup = append(setup, d.setup(&transcript.Part{Kind: transcript.CodePart, Lang: ss.Language, Name: "setup_script", Text: ss.Code}))
@@ -78,7 +78,7 @@ func (d *dxSession) snapshot(data []byte) error {
 		return nil
 	}
 	var msgs []json.RawMessage
-	if err := json.Unmarshal(doc.Conversation, &msgs); err != nil {
+	if err := unmarshal(doc.Conversation, &msgs); err != nil {
 		d.f.Warn(lineOf(doc.Conversation), "conversation skipped: %v", err)
 		return nil
 	}
@@ -104,7 +104,7 @@ func (d *dxSession) snapshotMessage(raw []byte, line int) {
 		d.f.Warn(line, "message skipped: not a JSON object")
 		return
 	}
-	if err := json.Unmarshal(raw, &msg); err != nil {
+	if err := unmarshal(raw, &msg); err != nil {
 		d.f.Warn(jsonErrLine(err, raw, line), "message skipped: %v", err)
 		return
 	}
@@ -121,9 +121,9 @@ func (d *dxSession) snapshotMessage(raw []byte, line int) {
 	var blocks []json.RawMessage
 	switch {
 	case !present(msg.Content):
-	case json.Unmarshal(msg.Content, &s) == nil:
+	case unmarshal(msg.Content, &s) == nil:
 		addText(s)
-	case json.Unmarshal(msg.Content, &blocks) != nil:
+	case unmarshal(msg.Content, &blocks) != nil:
 		d.f.Warn(line, "content of a %q message is neither text nor a list of blocks: skipped", msg.Role)
 	}
 	for _, raw := range blocks {
@@ -134,7 +134,7 @@ func (d *dxSession) snapshotMessage(raw []byte, line int) {
 			Name     string `json:"name"`
 			Code     string `json:"code"`
 		}
-		err := json.Unmarshal(raw, &b)
+		err := unmarshal(raw, &b)
 		switch {
 		case err == nil && b.Type == "text":
 			addText(b.Value)

@@ -301,7 +301,7 @@ func (l *gmLog) set(f *File, n int, key string, raw json.RawMessage) {
 		// A checkpoint of the whole conversation (compression, masking):
 		// it replaces the line; messages it leaves out are kept aside.
 		var msgs []json.RawMessage
-		if err := json.Unmarshal(raw, &msgs); err != nil {
+		if err := unmarshal(raw, &msgs); err != nil {
 			f.Warn(n, "messages of a $set skipped: %v", err)
 			return
 		}
@@ -332,7 +332,7 @@ func (l *gmLog) set(f *File, n int, key string, raw json.RawMessage) {
 
 func gmTime(raw json.RawMessage) time.Time {
 	var t jsonTime
-	_ = json.Unmarshal(raw, &t)
+	_ = unmarshal(raw, &t)
 	return t.Time
 }
 
@@ -343,7 +343,7 @@ func decodeGm(f *File, n int, at string, raw []byte) (*gmRecord, error) {
 		return nil, errors.New("not a JSON object")
 	}
 	rec := &gmRecord{}
-	if err := json.Unmarshal(raw, rec); err != nil {
+	if err := unmarshal(raw, rec); err != nil {
 		if _, ok := errors.AsType[*json.UnmarshalTypeError](err); !ok {
 			return nil, err
 		}
@@ -405,7 +405,7 @@ func (g *gmFile) record(n int, raw []byte) error {
 		}
 	case rec.SessionID != "" && rec.ProjectHash != "":
 		var all map[string]json.RawMessage
-		_ = json.Unmarshal(raw, &all)
+		_ = unmarshal(raw, &all)
 		for _, k := range sortedKeys(all) {
 			l.set(g.f, n, k, all[k])
 		}
@@ -684,7 +684,7 @@ func gmParts(raw json.RawMessage) []gmPart {
 		return nil
 	}
 	items := []json.RawMessage{raw}
-	if raw[0] == '[' && json.Unmarshal(raw, &items) != nil {
+	if raw[0] == '[' && unmarshal(raw, &items) != nil {
 		return []gmPart{{Text: string(raw)}}
 	}
 	ps := make([]gmPart, 0, len(items))
@@ -693,7 +693,7 @@ func gmParts(raw json.RawMessage) []gmPart {
 		if len(it) > 0 && it[0] == '"' {
 			p.Text = text(it)
 		} else {
-			_ = json.Unmarshal(it, &p)
+			_ = unmarshal(it, &p)
 		}
 		ps = append(ps, p)
 	}
@@ -754,7 +754,7 @@ func (b *gmBuilder) parts(n int, raw json.RawMessage) []*transcript.Part {
 // empty text and a thought signature.
 func gmUnknownPart(raw json.RawMessage) bool {
 	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil {
+	if unmarshal(raw, &m) != nil {
 		return len(bytes.TrimSpace(raw)) > 0
 	}
 	for k := range m {
@@ -793,7 +793,7 @@ func (b *gmBuilder) images(n int, raw json.RawMessage) []*transcript.Image {
 // the whole response as JSON.
 func gmResponse(raw json.RawMessage) (string, bool) {
 	var r map[string]json.RawMessage
-	if json.Unmarshal(raw, &r) != nil {
+	if unmarshal(raw, &r) != nil {
 		return text(raw), false
 	}
 	out, hasOut := r["output"]
@@ -849,7 +849,7 @@ func (b *gmBuilder) toolCall(n int, tc *gmToolCall) []*transcript.Part {
 		FileDiff string `json:"fileDiff"`
 	}
 	switch ds := text(tc.ResultDisplay); {
-	case json.Unmarshal(tc.ResultDisplay, &display) == nil && display.FileDiff != "" && !r.IsError:
+	case unmarshal(tc.ResultDisplay, &display) == nil && display.FileDiff != "" && !r.IsError:
 		r.Output = display.FileDiff // the diff says more than "Successfully modified file"
 	case r.Output == "" && ds != "":
 		r.Output = ds

@@ -169,7 +169,7 @@ func decodeAt(f *File, line int, path string, raw json.RawMessage, v any) (ok bo
 		f.Warn(line, "%s: expected an object, found %s; skipped", path, rawKind(raw))
 		return false
 	}
-	err := json.Unmarshal(raw, v)
+	err := unmarshal(raw, v)
 	if err == nil || warnType(f, line, path, err) {
 		return true
 	}

@@ -164,7 +164,7 @@ func piSessionID(name string) string {
 
 func (p *piReader) line(n int, line []byte) error {
 	var e piEntry
-	if err := json.Unmarshal(line, &e); !isDrift(err, "type", "id") {
+	if err := unmarshal(line, &e); !isDrift(err, "type", "id") {
 		return err
 	} else if err != nil {
 		p.f.Warn(n, "entry kept without a field: %v", err)
@@ -299,7 +299,7 @@ var piExitRE = regexp.MustCompile(`Command exited with code (-?\d+)\s*$`)
 
 func (p *piReader) message(e *piEntry, raw []byte) *transcript.Message {
 	var pm piMessage
-	if err := json.Unmarshal(e.Message, &pm); err != nil && !isDrift(err, "role") {
+	if err := unmarshal(e.Message, &pm); err != nil && !isDrift(err, "role") {
 		return sysMessage(eventPart(transcript.Unknown, "Unreadable message: "+err.Error(), bytes.Clone(raw)))
 	}
 	m := &transcript.Message{Time: pm.Timestamp.Time}
@@ -388,11 +388,11 @@ func (p *piReader) custom(customType string, content json.RawMessage) *transcrip
 // message, is set when the text was injected by the harness.
 func (p *piReader) blocks(raw json.RawMessage, meta *bool) []*transcript.Part {
 	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if unmarshal(raw, &s) == nil {
 		raw, _ = json.Marshal([]piBlock{{Type: "text", Text: s}})
 	}
 	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
+	if err := unmarshal(raw, &items); err != nil {
 		if len(raw) == 0 || string(raw) == "null" {
 			return nil
 		}
@@ -401,7 +401,7 @@ func (p *piReader) blocks(raw json.RawMessage, meta *bool) []*transcript.Part {
 	var out []*transcript.Part
 	for _, it := range items {
 		var b piBlock
-		if json.Unmarshal(it, &b) != nil {
+		if unmarshal(it, &b) != nil {
 			out = append(out, eventPart(transcript.Unknown, "Unknown content block", it))
 			continue
 		}

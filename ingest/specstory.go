@@ -163,7 +163,7 @@ func readSpecStory(ctx context.Context, f *File, r io.Reader) ([]*transcript.Ses
 // refuses newer ones, this reader reads what it can.
 func (sr *ssReader) checkVersion(line int, raw json.RawMessage) {
 	var v string
-	if json.Unmarshal(raw, &v) != nil {
+	if unmarshal(raw, &v) != nil {
 		sr.f.Warn(line, "schemaVersion: expected the string %q, found %s", ssVersion, raw)
 		return
 	}
@@ -404,7 +404,7 @@ func ssResult(raw json.RawMessage) *transcript.ToolResult {
 			ExitCode *int `json:"exit_code"`
 		} `json:"metadata"`
 	}
-	_ = json.Unmarshal(raw, &o) // a field of another type is left out; the output stays as JSON
+	_ = unmarshal(raw, &o) // a field of another type is left out; the output stays as JSON
 	switch {
 	case o.Content != nil:
 		r.Output = text(o.Content)
