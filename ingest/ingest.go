@@ -43,6 +43,7 @@ var Readers = []*Reader{
 	claudeCode,
 	specstory,
 	jido,
+	opencode,
 	domarkx,
 }
 

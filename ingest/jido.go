@@ -178,11 +178,7 @@ func readJido(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session,
 		f.Warn(0, "version is missing: jido_code writes it in every session")
 	}
 	if len(todos) > 0 {
-		// The todo list is the session's state when it was saved: shown last,
-		// as a checklist.
-		s.Append(&transcript.Message{Role: transcript.System, Meta: true, Parts: []*transcript.Part{{
-			Kind: transcript.TextPart, Text: "**Todos**\n\n" + strings.Join(todos, "\n"),
-		}}})
+		s.Append(todoMessage(todos))
 	}
 	s.Title = firstNonEmpty(title, name)
 	if cost > 0 {
@@ -247,7 +243,17 @@ func todoLine(f *File, line, i int, t jidoTodo) string {
 		return "- [ ] " + item
 	case "in_progress":
 		return "- [ ] " + item + " *(in progress)*"
+	case "cancelled": // opencode
+		return "- [ ] ~~" + item + "~~ *(cancelled)*"
 	}
 	f.Warn(line, "todos[%d]: unknown status %q", i, t.Status)
 	return "- [ ] " + item + " *(" + strings.Join(strings.Fields(t.Status), " ") + ")*"
+}
+
+// todoMessage shows a todo list, the session's state when it was saved, as a
+// checklist at the end of the session.
+func todoMessage(lines []string) *transcript.Message {
+	return &transcript.Message{Role: transcript.System, Meta: true, Parts: []*transcript.Part{{
+		Kind: transcript.TextPart, Text: "**Todos**\n\n" + strings.Join(lines, "\n"),
+	}}}
 }
