@@ -45,6 +45,7 @@ var Readers = []*Reader{
 	jido,
 	opencode,
 	domarkx,
+	aider,
 }
 
 // Warning is a problem with one file, or one line of it, that did not stop the build.
