@@ -75,7 +75,7 @@ type adReader struct {
 	prevBlank bool // the last line was blank
 	fence     string
 
-	model, format string               // from aider's startup lines
+	model, format string                 // from aider's startup lines
 	pending       []*transcript.ToolCall // the last response's edits, waiting for "Applied edit to"
 	last          *transcript.Message    // the last response, which a "Tokens:" line counts
 	counted       bool                   // its tokens were counted
@@ -142,7 +142,7 @@ func (a *adReader) line(n int, b []byte) {
 			a.enter(adAssistant, n)
 		}
 		a.block = append(a.block, s)
-		a.trackFence(s)
+		a.fence = fenceState(a.fence, strings.TrimSpace(s))
 	}
 }
 
@@ -159,17 +159,6 @@ func (a *adReader) enter(mode adMode, n int) {
 	if a.mode != mode {
 		a.flush()
 		a.mode, a.at, a.fence = mode, n, ""
-	}
-}
-
-// trackFence follows the code fences of a response.
-func (a *adReader) trackFence(s string) {
-	t := strings.TrimSpace(s)
-	switch {
-	case a.fence == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")):
-		a.fence = t[:len(t)-len(strings.TrimLeft(t, t[:1]))]
-	case a.fence != "" && strings.HasPrefix(t, a.fence) && strings.Trim(t, a.fence[:1]) == "":
-		a.fence = ""
 	}
 }
 

@@ -45,6 +45,7 @@ var Readers = []*Reader{
 	jido,
 	opencode,
 	domarkx,
+	specstoryMarkdown,
 	aider,
 }
 

@@ -205,8 +205,8 @@ type ocRevert struct {
 // ocMessage is a message's info. Fields whose type differs between the
 // user and assistant messages, or between versions, are kept raw.
 type ocMessage struct {
-	ID         string          `json:"id"`
-	Role       string          `json:"role"`
+	ID         string `json:"id"`
+	Role       string `json:"role"`
 	Time       struct{ Created jsonTime }
 	ModelID    string          `json:"modelID"`
 	ProviderID string          `json:"providerID"`
@@ -216,7 +216,7 @@ type ocMessage struct {
 	Tokens     *ocTokens       `json:"tokens"`
 	Summary    json.RawMessage `json:"summary"` // true on a compaction summary; an object on a user message
 	Error      json.RawMessage `json:"error"`
-	System json.RawMessage `json:"system"` // a user's custom system prompt, or an old assistant's whole prompt
+	System     json.RawMessage `json:"system"` // a user's custom system prompt, or an old assistant's whole prompt
 }
 
 type ocTokens struct {
