@@ -90,6 +90,18 @@ type Result struct {
 // skipDirs are never descended into: they hold no sessions and can be huge.
 var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, "node_modules": true}
 
+// bareGit reports whether dir is a bare git repository, such as the
+// snapshot repositories opencode keeps beside its sessions: thousands of
+// objects and no session.
+func bareGit(fsys fs.FS, dir string) bool {
+	head, err := fs.Stat(fsys, path.Join(dir, "HEAD"))
+	if err != nil || !head.Mode().IsRegular() {
+		return false
+	}
+	objects, err := fs.Stat(fsys, path.Join(dir, "objects"))
+	return err == nil && objects.IsDir()
+}
+
 // Root is a content dir. Name prefixes the paths of its files when a site
 // reads several; it is "" for a site with one content dir.
 type Root struct {
@@ -115,7 +127,7 @@ func Load(ctx context.Context, roots ...Root) (*Result, error) {
 				return err
 			}
 			if err == nil && d.IsDir() {
-				if p != "." && skipDirs[d.Name()] {
+				if p != "." && (skipDirs[d.Name()] || bareGit(root.FS, p)) {
 					return fs.SkipDir
 				}
 				return nil
