@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"path"
 	"regexp"
 	"slices"
@@ -51,15 +52,25 @@ func detectOpencode(h *Head) bool {
 		}
 		return len(found) == 3 || ocDBName.MatchString(path.Base(h.Path))
 	}
-	if isWAL(h.Data) {
-		return ocDBName.MatchString(strings.TrimSuffix(path.Base(h.Path), "-wal"))
+	if kind := sqliteCompanion(h.Data); kind != "" {
+		return ocDBName.MatchString(strings.TrimSuffix(path.Base(h.Path), "-"+kind))
 	}
 	return ocKindOf(h) != ""
 }
 
-// isWAL reports whether b starts a SQLite write-ahead log.
-func isWAL(b []byte) bool {
-	return len(b) >= 4 && (string(b[:4]) == "\x37\x7f\x06\x82" || string(b[:4]) == "\x37\x7f\x06\x83")
+// sqliteCompanion says which of the files SQLite keeps beside a database b
+// starts: "wal", the write-ahead log, or "shm", its index; or "".
+func sqliteCompanion(b []byte) string {
+	if len(b) < 4 {
+		return ""
+	}
+	switch string(b[:4]) {
+	case "\x37\x7f\x06\x82", "\x37\x7f\x06\x83":
+		return "wal"
+	case "\x18\xe2\x2d\x00", "\x00\x2d\xe2\x18": // version 3007000, in either byte order
+		return "shm"
+	}
+	return ""
 }
 
 // ocKindOf says which opencode JSON file the head is: "export", a kind of
@@ -106,9 +117,9 @@ func readOpencode(ctx context.Context, f *File, r io.Reader) ([]*transcript.Sess
 	switch {
 	case bytes.HasPrefix(head, sqliteMagic):
 		return readOpencodeDB(ctx, f, br)
-	case isWAL(head):
+	case sqliteCompanion(head) != "":
 		// Read with its database; this only lists it among the sessions' files.
-		return []*transcript.Session{ocPiece(f, "wal", ocLoc{}, nil)}, nil
+		return []*transcript.Session{ocPiece(f, sqliteCompanion(head), ocLoc{}, nil)}, nil
 	}
 	h := &Head{Path: f.Rel, Data: head, EOF: err != nil}
 	kind := ocKindOf(h)
@@ -287,7 +298,9 @@ type ocBuilder struct {
 	line    int // the line of the message being read, for warnings about an export
 	cost    float64
 	system  string // the last whole system prompt shown
-	revert  string // the first message a pending revert undoes
+	revert  string // the first message a pending /undo reverts
+	kept    string // the last message before it
+	branch  string // set from the reverted message on
 	skipped map[string]int
 }
 
@@ -346,7 +359,14 @@ func (b *ocBuilder) message(id string, raw json.RawMessage, parts []ocRaw) {
 		b.warn("message %s: its own record is missing; its %d parts are shown as written by the %s", id, len(ps), info.Role)
 	}
 
-	m := &transcript.Message{ID: id, Time: info.Time.Created.Time}
+	if id != "" && id == b.revert {
+		// opencode deletes the messages a pending /undo reverts at the next
+		// prompt; until then they are a branch off the kept ones.
+		b.branch = firstNonEmpty(b.kept, "reverted")
+	} else if b.branch == "" {
+		b.kept = id
+	}
+	m := &transcript.Message{ID: id, Time: info.Time.Created.Time, Branch: b.branch}
 	// Context opencode added to a message (synthetic text, file changes) is
 	// shown apart from it, as a meta message after it.
 	var meta []*transcript.Part
@@ -394,17 +414,20 @@ func (b *ocBuilder) message(id string, raw json.RawMessage, parts []ocRaw) {
 	} else if desc != "" {
 		m.Parts, status = append(m.Parts, eventPart(transcript.ErrorEvent, desc, nil)), transcript.Failed
 	}
-	if len(m.Parts) > 0 || !m.Usage.IsZero() || len(meta) == 0 {
+	switch {
+	case len(m.Parts) > 0 || !m.Usage.IsZero():
 		b.s.Append(m)
+	case len(meta) == 0:
+		b.skipped["messages without parts"]++ // the app had not written them yet
 	}
 	if len(meta) > 0 {
 		role := transcript.System
 		if m.Role == transcript.User {
 			role = transcript.User
 		}
-		b.s.Append(&transcript.Message{ID: id + "#context", Role: role, Time: m.Time, Meta: true, Parts: meta})
+		b.s.Append(&transcript.Message{ID: id + "#context", Role: role, Time: m.Time, Meta: true, Parts: meta, Branch: b.branch})
 	}
-	if status != "" {
+	if status != "" && len(b.s.Turns) > 0 {
 		b.s.Turns[len(b.s.Turns)-1].Status = status
 	}
 }
@@ -589,26 +612,10 @@ func (b *ocBuilder) todos(lines []string) {
 func (b *ocBuilder) done() *transcript.Session {
 	s := b.s
 	if b.cost > 0 {
-		s.Meta["cost (USD)"] = strconv.FormatFloat(b.cost, 'f', -1, 64)
+		s.Meta["cost (USD)"] = strconv.FormatFloat(math.Round(b.cost*1e6)/1e6, 'f', -1, 64)
 	}
 	if len(b.skipped) > 0 {
 		s.Meta["skipped"] = countList(b.skipped)
-	}
-	if b.revert != "" {
-		// A pending /undo: the messages from this one on were reverted, and
-		// opencode deletes them at the next prompt.
-		branch, reverted := "", false
-		for _, m := range s.Messages() {
-			if m.ID == b.revert {
-				reverted = true
-			}
-			switch {
-			case reverted:
-				m.Branch = firstNonEmpty(branch, "reverted")
-			case m.ID != "":
-				branch = m.ID
-			}
-		}
 	}
 	if len(s.Meta) == 0 {
 		s.Meta = nil
@@ -620,15 +627,27 @@ func (b *ocBuilder) done() *transcript.Session {
 // keeps one copy of a session read from several containers (a database and
 // an export of it), and links child sessions to their parents.
 func mergeOpencode(ss []*transcript.Session) []*transcript.Session {
-	var out, pieces []*transcript.Session
+	var out, pieces, wals []*transcript.Session
 	for _, s := range ss {
-		if s.Meta[ocKindKey] != "" {
-			pieces = append(pieces, s)
-		} else {
+		switch s.Meta[ocKindKey] {
+		case "":
 			out = append(out, s)
+		case "wal":
+			wals = append(wals, s)
+		case "shm": // SQLite's index of the -wal: nothing of the sessions
+		default:
+			pieces = append(pieces, s)
 		}
 	}
 	out = append(out, ocAssemble(pieces)...)
+	for _, w := range wals {
+		// A database's -wal was read with it.
+		for _, s := range out {
+			if s.Source+"-wal" == w.Source {
+				s.Sources = append(s.Sources, w.Source)
+			}
+		}
+	}
 
 	byID := map[string]*transcript.Session{}
 	kept := out[:0]

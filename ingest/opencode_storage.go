@@ -136,18 +136,13 @@ type ocTree struct {
 	extras   map[string][]*transcript.Session // todo lists and shares, by session id
 }
 
-// ocAssemble joins the pieces of storage trees into sessions. A database's
-// -wal file joins the sessions read from the database.
+// ocAssemble joins the pieces of storage trees into sessions.
 func ocAssemble(pieces []*transcript.Session) []*transcript.Session {
 	trees := map[string]*ocTree{}
 	var roots []string
-	var wals []*transcript.Session
 	for _, p := range pieces {
 		kind, root := p.Meta[ocKindKey], p.Meta[ocRootKey]
-		if kind == "wal" {
-			wals = append(wals, p)
-			continue
-		}
+
 		t := trees[root]
 		if t == nil {
 			t = &ocTree{map[string]*transcript.Session{}, map[string][]*transcript.Session{},
@@ -177,14 +172,6 @@ func ocAssemble(pieces []*transcript.Session) []*transcript.Session {
 	}
 	for _, s := range out {
 		s.Format, s.Agent = pieces[0].Format, pieces[0].Agent // ingest set them on the pieces only
-	}
-	for _, w := range wals {
-		db := strings.TrimSuffix(w.Source, "-wal")
-		for _, s := range out {
-			if s.Source == db {
-				s.Sources = append(s.Sources, w.Source)
-			}
-		}
 	}
 	return out
 }
