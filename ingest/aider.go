@@ -267,13 +267,11 @@ func (a *adReader) output(lines []string) {
 		text = nil
 	}
 	for _, l := range lines {
-		if failed != nil {
-			failed = append(failed, l)
-			continue
-		}
 		switch {
 		case adTokensRE.MatchString(l):
 			a.tokens(l, m)
+		case failed != nil:
+			failed = append(failed, l)
 		case strings.HasPrefix(l, "Applied edit to ") && a.applied(strings.TrimPrefix(l, "Applied edit to "), l, m):
 		case adFailRE.MatchString(l) && len(a.pending) > 0:
 			failed = []string{l}
