@@ -153,8 +153,8 @@ func (sr *smReader) preamble(t string) {
 		title := strings.TrimPrefix(t, "# ")
 		if _, ok := smTime(title); !ok {
 			if i := strings.LastIndex(title, " ("); i > 0 && strings.HasSuffix(title, ")") {
-				if _, ok := smTime(title[i+2 : len(title)-1]); ok {
-					title = title[:i]
+				if at, ok := smTime(title[i+2 : len(title)-1]); ok {
+					title, s.Started = title[:i], at
 				}
 			}
 			s.Title = title
