@@ -474,7 +474,7 @@ func (a *adReader) response(lines []string) []*transcript.Part {
 			from = i + 1
 		case adFence(strings.TrimSpace(l)):
 			end := adCloseFence(lines, i)
-			body := lines[i+1 : min(end, len(lines))]
+			body := lines[i+1 : end]
 			name := ""
 			if i > from {
 				name = adFilename(strings.TrimSpace(lines[i-1]))
@@ -484,8 +484,8 @@ func (a *adReader) response(lines []string) []*transcript.Part {
 				text(lines[from:i])
 				p := ""
 				for _, b := range body {
-					if f, ok := strings.CutPrefix(b, "+++ "); ok && p == "" {
-						p = strings.TrimPrefix(strings.Fields(f + " ")[0], "b/")
+					if f, ok := strings.CutPrefix(b, "+++ "); ok && p == "" && strings.TrimSpace(f) != "" {
+						p = strings.TrimPrefix(strings.Fields(f)[0], "b/")
 					}
 				}
 				call(i, "udiff", transcript.EditTool, map[string]string{"file_path": p, "patch": strings.Join(body, "\n")})
@@ -545,14 +545,14 @@ func adThinking(lines []string) ([]string, []*transcript.Part) {
 func adFence(t string) bool { return strings.HasPrefix(t, "```") }
 
 // adCloseFence returns the line that closes the fence opened on line i, or
-// the last line when it is not closed.
+// len(lines) when it is not closed (a response cut off).
 func adCloseFence(lines []string, i int) int {
 	for j := i + 1; j < len(lines); j++ {
 		if strings.TrimSpace(lines[j]) == "```" {
 			return j
 		}
 	}
-	return len(lines) - 1
+	return len(lines)
 }
 
 // adFilename reads a line naming a file before an edit as aider does:

@@ -122,6 +122,8 @@ func TestAiderResponses(t *testing.T) {
 		{"bold file name", "diff", "**src/a.go**\n```go\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\nAfter.", "call text", `{"file_path":"src/a.go","new_string":"b","old_string":"a"}`},
 		{"cut off inside a block", "diff", "a.go\n```go\n<<<<<<< SEARCH\na\n===", "call", `{"file_path":"a.go","new_string":"","old_string":"a\n==="}`},
 		{"patch", "patch", "```\n*** Begin Patch\n*** Update File: a.go\n-a\n+b\n*** End Patch\n```\nOk.", "call text", `{"patch":"*** Begin Patch\n*** Update File: a.go\n-a\n+b\n*** End Patch"}`},
+		{"fence opened on the last line", "whole", "a.py\n```", "call", `{"content":"","file_path":"a.py"}`},
+		{"udiff without a file name", "udiff", "```diff\n--- \n+++ ", "call", `{"file_path":"","patch":"--- \n+++ "}`},
 		{"think tags", "diff", "<think>\nhmm\n</think>\nAnswer.", "thinking text", ""},
 		{"thinking cut off", "diff", "<think>\nhmm", "thinking", ""},
 	} {
