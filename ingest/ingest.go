@@ -253,7 +253,10 @@ func Detect(h *Head) *Reader {
 	return nil
 }
 
-// Lookup returns the reader with the given format name.
+// Lookup returns the reader with the given format name. Two readers may
+// share a name when they read two containers of one format (specstory's
+// SessionData and Markdown): Lookup returns the first, and a name stays a
+// format, whichever reader read a file.
 func Lookup(name string) *Reader {
 	i := slices.IndexFunc(Readers, func(r *Reader) bool { return r.Name == name })
 	if i < 0 {

@@ -158,13 +158,7 @@ func readJido(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session,
 				return nil
 			})
 		case "todos":
-			return d.array(key, func(i, line int, raw json.RawMessage) error {
-				var t jidoTodo
-				if decodeAt(f, line, fmt.Sprintf("todos[%d]", i), raw, &t) {
-					todos = append(todos, todoLine(f, line, i, t))
-				}
-				return nil
-			})
+			return d.todos(&todos)
 		default: // signature (an HMAC over the file, not verified) and fields to come
 			return d.skip()
 		}
@@ -230,6 +224,17 @@ func jidoMsg(f *File, path string, line int, raw json.RawMessage) (*transcript.M
 		return nil, cost
 	}
 	return m, cost
+}
+
+// todos reads the todos array that comes next as lines of a GFM task list.
+func (d *jsonDoc) todos(lines *[]string) error {
+	return d.array("todos", func(i, line int, raw json.RawMessage) error {
+		var t jidoTodo
+		if decodeAt(d.f, line, fmt.Sprintf("todos[%d]", i), raw, &t) {
+			*lines = append(*lines, todoLine(d.f, line, i, t))
+		}
+		return nil
+	})
 }
 
 // todoLine renders a todo as a GFM task list item, which the page shows as a

@@ -168,13 +168,7 @@ func readOpencodeExport(ctx context.Context, f *File, r io.Reader) ([]*transcrip
 				return nil
 			})
 		case "todos":
-			return d.array(key, func(i, line int, raw json.RawMessage) error {
-				var t jidoTodo
-				if decodeAt(f, line, fmt.Sprintf("todos[%d]", i), raw, &t) {
-					todos = append(todos, todoLine(f, line, i, t))
-				}
-				return nil
-			})
+			return d.todos(&todos)
 		default:
 			return d.skip()
 		}
