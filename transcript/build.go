@@ -115,6 +115,9 @@ var toolKinds = map[string]ToolKind{
 	"spawn_agent": TaskTool, "write_stdin": ShellTool,
 
 	"taskcreate": TaskTool, "taskupdate": TaskTool, "tasklist": TaskTool, "taskget": TaskTool,
+
+	// opencode
+	"list": ReadTool, "codesearch": SearchTool,
 }
 
 // KindOf classifies a tool by its name.
