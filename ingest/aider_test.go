@@ -1,7 +1,9 @@
 package ingest
 
 import (
+	"context"
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -105,6 +107,18 @@ func TestAiderHistory(t *testing.T) {
 	udiff := ss[3].Messages()[2].Parts[0].Call
 	if udiff.Name != "udiff" || udiff.Kind != transcript.EditTool || !strings.Contains(udiff.Input, `"patch":"--- calc.py\n+++ calc.py\n@@ ... @@\n-x = 1\n+y = 1"`) || udiff.Result == nil {
 		t.Errorf("udiff edit = %+v", udiff)
+	}
+}
+
+// TestAiderHiddenFile checks that a content dir's walk reads the history,
+// whose name starts with a dot.
+func TestAiderHiddenFile(t *testing.T) {
+	res, err := Load(context.Background(), Root{FS: os.DirFS("testdata/aider")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Files != 1 || len(res.Sessions) != 4 || res.Sessions[0].Source != ".aider.chat.history.md" {
+		t.Errorf("read %d files into %d sessions", res.Files, len(res.Sessions))
 	}
 }
 
