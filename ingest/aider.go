@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -204,6 +205,10 @@ func (a *adReader) end(next string) {
 	}
 	if len(a.skipped) > 0 {
 		s.Meta["skipped"] = countList(a.skipped)
+	}
+	if cmd := strings.Fields(s.Meta["command"]); len(cmd) > 0 && s.FirstPrompt() == "" {
+		// A run without prompts (aider --commit, --lint) is named by what ran.
+		s.Title = strings.Join(append([]string{path.Base(cmd[0])}, cmd[1:]...), " ")
 	}
 	a.out = append(a.out, s)
 }

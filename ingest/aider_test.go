@@ -187,6 +187,18 @@ func TestAiderWithoutHeader(t *testing.T) {
 	}
 }
 
+// TestAiderRunWithoutPrompts names a session that only ran a command.
+func TestAiderRunWithoutPrompts(t *testing.T) {
+	ss, warns := readDoc(t, aider, "h.md", "\n# aider chat started at 2024-08-05 19:33:02\n\n> /home/kim/.venv/bin/aider --lint --commit  \n> Commit d0ffbf1 fix: Reorder imports  \n")
+	wantWarnings(t, warns)
+	if len(ss) != 1 || ss[0].Title != "aider --lint --commit" {
+		t.Fatalf("sessions %+v", ss)
+	}
+	if got := ocDescribe(ss[0]); !slices.Equal(got, []string{"system(code event)"}) {
+		t.Errorf("messages %v", got)
+	}
+}
+
 func FuzzAider(f *testing.F) {
 	seedFuzz(f, "aider")
 	f.Add([]byte("#### a  \n\nb\n```\n<<<<<<< SEARCH\n=======\n>>>>>>> REPLACE\n> x\n"))
