@@ -178,7 +178,9 @@ func readOpencodeExport(ctx context.Context, f *File, r io.Reader) ([]*transcrip
 		return nil, err
 	}
 	b.todos(todos)
-	return []*transcript.Session{b.done()}, nil
+	s := b.done()
+	s.ID = firstNonEmpty(s.ID, stem(f.Rel))
+	return []*transcript.Session{s}, nil
 }
 
 // ocSession is a session's info.
@@ -375,7 +377,7 @@ func (b *ocBuilder) message(id string, raw json.RawMessage, parts []ocRaw) {
 		m.Role, m.Model = transcript.Assistant, info.ModelID
 		m.Meta = string(info.Summary) == "true" // the summary a compaction wrote
 		b.s.AddModel(info.ModelID)
-		if info.ProviderID != "" && !strings.Contains(b.s.Meta["providers"], info.ProviderID) {
+		if info.ProviderID != "" && !slices.Contains(strings.Split(b.s.Meta["providers"], ", "), info.ProviderID) {
 			b.s.Meta["providers"] = strings.TrimPrefix(b.s.Meta["providers"]+", "+info.ProviderID, ", ")
 		}
 		b.s.CWD = firstNonEmpty(b.s.CWD, info.Path.Cwd)
@@ -460,7 +462,7 @@ func (b *ocBuilder) systemPrompt(raw json.RawMessage, m *transcript.Message) {
 	}
 	if s := strings.Join(lines, "\n\n"); s != b.system {
 		b.system = s
-		b.s.Append(&transcript.Message{Role: transcript.System, Time: m.Time, Meta: true,
+		b.s.Append(&transcript.Message{Role: transcript.System, Time: m.Time, Meta: true, Branch: m.Branch,
 			Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: s}}})
 	}
 }
