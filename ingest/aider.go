@@ -114,7 +114,6 @@ func (a *adReader) line(n int, b []byte) {
 	}
 	blank := strings.TrimSpace(s) == ""
 	hard := strings.HasSuffix(s, "  ") // the line break aider puts after its own lines
-	defer func() { a.prevBlank = blank }()
 	switch {
 	case a.mode == adCont:
 		a.block = append(a.block, strings.TrimRight(s, " "))
@@ -145,6 +144,7 @@ func (a *adReader) line(n int, b []byte) {
 		a.block = append(a.block, s)
 		a.fence = fenceState(a.fence, strings.TrimSpace(s))
 	}
+	a.prevBlank = blank
 }
 
 // ends reports whether a "#### " or "> " line ends the response being read,
