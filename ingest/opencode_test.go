@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
@@ -383,4 +384,23 @@ func FuzzOpencode(f *testing.F) {
 		fuzzRead(t, opencode, "storage/part/msg_1/prt_1.json", data)
 		fuzzRead(t, opencode, "storage/todo/ses_1.json", data)
 	})
+}
+
+// TestLoadSkipsBareGit checks that a content dir's bare git repositories,
+// such as opencode's snapshots beside its sessions, are not read.
+func TestLoadSkipsBareGit(t *testing.T) {
+	fsys := fstest.MapFS{
+		"snapshot/e3f1a2/HEAD":            {Data: []byte("ref: refs/heads/main\n")},
+		"snapshot/e3f1a2/config":          {Data: []byte("[core]\n")},
+		"snapshot/e3f1a2/objects/ab/cdef": {Data: []byte("x\x9c")},
+		"notes/HEAD":                      {Data: []byte("a file named HEAD, not a repository\n")},
+		"export.json":                     {Data: []byte(`{"info":{"id":"ses_1","title":"t"},"messages":[]}`)},
+	}
+	res, err := Load(context.Background(), Root{FS: fsys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Files != 2 || len(res.Sessions) != 1 {
+		t.Errorf("read %d files into %d sessions, want 2 files (the export and notes/HEAD) and 1 session", res.Files, len(res.Sessions))
+	}
 }
