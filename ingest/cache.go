@@ -59,26 +59,41 @@ type parsed struct {
 	Warnings []Warning
 }
 
-// contentHash returns the hash of a file's content. The hash is remembered
-// under the file's size and modification time, so an unchanged file is
-// not read again to hash it.
+// contentHash returns the hash of a file's content, and of the -wal file
+// beside it if there is one: a SQLite database's latest writes are there.
+// The hash is remembered under the files' sizes and modification times, so
+// an unchanged file is not read again to hash it.
 func contentHash(c Cache, fsys fs.FS, name, rel string) (string, error) {
-	st, err := fs.Stat(fsys, name)
-	if err != nil {
-		return "", err
+	names := []string{name}
+	stats := []string{"stat", rel}
+	for i, n := range []string{name, name + "-wal"} {
+		st, err := fs.Stat(fsys, n)
+		if err != nil {
+			if i == 0 {
+				return "", err
+			}
+			break
+		}
+		if i > 0 {
+			names = append(names, n)
+		}
+		stats = append(stats, st.ModTime().UTC().String(), string(binary.LittleEndian.AppendUint64(nil, uint64(st.Size()))))
 	}
-	statKey := Key("stat", rel, st.ModTime().UTC().String(), string(binary.LittleEndian.AppendUint64(nil, uint64(st.Size()))))
+	statKey := Key(stats...)
 	if h, ok := c.Get(statKey); ok {
 		return string(h), nil
 	}
-	f, err := fsys.Open(name)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
+	for _, n := range names {
+		f, err := fsys.Open(n)
+		if err != nil {
+			return "", err
+		}
+		_, err = io.Copy(h, f)
+		f.Close()
+		if err != nil {
+			return "", err
+		}
 	}
 	sum := hex.EncodeToString(h.Sum(nil))
 	c.Put(statKey, []byte(sum))

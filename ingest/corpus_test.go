@@ -44,6 +44,8 @@ var corpusFormats = map[string]string{
 	"codelia":     "codelia",
 	"cursor":      "cursor",
 	"pi":          "pi",
+	"opencode":    "opencode",
+	"aider":       "aider",
 }
 
 // pending are formats whose reader has not landed yet.
@@ -52,8 +54,7 @@ var pending = map[string]bool{}
 // notSessions are corpus files that hold no session of their own.
 func notSession(p string) bool {
 	base := path.Base(p)
-	return base == "SOURCE.txt" || strings.HasSuffix(base, ".meta.json") || base == "session-data-v1.json" ||
-		strings.HasPrefix(base, "specstory_history_") // SpecStory Markdown: read by a later reader
+	return base == "SOURCE.txt" || strings.HasSuffix(base, ".meta.json") || base == "session-data-v1.json"
 }
 
 // TestCorpus checks that every session file of every format in the shared

@@ -49,7 +49,10 @@ var Readers = []*Reader{
 	claudeCode,
 	specstory,
 	jido,
+	opencode,
 	domarkx,
+	specstoryMarkdown,
+	aider,
 }
 
 // Warning is a problem with one file, or one line of it, that did not stop the build.
@@ -96,6 +99,18 @@ type Result struct {
 // skipDirs are never descended into: they hold no sessions and can be huge.
 var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, "node_modules": true}
 
+// bareGit reports whether dir is a bare git repository, such as the
+// snapshot repositories opencode keeps beside its sessions: thousands of
+// objects and no session.
+func bareGit(fsys fs.FS, dir string) bool {
+	head, err := fs.Stat(fsys, path.Join(dir, "HEAD"))
+	if err != nil || !head.Mode().IsRegular() {
+		return false
+	}
+	objects, err := fs.Stat(fsys, path.Join(dir, "objects"))
+	return err == nil && objects.IsDir()
+}
+
 // Root is a content dir. Name prefixes the paths of its files when a site
 // reads several; it is "" for a site with one content dir.
 type Root struct {
@@ -128,7 +143,7 @@ func LoadCached(ctx context.Context, cache Cache, roots ...Root) (*Result, error
 				return err
 			}
 			if err == nil && d.IsDir() {
-				if p != "." && skipDirs[d.Name()] {
+				if p != "." && (skipDirs[d.Name()] || bareGit(root.FS, p)) {
 					return fs.SkipDir
 				}
 				return nil
@@ -274,7 +289,10 @@ func Detect(h *Head) *Reader {
 	return nil
 }
 
-// Lookup returns the reader with the given format name.
+// Lookup returns the reader with the given format name. Two readers may
+// share a name when they read two containers of one format (specstory's
+// SessionData and Markdown): Lookup returns the first, and a name stays a
+// format, whichever reader read a file.
 func Lookup(name string) *Reader {
 	i := slices.IndexFunc(Readers, func(r *Reader) bool { return r.Name == name })
 	if i < 0 {

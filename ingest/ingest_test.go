@@ -154,3 +154,26 @@ func TestSniffDecompressesZstd(t *testing.T) {
 		t.Errorf("decompressed %q, detected %v", all, Detect(h))
 	}
 }
+
+type memCache map[string][]byte
+
+func (m memCache) Get(k string) ([]byte, bool) { v, ok := m[k]; return v, ok }
+func (m memCache) Put(k string, v []byte)      { m[k] = v }
+
+// TestContentHashCoversTheWAL checks that a database whose latest writes
+// are in its -wal file is not served stale from the cache.
+func TestContentHashCoversTheWAL(t *testing.T) {
+	fsys := fstest.MapFS{"a.db": {Data: []byte("db")}, "a.db-wal": {Data: []byte("wal 1")}}
+	c := memCache{}
+	h1, err := contentHash(c, fsys, "a.db", "a.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys["a.db-wal"] = &fstest.MapFile{Data: []byte("wal two"), ModTime: time.Unix(5, 0)}
+	h2, _ := contentHash(c, fsys, "a.db", "a.db")
+	delete(fsys, "a.db-wal")
+	h3, _ := contentHash(c, fsys, "a.db", "a.db")
+	if h1 == h2 || h2 == h3 || h1 == h3 {
+		t.Errorf("hashes %s %s %s: a change to the -wal must change the hash", h1, h2, h3)
+	}
+}

@@ -158,13 +158,7 @@ func readJido(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session,
 				return nil
 			})
 		case "todos":
-			return d.array(key, func(i, line int, raw json.RawMessage) error {
-				var t jidoTodo
-				if decodeAt(f, line, fmt.Sprintf("todos[%d]", i), raw, &t) {
-					todos = append(todos, todoLine(f, line, i, t))
-				}
-				return nil
-			})
+			return d.todos(&todos)
 		default: // signature (an HMAC over the file, not verified) and fields to come
 			return d.skip()
 		}
@@ -178,11 +172,7 @@ func readJido(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session,
 		f.Warn(0, "version is missing: jido_code writes it in every session")
 	}
 	if len(todos) > 0 {
-		// The todo list is the session's state when it was saved: shown last,
-		// as a checklist.
-		s.Append(&transcript.Message{Role: transcript.System, Meta: true, Parts: []*transcript.Part{{
-			Kind: transcript.TextPart, Text: "**Todos**\n\n" + strings.Join(todos, "\n"),
-		}}})
+		s.Append(todoMessage(todos))
 	}
 	s.Title = firstNonEmpty(title, name)
 	if cost > 0 {
@@ -236,6 +226,17 @@ func jidoMsg(f *File, path string, line int, raw json.RawMessage) (*transcript.M
 	return m, cost
 }
 
+// todos reads the todos array that comes next as lines of a GFM task list.
+func (d *jsonDoc) todos(lines *[]string) error {
+	return d.array("todos", func(i, line int, raw json.RawMessage) error {
+		var t jidoTodo
+		if decodeAt(d.f, line, fmt.Sprintf("todos[%d]", i), raw, &t) {
+			*lines = append(*lines, todoLine(d.f, line, i, t))
+		}
+		return nil
+	})
+}
+
 // todoLine renders a todo as a GFM task list item, which the page shows as a
 // checkbox.
 func todoLine(f *File, line, i int, t jidoTodo) string {
@@ -247,7 +248,17 @@ func todoLine(f *File, line, i int, t jidoTodo) string {
 		return "- [ ] " + item
 	case "in_progress":
 		return "- [ ] " + item + " *(in progress)*"
+	case "cancelled": // opencode
+		return "- [ ] ~~" + item + "~~ *(cancelled)*"
 	}
 	f.Warn(line, "todos[%d]: unknown status %q", i, t.Status)
 	return "- [ ] " + item + " *(" + strings.Join(strings.Fields(t.Status), " ") + ")*"
+}
+
+// todoMessage shows a todo list, the session's state when it was saved, as a
+// checklist at the end of the session.
+func todoMessage(lines []string) *transcript.Message {
+	return &transcript.Message{Role: transcript.System, Meta: true, Parts: []*transcript.Part{{
+		Kind: transcript.TextPart, Text: "**Todos**\n\n" + strings.Join(lines, "\n"),
+	}}}
 }

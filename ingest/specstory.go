@@ -364,13 +364,9 @@ func (sr *ssReader) tool(path string, line int, t *ssTool) []*transcript.Part {
 	if t.Name == nil || t.Type == nil {
 		sr.f.Warn(line, "%s: a tool needs name and type", path)
 	}
-	kind, known := ssToolKinds[typ]
+	kind, known := ssToolKind(name, typ)
 	if !known && t.Type != nil {
 		sr.f.Warn(line, "%s: tool type %q is not one of write, read, search, shell, task, generic, unknown", path, typ)
-	}
-	// SpecStory's "write" covers edits, which have their own kind here.
-	if byName := transcript.KindOf(name); kind == "" || kind == transcript.WriteTool && byName == transcript.EditTool {
-		kind = byName
 	}
 	c := &transcript.ToolCall{ID: t.UseID, Name: firstNonEmpty(name, "unnamed tool"), Kind: kind, Input: text(t.Input)}
 	parts := []*transcript.Part{{Kind: transcript.CallPart, Call: c}}
@@ -384,6 +380,17 @@ func (sr *ssReader) tool(path string, line int, t *ssTool) []*transcript.Part {
 	// The result sits beside its call, even when there is no useId to pair by.
 	r.CallID, r.Paired, c.Result = t.UseID, true, r
 	return append(parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})
+}
+
+// ssToolKind classifies a tool by SpecStory's type for it and its name;
+// known is false for a type SpecStory does not define.
+func ssToolKind(name, typ string) (kind transcript.ToolKind, known bool) {
+	kind, known = ssToolKinds[typ]
+	// SpecStory's "write" covers edits, which have their own kind here.
+	if byName := transcript.KindOf(name); kind == "" || kind == transcript.WriteTool && byName == transcript.EditTool {
+		kind = byName
+	}
+	return kind, known
 }
 
 // ssResult reads what the providers put in tool.output: Claude's {"content",

@@ -120,3 +120,56 @@ func sqliteRows(ctx context.Context, f *File, db *sql.DB, query string, fn func(
 	}
 	return errors.Join(rows.Err(), rows.Close())
 }
+
+// isSQLite reports whether the head is a SQLite database.
+func isSQLite(h *Head) bool { return bytes.HasPrefix(h.Data, sqliteMagic) }
+
+// sqliteTableNames lists the tables of an open database.
+func sqliteTableNames(db *sql.DB) (map[string]bool, error) {
+	tables := map[string]bool{}
+	err := sqliteRowMaps(db, "SELECT name FROM sqlite_master WHERE type = 'table'", func(row map[string]any) error {
+		if n, ok := row["name"].(string); ok {
+			tables[n] = true
+		}
+		return nil
+	})
+	return tables, err
+}
+
+// sqliteRowMaps runs query and calls fn with each row as a map of column
+// name to value, so a reader copes with columns that come and go between
+// versions of an agent's schema. Values are strings, int64s, float64s or
+// nil; BLOBs are turned into strings.
+func sqliteRowMaps(db *sql.DB, query string, fn func(row map[string]any) error, args ...any) error {
+	rows, err := db.Query(query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return err
+	}
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		row := make(map[string]any, len(cols))
+		for i, c := range cols {
+			if b, ok := vals[i].([]byte); ok {
+				row[c] = string(b)
+			} else {
+				row[c] = vals[i]
+			}
+		}
+		if err := fn(row); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}

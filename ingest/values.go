@@ -63,11 +63,19 @@ func (t *jsonTime) UnmarshalJSON(b []byte) error {
 		if err := unmarshal(b, &s); err != nil {
 			return err
 		}
-		t.Time, _ = parseTime(s)
+		t.set(s)
 		return nil
 	}
-	t.Time, _ = parseTime(string(b))
+	t.set(string(b))
 	return nil
+}
+
+// set keeps only a time parseTime accepts: 0, which some agents write for
+// "not yet", stays the zero time rather than 1970.
+func (t *jsonTime) set(s string) {
+	if v, ok := parseTime(s); ok {
+		t.Time = v
+	}
 }
 
 // imageTypes maps magic bytes to media types.

@@ -119,6 +119,9 @@ var toolKinds = map[string]ToolKind{
 	// Cursor
 	"strreplace": EditTool, "editnotebook": EditTool, "delete": WriteTool, "delete_file": WriteTool,
 	"readlints": ReadTool, "read_lints": ReadTool,
+
+	// opencode
+	"list": ReadTool, "codesearch": SearchTool,
 }
 
 // KindOf classifies a tool by its name.

@@ -1,0 +1,683 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// opencode reads opencode's three storage generations: the SQLite database
+// (opencode_db.go), the legacy storage/ tree of one JSON file per object
+// (opencode_storage.go), and `opencode export` JSON. All three hold the same
+// session, message and part objects, mapped here.
+var opencode = &Reader{
+	Name:  "opencode",
+	Agent: "opencode",
+	Files: "~/.local/share/opencode/opencode.db or opencode-<channel>.db (every session in it; the -wal beside it is read too), " +
+		"the legacy ~/.local/share/opencode/storage/ tree (session/<project>/, message/<session>/, part/<message>/, project/, todo/: " +
+		"one JSON file per object, joined into sessions) and the JSON `opencode export <id>` prints; child sessions linked to their parent",
+	Detects: "a SQLite database whose schema in its first 64 KiB creates the tables session, message and part (or named opencode*.db); " +
+		"a JSON object with a ses_ id, a title and a time object (a session), a msg_ id and a role (a message), a prt_ id and a type (a part); " +
+		"project, todo, permission, session_share and session_diff JSON in a storage/ tree; an export {info, messages} naming a ses_ id",
+	Detect: detectOpencode,
+	Read:   readOpencode,
+	Merge:  mergeOpencode,
+}
+
+// ocSchema finds the CREATE TABLE statements of opencode's tables, which
+// SQLite keeps as text in the schema page at the start of the file.
+var ocSchema = regexp.MustCompile("CREATE TABLE\\s+[`\"']?(session|message|part)[`\"']?\\s*\\(")
+
+// ocDBName is the name opencode gives its database, a hint for a database
+// whose schema lies past the head.
+var ocDBName = regexp.MustCompile(`^opencode(-[\w.-]+)?\.db$`)
+
+func detectOpencode(h *Head) bool {
+	if isSQLite(h) {
+		found := map[string]bool{}
+		for _, m := range ocSchema.FindAllSubmatch(h.Data, -1) {
+			found[string(m[1])] = true
+		}
+		return len(found) == 3 || ocDBName.MatchString(path.Base(h.Path))
+	}
+	if kind := sqliteCompanion(h.Data); kind != "" {
+		return ocDBName.MatchString(strings.TrimSuffix(path.Base(h.Path), "-"+kind))
+	}
+	return ocKindOf(h) != ""
+}
+
+// sqliteCompanion says which of the files SQLite keeps beside a database b
+// starts: "wal", the write-ahead log, or "shm", its index; or "".
+func sqliteCompanion(b []byte) string {
+	if len(b) < 4 {
+		return ""
+	}
+	switch string(b[:4]) {
+	case "\x37\x7f\x06\x82", "\x37\x7f\x06\x83":
+		return "wal"
+	case "\x18\xe2\x2d\x00", "\x00\x2d\xe2\x18": // version 3007000, in either byte order
+		return "shm"
+	}
+	return ""
+}
+
+// ocKindOf says which opencode JSON file the head is: "export", a kind of
+// the storage tree ("session", "message", "part", "project", "todo", …), or
+// "". Sessions, messages and parts are known by their ids; the other files
+// of the tree have generic shapes, so their place in it decides.
+func ocKindOf(h *Head) string {
+	loc, inTree := ocLocate(h.Path)
+	rs := h.Records()
+	if h.IsArray() {
+		switch {
+		case !inTree:
+		case loc.kind == "todo" && (len(rs) == 0 || rs[0].Has("content", "status")),
+			loc.kind == "permission", loc.kind == "session_diff":
+			return loc.kind
+		}
+		return ""
+	}
+	if len(rs) != 1 {
+		return ""
+	}
+	r := rs[0]
+	switch {
+	case r["info"] == "{" && r["messages"] == "[" && bytes.Contains(h.Data, []byte(`"ses_`)):
+		return "export"
+	case strings.HasPrefix(r["id"], "prt_") && strings.HasPrefix(r["messageID"], "msg_") && r.Has("type"):
+		return "part"
+	case strings.HasPrefix(r["id"], "msg_") && strings.HasPrefix(r["sessionID"], "ses_") && r.Has("role"):
+		return "message"
+	case strings.HasPrefix(r["id"], "ses_") && r["time"] == "{" && r.Has("title") && (r.Has("projectID") || r.Has("directory")):
+		return "session"
+	case !inTree:
+	case loc.kind == "project" && r.Has("id", "worktree"),
+		loc.kind == "session_share" && r.Has("url"),
+		loc.kind == "permission":
+		return loc.kind
+	}
+	return ""
+}
+
+func readOpencode(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
+	br := bufio.NewReaderSize(r, headSize)
+	head, err := br.Peek(headSize)
+	switch {
+	case bytes.HasPrefix(head, sqliteMagic):
+		return readOpencodeDB(ctx, f, br)
+	case sqliteCompanion(head) != "":
+		// Read with its database; this only lists it among the sessions' files.
+		return []*transcript.Session{ocPiece(f, sqliteCompanion(head), ocLoc{}, nil)}, nil
+	}
+	h := &Head{Path: f.Rel, Data: head, EOF: err != nil}
+	kind := ocKindOf(h)
+	if kind == "export" {
+		return readOpencodeExport(ctx, f, br)
+	}
+	return readOpencodePiece(f, kind, br)
+}
+
+// readOpencodeExport reads the output of `opencode export`: {info, messages:
+// [{info, parts}], todos}, a message at a time.
+func readOpencodeExport(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
+	b := newOCBuilder(nil)
+	b.warn = func(format string, args ...any) { f.Warn(b.line, format, args...) }
+	var todos []string
+	d := newJSONDoc(f, r, 1)
+	_, err := d.object("the document", func(key string, line int) error {
+		switch key {
+		case "info":
+			var raw json.RawMessage
+			if err := d.value(key, line, &raw); err != nil {
+				return err
+			}
+			var si ocSession
+			if decodeAt(f, line, key, raw, &si) {
+				b.session(&si)
+			}
+		case "messages":
+			return d.array(key, func(i, line int, raw json.RawMessage) error {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				var m struct {
+					Info  json.RawMessage   `json:"info"`
+					Parts []json.RawMessage `json:"parts"`
+				}
+				if !decodeAt(f, line, fmt.Sprintf("messages[%d]", i), raw, &m) {
+					return nil
+				}
+				parts := make([]ocRaw, len(m.Parts))
+				for j, p := range m.Parts {
+					parts[j] = ocRaw{data: p}
+				}
+				b.line = line
+				b.message("", m.Info, parts)
+				return nil
+			})
+		case "todos":
+			return d.todos(&todos)
+		default:
+			return d.skip()
+		}
+		return nil
+	})
+	if _, err := d.end(ctx, err); err != nil {
+		return nil, err
+	}
+	b.todos(todos)
+	s := b.done()
+	s.ID = firstNonEmpty(s.ID, stem(f.Rel))
+	return []*transcript.Session{s}, nil
+}
+
+// ocSession is a session's info.
+type ocSession struct {
+	ID        string `json:"id"`
+	Slug      string `json:"slug"`
+	Version   string `json:"version"`
+	ProjectID string `json:"projectID"`
+	Directory string `json:"directory"`
+	ParentID  string `json:"parentID"`
+	Title     string `json:"title"`
+	Time      struct {
+		Created, Updated, Archived jsonTime
+	} `json:"time"`
+	Summary *struct {
+		Additions, Deletions, Files int64
+	} `json:"summary"`
+	Share struct {
+		URL string `json:"url"`
+	} `json:"share"`
+	Revert ocRevert `json:"revert"`
+}
+
+// ocRevert is a pending /undo: the first message it reverts.
+type ocRevert struct {
+	MessageID string `json:"messageID"`
+}
+
+// ocMessage is a message's info. Fields whose type differs between the
+// user and assistant messages, or between versions, are kept raw.
+type ocMessage struct {
+	ID         string `json:"id"`
+	Role       string `json:"role"`
+	Time       struct{ Created jsonTime }
+	ModelID    string          `json:"modelID"`
+	ProviderID string          `json:"providerID"`
+	Agent      json.RawMessage `json:"agent"`
+	Path       struct{ Cwd string }
+	Cost       float64         `json:"cost"`
+	Tokens     *ocTokens       `json:"tokens"`
+	Summary    json.RawMessage `json:"summary"` // true on a compaction summary; an object on a user message
+	Error      json.RawMessage `json:"error"`
+	System     json.RawMessage `json:"system"` // a user's custom system prompt, or an old assistant's whole prompt
+}
+
+type ocTokens struct {
+	Input, Output, Reasoning int64
+	Cache                    struct{ Read, Write int64 }
+}
+
+// usage reads opencode's counts, whose input excludes the cached tokens.
+func (t *ocTokens) usage() transcript.Usage {
+	if t == nil {
+		return transcript.Usage{}
+	}
+	return transcript.Usage{Input: t.Input, Output: t.Output, Reasoning: t.Reasoning, CacheRead: t.Cache.Read, CacheWrite: t.Cache.Write}
+}
+
+// ocPart is a part of a message; its type says which fields are set.
+type ocPart struct {
+	ID        string `json:"id"`
+	SessionID string `json:"sessionID"`
+	MessageID string `json:"messageID"`
+	Type      string `json:"type"`
+	Text      string `json:"text"`
+	Synthetic bool   `json:"synthetic"`
+	Ignored   bool   `json:"ignored"`
+
+	Mime     string `json:"mime"` // file
+	Filename string `json:"filename"`
+	URL      string `json:"url"`
+
+	CallID string       `json:"callID"` // tool
+	Tool   string       `json:"tool"`
+	State  *ocToolState `json:"state"`
+
+	Tokens *ocTokens `json:"tokens"` // step-finish
+	Files  []string  `json:"files"`  // patch
+
+	Name        string          `json:"name"` // agent
+	Prompt      string          `json:"prompt"`
+	Description string          `json:"description"` // subtask
+	Agent       string          `json:"agent"`
+	Command     string          `json:"command"`
+	Attempt     int             `json:"attempt"` // retry
+	Error       json.RawMessage `json:"error"`
+	Auto        bool            `json:"auto"` // compaction
+	Overflow    bool            `json:"overflow"`
+}
+
+type ocToolState struct {
+	Status      string          `json:"status"`
+	Input       json.RawMessage `json:"input"`
+	Raw         string          `json:"raw"`
+	Output      string          `json:"output"`
+	Error       string          `json:"error"`
+	Metadata    json.RawMessage `json:"metadata"`
+	Attachments []ocPart        `json:"attachments"`
+}
+
+// ocRaw is a part as stored, with the id its container gives it.
+type ocRaw struct {
+	id   string
+	data json.RawMessage
+}
+
+// ocBuilder maps one session's messages, in order, from any container.
+type ocBuilder struct {
+	s       *transcript.Session
+	warn    func(format string, args ...any)
+	line    int // the line of the message being read, for warnings about an export
+	cost    float64
+	system  string // the last whole system prompt shown
+	revert  string // the first message a pending /undo reverts
+	kept    string // the last message before it
+	branch  string // set from the reverted message on
+	skipped map[string]int
+}
+
+func newOCBuilder(warn func(format string, args ...any)) *ocBuilder {
+	return &ocBuilder{s: &transcript.Session{Meta: map[string]string{}}, warn: warn, skipped: map[string]int{}}
+}
+
+// session applies a session's info.
+func (b *ocBuilder) session(si *ocSession) {
+	s := b.s
+	s.ID, s.Title, s.CWD, s.ParentID = si.ID, si.Title, si.Directory, si.ParentID
+	s.AgentVersion, s.Started, s.Ended = si.Version, si.Time.Created.Time, si.Time.Updated.Time
+	if si.Summary != nil && si.Summary.Files > 0 {
+		s.Meta["changes"] = fmt.Sprintf("%d files, +%d −%d", si.Summary.Files, si.Summary.Additions, si.Summary.Deletions)
+	}
+	if si.Share.URL != "" {
+		s.Meta["share url"] = si.Share.URL
+	}
+	if !si.Time.Archived.IsZero() {
+		s.Meta["archived"] = si.Time.Archived.Format("2006-01-02 15:04:05Z07:00")
+	}
+	for k, v := range map[string]string{"slug": si.Slug, "project id": si.ProjectID} {
+		if v != "" {
+			s.Meta[k] = v
+		}
+	}
+	b.revert = si.Revert.MessageID
+}
+
+// message maps one message and its parts, in order. raw is nil when the
+// message's own file is missing (a legacy tree the app was still writing).
+func (b *ocBuilder) message(id string, raw json.RawMessage, parts []ocRaw) {
+	var info ocMessage
+	if raw != nil {
+		if err := json.Unmarshal(raw, &info); !isDrift(err) {
+			b.warn("message %s skipped: %v", firstNonEmpty(id, "without an id"), err)
+			return
+		} else if err != nil {
+			b.warn("message %s: %v; the rest of it is read", firstNonEmpty(id, info.ID), err)
+		}
+	}
+	id = firstNonEmpty(id, info.ID)
+	ps := make([]ocPart, 0, len(parts))
+	raws := make([]json.RawMessage, 0, len(parts))
+	for _, r := range parts {
+		var p ocPart
+		if err := json.Unmarshal(r.data, &p); !isDrift(err) {
+			b.warn("message %s: part %s skipped: %v", id, firstNonEmpty(r.id, "without an id"), err)
+			continue
+		}
+		p.ID = firstNonEmpty(r.id, p.ID)
+		ps, raws = append(ps, p), append(raws, r.data)
+	}
+	if raw == nil {
+		info.Role = ocGuessRole(ps)
+		b.warn("message %s: its own record is missing; its %d parts are shown as written by the %s", id, len(ps), info.Role)
+	}
+
+	if id != "" && id == b.revert {
+		// opencode deletes the messages a pending /undo reverts at the next
+		// prompt; until then they are a branch off the kept ones.
+		b.branch = firstNonEmpty(b.kept, "reverted")
+	} else if b.branch == "" {
+		b.kept = id
+	}
+	m := &transcript.Message{ID: id, Time: info.Time.Created.Time, Branch: b.branch}
+	// Context opencode added to a message (synthetic text, file changes) is
+	// shown apart from it, as a meta message after it.
+	var meta []*transcript.Part
+	var steps transcript.Usage
+	switch info.Role {
+	case "user":
+		m.Role = transcript.User
+		if s := text(info.System); s != "" {
+			meta = append(meta, &transcript.Part{Kind: transcript.TextPart, Text: "Custom system prompt:\n\n" + s})
+		}
+	case "assistant":
+		m.Role, m.Model = transcript.Assistant, info.ModelID
+		m.Meta = string(info.Summary) == "true" // the summary a compaction wrote
+		b.s.AddModel(info.ModelID)
+		if info.ProviderID != "" && !slices.Contains(strings.Split(b.s.Meta["providers"], ", "), info.ProviderID) {
+			b.s.Meta["providers"] = strings.TrimPrefix(b.s.Meta["providers"]+", "+info.ProviderID, ", ")
+		}
+		b.s.CWD = firstNonEmpty(b.s.CWD, info.Path.Cwd)
+		b.cost += info.Cost
+		b.systemPrompt(info.System, m)
+	default:
+		m.Role, m.Meta = transcript.System, true
+		m.Parts = append(m.Parts, eventPart(transcript.Unknown, "Message with unknown role "+strconv.Quote(info.Role), raw))
+	}
+	for i, p := range ps {
+		parts, isMeta := b.part(m, &p, raws[i])
+		if isMeta {
+			meta = append(meta, parts...)
+		} else {
+			m.Parts = append(m.Parts, parts...)
+		}
+		if p.Type == "step-finish" {
+			steps.Add(p.Tokens.usage())
+		}
+	}
+	// Each step-finish is one model response; the message's own tokens are
+	// only its last step's.
+	m.Usage = steps
+	if steps.IsZero() {
+		m.Usage = info.Tokens.usage()
+	}
+	status := ""
+	if name, desc := ocError(info.Error); name == "MessageAbortedError" {
+		m.Parts, status = append(m.Parts, eventPart(transcript.Interrupt, desc, nil)), transcript.Aborted
+	} else if desc != "" {
+		m.Parts, status = append(m.Parts, eventPart(transcript.ErrorEvent, desc, nil)), transcript.Failed
+	}
+	switch {
+	case len(m.Parts) > 0 || !m.Usage.IsZero():
+		b.s.Append(m)
+	case len(meta) == 0:
+		b.skipped["messages without parts"]++ // the app had not written them yet
+	}
+	if len(meta) > 0 {
+		role := transcript.System
+		if m.Role == transcript.User {
+			role = transcript.User
+		}
+		b.s.Append(&transcript.Message{ID: id + "#context", Role: role, Time: m.Time, Meta: true, Parts: meta, Branch: b.branch})
+	}
+	if status != "" && len(b.s.Turns) > 0 {
+		b.s.Turns[len(b.s.Turns)-1].Status = status
+	}
+}
+
+// ocError reads one of opencode's named errors, {name, data: {message}}:
+// its name and a description.
+func ocError(raw json.RawMessage) (name, desc string) {
+	var e struct {
+		Name string          `json:"name"`
+		Data json.RawMessage `json:"data"`
+	}
+	if json.Unmarshal(raw, &e) != nil || e.Name == "" {
+		return "", errorMessage(raw)
+	}
+	return e.Name, strings.TrimSuffix(e.Name+": "+errorMessage(e.Data), ": ")
+}
+
+// ocGuessRole says who wrote a message whose record is missing, from its parts.
+func ocGuessRole(ps []ocPart) string {
+	for _, p := range ps {
+		switch p.Type {
+		case "text", "file", "agent", "subtask", "compaction":
+		default:
+			return "assistant"
+		}
+	}
+	return "user"
+}
+
+// systemPrompt shows the whole system prompt older versions stored on each
+// assistant message, once and again only when it changes.
+func (b *ocBuilder) systemPrompt(raw json.RawMessage, m *transcript.Message) {
+	var lines []string
+	if json.Unmarshal(raw, &lines) != nil || len(lines) == 0 {
+		return
+	}
+	if s := strings.Join(lines, "\n\n"); s != b.system {
+		b.system = s
+		b.s.Append(&transcript.Message{Role: transcript.System, Time: m.Time, Meta: true, Branch: m.Branch,
+			Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: s}}})
+	}
+}
+
+// part maps one part of message m; meta says the parts are context opencode
+// added rather than what the user or the model wrote.
+func (b *ocBuilder) part(m *transcript.Message, p *ocPart, raw json.RawMessage) (parts []*transcript.Part, meta bool) {
+	one := func(p *transcript.Part) []*transcript.Part { return []*transcript.Part{p} }
+	switch p.Type {
+	case "text":
+		if strings.TrimSpace(p.Text) == "" {
+			return nil, false
+		}
+		meta = p.Synthetic || p.Ignored || m.Role == transcript.User && transcript.IsInjected(p.Text)
+		return one(&transcript.Part{Kind: transcript.TextPart, Text: p.Text}), meta
+	case "reasoning":
+		if strings.TrimSpace(p.Text) == "" {
+			b.skipped["empty reasoning"]++
+			return nil, false
+		}
+		return one(&transcript.Part{Kind: transcript.ThinkingPart, Text: p.Text}), false
+	case "file":
+		return one(b.file(p)), false
+	case "tool":
+		return b.tool(p), false
+	case "step-start", "step-finish", "snapshot":
+		return nil, false // usage is summed by message; snapshots are git trees
+	case "patch":
+		if len(p.Files) == 0 {
+			return nil, false
+		}
+		return one(eventPart("patch", "Changed "+strings.Join(p.Files, ", "), nil)), true
+	case "retry":
+		desc := fmt.Sprintf("Retry %d", p.Attempt)
+		if _, msg := ocError(p.Error); msg != "" {
+			desc += " after " + msg
+		}
+		return one(eventPart(transcript.Retry, desc, nil)), false
+	case "compaction":
+		desc := "Conversation compacted"
+		if p.Auto {
+			desc += " automatically"
+		}
+		if p.Overflow {
+			desc += " (context overflow)"
+		}
+		return one(eventPart(transcript.Compaction, desc, nil)), true
+	case "agent":
+		return one(eventPart("agent", "@"+p.Name, nil)), false
+	case "subtask":
+		desc := strings.TrimSpace("Subtask for @" + p.Agent + ": " + p.Description)
+		if p.Command != "" {
+			desc += " (/" + p.Command + ")"
+		}
+		return []*transcript.Part{eventPart("subtask", desc, nil), {Kind: transcript.TextPart, Text: p.Prompt}}, false
+	}
+	return one(eventPart(transcript.Unknown, "Unknown part type "+strconv.Quote(p.Type), raw)), false
+}
+
+// file maps a file part: a data: URL is decoded (an image is shown, text is
+// kept), anything else is a reference.
+func (b *ocBuilder) file(p *ocPart) *transcript.Part {
+	name := firstNonEmpty(p.Filename, p.URL)
+	switch {
+	case strings.HasPrefix(p.URL, "data:"):
+		img, ok := decodeImage(p.URL)
+		switch {
+		case !ok:
+			b.warn("message part %s: %s data is not base64; skipped", p.ID, p.Mime)
+			return &transcript.Part{Kind: transcript.TextPart, Text: fmt.Sprintf("(unreadable %s data: %s)", p.Mime, p.Filename)}
+		case img.MediaType != "application/octet-stream":
+			return &transcript.Part{Kind: transcript.ImagePart, Image: img}
+		case strings.HasPrefix(p.Mime, "text/") && utf8.Valid(img.Data):
+			return &transcript.Part{Kind: transcript.CodePart, Name: p.Filename, Text: string(img.Data)}
+		}
+		return &transcript.Part{Kind: transcript.TextPart, Text: fmt.Sprintf("(%s attachment %s, %d bytes)", p.Mime, p.Filename, len(img.Data))}
+	case strings.HasPrefix(p.Mime, "image/") && (strings.HasPrefix(p.URL, "https://") || strings.HasPrefix(p.URL, "http://")):
+		return &transcript.Part{Kind: transcript.ImagePart, Image: &transcript.Image{URL: p.URL}}
+	}
+	return &transcript.Part{Kind: transcript.TextPart, Text: fmt.Sprintf("(file %s, %s)", name, p.Mime)}
+}
+
+// ocSubagent finds the child session a task call's output names.
+var ocSubagent = regexp.MustCompile(`(?:task_id|session_id): (ses_\w+)`)
+
+// tool maps a tool part to its call and, once it has finished, its result.
+func (b *ocBuilder) tool(p *ocPart) []*transcript.Part {
+	st := p.State
+	if st == nil {
+		st = &ocToolState{}
+	}
+	input := text(st.Input)
+	if (input == "" || input == "{}") && st.Raw != "" {
+		input = st.Raw // a pending call's arguments, still being streamed
+	}
+	c := &transcript.ToolCall{ID: p.CallID, Name: firstNonEmpty(p.Tool, "unnamed tool"), Kind: transcript.KindOf(p.Tool), Input: input}
+	parts := []*transcript.Part{{Kind: transcript.CallPart, Call: c}}
+	var md struct {
+		Exit      *int   `json:"exit"`
+		Diff      string `json:"diff"`
+		SessionID string `json:"sessionId"`
+	}
+	_ = json.Unmarshal(st.Metadata, &md)
+	if c.Kind == transcript.TaskTool {
+		c.Subagent = md.SessionID
+		if m := ocSubagent.FindStringSubmatch(st.Output); m != nil && c.Subagent == "" {
+			c.Subagent = m[1]
+		}
+	}
+	r := &transcript.ToolResult{CallID: p.CallID}
+	switch st.Status {
+	case "completed":
+		r.Output, r.ExitCode = st.Output, md.Exit
+		r.IsError = md.Exit != nil && *md.Exit != 0
+		if r.Output == "" {
+			r.Output = md.Diff // an edit says nothing but what it changed
+		}
+		for i := range st.Attachments {
+			if ip := b.file(&st.Attachments[i]); ip.Image != nil {
+				r.Images = append(r.Images, ip.Image)
+			} else {
+				r.Output = strings.TrimPrefix(r.Output+"\n"+ip.Text, "\n")
+			}
+		}
+	case "error":
+		r.Output, r.IsError = st.Error, true
+	case "pending", "running":
+		return parts // the session ended before the tool did
+	default:
+		r.Output = "(tool call with unknown status " + strconv.Quote(st.Status) + ")"
+	}
+	return append(parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})
+}
+
+// todos adds the session's todo list, as a checklist at the end.
+func (b *ocBuilder) todos(lines []string) {
+	if len(lines) > 0 {
+		b.s.Append(todoMessage(lines))
+	}
+}
+
+// done settles what the whole session was needed for.
+func (b *ocBuilder) done() *transcript.Session {
+	s := b.s
+	if b.cost > 0 {
+		s.Meta["cost (USD)"] = strconv.FormatFloat(math.Round(b.cost*1e6)/1e6, 'f', -1, 64)
+	}
+	if len(b.skipped) > 0 {
+		s.Meta["skipped"] = countList(b.skipped)
+	}
+	if len(s.Meta) == 0 {
+		s.Meta = nil
+	}
+	return s
+}
+
+// mergeOpencode joins the files of legacy storage trees into sessions,
+// keeps one copy of a session read from several containers (a database and
+// an export of it), and links child sessions to their parents.
+func mergeOpencode(ss []*transcript.Session) []*transcript.Session {
+	var out, pieces, wals []*transcript.Session
+	for _, s := range ss {
+		switch s.Meta[ocKindKey] {
+		case "":
+			out = append(out, s)
+		case "wal":
+			wals = append(wals, s)
+		case "shm": // SQLite's index of the -wal: nothing of the sessions
+		default:
+			pieces = append(pieces, s)
+		}
+	}
+	out = append(out, ocAssemble(pieces)...)
+	for _, w := range wals {
+		// A database's -wal was read with it.
+		for _, s := range out {
+			if s.Source+"-wal" == w.Source {
+				s.Sources = append(s.Sources, w.Source)
+			}
+		}
+	}
+
+	byID := map[string]*transcript.Session{}
+	kept := out[:0]
+	for _, s := range out {
+		prev := byID[s.ID]
+		if prev == nil || s.ID == "" {
+			byID[s.ID] = s
+			kept = append(kept, s)
+			continue
+		}
+		if s.Stats().Messages > prev.Stats().Messages {
+			*prev, *s = *s, *prev // the fuller copy takes the place of the first
+		}
+		prev.Sources = append(append(prev.Sources, s.Source), s.Sources...)
+		prev.Warnings = append(prev.Warnings, s.Warnings...)
+	}
+	out = kept
+	for _, s := range out {
+		if p := byID[s.ParentID]; p != nil && p != s {
+			addChild(p, s.ID)
+		}
+		s.Parts(func(_ *transcript.Message, part *transcript.Part) {
+			c := part.Call
+			if c == nil || c.Subagent == "" {
+				return
+			}
+			addChild(s, c.Subagent)
+			if child := byID[c.Subagent]; child != nil && child != s && child.ParentID == "" {
+				child.ParentID = s.ID
+			}
+		})
+	}
+	for _, s := range out {
+		slices.Sort(s.ChildIDs)
+	}
+	return out
+}
