@@ -9,12 +9,11 @@
 package search
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/gob"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -174,6 +173,31 @@ func (p *posting) add(doc, flags int, pos []int) {
 	p.docs++
 }
 
+// shardJSON writes a shard as {"t": terms, "p": postings}, each posting the
+// flat list of integers the client reads, straight from the varints.
+func shardJSON(terms []string, postings [][]byte) []byte {
+	out := []byte(`{"t":`)
+	t, _ := json.Marshal(terms)
+	out = append(out, t...)
+	out = append(out, `,"p":[`...)
+	for i, p := range postings {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, '[')
+		for j := 0; len(p) > 0; j++ {
+			v, n := binary.Uvarint(p)
+			if j > 0 {
+				out = append(out, ',')
+			}
+			out = strconv.AppendUint(out, v, 10)
+			p = p[n:]
+		}
+		out = append(out, ']')
+	}
+	return append(out, "]}"...)
+}
+
 // ints decodes the posting into the flat list the client reads.
 func (p *posting) ints() []int {
 	var out []int
@@ -261,20 +285,14 @@ func (ix *Index) Write(write func(name string, data []byte) error) error {
 	// many shards there are.
 	var starts []string
 	var names []string
-	var lists [][]int
+	var lists [][]byte
 	size, prevLast := 0, ""
 	build := sha256.New()
 	flush := func() error {
 		if len(names) == 0 {
 			return nil
 		}
-		data, err := json.Marshal(struct {
-			Terms    []string `json:"t"`
-			Postings [][]int  `json:"p"`
-		}{names, lists})
-		if err != nil {
-			return err
-		}
+		data := shardJSON(names, lists)
 		starts = append(starts, shortestAfter(prevLast, names[0], len(starts) == 0))
 		prevLast = names[len(names)-1]
 		build.Write(data)
@@ -283,10 +301,10 @@ func (ix *Index) Write(write func(name string, data []byte) error) error {
 		return write(file, data)
 	}
 	for _, t := range terms {
-		ints := ix.terms[t].ints()
+		buf := ix.terms[t].buf
 		names = append(names, t)
-		lists = append(lists, ints)
-		size += len(t) + 4*len(ints)
+		lists = append(lists, buf)
+		size += len(t) + 3*len(buf) // a varint byte is about three bytes of JSON
 		if size >= shardTarget {
 			if err := flush(); err != nil {
 				return err
@@ -380,46 +398,88 @@ func (ix *Index) Stats() string {
 		len(ix.sessions), ix.docs, len(ix.terms), strconv.Itoa(postings>>10)+" KiB")
 }
 
-// preparedWire is a Prepared as the build cache stores it.
-type preparedWire struct {
-	Session  Session
-	Terms    map[string][]byte
-	LastDocs map[string]int
-	Docs     map[string]int
-	Frags    []fragmentWire
-}
-
-type fragmentWire struct {
-	N, Role int
-	Text    string
-}
-
-// MarshalBinary encodes a prepared session for the build cache.
+// MarshalBinary encodes a prepared session for the build cache: lengths
+// and bytes, read back without reflection (gob spent more time decoding
+// the term map than building it anew).
 func (p *Prepared) MarshalBinary() ([]byte, error) {
-	w := preparedWire{Session: p.session, Terms: map[string][]byte{}, LastDocs: map[string]int{}, Docs: map[string]int{}}
+	sj, err := json.Marshal(p.session)
+	if err != nil {
+		return nil, err
+	}
+	b := binary.AppendUvarint(nil, uint64(len(sj)))
+	b = append(b, sj...)
+	b = binary.AppendUvarint(b, uint64(len(p.terms)))
 	for t, pt := range p.terms {
-		w.Terms[t], w.LastDocs[t], w.Docs[t] = pt.buf, pt.lastDoc, pt.docs
+		b = appendString(b, t)
+		b = appendString(b, string(pt.buf))
+		b = binary.AppendUvarint(b, uint64(pt.lastDoc))
+		b = binary.AppendUvarint(b, uint64(pt.docs))
 	}
+	b = binary.AppendUvarint(b, uint64(len(p.frags)))
 	for _, f := range p.frags {
-		w.Frags = append(w.Frags, fragmentWire{f.n, f.role, f.text})
+		b = binary.AppendUvarint(b, uint64(f.n))
+		b = binary.AppendUvarint(b, uint64(f.role))
+		b = appendString(b, f.text)
 	}
-	var buf bytes.Buffer
-	err := gob.NewEncoder(&buf).Encode(&w)
-	return buf.Bytes(), err
+	return b, nil
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
 }
 
 // UnmarshalBinary decodes what MarshalBinary encoded.
 func (p *Prepared) UnmarshalBinary(data []byte) error {
-	var w preparedWire
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&w); err != nil {
+	r := reader{b: data}
+	if err := json.Unmarshal(r.bytes(), &p.session); err != nil {
 		return err
 	}
-	p.session, p.terms, p.frags = w.Session, make(map[string]*posting, len(w.Terms)), nil
-	for t, buf := range w.Terms {
-		p.terms[t] = &posting{buf: buf, lastDoc: w.LastDocs[t], docs: w.Docs[t]}
+	n := r.uint()
+	p.terms = make(map[string]*posting, min(n, len(data)))
+	for range n {
+		t := string(r.bytes())
+		pt := &posting{buf: r.bytes(), lastDoc: r.uint(), docs: r.uint()}
+		p.terms[t] = pt
 	}
-	for _, f := range w.Frags {
-		p.frags = append(p.frags, fragment{f.N, f.Role, f.Text})
+	n = r.uint()
+	p.frags = make([]fragment, 0, min(n, len(data)))
+	for range n {
+		p.frags = append(p.frags, fragment{n: r.uint(), role: r.uint(), text: string(r.bytes())})
 	}
-	return nil
+	return r.err
+}
+
+// reader reads what MarshalBinary wrote, failing once on bad input.
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) uint() int {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.fail()
+		return 0
+	}
+	r.b = r.b[n:]
+	return int(v)
+}
+
+func (r *reader) bytes() []byte {
+	n := r.uint()
+	if n > len(r.b) {
+		r.fail()
+		return nil
+	}
+	out := r.b[:n:n]
+	r.b = r.b[n:]
+	return out
+}
+
+func (r *reader) fail() {
+	if r.err == nil {
+		r.err = errors.New("search: bad prepared session")
+	}
+	r.b = nil
 }
