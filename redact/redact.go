@@ -8,6 +8,7 @@ package redact
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -65,6 +66,12 @@ func New(cfg Config) (*Redactor, error) {
 // String returns s with its secrets replaced, and adds what it replaced to
 // counts, by kind.
 func (r *Redactor) String(s string, counts map[string]int) string {
+	return r.redact(s, counts, nil)
+}
+
+// redact redacts s and, when learned is not nil, adds each secret it
+// found to it, with its kind.
+func (r *Redactor) redact(s string, counts map[string]int, learned map[string]string) string {
 	if s == "" {
 		return s
 	}
@@ -73,13 +80,13 @@ func (r *Redactor) String(s string, counts map[string]int) string {
 		fs = p.matchAll(s, fs)
 	}
 	for _, l := range r.literals {
-		for i := 0; ; {
-			j := strings.Index(s[i:], l)
-			if j < 0 {
-				break
+		fs = literal(s, l, "literal", fs)
+	}
+	if learned != nil {
+		for _, f := range fs {
+			if f.hi-f.lo >= minLearned {
+				learned[s[f.lo:f.hi]] = f.kind
 			}
-			fs = append(fs, found{i + j, i + j + len(l), "literal"})
-			i += j + len(l)
 		}
 	}
 	if len(fs) > 0 {
@@ -89,6 +96,22 @@ func (r *Redactor) String(s string, counts map[string]int) string {
 		s = shortenHome(s)
 	}
 	return s
+}
+
+// minLearned is the shortest secret that is looked for again in the rest
+// of its session: a shorter one could be an ordinary word.
+const minLearned = 8
+
+// literal finds every l in s.
+func literal(s, l, kind string, out []found) []found {
+	for i := 0; ; {
+		j := strings.Index(s[i:], l)
+		if j < 0 {
+			return out
+		}
+		out = append(out, found{i + j, i + j + len(l), kind})
+		i += j + len(l)
+	}
 }
 
 // matchAll finds the secrets of a site pattern, which has no keywords,
@@ -149,18 +172,51 @@ func shortenHome(s string) string {
 // Session redacts every string of a session that is shown or written:
 // titles, directories, message text, code, tool names, inputs and outputs,
 // events and their raw records, metadata and warnings. Ids and source paths
-// are kept: URLs are made from them. It returns the counts by kind.
+// are kept: URLs are made from them. A secret found anywhere in the session
+// is then also replaced wherever else it appears in it, where the text
+// around it hid it from the rules (in a path, after an escape). It returns
+// the counts by kind.
 func (r *Redactor) Session(s *transcript.Session) map[string]int {
 	counts := map[string]int{}
-	str := func(p *string) { *p = r.String(*p, counts) }
-	for _, p := range []*string{&s.Title, &s.Project, &s.CWD, &s.Branch} {
-		str(p)
+	learned := map[string]string{}
+	strs, done := sessionStrings(s)
+	defer done()
+	for _, p := range strs {
+		*p = r.redact(*p, counts, learned)
 	}
-	for k, v := range s.Meta {
-		s.Meta[k] = r.String(v, counts)
+	if len(learned) == 0 {
+		return counts
+	}
+	secrets := slices.Sorted(maps.Keys(learned))
+	for _, p := range strs {
+		var fs []found
+		for _, sec := range secrets {
+			fs = literal(*p, sec, learned[sec], fs)
+		}
+		if len(fs) > 0 {
+			*p = replace(*p, fs, counts)
+		}
+	}
+	return counts
+}
+
+// sessionStrings returns the strings of s that Session redacts, and a
+// func that stores the metadata values back in their map.
+func sessionStrings(s *transcript.Session) (strs []*string, done func()) {
+	strs = []*string{&s.Title, &s.Project, &s.CWD, &s.Branch}
+	keys := slices.Sorted(maps.Keys(s.Meta))
+	meta := make([]string, len(keys))
+	for i, k := range keys {
+		meta[i] = s.Meta[k]
+		strs = append(strs, &meta[i])
+	}
+	done = func() {
+		for i, k := range keys {
+			s.Meta[k] = meta[i]
+		}
 	}
 	for i := range s.Warnings {
-		str(&s.Warnings[i])
+		strs = append(strs, &s.Warnings[i])
 	}
 	seen := map[*transcript.ToolResult]bool{}
 	result := func(res *transcript.ToolResult) {
@@ -168,26 +224,24 @@ func (r *Redactor) Session(s *transcript.Session) map[string]int {
 			return
 		}
 		seen[res] = true
-		str(&res.Output)
+		strs = append(strs, &res.Output)
 		for _, img := range res.Images {
-			str(&img.URL)
+			strs = append(strs, &img.URL)
 		}
 	}
 	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
-		str(&p.Text)
-		str(&p.Name)
+		strs = append(strs, &p.Text, &p.Name)
 		if c := p.Call; c != nil {
-			str(&c.Name)
-			str(&c.Input)
+			strs = append(strs, &c.Name, &c.Input)
 			result(c.Result)
 		}
 		result(p.Result)
 		if p.Event != nil {
-			str(&p.Event.Raw)
+			strs = append(strs, &p.Event.Raw)
 		}
 		if p.Image != nil {
-			str(&p.Image.URL)
+			strs = append(strs, &p.Image.URL)
 		}
 	})
-	return counts
+	return strs, done
 }

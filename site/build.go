@@ -27,12 +27,17 @@ type Report struct {
 	Files    int
 	Warnings []ingest.Warning // about session files
 	Notices  []string         // about the site: what it could not do as configured
+	Redacted map[string]int   // secrets replaced, by kind
 	Elapsed  time.Duration
 }
 
 func (r *Report) String() string {
-	return fmt.Sprintf("%d sessions from %d files (%d warnings) in %d ms",
-		r.Sessions, r.Files, len(r.Warnings), r.Elapsed.Milliseconds())
+	redacted := ""
+	if n := sum(r.Redacted); n > 0 {
+		redacted = fmt.Sprintf(", %d secrets redacted", n)
+	}
+	return fmt.Sprintf("%d sessions from %d files (%d warnings%s) in %d ms",
+		r.Sessions, r.Files, len(r.Warnings), redacted, r.Elapsed.Milliseconds())
 }
 
 // Build reads the content, renders the site and swaps it into the
@@ -54,7 +59,13 @@ func Build(ctx context.Context, cfg *Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := newSite(cfg, res.Sessions)
+	sessions := cfg.selected(res.Sessions)
+	redacted, err := redactSessions(ctx, cfg, sessions)
+	if err != nil {
+		return nil, err
+	}
+	st := newSite(cfg, sessions)
+	st.redacted = redacted
 
 	out, err := newOutput(cfg.Destination)
 	if err != nil {
@@ -77,7 +88,8 @@ func Build(ctx context.Context, cfg *Config) (*Report, error) {
 		out.abort()
 		return nil, err
 	}
-	return &Report{Sessions: len(st.Sessions), Files: res.Files, Warnings: res.Warnings, Notices: notices, Elapsed: time.Since(start)}, nil
+	return &Report{Sessions: len(st.Sessions), Files: res.Files, Warnings: res.Warnings, Notices: notices,
+		Redacted: total(redacted), Elapsed: time.Since(start)}, nil
 }
 
 // startSass starts Dart Sass for the build if it can be found. A binary the
@@ -158,6 +170,9 @@ func (b *builder) pages(ctx context.Context) error {
 		return err
 	}
 	if err := b.sessionsJSON(); err != nil {
+		return err
+	}
+	if err := b.feed(); err != nil {
 		return err
 	}
 	return b.sitemap()
@@ -289,18 +304,19 @@ func dataOf(img *transcript.Image) []byte {
 
 // sessionEntry is one element of sessions.json.
 type sessionEntry struct {
-	ID        string    `json:"id"`
-	Title     string    `json:"title"`
-	Project   string    `json:"project"`
-	Format    string    `json:"format"`
-	Source    string    `json:"source"`
-	URL       string    `json:"url"`
-	Started   time.Time `json:"started"`
-	Ended     time.Time `json:"ended"`
-	Messages  int       `json:"messages"`
-	ToolCalls int       `json:"tool_calls"`
-	Models    []string  `json:"models"`
-	Warnings  []string  `json:"warnings"`
+	ID        string         `json:"id"`
+	Title     string         `json:"title"`
+	Project   string         `json:"project"`
+	Format    string         `json:"format"`
+	Source    string         `json:"source"`
+	URL       string         `json:"url"`
+	Started   time.Time      `json:"started"`
+	Ended     time.Time      `json:"ended"`
+	Messages  int            `json:"messages"`
+	ToolCalls int            `json:"tool_calls"`
+	Models    []string       `json:"models"`
+	Warnings  []string       `json:"warnings"`
+	Redacted  map[string]int `json:"redacted"` // secrets replaced, by kind
 }
 
 // sessionsJSON writes the machine-readable list of every session.
@@ -311,6 +327,7 @@ func (b *builder) sessionsJSON() error {
 			ID: s.ID, Title: s.Title, Project: s.Project.Name, Format: s.Format, Source: s.Source,
 			URL: s.Path, Started: s.Started, Ended: s.Ended, Messages: s.Stats.Messages,
 			ToolCalls: s.Stats.ToolCalls, Models: nonNil(s.Models), Warnings: nonNil(s.Warnings),
+			Redacted: b.site.redactedOf(s),
 		})
 	}
 	data, err := json.MarshalIndent(list, "", "  ")
