@@ -111,8 +111,8 @@ func TestRedactConfig(t *testing.T) {
 	for body, want := range map[string]string{
 		"redact:\n  patterns:\n    - kind: x\n      regex: '('\n": "redact.patterns[0] (x): error parsing regexp",
 		"redact:\n  patterns:\n    - 'abc'\n":                     "redact.patterns[0]: want {kind: a-name, regex: 'an expression'}",
-		"redact:\n  enabled: maybe\n":                              "redact.enabled: want true or false",
-		"redact:\n  literals: {a: b}\n":                            "redact.literals: want a list of strings",
+		"redact:\n  enabled: maybe\n":                             "redact.enabled: want true or false",
+		"redact:\n  literals: {a: b}\n":                           "redact.literals: want a list of strings",
 	} {
 		_, _, err := LoadConfig(Options{Source: writeConfig(t, "config.yaml", body)})
 		if err == nil || !strings.Contains(err.Error(), "config.yaml: "+want) {
