@@ -43,7 +43,7 @@ content/), or anywhere to build the embedded demo site into public/.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newBuild(), newVersion(), newFormats())
+	root.AddCommand(newBuild(), newVersion(), newFormats(), newPublish(), newNew())
 	return root
 }
 
@@ -98,31 +98,38 @@ their path and line; the build goes on and every good session gets its page.`,
 			if err != nil {
 				return err
 			}
-			stderr := c.ErrOrStderr()
-			if f.quiet {
-				stderr = io.Discard
-			}
-			for _, w := range warns {
-				fmt.Fprintln(stderr, "WARN", w)
-			}
-			rep, err := site.Build(c.Context(), cfg)
-			if err != nil {
-				return err
-			}
-			for _, w := range rep.Warnings {
-				fmt.Fprintln(stderr, "WARN", warningPath(cfg, w))
-			}
-			for _, n := range rep.Notices {
-				fmt.Fprintln(stderr, "WARN", n)
-			}
-			if !f.quiet {
-				fmt.Fprintln(c.OutOrStdout(), rep)
-			}
-			return nil
+			_, err = f.build(c, cfg, warns)
+			return err
 		},
 	}
 	f.register(c)
 	return c
+}
+
+// build builds the site and reports what it did: warnings on stderr, the
+// summary on stdout.
+func (f *buildFlags) build(c *cobra.Command, cfg *site.Config, warns []string) (*site.Report, error) {
+	stderr := c.ErrOrStderr()
+	if f.quiet {
+		stderr = io.Discard
+	}
+	for _, w := range warns {
+		fmt.Fprintln(stderr, "WARN", w)
+	}
+	rep, err := site.Build(c.Context(), cfg)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range rep.Warnings {
+		fmt.Fprintln(stderr, "WARN", warningPath(cfg, w))
+	}
+	for _, n := range rep.Notices {
+		fmt.Fprintln(stderr, "WARN", n)
+	}
+	if !f.quiet {
+		fmt.Fprintln(c.OutOrStdout(), rep)
+	}
+	return rep, nil
 }
 
 // warningPath names the file of a warning as the user can open it.

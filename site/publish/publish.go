@@ -40,8 +40,8 @@ type Result struct {
 // Changed reports whether Publish made a commit.
 func (r *Result) Changed() bool { return r.Commit != r.Parent }
 
-// RemoteURL returns the URL of the remote opt names: a URL or path as it is,
-// a remote name as the repository at opt.Repo has it.
+// RemoteURL returns the URL of a remote as git reads one: a URL as it is;
+// a name as the repository at repo has it; else a path to a repository.
 func RemoteURL(ctx context.Context, repo, remote string) (string, error) {
 	if remote == "" {
 		remote = "origin"
@@ -49,12 +49,15 @@ func RemoteURL(ctx context.Context, repo, remote string) (string, error) {
 	if strings.ContainsAny(remote, `/\:`) {
 		return remote, nil
 	}
-	if repo == "" {
-		return "", fmt.Errorf("remote %q: not a URL, and there is no repository to look it up in", remote)
-	}
 	out, err := git(ctx, repo, nil, "remote", "get-url", remote)
 	if err != nil {
+		if fi, serr := os.Stat(remote); serr == nil && fi.IsDir() {
+			return remote, nil
+		}
 		return "", fmt.Errorf("remote %q of %s: %w (give --remote a URL, or add the remote with `git remote add %s URL`)", remote, repo, err, remote)
+	}
+	if !strings.Contains(out, ":") && !filepath.IsAbs(out) {
+		out = filepath.Join(repo, out) // a path relative to the repository
 	}
 	return out, nil
 }
