@@ -207,7 +207,7 @@ func walkStrings(v reflect.Value, field string, f func(string, reflect.Value)) {
 
 // corpus returns every string of the shared corpus's sessions, or of the
 // demo content when the corpus is not beside the repository.
-func corpus(b *testing.B) (strs []string, size int64) {
+func corpus(b testing.TB) (strs []string, size int64) {
 	var root fs.FS = os.DirFS("../../shared/corpus")
 	if _, err := fs.Stat(root, "."); err != nil {
 		root, _ = fs.Sub(transcriptsite.FS, "content")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/spf13/viper"
@@ -71,6 +72,22 @@ func redactSessions(ctx context.Context, cfg *Config, sessions []*transcript.Ses
 		return nil, err
 	}
 	counts := make([]map[string]int, len(sessions))
+	// The longest first, so that no core is left with a long one at the end.
+	order := make([]int, len(sessions))
+	size := make([]int, len(sessions))
+	for i, s := range sessions {
+		order[i] = i
+		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+			size[i] += len(p.Text)
+			if p.Call != nil {
+				size[i] += len(p.Call.Input)
+			}
+			if p.Result != nil {
+				size[i] += len(p.Result.Output)
+			}
+		})
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return size[b] - size[a] })
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
@@ -80,7 +97,7 @@ func redactSessions(ctx context.Context, cfg *Config, sessions []*transcript.Ses
 			}
 		})
 	}
-	for i := range sessions {
+	for _, i := range order {
 		if ctx.Err() != nil {
 			break
 		}
