@@ -239,3 +239,30 @@ func BenchmarkString(b *testing.B) {
 		}
 	}
 }
+
+// TestSessionRedactsASecretEverywhere finds a secret where the text around
+// it lets a rule see it, and replaces it too where it does not: in a path,
+// and in a string redacted before the one that gave it away.
+func TestSessionRedactsASecretEverywhere(t *testing.T) {
+	samples, _ := redacttest.Samples()
+	s := samples[slices.IndexFunc(samples, func(s redacttest.Sample) bool { return s.Rule == "azure-ad-client-secret" })]
+	sess := &transcript.Session{
+		CWD: "/srv/" + s.Secret,
+		Turns: []transcript.Turn{{Messages: []*transcript.Message{
+			{Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: "ls /srv/" + s.Secret + "/logs"}}},
+			{Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: "The secret is " + s.Text}}},
+		}}},
+	}
+	if strings.Contains(newRedactor(t, Config{}).String(sess.CWD, map[string]int{}), "REDACTED") {
+		t.Fatal("the rule sees the secret in a path: the test needs a secret it does not see there")
+	}
+	counts := newRedactor(t, Config{}).Session(sess)
+	for _, got := range []string{sess.CWD, sess.Turns[0].Messages[0].Parts[0].Text, sess.Turns[0].Messages[1].Parts[0].Text} {
+		if strings.Contains(got, s.Secret) || !strings.Contains(got, "[REDACTED:azure-ad-client-secret]") {
+			t.Errorf("%q", got)
+		}
+	}
+	if counts["azure-ad-client-secret"] != 3 {
+		t.Errorf("counts %v", counts)
+	}
+}
