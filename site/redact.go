@@ -6,9 +6,9 @@ import (
 	"maps"
 	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/spf13/viper"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/transcriptsite/transcriptsite/redact"
 	"github.com/transcriptsite/transcriptsite/transcript"
@@ -88,24 +88,18 @@ func redactSessions(ctx context.Context, cfg *Config, sessions []*transcript.Ses
 		})
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return size[b] - size[a] })
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range work {
-				counts[i] = r.Session(sessions[i])
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, i := range order {
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
 			}
+			counts[i] = r.Session(sessions[i])
+			return nil
 		})
 	}
-	for _, i := range order {
-		if ctx.Err() != nil {
-			break
-		}
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	if err := g.Wait(); err != nil {
 		return nil, err
 	}
 	out := make(map[*transcript.Session]map[string]int, len(sessions))
