@@ -88,7 +88,7 @@ func feedID(base, path string) string {
 	if u, err := url.Parse(base); err == nil && u.IsAbs() {
 		return base + path
 	}
-	return "tag:transcriptsite,2026:" + path
+	return "tag:transcriptsite.github.io,2026:" + path
 }
 
 func atomTime(t time.Time) string {
