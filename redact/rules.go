@@ -22,9 +22,12 @@ import (
 // 2019 Zachary Rice), read from the module so that upgrading it upgrades
 // them, and run as gitleaks runs them on a fragment: keywords first, then the
 // rule's regex, the secret picked from its groups, its entropy, then the
-// global and the rule's allowlists. Two things differ, for speed and for
+// global and the rule's allowlists. What differs is for speed and for
 // transcripts: a rule runs on the lines around its keywords rather than on
-// the whole string, and rules that need a file path are left out.
+// the whole string; escape sequences (a tool's input is JSON) are read as
+// what they stand for; a secret group shorter than 8 bytes means the whole
+// match (it only structures the pattern); and rules that need a file path,
+// and the helpers of composite rules, are left out.
 
 // rule is one detector.
 type rule struct {
@@ -180,7 +183,7 @@ func newlines(re *syntax.Regexp) int {
 	return 0
 }
 
-// span is a secret found in a string: s[lo:hi].
+// found is a secret found in a string s: s[lo:hi].
 type found struct {
 	lo, hi int
 	kind   string
