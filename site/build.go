@@ -29,6 +29,7 @@ type Report struct {
 	Files    int
 	Warnings []ingest.Warning // about session files
 	Notices  []string         // about the site: what it could not do as configured
+	Redacted map[string]int   // secrets replaced, by kind
 	Elapsed  time.Duration
 
 	Rendered                             int // session pages rendered, not taken from the cache
@@ -36,8 +37,12 @@ type Report struct {
 }
 
 func (r *Report) String() string {
-	return fmt.Sprintf("%d sessions from %d files (%d warnings) in %d ms",
-		r.Sessions, r.Files, len(r.Warnings), r.Elapsed.Milliseconds())
+	redacted := ""
+	if n := sum(r.Redacted); n > 0 {
+		redacted = fmt.Sprintf(", %d secrets redacted", n)
+	}
+	return fmt.Sprintf("%d sessions from %d files (%d warnings%s) in %d ms",
+		r.Sessions, r.Files, len(r.Warnings), redacted, r.Elapsed.Milliseconds())
 }
 
 // Build reads the content, renders the site and swaps it into the
@@ -128,7 +133,13 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := newSite(cfg, res.Sessions)
+	sessions := cfg.selected(res.Sessions)
+	redacted, err := redactSessions(ctx, cfg, sessions)
+	if err != nil {
+		return nil, err
+	}
+	st := newSite(cfg, sessions)
+	st.redacted = redacted
 	// A site served from memory keeps its asset names, so a stylesheet that
 	// changes leaves the pages as they were and is swapped in place.
 	b := &builder{site: st, tpl: tpl, out: out, store: bd.store, hashes: res.Hashes, fingerprint: !bd.opts.Memory}
@@ -145,7 +156,8 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Sessions: len(st.Sessions), Files: res.Files, Warnings: res.Warnings, Notices: notices, Rendered: int(b.rendered.Load())}
+	rep := &Report{Sessions: len(st.Sessions), Files: res.Files, Warnings: res.Warnings, Notices: notices,
+		Redacted: total(redacted), Rendered: int(b.rendered.Load())}
 	if bd.store != nil {
 		rep.CacheHits, rep.CacheMisses = bd.store.hits, bd.store.misses
 		bd.store.hits, bd.store.misses = 0, 0
@@ -172,7 +184,8 @@ func themeDigest(cfg *Config, chroma string) (string, error) {
 		Params                       map[string]any
 		Pricing                      Pricing
 		Search                       map[string]bool
-	}{cfg.Title, cfg.BaseURL, cfg.LanguageCode, cfg.Params, cfg.Pricing, cfg.Search})
+		Redact                       Redact
+	}{cfg.Title, cfg.BaseURL, cfg.LanguageCode, cfg.Params, cfg.Pricing, cfg.Search, cfg.Redact})
 	if err != nil {
 		return "", err
 	}
@@ -288,6 +301,9 @@ func (b *builder) pages(ctx context.Context) error {
 		}
 	}
 	if err := b.sessionsJSON(); err != nil {
+		return err
+	}
+	if err := b.feed(); err != nil {
 		return err
 	}
 	return b.sitemap()
@@ -490,18 +506,19 @@ func pageFile(path string) string {
 
 // sessionEntry is one element of sessions.json.
 type sessionEntry struct {
-	ID        string    `json:"id"`
-	Title     string    `json:"title"`
-	Project   string    `json:"project"`
-	Format    string    `json:"format"`
-	Source    string    `json:"source"`
-	URL       string    `json:"url"`
-	Started   time.Time `json:"started"`
-	Ended     time.Time `json:"ended"`
-	Messages  int       `json:"messages"`
-	ToolCalls int       `json:"tool_calls"`
-	Models    []string  `json:"models"`
-	Warnings  []string  `json:"warnings"`
+	ID        string         `json:"id"`
+	Title     string         `json:"title"`
+	Project   string         `json:"project"`
+	Format    string         `json:"format"`
+	Source    string         `json:"source"`
+	URL       string         `json:"url"`
+	Started   time.Time      `json:"started"`
+	Ended     time.Time      `json:"ended"`
+	Messages  int            `json:"messages"`
+	ToolCalls int            `json:"tool_calls"`
+	Models    []string       `json:"models"`
+	Warnings  []string       `json:"warnings"`
+	Redacted  map[string]int `json:"redacted"` // secrets replaced, by kind
 }
 
 // sessionsJSON writes the machine-readable list of every session.
@@ -512,6 +529,7 @@ func (b *builder) sessionsJSON() error {
 			ID: s.ID, Title: s.Title, Project: s.Project.Name, Format: s.Format, Source: s.Source,
 			URL: s.Path, Started: s.Started, Ended: s.Ended, Messages: s.Stats.Messages,
 			ToolCalls: s.Stats.ToolCalls, Models: nonNil(s.Models), Warnings: nonNil(s.Warnings),
+			Redacted: b.site.redactedOf(s),
 		})
 	}
 	data, err := json.MarshalIndent(list, "", "  ")

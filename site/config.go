@@ -34,6 +34,10 @@ type Config struct {
 	Pricing      Pricing // model prices for cost estimates
 	Sass         struct{ Binary string }
 	Search       map[string]bool // what the search index holds (search.include); nil: no search
+	Redact       Redact          // what is redacted before anything is written
+	Selection    Selection       // which sessions the site shows (publish.include, publish.exclude, hide)
+	CNAME        string          // the custom domain of a GitHub Pages site
+	ShowAll      bool            // show every session, whatever the selection says
 
 	Dir    string  // the site dir
 	File   string  // the config file read, or "" for the embedded demo config
@@ -80,6 +84,7 @@ type Options struct {
 	Source     string         // the site dir; default "."
 	ConfigFile string         // an explicit config file
 	Overrides  map[string]any // flag values, by config key; they win over everything
+	ShowAll    bool           // ignore publish.include, publish.exclude and hide (for serve)
 }
 
 // keys are the config keys, lower-cased as viper keeps them, with their
@@ -99,6 +104,10 @@ var keys = map[string][]string{
 	"pricing":      nil, // by model name prefix
 	"sass":         {"binary"},
 	"search":       {"include", "enabled"},
+	"redact":       {"enabled", "patterns", "literals", "paths"},
+	"publish":      {"include", "exclude"},
+	"hide":         nil, // session ids and source globs
+	"cname":        nil,
 }
 
 // configNames are the file names looked for in the site dir, in order.
@@ -179,6 +188,7 @@ func LoadConfig(o Options) (*Config, []string, error) {
 	get("highlight.style", &c.Highlight.Style)
 	get("highlight.darkStyle", &c.Highlight.DarkStyle)
 	get("sass.binary", &c.Sass.Binary)
+	get("cname", &c.CNAME)
 	if err != nil {
 		return nil, warns, err
 	}
@@ -222,6 +232,16 @@ func LoadConfig(o Options) (*Config, []string, error) {
 	if c.Agents, err = boolean(v, "agents"); err != nil {
 		return nil, warns, fmt.Errorf("%s: %w", name, err)
 	}
+	if c.Redact, err = redactConfig(v); err != nil {
+		return nil, warns, fmt.Errorf("%s: %w", name, err)
+	}
+	if c.Selection, err = selection(v); err != nil {
+		return nil, warns, fmt.Errorf("%s: %w", name, err)
+	}
+	if c.CNAME, err = cname(c.CNAME); err != nil {
+		return nil, warns, fmt.Errorf("%s: cname: %w", name, err)
+	}
+	c.ShowAll = o.ShowAll
 	dirs, err := list(v, "contentDirs")
 	if err != nil {
 		return nil, warns, fmt.Errorf("%s: %w", name, err)

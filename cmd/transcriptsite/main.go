@@ -53,7 +53,7 @@ content/), or anywhere to build the embedded demo site into public/.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newBuild(), newServe(), newVersion(), newFormats())
+	root.AddCommand(newBuild(), newServe(), newVersion(), newFormats(), newPublish(), newNew())
 	var cpuProfile, memProfile string
 	root.PersistentFlags().StringVar(&cpuProfile, "profile-cpu", "", "write a CPU profile to this file")
 	root.PersistentFlags().StringVar(&memProfile, "profile-mem", "", "write a heap profile to this file when the command ends")
@@ -142,35 +142,42 @@ their path and line; the build goes on and every good session gets its page.`,
 			if err != nil {
 				return err
 			}
-			stderr := c.ErrOrStderr()
-			if f.quiet {
-				stderr = io.Discard
-			}
-			for _, w := range warns {
-				fmt.Fprintln(stderr, "WARN", w)
-			}
-			b, err := site.NewBuilder(cfg, site.BuildOptions{IgnoreCache: f.ignoreCache, GC: f.gc})
-			if err != nil {
-				return err
-			}
-			rep, err := b.Build(c.Context())
-			if err != nil {
-				return err
-			}
-			for _, w := range rep.Warnings {
-				fmt.Fprintln(stderr, "WARN", warningPath(cfg, w))
-			}
-			for _, n := range rep.Notices {
-				fmt.Fprintln(stderr, "WARN", n)
-			}
-			if !f.quiet {
-				fmt.Fprintln(c.OutOrStdout(), rep)
-			}
-			return nil
+			_, err = f.build(c, cfg, warns)
+			return err
 		},
 	}
 	f.register(c)
 	return c
+}
+
+// build builds the site and reports what it did: warnings on stderr, the
+// summary on stdout.
+func (f *buildFlags) build(c *cobra.Command, cfg *site.Config, warns []string) (*site.Report, error) {
+	stderr := c.ErrOrStderr()
+	if f.quiet {
+		stderr = io.Discard
+	}
+	for _, w := range warns {
+		fmt.Fprintln(stderr, "WARN", w)
+	}
+	b, err := site.NewBuilder(cfg, site.BuildOptions{IgnoreCache: f.ignoreCache, GC: f.gc})
+	if err != nil {
+		return nil, err
+	}
+	rep, err := b.Build(c.Context())
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range rep.Warnings {
+		fmt.Fprintln(stderr, "WARN", warningPath(cfg, w))
+	}
+	for _, n := range rep.Notices {
+		fmt.Fprintln(stderr, "WARN", n)
+	}
+	if !f.quiet {
+		fmt.Fprintln(c.OutOrStdout(), rep)
+	}
+	return rep, nil
 }
 
 // warningPath names the file of a warning as the user can open it.

@@ -23,8 +23,12 @@ type lockedBuffer struct {
 	b  bytes.Buffer
 }
 
-func (l *lockedBuffer) Write(p []byte) (int, error) { l.mu.Lock(); defer l.mu.Unlock(); return l.b.Write(p) }
-func (l *lockedBuffer) String() string              { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+func (l *lockedBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
 
 const serveSession = `{"parentUuid":null,"sessionId":"s-1","cwd":"/w/app","type":"user","message":{"role":"user","content":"first prompt"},"uuid":"u1","timestamp":"2026-01-01T00:00:00Z"}
 {"parentUuid":"u1","sessionId":"s-1","type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"first reply"}]},"uuid":"a1","timestamp":"2026-01-01T00:00:01Z"}

@@ -206,4 +206,3 @@ func dirSize(dir string) string {
 	})
 	return fmt.Sprintf("%.1f MB in %d files", float64(n)/1e6, files)
 }
-

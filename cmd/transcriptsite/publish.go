@@ -1,0 +1,89 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/transcriptsite/transcriptsite/site"
+	"github.com/transcriptsite/transcriptsite/site/publish"
+)
+
+func newPublish() *cobra.Command {
+	var f buildFlags
+	var opt publish.Options
+	var allowSecrets bool
+	c := &cobra.Command{
+		Use:   "publish",
+		Short: "Build the site and commit it to the gh-pages branch for GitHub Pages",
+		Long: `Publish builds the site and commits it, with .nojekyll (and CNAME when the
+config sets cname), to a branch of a git remote: gh-pages of the site
+directory's origin unless told otherwise. Each publish is one commit on top of
+the branch, none when nothing changed; your working tree and checked-out
+branch are never touched. With -d DIR it publishes a site already built there.
+
+Without a baseURL in the config or on the command line, the site is built for
+the GitHub Pages address the remote gives. Publish refuses to run when
+redaction is turned off (redact.enabled: false) unless --allow-secrets is given.
+
+On GitHub, set Settings > Pages > Source to "Deploy from a branch", gh-pages.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			cfg, warns, err := site.LoadConfig(f.options(c))
+			if err != nil {
+				return err
+			}
+			if !cfg.Redact.Enabled && !allowSecrets {
+				return errors.New("redaction is off (redact.enabled: false), so every secret in the sessions would be published: " +
+					"turn it on, or pass --allow-secrets if you are sure")
+			}
+			ctx := c.Context()
+			remote, err := publish.RemoteURL(ctx, cfg.Dir, opt.Remote)
+			if err != nil {
+				return err
+			}
+			pages := publish.PagesURL(remote, cfg.CNAME)
+			opt.Remote, opt.Dir, opt.CNAME = remote, cfg.Destination, cfg.CNAME
+			if c.Flags().Changed("destination") {
+				if _, err := os.Stat(filepath.Join(opt.Dir, "sessions.json")); err != nil {
+					return fmt.Errorf("%s holds no site built by transcriptsite (no sessions.json): build it, or leave out -d to build and publish", opt.Dir)
+				}
+			} else {
+				if cfg.BaseURL == "" {
+					cfg.BaseURL = pages
+				}
+				rep, err := f.build(c, cfg, warns)
+				if err != nil {
+					return err
+				}
+				if !c.Flags().Changed("message") {
+					opt.Message = fmt.Sprintf("Publish %d sessions", rep.Sessions)
+				}
+			}
+			res, err := publish.Publish(ctx, opt)
+			if err != nil {
+				return err
+			}
+			out := c.OutOrStdout()
+			if res.Changed() {
+				fmt.Fprintf(out, "Published %.12s to %s of %s\n", res.Commit, res.Branch, res.Remote)
+			} else {
+				fmt.Fprintf(out, "Nothing changed: %s of %s is up to date at %.12s\n", res.Branch, res.Remote, res.Commit)
+			}
+			if pages != "" {
+				fmt.Fprintln(out, "Site:", pages)
+			}
+			return nil
+		},
+	}
+	f.register(c)
+	fl := c.Flags()
+	fl.StringVar(&opt.Remote, "remote", "origin", "the git remote to publish to: a remote name of the site directory's repository, or a URL")
+	fl.StringVar(&opt.Branch, "branch", "gh-pages", "the branch to commit the site to")
+	fl.StringVar(&opt.Message, "message", "Publish the site", "the commit message")
+	fl.BoolVar(&allowSecrets, "allow-secrets", false, "publish even though redaction is turned off in the config")
+	return c
+}

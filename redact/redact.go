@@ -1,0 +1,247 @@
+// Package redact replaces the secrets in sessions (API keys, tokens, private
+// keys, passwords) with [REDACTED:<kind>] before anything is rendered,
+// indexed or exported. It finds them by gitleaks' maintained rule set, by a
+// rule of its own for passwords in URLs, and by the site's own patterns and
+// literals; it can also shorten home directories to ~.
+package redact
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// Config is what to redact besides the built-in rules.
+type Config struct {
+	Patterns []Pattern // regular expressions, each with the kind it reports
+	Literals []string  // exact strings, reported as kind "literal"
+	Paths    bool      // shorten /home/<user>, /Users/<user> and C:\Users\<user> to ~
+}
+
+// Pattern is a rule of the site's own. When the expression has a capture
+// group, the first group that matched is the secret; else the whole match.
+type Pattern struct {
+	Kind  string
+	Regex string
+}
+
+// Redactor redacts strings and sessions. It is safe for concurrent use.
+type Redactor struct {
+	rules    *ruleSet
+	patterns []*rule
+	literals []string
+	paths    bool
+}
+
+// New returns a redactor with the built-in rules and cfg's.
+func New(cfg Config) (*Redactor, error) {
+	rs, err := builtin()
+	if err != nil {
+		return nil, err
+	}
+	r := &Redactor{rules: rs, paths: cfg.Paths}
+	for i, p := range cfg.Patterns {
+		if p.Kind == "" || strings.ContainsAny(p.Kind, "[]:\n") {
+			return nil, fmt.Errorf("redact.patterns[%d]: kind %q: want a short name such as internal-token", i, p.Kind)
+		}
+		re, err := regexp.Compile(p.Regex)
+		if err != nil {
+			return nil, fmt.Errorf("redact.patterns[%d] (%s): %w", i, p.Kind, err)
+		}
+		r.patterns = append(r.patterns, &rule{id: p.Kind, re: re})
+	}
+	for _, l := range cfg.Literals {
+		if l != "" {
+			r.literals = append(r.literals, l)
+		}
+	}
+	return r, nil
+}
+
+// String returns s with its secrets replaced, and adds what it replaced to
+// counts, by kind.
+func (r *Redactor) String(s string, counts map[string]int) string {
+	return r.redact(s, counts, nil)
+}
+
+// redact redacts s and, when learned is not nil, adds each secret it
+// found to it, with its kind.
+func (r *Redactor) redact(s string, counts map[string]int, learned map[string]string) string {
+	if s == "" {
+		return s
+	}
+	fs := r.rules.find(s, nil)
+	for _, p := range r.patterns {
+		fs = p.matchAll(s, fs)
+	}
+	for _, l := range r.literals {
+		fs = literal(s, l, "literal", fs)
+	}
+	if learned != nil {
+		for _, f := range fs {
+			if f.hi-f.lo >= minLearned {
+				learned[s[f.lo:f.hi]] = f.kind
+			}
+		}
+	}
+	if len(fs) > 0 {
+		s = replace(s, fs, counts)
+	}
+	if r.paths {
+		s = shortenHome(s)
+	}
+	return s
+}
+
+// minLearned is the shortest secret that is looked for again in the rest
+// of its session: a shorter one could be an ordinary word.
+const minLearned = 8
+
+// literal finds every l in s.
+func literal(s, l, kind string, out []found) []found {
+	for i := 0; ; {
+		j := strings.Index(s[i:], l)
+		if j < 0 {
+			return out
+		}
+		out = append(out, found{i + j, i + j + len(l), kind})
+		i += j + len(l)
+	}
+}
+
+// matchAll finds the secrets of a site pattern, which has no keywords,
+// entropy or allowlists: the site's author knows what they want gone.
+func (p *rule) matchAll(s string, out []found) []found {
+	for _, m := range p.re.FindAllStringSubmatchIndex(s, -1) {
+		lo, hi := m[0], m[1]
+		for j := 2; j+1 < len(m); j += 2 {
+			if m[j] >= 0 && m[j+1] > m[j] {
+				lo, hi = m[j], m[j+1]
+				break
+			}
+		}
+		if hi > lo {
+			out = append(out, found{lo, hi, p.id})
+		}
+	}
+	return out
+}
+
+// replace puts [REDACTED:<kind>] in place of every secret; secrets that
+// overlap are replaced once, as the kind of the first.
+func replace(s string, fs []found, counts map[string]int) string {
+	slices.SortFunc(fs, func(a, b found) int { return cmp.Or(a.lo-b.lo, b.hi-a.hi) })
+	var b strings.Builder
+	b.Grow(len(s))
+	at := 0
+	for i := 0; i < len(fs); {
+		f := fs[i]
+		for i++; i < len(fs) && fs[i].lo < f.hi; i++ {
+			f.hi = max(f.hi, fs[i].hi)
+		}
+		// A secret cut before an escaped character must not leave its
+		// backslash behind, or JSON around it would no longer parse.
+		for f.hi > f.lo+1 && s[f.hi-1] == '\\' {
+			f.hi--
+		}
+		b.WriteString(s[at:f.lo])
+		b.WriteString("[REDACTED:" + f.kind + "]")
+		at = f.hi
+		counts[f.kind]++
+	}
+	b.WriteString(s[at:])
+	return b.String()
+}
+
+// homeDirs are home directories with the user's name: /home/<user>,
+// /Users/<user>, C:\Users\<user> (also with escaped or forward slashes).
+var homeDirs = regexp.MustCompile(`(^|[^\w./~-])(?:/home/|/Users/|(?i:[a-z]):(?:\\\\|\\|/)(?i:users)(?:\\\\|\\|/))[^/\\\s"'\x60:;,()<>\[\]{}|*?]+`)
+
+func shortenHome(s string) string {
+	if !strings.Contains(s, "/home/") && !strings.Contains(s, "/Users/") && !strings.Contains(asciiLower(s), "users") {
+		return s
+	}
+	return homeDirs.ReplaceAllString(s, "$1~")
+}
+
+// Session redacts every string of a session that is shown or written:
+// titles, directories, message text, code, tool names, inputs and outputs,
+// events and their raw records, metadata and warnings. Ids and source paths
+// are kept: URLs are made from them. A secret found anywhere in the session
+// is then also replaced wherever else it appears in it, where the text
+// around it hid it from the rules (in a path, after an escape). It returns
+// the counts by kind.
+func (r *Redactor) Session(s *transcript.Session) map[string]int {
+	counts := map[string]int{}
+	learned := map[string]string{}
+	strs, done := sessionStrings(s)
+	defer done()
+	for _, p := range strs {
+		*p = r.redact(*p, counts, learned)
+	}
+	if len(learned) == 0 {
+		return counts
+	}
+	secrets := slices.Sorted(maps.Keys(learned))
+	for _, p := range strs {
+		var fs []found
+		for _, sec := range secrets {
+			fs = literal(*p, sec, learned[sec], fs)
+		}
+		if len(fs) > 0 {
+			*p = replace(*p, fs, counts)
+		}
+	}
+	return counts
+}
+
+// sessionStrings returns the strings of s that Session redacts, and a
+// func that stores the metadata values back in their map.
+func sessionStrings(s *transcript.Session) (strs []*string, done func()) {
+	strs = []*string{&s.Title, &s.Project, &s.CWD, &s.Branch}
+	keys := slices.Sorted(maps.Keys(s.Meta))
+	meta := make([]string, len(keys))
+	for i, k := range keys {
+		meta[i] = s.Meta[k]
+		strs = append(strs, &meta[i])
+	}
+	done = func() {
+		for i, k := range keys {
+			s.Meta[k] = meta[i]
+		}
+	}
+	for i := range s.Warnings {
+		strs = append(strs, &s.Warnings[i])
+	}
+	seen := map[*transcript.ToolResult]bool{}
+	result := func(res *transcript.ToolResult) {
+		if res == nil || seen[res] {
+			return
+		}
+		seen[res] = true
+		strs = append(strs, &res.Output)
+		for _, img := range res.Images {
+			strs = append(strs, &img.URL)
+		}
+	}
+	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+		strs = append(strs, &p.Text, &p.Name)
+		if c := p.Call; c != nil {
+			strs = append(strs, &c.Name, &c.Input)
+			result(c.Result)
+		}
+		result(p.Result)
+		if p.Event != nil {
+			strs = append(strs, &p.Event.Raw)
+		}
+		if p.Image != nil {
+			strs = append(strs, &p.Image.URL)
+		}
+	})
+	return strs, done
+}

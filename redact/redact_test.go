@@ -1,0 +1,268 @@
+package redact
+
+import (
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	transcriptsite "github.com/transcriptsite/transcriptsite"
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/redact/redacttest"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+func newRedactor(t testing.TB, cfg Config) *Redactor {
+	t.Helper()
+	r, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestEveryRule plants a secret of every gitleaks rule, as gitleaks' own
+// detector finds it, in three settings a transcript has: alone, among lines
+// of prose, and inside a JSON tool input.
+func TestEveryRule(t *testing.T) {
+	samples, missed := redacttest.Samples()
+	if len(missed) > 0 || len(samples) < 200 {
+		t.Errorf("%d samples; no sample for %v", len(samples), missed)
+	}
+	r := newRedactor(t, Config{})
+	for _, s := range samples {
+		input := jsonString(map[string]string{"command": "cat .env", "content": "line one\n" + s.Text + "\nline three"})
+		secretJSON := jsonString(s.Secret)
+		for _, c := range []struct{ text, secret string }{
+			{s.Text, s.Secret},
+			{"Here is the config:\n\n" + s.Text + "\n\nand some more text after it.", s.Secret},
+			{string(input), strings.Trim(string(secretJSON), `"`)},
+		} {
+			counts := map[string]int{}
+			out := r.String(c.text, counts)
+			if strings.Contains(out, c.secret) || len(counts) == 0 {
+				t.Errorf("%s: the secret is left in %q (counts %v)", s.Rule, out, counts)
+			}
+			if strings.HasPrefix(c.text, "{") && !json.Valid([]byte(out)) {
+				t.Errorf("%s: redaction broke the JSON: %s", s.Rule, out)
+			}
+		}
+	}
+}
+
+// jsonString encodes v as agents write JSON, without escaping <, > and &.
+func jsonString(v any) string {
+	var b strings.Builder
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	_ = e.Encode(v)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// TestKinds checks the kinds that matter most by name.
+func TestKinds(t *testing.T) {
+	samples, _ := redacttest.Samples()
+	r := newRedactor(t, Config{})
+	for _, kind := range []string{
+		"anthropic-api-key", "anthropic-admin-api-key", "openai-api-key", "gcp-api-key", "aws-access-token",
+		"github-pat", "github-fine-grained-pat", "github-oauth", "gitlab-pat", "slack-bot-token",
+		"slack-user-token", "stripe-access-token", "huggingface-access-token", "private-key", "jwt", "generic-api-key",
+	} {
+		i := slices.IndexFunc(samples, func(s redacttest.Sample) bool { return s.Rule == kind })
+		if i < 0 {
+			t.Errorf("no rule %s", kind)
+			continue
+		}
+		counts := map[string]int{}
+		out := r.String(samples[i].Text, counts)
+		if counts[kind] != 1 || !strings.Contains(out, "[REDACTED:"+kind+"]") {
+			t.Errorf("%s: %q gives %q, counts %v", kind, samples[i].Text, out, counts)
+		}
+	}
+}
+
+func TestOwnRulesAndKeptText(t *testing.T) {
+	r := newRedactor(t, Config{})
+	for _, c := range []struct{ in, want string }{
+		{"psql postgres://app:s3cr3t-P4ss@db.internal:5432/app", "psql postgres://app:[REDACTED:url-password]@db.internal:5432/app"},
+		{`git remote add origin "https://x-access-token:Zt8qP2vLk9Rw@github.com/o/r.git"`, `git remote add origin "https://x-access-token:[REDACTED:url-password]@github.com/o/r.git"`},
+		{"export DB_PASSWORD=q8Vn3kZt7Lw2xR", "export DB_PASSWORD=[REDACTED:generic-api-key]"},
+		// Kept: low entropy, placeholders, and the text of ordinary sessions.
+		{"password = \"changeme\"", ""},
+		{"token: ${GITHUB_TOKEN}", ""},
+		{"git@github.com:owner/repo.git and https://github.com/owner/repo and http://localhost:8080/", ""},
+		{"commit 9fceb02d0ae598e95dc970b74767f19372d61af8, session 3f2a9c1e-7b4d-4e8a-9c2f-1d5e6a7b8c90", ""},
+		{"apiKey := os.Getenv(\"API_KEY\")\nif tok.Kind == token.STRING {", ""},
+		{"The key insight is that the parser's token stream is lazy.", ""},
+	} {
+		want := c.want
+		if want == "" {
+			want = c.in
+		}
+		if got := r.String(c.in, map[string]int{}); got != want {
+			t.Errorf("%q\n got %q\nwant %q", c.in, got, want)
+		}
+	}
+}
+
+func TestSiteRules(t *testing.T) {
+	r := newRedactor(t, Config{
+		Patterns: []Pattern{{Kind: "ticket", Regex: `ACME-\d{4}`}, {Kind: "internal-host", Regex: `https://(\w+)\.corp\.example`}},
+		Literals: []string{"Project Nightingale", ""},
+		Paths:    true,
+	})
+	counts := map[string]int{}
+	in := `Fix ACME-1234 for Project Nightingale at https://wiki.corp.example/x in /home/alice/src/app and /Users/bob, C:\Users\carol\proj, {"p":"C:\\Users\\dave\\x"}; keep /mnt/home/x and /home/`
+	want := `Fix [REDACTED:ticket] for [REDACTED:literal] at https://[REDACTED:internal-host].corp.example/x in ~/src/app and ~, ~\proj, {"p":"~\\x"}; keep /mnt/home/x and /home/`
+	if got := r.String(in, counts); got != want {
+		t.Errorf("\n got %q\nwant %q", got, want)
+	}
+	if counts["ticket"] != 1 || counts["literal"] != 1 || counts["internal-host"] != 1 || len(counts) != 3 {
+		t.Errorf("counts %v", counts)
+	}
+	for _, bad := range []Config{
+		{Patterns: []Pattern{{Kind: "x", Regex: "("}}},
+		{Patterns: []Pattern{{Kind: "", Regex: "x"}}},
+		{Patterns: []Pattern{{Kind: "a]b", Regex: "x"}}},
+	} {
+		if _, err := New(bad); err == nil || !strings.Contains(err.Error(), "redact.patterns[0]") {
+			t.Errorf("%+v: err = %v", bad, err)
+		}
+	}
+}
+
+// kept are the session fields that are not redacted: ids and names that
+// URLs and formats are made of, and values that are never free text.
+var kept = []string{
+	"Session.ID", "Session.Format", "Session.Agent", "Session.AgentVersion", "Session.Source", "Session.Sources",
+	"Session.Models", "Session.ParentID", "Session.ChildIDs", "Message.ID", "Message.Role", "Message.Model",
+	"Message.Branch", "Part.Kind", "Part.Lang", "ToolCall.ID", "ToolCall.Kind", "ToolCall.Subagent",
+	"ToolResult.CallID", "Image.MediaType", "Event.Kind", "Turn.Status",
+}
+
+// TestSessionRedactsEveryField puts a secret in every string of a session
+// and checks that only the kept fields still hold it, so a field added to
+// the model later is redacted or kept on purpose.
+func TestSessionRedactsEveryField(t *testing.T) {
+	samples, _ := redacttest.Samples()
+	secret := samples[slices.IndexFunc(samples, func(s redacttest.Sample) bool { return s.Rule == "github-pat" })]
+	code := 0
+	res := &transcript.ToolResult{Images: []*transcript.Image{{}}, ExitCode: &code}
+	s := &transcript.Session{
+		Meta: map[string]string{"k": ""}, Warnings: []string{""}, Sources: []string{""}, Models: []string{""}, ChildIDs: []string{""},
+		Turns: []transcript.Turn{{Messages: []*transcript.Message{{Parts: []*transcript.Part{
+			{Call: &transcript.ToolCall{Result: res}, Image: &transcript.Image{}, Event: &transcript.Event{}},
+			{Result: res},
+		}}}}},
+	}
+	walkStrings(reflect.ValueOf(s), "", func(_ string, v reflect.Value) { v.SetString("see " + secret.Text) })
+	counts := newRedactor(t, Config{}).Session(s)
+	var left []string
+	walkStrings(reflect.ValueOf(s), "", func(field string, v reflect.Value) {
+		if strings.Contains(v.String(), secret.Secret) && !slices.Contains(left, field) {
+			left = append(left, field)
+		}
+	})
+	slices.Sort(left)
+	want := slices.Clone(kept)
+	slices.Sort(want)
+	if !slices.Equal(left, want) {
+		t.Errorf("fields that keep the secret:\n got %v\nwant %v", left, want)
+	}
+	if counts["github-pat"] != 16 {
+		t.Errorf("counts %v, want one per redacted field", counts)
+	}
+}
+
+// walkStrings calls f with every settable string in v, named Type.Field.
+func walkStrings(v reflect.Value, field string, f func(string, reflect.Value)) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			walkStrings(v.Elem(), field, f)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			walkStrings(v.Field(i), v.Type().Name()+"."+v.Type().Field(i).Name, f)
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			walkStrings(v.Index(i), field, f)
+		}
+	case reflect.Map:
+		for _, k := range v.MapKeys() {
+			e := reflect.New(v.Type().Elem()).Elem()
+			e.Set(v.MapIndex(k))
+			walkStrings(e, field, f)
+			v.SetMapIndex(k, e)
+		}
+	case reflect.String:
+		f(field, v)
+	}
+}
+
+// corpus returns every string of the shared corpus's sessions, or of the
+// demo content when the corpus is not beside the repository.
+func corpus(b testing.TB) (strs []string, size int64) {
+	var root fs.FS = os.DirFS("../../shared/corpus")
+	if _, err := fs.Stat(root, "."); err != nil {
+		root, _ = fs.Sub(transcriptsite.FS, "content")
+	}
+	res, err := ingest.Load(context.Background(), ingest.Root{FS: root})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, s := range res.Sessions {
+		walkStrings(reflect.ValueOf(s), "", func(_ string, v reflect.Value) {
+			if v.Len() > 0 {
+				strs = append(strs, v.String())
+				size += int64(v.Len())
+			}
+		})
+	}
+	return strs, size
+}
+
+// BenchmarkString redacts every string of real sessions.
+func BenchmarkString(b *testing.B) {
+	strs, size := corpus(b)
+	r := newRedactor(b, Config{})
+	b.SetBytes(size)
+	for b.Loop() {
+		counts := map[string]int{}
+		for _, s := range strs {
+			r.String(s, counts)
+		}
+	}
+}
+
+// TestSessionRedactsASecretEverywhere finds a secret where the text around
+// it lets a rule see it, and replaces it too where it does not: in a path,
+// and in a string redacted before the one that gave it away.
+func TestSessionRedactsASecretEverywhere(t *testing.T) {
+	samples, _ := redacttest.Samples()
+	s := samples[slices.IndexFunc(samples, func(s redacttest.Sample) bool { return s.Rule == "azure-ad-client-secret" })]
+	sess := &transcript.Session{
+		CWD: "/srv/" + s.Secret,
+		Turns: []transcript.Turn{{Messages: []*transcript.Message{
+			{Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: "ls /srv/" + s.Secret + "/logs"}}},
+			{Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: "The secret is " + s.Text}}},
+		}}},
+	}
+	if strings.Contains(newRedactor(t, Config{}).String(sess.CWD, map[string]int{}), "REDACTED") {
+		t.Fatal("the rule sees the secret in a path: the test needs a secret it does not see there")
+	}
+	counts := newRedactor(t, Config{}).Session(sess)
+	for _, got := range []string{sess.CWD, sess.Turns[0].Messages[0].Parts[0].Text, sess.Turns[0].Messages[1].Parts[0].Text} {
+		if strings.Contains(got, s.Secret) || !strings.Contains(got, "[REDACTED:azure-ad-client-secret]") {
+			t.Errorf("%q", got)
+		}
+	}
+	if counts["azure-ad-client-secret"] != 3 {
+		t.Errorf("counts %v", counts)
+	}
+}

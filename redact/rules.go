@@ -1,0 +1,459 @@
+package redact
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	ahocorasick "github.com/BobuSumisu/aho-corasick"
+	"github.com/spf13/viper"
+	"github.com/zricethezav/gitleaks/v8/config"
+)
+
+// The built-in rules are gitleaks' default rule set
+// (github.com/zricethezav/gitleaks/v8/config, MIT licence, Copyright (c)
+// 2019 Zachary Rice), read from the module so that upgrading it upgrades
+// them, and run as gitleaks runs them on a fragment: keywords first, then the
+// rule's regex, the secret picked from its groups, its entropy, then the
+// global and the rule's allowlists. What differs is for speed and for
+// transcripts: a rule runs on the lines around its keywords rather than on
+// the whole string; escape sequences (a tool's input is JSON) are read as
+// what they stand for; a secret group shorter than 8 bytes means the whole
+// match (it only structures the pattern); and rules that need a file path,
+// and the helpers of composite rules, are left out.
+
+// rule is one detector.
+type rule struct {
+	id string
+	re *regexp.Regexp
+	// group is the group that holds the secret; 0: the first non-empty one
+	// of 8 bytes or more, else the whole match.
+	group    int
+	entropy  float64 // the secret's Shannon entropy must exceed it
+	keywords []string
+	allow    []*config.Allowlist
+	// span is how many lines either side of a keyword's line a match can
+	// reach: 0 for a match within one line, -1 for any (a PEM block).
+	span int
+	// fast is re without its leading run of up to 50 name characters, when
+	// it has one (gitleaks' rules for key = value): Go's regexp runs it
+	// several times faster, and re then only has to confirm each match.
+	fast *regexp.Regexp
+}
+
+// namePrefix opens the regexes gitleaks makes for key = value assignments.
+const namePrefix = `(?i)[\w.-]{0,50}?`
+
+// ruleSet is the built-in rules, ready to run.
+type ruleSet struct {
+	rules  []*rule
+	global []*config.Allowlist
+	trie   *ahocorasick.Trie
+	byKw   map[string][]int // keyword → rules
+	always []int            // rules without keywords run on every string
+}
+
+// own are rules for what gitleaks has no rule for.
+var own = []*rule{{
+	// A password in a URL's userinfo: postgres://user:password@host/db.
+	id:       "url-password",
+	re:       regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]{1,30}://[^\s:/?#@"'\x60<>]{1,200}:([^\s/?#@"'\x60<>]{1,300})@[^\s/?#@"'\x60<>]`),
+	group:    1,
+	keywords: []string{"://"},
+}}
+
+// builtin loads the built-in rules once: compiling them takes tens of ms.
+var builtin = sync.OnceValues(func() (*ruleSet, error) {
+	v := viper.New()
+	v.SetConfigType("toml")
+	if err := v.ReadConfig(strings.NewReader(config.DefaultConfig)); err != nil {
+		return nil, fmt.Errorf("gitleaks rules: %w", err)
+	}
+	var vc config.ViperConfig
+	if err := v.Unmarshal(&vc); err != nil {
+		return nil, fmt.Errorf("gitleaks rules: %w", err)
+	}
+	cfg, err := vc.Translate()
+	if err != nil {
+		return nil, fmt.Errorf("gitleaks rules: %w", err)
+	}
+	rs := &ruleSet{global: cfg.Allowlists}
+	for _, id := range cfg.OrderedRules {
+		r := cfg.Rules[id]
+		if r.Regex == nil || r.Path != nil || r.SkipReport {
+			continue // rules about file names and a composite rule's helpers
+		}
+		// gitleaks' regexp package is the standard library's unless it is
+		// built with the gore2regex tag; compiling the source again keeps
+		// this package independent of that choice.
+		re, err := regexp.Compile(r.Regex.String())
+		if err != nil {
+			return nil, fmt.Errorf("gitleaks rule %s: %w", id, err)
+		}
+		rs.rules = append(rs.rules, &rule{
+			id: id, re: re, group: r.SecretGroup, entropy: r.Entropy,
+			keywords: r.Keywords, allow: r.Allowlists,
+		})
+	}
+	rs.rules = append(rs.rules, own...)
+	rs.byKw = map[string][]int{}
+	var kws []string
+	for i, r := range rs.rules {
+		r.span = span(r.re)
+		if rest, ok := strings.CutPrefix(r.re.String(), namePrefix); ok {
+			r.fast = regexp.MustCompile("(?i)" + rest)
+		}
+		if len(r.keywords) == 0 {
+			rs.always = append(rs.always, i)
+		}
+		for _, k := range r.keywords {
+			if rs.byKw[k] == nil {
+				kws = append(kws, k)
+			}
+			rs.byKw[k] = append(rs.byKw[k], i)
+		}
+	}
+	rs.trie = ahocorasick.NewTrieBuilder().AddStrings(kws).Build()
+	return rs, nil
+})
+
+// span says how far from its keyword's line a match of re can reach: 0
+// when no match holds a newline, 1 when a bounded number of them, -1 when
+// any number.
+func span(re *regexp.Regexp) int {
+	p, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		return -1
+	}
+	switch n := newlines(p.Simplify()); {
+	case n == 0:
+		return 0
+	case n < unbounded:
+		return 1
+	}
+	return -1
+}
+
+const unbounded = 1 << 20
+
+// newlines is the most newlines a match of re can hold.
+func newlines(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return strings.Count(string(re.Rune), "\n")
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			if re.Rune[i] <= '\n' && '\n' <= re.Rune[i+1] {
+				return 1
+			}
+		}
+	case syntax.OpAnyChar:
+		return 1
+	case syntax.OpCapture, syntax.OpQuest:
+		return newlines(re.Sub[0])
+	case syntax.OpConcat:
+		t := 0
+		for _, s := range re.Sub {
+			t = min(unbounded, t+newlines(s))
+		}
+		return t
+	case syntax.OpAlternate:
+		t := 0
+		for _, s := range re.Sub {
+			t = max(t, newlines(s))
+		}
+		return t
+	case syntax.OpStar, syntax.OpPlus, syntax.OpRepeat:
+		n := newlines(re.Sub[0])
+		if n == 0 {
+			return 0
+		}
+		if re.Op != syntax.OpRepeat || re.Max < 0 {
+			return unbounded
+		}
+		return min(unbounded, n*re.Max)
+	}
+	return 0
+}
+
+// found is a secret found in a string s: s[lo:hi].
+type found struct {
+	lo, hi int
+	kind   string
+}
+
+// find returns the secrets the built-in rules find in s.
+func (rs *ruleSet) find(s string, out []found) []found {
+	d := decode(s)
+	n := len(out)
+	out = rs.findDecoded(d.text, out)
+	if d.at != nil {
+		for i := n; i < len(out); i++ {
+			out[i].lo, out[i].hi = d.orig(out[i].lo), d.orig(out[i].hi)
+		}
+	}
+	return out
+}
+
+func (rs *ruleSet) findDecoded(s string, out []found) []found {
+	lower := asciiLower(s)
+	hits := map[int][]int{} // rule → where its keywords are
+	for _, m := range rs.trie.MatchString(lower) {
+		for _, i := range rs.byKw[m.MatchString()] {
+			hits[i] = append(hits[i], int(m.Pos()))
+		}
+	}
+	for _, i := range rs.always {
+		out = rs.run(rs.rules[i], s, 0, len(s), out)
+	}
+	// In rule order, so that the output does not depend on map order.
+	for i, r := range rs.rules {
+		ps := hits[i]
+		if len(ps) == 0 {
+			continue
+		}
+		if r.span < 0 {
+			out = rs.run(r, s, lineStart(s, slices.Min(ps), 0), len(s), out)
+			continue
+		}
+		slices.Sort(ps)
+		lo, hi := -1, -1
+		for _, p := range ps {
+			a, b := lineStart(s, p, r.span), lineEnd(s, p, r.span)
+			if a <= hi {
+				hi = max(hi, b)
+				continue
+			}
+			if lo >= 0 {
+				out = rs.run(r, s, lo, hi, out)
+			}
+			lo, hi = a, b
+		}
+		out = rs.run(r, s, lo, hi, out)
+	}
+	return out
+}
+
+// run runs r on s[lo:hi] and appends what it finds.
+func (rs *ruleSet) run(r *rule, s string, lo, hi int, out []found) []found {
+	if r.fast == nil {
+		for _, m := range r.re.FindAllStringIndex(s[lo:hi], -1) {
+			out = rs.check(r, s, lo+m[0], lo+m[1], out)
+		}
+		return out
+	}
+	// Each match of fast ends a match of re that starts at most 50 bytes
+	// before it.
+	next := lo
+	for _, m := range r.fast.FindAllStringIndex(s[lo:hi], -1) {
+		if lo+m[0] < next {
+			continue
+		}
+		from := max(next, lo+m[0]-50)
+		if full := r.re.FindStringIndex(s[from:hi]); full != nil {
+			out = rs.check(r, s, from+full[0], from+full[1], out)
+			next = from + full[1]
+		}
+	}
+	return out
+}
+
+// check picks the secret out of the match s[a:b] and appends it unless its
+// entropy is too low or an allowlist lets it through.
+func (rs *ruleSet) check(r *rule, s string, a, b int, out []found) []found {
+	match := strings.TrimRight(s[a:b], "\n")
+	sa, sb := 0, len(match)
+	if g := r.re.FindStringSubmatchIndex(match); len(g) >= 4 {
+		if r.group > 0 && 2*r.group+1 < len(g) {
+			sa, sb = g[2*r.group], g[2*r.group+1]
+		} else if r.group == 0 {
+			for j := 2; j+1 < len(g); j += 2 {
+				if g[j] >= 0 && g[j+1] > g[j] {
+					sa, sb = g[j], g[j+1]
+					break
+				}
+			}
+		}
+	}
+	if sb-sa < 8 && r.group == 0 {
+		sa, sb = 0, len(match) // a group that only structures the pattern
+	}
+	if sa < 0 || sb <= sa {
+		return out
+	}
+	secret := match[sa:sb]
+	if r.entropy != 0 && entropy(secret) <= r.entropy {
+		return out
+	}
+	line := s[lineStart(s, a, 0):lineEnd(s, a+len(match), 0)]
+	if allowed(rs.global, secret, match, line) || allowed(r.allow, secret, match, line) {
+		return out
+	}
+	return append(out, found{a + sa, a + sb, r.id})
+}
+
+// allowed reports whether an allowlist lets a finding through, as gitleaks
+// decides it for a fragment that has no path or commit.
+func allowed(lists []*config.Allowlist, secret, match, line string) bool {
+	for _, a := range lists {
+		target := secret
+		switch a.RegexTarget {
+		case "match":
+			target = match
+		case "line":
+			target = line
+		}
+		regex := a.RegexAllowed(target)
+		stop, _ := a.ContainsStopWord(secret)
+		if a.MatchCondition == config.AllowlistMatchAnd {
+			if len(a.Commits) > 0 || len(a.Paths) > 0 || (len(a.Regexes) > 0 && !regex) || (len(a.StopWords) > 0 && !stop) {
+				continue
+			}
+			return true
+		}
+		if regex || stop {
+			return true
+		}
+	}
+	return false
+}
+
+// entropy is the Shannon entropy of s in bits per byte.
+func entropy(s string) float64 {
+	var counts [256]int
+	for i := 0; i < len(s); i++ {
+		counts[s[i]]++
+	}
+	e := 0.0
+	for _, n := range counts {
+		if n > 0 {
+			p := float64(n) / float64(len(s))
+			e -= p * math.Log2(p)
+		}
+	}
+	return e
+}
+
+// asciiLower lower-cases ASCII letters only, so byte offsets stay those of s.
+func asciiLower(s string) string {
+	i := strings.IndexFunc(s, func(r rune) bool { return 'A' <= r && r <= 'Z' })
+	if i < 0 {
+		return s
+	}
+	b := []byte(s)
+	for ; i < len(b); i++ {
+		if 'A' <= b[i] && b[i] <= 'Z' {
+			b[i] += 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// decoded is a string with the escape sequences of JSON and quoted strings
+// decoded, so that rules see the text they stand for (a tool's input is
+// JSON: quotes, line breaks and tabs in it are escaped), and what it takes
+// to find a byte's place in the original.
+type decoded struct {
+	text  string
+	at    []int // where in text each run after an escape starts
+	extra []int // how many more bytes the original has before at[i]
+}
+
+// decode decodes \n, \r, \t, \f, \b, \", \', \\, \/ and \uXXXX in s;
+// a backslash before anything else stays.
+func decode(s string) decoded {
+	i := strings.IndexByte(s, '\\')
+	if i < 0 {
+		return decoded{text: s}
+	}
+	var d decoded
+	b := make([]byte, 0, len(s))
+	b = append(b, s[:i]...)
+	for i < len(s) {
+		if s[i] != '\\' || i+1 == len(s) {
+			b = append(b, s[i])
+			i++
+			continue
+		}
+		n := 2
+		switch c := s[i+1]; c {
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'f':
+			b = append(b, '\f')
+		case 'b':
+			b = append(b, '\b')
+		case '"', '\'', '\\', '/':
+			b = append(b, c)
+		case 'u':
+			r, err := strconv.ParseUint(s[i+2:min(len(s), i+6)], 16, 32)
+			if err != nil || i+6 > len(s) {
+				b = append(b, '\\')
+				n = 1
+				break
+			}
+			b = utf8.AppendRune(b, rune(r))
+			n = 6
+		default:
+			b = append(b, '\\')
+			n = 1
+		}
+		i += n
+		if extra := i - len(b); extra != 0 {
+			d.at = append(d.at, len(b))
+			d.extra = append(d.extra, extra)
+		}
+	}
+	d.text = string(b)
+	return d
+}
+
+// orig returns where byte p of the decoded text is, or ends, in the original.
+func (d *decoded) orig(p int) int {
+	i := sort.SearchInts(d.at, p+1) - 1
+	if i < 0 {
+		return p
+	}
+	return p + d.extra[i]
+}
+
+// lineStart returns where the line n lines before the one holding s[i]
+// starts.
+func lineStart(s string, i, n int) int {
+	for {
+		j := strings.LastIndexByte(s[:i], '\n')
+		if j < 0 {
+			return 0
+		}
+		if n == 0 {
+			return j + 1
+		}
+		i, n = j, n-1
+	}
+}
+
+// lineEnd returns where the line n lines after the one holding s[i] ends,
+// with its newline.
+func lineEnd(s string, i, n int) int {
+	for {
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			return len(s)
+		}
+		if n == 0 {
+			return i + j + 1
+		}
+		i, n = i+j+1, n-1
+	}
+}

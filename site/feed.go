@@ -1,0 +1,104 @@
+package site
+
+import (
+	"encoding/xml"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/transcriptsite/transcriptsite/render"
+)
+
+// feedEntries is how many of the newest sessions the feed lists: a feed
+// says what is new, the site lists everything.
+const feedEntries = 50
+
+type atomLink struct {
+	Rel  string `xml:"rel,attr,omitempty"`
+	Type string `xml:"type,attr,omitempty"`
+	Href string `xml:"href,attr"`
+}
+
+type atomEntry struct {
+	Title     string   `xml:"title"`
+	Link      atomLink `xml:"link"`
+	ID        string   `xml:"id"`
+	Published string   `xml:"published,omitempty"`
+	Updated   string   `xml:"updated"`
+	Summary   string   `xml:"summary,omitempty"`
+}
+
+// feed writes index.xml, an Atom feed of the newest sessions.
+func (b *builder) feed() error {
+	st := b.site
+	base := st.Config.BaseURL
+	f := struct {
+		XMLName xml.Name    `xml:"http://www.w3.org/2005/Atom feed"`
+		Title   string      `xml:"title"`
+		Sub     string      `xml:"subtitle,omitempty"`
+		Links   []atomLink  `xml:"link"`
+		ID      string      `xml:"id"`
+		Updated string      `xml:"updated"`
+		Author  string      `xml:"author>name"`
+		Gen     string      `xml:"generator"`
+		Entries []atomEntry `xml:"entry"`
+	}{
+		Title:  st.Config.Title,
+		Links:  []atomLink{{Rel: "self", Type: "application/atom+xml", Href: permalink(base, "index.xml")}, {Rel: "alternate", Type: "text/html", Href: permalink(base, "")}},
+		ID:     feedID(base, ""),
+		Author: st.Config.Title,
+		Gen:    "transcriptsite",
+	}
+	f.Sub, _ = st.Config.Params["description"].(string)
+	var latest time.Time
+	for i, s := range st.Sessions {
+		updated := s.Ended
+		if updated.IsZero() {
+			updated = s.Started
+		}
+		if updated.After(latest) {
+			latest = updated
+		}
+		if i >= feedEntries {
+			continue
+		}
+		e := atomEntry{
+			Title:   s.Title,
+			Link:    atomLink{Rel: "alternate", Type: "text/html", Href: permalink(base, s.Path)},
+			ID:      feedID(base, s.Path),
+			Updated: atomTime(updated),
+			Summary: summary(s.FirstPrompt(), 300),
+		}
+		if !s.Started.IsZero() {
+			e.Published = atomTime(s.Started)
+		}
+		f.Entries = append(f.Entries, e)
+	}
+	f.Updated = atomTime(latest)
+	data, err := xml.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return err
+	}
+	return b.out.write("index.xml", append([]byte(xml.Header), append(data, '\n')...))
+}
+
+// feedID is an entry's permanent id: its URL on a site with an absolute
+// base URL, else a tag URI made of its path, which is as stable.
+func feedID(base, path string) string {
+	if u, err := url.Parse(base); err == nil && u.IsAbs() {
+		return base + path
+	}
+	return "tag:transcriptsite.github.io,2026:" + path
+}
+
+func atomTime(t time.Time) string {
+	if t.IsZero() {
+		t = time.Unix(0, 0)
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// summary is the first n runes of text, on one line.
+func summary(text string, n int) string {
+	return render.Truncate(n, strings.Join(strings.Fields(render.StripANSI(text)), " "))
+}

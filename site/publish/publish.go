@@ -1,0 +1,224 @@
+// Package publish commits a built site to a branch of a git remote, such as
+// the gh-pages branch GitHub Pages serves. It runs the git command in a
+// temporary repository of its own, so the user's working tree, index and
+// checked-out branch are never touched, and it keeps the branch's history:
+// each publish is one commit on top of the branch's head, and a publish
+// that changes nothing makes none.
+package publish
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// Options say what to publish where.
+type Options struct {
+	Dir     string // the built site
+	Repo    string // the repository whose remote Remote names; "" when Remote is a URL
+	Remote  string // a remote name of Repo, or a URL or path of a repository; default "origin"
+	Branch  string // default "gh-pages"
+	Message string // the commit message
+	CNAME   string // a custom domain, written to the branch as CNAME
+}
+
+// Result says what Publish did.
+type Result struct {
+	Remote string // the remote's URL
+	Branch string
+	Commit string // the branch's head after publishing
+	Parent string // the head before, or "" for a new branch
+}
+
+// Changed reports whether Publish made a commit.
+func (r *Result) Changed() bool { return r.Commit != r.Parent }
+
+// RemoteURL returns the URL of a remote as git reads one: a URL as it is;
+// a name as the repository at repo has it; else a path to a repository.
+func RemoteURL(ctx context.Context, repo, remote string) (string, error) {
+	if remote == "" {
+		remote = "origin"
+	}
+	if strings.ContainsAny(remote, `/\:`) {
+		return remote, nil
+	}
+	out, err := git(ctx, repo, nil, "remote", "get-url", remote)
+	if err != nil {
+		if fi, serr := os.Stat(remote); serr == nil && fi.IsDir() {
+			return remote, nil
+		}
+		return "", fmt.Errorf("remote %q of %s: %w (give --remote a URL, or add the remote with `git remote add %s URL`)", remote, repo, err, remote)
+	}
+	if !strings.Contains(out, ":") && !filepath.IsAbs(out) {
+		out = filepath.Join(repo, out) // a path relative to the repository
+	}
+	return out, nil
+}
+
+// Publish commits the site in opt.Dir to the branch and pushes it.
+func Publish(ctx context.Context, opt Options) (*Result, error) {
+	if opt.Branch == "" {
+		opt.Branch = "gh-pages"
+	}
+	if opt.Message == "" {
+		opt.Message = "Publish the site"
+	}
+	if out, err := git(ctx, "", nil, "check-ref-format", "--branch", opt.Branch); err != nil || out != opt.Branch {
+		return nil, fmt.Errorf("branch %q: not a valid branch name", opt.Branch)
+	}
+	if fi, err := os.Stat(opt.Dir); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("site %s: not a directory: build it first", opt.Dir)
+	}
+	remote, err := RemoteURL(ctx, opt.Repo, opt.Remote)
+	if err != nil {
+		return nil, err
+	}
+	if !strings.Contains(remote, "://") && !strings.Contains(remote, "@") {
+		if abs, err := filepath.Abs(remote); err == nil { // a path, from where the command runs
+			remote = abs
+		}
+	}
+	res := &Result{Remote: remote, Branch: opt.Branch}
+
+	// A bare repository of our own holds the index, the objects and the
+	// fetched head; the site dir is only read, as its work tree.
+	tmp, err := os.MkdirTemp("", "transcriptsite-publish-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	env := append(identity(ctx, opt.Repo), "GIT_DIR="+tmp, "GIT_INDEX_FILE="+filepath.Join(tmp, "index"))
+	run := func(args ...string) (string, error) { return git(ctx, "", env, args...) }
+	if _, err := git(ctx, "", nil, "init", "-q", "--bare", tmp); err != nil {
+		return nil, err
+	}
+
+	ref := "refs/heads/" + opt.Branch
+	heads, err := run("ls-remote", "--heads", remote, ref)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", remote, err)
+	}
+	if heads != "" {
+		if _, err := run("fetch", "-q", "--depth=1", remote, ref+":refs/remotes/site/head"); err != nil {
+			return nil, fmt.Errorf("fetch %s from %s: %w", opt.Branch, remote, err)
+		}
+		if res.Parent, err = run("rev-parse", "refs/remotes/site/head"); err != nil {
+			return nil, err
+		}
+	}
+
+	// The site's files, all of them (--force: the user's excludes must not
+	// drop any), and the two files GitHub Pages reads.
+	site, err := filepath.Abs(opt.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := git(ctx, site, append(env, "GIT_WORK_TREE="+site), "add", "--all", "--force", "."); err != nil {
+		return nil, fmt.Errorf("add the site's files: %w", err)
+	}
+	extra := map[string]string{".nojekyll": ""}
+	if opt.CNAME != "" {
+		extra["CNAME"] = opt.CNAME + "\n"
+	}
+	for name, content := range extra {
+		sha, err := gitIn(ctx, "", env, strings.NewReader(content), "hash-object", "-w", "--stdin")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := run("update-index", "--add", "--cacheinfo", "100644,"+sha+","+name); err != nil {
+			return nil, err
+		}
+	}
+	tree, err := run("write-tree")
+	if err != nil {
+		return nil, err
+	}
+	if res.Parent != "" {
+		if old, err := run("rev-parse", res.Parent+"^{tree}"); err == nil && old == tree {
+			res.Commit = res.Parent // nothing changed
+			return res, nil
+		}
+	}
+	args := []string{"commit-tree", tree, "-m", opt.Message}
+	if res.Parent != "" {
+		args = append(args, "-p", res.Parent)
+	}
+	if res.Commit, err = run(args...); err != nil {
+		return nil, err
+	}
+	// No --force: if the branch moved since the fetch, the push fails
+	// rather than drop someone's commit.
+	if _, err := run("push", "-q", remote, res.Commit+":"+ref); err != nil {
+		return nil, fmt.Errorf("push to %s %s: %w", remote, opt.Branch, err)
+	}
+	return res, nil
+}
+
+// identity is the author and committer for the commit: the user's, as git
+// finds it from the site's repository, or transcriptsite's when they have
+// none, so that publishing from CI works.
+func identity(ctx context.Context, repo string) []string {
+	env := os.Environ()
+	if _, err := git(ctx, repo, nil, "var", "GIT_COMMITTER_IDENT"); err == nil {
+		return env
+	}
+	return append(env, "GIT_AUTHOR_NAME=transcriptsite", "GIT_AUTHOR_EMAIL=transcriptsite@localhost",
+		"GIT_COMMITTER_NAME=transcriptsite", "GIT_COMMITTER_EMAIL=transcriptsite@localhost")
+}
+
+// git runs git in dir ("" for the current dir) with env (nil for this
+// process's) and returns its output, trimmed, or an error with what it said.
+func git(ctx context.Context, dir string, env []string, args ...string) (string, error) {
+	return gitIn(ctx, dir, env, nil, args...)
+}
+
+func gitIn(ctx context.Context, dir string, env []string, stdin *strings.Reader, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	if stdin != nil {
+		cmd.Stdin = stdin
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return "", errors.New("git is not installed: publishing needs it")
+		}
+		if msg := strings.TrimSpace(errb.String()); msg != "" {
+			return "", fmt.Errorf("git %s: %s", args[0], msg)
+		}
+		return "", fmt.Errorf("git %s: %w", args[0], err)
+	}
+	return strings.TrimSpace(out.String()), nil
+}
+
+// githubRemote matches the remote URLs of GitHub repositories:
+// https://github.com/o/r(.git), git@github.com:o/r.git, ssh://git@github.com/o/r.
+var githubRemote = regexp.MustCompile(`^(?:(?:https?|ssh|git)://(?:[^@/]+@)?|[^@/]+@)github\.com[:/]([A-Za-z0-9-]+)/([A-Za-z0-9._-]+?)(?:\.git)?/?$`)
+
+// PagesURL is where GitHub Pages serves a site published from remote: its
+// custom domain when it has one, else https://<owner>.github.io/<repo>/, or
+// https://<owner>.github.io/ for the <owner>.github.io repository. It is ""
+// for a remote that is not on GitHub.
+func PagesURL(remote, cname string) string {
+	if cname != "" {
+		return "https://" + cname + "/"
+	}
+	m := githubRemote.FindStringSubmatch(remote)
+	if m == nil {
+		return ""
+	}
+	owner, repo := strings.ToLower(m[1]), m[2]
+	if strings.EqualFold(repo, owner+".github.io") {
+		return "https://" + owner + ".github.io/"
+	}
+	return "https://" + owner + ".github.io/" + url.PathEscape(repo) + "/"
+}
