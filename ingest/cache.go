@@ -103,13 +103,15 @@ func contentHash(c Cache, fsys fs.FS, name, rel string) (string, error) {
 // cachedRead reads f through the cache: a hit decodes what an earlier
 // build parsed, a miss reads the file and stores the result. It returns
 // the file's content hash too, "" when it could not be hashed.
-func cachedRead(ctx context.Context, c Cache, fsys fs.FS, name string, f *File) (*Reader, []*transcript.Session, string) {
+func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *File) (*Reader, []*transcript.Session, string) {
+	c := opts.Cache
 	sum, err := contentHash(c, fsys, name, f.Rel)
 	if err != nil {
 		r, ss := readFile(ctx, fsys, name, f)
+		transform(opts, ss)
 		return r, ss, ""
 	}
-	key := Key("parse", BuildID(), f.Rel, sum)
+	key := Key("parse", BuildID(), opts.TransformID, f.Rel, sum)
 	if data, ok := c.Get(key); ok {
 		var p parsed
 		if gob.NewDecoder(bytes.NewReader(data)).Decode(&p) == nil {
@@ -121,6 +123,7 @@ func cachedRead(ctx context.Context, c Cache, fsys fs.FS, name string, f *File) 
 		}
 	}
 	r, ss := readFile(ctx, fsys, name, f)
+	transform(opts, ss)
 	if ctx.Err() != nil {
 		return r, ss, "" // an interrupted read is not the file's result
 	}

@@ -129,13 +129,26 @@ type file struct {
 // no reader claims, becomes a warning; only an unreadable root fails. It
 // only ever opens files for reading.
 func Load(ctx context.Context, roots ...Root) (*Result, error) {
-	return LoadCached(ctx, nil, roots...)
+	return LoadCached(ctx, Options{}, roots...)
 }
 
-// LoadCached is Load with a cache of what files parse into: a file whose
-// content is unchanged since a build that used the same cache is not
-// parsed again. A nil cache reads every file.
-func LoadCached(ctx context.Context, cache Cache, roots ...Root) (*Result, error) {
+// Options change how Load reads.
+type Options struct {
+	// Cache keeps what files parse into: a file whose content is unchanged
+	// since a load that used the same cache and transform is not parsed
+	// again. Nil reads every file.
+	Cache Cache
+	// Transform, when set, changes each session a file holds as soon as it
+	// is read (before it is cached, merged or seen by anything else): the
+	// build redacts secrets here. TransformID names what it does, for the
+	// cache.
+	Transform   func(*transcript.Session)
+	TransformID string
+}
+
+// LoadCached is Load with options.
+func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, error) {
+	cache := opts.Cache
 	var files []file
 	for _, root := range roots {
 		err := fs.WalkDir(root.FS, ".", func(p string, d fs.DirEntry, err error) error {
@@ -182,9 +195,10 @@ func LoadCached(ctx context.Context, cache Cache, roots ...Root) (*Result, error
 				var ss []*transcript.Session
 				var hash string
 				if cache != nil {
-					r, ss, hash = cachedRead(ctx, cache, files[i].fsys, files[i].path, f)
+					r, ss, hash = cachedRead(ctx, opts, files[i].fsys, files[i].path, f)
 				} else {
 					r, ss = readFile(ctx, files[i].fsys, files[i].path, f)
+					transform(opts, ss)
 				}
 				outs[i] = out{r, ss, f.Warnings, hash}
 			}
@@ -277,6 +291,14 @@ func readFile(ctx context.Context, fsys fs.FS, name string, f *File) (r *Reader,
 		s.Warnings = append(s.Warnings, msgs...)
 	}
 	return r, ss
+}
+
+func transform(opts Options, ss []*transcript.Session) {
+	if opts.Transform != nil {
+		for _, s := range ss {
+			opts.Transform(s)
+		}
+	}
 }
 
 // Detect returns the reader for the file whose head is h, or nil.

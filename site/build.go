@@ -125,21 +125,19 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("highlight: %w", err)
 	}
-	var cache ingest.Cache
-	if bd.store != nil {
-		cache = bd.store
+	opts, err := readOptions(cfg)
+	if err != nil {
+		return nil, err
 	}
-	res, err := ingest.LoadCached(ctx, cache, cfg.Content()...)
+	if bd.store != nil {
+		opts.Cache = bd.store
+	}
+	res, err := ingest.LoadCached(ctx, opts, cfg.Content()...)
 	if err != nil {
 		return nil, err
 	}
 	sessions := cfg.selected(res.Sessions)
-	redacted, err := redactSessions(ctx, cfg, sessions)
-	if err != nil {
-		return nil, err
-	}
 	st := newSite(cfg, sessions)
-	st.redacted = redacted
 	// A site served from memory keeps its asset names, so a stylesheet that
 	// changes leaves the pages as they were and is swapped in place.
 	b := &builder{site: st, tpl: tpl, out: out, store: bd.store, hashes: res.Hashes, fingerprint: !bd.opts.Memory}
@@ -157,7 +155,7 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Sessions: len(st.Sessions), Files: res.Files, Warnings: res.Warnings, Notices: notices,
-		Redacted: total(redacted), Rendered: int(b.rendered.Load())}
+		Redacted: total(sessions), Rendered: int(b.rendered.Load())}
 	if bd.store != nil {
 		rep.CacheHits, rep.CacheMisses = bd.store.hits, bd.store.misses
 		bd.store.hits, bd.store.misses = 0, 0
@@ -529,7 +527,7 @@ func (b *builder) sessionsJSON() error {
 			ID: s.ID, Title: s.Title, Project: s.Project.Name, Format: s.Format, Source: s.Source,
 			URL: s.Path, Started: s.Started, Ended: s.Ended, Messages: s.Stats.Messages,
 			ToolCalls: s.Stats.ToolCalls, Models: nonNil(s.Models), Warnings: nonNil(s.Warnings),
-			Redacted: b.site.redactedOf(s),
+			Redacted: nonNilCounts(s.Redacted),
 		})
 	}
 	data, err := json.MarshalIndent(list, "", "  ")

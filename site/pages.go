@@ -18,7 +18,6 @@ type Site struct {
 	Projects []*Project // the one with the newest session first
 	byID     map[string][]*Session
 	assets   map[string]string // theme asset name → its fingerprinted site path
-	redacted map[*transcript.Session]map[string]int
 }
 
 // Session returns the session with the given id, preferring one of the

@@ -1,14 +1,13 @@
 package site
 
 import (
-	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
-	"runtime"
-	"slices"
 
 	"github.com/spf13/viper"
-	"golang.org/x/sync/errgroup"
+
+	"github.com/transcriptsite/transcriptsite/ingest"
 
 	"github.com/transcriptsite/transcriptsite/redact"
 	"github.com/transcriptsite/transcriptsite/transcript"
@@ -61,59 +60,32 @@ func redactConfig(v *viper.Viper) (Redact, error) {
 	return r, err
 }
 
-// redactSessions redacts every session, on every core, and returns what it
-// redacted in each, by kind. It does nothing when redaction is off.
-func redactSessions(ctx context.Context, cfg *Config, sessions []*transcript.Session) (map[*transcript.Session]map[string]int, error) {
+// readOptions returns how the build reads sessions: redacted as soon as
+// they are read, so no secret reaches the cache, a page, the index or an
+// export. The rules are part of the cache key.
+func readOptions(cfg *Config) (ingest.Options, error) {
 	if !cfg.Redact.Enabled {
-		return nil, nil
+		return ingest.Options{TransformID: "no-redaction"}, nil
 	}
 	r, err := redact.New(cfg.Redact.Config)
 	if err != nil {
-		return nil, err
+		return ingest.Options{}, err
 	}
-	counts := make([]map[string]int, len(sessions))
-	// The longest first, so that no core is left with a long one at the end.
-	order := make([]int, len(sessions))
-	size := make([]int, len(sessions))
-	for i, s := range sessions {
-		order[i] = i
-		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
-			size[i] += len(p.Text)
-			if p.Call != nil {
-				size[i] += len(p.Call.Input)
-			}
-			if p.Result != nil {
-				size[i] += len(p.Result.Output)
-			}
-		})
+	rules, err := json.Marshal(cfg.Redact)
+	if err != nil {
+		return ingest.Options{}, err
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return size[b] - size[a] })
-	g, ctx := errgroup.WithContext(ctx)
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for _, i := range order {
-		g.Go(func() error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			counts[i] = r.Session(sessions[i])
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	out := make(map[*transcript.Session]map[string]int, len(sessions))
-	for i, s := range sessions {
-		out[s] = counts[i]
-	}
-	return out, nil
+	return ingest.Options{
+		Transform:   func(s *transcript.Session) { s.Redacted = r.Session(s) },
+		TransformID: ingest.Key("redact", string(rules)),
+	}, nil
 }
 
-// total adds up the counts of every session.
-func total(by map[*transcript.Session]map[string]int) map[string]int {
+// total adds up what was redacted in every session, by kind.
+func total(sessions []*transcript.Session) map[string]int {
 	t := map[string]int{}
-	for _, c := range by {
-		for k, n := range c {
+	for _, s := range sessions {
+		for k, n := range s.Redacted {
 			t[k] += n
 		}
 	}
@@ -128,10 +100,10 @@ func sum(counts map[string]int) int {
 	return n
 }
 
-// redactedOf returns what was redacted in s, never nil.
-func (st *Site) redactedOf(s *Session) map[string]int {
-	if c := st.redacted[s.Session]; c != nil {
-		return maps.Clone(c)
+// nonNilCounts returns counts, or an empty map for none.
+func nonNilCounts(c map[string]int) map[string]int {
+	if c == nil {
+		return map[string]int{}
 	}
-	return map[string]int{}
+	return maps.Clone(c)
 }

@@ -27,7 +27,8 @@ type Session struct {
 	ChildIDs     []string // sessions this one started
 	Turns        []Turn
 	Meta         map[string]string
-	Warnings     []string // problems met while reading this session
+	Warnings     []string       // problems met while reading this session
+	Redacted     map[string]int // secrets replaced in it, by kind
 }
 
 // Turn starts at a real user prompt and holds everything up to the next one.
