@@ -32,9 +32,9 @@
 
   // parse turns a query into units, every one of which a result must match:
   // a term, a phrase (quoted, or a word such as a path that splits into
-  // several terms), or a prefix (a word ending in *, or the last word while
-  // it is being typed).
-  function parse(query) {
+  // several terms), or a prefix (a word ending in *, or, while the query is
+  // being typed, its last word).
+  function parse(query, typing) {
     var units = [];
     var re = /"([^"]*)"?|(\S+)/g;
     var m;
@@ -47,7 +47,7 @@
       if (toks.length > 1 || quoted) units.push({ phrase: toks, prefix: prefix });
       else units.push({ term: toks[0], prefix: prefix });
     }
-    if (units.length && !/[\s"*]$/.test(query)) units[units.length - 1].prefix = true;
+    if (typing && units.length && !/[\s"*]$/.test(query)) units[units.length - 1].prefix = true;
     return units;
   }
 
@@ -184,12 +184,13 @@
 
   // search returns the sessions that match, best first, each with its best
   // documents. filters: {project, agent, role, kind, from, to} (strings as
-  // in the form; from and to as days since 1970).
-  Searcher.prototype.search = function (query, filters, limit) {
+  // in the form; from and to as days since 1970). typing makes the last word
+  // a prefix.
+  Searcher.prototype.search = function (query, filters, limit, typing) {
     var self = this;
     filters = filters || {};
     limit = limit || 20;
-    var units = parse(query);
+    var units = parse(query, typing);
     return this.load().then(function () {
       if (!units.length) return { sessions: [], total: 0, terms: [] };
       return Promise.all(units.map(function (u) { return self.unitDocs(u); })).then(function (found) {
@@ -242,11 +243,24 @@
       s.docs = s.docs.slice(0, 3);
       var row = table.sessions[s.session];
       return {
-        title: row[0], project: table.projects[row[1]], agent: table.agents[row[2]], model: table.models[row[3]],
-        day: row[4], path: row[6], docs: s.docs.map(function (d) { return d.doc; }),
+        session: s.session, title: row[0], project: table.projects[row[1]], agent: table.agents[row[2]],
+        model: table.models[row[3]], day: row[4], docs: s.docs.map(function (d) { return d.doc; }),
       };
     });
     return { sessions: sessions, total: total, matchedSessions: bySession.size, terms: terms };
+  };
+
+  // path returns the page of a session, from its block of paths.
+  Searcher.prototype.path = function (session) {
+    var size = this.meta.paths;
+    var b = Math.floor(session / size);
+    var key = "p" + b;
+    var p = this.blocks.get(key);
+    if (!p) {
+      p = this.fetchJSON(this.base + "p/" + b + ".json?v=" + this.meta.build);
+      this.blocks.set(key, p);
+    }
+    return p.then(function (paths) { return paths[session - b * size]; });
   };
 
   // excerpt returns the text of a document as [n, role, text], from its block.
@@ -371,7 +385,7 @@
     run(true);
   });
 
-  function run(keepLimit) {
+  function run(keepLimit, typing) {
     if (!keepLimit) limit = 10;
     var mine = ++seq;
     var q = input.value;
@@ -383,7 +397,7 @@
       return;
     }
     var t0 = performance.now();
-    searcher.search(q, filters(), limit).then(function (res) {
+    searcher.search(q, filters(), limit, typing).then(function (res) {
       if (mine !== seq) return;
       var ms = Math.round(performance.now() - t0);
       status.textContent = res.total
@@ -395,20 +409,22 @@
         var li = el("li", "search-result");
         var h = el("h2", "search-result-title");
         var a = el("a", "", s.title);
-        a.href = pageURL(s.path);
         h.appendChild(a);
         li.appendChild(h);
         li.appendChild(el("p", "meta", [s.project, s.agent, day(s.day)].filter(Boolean).join(" · ")));
         var hits = el("ul", "search-hits");
         li.appendChild(hits);
         list.appendChild(li);
+        var path = searcher.path(s.session);
+        path.then(function (p) { a.href = pageURL(p); });
         s.docs.slice(0, 2).forEach(function (doc) {
           var hit = el("li", "search-hit");
           hits.appendChild(hit);
-          searcher.excerpt(doc).then(function (row) {
+          Promise.all([searcher.excerpt(doc), path]).then(function (got) {
+            var row = got[0];
             if (mine !== seq || !row) return;
             var link = el("a", "search-hit-link");
-            link.href = pageURL(s.path) + "#m-" + row[0];
+            link.href = pageURL(got[1]) + "#m-" + row[0];
             link.appendChild(el("span", "search-hit-role", "#" + row[0] + " " + roles[row[1]]));
             var text = el("span", "search-hit-text");
             highlight(row[2], res.terms).forEach(function (p) {
@@ -431,9 +447,10 @@
     e.preventDefault();
     run(false);
   });
-  form.addEventListener("input", function () {
+  form.addEventListener("input", function (e) {
     clearTimeout(timer);
-    timer = setTimeout(function () { run(false); }, 120);
+    var typing = e.target === input;
+    timer = setTimeout(function () { run(false, typing); }, 120);
   });
   searcher.load().then(function () {
     var t = searcher.table;

@@ -26,7 +26,11 @@ import (
 const Version = 1
 
 const (
-	maxTokens   = 2000     // indexed per document: past it a long output only adds noise and size
+	maxTokens = 2000 // indexed per document: past it a long output only adds noise and size
+	maxPos    = 8    // positions kept per term per document: enough to rank and to match phrases,
+	// and a common word in a long output no longer costs every reader its every position
+	titleLen    = 60       // characters of a title in the eager table
+	pathBlock   = 32       // sessions per file of page paths
 	maxTokenLen = 64       // longer runs (base64, hashes of hashes) are not words anyone types
 	excerptLen  = 500      // bytes of a document kept for excerpts
 	shardTarget = 32 << 10 // bytes of JSON per shard before a new one starts
@@ -112,10 +116,13 @@ func Prepare(s Session, docs []Doc) *Prepared {
 		order = order[:0]
 		i := 0
 		Tokenize(d.Text, func(tok string) bool {
-			if _, seen := positions[tok]; !seen {
+			pos, seen := positions[tok]
+			if !seen {
 				order = append(order, tok)
 			}
-			positions[tok] = append(positions[tok], i)
+			if len(pos) < maxPos {
+				positions[tok] = append(pos, i)
+			}
 			i++
 			return i < maxTokens
 		})
@@ -216,6 +223,15 @@ func intern(list *[]string, s string) int {
 	}
 	*list = append(*list, s)
 	return len(*list) - 1
+}
+
+// cut shortens s to at most n runes, marking the cut.
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
 }
 
 func excerpt(s string) string {
@@ -332,17 +348,33 @@ func (ix *Index) Write(write func(name string, data []byte) error) error {
 		}
 	}
 
-	// The eager table: one row per session.
-	rows := make([][7]any, len(ix.sessions))
+	// The eager table: a row per session with what filters and result
+	// titles need; the page paths, needed only for the results shown, are
+	// in small blocks.
+	rows := make([][6]any, len(ix.sessions))
 	for i, s := range ix.sessions {
-		rows[i] = [7]any{s.Title, s.project, s.agent, s.model, s.Day, s.docStart, s.Path}
+		rows[i] = [6]any{cut(s.Title, titleLen), s.project, s.agent, s.model, s.Day, s.docStart}
+	}
+	for b := 0; b*pathBlock < len(ix.sessions); b++ {
+		var paths []string
+		for _, s := range ix.sessions[b*pathBlock : min((b+1)*pathBlock, len(ix.sessions))] {
+			paths = append(paths, s.Path)
+		}
+		data, err := json.Marshal(paths)
+		if err != nil {
+			return err
+		}
+		build.Write(data)
+		if err := write("p/"+strconv.Itoa(b)+".json", data); err != nil {
+			return err
+		}
 	}
 	sessions, err := json.Marshal(struct {
 		Projects []string `json:"projects"`
 		Agents   []string `json:"agents"`
 		Models   []string `json:"models"`
 		Kinds    []string `json:"kinds"`
-		Sessions [][7]any `json:"sessions"`
+		Sessions [][6]any `json:"sessions"`
 	}{ix.projects, ix.agents, ix.models, ix.kinds, rows})
 	if err != nil {
 		return err
@@ -359,9 +391,10 @@ func (ix *Index) Write(write func(name string, data []byte) error) error {
 		Build    string   `json:"build"`
 		Docs     int      `json:"docs"`
 		Block    int      `json:"block"`
+		Paths    int      `json:"paths"`
 		Sessions string   `json:"sessions"`
 		Shards   []string `json:"shards"`
-	}{Version, hex.EncodeToString(build.Sum(nil)[:6]), ix.docs, BlockDocs, sessionsFile, starts})
+	}{Version, hex.EncodeToString(build.Sum(nil)[:6]), ix.docs, BlockDocs, pathBlock, sessionsFile, starts})
 	if err != nil {
 		return err
 	}

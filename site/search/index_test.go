@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -163,8 +164,10 @@ func TestClient(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "# fail 0") {
-		t.Errorf("node output:\n%s", out)
+	src, _ := os.ReadFile("testdata/search.test.js")
+	want := fmt.Sprintf("# pass %d", strings.Count(string(src), "\ntest("))
+	if !strings.Contains(string(out), "# fail 0") || !strings.Contains(string(out), want) {
+		t.Errorf("node output, want %q:\n%s", want, out)
 	}
 }
 

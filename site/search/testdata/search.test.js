@@ -19,19 +19,20 @@ test("tokenize agrees with the Go indexer", () => {
 });
 
 test("parse", () => {
-  assert.deepStrictEqual(search.parse('fix "token bucket" src/app.go err*'), [
+  assert.deepStrictEqual(search.parse('fix "token bucket" src/app.go err*', true), [
     { term: "fix", prefix: false },
     { phrase: ["token", "bucket"], prefix: false },
     { phrase: ["src", "app", "go"], prefix: false },
     { term: "err", prefix: true },
   ]);
-  assert.deepStrictEqual(search.parse("refac"), [{ term: "refac", prefix: true }]);
-  assert.deepStrictEqual(search.parse("refac "), [{ term: "refac", prefix: false }]);
+  assert.deepStrictEqual(search.parse("refac", true), [{ term: "refac", prefix: true }]);
+  assert.deepStrictEqual(search.parse("refac ", true), [{ term: "refac", prefix: false }]);
+  assert.deepStrictEqual(search.parse("refac", false), [{ term: "refac", prefix: false }], "a deep link is exact");
 });
 
 async function run(q, filters) {
   const s = new search.Searcher("", fetchJSON);
-  const res = await s.search(q, filters || {});
+  const res = await s.search(q, filters || {}, 20, true);
   return { res, s };
 }
 
@@ -70,6 +71,7 @@ test("a query downloads only the shards of its terms", async () => {
   const { res, s } = await run("borrow ");
   const shards = fetched.filter((u) => u.startsWith("t/"));
   assert.strictEqual(shards.length, 1, fetched.join(" "));
+  assert.strictEqual(await s.path(res.sessions[0].session), "sessions/rustlings/b/");
   const row = await s.excerpt(res.sessions[0].docs[0]);
   assert.strictEqual(row[1], 0);
   assert.match(row[2], /borrow of moved value/);
