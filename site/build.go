@@ -312,9 +312,15 @@ func (b *builder) pages(ctx context.Context) error {
 func (b *builder) sessions(ctx context.Context) (*search.Index, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	prepared := make([]*search.Prepared, len(b.site.Sessions))
-	failed := make([]error, len(b.site.Sessions))
+	n := len(b.site.Sessions)
+	prepared := make([]*search.Prepared, n)
+	failed := make([]error, n)
+	var index *search.Index
+	if b.site.Config.Search != nil {
+		index = search.New(toolKindNames())
+	}
 	work := make(chan int)
+	done := make(chan int, n)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
@@ -324,23 +330,38 @@ func (b *builder) sessions(ctx context.Context) (*search.Index, error) {
 				if b.store != nil {
 					dig = digest(s.Session, b.hashes)
 				}
-				if b.site.Config.Search != nil {
+				if index != nil {
 					prepared[i] = b.prepare(s, dig)
 				}
 				failed[i] = b.session(s, dig)
+				done <- i
 			}
 		})
 	}
-feed:
-	for i := range b.site.Sessions {
-		select {
-		case work <- i:
-		case <-ctx.Done():
-			break feed
+	go func() {
+		defer close(work)
+		for i := range n {
+			select {
+			case work <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(done) }()
+	// Sessions join the index in the site's order, as soon as they are
+	// ready, so their prepared postings are not all held at once.
+	ready := make([]bool, n)
+	next := 0
+	for i := range done {
+		ready[i] = true
+		for ; next < n && ready[next]; next++ {
+			if index != nil {
+				index.Append(prepared[next])
+				prepared[next] = nil
+			}
 		}
 	}
-	close(work)
-	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -361,14 +382,7 @@ feed:
 	if len(errs) > 0 && len(errs) == len(failed) {
 		return nil, errs[0]
 	}
-	if b.site.Config.Search == nil {
-		return nil, nil // the site has no search
-	}
-	index := search.New(toolKindNames())
-	for _, p := range prepared {
-		index.Append(p)
-	}
-	return index, nil
+	return index, nil // nil when the site has no search
 }
 
 // fallbackPage stands in for a session page the theme failed to render,

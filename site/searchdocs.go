@@ -1,6 +1,7 @@
 package site
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -100,10 +101,19 @@ func searchDoc(m *transcript.Message, include map[string]bool) (search.Doc, bool
 			c := p.Call
 			d.Kinds |= 1 << slices.Index(toolKinds, c.Kind)
 			add(include["tools"], c.Name)
-			add(include["commands"], render.Command(c.Input))
-			if include["paths"] {
-				for _, k := range pathKeys {
-					add(true, render.Field(c.Input, k))
+			if include["commands"] || include["paths"] {
+				// Decode the input once, not once per key.
+				var in map[string]any
+				if json.Unmarshal([]byte(c.Input), &in) != nil {
+					add(include["commands"], c.Input) // free text: apply_patch, a command line
+				}
+				for _, k := range []string{"command", "cmd"} {
+					add(include["commands"], words(in[k]))
+				}
+				if include["paths"] {
+					for _, k := range pathKeys {
+						add(true, words(in[k]))
+					}
 				}
 			}
 			if c.Result != nil {
@@ -117,6 +127,23 @@ func searchDoc(m *transcript.Message, include map[string]bool) (search.Doc, bool
 	}
 	d.Text = b.String()
 	return d, d.Text != ""
+}
+
+// words returns a string input value, or an argv list joined by spaces.
+func words(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []any:
+		var parts []string
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				parts = append(parts, s)
+			}
+		}
+		return strings.Join(parts, " ")
+	}
+	return ""
 }
 
 func toolKindNames() []string {

@@ -13,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -20,6 +21,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -69,7 +71,7 @@ func run(dir, pagefind, chrome string, queries []string) error {
 	}
 	srv := server.New("/", false, os.Stderr)
 	srv.Update(files)
-	ts := httptest.NewServer(srv)
+	ts := httptest.NewServer(counting(srv))
 	defer ts.Close()
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox, chromedp.DisableGPU)
@@ -99,10 +101,60 @@ type result struct {
 	WarmMS  float64 `json:"warm"`
 }
 
-// resource is one download, from the browser's resource timing.
+// resource is one download: its URL and the bytes of its body on the wire.
 type resource struct {
-	Name    string  `json:"name"`
-	Encoded float64 `json:"encodedBodySize"`
+	Name    string
+	Encoded float64
+}
+
+// sent records what the server sends, request by request.
+var sent recorder
+
+type recorder struct {
+	mu   sync.Mutex
+	list []resource
+}
+
+func (r *recorder) add(res resource) {
+	r.mu.Lock()
+	r.list = append(r.list, res)
+	r.mu.Unlock()
+}
+
+// take returns what was sent since the last take.
+func (r *recorder) take() []resource {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.list
+	r.list = nil
+	return out
+}
+
+type countingWriter struct {
+	http.ResponseWriter
+	n int
+}
+
+func (w *countingWriter) Write(b []byte) (int, error) {
+	n, err := w.ResponseWriter.Write(b)
+	w.n += n
+	return n, err
+}
+
+func (w *countingWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// counting serves with h and records the body bytes of every response, as
+// compressed as they went out.
+func counting(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cw := &countingWriter{ResponseWriter: w}
+		h.ServeHTTP(cw, r)
+		sent.add(resource{Name: r.URL.RequestURI(), Encoded: float64(cw.n)})
+	})
 }
 
 // measure opens page in a fresh tab with no cache, waits for the page's
@@ -113,6 +165,7 @@ func measure(actx context.Context, page, engine, q string, done, warm string) er
 	defer cancel()
 	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
 	defer cancelT()
+	sent.take()
 	if err := chromedp.Do(ctx, chromedp.Navigate(page)); err != nil {
 		return err
 	}
@@ -120,11 +173,9 @@ func measure(actx context.Context, page, engine, q string, done, warm string) er
 	if err != nil {
 		return fmt.Errorf("%s %q: %w", engine, q, err)
 	}
-	entries, err := chromedp.Run(ctx, chromedp.Evaluate[[]resource](
-		`[...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")].map(e => ({name: e.name, encodedBodySize: e.encodedBodySize}))`))
-	if err != nil {
-		return err
-	}
+	// The server counts what it sent: a page's resource timing misses what
+	// a web worker fetches, and Pagefind searches in one.
+	entries := sent.take()
 	again, err := chromedp.Run(ctx, chromedp.Evaluate[result](warm, chromedp.EvalAwaitPromise))
 	if err != nil {
 		return fmt.Errorf("%s %q warm: %w", engine, q, err)
@@ -133,11 +184,11 @@ func measure(actx context.Context, page, engine, q string, done, warm string) er
 	var names []string
 	for _, e := range entries {
 		total += e.Encoded
-		if strings.Contains(e.Name, "/search/") && !strings.HasSuffix(strings.SplitN(e.Name, "?", 2)[0], "/search/") ||
-			strings.Contains(e.Name, "/js/search") || strings.Contains(e.Name, "/pagefind/") {
+		path := strings.SplitN(e.Name, "?", 2)[0]
+		if strings.HasPrefix(path, "/search/") && path != "/search/" || strings.HasPrefix(path, "/js/search") || strings.HasPrefix(path, "/pagefind/") {
 			search += e.Encoded
 		}
-		names = append(names, fmt.Sprintf("%s %.1f", strings.TrimPrefix(e.Name, "http://"), e.Encoded/1024))
+		names = append(names, fmt.Sprintf("%s %.1f", e.Name, e.Encoded/1024))
 	}
 	sort.Strings(names)
 	fmt.Fprintf(os.Stderr, "%s %q:\n  %s\n", engine, q, strings.Join(names, "\n  "))

@@ -235,6 +235,10 @@ func cut(s string, n int) string {
 }
 
 func excerpt(s string) string {
+	// Only the start is kept: do not walk a long output to the end.
+	if len(s) > 3*excerptLen {
+		s = s[:3*excerptLen]
+	}
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) <= excerptLen {
 		return s
@@ -263,13 +267,26 @@ func Tokenize(text string, emit func(string) bool) {
 		}
 		return emit(strings.ToLower(tok))
 	}
-	for i, r := range text {
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf { // ASCII, most of every session: no decoding
+			if wordByte[c] {
+				if start < 0 {
+					start = i
+				}
+			} else if !flush(i) {
+				return
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
 		switch {
 		case isIdeograph(r):
 			if !flush(i) || !emit(string(r)) {
 				return
 			}
-		case r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
 			if start < 0 {
 				start = i
 			}
@@ -278,12 +295,21 @@ func Tokenize(text string, emit func(string) bool) {
 				return
 			}
 		}
+		i += size
 	}
 	flush(len(text))
 }
 
+// wordByte marks the ASCII bytes of terms: letters, digits, underscore.
+var wordByte = func() (t [utf8.RuneSelf]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+	}
+	return t
+}()
+
 func isIdeograph(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+	return r >= 0x1100 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
 // Write writes the index with write(name, data): names are relative to the
