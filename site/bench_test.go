@@ -5,6 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/internal/synth"
+	"github.com/transcriptsite/transcriptsite/site/search"
 )
 
 // BenchmarkBuild builds the shared corpus (the demo content when the corpus
@@ -50,4 +54,42 @@ func BenchmarkBuild(b *testing.B) {
 func dirExists(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
+}
+
+// BenchmarkSearchIndex indexes generated Claude Code sessions: preparing
+// each (tokenizing, on every core in a build), appending it, and writing
+// the shards, excerpts and tables to memory. It reports MB/s of indexed
+// text.
+func BenchmarkSearchIndex(b *testing.B) {
+	dir := b.TempDir()
+	if _, err := synth.Generate(dir, synth.Options{Sessions: 40, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	res, err := ingest.Load(b.Context(), ingest.Root{FS: os.DirFS(dir)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := &Config{Search: map[string]bool{}}
+	for _, p := range defaultSearch {
+		cfg.Search[p] = true
+	}
+	st := newSite(cfg, res.Sessions)
+	var bytes int64
+	for _, s := range st.Sessions {
+		for _, m := range s.Messages() {
+			if d, ok := searchDoc(m, cfg.Search); ok {
+				bytes += int64(len(d.Text))
+			}
+		}
+	}
+	b.SetBytes(bytes)
+	for b.Loop() {
+		ix := search.New(toolKindNames(), func(string, []byte) error { return nil })
+		for _, s := range st.Sessions {
+			ix.Append(searchSession(s, cfg.Search))
+		}
+		if err := ix.Write(); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

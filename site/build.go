@@ -291,7 +291,7 @@ func (b *builder) pages(ctx context.Context) error {
 		return err
 	}
 	if index != nil {
-		if err := index.Write(func(name string, data []byte) error { return b.out.write("search/"+name, data) }); err != nil {
+		if err := index.Write(); err != nil {
 			return err
 		}
 		if err := b.page("search", &Page{Kind: "search", Title: "Search", Path: "search/"}); err != nil {
@@ -317,7 +317,7 @@ func (b *builder) sessions(ctx context.Context) (*search.Index, error) {
 	failed := make([]error, n)
 	var index *search.Index
 	if b.site.Config.Search != nil {
-		index = search.New(toolKindNames())
+		index = search.New(toolKindNames(), func(name string, data []byte) error { return b.out.write("search/"+name, data) })
 	}
 	work := make(chan int)
 	done := make(chan int, n)

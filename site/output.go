@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // marker is the file every built site has at its root. Only a destination
@@ -18,6 +19,7 @@ const marker = "sessions.json"
 type output struct {
 	dest string
 	tmp  string
+	made sync.Map // directories made so far
 }
 
 func newOutput(dest string) (*output, error) {
@@ -61,10 +63,20 @@ func (o *output) write(rel string, data []byte) error {
 		return fmt.Errorf("refusing to write %q: not a path inside the site", rel)
 	}
 	p := filepath.Join(o.tmp, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
+	// Thousands of files share a few directories: make each once, not
+	// once per file.
+	if dir := filepath.Dir(p); !o.isMade(dir) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		o.made.Store(dir, true)
 	}
 	return os.WriteFile(p, data, 0o644)
+}
+
+func (o *output) isMade(dir string) bool {
+	_, ok := o.made.Load(dir)
+	return ok
 }
 
 // commit replaces the destination with the new site.

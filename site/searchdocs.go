@@ -100,7 +100,7 @@ func searchDoc(m *transcript.Message, include map[string]bool) (search.Doc, bool
 		case transcript.CallPart:
 			c := p.Call
 			d.Kinds |= 1 << slices.Index(toolKinds, c.Kind)
-			add(include["tools"], c.Name)
+			add(include["tools"], c.Name+" "+c.ID) // an id is how a log, an API error or a colleague names a call
 			if include["commands"] || include["paths"] {
 				// Decode the input once, not once per key.
 				var in map[string]any

@@ -8,32 +8,108 @@
   var ideograph = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
   var word = /[\p{L}\p{N}\p{Mn}_]/u;
 
-  // tokenize must split text exactly as the Go indexer's Tokenize does.
-  function tokenize(text) {
-    var out = [];
-    var cur = "";
-    var flush = function () {
-      if (cur && cur.length <= MAX_TOKEN) out.push(cur.toLowerCase());
-      cur = "";
-    };
+  // utf8Len is the length of s in UTF-8 bytes, as Go counts a term's.
+  function utf8Len(s) {
+    var n = 0;
+    for (var i = 0; i < s.length; i++) {
+      var c = s.charCodeAt(i);
+      if (c < 0x80) n += 1;
+      else if (c < 0x800) n += 2;
+      else if (c >= 0xd800 && c < 0xdc00) {
+        n += 4;
+        i++;
+      } else n += 3;
+    }
+    return n;
+  }
+
+  // scan splits text into words and compounds exactly as the Go indexer's
+  // Tokenize does: words are runs of letters, digits and underscores (each
+  // ideograph a word of its own); words joined by ".", "/" or "-" also make
+  // a compound, and so does each part of it after a "/".
+  function scan(text) {
+    var words = [];
+    var compounds = [];
+    var start = -1; // of the word being read
+    var cStart = -1; // of the compound's first word
+    var cEnd = 0;
+    var cWords = 0;
+    var joined = false;
+    var slash = false;
+    var after = []; // [start, words before it] of each word after a "/"
+    function flush(end) {
+      if (start < 0) return;
+      var tok = text.slice(start, end);
+      start = -1;
+      if (utf8Len(tok) > MAX_TOKEN) {
+        cStart = -1;
+        return;
+      }
+      cEnd = end;
+      joined = true;
+      slash = false;
+      words.push(tok.toLowerCase());
+    }
+    function endCompound() {
+      var from = cStart;
+      var n = cWords;
+      cStart = -1;
+      joined = false;
+      if (from < 0 || n < 2) return;
+      var add = function (at) {
+        var c = text.slice(at, cEnd);
+        if (utf8Len(c) <= MAX_TOKEN) compounds.push(c.toLowerCase());
+      };
+      add(from);
+      after.forEach(function (a) {
+        if (n - a[1] >= 2) add(a[0]);
+      });
+    }
+    function wordAt(i) {
+      if (start >= 0) return;
+      start = i;
+      if (cStart >= 0 && joined) {
+        if (slash) after.push([i, cWords]);
+        cWords++;
+      } else {
+        cStart = i;
+        cWords = 1;
+        after = [];
+      }
+      joined = false;
+      slash = false;
+    }
+    var i = 0;
     for (var ch of text) {
       if (ideograph.test(ch)) {
-        flush();
-        out.push(ch);
+        flush(i);
+        endCompound();
+        words.push(ch);
       } else if (word.test(ch)) {
-        cur += ch;
+        wordAt(i);
+      } else if (ch === "." || ch === "/" || ch === "-") {
+        flush(i);
+        if (ch === "/") slash = true;
       } else {
-        flush();
+        flush(i);
+        endCompound();
       }
+      i += ch.length;
     }
-    flush();
-    return out;
+    flush(i);
+    endCompound();
+    return { words: words, compounds: compounds };
+  }
+
+  function tokenize(text) {
+    return scan(text).words;
   }
 
   // parse turns a query into units, every one of which a result must match:
   // a term, a phrase (quoted, or a word such as a path that splits into
-  // several terms), or a prefix (a word ending in *, or, while the query is
-  // being typed, its last word).
+  // several terms, which is looked up first as the compound it is), or a
+  // prefix (a word ending in *, or, while the query is being typed, its
+  // last word).
   function parse(query, typing) {
     var units = [];
     var re = /"([^"]*)"?|(\S+)/g;
@@ -42,31 +118,39 @@
       var quoted = m[1] !== undefined;
       var raw = quoted ? m[1] : m[2];
       var prefix = !quoted && /\*$/.test(raw);
-      var toks = tokenize(raw);
+      var sc = scan(raw);
+      var toks = sc.words;
       if (!toks.length) continue;
-      if (toks.length > 1 || quoted) units.push({ phrase: toks, prefix: prefix });
-      else units.push({ term: toks[0], prefix: prefix });
+      if (toks.length > 1 || quoted) {
+        var unit = { phrase: toks, prefix: prefix };
+        var c = sc.compounds[0];
+        if (!quoted && c !== undefined && tokenize(c).length === toks.length) unit.compound = c;
+        units.push(unit);
+      } else units.push({ term: toks[0], prefix: prefix });
     }
     if (typing && units.length && !/[\s"*]$/.test(query)) units[units.length - 1].prefix = true;
     return units;
   }
 
   // decode reads a posting list: per document the delta of its id, its
-  // flags (role | kinds << 2), the count of positions and their deltas.
-  function decode(ints) {
+  // flags (role | kinds << 2) and the count of occurrences; and, given the
+  // term's positions, per document the deltas of the first min(count,
+  // maxPos).
+  function decode(ints, positions, maxPos) {
     var docs = new Map();
     var doc = 0;
-    for (var i = 0; i < ints.length; ) {
-      doc += ints[i++];
-      var flags = ints[i++];
-      var n = ints[i++];
-      var pos = new Array(n);
-      var p = 0;
-      for (var j = 0; j < n; j++) {
-        p += ints[i++];
-        pos[j] = p;
+    var k = 0;
+    for (var i = 0; i < ints.length; i += 3) {
+      doc += ints[i];
+      var d = { flags: ints[i + 1], tf: ints[i + 2], pos: [] };
+      if (positions) {
+        var p = 0;
+        for (var j = Math.min(d.tf, maxPos); j > 0; j--) {
+          p += positions[k++];
+          d.pos.push(p);
+        }
       }
-      docs.set(doc, { flags: flags, pos: pos });
+      docs.set(doc, d);
     }
     return docs;
   }
@@ -87,16 +171,14 @@
   function Searcher(base, fetchJSON) {
     this.base = base;
     this.fetchJSON = fetchJSON;
-    this.shards = new Map();
-    this.blocks = new Map();
-    this.bytes = 0;
+    this.files = new Map();
   }
 
   Searcher.prototype.load = function () {
     var self = this;
     if (!this.ready) {
       this.ready = this.fetchJSON(this.base + "meta.json").then(function (meta) {
-        if (meta.version !== 1) throw new Error("unknown search index version " + meta.version);
+        if (meta.version !== 2) throw new Error("unknown search index version " + meta.version);
         self.meta = meta;
         return self.fetchJSON(self.base + meta.sessions);
       }).then(function (table) {
@@ -107,40 +189,49 @@
     return this.ready;
   };
 
-  Searcher.prototype.shard = function (i) {
-    var s = this.shards.get(i);
-    if (!s) {
-      s = this.fetchJSON(this.base + "t/" + i + ".json?v=" + this.meta.build);
-      this.shards.set(i, s);
+  // file fetches a file of the index once: dir is "t" (terms and postings),
+  // "q" (their positions) or "f" (excerpts).
+  Searcher.prototype.file = function (dir, i) {
+    var key = dir + i;
+    var f = this.files.get(key);
+    if (!f) {
+      f = this.fetchJSON(this.base + dir + "/" + i + ".json?v=" + this.meta.build);
+      this.files.set(key, f);
     }
-    return s;
+    return f;
   };
 
   // postings returns, for a term (or every term with the prefix), the map of
-  // document → {flags, pos}; for a prefix, the terms matched too. The meta
-  // file lists where each shard starts: a term is in the last shard that
-  // starts at or before it, and a prefix's terms may run on into the next.
-  Searcher.prototype.postings = function (term, prefix) {
+  // document → {flags, tf, pos}, with positions only if withPos; for a
+  // prefix, the terms matched too. The meta file lists where each shard
+  // starts: a term is in the last shard that starts at or before it, and a
+  // prefix's terms may run on into the next.
+  Searcher.prototype.postings = function (term, prefix, withPos) {
     var starts = this.meta.shards;
+    var maxPos = this.meta.maxPos;
     var first = lowerBound(starts, term, function (s) { return s; });
     if (first === starts.length || starts[first] !== term) first--;
     var refs = [Math.max(0, first)];
     for (var i = refs[0] + 1; prefix && i < starts.length && starts[i].startsWith(term); i++) refs.push(i);
     var self = this;
-    return Promise.all(refs.map(function (r) { return self.shard(r); })).then(function (loaded) {
+    return Promise.all(refs.map(function (r) {
+      return Promise.all([self.file("t", r), withPos ? self.file("q", r) : null]);
+    })).then(function (loaded) {
       var out = new Map();
       var terms = [];
-      loaded.forEach(function (sh) {
+      loaded.forEach(function (files) {
+        var sh = files[0];
         var k = lowerBound(sh.t, term, function (t) { return t; });
         for (; k < sh.t.length; k++) {
           var t = sh.t[k];
           if (t !== term && !(prefix && t.startsWith(term))) break;
           if (terms.length >= 100) break; // a one-letter prefix: enough
           terms.push(t);
-          decode(sh.p[k]).forEach(function (v, doc) {
+          decode(sh.p[k], files[1] && files[1][k], maxPos).forEach(function (v, doc) {
             var have = out.get(doc);
-            if (!have) out.set(doc, { flags: v.flags, pos: v.pos.slice(), terms: [t] });
+            if (!have) out.set(doc, { flags: v.flags, tf: v.tf, pos: v.pos, terms: [t] });
             else {
+              have.tf += v.tf;
               have.pos = have.pos.concat(v.pos);
               have.terms.push(t);
             }
@@ -152,13 +243,23 @@
   };
 
   // unitDocs returns the documents that match a unit, with the positions
-  // of the unit's matches and the terms to highlight.
+  // of a phrase's matches and the terms to highlight. A compound found in
+  // the index needs no positions; one that is not (a middle part of a
+  // path) is matched as a phrase.
   Searcher.prototype.unitDocs = function (u) {
-    if (u.term !== undefined) return this.postings(u.term, u.prefix);
+    if (u.term !== undefined) return this.postings(u.term, u.prefix, false);
+    var self = this;
+    if (u.compound === undefined) return this.phraseDocs(u);
+    return this.postings(u.compound, u.prefix, false).then(function (found) {
+      return found.docs.size ? { docs: found.docs, terms: u.phrase } : self.phraseDocs(u);
+    });
+  };
+
+  Searcher.prototype.phraseDocs = function (u) {
     var self = this;
     var last = u.phrase.length - 1;
     return Promise.all(u.phrase.map(function (t, i) {
-      return self.postings(t, u.prefix && i === last);
+      return self.postings(t, u.prefix && i === last, true);
     })).then(function (lists) {
       var out = new Map();
       lists[0].docs.forEach(function (first, doc) {
@@ -168,7 +269,7 @@
             return d && d.pos.indexOf(p + i) >= 0;
           });
         });
-        if (starts.length) out.set(doc, { flags: first.flags, pos: starts, terms: [] });
+        if (starts.length) out.set(doc, { flags: first.flags, tf: starts.length, pos: starts, terms: [] });
       });
       var terms = [];
       lists.forEach(function (l) { terms = terms.concat(l.terms); });
@@ -219,7 +320,7 @@
       if (f.to && row[4] > f.to) return;
       var score = 0;
       found.forEach(function (u) {
-        var tf = u.docs.get(doc).pos.length;
+        var tf = u.docs.get(doc).tf;
         score += (tf / (tf + 1.2)) * Math.log(1 + N / u.docs.size);
       });
       if (flags & 3) score *= 0.9; // a prompt that matches says most about a session
@@ -250,29 +351,12 @@
     return { sessions: sessions, total: total, matchedSessions: bySession.size, terms: terms };
   };
 
-  // path returns the page of a session, from its block of paths.
-  Searcher.prototype.path = function (session) {
-    var size = this.meta.paths;
-    var b = Math.floor(session / size);
-    var key = "p" + b;
-    var p = this.blocks.get(key);
-    if (!p) {
-      p = this.fetchJSON(this.base + "p/" + b + ".json?v=" + this.meta.build);
-      this.blocks.set(key, p);
-    }
-    return p.then(function (paths) { return paths[session - b * size]; });
-  };
-
-  // excerpt returns the text of a document as [n, role, text], from its block.
+  // excerpt returns a document as [n, role, text, page of its session],
+  // from its block.
   Searcher.prototype.excerpt = function (doc) {
     var size = this.meta.block;
     var b = Math.floor(doc / size);
-    var p = this.blocks.get(b);
-    if (!p) {
-      p = this.fetchJSON(this.base + "f/" + b + ".json?v=" + this.meta.build);
-      this.blocks.set(b, p);
-    }
-    return p.then(function (rows) { return rows[doc - b * size]; });
+    return this.file("f", b).then(function (rows) { return rows[doc - b * size]; });
   };
 
   // highlight splits text into pieces, marking the words whose terms were
@@ -307,7 +391,7 @@
     return out;
   }
 
-  var api = { tokenize: tokenize, parse: parse, decode: decode, Searcher: Searcher, highlight: highlight };
+  var api = { scan: scan, tokenize: tokenize, parse: parse, decode: decode, Searcher: Searcher, highlight: highlight };
   if (typeof module === "object" && module.exports) module.exports = api;
   root.transcriptsiteSearch = api;
 
@@ -415,16 +499,14 @@
         var hits = el("ul", "search-hits");
         li.appendChild(hits);
         list.appendChild(li);
-        var path = searcher.path(s.session);
-        path.then(function (p) { a.href = pageURL(p); });
-        s.docs.slice(0, 2).forEach(function (doc) {
+        s.docs.slice(0, 2).forEach(function (doc, i) {
           var hit = el("li", "search-hit");
           hits.appendChild(hit);
-          Promise.all([searcher.excerpt(doc), path]).then(function (got) {
-            var row = got[0];
+          searcher.excerpt(doc).then(function (row) {
             if (mine !== seq || !row) return;
+            if (i === 0) a.href = pageURL(row[3]);
             var link = el("a", "search-hit-link");
-            link.href = pageURL(got[1]) + "#m-" + row[0];
+            link.href = pageURL(row[3]) + "#m-" + row[0];
             link.appendChild(el("span", "search-hit-role", "#" + row[0] + " " + roles[row[1]]));
             var text = el("span", "search-hit-text");
             highlight(row[2], res.terms).forEach(function (p) {

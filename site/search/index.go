@@ -1,11 +1,12 @@
 // Package search builds the site's static search index: terms sorted and
 // split into shards, so a query downloads only the shards of its terms, a
-// small meta file of each shard's term range, an excerpt file per session,
+// small meta file of each shard's term range, excerpts in small blocks,
 // and an eager table of sessions for filters.
 //
 // A document is one message. Its postings carry the message's role and tool
-// kinds, so filters need no other download, and the positions of each term,
-// so phrases can be matched.
+// kinds, so filters need no other download, and how often the term occurs.
+// The positions of terms, needed only to match phrases, are in files of
+// their own beside the shards, so a query of plain words never loads them.
 package search
 
 import (
@@ -15,26 +16,32 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
+	"math/bits"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
 
 // Version is written into the meta file; the client refuses another.
-const Version = 1
+const Version = 2
 
 const (
-	maxTokens = 2000 // indexed per document: past it a long output only adds noise and size
-	maxPos    = 8    // positions kept per term per document: enough to rank and to match phrases,
-	// and a common word in a long output no longer costs every reader its every position
+	maxTokens = 2000    // indexed per document: past it a long output only adds noise and size
+	headBytes = 6 << 10 // of a long document, the start and the end are indexed: a log's
+	tailBytes = 3 << 10 // command and first lines, its summary and its last error
+	maxPos    = 8       // positions kept per term per document: enough to match phrases, and a
+	// common word in a long output no longer costs every phrase query its every position
 	titleLen    = 60       // characters of a title in the eager table
-	pathBlock   = 32       // sessions per file of page paths
 	maxTokenLen = 64       // longer runs (base64, hashes of hashes) are not words anyone types
-	excerptLen  = 500      // bytes of a document kept for excerpts
+	excerptLen  = 200      // bytes of a document kept for excerpts: two lines of a result
 	shardTarget = 32 << 10 // bytes of JSON per shard before a new one starts
-	BlockDocs   = 4        // documents per excerpt file: a result downloads one small block
+	BlockDocs   = 16       // documents per excerpt file: a result downloads one small block
 )
 
 // Roles of documents, as the client's role filter knows them.
@@ -64,11 +71,16 @@ type Session struct {
 // for the output to be deterministic; it is not safe for concurrent use.
 type Index struct {
 	kinds                    []string
+	write                    func(name string, data []byte) error
+	err                      error // the first failed write
 	sessions                 []sessionRow
 	projects, agents, models []string
-	terms                    map[string]*posting
+	ids                      map[string]int32 // term → its number; keys are windows on the sessions' terms
+	prepared                 []*Prepared      // appended, their terms numbered, until Write
 	docs                     int
-	frags                    []fragment // per document
+	frags                    []fragment // of documents not yet written in a block
+	blocks                   int        // of excerpts written
+	build                    hash.Hash  // of everything written, for the build id
 }
 
 type sessionRow struct {
@@ -81,134 +93,247 @@ type fragment struct {
 	n    int
 	role int
 	text string
+	path string // the session's page: a result needs it with the excerpt
 }
 
-// posting is the varint-encoded occurrences of a term: for each document,
-// the delta of its id, its flags (role | kinds<<2), the count of positions
-// and their deltas.
-type posting struct {
-	buf     []byte
-	lastDoc int
-	docs    int
-}
-
-// New returns an empty index. kinds names the tool kinds in the order of
+// New returns an empty index that writes its files with write(name, data),
+// names relative to the index's directory: excerpts as sessions are
+// appended, the rest on Write. kinds names the tool kinds in the order of
 // Doc.Kinds bits.
-func New(kinds []string) *Index {
-	return &Index{kinds: kinds, terms: map[string]*posting{}}
+func New(kinds []string, write func(name string, data []byte) error) *Index {
+	return &Index{kinds: kinds, write: write, ids: map[string]int32{}, build: sha256.New()}
 }
 
-// Prepared is a session tokenized and ready to append. Preparing is the
-// costly part of indexing and is safe to run for many sessions at once.
+// Prepared is a session tokenized and ready to append: its distinct terms
+// and, for each, its postings and positions, varint-encoded. A term's
+// postings are, for each document it occurs in, the delta of the
+// document's id, its flags (role | kinds<<2) and the count of occurrences;
+// its positions are, for each such document, the deltas of the first
+// min(count, maxPos). Everything is in a few flat slices, so the index can
+// hold thousands of sessions until Write at little cost to the garbage
+// collector. Preparing is the costly part of indexing and is safe to run
+// for many sessions at once.
 type Prepared struct {
 	session Session
-	terms   map[string]*posting // doc ids local to the session, from 0
+	terms   string   // the distinct terms, one after another
+	ends    []uint32 // where each term ends in terms
+	docs    []byte   // each term's postings, one after another, with ids local to the session
+	docEnds []uint32
+	pos     []byte // each term's positions, one after another
+	posEnds []uint32
+	last    []uint32 // each term's last document
 	frags   []fragment
+	base    int     // set by Append: the id in the index of the session's first document
+	ids     []int32 // set by Append: the number of each term in the index
+}
+
+// lists returns the postings and the positions of term k.
+func (p *Prepared) lists(k int) (docs, pos []byte) {
+	var d, q uint32
+	if k > 0 {
+		d, q = p.docEnds[k-1], p.posEnds[k-1]
+	}
+	return p.docs[d:p.docEnds[k]], p.pos[q:p.posEnds[k]]
 }
 
 // Prepare tokenizes a session's documents.
 func Prepare(s Session, docs []Doc) *Prepared {
-	p := &Prepared{session: s, terms: map[string]*posting{}}
-	positions := map[string][]int{}
-	var order []string
+	// One map lookup per token: a term's entry also counts its
+	// occurrences in the document being read.
+	type entry struct {
+		doc   int // the last document it occurred in, plus one
+		count int
+		npos  int
+		pos   [maxPos]int
+	}
+	p := &Prepared{session: s}
+	seen := map[string]int32{}
+	var entries []entry
+	var terms []byte
+	var inDoc []int32
+	// log has a record per term per document: the term, the document, its
+	// flags, the count, the number of positions and the positions.
+	var log []uint32
+	var records []uint32 // per term
 	for id, d := range docs {
-		clear(positions)
-		order = order[:0]
+		inDoc = inDoc[:0]
 		i := 0
-		Tokenize(d.Text, func(tok string) bool {
-			pos, seen := positions[tok]
-			if !seen {
-				order = append(order, tok)
-			}
-			if len(pos) < maxPos {
-				positions[tok] = append(pos, i)
-			}
-			i++
-			return i < maxTokens
-		})
-		flags := d.Role | int(d.Kinds)<<2
-		for _, tok := range order {
-			pt := p.terms[tok]
-			if pt == nil {
-				pt = &posting{}
-				p.terms[tok] = pt
-			}
-			pt.add(id, flags, positions[tok])
+		for _, text := range indexed(d.Text) {
+			Tokenize(text, func(b []byte, compound bool) bool {
+				k, ok := seen[string(b)] // no allocation to look up
+				if !ok {
+					k = int32(len(entries))
+					seen[string(b)] = k
+					entries = append(entries, entry{})
+					records = append(records, 0)
+					terms = append(terms, b...)
+					p.ends = append(p.ends, uint32(len(terms)))
+				}
+				e := &entries[k]
+				if e.doc != id+1 {
+					e.doc, e.count, e.npos = id+1, 0, 0
+					inDoc = append(inDoc, k)
+				}
+				e.count++
+				if compound { // a compound sits where its words are: it takes no position
+					return true
+				}
+				if e.npos < maxPos {
+					e.pos[e.npos] = i
+					e.npos++
+				}
+				i++
+				return i < maxTokens
+			})
 		}
-		p.frags = append(p.frags, fragment{n: d.N, role: d.Role, text: excerpt(d.Text)})
+		flags := uint32(d.Role | int(d.Kinds)<<2)
+		for _, k := range inDoc {
+			e := &entries[k]
+			log = append(log, uint32(k), uint32(id), flags, uint32(e.count), uint32(e.npos))
+			for _, x := range e.pos[:e.npos] {
+				log = append(log, uint32(x))
+			}
+			records[k]++
+		}
+		p.frags = append(p.frags, fragment{n: d.N, role: d.Role, text: excerpt(d.Text), path: s.Path})
+	}
+	p.terms = string(terms)
+
+	// Group the log by term, in document order, and encode each term's
+	// lists one after another.
+	next := make([]uint32, len(records)) // where the next record of each term goes in order
+	var n uint32
+	for k, c := range records {
+		next[k] = n
+		n += c
+	}
+	order := make([]uint32, n) // offsets of records in log
+	for off := 0; off < len(log); off += 5 + int(log[off+4]) {
+		k := log[off]
+		order[next[k]] = uint32(off)
+		next[k]++
+	}
+	p.docEnds = make([]uint32, len(records))
+	p.posEnds = make([]uint32, len(records))
+	p.last = make([]uint32, len(records))
+	from := 0
+	for k, c := range records {
+		last := uint32(0)
+		for _, off := range order[from : from+int(c)] {
+			r := log[off:]
+			p.docs = binary.AppendUvarint(p.docs, uint64(r[1]-last))
+			p.docs = binary.AppendUvarint(p.docs, uint64(r[2]))
+			p.docs = binary.AppendUvarint(p.docs, uint64(r[3]))
+			prev := uint32(0)
+			for _, x := range r[5 : 5+r[4]] {
+				p.pos = binary.AppendUvarint(p.pos, uint64(x-prev))
+				prev = x
+			}
+			last = r[1]
+		}
+		from += int(c)
+		p.docEnds[k], p.posEnds[k], p.last[k] = uint32(len(p.docs)), uint32(len(p.pos)), last
 	}
 	return p
 }
 
-// Append adds a prepared session to the index. Sessions must be appended
-// in the site's order.
+// Append adds a prepared session to the index, and writes the blocks of
+// excerpts it completes. Sessions must be appended in the site's order.
 func (ix *Index) Append(p *Prepared) {
 	row := sessionRow{Session: p.session, docStart: ix.docs}
 	row.project = intern(&ix.projects, p.session.Project)
 	row.agent = intern(&ix.agents, p.session.Agent)
 	row.model = intern(&ix.models, p.session.Model)
 	ix.sessions = append(ix.sessions, row)
-	for tok, local := range p.terms {
-		g := ix.terms[tok]
-		if g == nil {
-			g = &posting{}
-			ix.terms[tok] = g
+	p.base = ix.docs
+	p.ids = make([]int32, len(p.ends))
+	from := uint32(0)
+	for k, end := range p.ends {
+		t := p.terms[from:end] // a window on the session's terms: no allocation
+		from = end
+		id, ok := ix.ids[t]
+		if !ok {
+			id = int32(len(ix.ids))
+			ix.ids[t] = id
 		}
-		// The local list starts with its first document's id (a delta from
-		// 0); re-encode that one delta, the rest are relative and stay.
-		first, n := binary.Uvarint(local.buf)
-		g.buf = binary.AppendUvarint(g.buf, uint64(ix.docs+int(first)-g.lastDoc))
-		g.buf = append(g.buf, local.buf[n:]...)
-		g.lastDoc = ix.docs + local.lastDoc
-		g.docs += local.docs
+		p.ids[k] = id
 	}
+	ix.prepared = append(ix.prepared, p)
 	ix.docs += len(p.frags)
 	ix.frags = append(ix.frags, p.frags...)
-}
-
-func (p *posting) add(doc, flags int, pos []int) {
-	put := func(v int) { p.buf = binary.AppendUvarint(p.buf, uint64(v)) }
-	put(doc - p.lastDoc)
-	put(flags)
-	put(len(pos))
-	last := 0
-	for _, x := range pos {
-		put(x - last)
-		last = x
+	p.frags = nil
+	for len(ix.frags) >= BlockDocs {
+		ix.writeBlock(BlockDocs)
 	}
-	p.lastDoc = doc
-	p.docs++
 }
 
-// shardJSON writes a shard as {"t": terms, "p": postings}, each posting the
-// flat list of integers the client reads, straight from the varints.
-func shardJSON(terms []string, postings [][]byte) []byte {
-	out := []byte(`{"t":`)
-	t, _ := json.Marshal(terms)
-	out = append(out, t...)
-	out = append(out, `,"p":[`...)
-	for i, p := range postings {
-		if i > 0 {
+// writeBlock writes the next block of excerpts, of the first n pending.
+// Block b holds documents b*BlockDocs onwards, so its name needs no
+// table. Each row carries its session's page, which a result links to.
+func (ix *Index) writeBlock(n int) {
+	rows := make([][4]any, n)
+	for i, f := range ix.frags[:n] {
+		rows[i] = [4]any{f.n, f.role, f.text, f.path}
+	}
+	data, err := json.Marshal(rows)
+	if err != nil && ix.err == nil {
+		ix.err = err
+	}
+	ix.put("f/"+strconv.Itoa(ix.blocks)+".json", data)
+	ix.blocks++
+	ix.frags = slices.Delete(ix.frags, 0, n)
+}
+
+// put writes a file of the index, adding it to the build id; after a
+// failed write it writes nothing more.
+func (ix *Index) put(name string, data []byte) {
+	if ix.err == nil {
+		ix.build.Write(data)
+		ix.err = ix.write(name, data)
+	}
+}
+
+// appendInts appends varints as a JSON array of the integers the client
+// reads, straight from the bytes.
+func appendInts(out, varints []byte) []byte {
+	out = append(out, '[')
+	for j := 0; len(varints) > 0; j++ {
+		v, n := binary.Uvarint(varints)
+		if j > 0 {
 			out = append(out, ',')
 		}
-		out = append(out, '[')
-		for j := 0; len(p) > 0; j++ {
-			v, n := binary.Uvarint(p)
-			if j > 0 {
-				out = append(out, ',')
-			}
+		if v < 10 { // most are: deltas, flags, counts
+			out = append(out, byte('0'+v))
+		} else {
 			out = strconv.AppendUint(out, v, 10)
-			p = p[n:]
 		}
-		out = append(out, ']')
+		varints = varints[n:]
 	}
-	return append(out, "]}"...)
+	return append(out, ']')
 }
 
-// ints decodes the posting into the flat list the client reads.
-func (p *posting) ints() []int {
+// shardJSON writes a shard's terms and postings as {"t": terms, "p":
+// postings}, and their positions as a list in the same order.
+func shardJSON(terms []string, postings, pos [][]byte) (shard, positions []byte) {
+	shard = []byte(`{"t":`)
+	t, _ := json.Marshal(terms)
+	shard = append(shard, t...)
+	shard = append(shard, `,"p":[`...)
+	positions = []byte{'['}
+	for i, p := range postings {
+		if i > 0 {
+			shard = append(shard, ',')
+			positions = append(positions, ',')
+		}
+		shard = appendInts(shard, p)
+		positions = appendInts(positions, pos[i])
+	}
+	return append(shard, "]}"...), append(positions, ']')
+}
+
+// ints decodes varints, for tests.
+func ints(b []byte) []int {
 	var out []int
-	b := p.buf
 	for len(b) > 0 {
 		v, n := binary.Uvarint(b)
 		out = append(out, int(v))
@@ -234,48 +359,76 @@ func cut(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
+// indexed returns the parts of a document's text that are indexed: all of
+// it, or of a long text its start and its end, cut between words.
+func indexed(text string) []string {
+	if len(text) <= headBytes+tailBytes {
+		return []string{text}
+	}
+	head, tail := text[:headBytes], text[len(text)-tailBytes:]
+	if i := strings.LastIndexAny(head, " \t\n"); i > 0 {
+		head = head[:i]
+	}
+	if i := strings.IndexAny(tail, " \t\n"); i >= 0 {
+		tail = tail[i:]
+	}
+	return []string{head, tail}
+}
+
+// excerpt is the start of s, its runs of white space made one space: at
+// most excerptLen bytes, cut at a character boundary.
 func excerpt(s string) string {
-	// Only the start is kept: do not walk a long output to the end.
-	if len(s) > 3*excerptLen {
-		s = s[:3*excerptLen]
+	b := make([]byte, 0, min(len(s), excerptLen))
+	space := false
+	for i, r := range s {
+		if i > 3*excerptLen { // a long run of white space: enough
+			break
+		}
+		if unicode.IsSpace(r) {
+			space = len(b) > 0
+			continue
+		}
+		n := utf8.RuneLen(r)
+		if space {
+			n++
+		}
+		if len(b)+n > excerptLen {
+			break
+		}
+		if space {
+			b = append(b, ' ')
+			space = false
+		}
+		b = utf8.AppendRune(b, r)
 	}
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= excerptLen {
-		return s
-	}
-	cut := excerptLen
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut]
+	return string(b)
 }
 
 // Tokenize splits text into the terms the index and the client agree on:
 // runs of letters, digits and underscores, lower-cased; each Han, kana or
-// Hangul character is a term of its own. It stops when emit returns false.
-// The client's tokenize in search.js must match it.
-func Tokenize(text string, emit func(string) bool) {
-	start := -1
-	flush := func(end int) bool {
-		if start < 0 {
-			return true
-		}
-		tok := text[start:end]
-		start = -1
-		if len(tok) > maxTokenLen {
-			return true
-		}
-		return emit(strings.ToLower(tok))
-	}
+// Hangul character is a term of its own. Words joined by '.', '/' or '-'
+// (a path, a file name, a version, a model name) are also emitted whole,
+// as a compound, and so is each part of a path after a '/': "a/b/c.go"
+// gives a, b, c, go, then a/b/c.go, b/c.go and c.go. A compound is emitted
+// after its last word. Tokenize stops when emit returns false; tok is
+// valid only during the call. The client's scan in search.js must match
+// it.
+func Tokenize(text string, emit func(tok []byte, compound bool) bool) {
+	t := tokenizer{text: text, emit: emit, start: -1, cStart: -1}
 	for i := 0; i < len(text); {
 		c := text[i]
 		if c < utf8.RuneSelf { // ASCII, most of every session: no decoding
-			if wordByte[c] {
-				if start < 0 {
-					start = i
+			switch {
+			case wordByte[c]:
+				t.word(i)
+			case c == '.' || c == '/' || c == '-':
+				if !t.join(i, c == '/') {
+					return
 				}
-			} else if !flush(i) {
-				return
+			default:
+				if !t.flush(i) || !t.endCompound() {
+					return
+				}
 			}
 			i++
 			continue
@@ -283,21 +436,123 @@ func Tokenize(text string, emit func(string) bool) {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		switch {
 		case isIdeograph(r):
-			if !flush(i) || !emit(string(r)) {
+			if !t.flush(i) || !t.endCompound() || !emit(utf8.AppendRune(t.buf[:0], r), false) {
 				return
 			}
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
-			if start < 0 {
-				start = i
-			}
+			t.word(i)
 		default:
-			if !flush(i) {
+			if !t.flush(i) || !t.endCompound() {
 				return
 			}
 		}
 		i += size
 	}
-	flush(len(text))
+	if t.flush(len(text)) {
+		t.endCompound()
+	}
+}
+
+// tokenizer is the state of Tokenize: the word being read, and the
+// compound it may continue.
+type tokenizer struct {
+	text       string
+	emit       func([]byte, bool) bool
+	buf        []byte // the term being emitted, lower-cased
+	start      int    // of the word being read, or -1
+	cStart     int    // of the compound's first word, or -1
+	cEnd       int    // end of its last word
+	cWords     int    // words in it
+	joined     bool   // only joiners since its last word: the next word continues it
+	slash      bool   // one of them was a '/'
+	afterSlash []int  // starts of its words that follow a '/'
+	slashWords []int  // how many words it had before each of them
+}
+
+func (t *tokenizer) word(i int) {
+	if t.start >= 0 {
+		return
+	}
+	t.start = i
+	if t.cStart >= 0 && t.joined {
+		if t.slash {
+			t.afterSlash = append(t.afterSlash, i)
+			t.slashWords = append(t.slashWords, t.cWords)
+		}
+		t.cWords++
+	} else {
+		t.cStart, t.cWords = i, 1
+		t.afterSlash, t.slashWords = t.afterSlash[:0], t.slashWords[:0]
+	}
+	t.joined, t.slash = false, false
+}
+
+// flush ends the word being read at end and emits it.
+func (t *tokenizer) flush(end int) bool {
+	if t.start < 0 {
+		return true
+	}
+	tok := t.text[t.start:end]
+	t.start = -1
+	if len(tok) > maxTokenLen {
+		t.cStart = -1 // nor is a compound of it
+		return true
+	}
+	t.cEnd, t.joined, t.slash = end, true, false
+	return t.emitLower(tok, false)
+}
+
+// emitLower emits tok lower-cased, in a buffer it reuses: most terms
+// are ASCII and are lowered here without allocating.
+func (t *tokenizer) emitLower(tok string, compound bool) bool {
+	b := t.buf[:0]
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if c >= utf8.RuneSelf {
+			b = append(b[:0], strings.ToLower(tok)...)
+			break
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	t.buf = b
+	return t.emit(b, compound)
+}
+
+// join reads a joiner at i.
+func (t *tokenizer) join(i int, slash bool) bool {
+	if !t.flush(i) {
+		return false
+	}
+	t.slash = t.slash || slash
+	return true
+}
+
+// endCompound emits the compound that has ended, if it joined two words
+// or more, and its parts after each '/'.
+func (t *tokenizer) endCompound() bool {
+	start, words := t.cStart, t.cWords
+	t.cStart, t.joined = -1, false
+	if start < 0 || words < 2 {
+		return true
+	}
+	emit := func(from int) bool {
+		if t.cEnd-from > maxTokenLen {
+			return true
+		}
+		return t.emitLower(t.text[from:t.cEnd], true)
+	}
+	if !emit(start) {
+		return false
+	}
+	for k, s := range t.afterSlash {
+		if words-t.slashWords[k] >= 2 && !emit(s) {
+			return false
+		}
+	}
+	return true
 }
 
 // wordByte marks the ASCII bytes of terms: letters, digits, underscore.
@@ -312,88 +567,174 @@ func isIdeograph(r rune) bool {
 	return r >= 0x1100 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
-// Write writes the index with write(name, data): names are relative to the
-// index's directory.
-func (ix *Index) Write(write func(name string, data []byte) error) error {
-	terms := make([]string, 0, len(ix.terms))
-	for t := range ix.terms {
-		terms = append(terms, t)
+// merge joins each term's lists from every session, in order: the
+// postings and the positions of term i are docs[i] and pos[i]. The first
+// document of each session's list is re-encoded as a delta from the last
+// of the session before; the rest are deltas already and are copied. The
+// lists are measured first, so that all of them fill two allocations, and
+// the terms are split among the cores.
+func (ix *Index) merge() (docs, pos [][]byte) {
+	n := len(ix.ids)
+	size, psize, last := make([]int, n), make([]int, n), make([]int, n)
+	parallel(func(part, parts int) {
+		for _, p := range ix.prepared {
+			for k, id := range p.ids {
+				if int(id)%parts != part {
+					continue
+				}
+				d, q := p.lists(k)
+				first, w := binary.Uvarint(d)
+				size[id] += uvarintLen(uint64(p.base+int(first)-last[id])) + len(d) - w
+				psize[id] += len(q)
+				last[id] = p.base + int(p.last[k])
+			}
+		}
+	})
+	docs, pos = make([][]byte, n), make([][]byte, n)
+	var total, ptotal int
+	for id := range n {
+		total += size[id]
+		ptotal += psize[id]
 	}
-	slices.Sort(terms)
+	all, allPos := make([]byte, total), make([]byte, ptotal)
+	for id := range n {
+		docs[id], all = all[:0:size[id]], all[size[id]:]
+		pos[id], allPos = allPos[:0:psize[id]], allPos[psize[id]:]
+	}
+	clear(last)
+	parallel(func(part, parts int) {
+		for _, p := range ix.prepared {
+			for k, id := range p.ids {
+				if int(id)%parts != part {
+					continue
+				}
+				d, q := p.lists(k)
+				first, w := binary.Uvarint(d)
+				docs[id] = binary.AppendUvarint(docs[id], uint64(p.base+int(first)-last[id]))
+				docs[id] = append(docs[id], d[w:]...)
+				pos[id] = append(pos[id], q...)
+				last[id] = p.base + int(p.last[k])
+			}
+		}
+	})
+	// The sessions' terms stay, as the keys of ids; their lists can go.
+	ix.prepared = nil
+	return docs, pos
+}
+
+// term is a term and its number, for sorting.
+type term struct {
+	t  string
+	id int32
+}
+
+// parallel runs f(part, parts) for each part on its own core, and waits.
+func parallel(f func(part, parts int)) {
+	parts := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for part := range parts {
+		wg.Go(func() { f(part, parts) })
+	}
+	wg.Wait()
+}
+
+// sortTerms sorts terms by their text: bucketed by first byte, then the
+// buckets sorted on every core.
+func sortTerms(terms []term) []term {
+	var count [257]int
+	for _, t := range terms {
+		count[int(t.t[0])+1]++
+	}
+	for i := 1; i < len(count); i++ {
+		count[i] += count[i-1]
+	}
+	out := make([]term, len(terms))
+	next := count
+	for _, t := range terms {
+		out[next[t.t[0]]] = t
+		next[t.t[0]]++
+	}
+	var bucket atomic.Int64
+	parallel(func(int, int) {
+		for b := bucket.Add(1) - 1; b < 256; b = bucket.Add(1) - 1 {
+			slices.SortFunc(out[count[b]:count[b+1]], func(x, y term) int { return strings.Compare(x.t, y.t) })
+		}
+	})
+	return out
+}
+
+func uvarintLen(v uint64) int {
+	return (bits.Len64(v|1) + 6) / 7
+}
+
+// Write writes the rest of the index: the last excerpts, the shards of
+// terms, the table of sessions and the meta file.
+func (ix *Index) Write() error {
+	if len(ix.frags) > 0 {
+		ix.writeBlock(len(ix.frags))
+	}
+	docs, pos := ix.merge()
+	order := make([]term, 0, len(ix.ids))
+	for t, id := range ix.ids {
+		order = append(order, term{t, id})
+	}
+	order = sortTerms(order)
 
 	// Shards are named by number; the meta file lists where each starts,
 	// as the shortest prefix of its first term that sorts after the last
 	// term of the shard before, which keeps the meta file small however
 	// many shards there are.
+	var shards [][]term
 	var starts []string
-	var names []string
-	var lists [][]byte
-	size, prevLast := 0, ""
-	build := sha256.New()
-	flush := func() error {
-		if len(names) == 0 {
-			return nil
+	for from, size := 0, 0; from < len(order); {
+		to := from
+		for ; to < len(order) && size < shardTarget; to++ {
+			size += len(order[to].t) + 3*len(docs[order[to].id]) // a varint byte is about three bytes of JSON
 		}
-		data := shardJSON(names, lists)
-		starts = append(starts, shortestAfter(prevLast, names[0], len(starts) == 0))
-		prevLast = names[len(names)-1]
-		build.Write(data)
-		file := "t/" + strconv.Itoa(len(starts)-1) + ".json"
-		names, lists, size = nil, nil, 0
-		return write(file, data)
+		prev := ""
+		if from > 0 {
+			prev = order[from-1].t
+		}
+		starts = append(starts, shortestAfter(prev, order[from].t, from == 0))
+		shards = append(shards, order[from:to])
+		from, size = to, 0
 	}
-	for _, t := range terms {
-		buf := ix.terms[t].buf
-		names = append(names, t)
-		lists = append(lists, buf)
-		size += len(t) + 3*len(buf) // a varint byte is about three bytes of JSON
-		if size >= shardTarget {
-			if err := flush(); err != nil {
-				return err
+	// Encoding and writing the shards is most of the work of Write, and
+	// each shard is on its own: they go on every core.
+	sums := make([][sha256.Size]byte, len(shards))
+	errs := make([]error, len(shards))
+	var next atomic.Int64
+	parallel(func(int, int) {
+		for i := int(next.Add(1) - 1); i < len(shards); i = int(next.Add(1) - 1) {
+			names := make([]string, len(shards[i]))
+			d, q := make([][]byte, len(shards[i])), make([][]byte, len(shards[i]))
+			for k, t := range shards[i] {
+				names[k], d[k], q[k] = t.t, docs[t.id], pos[t.id]
+			}
+			shard, positions := shardJSON(names, d, q)
+			h := sha256.New()
+			h.Write(shard)
+			h.Write(positions)
+			h.Sum(sums[i][:0])
+			n := strconv.Itoa(i)
+			if errs[i] = ix.write("t/"+n+".json", shard); errs[i] == nil {
+				errs[i] = ix.write("q/"+n+".json", positions)
 			}
 		}
-	}
-	if err := flush(); err != nil {
+	})
+	if err := errors.Join(append(errs, ix.err)...); err != nil {
 		return err
 	}
-
-	// Excerpts in blocks of BlockDocs documents: block b holds documents
-	// b*BlockDocs onwards, so its name needs no table.
-	for b := 0; b*BlockDocs < len(ix.frags); b++ {
-		var rows [][3]any
-		for _, f := range ix.frags[b*BlockDocs : min((b+1)*BlockDocs, len(ix.frags))] {
-			rows = append(rows, [3]any{f.n, f.role, f.text})
-		}
-		data, err := json.Marshal(rows)
-		if err != nil {
-			return err
-		}
-		build.Write(data)
-		if err := write("f/"+strconv.Itoa(b)+".json", data); err != nil {
-			return err
-		}
+	build := ix.build
+	for _, sum := range sums {
+		build.Write(sum[:])
 	}
 
 	// The eager table: a row per session with what filters and result
-	// titles need; the page paths, needed only for the results shown, are
-	// in small blocks.
+	// titles need; page paths come with the excerpts.
 	rows := make([][6]any, len(ix.sessions))
 	for i, s := range ix.sessions {
 		rows[i] = [6]any{cut(s.Title, titleLen), s.project, s.agent, s.model, s.Day, s.docStart}
-	}
-	for b := 0; b*pathBlock < len(ix.sessions); b++ {
-		var paths []string
-		for _, s := range ix.sessions[b*pathBlock : min((b+1)*pathBlock, len(ix.sessions))] {
-			paths = append(paths, s.Path)
-		}
-		data, err := json.Marshal(paths)
-		if err != nil {
-			return err
-		}
-		build.Write(data)
-		if err := write("p/"+strconv.Itoa(b)+".json", data); err != nil {
-			return err
-		}
 	}
 	sessions, err := json.Marshal(struct {
 		Projects []string `json:"projects"`
@@ -406,8 +747,8 @@ func (ix *Index) Write(write func(name string, data []byte) error) error {
 		return err
 	}
 	build.Write(sessions)
-	sessionsFile := "sessions." + hash(sessions) + ".json"
-	if err := write(sessionsFile, sessions); err != nil {
+	sessionsFile := "sessions." + shortHash(sessions) + ".json"
+	if err := ix.write(sessionsFile, sessions); err != nil {
 		return err
 	}
 	// Shards and excerpt blocks are named by number, not content: the
@@ -417,14 +758,14 @@ func (ix *Index) Write(write func(name string, data []byte) error) error {
 		Build    string   `json:"build"`
 		Docs     int      `json:"docs"`
 		Block    int      `json:"block"`
-		Paths    int      `json:"paths"`
+		MaxPos   int      `json:"maxPos"`
 		Sessions string   `json:"sessions"`
 		Shards   []string `json:"shards"`
-	}{Version, hex.EncodeToString(build.Sum(nil)[:6]), ix.docs, BlockDocs, pathBlock, sessionsFile, starts})
+	}{Version, hex.EncodeToString(build.Sum(nil)[:6]), ix.docs, BlockDocs, maxPos, sessionsFile, starts})
 	if err != nil {
 		return err
 	}
-	return write("meta.json", meta)
+	return ix.write("meta.json", meta)
 }
 
 // shortestAfter returns the shortest prefix of first that sorts after
@@ -442,19 +783,20 @@ func shortestAfter(prev, first string, isFirst bool) string {
 	return first
 }
 
-func hash(b []byte) string {
+func shortHash(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:6])
 }
 
 // Stats describe an index, for benchmarks.
 func (ix *Index) Stats() string {
-	var postings int
-	for _, p := range ix.terms {
-		postings += len(p.buf)
+	var postings, positions int
+	for _, p := range ix.prepared {
+		postings += len(p.docs)
+		positions += len(p.pos)
 	}
-	return fmt.Sprintf("%d sessions, %d documents, %d terms, %s of postings",
-		len(ix.sessions), ix.docs, len(ix.terms), strconv.Itoa(postings>>10)+" KiB")
+	return fmt.Sprintf("%d sessions, %d documents, %d terms, %d KiB of postings in sessions, %d KiB of positions",
+		len(ix.sessions), ix.docs, len(ix.ids), postings>>10, positions>>10)
 }
 
 // MarshalBinary encodes a prepared session for the build cache: lengths
@@ -465,15 +807,14 @@ func (p *Prepared) MarshalBinary() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := binary.AppendUvarint(nil, uint64(len(sj)))
-	b = append(b, sj...)
-	b = binary.AppendUvarint(b, uint64(len(p.terms)))
-	for t, pt := range p.terms {
-		b = appendString(b, t)
-		b = appendString(b, string(pt.buf))
-		b = binary.AppendUvarint(b, uint64(pt.lastDoc))
-		b = binary.AppendUvarint(b, uint64(pt.docs))
-	}
+	b := appendString(nil, string(sj))
+	b = appendString(b, p.terms)
+	b = appendUints(b, p.ends)
+	b = appendString(b, string(p.docs))
+	b = appendUints(b, p.docEnds)
+	b = appendString(b, string(p.pos))
+	b = appendUints(b, p.posEnds)
+	b = appendUints(b, p.last)
 	b = binary.AppendUvarint(b, uint64(len(p.frags)))
 	for _, f := range p.frags {
 		b = binary.AppendUvarint(b, uint64(f.n))
@@ -488,25 +829,54 @@ func appendString(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-// UnmarshalBinary decodes what MarshalBinary encoded.
+func appendUints(b []byte, v []uint32) []byte {
+	b = binary.AppendUvarint(b, uint64(len(v)))
+	for _, x := range v {
+		b = binary.AppendUvarint(b, uint64(x))
+	}
+	return b
+}
+
+// UnmarshalBinary decodes what MarshalBinary encoded. The lists are
+// windows on data, which must not change.
 func (p *Prepared) UnmarshalBinary(data []byte) error {
 	r := reader{b: data}
 	if err := json.Unmarshal(r.bytes(), &p.session); err != nil {
 		return err
 	}
+	p.terms = string(r.bytes())
+	p.ends = r.uints()
+	p.docs = r.bytes()
+	p.docEnds = r.uints()
+	p.pos = r.bytes()
+	p.posEnds = r.uints()
+	p.last = r.uints()
 	n := r.uint()
-	p.terms = make(map[string]*posting, min(n, len(data)))
-	for range n {
-		t := string(r.bytes())
-		pt := &posting{buf: r.bytes(), lastDoc: r.uint(), docs: r.uint()}
-		p.terms[t] = pt
-	}
-	n = r.uint()
 	p.frags = make([]fragment, 0, min(n, len(data)))
 	for range n {
-		p.frags = append(p.frags, fragment{n: r.uint(), role: r.uint(), text: string(r.bytes())})
+		p.frags = append(p.frags, fragment{n: r.uint(), role: r.uint(), text: string(r.bytes()), path: p.session.Path})
+	}
+	if r.err == nil && !p.consistent() {
+		r.fail()
 	}
 	return r.err
+}
+
+// consistent reports whether the ends of terms and lists fit what they
+// index, so that a damaged cache entry cannot make lists panic.
+func (p *Prepared) consistent() bool {
+	n := len(p.ends)
+	if len(p.docEnds) != n || len(p.posEnds) != n || len(p.last) != n {
+		return false
+	}
+	var t, d, q uint32
+	for k := range n {
+		if p.ends[k] < t || p.docEnds[k] < d || p.posEnds[k] < q {
+			return false
+		}
+		t, d, q = p.ends[k], p.docEnds[k], p.posEnds[k]
+	}
+	return int(t) <= len(p.terms) && int(d) <= len(p.docs) && int(q) <= len(p.pos)
 }
 
 // reader reads what MarshalBinary wrote, failing once on bad input.
@@ -534,6 +904,19 @@ func (r *reader) bytes() []byte {
 	out := r.b[:n:n]
 	r.b = r.b[n:]
 	return out
+}
+
+func (r *reader) uints() []uint32 {
+	n := r.uint()
+	if n > len(r.b) { // each takes a byte at least
+		r.fail()
+		return nil
+	}
+	v := make([]uint32, n)
+	for i := range v {
+		v[i] = uint32(r.uint())
+	}
+	return v
 }
 
 func (r *reader) fail() {

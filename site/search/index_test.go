@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,10 +14,17 @@ import (
 	"testing"
 )
 
-func tokens(s string) []string {
-	var out []string
-	Tokenize(s, func(t string) bool { out = append(out, t); return true })
-	return out
+// tokens returns the words and the compounds Tokenize emits.
+func tokens(s string) (words, compounds []string) {
+	Tokenize(s, func(b []byte, compound bool) bool {
+		if compound {
+			compounds = append(compounds, string(b))
+		} else {
+			words = append(words, string(b))
+		}
+		return true
+	})
+	return words, compounds
 }
 
 // tokenCases are checked here and, through tokens.json, against the
@@ -29,27 +37,59 @@ var tokenCases = []string{
 	"日本語のテキスト and 한국어",
 	"x" + strings.Repeat("y", 70) + " z",
 	"snake_case CamelCase kebab-case 3.14",
+	"see /home/ann/src/app/internal/api/client.go:41 and https://example.com/a/b?x=1.",
+	"e.g. v1.2.3-rc.1, a--b, ..hidden/x, trailing.",
+	strings.Repeat("dir/", 20) + "main.go",
+	"Café/menü.txt 日本/語.md",
 	"",
 }
 
 func TestTokenize(t *testing.T) {
-	for in, want := range map[string][]string{
-		"Fix the Login button!":                   {"fix", "the", "login", "button"},
-		"src/app/main.go:12:3 undefined: loadCfg": {"src", "app", "main", "go", "12", "3", "undefined", "loadcfg"},
-		"toolu_01SYNTHBASH error[E0382] HTTP 503": {"toolu_01synthbash", "error", "e0382", "http", "503"},
-		"日本語 ok":                                  {"日", "本", "語", "ok"},
-		"x" + strings.Repeat("y", 70) + " z":      {"z"},
+	for _, c := range []struct {
+		in               string
+		words, compounds []string
+	}{
+		{"Fix the Login button!", []string{"fix", "the", "login", "button"}, nil},
+		{"src/app/main.go:12:3 undefined: loadCfg", []string{"src", "app", "main", "go", "12", "3", "undefined", "loadcfg"},
+			[]string{"src/app/main.go", "app/main.go", "main.go"}},
+		{"toolu_01SYNTHBASH error[E0382] HTTP 503", []string{"toolu_01synthbash", "error", "e0382", "http", "503"}, nil},
+		{"日本語 ok", []string{"日", "本", "語", "ok"}, nil},
+		{"x" + strings.Repeat("y", 70) + " z", []string{"z"}, nil},
+		{"Run claude-sonnet-4-5. Done.", []string{"run", "claude", "sonnet", "4", "5", "done"}, []string{"claude-sonnet-4-5"}},
+		{"//host/a", []string{"host", "a"}, []string{"host/a"}},
+		{strings.Repeat("d/", 40) + "x.go", slices.Concat(slices.Repeat([]string{"d"}, 40), []string{"x", "go"}),
+			// the whole path is too long to be a term; its last parts are not
+			func() []string {
+				var out []string
+				for k := 30; k >= 0; k-- {
+					out = append(out, strings.Repeat("d/", k)+"x.go")
+				}
+				return out
+			}()},
 	} {
-		if got := tokens(in); !slices.Equal(got, want) {
-			t.Errorf("Tokenize(%q) = %q, want %q", in, got, want)
+		words, compounds := tokens(c.in)
+		if !slices.Equal(words, c.words) || !slices.Equal(compounds, c.compounds) {
+			t.Errorf("Tokenize(%q) = %q and compounds %q, want %q and %q", c.in, words, compounds, c.words, c.compounds)
 		}
 	}
 }
 
+// filler is a session of many distinct words, so that the test index has
+// several shards.
+var filler = func() []Doc {
+	docs := make([]Doc, 3000)
+	for i := range docs {
+		docs[i] = Doc{N: i + 1, Role: RoleTool, Text: fmt.Sprintf("zfill%05d zfill/%05d.txt", i, i)}
+	}
+	return docs
+}()
+
 // testIndex builds a small index in a temporary dir and returns the dir.
 func testIndex(t *testing.T) string {
 	t.Helper()
-	ix := New([]string{"shell", "read", "write", "edit", "search", "web", "task", "mcp", "other"})
+	dir := t.TempDir()
+	write := dirWriter(dir)
+	ix := New([]string{"shell", "read", "write", "edit", "search", "web", "task", "mcp", "other"}, write)
 	for _, s := range []struct {
 		session Session
 		docs    []Doc
@@ -63,25 +103,32 @@ func testIndex(t *testing.T) string {
 			{N: 1, Role: RoleUser, Text: "error[E0382]: borrow of moved value: `v`"},
 			{N: 2, Role: RoleAssistant, Text: "shell\ncargo build\n   Compiling x", Kinds: 1 << 0},
 		}},
+		{Session{Title: "Filler", Project: "filler", Path: "sessions/filler/c/", Day: 19000}, filler},
 	} {
 		ix.Append(Prepare(s.session, s.docs))
 	}
-	dir := t.TempDir()
-	write := func(name string, data []byte) error {
-		p := filepath.Join(dir, name)
-		_ = os.MkdirAll(filepath.Dir(p), 0o755)
-		return os.WriteFile(p, data, 0o644)
-	}
-	if err := ix.Write(write); err != nil {
+	if err := ix.Write(); err != nil {
 		t.Fatal(err)
 	}
-	var cases [][2]any
+	var cases [][3]any
 	for _, c := range tokenCases {
-		cases = append(cases, [2]any{c, nonNil(tokens(c))})
+		words, compounds := tokens(c)
+		cases = append(cases, [3]any{c, nonNil(words), nonNil(compounds)})
 	}
 	data, _ := json.Marshal(cases)
 	_ = write("tokens.json", data)
 	return dir
+}
+
+// dirWriter writes an index's files under dir.
+func dirWriter(dir string) func(string, []byte) error {
+	return func(name string, data []byte) error {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(p, data, 0o644)
+	}
 }
 
 func nonNil(s []string) []string {
@@ -101,8 +148,8 @@ func TestWriteIsSortedShardedAndDeterministic(t *testing.T) {
 	if err := json.Unmarshal(data, &meta); err != nil {
 		t.Fatal(err)
 	}
-	if meta.Docs != 5 || len(meta.Shards) == 0 || meta.Shards[0] != "" {
-		t.Fatalf("meta = %s", data)
+	if meta.Docs != 5+len(filler) || len(meta.Shards) < 3 || meta.Shards[0] != "" {
+		t.Fatalf("meta = %.500s", data)
 	}
 	var all []string
 	for i, start := range meta.Shards {
@@ -110,16 +157,24 @@ func TestWriteIsSortedShardedAndDeterministic(t *testing.T) {
 			T []string
 			P [][]int
 		}
+		var positions [][]int
 		raw, err := os.ReadFile(filepath.Join(a, "t", strconv.Itoa(i)+".json"))
 		if err != nil || json.Unmarshal(raw, &shard) != nil || shard.T[0] < start || (len(all) > 0 && all[len(all)-1] >= start) {
 			t.Fatalf("shard %d starting at %q: %v", i, start, err)
+		}
+		raw, err = os.ReadFile(filepath.Join(a, "q", strconv.Itoa(i)+".json"))
+		if err != nil || json.Unmarshal(raw, &positions) != nil || len(positions) != len(shard.T) || len(shard.P) != len(shard.T) {
+			t.Fatalf("shard %d has %d terms, %d postings and %d position lists: %v", i, len(shard.T), len(shard.P), len(positions), err)
 		}
 		all = append(all, shard.T...)
 	}
 	if !slices.IsSorted(all) || len(slices.Compact(slices.Clone(all))) != len(all) {
 		t.Error("terms are not sorted and unique across shards")
 	}
-	for _, want := range []string{"cache", "e0382", "toolu_01xyz", "client"} {
+	if len(all) < 3*len(filler) {
+		t.Errorf("%d terms, want at least %d", len(all), 3*len(filler))
+	}
+	for _, want := range []string{"cache", "e0382", "toolu_01xyz", "client", "api/client.go", "zfill/02999.txt"} {
 		if !slices.Contains(all, want) {
 			t.Errorf("term %q missing", want)
 		}
@@ -138,13 +193,38 @@ func TestWriteIsSortedShardedAndDeterministic(t *testing.T) {
 }
 
 func TestPostingsSpliceAcrossSessions(t *testing.T) {
-	ix := New(nil)
+	dir := t.TempDir()
+	ix := New(nil, dirWriter(dir))
 	ix.Append(Prepare(Session{}, []Doc{{Text: "a b"}, {Text: "c"}, {Text: "a a", Role: RoleAssistant}}))
-	ix.Append(Prepare(Session{}, []Doc{{Text: "x"}, {Text: "a", Kinds: 5}}))
-	// doc 0 (user, pos 0), doc 2 (assistant, pos 0 and 1), doc 4 (user, kinds 5, pos 0)
-	want := []int{0, 0, 1, 0, 2, 1, 2, 0, 1, 2, 5 << 2, 1, 0}
-	if got := ix.terms["a"].ints(); !slices.Equal(got, want) {
-		t.Errorf("postings of a = %v, want %v", got, want)
+	ix.Append(Prepare(Session{}, []Doc{{Text: "x"}, {Text: "a b", Kinds: 5}}))
+	ix.Append(Prepare(Session{}, []Doc{{Text: "b"}}))
+	if err := ix.Write(); err != nil {
+		t.Fatal(err)
+	}
+	var shard struct {
+		T []string
+		P [][]int
+	}
+	var positions [][]int
+	raw, _ := os.ReadFile(filepath.Join(dir, "t/0.json"))
+	_ = json.Unmarshal(raw, &shard)
+	raw, _ = os.ReadFile(filepath.Join(dir, "q/0.json"))
+	_ = json.Unmarshal(raw, &positions)
+	for _, c := range []struct {
+		term     string
+		postings []int // delta of the doc, flags, count
+		pos      []int
+	}{
+		// doc 0 (user, once at 0), doc 2 (assistant, twice, at 0 and 1), doc 4 (user, kinds 5, once at 0)
+		{"a", []int{0, 0, 1, 2, 1, 2, 2, 5 << 2, 1}, []int{0, 0, 1, 0}},
+		// doc 0 (at 1), doc 4 (at 1), doc 5 (at 0)
+		{"b", []int{0, 0, 1, 4, 5 << 2, 1, 1, 0, 1}, []int{1, 1, 0}},
+		{"x", []int{3, 0, 1}, []int{0}},
+	} {
+		i := slices.Index(shard.T, c.term)
+		if i < 0 || !slices.Equal(shard.P[i], c.postings) || !slices.Equal(positions[i], c.pos) {
+			t.Errorf("%q: postings %v, positions %v; want %v and %v", c.term, shard.P[i], positions[i], c.postings, c.pos)
+		}
 	}
 }
 
@@ -182,25 +262,36 @@ func TestPreparedRoundTrip(t *testing.T) {
 	if err := q.UnmarshalBinary(data); err != nil {
 		t.Fatal(err)
 	}
-	write := func(dir string, ix *Index) {
-		_ = ix.Write(func(name string, data []byte) error {
-			p := filepath.Join(dir, name)
-			_ = os.MkdirAll(filepath.Dir(p), 0o755)
-			return os.WriteFile(p, data, 0o644)
-		})
-	}
-	a, b := New(nil), New(nil)
+	da, db := t.TempDir(), t.TempDir()
+	a, b := New(nil, dirWriter(da)), New(nil, dirWriter(db))
 	a.Append(Prepare(Session{Title: "first"}, docs))
 	a.Append(p)
 	b.Append(Prepare(Session{Title: "first"}, docs))
 	b.Append(&q)
-	da, db := t.TempDir(), t.TempDir()
-	write(da, a)
-	write(db, b)
+	if err := errors.Join(a.Write(), b.Write()); err != nil {
+		t.Fatal(err)
+	}
 	ma, _ := os.ReadFile(filepath.Join(da, "meta.json"))
 	mb, _ := os.ReadFile(filepath.Join(db, "meta.json"))
 	if !bytes.Equal(ma, mb) {
 		t.Error("an index from a decoded prepared session differs")
+	}
+}
+
+func TestWriteErrorsAreReported(t *testing.T) {
+	for _, bad := range []string{"f/", "t/", "q/", "sessions.", "meta.json"} {
+		ix := New(nil, func(name string, _ []byte) error {
+			if strings.HasPrefix(name, bad) {
+				return fmt.Errorf("disk full writing %s", name)
+			}
+			return nil
+		})
+		for i := range 5 {
+			ix.Append(Prepare(Session{Path: fmt.Sprint(i)}, []Doc{{Text: "some words"}, {Text: "more words"}, {Text: "x"}}))
+		}
+		if err := ix.Write(); err == nil || !strings.Contains(err.Error(), "disk full writing "+bad) {
+			t.Errorf("a failed write of %s*: Write returned %v", bad, err)
+		}
 	}
 }
 
@@ -210,6 +301,37 @@ func TestShortestAfter(t *testing.T) {
 	} {
 		if got := shortestAfter(c.prev, c.first, false); got != c.want {
 			t.Errorf("shortestAfter(%q, %q) = %q, want %q", c.prev, c.first, got, c.want)
+		}
+	}
+}
+
+func TestExcerpt(t *testing.T) {
+	long := strings.Repeat("word ", 200)
+	for in, want := range map[string]string{
+		"  a\n\tb  c ":                     "a b c",
+		"":                                 "",
+		strings.Repeat(" ", 5000) + "late": "",
+		long:                               strings.TrimSpace(long[:excerptLen]),
+		strings.Repeat("é", 400):           strings.Repeat("é", excerptLen/2),
+	} {
+		if got := excerpt(in); got != want {
+			t.Errorf("excerpt(%.20q…) = %.40q… (%d bytes), want %.40q… (%d bytes)", in, got, len(got), want, len(want))
+		}
+	}
+}
+
+func TestLongDocumentsIndexTheirStartAndEnd(t *testing.T) {
+	filler := strings.Repeat("lorem ipsum ", 1000)
+	p := Prepare(Session{}, []Doc{{Text: "go test ./... " + filler + "middle " + filler + "FAIL TestParse"}})
+	has := map[string]bool{}
+	from := uint32(0)
+	for _, end := range p.ends {
+		has[p.terms[from:end]] = true
+		from = end
+	}
+	for term, want := range map[string]bool{"go": true, "test": true, "fail": true, "testparse": true, "middle": false, "lorem": true} {
+		if has[term] != want {
+			t.Errorf("term %q indexed: %v, want %v", term, has[term], want)
 		}
 	}
 }

@@ -13,21 +13,25 @@ const fetchJSON = (url) => {
   return Promise.resolve(JSON.parse(fs.readFileSync(path.join(dir, url.replace(/\?.*/, "")), "utf8")));
 };
 
-test("tokenize agrees with the Go indexer", () => {
+test("scan agrees with the Go indexer", () => {
   const cases = JSON.parse(fs.readFileSync(path.join(dir, "tokens.json"), "utf8"));
-  for (const [text, want] of cases) assert.deepStrictEqual(search.tokenize(text), want, text);
+  for (const [text, words, compounds] of cases) {
+    assert.deepStrictEqual(search.scan(text), { words, compounds }, text);
+  }
 });
 
 test("parse", () => {
   assert.deepStrictEqual(search.parse('fix "token bucket" src/app.go err*', true), [
     { term: "fix", prefix: false },
     { phrase: ["token", "bucket"], prefix: false },
-    { phrase: ["src", "app", "go"], prefix: false },
+    { phrase: ["src", "app", "go"], compound: "src/app.go", prefix: false },
     { term: "err", prefix: true },
   ]);
   assert.deepStrictEqual(search.parse("refac", true), [{ term: "refac", prefix: true }]);
   assert.deepStrictEqual(search.parse("refac ", true), [{ term: "refac", prefix: false }]);
   assert.deepStrictEqual(search.parse("refac", false), [{ term: "refac", prefix: false }], "a deep link is exact");
+  assert.deepStrictEqual(search.parse("main.go:12", false), [{ phrase: ["main", "go", "12"], prefix: false }],
+    "a word that is more than its compound is a phrase");
 });
 
 async function run(q, filters) {
@@ -55,6 +59,21 @@ test("prefixes and exact identifiers", async () => {
   assert.strictEqual((await run("E0382 ")).res.sessions[0].title, "Borrow checker");
 });
 
+test("paths are found whole, by their last parts, by a prefix, and by a middle part", async () => {
+  for (const q of ["internal/api/client.go ", "api/client.go ", "client.go ", "api/cli", "internal/api "]) {
+    const { res } = await run(q);
+    assert.strictEqual(res.total, 1, q);
+    assert.deepStrictEqual(res.sessions[0].title, "Fix the cache", q);
+  }
+  assert.strictEqual((await run("api/client.rs ")).res.total, 0);
+  fetched.length = 0;
+  await run("api/client.go ");
+  assert.ok(!fetched.some((u) => u.startsWith("q/")), "a compound needs no positions: " + fetched.join(" "));
+  fetched.length = 0;
+  await run("internal/api ");
+  assert.ok(fetched.some((u) => u.startsWith("q/")), "a middle part is a phrase: " + fetched.join(" "));
+});
+
 test("filters", async () => {
   assert.strictEqual((await run("cache ", { role: "0" })).res.total, 1);
   assert.strictEqual((await run("cache ", { role: "1" })).res.total, 1);
@@ -71,10 +90,11 @@ test("a query downloads only the shards of its terms", async () => {
   const { res, s } = await run("borrow ");
   const shards = fetched.filter((u) => u.startsWith("t/"));
   assert.strictEqual(shards.length, 1, fetched.join(" "));
-  assert.strictEqual(await s.path(res.sessions[0].session), "sessions/rustlings/b/");
+  assert.ok(!fetched.some((u) => u.startsWith("q/")), "plain words need no positions");
   const row = await s.excerpt(res.sessions[0].docs[0]);
   assert.strictEqual(row[1], 0);
   assert.match(row[2], /borrow of moved value/);
+  assert.strictEqual(row[3], "sessions/rustlings/b/");
   assert.ok(fetched.some((u) => u.startsWith("f/")));
 });
 
