@@ -1,8 +1,14 @@
 package site
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -92,4 +98,98 @@ func BenchmarkSearchIndex(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkRebuild builds a generated site of $TRANSCRIPTSITE_BENCH_SESSIONS
+// Claude Code sessions (default 1,000) once, cold, then measures rebuilds
+// with the cache: "warm" changes nothing, "one-change" appends a prompt to
+// one session each time, which must render that page alone again.
+func BenchmarkRebuild(b *testing.B) {
+	n := 1000
+	if v, err := strconv.Atoi(os.Getenv("TRANSCRIPTSITE_BENCH_SESSIONS")); err == nil && v > 0 {
+		n = v
+	}
+	corpus := b.TempDir()
+	if _, err := synth.Generate(corpus, synth.Options{Sessions: n, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	var files []string
+	_ = filepath.WalkDir(corpus, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".jsonl") {
+			files = append(files, p)
+		}
+		return err
+	})
+	dir := b.TempDir()
+	cfg, _, err := LoadConfig(Options{Source: dir, Overrides: map[string]any{
+		"contentDir": corpus, "cacheDir": filepath.Join(dir, "cache"), "destination": filepath.Join(dir, "public"),
+	}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	bd, err := NewBuilder(cfg, BuildOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := bd.Build(b.Context()); err != nil {
+		b.Fatal(err)
+	}
+	cold := time.Since(start)
+	rebuild := func(b *testing.B, change func(i int)) {
+		i := 0
+		for b.Loop() {
+			want := 0
+			if change != nil {
+				b.StopTimer()
+				change(i)
+				b.StartTimer()
+				want = 1
+			}
+			rep, err := bd.Build(b.Context())
+			if err != nil {
+				b.Fatal(err)
+			}
+			if rep.Rendered != want {
+				b.Fatalf("rebuild rendered %d pages, want %d", rep.Rendered, want)
+			}
+			i++
+		}
+		b.ReportMetric(float64(cold.Milliseconds()), "ms-cold")
+		b.ReportMetric(100*b.Elapsed().Seconds()/float64(b.N)/cold.Seconds(), "%-of-cold")
+	}
+	b.Run("warm", func(b *testing.B) { rebuild(b, nil) })
+	b.Run("one-change", func(b *testing.B) {
+		rebuild(b, func(i int) {
+			if err := appendPrompt(files[i%len(files)], i); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+}
+
+// appendPrompt appends a user prompt to a Claude Code session file, after
+// its last message.
+func appendPrompt(path string, i int) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var last struct {
+		UUID      string `json:"uuid"`
+		SessionID string `json:"sessionId"`
+		Timestamp string `json:"timestamp"`
+	}
+	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+	for k := len(lines) - 1; k >= 0 && last.UUID == ""; k-- {
+		_ = json.Unmarshal(lines[k], &last)
+	}
+	rec, err := json.Marshal(map[string]any{
+		"type": "user", "parentUuid": last.UUID, "sessionId": last.SessionID, "uuid": fmt.Sprintf("bench-%d", i),
+		"timestamp": last.Timestamp, "message": map[string]any{"role": "user", "content": fmt.Sprintf("bench edit %d", i)},
+	})
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(append(data, rec...), '\n'), 0o644)
 }

@@ -25,8 +25,23 @@ var toolKinds = []transcript.ToolKind{
 	transcript.WebTool, transcript.TaskTool, transcript.MCPTool, transcript.OtherTool,
 }
 
-// pathKeys are input fields that name files, directories, patterns or URLs.
-var pathKeys = []string{"file_path", "path", "filePath", "absolute_path", "notebook_path", "dir_path", "pattern", "glob", "url", "query"}
+// toolInput is what the index takes from a tool call's input: the command,
+// and the fields that name files, directories, patterns or URLs. Decoding
+// into it skips the rest of the input.
+type toolInput struct {
+	Command      any `json:"command"`
+	Cmd          any `json:"cmd"`
+	FilePath     any `json:"file_path"`
+	Path         any `json:"path"`
+	FilePath2    any `json:"filePath"`
+	AbsolutePath any `json:"absolute_path"`
+	NotebookPath any `json:"notebook_path"`
+	DirPath      any `json:"dir_path"`
+	Pattern      any `json:"pattern"`
+	Glob         any `json:"glob"`
+	URL          any `json:"url"`
+	Query        any `json:"query"`
+}
 
 func searchInclude(v *viper.Viper) (map[string]bool, error) {
 	list, err := list(v, "search.include")
@@ -102,17 +117,16 @@ func searchDoc(m *transcript.Message, include map[string]bool) (search.Doc, bool
 			d.Kinds |= 1 << slices.Index(toolKinds, c.Kind)
 			add(include["tools"], c.Name+" "+c.ID) // an id is how a log, an API error or a colleague names a call
 			if include["commands"] || include["paths"] {
-				// Decode the input once, not once per key.
-				var in map[string]any
+				var in toolInput
 				if json.Unmarshal([]byte(c.Input), &in) != nil {
 					add(include["commands"], c.Input) // free text: apply_patch, a command line
 				}
-				for _, k := range []string{"command", "cmd"} {
-					add(include["commands"], words(in[k]))
+				for _, v := range []any{in.Command, in.Cmd} {
+					add(include["commands"], words(v))
 				}
 				if include["paths"] {
-					for _, k := range pathKeys {
-						add(true, words(in[k]))
+					for _, v := range []any{in.FilePath, in.Path, in.FilePath2, in.AbsolutePath, in.NotebookPath, in.DirPath, in.Pattern, in.Glob, in.URL, in.Query} {
+						add(true, words(v))
 					}
 				}
 			}

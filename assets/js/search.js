@@ -5,6 +5,7 @@
   "use strict";
 
   var MAX_TOKEN = 64;
+  var MAX_SUFFIXES = 3;
   var ideograph = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
   var word = /[\p{L}\p{N}\p{Mn}_]/u;
 
@@ -26,7 +27,7 @@
   // scan splits text into words and compounds exactly as the Go indexer's
   // Tokenize does: words are runs of letters, digits and underscores (each
   // ideograph a word of its own); words joined by ".", "/" or "-" also make
-  // a compound, and so does each part of it after a "/".
+  // a compound, and so does what follows each of its last three "/".
   function scan(text) {
     var words = [];
     var compounds = [];
@@ -61,7 +62,7 @@
         if (utf8Len(c) <= MAX_TOKEN) compounds.push(c.toLowerCase());
       };
       add(from);
-      after.forEach(function (a) {
+      after.slice(-MAX_SUFFIXES).forEach(function (a) {
         if (n - a[1] >= 2) add(a[0]);
       });
     }
@@ -182,6 +183,14 @@
         self.meta = meta;
         return self.fetchJSON(self.base + meta.sessions);
       }).then(function (table) {
+        // Rows hold the day and the first document as deltas from the row
+        // before: add them up.
+        var day = 0;
+        var doc = 0;
+        table.sessions.forEach(function (r) {
+          r[4] = day += r[4];
+          r[5] = doc += r[5];
+        });
         self.table = table;
         return self;
       });

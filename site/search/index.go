@@ -37,8 +37,9 @@ const (
 	tailBytes = 3 << 10 // command and first lines, its summary and its last error
 	maxPos    = 8       // positions kept per term per document: enough to match phrases, and a
 	// common word in a long output no longer costs every phrase query its every position
-	titleLen    = 60       // characters of a title in the eager table
+	titleLen    = 48       // characters of a title in the eager table
 	maxTokenLen = 64       // longer runs (base64, hashes of hashes) are not words anyone types
+	maxSuffixes = 3        // of a path, the parts after its last three '/' are terms too
 	excerptLen  = 200      // bytes of a document kept for excerpts: two lines of a result
 	shardTarget = 32 << 10 // bytes of JSON per shard before a new one starts
 	BlockDocs   = 16       // documents per excerpt file: a result downloads one small block
@@ -138,41 +139,27 @@ func (p *Prepared) lists(k int) (docs, pos []byte) {
 
 // Prepare tokenizes a session's documents.
 func Prepare(s Session, docs []Doc) *Prepared {
-	// One map lookup per token: a term's entry also counts its
-	// occurrences in the document being read.
-	type entry struct {
-		doc   int // the last document it occurred in, plus one
-		count int
-		npos  int
-		pos   [maxPos]int
-	}
 	p := &Prepared{session: s}
-	seen := map[string]int32{}
-	var entries []entry
-	var terms []byte
-	var inDoc []int32
-	// log has a record per term per document: the term, the document, its
-	// flags, the count, the number of positions and the positions.
-	var log []uint32
-	var records []uint32 // per term
+	w := scratches.Get().(*scratch)
+	defer scratches.Put(w)
+	w.reset()
 	for id, d := range docs {
-		inDoc = inDoc[:0]
+		w.inDoc = w.inDoc[:0]
 		i := 0
 		for _, text := range indexed(d.Text) {
 			Tokenize(text, func(b []byte, compound bool) bool {
-				k, ok := seen[string(b)] // no allocation to look up
+				k, ok := w.seen[string(b)] // no allocation to look up
 				if !ok {
-					k = int32(len(entries))
-					seen[string(b)] = k
-					entries = append(entries, entry{})
-					records = append(records, 0)
-					terms = append(terms, b...)
-					p.ends = append(p.ends, uint32(len(terms)))
+					k = int32(len(w.entries))
+					w.seen[string(b)] = k
+					w.entries = append(w.entries, entry{})
+					w.terms = append(w.terms, b...)
+					w.ends = append(w.ends, uint32(len(w.terms)))
 				}
-				e := &entries[k]
+				e := &w.entries[k]
 				if e.doc != id+1 {
 					e.doc, e.count, e.npos = id+1, 0, 0
-					inDoc = append(inDoc, k)
+					w.inDoc = append(w.inDoc, k)
 				}
 				e.count++
 				if compound { // a compound sits where its words are: it takes no position
@@ -187,54 +174,89 @@ func Prepare(s Session, docs []Doc) *Prepared {
 			})
 		}
 		flags := uint32(d.Role | int(d.Kinds)<<2)
-		for _, k := range inDoc {
-			e := &entries[k]
-			log = append(log, uint32(k), uint32(id), flags, uint32(e.count), uint32(e.npos))
+		for _, k := range w.inDoc {
+			e := &w.entries[k]
+			w.log = append(w.log, uint32(k), uint32(id), flags, uint32(e.count), uint32(e.npos))
 			for _, x := range e.pos[:e.npos] {
-				log = append(log, uint32(x))
+				w.log = append(w.log, uint32(x))
 			}
-			records[k]++
+			e.records++
 		}
 		p.frags = append(p.frags, fragment{n: d.N, role: d.Role, text: excerpt(d.Text), path: s.Path})
 	}
-	p.terms = string(terms)
 
 	// Group the log by term, in document order, and encode each term's
 	// lists one after another.
-	next := make([]uint32, len(records)) // where the next record of each term goes in order
-	var n uint32
-	for k, c := range records {
-		next[k] = n
-		n += c
+	n := len(w.entries)
+	w.next = slices.Grow(w.next[:0], n)[:n] // where the next record of each term goes in order
+	var records uint32
+	for k := range w.entries {
+		w.next[k] = records
+		records += w.entries[k].records
 	}
-	order := make([]uint32, n) // offsets of records in log
-	for off := 0; off < len(log); off += 5 + int(log[off+4]) {
-		k := log[off]
-		order[next[k]] = uint32(off)
-		next[k]++
+	w.order = slices.Grow(w.order[:0], int(records))[:records] // offsets of records in log
+	for off := 0; off < len(w.log); off += 5 + int(w.log[off+4]) {
+		k := w.log[off]
+		w.order[w.next[k]] = uint32(off)
+		w.next[k]++
 	}
-	p.docEnds = make([]uint32, len(records))
-	p.posEnds = make([]uint32, len(records))
-	p.last = make([]uint32, len(records))
+	p.docEnds, p.posEnds, p.last = make([]uint32, n), make([]uint32, n), make([]uint32, n)
 	from := 0
-	for k, c := range records {
+	for k := range w.entries {
+		c := int(w.entries[k].records)
 		last := uint32(0)
-		for _, off := range order[from : from+int(c)] {
-			r := log[off:]
-			p.docs = binary.AppendUvarint(p.docs, uint64(r[1]-last))
-			p.docs = binary.AppendUvarint(p.docs, uint64(r[2]))
-			p.docs = binary.AppendUvarint(p.docs, uint64(r[3]))
+		for _, off := range w.order[from : from+c] {
+			r := w.log[off:]
+			w.docs = binary.AppendUvarint(w.docs, uint64(r[1]-last))
+			w.docs = binary.AppendUvarint(w.docs, uint64(r[2]))
+			w.docs = binary.AppendUvarint(w.docs, uint64(r[3]))
 			prev := uint32(0)
 			for _, x := range r[5 : 5+r[4]] {
-				p.pos = binary.AppendUvarint(p.pos, uint64(x-prev))
+				w.pos = binary.AppendUvarint(w.pos, uint64(x-prev))
 				prev = x
 			}
 			last = r[1]
 		}
-		from += int(c)
-		p.docEnds[k], p.posEnds[k], p.last[k] = uint32(len(p.docs)), uint32(len(p.pos)), last
+		from += c
+		p.docEnds[k], p.posEnds[k], p.last[k] = uint32(len(w.docs)), uint32(len(w.pos)), last
 	}
+	// The index keeps these until Write: exactly their size.
+	p.terms, p.ends = string(w.terms), slices.Clone(w.ends)
+	p.docs, p.pos = slices.Clone(w.docs), slices.Clone(w.pos)
 	return p
+}
+
+// scratch is what Prepare works in. It is reused from session to session,
+// so that its map and lists are not grown anew each time.
+type scratch struct {
+	seen    map[string]int32 // term → its entry
+	entries []entry
+	terms   []byte
+	ends    []uint32
+	inDoc   []int32 // entries of terms in the document being read
+	// log has a record per term per document: the term, the document, its
+	// flags, the count, the number of positions and the positions.
+	log         []uint32
+	next, order []uint32
+	docs, pos   []byte
+}
+
+// entry counts a term's occurrences in the document being read, so that
+// a token costs one map lookup.
+type entry struct {
+	doc     int // the last document it occurred in, plus one
+	count   int
+	npos    int
+	pos     [maxPos]int
+	records uint32 // documents it occurs in
+}
+
+var scratches = sync.Pool{New: func() any { return &scratch{seen: map[string]int32{}} }}
+
+func (w *scratch) reset() {
+	clear(w.seen)
+	w.entries, w.terms, w.ends, w.log = w.entries[:0], w.terms[:0], w.ends[:0], w.log[:0]
+	w.docs, w.pos = w.docs[:0], w.pos[:0]
 }
 
 // Append adds a prepared session to the index, and writes the blocks of
@@ -408,8 +430,10 @@ func excerpt(s string) string {
 // runs of letters, digits and underscores, lower-cased; each Han, kana or
 // Hangul character is a term of its own. Words joined by '.', '/' or '-'
 // (a path, a file name, a version, a model name) are also emitted whole,
-// as a compound, and so is each part of a path after a '/': "a/b/c.go"
-// gives a, b, c, go, then a/b/c.go, b/c.go and c.go. A compound is emitted
+// as a compound, and so is what follows each of its last three '/': so
+// "a/b/c.go" gives a, b, c, go, then a/b/c.go, b/c.go and c.go, and a
+// file is found by its name, its directory or its whole path, however
+// deep it lies. A compound is emitted
 // after its last word. Tokenize stops when emit returns false; tok is
 // valid only during the call. The client's scan in search.js must match
 // it.
@@ -547,8 +571,8 @@ func (t *tokenizer) endCompound() bool {
 	if !emit(start) {
 		return false
 	}
-	for k, s := range t.afterSlash {
-		if words-t.slashWords[k] >= 2 && !emit(s) {
+	for k := max(0, len(t.afterSlash)-maxSuffixes); k < len(t.afterSlash); k++ {
+		if words-t.slashWords[k] >= 2 && !emit(t.afterSlash[k]) {
 			return false
 		}
 	}
@@ -732,9 +756,13 @@ func (ix *Index) Write() error {
 
 	// The eager table: a row per session with what filters and result
 	// titles need; page paths come with the excerpts.
+	// Days and first documents are written as deltas from the row before,
+	// small numbers that the client adds up as it reads the table.
 	rows := make([][6]any, len(ix.sessions))
+	day, doc := 0, 0
 	for i, s := range ix.sessions {
-		rows[i] = [6]any{cut(s.Title, titleLen), s.project, s.agent, s.model, s.Day, s.docStart}
+		rows[i] = [6]any{cut(s.Title, titleLen), s.project, s.agent, s.model, s.Day - day, s.docStart - doc}
+		day, doc = s.Day, s.docStart
 	}
 	sessions, err := json.Marshal(struct {
 		Projects []string `json:"projects"`

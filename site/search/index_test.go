@@ -58,10 +58,10 @@ func TestTokenize(t *testing.T) {
 		{"Run claude-sonnet-4-5. Done.", []string{"run", "claude", "sonnet", "4", "5", "done"}, []string{"claude-sonnet-4-5"}},
 		{"//host/a", []string{"host", "a"}, []string{"host/a"}},
 		{strings.Repeat("d/", 40) + "x.go", slices.Concat(slices.Repeat([]string{"d"}, 40), []string{"x", "go"}),
-			// the whole path is too long to be a term; its last parts are not
+			// the whole path is too long to be a term; its last three parts are not
 			func() []string {
 				var out []string
-				for k := 30; k >= 0; k-- {
+				for k := 2; k >= 0; k-- {
 					out = append(out, strings.Repeat("d/", k)+"x.go")
 				}
 				return out
