@@ -7,9 +7,10 @@
 #   scripts/bench.sh                      # all three sizes
 #   SIZES="1000" RUNS=5 scripts/bench.sh  # one size, five runs
 #   WORK=/tmp/tsbench scripts/bench.sh    # keep corpora and sites there
-#   PAGEFIND=path/to/pagefind_extended scripts/bench.sh
-#                                         # also compare search with Pagefind
-#                                         # on the 1,000-session site
+#   PAGEFIND=npm scripts/bench.sh         # also compare search with Pagefind
+#                                         # (installed from npm, or give the
+#                                         # path of its binary) on the
+#                                         # 1,000-session site
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=${SIZES:-100 1000 10000}
@@ -19,8 +20,11 @@ mkdir -p "$work"
 go build -o "$work/transcriptsite" ./cmd/transcriptsite
 go build -o "$work/gensessions" ./cmd/gensessions
 
-# build ARGS...: one cold or warm build; prints its seconds and peak RSS in KB.
+# build ARGS...: one cold or warm build; prints its seconds and peak RSS in
+# KB. Each starts with the disk flushed, so that the writes of one build do
+# not slow the next.
 build() {
+	sync
 	{ /usr/bin/time -f '%e %M' "$work/transcriptsite" build --quiet "$@" >/dev/null; } 2>&1 | tail -1
 }
 median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
@@ -59,6 +63,10 @@ for n in $sizes; do
 done
 
 if [ -n "${PAGEFIND:-}" ] && [ -d "$work/site-1000/public" ]; then
+	if [ "$PAGEFIND" = npm ]; then
+		npm install --silent --prefix "$work/pagefind" pagefind@1.6.0 >/dev/null
+		PAGEFIND=$work/pagefind/node_modules/@pagefind/linux-x64/bin/pagefind_extended
+	fi
 	echo
 	go run ./internal/benchsearch -site "$work/site-1000/public" -pagefind "$PAGEFIND" \
 		-q "retry,stream handler error,E0382,danly/response.py,toolu_01kpWpL0EOpRm31BNzQhdhT7,smap/danly"

@@ -14,8 +14,11 @@ import (
 )
 
 // searchParts are what the search index can hold, for the config key
-// search.include; thinking is left out unless asked for.
-var searchParts = []string{"prompts", "assistant", "thinking", "tools", "commands", "paths", "output"}
+// search.include. Thinking is left out unless asked for, and so are files
+// as the agent read them: more than half of what sessions hold, and
+// found better in the repository they came from; the read itself is found
+// by its path.
+var searchParts = []string{"prompts", "assistant", "thinking", "tools", "commands", "paths", "output", "files"}
 
 var defaultSearch = []string{"prompts", "assistant", "tools", "commands", "paths", "output"}
 
@@ -131,7 +134,11 @@ func searchDoc(m *transcript.Message, include map[string]bool) (search.Doc, bool
 				}
 			}
 			if c.Result != nil {
-				add(include["output"], render.StripANSI(c.Result.Output))
+				part := "output"
+				if c.Kind == transcript.ReadTool {
+					part = "files"
+				}
+				add(include[part], render.StripANSI(c.Result.Output))
 			}
 		case transcript.ResultPart:
 			if !p.Result.Paired {

@@ -22,6 +22,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -50,7 +51,12 @@ func run(dir, pagefind, chrome string, queries []string) error {
 		if out, err := cmd.Output(); err != nil {
 			return fmt.Errorf("pagefind: %v\n%s", err, out)
 		}
-		fmt.Printf("pagefind index built in %.1f s, %s\n", time.Since(start).Seconds(), dirSize(filepath.Join(dir, "pagefind")))
+		rss := 0.0
+		if u, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			rss = float64(u.Maxrss) / 1024 // KB on Linux
+		}
+		fmt.Printf("pagefind index built in %.1f s (%.1f CPU-s, peak RSS %.0f MB), %s\n", time.Since(start).Seconds(),
+			(cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds(), rss, dirSize(filepath.Join(dir, "pagefind")))
 		if err := os.WriteFile(filepath.Join(dir, "pagefind-bench.html"), []byte(pagefindPage), 0o644); err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@
 package search
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -73,6 +74,9 @@ type Session struct {
 type Index struct {
 	kinds                    []string
 	write                    func(name string, data []byte) error
+	writing                  chan struct{}  // a token per file being written in the background
+	pending                  sync.WaitGroup // files being written
+	mu                       sync.Mutex
 	err                      error // the first failed write
 	sessions                 []sessionRow
 	projects, agents, models []string
@@ -102,7 +106,7 @@ type fragment struct {
 // appended, the rest on Write. kinds names the tool kinds in the order of
 // Doc.Kinds bits.
 func New(kinds []string, write func(name string, data []byte) error) *Index {
-	return &Index{kinds: kinds, write: write, ids: map[string]int32{}, build: sha256.New()}
+	return &Index{kinds: kinds, write: write, ids: map[string]int32{}, build: sha256.New(), writing: make(chan struct{}, 8)}
 }
 
 // Prepared is a session tokenized and ready to append: its distinct terms
@@ -298,21 +302,29 @@ func (ix *Index) writeBlock(n int) {
 		rows[i] = [4]any{f.n, f.role, f.text, f.path}
 	}
 	data, err := json.Marshal(rows)
-	if err != nil && ix.err == nil {
-		ix.err = err
+	if err != nil {
+		ix.mu.Lock()
+		ix.err = cmp.Or(ix.err, err)
+		ix.mu.Unlock()
 	}
 	ix.put("f/"+strconv.Itoa(ix.blocks)+".json", data)
 	ix.blocks++
 	ix.frags = slices.Delete(ix.frags, 0, n)
 }
 
-// put writes a file of the index, adding it to the build id; after a
-// failed write it writes nothing more.
+// put writes a file of the index in the background, adding it to the
+// build id; Write waits for it and reports the first failure.
 func (ix *Index) put(name string, data []byte) {
-	if ix.err == nil {
-		ix.build.Write(data)
-		ix.err = ix.write(name, data)
-	}
+	ix.build.Write(data)
+	ix.writing <- struct{}{} // a few at a time
+	ix.pending.Go(func() {
+		defer func() { <-ix.writing }()
+		if err := ix.write(name, data); err != nil {
+			ix.mu.Lock()
+			ix.err = cmp.Or(ix.err, err)
+			ix.mu.Unlock()
+		}
+	})
 }
 
 // appendInts appends varints as a JSON array of the integers the client
@@ -654,7 +666,11 @@ type term struct {
 
 // parallel runs f(part, parts) for each part on its own core, and waits.
 func parallel(f func(part, parts int)) {
-	parts := runtime.GOMAXPROCS(0)
+	parallelN(runtime.GOMAXPROCS(0), f)
+}
+
+// parallelN runs f(part, parts) for parts goroutines, and waits.
+func parallelN(parts int, f func(part, parts int)) {
 	var wg sync.WaitGroup
 	for part := range parts {
 		wg.Go(func() { f(part, parts) })
@@ -727,8 +743,10 @@ func (ix *Index) Write() error {
 	// each shard is on its own: they go on every core.
 	sums := make([][sha256.Size]byte, len(shards))
 	errs := make([]error, len(shards))
+	// Writing a file mostly waits on the file system: more writers than
+	// cores keep the cores busy.
 	var next atomic.Int64
-	parallel(func(int, int) {
+	parallelN(4*runtime.GOMAXPROCS(0), func(int, int) {
 		for i := int(next.Add(1) - 1); i < len(shards); i = int(next.Add(1) - 1) {
 			names := make([]string, len(shards[i]))
 			d, q := make([][]byte, len(shards[i])), make([][]byte, len(shards[i]))
@@ -746,6 +764,7 @@ func (ix *Index) Write() error {
 			}
 		}
 	})
+	ix.pending.Wait()
 	if err := errors.Join(append(errs, ix.err)...); err != nil {
 		return err
 	}
