@@ -84,8 +84,8 @@ func run(dir, pagefind, chrome string, queries []string) error {
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancel()
 
-	fmt.Println("\n| engine | query | results shown | requests | search KB (script + index, gzip) | page total KB (gzip) | first results ms | warm query ms |")
-	fmt.Println("|---|---|---|---|---|---|---|---|")
+	fmt.Println("\n| engine | query | matches | excerpts shown | requests | search KB (script + index, gzip) | page total KB (gzip) | first results ms | warm query ms |")
+	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|---:|")
 	for _, q := range queries {
 		if err := measure(actx, ts.URL+"/search/?q="+url.QueryEscape(q), "transcriptsite", q, oursDone, oursWarm); err != nil {
 			return err
@@ -102,7 +102,8 @@ func run(dir, pagefind, chrome string, queries []string) error {
 // result is what a page reports: how many results it shows and when (ms
 // since navigation), or how long a warm query took.
 type result struct {
-	Results int     `json:"results"`
+	Results int     `json:"results"` // sessions (or, for Pagefind, pages) that match
+	Loaded  int     `json:"loaded"`  // results whose excerpts were loaded and shown
 	FirstMS float64 `json:"first"`
 	WarmMS  float64 `json:"warm"`
 }
@@ -198,7 +199,7 @@ func measure(actx context.Context, page, engine, q string, done, warm string) er
 	}
 	sort.Strings(names)
 	fmt.Fprintf(os.Stderr, "%s %q:\n  %s\n", engine, q, strings.Join(names, "\n  "))
-	fmt.Printf("| %s | `%s` | %d | %d | %.1f | %.1f | %.0f | %.2f |\n", engine, q, first.Results, len(entries), search/1024, total/1024, first.FirstMS, again.WarmMS)
+	fmt.Printf("| %s | `%s` | %d | %d | %d | %.1f | %.1f | %.0f | %.2f |\n", engine, q, first.Results, first.Loaded, len(entries), search/1024, total/1024, first.FirstMS, again.WarmMS)
 	return nil
 }
 
@@ -209,7 +210,8 @@ const oursDone = `(async () => {
   const ready = () => /matching messages|No messages match|failed/.test(status.textContent) &&
     [...document.querySelectorAll(".search-hit")].every((h) => h.firstChild);
   while (!ready()) await new Promise((r) => setTimeout(r, 10));
-  return { results: document.querySelectorAll(".search-hit").length, first: performance.now() };
+  const m = /in (\d+) sessions/.exec(status.textContent);
+  return { results: m ? Number(m[1]) : 0, loaded: document.querySelectorAll(".search-hit").length, first: performance.now() };
 })()`
 
 const oursWarm = `(async () => {
@@ -246,7 +248,7 @@ const pagefind = await import("/pagefind/pagefind.js");
 await pagefind.init();
 const res = await pagefind.search(q);
 await Promise.all(res.results.slice(0, 5).map((r) => r.data()));
-window.benchDone = { results: res.results.length, first: performance.now() };
+window.benchDone = { results: res.results.length, loaded: Math.min(5, res.results.length), first: performance.now() };
 </script></body></html>
 `
 
