@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds sites from generated Claude Code sessions, 100, 1,000 and 10,000 of
 # them, and prints a Markdown table: the cold build (the median of RUNS),
-# sessions/s, MB/s of input, peak RSS, the warm rebuild, and what the
-# search index adds to the cold build (the same build with search off).
+# sessions/s, MB/s of input, peak RSS, the warm rebuild, and what the search
+# index and redaction each add to the cold build (the same build with search
+# off, and with redaction off).
 #
 #   scripts/bench.sh                      # all three sizes
 #   SIZES="1000" RUNS=5 scripts/bench.sh  # one size, five runs
@@ -31,43 +32,55 @@ median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
 echo "transcriptsite $(git rev-parse --short HEAD), $(nproc) cores, $(date -u +%F)"
 echo
-echo "| sessions | input MB | cold s | sessions/s | MB/s | peak RSS MB | warm s | warm % of cold | search index adds |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| sessions | input MB | cold s | sessions/s | MB/s | peak RSS MB | warm s | warm % of cold | search index adds | redaction adds |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for n in $sizes; do
 	corpus=$work/corpus-$n
 	[ -d "$corpus" ] || "$work/gensessions" -out "$corpus" -n "$n" -seed 1 >/dev/null
 	site=$work/site-$n
+	rm -rf "$site"
+	sync
+	sleep 5 # the file system frees what was deleted for a few seconds after
 	mkdir -p "$site"
 	printf 'title: Benchmark\n' >"$site/config.yaml"
 	printf 'title: Benchmark\nsearch:\n  enabled: false\n' >"$site/nosearch.yaml"
+	printf 'title: Benchmark\nredact:\n  enabled: false\n' >"$site/noredact.yaml"
 	r=$runs
 	[ "$n" -ge 10000 ] && r=${RUNS:-1}
-	cold=() rss=() plain=()
-	for _ in $(seq "$r"); do
-		rm -rf "$site/public" "$site/cache" "$site/public-plain" "$site/cache-plain"
-		read -r s kb < <(build -s "$site" --contentDir "$corpus" --cacheDir "$site/cache")
+	# Every build writes into directories of its own, and nothing is
+	# deleted until the size is done: the file system frees what is deleted
+	# while the next build runs, which would slow it.
+	cold=() rss=() plain=() open=()
+	for i in $(seq "$r"); do
+		read -r s kb < <(build -s "$site" --contentDir "$corpus" --cacheDir "$site/cache-$i" -d "$site/public-$i")
 		cold+=("$s") rss+=("$kb")
 		read -r s _ < <(build -s "$site" --config "$site/nosearch.yaml" --contentDir "$corpus" \
-			--cacheDir "$site/cache-plain" -d "$site/public-plain")
+			--cacheDir "$site/cache-nosearch-$i" -d "$site/public-nosearch-$i")
 		plain+=("$s")
+		read -r s _ < <(build -s "$site" --config "$site/noredact.yaml" --contentDir "$corpus" \
+			--cacheDir "$site/cache-noredact-$i" -d "$site/public-noredact-$i")
+		open+=("$s")
 	done
-	read -r warm _ < <(build -s "$site" --contentDir "$corpus" --cacheDir "$site/cache")
+	read -r warm _ < <(build -s "$site" --contentDir "$corpus" --cacheDir "$site/cache-1" -d "$site/public-1")
 	c=$(printf '%s\n' "${cold[@]}" | median)
 	p=$(printf '%s\n' "${plain[@]}" | median)
+	o=$(printf '%s\n' "${open[@]}" | median)
 	k=$(printf '%s\n' "${rss[@]}" | median)
 	bytes=$(du -sb "$corpus" | cut -f1)
-	awk -v n="$n" -v b="$bytes" -v c="$c" -v k="$k" -v w="$warm" -v p="$p" 'BEGIN {
-		printf "| %d | %.0f | %.1f | %.0f | %.1f | %.0f | %.1f | %.0f%% | %+.0f%% |\n",
-			n, b / 1e6, c, n / c, b / 1e6 / c, k / 1024, w, 100 * w / c, 100 * (c - p) / p
+	awk -v n="$n" -v b="$bytes" -v c="$c" -v k="$k" -v w="$warm" -v p="$p" -v o="$o" 'BEGIN {
+		printf "| %d | %.0f | %.1f | %.0f | %.1f | %.0f | %.1f | %.0f%% | %+.0f%% | %+.0f%% |\n",
+			n, b / 1e6, c, n / c, b / 1e6 / c, k / 1024, w, 100 * w / c, 100 * (c - p) / p, 100 * (c - o) / o
 	}'
+	find "$site" -mindepth 1 -maxdepth 1 -name 'public-*' ! -name public-1 -exec rm -rf {} +
+	find "$site" -mindepth 1 -maxdepth 1 -name 'cache-*' -exec rm -rf {} +
 done
 
-if [ -n "${PAGEFIND:-}" ] && [ -d "$work/site-1000/public" ]; then
+if [ -n "${PAGEFIND:-}" ] && [ -d "$work/site-1000/public-1" ]; then
 	if [ "$PAGEFIND" = npm ]; then
 		npm install --silent --prefix "$work/pagefind" pagefind@1.6.0 >/dev/null
 		PAGEFIND=$work/pagefind/node_modules/@pagefind/linux-x64/bin/pagefind_extended
 	fi
 	echo
-	go run ./internal/benchsearch -site "$work/site-1000/public" -pagefind "$PAGEFIND" \
+	go run ./internal/benchsearch -site "$work/site-1000/public-1" -pagefind "$PAGEFIND" \
 		-q "retry,stream handler error,E0382,danly/response.py,toolu_01kpWpL0EOpRm31BNzQhdhT7,smap/danly"
 fi
