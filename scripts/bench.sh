@@ -62,6 +62,7 @@ for n in $sizes; do
 		open+=("$s")
 	done
 	read -r warm _ < <(build -s "$site" --contentDir "$corpus" --cacheDir "$site/cache-1" -d "$site/public-1")
+	echo "$n sessions: cold ${cold[*]}; search off ${plain[*]}; redaction off ${open[*]}; warm $warm" >&2
 	c=$(printf '%s\n' "${cold[@]}" | median)
 	p=$(printf '%s\n' "${plain[@]}" | median)
 	o=$(printf '%s\n' "${open[@]}" | median)
