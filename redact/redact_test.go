@@ -266,3 +266,54 @@ func TestSessionRedactsASecretEverywhere(t *testing.T) {
 		t.Errorf("counts %v", counts)
 	}
 }
+
+func TestKeywordLed(t *testing.T) {
+	for _, c := range []struct {
+		expr       string
+		kws        []string
+		want, word bool
+	}{
+		{`(?i)(?:access|(?-i:[Aa]pi|API)|passw(?:or)?d)[ =]+(\w+)`, []string{"access", "api", "passwd", "password"}, true, false},
+		{`(?i)(?:access|auth)=(\w+)`, []string{"access"}, false, false}, // auth is no keyword
+		{`(?i)(?:linked[_-]?in)=(\w+)`, []string{"linkedin", "linked_in", "linked-in"}, true, false},
+		{`(?i)(?:linked[_-]?in)=(\w+)`, []string{"linkedin"}, false, false},
+		{`(?i)\w*token=(\w+)`, []string{"token"}, false, false},
+		{`(?i)\b((?:hvs\.[\w-]{90,120}|s\.(?i:[a-z0-9]{24})))(?:['"\s;]|$)`, []string{"hvs.", "s."}, true, true},
+		{`\b(ghp_[0-9a-zA-Z]{36})`, []string{"ghp_"}, true, true},
+		{`\b(ghp_[0-9a-zA-Z]{36})`, []string{"ghp_x"}, false, false},
+		{`\b(-----BEGIN)`, []string{"-----begin"}, false, false}, // \b before a non-word byte
+		{`(?:^|\s)(token\w+)`, []string{"token"}, false, false},
+	} {
+		if got, word := keywordLed(c.expr, c.kws); got != c.want || word != c.word {
+			t.Errorf("keywordLed(%q, %q) = %v, %v, want %v, %v", c.expr, c.kws, got, word, c.want, c.word)
+		}
+	}
+	rs, err := builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(rs.rules, func(r *rule) bool { return r.id == "generic-api-key" && r.at != nil }) {
+		t.Error("generic-api-key is not anchored at its keywords")
+	}
+}
+
+// A rule anchored at its keywords still finds a secret after other
+// keywords on the same line, and one whose name holds a keyword midway.
+func TestAnchoredMidLine(t *testing.T) {
+	r, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const secret = "q8ZrL2mN4pQ7sT9vW1xY3bK6"
+	for _, s := range []string{
+		`see the API docs and the auth notes, then set access_key = "` + secret + `" here`,
+		`export MYAPP_SECRET_VALUE=` + secret,
+		`{"k": "v", "client_token": "` + secret + `"}`,
+	} {
+		counts := map[string]int{}
+		got := r.String(s, counts)
+		if strings.Contains(got, secret) || counts["generic-api-key"] != 1 {
+			t.Errorf("String(%q) = %q, counts %v", s, got, counts)
+		}
+	}
+}

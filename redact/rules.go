@@ -46,6 +46,13 @@ type rule struct {
 	// it has one (gitleaks' rules for key = value): Go's regexp runs it
 	// several times faster, and re then only has to confirm each match.
 	fast *regexp.Regexp
+	// at is set when every match (of fast, when there is fast) starts
+	// with one of the keywords: it is that regex anchored, tried only where
+	// the keywords are rather than scanned along their lines. wordStart
+	// says the match opens with \b, which at cannot see: the byte before
+	// the keyword must not be a word character.
+	at        *regexp.Regexp
+	wordStart bool
 }
 
 // namePrefix opens the regexes gitleaks makes for key = value assignments.
@@ -56,7 +63,7 @@ type ruleSet struct {
 	rules  []*rule
 	global []*config.Allowlist
 	trie   *ahocorasick.Trie
-	byKw   map[string][]int // keyword → rules
+	byKw   [][]int // the trie's keyword number → rules
 	always []int            // rules without keywords run on every string
 }
 
@@ -103,21 +110,30 @@ var builtin = sync.OnceValues(func() (*ruleSet, error) {
 		})
 	}
 	rs.rules = append(rs.rules, own...)
-	rs.byKw = map[string][]int{}
+	kwNum := map[string]int{}
 	var kws []string
 	for i, r := range rs.rules {
 		r.span = span(r.re)
-		if rest, ok := strings.CutPrefix(r.re.String(), namePrefix); ok {
-			r.fast = regexp.MustCompile("(?i)" + rest)
+		expr := r.re.String()
+		if rest, ok := strings.CutPrefix(expr, namePrefix); ok {
+			expr = "(?i)" + rest
+			r.fast = regexp.MustCompile(expr)
+		}
+		if ok, word := keywordLed(expr, r.keywords); ok {
+			r.at, r.wordStart = regexp.MustCompile("^(?:"+expr+")"), word
 		}
 		if len(r.keywords) == 0 {
 			rs.always = append(rs.always, i)
 		}
 		for _, k := range r.keywords {
-			if rs.byKw[k] == nil {
+			n, ok := kwNum[k]
+			if !ok {
+				n = len(kws)
+				kwNum[k] = n
 				kws = append(kws, k)
+				rs.byKw = append(rs.byKw, nil)
 			}
-			rs.byKw[k] = append(rs.byKw[k], i)
+			rs.byKw[n] = append(rs.byKw[n], i)
 		}
 	}
 	rs.trie = ahocorasick.NewTrieBuilder().AddStrings(kws).Build()
@@ -203,13 +219,16 @@ func (rs *ruleSet) find(s string, out []found) []found {
 }
 
 func (rs *ruleSet) findDecoded(s string, out []found) []found {
-	lower := asciiLower(s)
+	buf := lowerBufs.Get().(*[]byte)
+	*buf = lowerInto((*buf)[:0], s)
 	hits := map[int][]int{} // rule → where its keywords are
-	for _, m := range rs.trie.MatchString(lower) {
-		for _, i := range rs.byKw[m.MatchString()] {
-			hits[i] = append(hits[i], int(m.Pos()))
+	rs.trie.Walk(*buf, func(end, n, kw int64) bool {
+		for _, i := range rs.byKw[kw] {
+			hits[i] = append(hits[i], int(end-n+1))
 		}
-	}
+		return true
+	})
+	lowerBufs.Put(buf)
 	for _, i := range rs.always {
 		out = rs.run(rs.rules[i], s, 0, len(s), out)
 	}
@@ -217,6 +236,10 @@ func (rs *ruleSet) findDecoded(s string, out []found) []found {
 	for i, r := range rs.rules {
 		ps := hits[i]
 		if len(ps) == 0 {
+			continue
+		}
+		if r.at != nil {
+			out = rs.runAt(r, s, ps, out)
 			continue
 		}
 		if r.span < 0 {
@@ -263,6 +286,164 @@ func (rs *ruleSet) run(r *rule, s string, lo, hi int, out []found) []found {
 		}
 	}
 	return out
+}
+
+// runAt tries r at each of its keywords' positions ps.
+func (rs *ruleSet) runAt(r *rule, s string, ps []int, out []found) []found {
+	slices.Sort(ps)
+	next := 0
+	for _, p := range ps {
+		if p < next || r.wordStart && p > 0 && isWordByte(s[p-1]) {
+			continue
+		}
+		end := len(s)
+		if r.span >= 0 {
+			end = lineEnd(s, p, r.span)
+		}
+		m := r.at.FindStringIndex(s[p:end])
+		if m == nil {
+			continue
+		}
+		if r.fast == nil {
+			out = rs.check(r, s, p, p+m[1], out)
+			next = p + m[1]
+			continue
+		}
+		// re confirms the match of fast, with the name before it.
+		from := max(next, lineStart(s, p, 0), p-50)
+		if full := r.re.FindStringIndex(s[from:end]); full != nil {
+			out = rs.check(r, s, from+full[0], from+full[1], out)
+			next = from + full[1]
+		}
+	}
+	return out
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// keywordLed says whether every match of the regex expr starts with one of
+// keywords (lower case), after a \b when word is true: it does when each
+// string a match can open with has a keyword as its prefix.
+func keywordLed(expr string, keywords []string) (ok, word bool) {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return false, false
+	}
+	re = re.Simplify()
+	if re.Op == syntax.OpConcat && len(re.Sub) > 1 && re.Sub[0].Op == syntax.OpWordBoundary {
+		re, word = &syntax.Regexp{Op: syntax.OpConcat, Sub: re.Sub[1:]}, true
+	}
+	heads, ok := openings(re)
+	for _, h := range heads {
+		if h == "" || word && !isWordByte(h[0]) ||
+			!slices.ContainsFunc(keywords, func(k string) bool { return k != "" && strings.HasPrefix(h, k) }) {
+			return false, false
+		}
+	}
+	return ok && len(heads) > 0, word
+}
+
+// most bounds the strings openings and strs list.
+const most = 256
+
+// openings lists, in lower case, strings one of which opens every match
+// of re: as long as re's elements allow.
+func openings(re *syntax.Regexp) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpCapture:
+		return openings(re.Sub[0])
+	case syntax.OpPlus:
+		return openings(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min > 0 {
+			return openings(re.Sub[0])
+		}
+	case syntax.OpAlternate:
+		var out []string
+		for _, sub := range re.Sub {
+			ss, ok := openings(sub)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, ss...)
+		}
+		return out, true
+	case syntax.OpConcat:
+		out := []string{""}
+		for i, sub := range re.Sub {
+			ss, ok := strs(sub)
+			if !ok && i == 0 {
+				return openings(sub)
+			}
+			if !ok || len(out)*len(ss) > most {
+				break
+			}
+			next := make([]string, 0, len(out)*len(ss))
+			for _, a := range out {
+				for _, b := range ss {
+					next = append(next, a+b)
+				}
+			}
+			out = next
+		}
+		return out, true
+	}
+	return strs(re)
+}
+
+// strs lists, in lower case, the strings re matches, when there are few.
+func strs(re *syntax.Regexp) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpEmptyMatch:
+		return []string{""}, true
+	case syntax.OpLiteral:
+		return []string{asciiLower(string(re.Rune))}, true
+	case syntax.OpCharClass:
+		var out []string
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			if re.Rune[i+1]-re.Rune[i] > most {
+				return nil, false
+			}
+			for c := re.Rune[i]; c <= re.Rune[i+1]; c++ {
+				out = append(out, asciiLower(string(c)))
+			}
+		}
+		return out, len(out) <= most
+	case syntax.OpCapture:
+		return strs(re.Sub[0])
+	case syntax.OpQuest:
+		out, ok := strs(re.Sub[0])
+		return append(out, ""), ok
+	case syntax.OpAlternate:
+		var out []string
+		for _, sub := range re.Sub {
+			ss, ok := strs(sub)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, ss...)
+		}
+		return out, len(out) <= most
+	case syntax.OpConcat:
+		out := []string{""}
+		for _, sub := range re.Sub {
+			ss, ok := strs(sub)
+			if !ok || len(out)*len(ss) > most {
+				return nil, false
+			}
+			var next []string
+			for _, a := range out {
+				for _, b := range ss {
+					next = append(next, a+b)
+				}
+			}
+			out = next
+		}
+		return out, true
+	}
+	return nil, false
 }
 
 // check picks the secret out of the match s[a:b] and appends it unless its
@@ -342,6 +523,21 @@ func entropy(s string) float64 {
 }
 
 // asciiLower lower-cases ASCII letters only, so byte offsets stay those of s.
+// lowerBufs holds the buffers findDecoded lowers strings into.
+var lowerBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// lowerInto appends s to dst with ASCII letters in lower case.
+func lowerInto(dst []byte, s string) []byte {
+	n := len(dst)
+	dst = append(dst, s...)
+	for i := n; i < len(dst); i++ {
+		if c := dst[i]; 'A' <= c && c <= 'Z' {
+			dst[i] = c + 'a' - 'A'
+		}
+	}
+	return dst
+}
+
 func asciiLower(s string) string {
 	i := strings.IndexFunc(s, func(r rune) bool { return 'A' <= r && r <= 'Z' })
 	if i < 0 {
