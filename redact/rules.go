@@ -64,7 +64,7 @@ type ruleSet struct {
 	global []*config.Allowlist
 	trie   *ahocorasick.Trie
 	byKw   [][]int // the trie's keyword number → rules
-	always []int            // rules without keywords run on every string
+	always []int   // rules without keywords run on every string
 }
 
 // own are rules for what gitleaks has no rule for.
