@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/transcriptsite/transcriptsite/internal/htmlcheck"
 )
 
 func TestMarkdownIsSafe(t *testing.T) {
@@ -188,4 +190,23 @@ func TestEditsAndRows(t *testing.T) {
 	if len(todos) != 2 || todos[0] != (Todo{"a", "completed"}) || len(plan) != 1 || plan[0].Text != "x" || Todos(`{"command":"ls"}`) != nil {
 		t.Errorf("todos %+v plan %+v", todos, plan)
 	}
+}
+
+// FuzzMarkdown renders arbitrary text: it must not panic, and no input may
+// become an element or attribute that runs script or loads from elsewhere.
+func FuzzMarkdown(f *testing.F) {
+	for _, s := range []string{
+		"# t\n\n*a* [l](https://x.org) <b>x</b>\n\n```go\nfunc main() {}\n```",
+		"[x](javascript:alert(1)) ![i](data:text/html,x) <img src=x onerror=y>",
+		"```\"><script>\n1\n```\n| a | b |\n|---|---|\n| <i> | `c` |\n- [ ] task",
+		"<details><summary>x</summary>\n\nhi\n</details>\n\n\x1b[31mred",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := string(Markdown(s))
+		if err := htmlcheck.Fragment(out); err != nil {
+			t.Fatalf("Markdown(%q): %v\n%s", s, err, out)
+		}
+	})
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	transcriptsite "github.com/transcriptsite/transcriptsite"
+	"github.com/transcriptsite/transcriptsite/internal/htmlcheck"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -101,4 +102,38 @@ func TestToolPartialsGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzToolPartial renders a tool call of every kind with arbitrary name,
+// input and output: it must not fail, and nothing in them may become an
+// element or attribute that runs script or loads from elsewhere.
+func FuzzToolPartial(f *testing.F) {
+	for i, c := range toolCases {
+		out := ""
+		if c.call.Result != nil {
+			out = c.call.Result.Output
+		}
+		f.Add(uint8(i), c.call.Name, c.call.Input, out, i%2 == 0)
+	}
+	tpl, err := loadTemplates(overlay{upper: os.DirFS(f.TempDir()), lower: transcriptsite.FS})
+	if err != nil {
+		f.Fatal(err)
+	}
+	kinds := []transcript.ToolKind{transcript.ShellTool, transcript.ReadTool, transcript.WriteTool, transcript.EditTool,
+		transcript.SearchTool, transcript.WebTool, transcript.TaskTool, transcript.MCPTool, transcript.OtherTool}
+	s := &transcript.Session{ID: "s", Format: "claude-code"}
+	st := newSite(&Config{}, []*transcript.Session{s})
+	page := &Page{Site: st, Kind: "session", Path: st.Sessions[0].Path, Session: st.Sessions[0]}
+	f.Fuzz(func(t *testing.T, kind uint8, name, input, output string, isErr bool) {
+		call := transcript.ToolCall{Name: name, Kind: kinds[int(kind)%len(kinds)], Input: input,
+			Result: &transcript.ToolResult{Output: output, IsError: isErr}}
+		var buf bytes.Buffer
+		part := &transcript.Part{Kind: transcript.CallPart, Call: &call}
+		if err := tpl["session"].ExecuteTemplate(&buf, "partials/tool.html", PartView{part, page}); err != nil {
+			t.Fatal(err)
+		}
+		if err := htmlcheck.Fragment(buf.String()); err != nil {
+			t.Fatalf("%s tool %q input %q output %q: %v\n%s", call.Kind, name, input, output, err, buf.String())
+		}
+	})
 }

@@ -1,0 +1,134 @@
+// Package htmlcheck finds markup in rendered HTML that could run script or
+// load something from elsewhere: what untrusted session text must never
+// turn into. Tests and fuzz targets use it on pages and fragments.
+package htmlcheck
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// banned are elements a page of ours never holds: each runs script, loads
+// a document or rewrites where links go.
+var banned = map[string]bool{
+	"script": true, "iframe": true, "frame": true, "frameset": true, "object": true,
+	"embed": true, "applet": true, "base": true, "form": true, "style": true,
+	"link": true, "meta": true, "template": true, "math": true, "portal": true,
+}
+
+// urlAttrs hold URLs that a browser follows or loads.
+var urlAttrs = map[string]bool{
+	"href": true, "src": true, "action": true, "formaction": true, "xlink:href": true,
+	"poster": true, "background": true, "srcset": true, "data": true, "ping": true,
+}
+
+// Fragment returns an error naming the first unsafe element or attribute
+// in s, a fragment of rendered HTML: a banned element, an event handler
+// or style attribute, or a URL with a scheme other than http, https or
+// mailto (data: only for an img's src).
+func Fragment(s string) error {
+	return check(s, false)
+}
+
+// Page is Fragment for a whole page of the site's own templates, which
+// may hold the site's link, meta and script elements: a script must load a
+// file of the site (no inline code), a link or meta may not point
+// elsewhere.
+func Page(s string) error {
+	return check(s, true)
+}
+
+func check(s string, page bool) error {
+	z := html.NewTokenizer(strings.NewReader(s))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			if z.Err() == io.EOF {
+				return nil
+			}
+			return z.Err()
+		case html.StartTagToken, html.SelfClosingTagToken:
+			t := z.Token()
+			if err := element(t, page); err != nil {
+				return fmt.Errorf("<%s>: %w", t.Data, err)
+			}
+			if t.Data == "script" && page {
+				// The tokenizer reads a script's body as text; our scripts
+				// have none.
+				if z.Next() == html.TextToken && strings.TrimSpace(string(z.Text())) != "" {
+					return fmt.Errorf("<script>: inline code")
+				}
+			}
+		}
+	}
+}
+
+func element(t html.Token, page bool) error {
+	if banned[t.Data] && !(page && (t.Data == "script" || t.Data == "link" || t.Data == "meta")) {
+		return fmt.Errorf("element not allowed")
+	}
+	for _, a := range t.Attr {
+		k := strings.ToLower(a.Key)
+		switch {
+		case strings.HasPrefix(k, "on"):
+			return fmt.Errorf("event handler %s", a.Key)
+		case k == "style":
+			return fmt.Errorf("style attribute")
+		case k == "srcdoc":
+			return fmt.Errorf("srcdoc attribute")
+		case urlAttrs[k]:
+			if !safeURL(a.Val, t.Data == "img" && k == "src") {
+				return fmt.Errorf("%s=%q", a.Key, a.Val)
+			}
+		case k == "content" && t.Data == "meta":
+			if v := strings.ToLower(a.Val); strings.Contains(v, "url=") {
+				return fmt.Errorf("meta refresh %q", a.Val)
+			}
+		}
+	}
+	if t.Data == "script" {
+		src := ""
+		for _, a := range t.Attr {
+			if a.Key == "src" {
+				src = a.Val
+			}
+		}
+		if src == "" || scheme(src) != "" || strings.HasPrefix(src, "//") {
+			return fmt.Errorf("script not from the site: src=%q", src)
+		}
+	}
+	return nil
+}
+
+// safeURL says whether u is relative, or http, https or mailto (or data:
+// when data is true).
+func safeURL(u string, data bool) bool {
+	switch scheme(u) {
+	case "", "http", "https", "mailto":
+		return true
+	case "data":
+		return data && strings.HasPrefix(strings.ToLower(strings.TrimSpace(u)), "data:image/")
+	}
+	return false
+}
+
+// scheme is u's scheme in lower case, as a browser reads it: ignoring
+// leading spaces and control bytes and tabs or newlines inside it.
+func scheme(u string) string {
+	var b strings.Builder
+	for _, c := range strings.TrimLeft(u, "\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\v\f\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f ") {
+		switch {
+		case c == '\t' || c == '\n' || c == '\r':
+			continue
+		case c == ':':
+			return strings.ToLower(b.String())
+		case c == '/' || c == '?' || c == '#':
+			return ""
+		}
+		b.WriteRune(c)
+	}
+	return ""
+}
