@@ -85,7 +85,7 @@ type adReader struct {
 
 func readAider(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
 	a := &adReader{f: f, ids: map[string]int{}}
-	err := lines(ctx, r, func(n int, b []byte, _ bool) error {
+	err := lines(ctx, f, r, func(n int, b []byte, _ bool) error {
 		if b == nil {
 			f.Warn(n, "%v", errTooLong)
 			return nil

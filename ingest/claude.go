@@ -326,7 +326,7 @@ func (cf *ccFile) record(line []byte) error {
 	default:
 		cs.add(&transcript.Message{
 			ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
-			Parts: []*transcript.Part{eventPart(transcript.Unknown, "Unknown record type "+strconv.Quote(rec.Type), line)},
+			Parts: []*transcript.Part{cf.f.unknown("Unknown record type "+strconv.Quote(rec.Type), line)},
 		})
 	}
 	cs.end()

@@ -120,7 +120,7 @@ func (cs *ccSession) userParts(cf *ccFile, rec *ccRecord, blocks []ccBlock, tur 
 		case "document":
 			p = &transcript.Part{Kind: transcript.TextPart, Text: ccDocument(b)}
 		default:
-			p = ccUnknownBlock(b)
+			p = ccUnknownBlock(cf.f, b)
 		}
 		if p != nil {
 			typed = append(typed, p)
@@ -240,14 +240,14 @@ func (cs *ccSession) assistant(cf *ccFile, rec *ccRecord) {
 		case b.Type == "fallback" && b.From != nil && b.To != nil:
 			m.Parts = append(m.Parts, eventPart("info", "Model fell back from "+b.From.Model+" to "+b.To.Model, nil))
 		default:
-			m.Parts = append(m.Parts, ccUnknownBlock(b))
+			m.Parts = append(m.Parts, ccUnknownBlock(cf.f, b))
 		}
 	}
 }
 
 // ccUnknownBlock keeps a content block of a type the reader does not know.
-func ccUnknownBlock(b ccBlock) *transcript.Part {
-	return eventPart(transcript.Unknown, "Unknown content block "+strconv.Quote(b.Type), b.raw)
+func ccUnknownBlock(f *File, b ccBlock) *transcript.Part {
+	return f.unknown("Unknown content block "+strconv.Quote(b.Type), b.raw)
 }
 
 func ccDocument(b ccBlock) string {

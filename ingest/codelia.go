@@ -273,7 +273,7 @@ func clLogLine(f *File, n int, s *transcript.Session, rec *clRecord, line []byte
 	}
 	if m.Role == "" || rec.Type != "" {
 		m.Role, m.Meta = transcript.System, true
-		m.Parts = []*transcript.Part{eventPart(transcript.Unknown, "Unknown line in the messages log", line)}
+		m.Parts = []*transcript.Part{f.unknown("Unknown line in the messages log", line)}
 	} else {
 		m.Parts = clParts(f, n, &rec.clMessage)
 	}
@@ -439,6 +439,7 @@ func clBuildRun(f *File, items []clItem) *transcript.Session {
 		}
 	}
 	for _, it := range items {
+		f.at = it.n // for warnings about the item
 		r.item(it)
 	}
 	if r.sys != nil {
@@ -514,6 +515,9 @@ func (r *clRun) assistant(t time.Time) *transcript.Message {
 
 func (r *clRun) event(kind, desc string, t time.Time, raw string, more ...*transcript.Part) {
 	p := eventPart(kind, desc, nil)
+	if kind == transcript.Unknown {
+		p = r.f.unknown(desc, nil)
+	}
 	p.Event.Raw = raw
 	// A preview's diff is what the agent asked to do: shown, not folded away.
 	r.add(&transcript.Message{Role: transcript.System, Meta: len(more) == 0, Time: t, Parts: append([]*transcript.Part{p}, more...)})

@@ -28,7 +28,9 @@ func roles(s *transcript.Session) string {
 
 func TestCodeliaRun(t *testing.T) {
 	s, warns := oneSession(t, "codelia/run.jsonl")
-	wantWarnings(t, warns, "codelia/run.jsonl:24: llm.response seq 2 repeated; the copy is skipped")
+	wantWarnings(t, warns, "codelia/run.jsonl:24: llm.response seq 2 repeated; the copy is skipped",
+		`codelia/run.jsonl:30: Unknown record type "x.acme.audit": shown as an unknown event`,
+		`codelia/run.jsonl:31: Unknown agent event "a_future_event": shown as an unknown event`)
 	for _, c := range []struct{ name, got, want string }{
 		{"id", s.ID, "sess-1"},
 		{"agent", s.Agent, "codelia"},
@@ -211,8 +213,9 @@ func TestCodeliaBadLines(t *testing.T) {
 		"codelia/malformed.jsonl:3: skipped: not a JSON object",
 		"codelia/malformed.jsonl:4: skipped: json: cannot unmarshal number",
 		"codelia/malformed.jsonl:7: image data is not base64; skipped",
+		"codelia/malformed.jsonl:8: Unknown agent event: shown as an unknown event",
 	)
-	if len(s.Warnings) != 4 {
+	if len(s.Warnings) != 5 {
 		t.Errorf("session carries %d warnings, want 4", len(s.Warnings))
 	}
 	if got := roles(s); got != "user assistant system* system*" || s.Turns[0].Status != transcript.Failed {
@@ -238,7 +241,7 @@ func TestCodeliaBadLines(t *testing.T) {
 
 func TestCodeliaMessagesLog(t *testing.T) {
 	s, warns := oneSession(t, "codelia/sessions/messages/sess-log.jsonl")
-	wantWarnings(t, warns)
+	wantWarnings(t, warns, "codelia/sessions/messages/sess-log.jsonl:8: Unknown line in the messages log: shown as an unknown event")
 	if s.ID != "sess-log" || len(s.Turns) != 2 {
 		t.Errorf("id %q, %d turns", s.ID, len(s.Turns))
 	}

@@ -543,7 +543,7 @@ func (cs *cxSession) system(meta bool, t time.Time, parts ...*transcript.Part) {
 }
 
 func (cs *cxSession) unknown(desc string, raw []byte, t time.Time) {
-	cs.system(true, t, eventPart(transcript.Unknown, desc, raw))
+	cs.system(true, t, cs.f.unknown(desc, raw))
 }
 
 // assistant returns the message of the current model response.

@@ -125,7 +125,11 @@ func (b *cuBuilder) add(m *transcript.Message) {
 }
 
 func (b *cuBuilder) event(kind, desc string, raw []byte) {
-	b.add(&transcript.Message{Role: transcript.System, Meta: true, Parts: []*transcript.Part{eventPart(kind, desc, raw)}})
+	p := eventPart(kind, desc, raw)
+	if kind == transcript.Unknown {
+		p = b.f.unknown(desc, raw)
+	}
+	b.add(&transcript.Message{Role: transcript.System, Meta: true, Parts: []*transcript.Part{p}})
 }
 
 func (b *cuBuilder) finish() {
@@ -326,7 +330,7 @@ func (b *cuBuilder) part(n int, p cuPart, i int) *transcript.Part {
 	case "image", "file":
 		return b.image(n, p)
 	}
-	return eventPart(transcript.Unknown, "Unknown content part", p.raw)
+	return b.f.unknown("Unknown content part", p.raw)
 }
 
 // image maps an image or file part: base64 data, a data: URL or a link.
@@ -523,7 +527,7 @@ type cuTextLine struct {
 // call of the same name.
 func (b *cuBuilder) readText(ctx context.Context, r io.Reader) error {
 	var ls []cuTextLine
-	err := lines(ctx, r, func(n int, line []byte, _ bool) error {
+	err := lines(ctx, b.f, r, func(n int, line []byte, _ bool) error {
 		if line == nil {
 			b.f.Warn(n, "skipped: %v", errTooLong)
 		}

@@ -21,6 +21,8 @@ func TestCursorTranscript(t *testing.T) {
 	s, warns := oneSession(t, "cursor/transcript.jsonl")
 	wantWarnings(t, warns,
 		"cursor/transcript.jsonl:5: skipped: unexpected end of JSON input",
+		"cursor/transcript.jsonl:6: Unknown content part: shown as an unknown event",
+		"cursor/transcript.jsonl:9: Unknown record: shown as an unknown event",
 		"cursor/transcript.jsonl:12: incomplete last line skipped",
 	)
 	for _, c := range []struct{ name, got, want string }{

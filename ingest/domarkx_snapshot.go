@@ -95,6 +95,7 @@ func present(raw json.RawMessage) bool {
 }
 
 func (d *dxSession) snapshotMessage(raw []byte, line int) {
+	d.f.at = line
 	var msg struct {
 		Role     string          `json:"role"`
 		Metadata json.RawMessage `json:"message_metadata"`
@@ -142,7 +143,7 @@ func (d *dxSession) snapshotMessage(raw []byte, line int) {
 			d.includes(b.Code)
 			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.CodePart, Lang: b.Language, Name: b.Name, Text: b.Code})
 		default:
-			m.Parts = append(m.Parts, eventPart(transcript.Unknown, "Unknown content block "+strconv.Quote(b.Type), raw))
+			m.Parts = append(m.Parts, d.f.unknown("Unknown content block "+strconv.Quote(b.Type), raw))
 		}
 	}
 	d.append(m)

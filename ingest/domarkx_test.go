@@ -180,6 +180,7 @@ func TestDomarkxBadFrontMatter(t *testing.T) {
 func TestDomarkxSnapshot(t *testing.T) {
 	s, warns := oneSession(t, "domarkx/snapshot.json")
 	wantWarnings(t, warns,
+		`domarkx/snapshot.json:14: Unknown content block "image": shown as an unknown event`,
 		"domarkx/snapshot.json:19: message skipped: not a JSON object",
 		"domarkx/snapshot.json:20: msg-metadata of \"user\" skipped",
 	)

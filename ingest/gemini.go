@@ -426,7 +426,7 @@ func (g *gmFile) record(n int, raw []byte) error {
 		l.upsert(gmMessageEntry(rec, raw, n))
 	default:
 		l.upsert(&gmEntry{line: n, event: &transcript.Message{Role: transcript.System, Meta: true,
-			Parts: []*transcript.Part{eventPart(transcript.Unknown, "Unknown record", bytes.Clone(raw))}}})
+			Parts: []*transcript.Part{g.f.unknown("Unknown record", bytes.Clone(raw))}}})
 	}
 	return nil
 }
@@ -571,6 +571,7 @@ func (l *gmLog) session(f *File) *transcript.Session {
 	}
 	b := &gmBuilder{f: f, calls: map[string]bool{}, answered: map[string]bool{}, pending: map[string][]string{}}
 	for _, e := range l.entries {
+		f.at = e.line // for warnings about the entry
 		m := e.event
 		if m == nil {
 			m = b.message(e)
@@ -654,7 +655,7 @@ func (b *gmBuilder) message(e *gmEntry) *transcript.Message {
 		m.Parts = []*transcript.Part{eventPart(kind, gmText(content), nil)}
 	default:
 		m.Role, m.Meta = transcript.System, true
-		m.Parts = []*transcript.Part{eventPart(transcript.Unknown, "Unknown message type "+strconv.Quote(rec.Type), e.raw)}
+		m.Parts = []*transcript.Part{b.f.unknown("Unknown message type "+strconv.Quote(rec.Type), e.raw)}
 	}
 	if len(m.Parts) == 0 {
 		return nil
@@ -744,7 +745,7 @@ func (b *gmBuilder) parts(n int, raw json.RawMessage) []*transcript.Part {
 			r.Images = b.images(n, fr.Parts)
 			out = append(out, &transcript.Part{Kind: transcript.ResultPart, Result: r})
 		case gmUnknownPart(p.raw):
-			out = append(out, eventPart(transcript.Unknown, "Unknown content part", p.raw))
+			out = append(out, b.f.unknown("Unknown content part", p.raw))
 		}
 	}
 	return out

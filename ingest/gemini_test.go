@@ -40,6 +40,8 @@ func TestGeminiLog(t *testing.T) {
 	wantWarnings(t, warns,
 		"gemini/log.jsonl:6: skipped: not a JSON object",
 		"gemini/log.jsonl:8: skipped: not a JSON object",
+		"gemini/log.jsonl:19: Unknown record: shown as an unknown event",
+		`gemini/log.jsonl:20: Unknown message type "compression": shown as an unknown event`,
 		"gemini/log.jsonl:21: incomplete last line skipped",
 	)
 	for _, c := range []struct{ name, got, want string }{

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
@@ -79,11 +80,62 @@ type File struct {
 	// files. Readers only ever read through them.
 	FS   fs.FS
 	Name string
+
+	at    int              // the line being read, for notes
+	notes map[string]*note // problems that may recur on many lines
+	order []string         // notes' messages, as first met
 }
 
 // Warn records a problem with line n of the file (0 for the whole file).
 func (f *File) Warn(line int, format string, args ...any) {
 	f.Warnings = append(f.Warnings, Warning{File: f.Rel, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+// note is a problem met on many lines: one warning names the first.
+type note struct{ line, count int }
+
+// note records msg, a problem with line n that other lines may share;
+// flush turns the notes into warnings, one per message.
+func (f *File) note(n int, msg string) {
+	if f.notes == nil {
+		f.notes = map[string]*note{}
+	}
+	if nt := f.notes[msg]; nt != nil {
+		nt.count++
+		return
+	}
+	f.notes[msg] = &note{n, 1}
+	f.order = append(f.order, msg)
+}
+
+func (f *File) flush() {
+	if len(f.order) == 0 {
+		return
+	}
+	for _, msg := range f.order {
+		nt := f.notes[msg]
+		if nt.count > 1 {
+			msg = fmt.Sprintf("%s (%d lines, the first here)", msg, nt.count)
+		}
+		f.Warn(nt.line, "%s", msg)
+	}
+	f.notes, f.order = nil, nil
+	slices.SortStableFunc(f.Warnings, func(a, b Warning) int { return a.Line - b.Line })
+}
+
+// unknown is a record or part the reader does not know, kept as an event
+// and reported with the line being read.
+func (f *File) unknown(desc string, raw []byte) *transcript.Part {
+	f.note(f.at, desc+": shown as an unknown event")
+	return eventPart(transcript.Unknown, desc, raw)
+}
+
+// checkUTF8 reports invalid UTF-8 on line n: JSON decoding and the pages
+// show its bytes as U+FFFD.
+func (f *File) checkUTF8(n int, b []byte) {
+	if !utf8.Valid(b) {
+		f.note(n, "invalid UTF-8: the bad bytes show as U+FFFD")
+	}
 }
 
 // Result is what Load read.
@@ -270,6 +322,7 @@ func readFile(ctx context.Context, fsys fs.FS, name string, f *File) (r *Reader,
 		}
 	}()
 	ss, err = r.Read(ctx, f, body)
+	f.flush()
 	if err != nil {
 		f.Warn(0, "%s: %v", r.Name, err)
 	}

@@ -61,7 +61,7 @@ func TestLinesLongAndTorn(t *testing.T) {
 		last bool
 	}
 	var got []line
-	err := lines(context.Background(), strings.NewReader(in), func(n int, b []byte, last bool) error {
+	err := lines(context.Background(), &File{}, strings.NewReader(in), func(n int, b []byte, last bool) error {
 		got = append(got, line{n, string(b), last})
 		return nil
 	})
@@ -175,5 +175,27 @@ func TestContentHashCoversTheWAL(t *testing.T) {
 	h3, _ := contentHash(c, fsys, "a.db", "a.db")
 	if h1 == h2 || h2 == h3 || h1 == h3 {
 		t.Errorf("hashes %s %s %s: a change to the -wal must change the hash", h1, h2, h3)
+	}
+}
+
+// A problem on many lines is one warning that names the first and counts
+// them; warnings come in line order.
+func TestNotesOnManyLines(t *testing.T) {
+	line := func(uuid, parent, text string) string {
+		return `{"parentUuid":` + parent + `,"sessionId":"s","type":"user","message":{"role":"user","content":"` + text +
+			`"},"uuid":"` + uuid + `","timestamp":"2026-01-01T00:00:00Z"}` + "\n"
+	}
+	data := line("u1", "null", "ok") + line("u2", `"u1"`, "bad \xff") + "garbage\n" + line("u3", `"u2"`, "bad \xfe too") +
+		`{"type":"hologram","sessionId":"s"}` + "\n"
+	res, err := Load(context.Background(), Root{FS: fstest.MapFS{"s.jsonl": {Data: []byte(data)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantWarnings(t, res.Warnings,
+		"s.jsonl:2: invalid UTF-8: the bad bytes show as U+FFFD (2 lines, the first here)",
+		"s.jsonl:3: skipped: not a JSON object",
+		`s.jsonl:5: Unknown record type "hologram": shown as an unknown event`)
+	if len(res.Sessions) != 1 || len(res.Sessions[0].Warnings) != 3 {
+		t.Errorf("sessions %d", len(res.Sessions))
 	}
 }

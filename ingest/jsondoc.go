@@ -67,6 +67,8 @@ func (d *jsonDoc) array(path string, fn func(i, line int, raw json.RawMessage) e
 			return err
 		}
 		line := d.lc.line(d.dec.InputOffset() - int64(len(raw)))
+		d.f.at = line
+		d.f.checkUTF8(line, raw)
 		if err := fn(i, line, raw); err != nil {
 			return err
 		}

@@ -15,7 +15,7 @@ const maxLine = 256 << 20
 // lines calls fn with each line of r, numbered from 1, without its line
 // ending. last is true for a final line that has no newline: an agent may
 // still be writing it.
-func lines(ctx context.Context, r io.Reader, fn func(n int, line []byte, last bool) error) error {
+func lines(ctx context.Context, f *File, r io.Reader, fn func(n int, line []byte, last bool) error) error {
 	br := bufio.NewReaderSize(r, 256<<10)
 	var long []byte
 	for n := 1; ; n++ {
@@ -42,6 +42,8 @@ func lines(ctx context.Context, r io.Reader, fn func(n int, line []byte, last bo
 				return e
 			}
 		} else if len(line) > 0 {
+			f.at = n
+			f.checkUTF8(n, line)
 			if e := fn(n, bytes.TrimRight(line, "\r\n"), last); e != nil {
 				return e
 			}
@@ -52,14 +54,14 @@ func lines(ctx context.Context, r io.Reader, fn func(n int, line []byte, last bo
 	}
 }
 
-var errTooLong = errors.New("line longer than 256 MB, skipped")
+var errTooLong = errors.New("line longer than 256 MB")
 
 // jsonl calls fn with each line of r that holds a JSON object. Blank lines
 // are skipped silently; any other line, and any line fn fails on, becomes a
 // warning naming the line. A final line without a newline that fails is
 // reported as incomplete rather than corrupt.
 func jsonl(ctx context.Context, f *File, r io.Reader, fn func(n int, line []byte) error) error {
-	return lines(ctx, r, func(n int, line []byte, last bool) error {
+	return lines(ctx, f, r, func(n int, line []byte, last bool) error {
 		var err error
 		trimmed := bytes.TrimLeft(line, " \t\r\ufeff")
 		switch {

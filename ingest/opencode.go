@@ -304,6 +304,14 @@ func newOCBuilder(warn func(format string, args ...any)) *ocBuilder {
 	return &ocBuilder{s: &transcript.Session{Meta: map[string]string{}}, warn: warn, skipped: map[string]int{}}
 }
 
+// unknown keeps what the reader does not know as an event, and says so.
+func (b *ocBuilder) unknown(desc string, raw []byte) *transcript.Part {
+	if b.warn != nil {
+		b.warn("%s: shown as an unknown event", desc)
+	}
+	return eventPart(transcript.Unknown, desc, raw)
+}
+
 // session applies a session's info.
 func (b *ocBuilder) session(si *ocSession) {
 	s := b.s
@@ -385,7 +393,7 @@ func (b *ocBuilder) message(id string, raw json.RawMessage, parts []ocRaw) {
 		b.systemPrompt(info.System, m)
 	default:
 		m.Role, m.Meta = transcript.System, true
-		m.Parts = append(m.Parts, eventPart(transcript.Unknown, "Message with unknown role "+strconv.Quote(info.Role), raw))
+		m.Parts = append(m.Parts, b.unknown("Message with unknown role "+strconv.Quote(info.Role), raw))
 	}
 	for i, p := range ps {
 		parts, isMeta := b.part(m, &p, raws[i])
@@ -519,7 +527,7 @@ func (b *ocBuilder) part(m *transcript.Message, p *ocPart, raw json.RawMessage) 
 		}
 		return []*transcript.Part{eventPart("subtask", desc, nil), {Kind: transcript.TextPart, Text: p.Prompt}}, false
 	}
-	return one(eventPart(transcript.Unknown, "Unknown part type "+strconv.Quote(p.Type), raw)), false
+	return one(b.unknown("Unknown part type "+strconv.Quote(p.Type), raw)), false
 }
 
 // file maps a file part: a data: URL is decoded (an image is shown, text is

@@ -27,7 +27,7 @@ func ocDescribe(s *transcript.Session) []string {
 
 func TestOpencodeExport(t *testing.T) {
 	s, warns := oneSession(t, "opencode/export.json")
-	wantWarnings(t, warns)
+	wantWarnings(t, warns, `opencode/export.json:425: Unknown part type "hologram": shown as an unknown event`)
 	for _, c := range []struct{ name, got, want string }{
 		{"id", s.ID, "ses_0a1b2c3d4e5fAbCdEfGhIjKlMn"},
 		{"format", s.Format, "opencode"},
@@ -135,7 +135,8 @@ func TestOpencodeStorage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantWarnings(t, res.Warnings) // project, todo, permission and share files are consumed
+	// project, todo, permission and share files are consumed
+	wantWarnings(t, res.Warnings, `export.json:425: Unknown part type "hologram": shown as an unknown event`)
 	byID := map[string]*transcript.Session{}
 	for _, s := range res.Sessions {
 		byID[s.ID] = s

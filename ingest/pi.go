@@ -271,7 +271,7 @@ func (p *piReader) entry(e *piEntry, raw []byte) *transcript.Message {
 		}
 		return nil
 	}
-	return sysMessage(eventPart(transcript.Unknown, "Unknown entry type "+strconv.Quote(e.Type), bytes.Clone(raw)))
+	return sysMessage(p.f.unknown("Unknown entry type "+strconv.Quote(e.Type), bytes.Clone(raw)))
 }
 
 func piCompacted(tokens int64, byExtension bool) string {
@@ -300,7 +300,7 @@ var piExitRE = regexp.MustCompile(`Command exited with code (-?\d+)\s*$`)
 func (p *piReader) message(e *piEntry, raw []byte) *transcript.Message {
 	var pm piMessage
 	if err := unmarshal(e.Message, &pm); err != nil && !isDrift(err, "role") {
-		return sysMessage(eventPart(transcript.Unknown, "Unreadable message: "+err.Error(), bytes.Clone(raw)))
+		return sysMessage(p.f.unknown("Unreadable message: "+err.Error(), bytes.Clone(raw)))
 	}
 	m := &transcript.Message{Time: pm.Timestamp.Time}
 	switch pm.Role {
@@ -350,7 +350,7 @@ func (p *piReader) message(e *piEntry, raw []byte) *transcript.Message {
 	case "compactionSummary":
 		m = piSummary(transcript.Compaction, piCompacted(pm.TokensBefore, false), pm.Summary)
 	default:
-		return sysMessage(eventPart(transcript.Unknown, "Unknown message role "+strconv.Quote(pm.Role), bytes.Clone(raw)))
+		return sysMessage(p.f.unknown("Unknown message role "+strconv.Quote(pm.Role), bytes.Clone(raw)))
 	}
 	if m.Time.IsZero() {
 		m.Time = pm.Timestamp.Time
@@ -396,13 +396,13 @@ func (p *piReader) blocks(raw json.RawMessage, meta *bool) []*transcript.Part {
 		if len(raw) == 0 || string(raw) == "null" {
 			return nil
 		}
-		return []*transcript.Part{eventPart(transcript.Unknown, "Unknown content", raw)}
+		return []*transcript.Part{p.f.unknown("Unknown content", raw)}
 	}
 	var out []*transcript.Part
 	for _, it := range items {
 		var b piBlock
 		if unmarshal(it, &b) != nil {
-			out = append(out, eventPart(transcript.Unknown, "Unknown content block", it))
+			out = append(out, p.f.unknown("Unknown content block", it))
 			continue
 		}
 		switch b.Type {
@@ -429,7 +429,7 @@ func (p *piReader) blocks(raw json.RawMessage, meta *bool) []*transcript.Part {
 			}
 			out = append(out, &transcript.Part{Kind: transcript.ImagePart, Image: img})
 		default:
-			out = append(out, eventPart(transcript.Unknown, "Unknown content block "+strconv.Quote(b.Type), it))
+			out = append(out, p.f.unknown("Unknown content block "+strconv.Quote(b.Type), it))
 		}
 	}
 	return out

@@ -12,6 +12,8 @@ func TestPiSession(t *testing.T) {
 	s, warns := oneSession(t, "pi/session.jsonl")
 	wantWarnings(t, warns,
 		"pi/session.jsonl:18: skipped: invalid character",
+		`pi/session.jsonl:25: Unknown entry type "future_entry": shown as an unknown event`,
+		`pi/session.jsonl:26: Unknown message role "notification": shown as an unknown event`,
 		"pi/session.jsonl:27: incomplete last line skipped",
 	)
 	for _, c := range []struct{ name, got, want string }{

@@ -70,7 +70,7 @@ type smTool struct {
 
 func readSpecStoryMarkdown(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
 	sr := &smReader{f: f, s: &transcript.Session{Meta: map[string]string{}}}
-	err := lines(ctx, r, func(n int, b []byte, _ bool) error {
+	err := lines(ctx, f, r, func(n int, b []byte, _ bool) error {
 		if b == nil {
 			f.Warn(n, "%v", errTooLong)
 			return nil

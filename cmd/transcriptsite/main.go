@@ -92,7 +92,12 @@ content/), or anywhere to build the embedded demo site into public/.`,
 // by every command that builds.
 type buildFlags struct {
 	source, config, contentDir, destination, baseURL, cacheDir string
-	quiet, agents, ignoreCache, gc                             bool
+	quiet, agents, ignoreCache, gc, strict                     bool
+}
+
+// registerStrict adds --strict to a command that builds once.
+func (f *buildFlags) registerStrict(c *cobra.Command) {
+	c.Flags().BoolVar(&f.strict, "strict", false, "fail (exit 1) when a session file gave a warning, and list them")
 }
 
 func (f *buildFlags) register(c *cobra.Command) {
@@ -147,6 +152,7 @@ their path and line; the build goes on and every good session gets its page.`,
 		},
 	}
 	f.register(c)
+	f.registerStrict(c)
 	return c
 }
 
@@ -176,6 +182,13 @@ func (f *buildFlags) build(c *cobra.Command, cfg *site.Config, warns []string) (
 	}
 	if !f.quiet {
 		fmt.Fprintln(c.OutOrStdout(), rep)
+	}
+	if f.strict && len(rep.Warnings) > 0 {
+		var list strings.Builder
+		for _, w := range rep.Warnings {
+			list.WriteString("\n  " + warningPath(cfg, w))
+		}
+		return rep, fmt.Errorf("--strict: %d warnings about session files:%s", len(rep.Warnings), list.String())
 	}
 	return rep, nil
 }

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +19,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"transcriptsite":       main,
 		"workflow-permissions": workflowPermissions,
+		"badfiles":             badFiles,
 	})
 }
 
@@ -54,5 +58,46 @@ func workflowPermissions() {
 	fmt.Println("top:", show(wf.Permissions))
 	for _, j := range slices.Sorted(maps.Keys(wf.Jobs)) {
 		fmt.Printf("%s: %s\n", j, show(wf.Jobs[j].Permissions))
+	}
+}
+
+// badFiles writes hostile session files into the folder os.Args[1]: each
+// good Claude Code session (its id named after the file) with a bad line
+// after its first, and files that are no session at all.
+func badFiles() {
+	dir := os.Args[1]
+	good := func(id string) string {
+		return `{"parentUuid":null,"sessionId":"` + id + `","type":"user","message":{"role":"user","content":"hello from ` + id + `"},"uuid":"u1","timestamp":"2026-01-01T00:00:00Z"}` + "\n"
+	}
+	files := map[string]string{
+		"empty.jsonl":     "",
+		"binary.jsonl":    "\x00\x01\x02\xff\xfe PK\x03\x04" + strings.Repeat("\x00\x9c", 5000),
+		"utf8.jsonl":      good("utf8") + `{"parentUuid":"u1","sessionId":"utf8","type":"user","message":{"role":"user","content":"bad ` + "\xff\xfe" + ` bytes"},"uuid":"u2","timestamp":"2026-01-01T00:00:01Z"}` + "\n",
+		"deep.jsonl":      good("deep") + `{"type":"user","x":` + strings.Repeat("[", 200000) + strings.Repeat("]", 200000) + "}\n",
+		"truncated.jsonl": good("truncated") + `{"parentUuid":"u1","sessionId":"truncated","type":"assist`,
+		"unknown.jsonl":   good("unknown") + `{"type":"hologram","sessionId":"unknown","uuid":"u9","timestamp":"2026-01-01T00:00:02Z"}` + "\n",
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+	// A 300 MB line, past the longest a reader takes, written as it goes.
+	f, err := os.Create(filepath.Join(dir, "huge.jsonl"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	w := bufio.NewWriter(f)
+	w.WriteString(good("huge") + `{"type":"user","x":"`)
+	chunk := bytes.Repeat([]byte("x"), 1<<20)
+	for range 300 {
+		w.Write(chunk)
+	}
+	w.WriteString("\"}\n" + strings.Replace(good("huge"), `"u1"`, `"u3"`, 1))
+	if err := w.Flush(); err != nil || f.Close() != nil {
+		fmt.Fprintln(os.Stderr, "huge.jsonl:", err)
+		os.Exit(1)
 	}
 }

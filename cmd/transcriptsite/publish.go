@@ -80,6 +80,7 @@ On GitHub, set Settings > Pages > Source to "Deploy from a branch", gh-pages.`,
 		},
 	}
 	f.register(c)
+	f.registerStrict(c)
 	fl := c.Flags()
 	fl.StringVar(&opt.Remote, "remote", "origin", "the git remote to publish to: a remote name of the site directory's repository, or a URL")
 	fl.StringVar(&opt.Branch, "branch", "gh-pages", "the branch to commit the site to")
