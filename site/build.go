@@ -183,7 +183,8 @@ func themeDigest(cfg *Config, chroma string) (string, error) {
 		Pricing                      Pricing
 		Search                       map[string]bool
 		Redact                       Redact
-	}{cfg.Title, cfg.BaseURL, cfg.LanguageCode, cfg.Params, cfg.Pricing, cfg.Search, cfg.Redact})
+		Outputs                      Outputs
+	}{cfg.Title, cfg.BaseURL, cfg.LanguageCode, cfg.Params, cfg.Pricing, cfg.Search, cfg.Redact, cfg.Outputs})
 	if err != nil {
 		return "", err
 	}
@@ -424,6 +425,9 @@ func (b *builder) session(s *Session, dig string) error {
 		}
 	})
 	if err != nil {
+		return err
+	}
+	if err := b.exports(s, dig); err != nil {
 		return err
 	}
 	// The page comes from the cache when neither the session, nor what the
