@@ -282,6 +282,9 @@ func (b *builder) pages(ctx context.Context) error {
 	if err := b.page("404", &Page{Kind: "404", Title: "Page not found", Path: "404.html"}); err != nil {
 		return err
 	}
+	if err := b.page("stats", &Page{Kind: "stats", Title: "Stats", Path: "stats/"}); err != nil {
+		return err
+	}
 	for _, p := range st.Projects {
 		if err := b.page("project", &Page{Kind: "project", Title: p.Name, Path: p.Path, Project: p}); err != nil {
 			return err
@@ -568,7 +571,7 @@ func (b *builder) sitemap() error {
 		LastMod string `xml:"lastmod,omitempty"`
 	}
 	base := b.site.Config.BaseURL
-	urls := []url{{Loc: permalink(base, "")}}
+	urls := []url{{Loc: permalink(base, "")}, {Loc: permalink(base, "stats/")}}
 	for _, p := range b.site.Projects {
 		urls = append(urls, url{Loc: permalink(base, p.Path), LastMod: day(p.Sessions[0].Ended)})
 	}
