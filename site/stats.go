@@ -192,3 +192,6 @@ func usageRows(rows map[string]*UsageRow) []UsageRow {
 	})
 	return out
 }
+
+// Tokens adds up the tokens the session used, as the stats do.
+func (s *Session) Tokens() int64 { return tokens(s.Usage) }
