@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -252,4 +253,115 @@ func one(list []sessionEntry) sessionEntry {
 		}
 	}
 	return sessionEntry{}
+}
+
+// TestStatsAndIndexInBrowser draws the charts of the stats page and uses
+// the index's filters and sort orders in Chromium, under the site's CSP.
+func TestStatsAndIndexInBrowser(t *testing.T) {
+	ctx, consoleErrors := browser(t)
+	cfg, _, err := build(t, extract(t, "testdata/stats.txtar"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(cfg.Destination)))
+	defer srv.Close()
+
+	do(t, ctx, scheme("light"), chromedp.Navigate(srv.URL+"/stats/"), chromedp.WaitVisible(chromedp.CSS("#chart-days svg")))
+	type chart struct {
+		ID, Title string
+		Bars      []float64 // widths of the bars, as drawn
+		Fill      string
+	}
+	charts := run(t, ctx, chromedp.Evaluate[[]chart](`[...document.querySelectorAll("figure.chart")].map(f => {
+		const svg = f.querySelector("svg");
+		const rects = svg ? [...svg.querySelectorAll("rect")] : [];
+		return {
+			ID: f.id,
+			Title: svg ? document.getElementById(svg.getAttribute("aria-labelledby").split(" ")[0]).textContent : "",
+			Bars: rects.map(r => Math.round(r.getBoundingClientRect().width * 10) / 10),
+			Fill: rects.length ? getComputedStyle(rects[0]).fill : "",
+		};
+	})`))
+	if len(charts) != 9 {
+		t.Fatalf("%d charts drawn, want 9: %+v", len(charts), charts)
+	}
+	byID := map[string]chart{}
+	for _, c := range charts {
+		byID[c.ID] = c
+		if c.Title == "" || len(c.Bars) == 0 || slices.Contains(c.Bars, 0) {
+			t.Errorf("%s: title %q, bars %v: every chart needs a title and visible bars", c.ID, c.Title, c.Bars)
+		}
+		if c.Fill != "rgb(9, 105, 218)" {
+			t.Errorf("%s: bars filled %q, not with the stylesheet's accent", c.ID, c.Fill)
+		}
+	}
+	// Three days with sessions; of the tool kinds, only shell (one call
+	// of two failed) and read (one of one) have an error rate to draw.
+	if n := len(byID["chart-days"].Bars); n != 3 {
+		t.Errorf("sessions per day: %d bars", n)
+	}
+	if b := byID["chart-errors"].Bars; !slices.Equal(b, []float64{220, 440}) {
+		t.Errorf("error rate bars %v, want 50%% and 100%% of 440", b)
+	}
+	// Bars are as long as their values: sonnet's 3,300,000 tokens, opus's
+	// 1,110,000, the mystery model's 550,000.
+	if b := byID["chart-tokens-model"].Bars; len(b) != 3 || math.Abs(b[1]/b[0]-1.11/3.3) > 0.01 || math.Abs(b[2]/b[0]-0.55/3.3) > 0.01 {
+		t.Errorf("tokens by model bars %v", b)
+	}
+	// The table of a chart's numbers opens.
+	do(t, ctx, chromedp.Click(chromedp.CSS("#chart-errors summary")))
+	rows := run(t, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#chart-errors tbody tr")].filter(r => r.checkVisibility()).map(r => r.textContent)`))
+	if !slices.Equal(rows, []string{"shell2150.0%", "edit100.0%", "read11100.0%", "search100.0%", "web100.0%"}) {
+		t.Errorf("error rate table rows %q", rows)
+	}
+	_ = os.WriteFile(filepath.Join(artifacts(t), "stats.png"), run(t, ctx, chromedp.FullScreenshot(100)), 0o644)
+
+	// The index: filters narrow, sorts order, and the address keeps both.
+	visible := chromedp.Evaluate[[]string](`[...document.querySelectorAll(".session-item")].filter(li => li.checkVisibility()).map(li => li.querySelector(".session-title").textContent)`)
+	set := func(js string) chromedp.Action[chromedp.Void] {
+		return chromedp.Evaluate[chromedp.Void](`{ const f = document.getElementById("index-filters"); ` + js + `; f.dispatchEvent(new Event("change")); }`)
+	}
+	check := func(what string, want ...string) {
+		t.Helper()
+		if got := run(t, ctx, visible); !slices.Equal(got, want) {
+			t.Errorf("%s: sessions shown %q, want %q", what, got, want)
+		}
+	}
+	do(t, ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#index-filters")))
+	check("no filter", "Rename the handler", "Run the tests", "Fix the build", "Find the docs", "A prompt with no time")
+	do(t, ctx, set(`f.elements.project.value = "api"`))
+	check("project api", "Find the docs", "A prompt with no time")
+	if got := run(t, ctx, chromedp.Text(chromedp.CSS("#index-status"))); got != "2 of 5 sessions" {
+		t.Errorf("status %q", got)
+	}
+	do(t, ctx, set(`f.elements.project.value = ""; f.elements.model.value = "claude-sonnet-4-5"`))
+	check("model", "Run the tests", "Fix the build")
+	do(t, ctx, set(`f.elements.model.value = ""; f.elements.from.value = "2026-03-02"`))
+	check("from 2 March", "Rename the handler", "Find the docs")
+	do(t, ctx, set(`f.elements.from.value = ""; f.elements.sort.value = "longest"; f.elements.group.checked = false`))
+	check("longest first, not grouped", "Rename the handler", "Fix the build", "Run the tests", "Find the docs", "A prompt with no time")
+	if got := run(t, ctx, chromedp.Evaluate[string](`location.search`)); got != "?sort=longest&group=0" {
+		t.Errorf("address %q", got)
+	}
+	do(t, ctx, set(`f.elements.group.checked = true; f.elements.sort.value = "oldest"`))
+	check("oldest first, by project", "Fix the build", "Run the tests", "Rename the handler", "Find the docs", "A prompt with no time")
+	// A linked view opens as it was.
+	do(t, ctx, chromedp.Navigate(srv.URL+"/?agent=Claude+Code&to=2026-03-01"), chromedp.WaitVisible(chromedp.CSS("#index-filters")))
+	check("from the address", "Run the tests", "Fix the build")
+	_ = os.WriteFile(filepath.Join(artifacts(t), "index-filtered.png"), run(t, ctx, chromedp.FullScreenshot(100)), 0o644)
+
+	// Without scripts the index lists every session and hides the form it
+	// could not use.
+	noScript := chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
+		return err
+	})
+	do(t, ctx, noScript, chromedp.Navigate(srv.URL+"/?project=api"), chromedp.WaitVisible(chromedp.CSS(".session-item")))
+	check("without scripts", "Rename the handler", "Run the tests", "Fix the build", "Find the docs", "A prompt with no time")
+	if run(t, ctx, chromedp.Evaluate[bool](`document.getElementById("index-filters").checkVisibility()`)) {
+		t.Error("the filters show without the script that runs them")
+	}
+	if errs := consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors (CSP violations among them): %v", errs)
+	}
 }

@@ -183,7 +183,8 @@ func themeDigest(cfg *Config, chroma string) (string, error) {
 		Pricing                      Pricing
 		Search                       map[string]bool
 		Redact                       Redact
-	}{cfg.Title, cfg.BaseURL, cfg.LanguageCode, cfg.Params, cfg.Pricing, cfg.Search, cfg.Redact})
+		Outputs                      Outputs
+	}{cfg.Title, cfg.BaseURL, cfg.LanguageCode, cfg.Params, cfg.Pricing, cfg.Search, cfg.Redact, cfg.Outputs})
 	if err != nil {
 		return "", err
 	}
@@ -279,6 +280,9 @@ func (b *builder) pages(ctx context.Context) error {
 		return err
 	}
 	if err := b.page("404", &Page{Kind: "404", Title: "Page not found", Path: "404.html"}); err != nil {
+		return err
+	}
+	if err := b.page("stats", &Page{Kind: "stats", Title: "Stats", Path: "stats/"}); err != nil {
 		return err
 	}
 	for _, p := range st.Projects {
@@ -426,6 +430,9 @@ func (b *builder) session(s *Session, dig string) error {
 	if err != nil {
 		return err
 	}
+	if err := b.exports(s, dig); err != nil {
+		return err
+	}
 	// The page comes from the cache when neither the session, nor what the
 	// page shows of other sessions, nor the theme has changed.
 	var key string
@@ -564,7 +571,7 @@ func (b *builder) sitemap() error {
 		LastMod string `xml:"lastmod,omitempty"`
 	}
 	base := b.site.Config.BaseURL
-	urls := []url{{Loc: permalink(base, "")}}
+	urls := []url{{Loc: permalink(base, "")}, {Loc: permalink(base, "stats/")}}
 	for _, p := range b.site.Projects {
 		urls = append(urls, url{Loc: permalink(base, p.Path), LastMod: day(p.Sessions[0].Ended)})
 	}

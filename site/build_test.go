@@ -131,6 +131,12 @@ func TestBuildSite(t *testing.T) {
 			t.Errorf("session page contains %q", bad)
 		}
 	}
+	// The lists and the charts show the hostile title as text.
+	for _, f := range []string{"index.html", "stats/index.html", "projects/alpha/index.html"} {
+		if p := readFile(t, cfg.Destination, f); strings.Contains(p, "<script>alert") || !strings.Contains(p, "Parser &lt;script&gt;alert(1)&lt;/script&gt; walkthrough") {
+			t.Errorf("%s does not show the title escaped", f)
+		}
+	}
 	checkLinks(t, cfg.Destination, "")
 	checkInside(t, cfg.Destination)
 }

@@ -35,6 +35,7 @@ type Config struct {
 	Sass         struct{ Binary string }
 	Search       map[string]bool // what the search index holds (search.include); nil: no search
 	Redact       Redact          // what is redacted before anything is written
+	Outputs      Outputs         // which exports are written beside each session page
 	Selection    Selection       // which sessions the site shows (publish.include, publish.exclude, hide)
 	CNAME        string          // the custom domain of a GitHub Pages site
 	ShowAll      bool            // show every session, whatever the selection says
@@ -105,6 +106,7 @@ var keys = map[string][]string{
 	"sass":         {"binary"},
 	"search":       {"include", "enabled"},
 	"redact":       {"enabled", "patterns", "literals", "paths"},
+	"outputs":      {"markdown", "json"},
 	"publish":      {"include", "exclude"},
 	"hide":         nil, // session ids and source globs
 	"cname":        nil,
@@ -233,6 +235,9 @@ func LoadConfig(o Options) (*Config, []string, error) {
 		return nil, warns, fmt.Errorf("%s: %w", name, err)
 	}
 	if c.Redact, err = redactConfig(v); err != nil {
+		return nil, warns, fmt.Errorf("%s: %w", name, err)
+	}
+	if c.Outputs, err = outputs(v); err != nil {
 		return nil, warns, fmt.Errorf("%s: %w", name, err)
 	}
 	if c.Selection, err = selection(v); err != nil {

@@ -26,6 +26,9 @@ func TestIncrementalBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := tree(t, cfg.Destination)
+	if n := exportsIn(first); n != 2*cold.Sessions {
+		t.Errorf("cold build wrote %d exports for %d sessions", n, cold.Sessions)
+	}
 	if cold.Rendered != cold.Sessions {
 		t.Errorf("cold build rendered %d of %d pages", cold.Rendered, cold.Sessions)
 	}
@@ -38,7 +41,7 @@ func TestIncrementalBuild(t *testing.T) {
 	if warm.Rendered != 0 || warm.CacheMisses != 0 {
 		t.Errorf("warm build rendered %d pages with %d cache misses", warm.Rendered, warm.CacheMisses)
 	}
-	sameTree(t, first, tree(t, cfg.Destination))
+	sameTree(t, first, tree(t, cfg.Destination)) // exports included
 
 	// One session grows: only its page is rendered again.
 	p := filepath.Join(dir, "content", "alpha", "two.jsonl")
@@ -57,6 +60,9 @@ func TestIncrementalBuild(t *testing.T) {
 	page := readFile(t, cfg.Destination, "sessions/alpha/2026-05-02-second-alpha-session-22222222/index.html")
 	if !strings.Contains(page, "a later reply") {
 		t.Error("the changed session's page does not show the change")
+	}
+	if md := readFile(t, cfg.Destination, "sessions/alpha/2026-05-02-second-alpha-session-22222222/session.md"); !strings.Contains(md, "a later reply") {
+		t.Error("the changed session's export does not show the change")
 	}
 
 	// The cached site is the site built from nothing.
@@ -106,4 +112,15 @@ func sameTree(t *testing.T, a, b map[string][]byte) {
 			t.Errorf("%s differs", name)
 		}
 	}
+}
+
+// exportsIn counts the exports in a built site.
+func exportsIn(files map[string][]byte) int {
+	n := 0
+	for name := range files {
+		if b := filepath.Base(name); b == "session.md" || b == "session.json" {
+			n++
+		}
+	}
+	return n
 }

@@ -14,6 +14,8 @@ func (p *Page) Description() string {
 		return summary(p.Session.FirstPrompt(), 200)
 	case "project":
 		return fmt.Sprintf("%d sessions in %s", len(p.Project.Sessions), p.Project.Name)
+	case "stats":
+		return fmt.Sprintf("Sessions per day, tokens and estimated cost, tool calls and errors of %d sessions", len(p.Site.Sessions))
 	case "home":
 		d, _ := p.Site.Config.Params["description"].(string)
 		return d

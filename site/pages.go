@@ -16,6 +16,7 @@ type Site struct {
 	Config   *Config
 	Sessions []*Session // newest first
 	Projects []*Project // the one with the newest session first
+	Stats    *Stats     // the figures of every session
 	byID     map[string][]*Session
 	assets   map[string]string // theme asset name → its fingerprinted site path
 }
@@ -41,6 +42,7 @@ type Project struct {
 	Slug     string
 	Path     string     // site-relative URL path, "projects/<slug>/"
 	Sessions []*Session // newest first
+	Stats    *Stats     // the figures of its sessions
 }
 
 // Latest is when the project's newest session started.
@@ -100,6 +102,10 @@ func newSite(cfg *Config, sessions []*transcript.Session) *Site {
 		}
 	}
 	assignPaths(st.Sessions)
+	st.Stats = statsOf(cfg.Pricing, st.Sessions)
+	for _, p := range st.Projects {
+		p.Stats = statsOf(cfg.Pricing, p.Sessions)
+	}
 	return st
 }
 
@@ -164,7 +170,7 @@ func projectName(s *transcript.Session) string {
 // Page is what a template renders.
 type Page struct {
 	Site    *Site
-	Kind    string // "home", "project", "session", "404"
+	Kind    string // "home", "project", "session", "search", "stats", "404"
 	Title   string
 	Path    string // this page's site-relative URL path
 	Project *Project
@@ -209,13 +215,8 @@ func (p *Page) Costs() (costs []ModelCost) {
 	}
 	order, by := p.Session.UsageByModel()
 	for _, m := range order {
-		u := by[m]
-		c := ModelCost{Model: m, Usage: u}
-		if pr, ok := p.Site.Config.Pricing.Of(m); ok && m != "" {
-			c.Known = true
-			c.Cost = (float64(u.Input)*pr.Input + float64(u.Output)*pr.Output +
-				float64(u.CacheRead)*pr.CacheRead + float64(u.CacheWrite)*pr.CacheWrite) / 1e6
-		}
+		c := ModelCost{Model: m, Usage: by[m]}
+		c.Cost, c.Known = p.Site.Config.Pricing.Cost(m, by[m])
 		costs = append(costs, c)
 	}
 	return costs

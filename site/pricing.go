@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/spf13/viper"
+
+	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 // Price is what a model costs, in US dollars per million tokens.
@@ -47,6 +49,18 @@ func (p Pricing) Of(model string) (Price, bool) {
 		}
 	}
 	return p[best], found
+}
+
+// Cost estimates what u cost with model, and reports whether the model has
+// a price. Reasoning tokens are not priced on their own: most agents count
+// them within output.
+func (p Pricing) Cost(model string, u transcript.Usage) (float64, bool) {
+	pr, ok := p.Of(model)
+	if !ok || model == "" {
+		return 0, false
+	}
+	return (float64(u.Input)*pr.Input + float64(u.Output)*pr.Output +
+		float64(u.CacheRead)*pr.CacheRead + float64(u.CacheWrite)*pr.CacheWrite) / 1e6, true
 }
 
 // pricing reads the config key pricing over the defaults.

@@ -70,6 +70,9 @@ redact:
 		}
 	}
 	files := tree(t, cfg.Destination)
+	if n := exportsIn(files); n != 2*len(samples) {
+		t.Errorf("%d exports for %d sessions: the exports are not checked", n, len(samples))
+	}
 	for _, want := range []string{"index.html", "index.xml", "sessions.json", "sitemap.xml", "search/meta.json"} {
 		if files[want] == nil {
 			t.Errorf("no %s", want)

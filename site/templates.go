@@ -13,7 +13,7 @@ import (
 )
 
 // pageKinds are the page templates; each fills the blocks of baseof.html.
-var pageKinds = []string{"index", "project", "session", "404", "search"}
+var pageKinds = []string{"index", "project", "session", "404", "search", "stats"}
 
 // loadTemplates parses the theme: baseof.html and every partial once, then
 // one clone per page kind with that page's template added.
@@ -21,6 +21,7 @@ func loadTemplates(theme fs.FS) (map[string]*template.Template, error) {
 	funcs := render.Funcs()
 	funcs["imageURL"] = imageURL
 	funcs["dict"] = dict
+	funcs["percent"] = percent
 	base := template.New("").Funcs(funcs)
 	parse := func(t *template.Template, name string) error {
 		b, err := fs.ReadFile(theme, "templates/"+name)

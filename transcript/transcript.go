@@ -206,12 +206,13 @@ type Stats struct {
 	Prompts   int // user messages that start a turn
 	ToolCalls int
 	Errors    int
-	ByKind    map[ToolKind]int
+	ByKind    map[ToolKind]int // tool calls by kind
+	Failed    map[ToolKind]int // tool calls whose result is an error, by kind
 }
 
 // Stats counts the session's messages and tool calls.
 func (s *Session) Stats() Stats {
-	st := Stats{ByKind: map[ToolKind]int{}}
+	st := Stats{ByKind: map[ToolKind]int{}, Failed: map[ToolKind]int{}}
 	for _, t := range s.Turns {
 		st.Messages += len(t.Messages)
 		if len(t.Messages) > 0 && t.Messages[0].Role == User && !t.Messages[0].Meta {
@@ -223,6 +224,9 @@ func (s *Session) Stats() Stats {
 		case p.Call != nil:
 			st.ToolCalls++
 			st.ByKind[p.Call.Kind]++
+			if p.Call.Result != nil && p.Call.Result.IsError {
+				st.Failed[p.Call.Kind]++
+			}
 		case p.Result != nil && p.Result.IsError:
 			st.Errors++
 		case p.Event != nil && p.Event.Kind == ErrorEvent:
@@ -264,6 +268,8 @@ func (s *Session) AddModel(name string) {
 
 // UsageByModel sums the usage of the session's messages per model, in the
 // order models first appear. Usage of messages with no model is under "".
+// A session whose reader records only its total (Codex) has it under its
+// one model, or under "" when it has several.
 func (s *Session) UsageByModel() ([]string, map[string]Usage) {
 	var order []string
 	by := map[string]Usage{}
@@ -277,6 +283,13 @@ func (s *Session) UsageByModel() ([]string, map[string]Usage) {
 		}
 		u.Add(m.Usage)
 		by[m.Model] = u
+	}
+	if len(order) == 0 && !s.Usage.IsZero() {
+		model := ""
+		if len(s.Models) == 1 {
+			model = s.Models[0]
+		}
+		return []string{model}, map[string]Usage{model: s.Usage}
 	}
 	return order, by
 }

@@ -75,3 +75,38 @@ func TestIsInjected(t *testing.T) {
 		}
 	}
 }
+
+func TestStatsCountFailedCallsByKind(t *testing.T) {
+	var s Session
+	call := func(id, name string) *Part {
+		return &Part{Kind: CallPart, Call: &ToolCall{ID: id, Name: name, Kind: KindOf(name)}}
+	}
+	result := func(id string, failed bool) *Part {
+		return &Part{Kind: ResultPart, Result: &ToolResult{CallID: id, IsError: failed}}
+	}
+	s.Append(&Message{Role: User, Parts: []*Part{text("go")}})
+	s.Append(&Message{Role: Assistant, Parts: []*Part{call("a", "Bash"), call("b", "Bash"), call("c", "Read")}})
+	s.Append(&Message{Role: Tool, Parts: []*Part{result("a", true), result("b", false), result("c", true), result("orphan", true)}})
+	s.Finish()
+	st := s.Stats()
+	// Three errored results (one without a call); two calls failed, one of each kind.
+	if st.Errors != 3 || st.Failed[ShellTool] != 1 || st.Failed[ReadTool] != 1 || st.ByKind[ShellTool] != 2 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+func TestUsageByModelFallsBackToTheSessionTotal(t *testing.T) {
+	s := Session{Models: []string{"gpt-5"}, Usage: Usage{Input: 7, Output: 2}}
+	order, by := s.UsageByModel()
+	if len(order) != 1 || order[0] != "gpt-5" || by["gpt-5"] != s.Usage {
+		t.Errorf("one model: %v %v", order, by)
+	}
+	s.Models = append(s.Models, "gpt-5-mini")
+	if order, by := s.UsageByModel(); len(order) != 1 || order[0] != "" || by[""] != s.Usage {
+		t.Errorf("two models: %v %v", order, by)
+	}
+	s.Append(&Message{Role: Assistant, Model: "gpt-5", Usage: Usage{Input: 1}})
+	if order, by := s.UsageByModel(); len(order) != 1 || by["gpt-5"] != (Usage{Input: 1}) {
+		t.Errorf("with message usage: %v %v", order, by)
+	}
+}

@@ -53,7 +53,7 @@ content/), or anywhere to build the embedded demo site into public/.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newBuild(), newServe(), newVersion(), newFormats(), newPublish(), newNew())
+	root.AddCommand(newBuild(), newServe(), newExport(), newVersion(), newFormats(), newPublish(), newNew())
 	var cpuProfile, memProfile string
 	root.PersistentFlags().StringVar(&cpuProfile, "profile-cpu", "", "write a CPU profile to this file")
 	root.PersistentFlags().StringVar(&memProfile, "profile-mem", "", "write a heap profile to this file when the command ends")

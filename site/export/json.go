@@ -1,0 +1,244 @@
+// Package export writes a session as a file people can take elsewhere:
+// Markdown to read, and JSON of the normalised model for programs. The
+// site writes both beside each session's page; `transcriptsite export`
+// writes one to stdout. Both are written from the session as the build has
+// it, secrets already redacted.
+package export
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// Schema names the JSON format and its version. A change that removes or
+// renames a field, or changes what one means, gets a new version; fields
+// may be added within one.
+const Schema = "transcriptsite.session/1"
+
+// Session is the JSON export of a session: the transcript model with
+// stable, snake_case names. Empty fields are left out. A tool result is
+// kept where the agent recorded it and names its call by call_id; paired
+// says it answers a call of this session.
+type Session struct {
+	Schema       string            `json:"schema"` // always Schema
+	ID           string            `json:"id"`
+	Format       string            `json:"format"`          // reader name, e.g. "claude-code"
+	Agent        string            `json:"agent,omitempty"` // e.g. "Claude Code"
+	AgentVersion string            `json:"agent_version,omitempty"`
+	Source       string            `json:"source,omitempty"`  // the main file, relative to its content dir
+	Sources      []string          `json:"sources,omitempty"` // other files it was read from
+	Title        string            `json:"title,omitempty"`   // as the agent recorded it
+	Project      string            `json:"project,omitempty"` // as the agent recorded it
+	CWD          string            `json:"cwd,omitempty"`
+	Branch       string            `json:"branch,omitempty"`
+	Models       []string          `json:"models,omitempty"`
+	Started      time.Time         `json:"started,omitzero"`
+	Ended        time.Time         `json:"ended,omitzero"`
+	Usage        Usage             `json:"usage,omitzero"`
+	ParentID     string            `json:"parent_id,omitempty"` // the session that started this one
+	ChildIDs     []string          `json:"child_ids,omitempty"` // sessions this one started
+	Meta         map[string]string `json:"meta,omitempty"`
+	Warnings     []string          `json:"warnings,omitempty"` // problems met reading it
+	Redacted     map[string]int    `json:"redacted,omitempty"` // secrets replaced, by kind
+	Turns        []Turn            `json:"turns"`
+}
+
+// Turn starts at a user prompt and runs to the next.
+type Turn struct {
+	Status   string    `json:"status,omitempty"` // "completed", "aborted", "error", "incomplete"
+	Messages []Message `json:"messages"`
+}
+
+// Message is one message.
+type Message struct {
+	ID        string    `json:"id,omitempty"`
+	Role      string    `json:"role"` // "user", "assistant", "system", "tool"
+	Model     string    `json:"model,omitempty"`
+	Time      time.Time `json:"time,omitzero"`
+	Usage     Usage     `json:"usage,omitzero"`
+	Meta      bool      `json:"meta,omitempty"`      // context injected by the agent
+	Sidechain bool      `json:"sidechain,omitempty"` // a side conversation
+	Branch    string    `json:"branch,omitempty"`    // set when the conversation was rewound past it
+	Parts     []Part    `json:"parts"`
+}
+
+// Part is one piece of a message; Kind says which other fields are set:
+// "text", "thinking", "code" (Text, Lang, Name), "call" (Call), "result"
+// (Result), "image" (Image), "event" (Event, Text).
+type Part struct {
+	Kind   string      `json:"kind"`
+	Text   string      `json:"text,omitempty"`
+	Lang   string      `json:"lang,omitempty"`
+	Name   string      `json:"name,omitempty"`
+	Call   *ToolCall   `json:"call,omitempty"`
+	Result *ToolResult `json:"result,omitempty"`
+	Image  *Image      `json:"image,omitempty"`
+	Event  *Event      `json:"event,omitempty"`
+}
+
+// ToolCall is the agent asking for a tool.
+type ToolCall struct {
+	ID       string `json:"id,omitempty"`
+	Name     string `json:"name"`
+	Kind     string `json:"kind"`               // shell, read, write, edit, search, web, task, mcp, other
+	Input    string `json:"input"`              // JSON text, or free text for freeform tools
+	Subagent string `json:"subagent,omitempty"` // id of the session it started
+}
+
+// ToolResult is what a tool gave back.
+type ToolResult struct {
+	CallID   string   `json:"call_id,omitempty"`
+	Output   string   `json:"output"`
+	IsError  bool     `json:"is_error,omitempty"`
+	ExitCode *int     `json:"exit_code,omitempty"`
+	Images   []*Image `json:"images,omitempty"`
+	Paired   bool     `json:"paired,omitempty"`
+}
+
+// Image is a picture: its bytes (base64 in JSON), or a URL.
+type Image struct {
+	MediaType string `json:"media_type,omitempty"`
+	Data      []byte `json:"data,omitempty"`
+	URL       string `json:"url,omitempty"`
+}
+
+// Event is something that happened that is not a message.
+type Event struct {
+	Kind string `json:"kind"`
+	Raw  string `json:"raw,omitempty"` // the record as written, for unknown ones
+}
+
+// Usage counts tokens.
+type Usage struct {
+	Input      int64 `json:"input,omitempty"`
+	Output     int64 `json:"output,omitempty"`
+	CacheRead  int64 `json:"cache_read,omitempty"`
+	CacheWrite int64 `json:"cache_write,omitempty"`
+	Reasoning  int64 `json:"reasoning,omitempty"`
+}
+
+// JSON returns the JSON export of s, indented.
+func JSON(s *transcript.Session) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // a file, not a page: keep <, > and & readable
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(From(s)); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Decode reads a JSON export, checking its schema.
+func Decode(data []byte) (*Session, error) {
+	var s Session
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, err
+	}
+	if s.Schema != Schema {
+		return nil, fmt.Errorf("schema %q: want %q", s.Schema, Schema)
+	}
+	return &s, nil
+}
+
+// From converts the model to its export.
+func From(s *transcript.Session) *Session {
+	out := &Session{
+		Schema: Schema, ID: s.ID, Format: s.Format, Agent: s.Agent, AgentVersion: s.AgentVersion,
+		Source: s.Source, Sources: s.Sources, Title: s.Title, Project: s.Project, CWD: s.CWD,
+		Branch: s.Branch, Models: s.Models, Started: s.Started, Ended: s.Ended, Usage: Usage(s.Usage),
+		ParentID: s.ParentID, ChildIDs: s.ChildIDs, Meta: s.Meta, Warnings: s.Warnings,
+		Redacted: s.Redacted, Turns: make([]Turn, len(s.Turns)),
+	}
+	for i, t := range s.Turns {
+		ot := Turn{Status: t.Status, Messages: make([]Message, len(t.Messages))}
+		for j, m := range t.Messages {
+			om := Message{ID: m.ID, Role: string(m.Role), Model: m.Model, Time: m.Time, Usage: Usage(m.Usage),
+				Meta: m.Meta, Sidechain: m.Sidechain, Branch: m.Branch, Parts: make([]Part, len(m.Parts))}
+			for k, p := range m.Parts {
+				om.Parts[k] = part(p)
+			}
+			ot.Messages[j] = om
+		}
+		out.Turns[i] = ot
+	}
+	return out
+}
+
+func part(p *transcript.Part) Part {
+	op := Part{Kind: string(p.Kind), Text: p.Text, Lang: p.Lang, Name: p.Name, Image: image(p.Image)}
+	if c := p.Call; c != nil {
+		op.Call = &ToolCall{ID: c.ID, Name: c.Name, Kind: string(c.Kind), Input: c.Input, Subagent: c.Subagent}
+	}
+	if r := p.Result; r != nil {
+		op.Result = &ToolResult{CallID: r.CallID, Output: r.Output, IsError: r.IsError, ExitCode: r.ExitCode, Paired: r.Paired}
+		for _, img := range r.Images {
+			op.Result.Images = append(op.Result.Images, image(img))
+		}
+	}
+	if e := p.Event; e != nil {
+		op.Event = &Event{Kind: e.Kind, Raw: e.Raw}
+	}
+	return op
+}
+
+func image(img *transcript.Image) *Image {
+	if img == nil {
+		return nil
+	}
+	return &Image{MediaType: img.MediaType, Data: img.Data, URL: img.URL}
+}
+
+// Transcript converts an export back to the model, its results paired
+// with their calls again.
+func (s *Session) Transcript() *transcript.Session {
+	out := &transcript.Session{
+		ID: s.ID, Format: s.Format, Agent: s.Agent, AgentVersion: s.AgentVersion,
+		Source: s.Source, Sources: s.Sources, Title: s.Title, Project: s.Project, CWD: s.CWD,
+		Branch: s.Branch, Models: s.Models, Started: s.Started, Ended: s.Ended, Usage: transcript.Usage(s.Usage),
+		ParentID: s.ParentID, ChildIDs: s.ChildIDs, Meta: s.Meta, Warnings: s.Warnings, Redacted: s.Redacted,
+	}
+	for _, t := range s.Turns {
+		tt := transcript.Turn{Status: t.Status}
+		for _, m := range t.Messages {
+			tm := &transcript.Message{ID: m.ID, Role: transcript.Role(m.Role), Model: m.Model, Time: m.Time,
+				Usage: transcript.Usage(m.Usage), Meta: m.Meta, Sidechain: m.Sidechain, Branch: m.Branch}
+			for _, p := range m.Parts {
+				tm.Parts = append(tm.Parts, p.transcript())
+			}
+			tt.Messages = append(tt.Messages, tm)
+		}
+		out.Turns = append(out.Turns, tt)
+	}
+	out.Pair()
+	return out
+}
+
+func (p Part) transcript() *transcript.Part {
+	tp := &transcript.Part{Kind: transcript.PartKind(p.Kind), Text: p.Text, Lang: p.Lang, Name: p.Name, Image: p.Image.transcript()}
+	if c := p.Call; c != nil {
+		tp.Call = &transcript.ToolCall{ID: c.ID, Name: c.Name, Kind: transcript.ToolKind(c.Kind), Input: c.Input, Subagent: c.Subagent}
+	}
+	if r := p.Result; r != nil {
+		// Paired is set again by Pair.
+		tp.Result = &transcript.ToolResult{CallID: r.CallID, Output: r.Output, IsError: r.IsError, ExitCode: r.ExitCode}
+		for _, img := range r.Images {
+			tp.Result.Images = append(tp.Result.Images, img.transcript())
+		}
+	}
+	if e := p.Event; e != nil {
+		tp.Event = &transcript.Event{Kind: e.Kind, Raw: e.Raw}
+	}
+	return tp
+}
+
+func (img *Image) transcript() *transcript.Image {
+	if img == nil {
+		return nil
+	}
+	return &transcript.Image{MediaType: img.MediaType, Data: img.Data, URL: img.URL}
+}

@@ -1,0 +1,326 @@
+package export
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/transcriptsite/transcriptsite/render"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// Options say what the Markdown export shows beyond the session itself.
+type Options struct {
+	Title   string // the heading: the session's title as the site shows it
+	Project string // the project's name as the site shows it
+	// Image links an image to its file beside the export, or returns "" when
+	// it has none; nil describes every image instead.
+	Image func(*transcript.Image) string
+}
+
+// Markdown returns s as a Markdown document to read: YAML front matter with
+// the session's facts, then every message in order, numbered as on its
+// page (#m-N). Tool calls show their input and their result in fenced
+// blocks, thinking and injected context are collapsed in <details>. Text
+// the agent wrote is Markdown already and is kept as it is; everything else
+// is fenced with a fence longer than any run of backticks in it, so nothing
+// in a session can end a block early.
+func Markdown(s *transcript.Session, o Options) []byte {
+	o.Title = cmp.Or(inline(o.Title), inline(s.Title), "Session "+s.ID)
+	w := &mdWriter{opts: o}
+	w.frontMatter(s, o)
+	w.printf("# %s\n", o.Title)
+	n := 0
+	day := ""
+	for _, t := range s.Turns {
+		for _, m := range t.Messages {
+			n++
+			if shown := w.shownParts(m); len(shown) > 0 {
+				day = w.message(n, m, shown, day)
+			}
+		}
+		switch t.Status {
+		case transcript.Aborted:
+			w.printf("\n*This turn was interrupted.*\n")
+		case transcript.Incomplete:
+			w.printf("\n*This turn ends here: the agent stopped writing (it may have crashed).*\n")
+		case transcript.Failed:
+			w.printf("\n*This turn ended with an error.*\n")
+		}
+	}
+	return w.buf.Bytes()
+}
+
+type mdWriter struct {
+	buf  bytes.Buffer
+	opts Options
+}
+
+func (w *mdWriter) printf(format string, args ...any) { fmt.Fprintf(&w.buf, format, args...) }
+
+// frontMatter writes the session's facts as YAML. Every value is written
+// as JSON, which YAML reads as it is, so no string can break out of it.
+func (w *mdWriter) frontMatter(s *transcript.Session, o Options) {
+	w.printf("---\n")
+	field := func(key string, v any) {
+		data, _ := jsonText(v)
+		w.printf("%s: %s\n", key, data)
+	}
+	str := func(key, v string) {
+		if v != "" {
+			field(key, v)
+		}
+	}
+	list := func(key string, v []string) {
+		if len(v) > 0 {
+			field(key, v)
+		}
+	}
+	field("title", o.Title)
+	field("id", s.ID)
+	str("project", o.Project)
+	str("format", s.Format)
+	str("agent", s.Agent)
+	str("agent_version", s.AgentVersion)
+	list("models", s.Models)
+	if !s.Started.IsZero() {
+		field("started", s.Started.UTC())
+	}
+	if !s.Ended.IsZero() {
+		field("ended", s.Ended.UTC())
+	}
+	str("cwd", s.CWD)
+	str("branch", s.Branch)
+	if !s.Usage.IsZero() {
+		field("tokens", Usage(s.Usage))
+	}
+	str("parent", s.ParentID)
+	list("children", s.ChildIDs)
+	str("source", s.Source)
+	list("sources", s.Sources)
+	if len(s.Redacted) > 0 {
+		field("redacted", s.Redacted) // maps are written with sorted keys
+	}
+	if len(s.Meta) > 0 {
+		field("meta", s.Meta)
+	}
+	list("warnings", s.Warnings)
+	w.printf("---\n\n")
+}
+
+func jsonText(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(v)
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
+}
+
+// shownParts are the parts shown in m: a result shown with its call is not
+// shown again.
+func (w *mdWriter) shownParts(m *transcript.Message) []*transcript.Part {
+	var out []*transcript.Part
+	for _, p := range m.Parts {
+		if p.Result == nil || !p.Result.Paired {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// message writes message n and returns the day of its time, so a message
+// names its date only when it is the first of a day.
+func (w *mdWriter) message(n int, m *transcript.Message, parts []*transcript.Part, day string) string {
+	head := []string{fmt.Sprintf("%d", n), string(m.Role)}
+	if m.Model != "" {
+		head = append(head, code(m.Model))
+	}
+	if !m.Time.IsZero() {
+		t := m.Time.UTC()
+		if d := t.Format(time.DateOnly); d != day {
+			day = d
+			head = append(head, t.Format("2006-01-02 15:04:05 UTC"))
+		} else {
+			head = append(head, t.Format(time.TimeOnly))
+		}
+	}
+	if m.Branch != "" {
+		head = append(head, "rewound branch")
+	}
+	if m.Sidechain {
+		head = append(head, "sidechain")
+	}
+	w.printf("\n## %s\n", strings.Join(head, " · "))
+	if m.Meta {
+		w.printf("\n<details>\n<summary>Context injected by the agent</summary>\n")
+	}
+	for _, p := range parts {
+		w.part(p)
+	}
+	if m.Meta {
+		w.printf("\n</details>\n")
+	}
+	return day
+}
+
+func (w *mdWriter) part(p *transcript.Part) {
+	switch {
+	case p.Call != nil:
+		w.call(p.Call)
+	case p.Result != nil:
+		w.printf("\n**Tool result**")
+		if p.Result.CallID != "" {
+			w.printf(" for %s", code(p.Result.CallID))
+		}
+		w.result(p.Result)
+	case p.Image != nil:
+		w.printf("\n%s\n", w.image(p.Image))
+	case p.Event != nil:
+		w.printf("\n> **%s**", inline(p.Event.Kind))
+		if p.Text != "" {
+			w.printf(": %s", strings.ReplaceAll(strings.TrimRight(p.Text, "\n"), "\n", "\n> "))
+		}
+		w.printf("\n")
+		if p.Event.Raw != "" {
+			w.details("Record", fence(p.Event.Raw, "json"))
+		}
+	case p.Kind == transcript.ThinkingPart:
+		w.details("Thinking", closeFences(p.Text))
+	case p.Kind == transcript.CodePart:
+		w.printf("\n")
+		if p.Name != "" {
+			w.printf("%s\n\n", code(p.Name))
+		}
+		w.printf("%s", fence(p.Text, p.Lang))
+	default: // text, and kinds a later reader may add
+		if p.Text != "" {
+			w.printf("\n%s\n", strings.TrimRight(closeFences(p.Text), "\n"))
+		}
+	}
+}
+
+func (w *mdWriter) details(summary, body string) {
+	w.printf("\n<details>\n<summary>%s</summary>\n\n%s\n\n</details>\n", summary, strings.TrimRight(body, "\n"))
+}
+
+func (w *mdWriter) call(c *transcript.ToolCall) {
+	w.printf("\n**Tool call** %s (%s)", code(c.Name), c.Kind)
+	if c.Subagent != "" {
+		w.printf(", started session %s", code(c.Subagent))
+	}
+	w.printf("\n\n")
+	input := render.PrettyJSON(c.Input)
+	lang := "json"
+	if input == c.Input && !json.Valid([]byte(c.Input)) {
+		lang = "" // free text, such as an apply_patch
+	}
+	w.printf("%s", fence(input, lang))
+	if c.Result == nil {
+		w.printf("\n*No result.*\n")
+		return
+	}
+	w.printf("\n**Result**")
+	w.result(c.Result)
+}
+
+// result writes what follows a result's heading.
+func (w *mdWriter) result(r *transcript.ToolResult) {
+	if r.IsError {
+		w.printf(" (error)")
+	}
+	if r.ExitCode != nil {
+		w.printf(", exit code %d", *r.ExitCode)
+	}
+	w.printf("\n")
+	if r.Output != "" {
+		w.printf("\n%s", fence(render.StripANSI(r.Output), ""))
+	} else if len(r.Images) == 0 {
+		w.printf("\n*No output.*\n")
+	}
+	for _, img := range r.Images {
+		w.printf("\n%s\n", w.image(img))
+	}
+}
+
+// image links an image's file, or its URL, or says what it was.
+func (w *mdWriter) image(img *transcript.Image) string {
+	if w.opts.Image != nil {
+		if f := w.opts.Image(img); f != "" {
+			return "![Image from the session](" + f + ")"
+		}
+	}
+	if img.URL != "" {
+		if ok, _ := render.SafeURL(img.URL); ok && !strings.ContainsAny(img.URL, "<> \t\r\n") {
+			return "Image: <" + img.URL + ">"
+		}
+		return "Image: " + code(img.URL)
+	}
+	return fmt.Sprintf("*(an image: %s, %d bytes, not included)*", inline(img.MediaType), len(img.Data))
+}
+
+var backticks = regexp.MustCompile("`+")
+
+// longestRun is the length of the longest run of backticks in s.
+func longestRun(s string) int {
+	n := 0
+	for _, r := range backticks.FindAllString(s, -1) {
+		n = max(n, len(r))
+	}
+	return n
+}
+
+// fence puts text in a fenced code block whose fence is longer than any run
+// of backticks in it.
+func fence(text, lang string) string {
+	f := strings.Repeat("`", max(3, longestRun(text)+1))
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	return f + infoString(lang) + "\n" + text + f + "\n"
+}
+
+var notInfo = regexp.MustCompile(`[^A-Za-z0-9_+.#-]`)
+
+// infoString keeps what a language name needs: a backtick or a space in a
+// fence's info string would stop it being a fence.
+func infoString(lang string) string { return notInfo.ReplaceAllString(lang, "") }
+
+// code writes s as inline code, with a fence of backticks it does not hold.
+func code(s string) string {
+	s = inline(s)
+	f := strings.Repeat("`", longestRun(s)+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return f + s + f
+}
+
+// inline makes s one line, for a heading or a list item.
+func inline(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+var fenceLine = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})(.*)$")
+
+// closeFences closes a code block that Markdown text opens and leaves open
+// (an agent's reply cut off mid-block), which would otherwise swallow the
+// rest of the export.
+func closeFences(text string) string {
+	open := ""
+	for _, l := range strings.Split(text, "\n") {
+		m := fenceLine.FindStringSubmatch(strings.TrimRight(l, "\r"))
+		switch {
+		case m == nil:
+		case open == "" && !(m[1][0] == '`' && strings.Contains(m[2], "`")):
+			open = m[1]
+		case open != "" && m[1][0] == open[0] && len(m[1]) >= len(open) && strings.TrimSpace(m[2]) == "":
+			open = ""
+		}
+	}
+	if open == "" {
+		return text
+	}
+	return strings.TrimRight(text, "\n") + "\n" + open + "\n"
+}

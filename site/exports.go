@@ -1,0 +1,197 @@
+package site
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/viper"
+
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/site/export"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// Outputs say which exports are written beside each session's page.
+type Outputs struct {
+	Markdown bool // session.md
+	JSON     bool // session.json
+}
+
+// outputs reads outputs.markdown and outputs.json; both are on by default.
+func outputs(v *viper.Viper) (Outputs, error) {
+	o := Outputs{Markdown: true, JSON: true}
+	if raw := v.Get("outputs"); raw != nil {
+		if _, ok := raw.(map[string]any); !ok {
+			return o, fmt.Errorf("outputs: want a map such as {markdown: true, json: false}, got %v", raw)
+		}
+	}
+	for key, dst := range map[string]*bool{"outputs.markdown": &o.Markdown, "outputs.json": &o.JSON} {
+		if v.Get(key) == nil {
+			continue
+		}
+		on, err := boolean(v, key)
+		if err != nil {
+			return o, err
+		}
+		*dst = on
+	}
+	return o, nil
+}
+
+// exportFormat is a kind of export: the file it is written to beside the
+// page, and how it is made.
+type exportFormat struct {
+	Format string // as `transcriptsite export --format` names it
+	File   string
+	Label  string
+	on     func(Outputs) bool
+	// write makes the export; images says whether the images' files are
+	// beside it, as they are on the site.
+	write func(s *Session, images bool) ([]byte, error)
+}
+
+var exportFormats = []exportFormat{
+	{"md", "session.md", "Markdown", func(o Outputs) bool { return o.Markdown }, markdownExport},
+	{"json", "session.json", "JSON", func(o Outputs) bool { return o.JSON }, func(s *Session, _ bool) ([]byte, error) {
+		return export.JSON(s.Session)
+	}},
+}
+
+func markdownExport(s *Session, images bool) ([]byte, error) {
+	o := export.Options{Title: s.Title, Project: s.Project.Name}
+	if images {
+		o.Image = imageURL // the files written beside the page
+	}
+	return export.Markdown(s.Session, o), nil
+}
+
+// ExportLink is a link to one of a session's exports.
+type ExportLink struct {
+	Label, URL string
+}
+
+// Exports links the exports of the page's session that the site writes.
+func (p *Page) Exports() []ExportLink {
+	var out []ExportLink
+	for _, e := range exportFormats {
+		if p.Session != nil && e.on(p.Site.Config.Outputs) {
+			out = append(out, ExportLink{e.Label, p.URL(p.Session.Path + e.File)})
+		}
+	}
+	return out
+}
+
+// exports writes the exports of s beside its page. Like the page, an
+// export comes from the cache when the session has not changed: making one
+// costs as much as rendering the page.
+func (b *builder) exports(s *Session, dig string) error {
+	for _, e := range exportFormats {
+		if !e.on(b.site.Config.Outputs) {
+			continue
+		}
+		var key string
+		if b.store != nil && dig != "" {
+			key = ingest.Key("export", e.Format, b.theme, dig, s.Title, s.Project.Name)
+			if data, ok := b.store.Get(key); ok {
+				if err := b.out.write(s.Path+e.File, data); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		data, err := e.write(s, true)
+		if err != nil {
+			return fmt.Errorf("%s: %s export: %w", s.Source, e.Label, err)
+		}
+		if key != "" {
+			b.store.Put(key, data)
+		}
+		if err := b.out.write(s.Path+e.File, data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Export writes the export of one session of file in format ("md" or
+// "json") to w, without building a site. The file is read as a build reads
+// it, redacted unless the config turns redaction off. id chooses the
+// session of a file that holds several. The warnings are about the file.
+func Export(ctx context.Context, cfg *Config, file, id, format string, w io.Writer) ([]ingest.Warning, error) {
+	i := -1
+	var names []string
+	for j, e := range exportFormats {
+		names = append(names, e.Format)
+		if e.Format == format {
+			i = j
+		}
+	}
+	if i < 0 {
+		return nil, fmt.Errorf("format %q: want one of %s", format, strings.Join(names, ", "))
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(abs); err != nil || fi.IsDir() {
+		return nil, fmt.Errorf("%s: not a session file", file)
+	}
+	opts, err := readOptions(cfg)
+	if err != nil {
+		return nil, err
+	}
+	// The session's source, and warnings, name the file as it was given.
+	root := ingest.Root{Name: filepath.ToSlash(filepath.Dir(file)), FS: oneFile{os.DirFS(filepath.Dir(abs)), filepath.Base(abs)}}
+	res, err := ingest.LoadCached(ctx, opts, root)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	var chosen *transcript.Session
+	for _, s := range res.Sessions {
+		ids = append(ids, s.ID)
+		if id == "" || s.ID == id {
+			chosen = s
+		}
+	}
+	switch {
+	case len(res.Sessions) == 0:
+		return res.Warnings, fmt.Errorf("%s: no session could be read from it", file)
+	case id == "" && len(ids) > 1:
+		return res.Warnings, fmt.Errorf("%s holds %d sessions: choose one with --session (%s)", file, len(ids), strings.Join(ids, ", "))
+	case chosen == nil:
+		return res.Warnings, fmt.Errorf("%s holds no session %q: it holds %s", file, id, strings.Join(ids, ", "))
+	}
+	// The site gives the session its title and project, as on its page.
+	s := newSite(cfg, []*transcript.Session{chosen}).Sessions[0]
+	data, err := exportFormats[i].write(s, false)
+	if err != nil {
+		return res.Warnings, err
+	}
+	_, err = w.Write(data)
+	return res.Warnings, err
+}
+
+// oneFile is a directory that lists only one of its files, so reading it
+// reads that file alone, while a reader may still open the files beside it
+// (a database's -wal).
+type oneFile struct {
+	fs.FS
+	name string
+}
+
+func (o oneFile) ReadDir(name string) ([]fs.DirEntry, error) {
+	if name != "." {
+		return fs.ReadDir(o.FS, name)
+	}
+	fi, err := fs.Stat(o.FS, o.name)
+	if err != nil {
+		return nil, err
+	}
+	return []fs.DirEntry{fs.FileInfoToDirEntry(fi)}, nil
+}
