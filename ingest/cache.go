@@ -1,7 +1,7 @@
 package ingest
 
 import (
-	"bytes"
+	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -18,9 +18,13 @@ import (
 
 // Cache keeps what reading a file produced, so a file whose content has
 // not changed is not parsed again. Keys are hex hashes; values are opaque.
+// Open and Write stream an entry: a parsed session can be as big as its
+// file, hundreds of megabytes, and must not be held twice.
 type Cache interface {
 	Get(key string) ([]byte, bool)
 	Put(key string, data []byte)
+	Open(key string) (io.ReadCloser, bool)
+	Write(key string, fn func(io.Writer) error)
 }
 
 // Key hashes its parts into a cache key. Parts are length-prefixed, so
@@ -112,9 +116,11 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 		return r, ss, ""
 	}
 	key := Key("parse", BuildID(), opts.TransformID, f.Rel, sum)
-	if data, ok := c.Get(key); ok {
+	if rc, ok := c.Open(key); ok {
 		var p parsed
-		if gob.NewDecoder(bytes.NewReader(data)).Decode(&p) == nil {
+		err := gob.NewDecoder(bufio.NewReaderSize(rc, 64<<10)).Decode(&p)
+		rc.Close()
+		if err == nil {
 			f.Warnings = p.Warnings
 			if p.Reader == 0 || p.Reader > len(Readers) {
 				return nil, nil, sum
@@ -131,9 +137,6 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 	if r != nil {
 		p.Reader = 1 + slices.Index(Readers, r)
 	}
-	var buf bytes.Buffer
-	if gob.NewEncoder(&buf).Encode(&p) == nil {
-		c.Put(key, buf.Bytes())
-	}
+	c.Write(key, func(w io.Writer) error { return gob.NewEncoder(w).Encode(&p) })
 	return r, ss, sum
 }

@@ -159,6 +159,16 @@ type memCache map[string][]byte
 
 func (m memCache) Get(k string) ([]byte, bool) { v, ok := m[k]; return v, ok }
 func (m memCache) Put(k string, v []byte)      { m[k] = v }
+func (m memCache) Open(k string) (io.ReadCloser, bool) {
+	v, ok := m[k]
+	return io.NopCloser(bytes.NewReader(v)), ok
+}
+func (m memCache) Write(k string, fn func(io.Writer) error) {
+	var b bytes.Buffer
+	if fn(&b) == nil {
+		m[k] = b.Bytes()
+	}
+}
 
 // TestContentHashCoversTheWAL checks that a database whose latest writes
 // are in its -wal file is not served stale from the cache.

@@ -1,6 +1,8 @@
 package site
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
@@ -40,6 +42,27 @@ func openStore(dir string, read, memory bool) (*store, error) {
 
 func (s *store) path(key string) string { return filepath.Join(s.dir, key[:2], key) }
 
+// Open streams an entry from its file; in memory it is Get.
+func (s *store) Open(key string) (io.ReadCloser, bool) {
+	s.mu.Lock()
+	memory, read := s.mem != nil, s.read
+	s.mu.Unlock()
+	if memory || !read {
+		data, ok := s.Get(key)
+		return io.NopCloser(bytes.NewReader(data)), ok
+	}
+	f, err := os.Open(s.path(key))
+	s.mu.Lock()
+	s.used[key] = true
+	if err == nil {
+		s.hits++
+	} else {
+		s.misses++
+	}
+	s.mu.Unlock()
+	return f, err == nil
+}
+
 func (s *store) Get(key string) ([]byte, bool) {
 	s.mu.Lock()
 	s.used[key] = true
@@ -75,6 +98,33 @@ func (s *store) Put(key string, data []byte) {
 		s.mem[key] = data
 	}
 	s.mu.Unlock()
+	s.write(key, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// Write stores the entry fn writes, streamed to its file unless the store
+// is in memory.
+func (s *store) Write(key string, fn func(io.Writer) error) {
+	s.mu.Lock()
+	memory := s.mem != nil
+	s.mu.Unlock()
+	if memory {
+		var buf bytes.Buffer
+		if fn(&buf) == nil {
+			s.Put(key, buf.Bytes())
+		}
+		return
+	}
+	s.mu.Lock()
+	s.used[key] = true
+	s.mu.Unlock()
+	s.write(key, fn)
+}
+
+// write writes an entry's file whole or not at all.
+func (s *store) write(key string, fn func(io.Writer) error) {
 	p := s.path(key)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return
@@ -83,7 +133,11 @@ func (s *store) Put(key string, data []byte) {
 	if err != nil {
 		return
 	}
-	_, werr := tmp.Write(data)
+	bw := bufio.NewWriterSize(tmp, 64<<10)
+	werr := fn(bw)
+	if werr == nil {
+		werr = bw.Flush()
+	}
 	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), p) != nil {
 		os.Remove(tmp.Name())
 	}
