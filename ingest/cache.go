@@ -27,6 +27,14 @@ type Cache interface {
 	Write(key string, fn func(io.Writer) error)
 }
 
+// Blobs stores large binary data, images, as files while sessions are
+// read, so that memory holds only their keys: the sha256 of the data in
+// hex. Get them back with OpenBlob.
+type Blobs interface {
+	PutBlob(data []byte) (key string)
+	OpenBlob(key string) (io.ReadCloser, error)
+}
+
 // Key hashes its parts into a cache key. Parts are length-prefixed, so
 // ("ab","c") and ("a","bc") differ.
 func Key(parts ...string) string {
@@ -61,6 +69,88 @@ type parsed struct {
 	Reader   int // 1 + its index in Readers; 0 when no reader claimed the file
 	Sessions []*transcript.Session
 	Warnings []Warning
+}
+
+// The cache holds a parsed file as a stream of gob values: its head, then
+// each session without its turns, each turn without its messages, and
+// each message. gob buffers a whole value before writing it, so a session
+// of hundreds of megabytes written as one value would be held twice.
+
+func (p *parsed) encode(w io.Writer) error {
+	enc := gob.NewEncoder(w)
+	if err := enc.Encode(parsedHead{p.Reader, p.Warnings, len(p.Sessions)}); err != nil {
+		return err
+	}
+	for _, s := range p.Sessions {
+		head := *s
+		head.Turns = nil
+		if err := enc.Encode(&head); err != nil {
+			return err
+		}
+		if err := enc.Encode(len(s.Turns)); err != nil {
+			return err
+		}
+		for _, t := range s.Turns {
+			msgs := t.Messages
+			t.Messages = nil
+			if err := enc.Encode(&t); err != nil {
+				return err
+			}
+			if err := enc.Encode(len(msgs)); err != nil {
+				return err
+			}
+			for _, m := range msgs {
+				if err := enc.Encode(m); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (p *parsed) decode(r io.Reader) error {
+	dec := gob.NewDecoder(r)
+	var head parsedHead
+	if err := dec.Decode(&head); err != nil {
+		return err
+	}
+	p.Reader, p.Warnings = head.Reader, head.Warnings
+	var n int
+	for range head.Sessions {
+		s := new(transcript.Session)
+		if err := dec.Decode(s); err != nil {
+			return err
+		}
+		if err := dec.Decode(&n); err != nil {
+			return err
+		}
+		s.Turns = make([]transcript.Turn, n)
+		for i := range s.Turns {
+			t := &s.Turns[i]
+			if err := dec.Decode(t); err != nil {
+				return err
+			}
+			if err := dec.Decode(&n); err != nil {
+				return err
+			}
+			t.Messages = make([]*transcript.Message, n)
+			for j := range t.Messages {
+				t.Messages[j] = new(transcript.Message)
+				if err := dec.Decode(t.Messages[j]); err != nil {
+					return err
+				}
+			}
+		}
+		p.Sessions = append(p.Sessions, s)
+	}
+	return nil
+}
+
+type parsedHead struct {
+	Reader   int
+	Warnings []Warning
+	Sessions int
 }
 
 // contentHash returns the hash of a file's content, and of the -wal file
@@ -118,7 +208,7 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 	key := Key("parse", BuildID(), opts.TransformID, f.Rel, sum)
 	if rc, ok := c.Open(key); ok {
 		var p parsed
-		err := gob.NewDecoder(bufio.NewReaderSize(rc, 64<<10)).Decode(&p)
+		err := p.decode(bufio.NewReaderSize(rc, 64<<10))
 		rc.Close()
 		if err == nil {
 			f.Warnings = p.Warnings
@@ -137,6 +227,6 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 	if r != nil {
 		p.Reader = 1 + slices.Index(Readers, r)
 	}
-	c.Write(key, func(w io.Writer) error { return gob.NewEncoder(w).Encode(&p) })
+	c.Write(key, p.encode)
 	return r, ss, sum
 }

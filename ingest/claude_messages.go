@@ -383,7 +383,7 @@ func (cf *ccFile) imagePart(b ccBlock) *transcript.Part {
 	if b.Source.URL != "" {
 		return &transcript.Part{Kind: transcript.ImagePart, Image: &transcript.Image{URL: b.Source.URL}}
 	}
-	img, ok := decodeImage(b.Source.Data)
+	img, ok := decodeImage(cf.f, b.Source.Data)
 	if !ok {
 		cf.warn("image data is not base64; skipped")
 		return &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable image)"}

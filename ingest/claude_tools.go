@@ -151,7 +151,7 @@ func (cf *ccFile) useStructured(r *transcript.ToolResult, u *ccToolUse) {
 			r.Output = strings.Join(lines, "\n")
 		}
 		if len(r.Images) == 0 && f.Base64 != "" {
-			if img, ok := decodeImage(f.Base64); ok {
+			if img, ok := decodeImage(cf.f, f.Base64); ok {
 				r.Images = append(r.Images, img)
 			}
 		}

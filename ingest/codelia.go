@@ -370,7 +370,7 @@ func clImage(f *File, n int, url string) *transcript.Part {
 	case !strings.HasPrefix(url, "data:"):
 		return &transcript.Part{Kind: transcript.ImagePart, Image: &transcript.Image{URL: url}}
 	}
-	img, ok := decodeImage(url)
+	img, ok := decodeImage(f, url)
 	if !ok {
 		f.Warn(n, "image data is not base64; skipped")
 		return &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable image)"}
@@ -687,7 +687,7 @@ func (r *clRun) agentEvent(it clItem, t time.Time) {
 			r.add(&transcript.Message{Role: transcript.Tool, Time: t, Parts: []*transcript.Part{{Kind: transcript.ResultPart, Result: res}}})
 		}
 		if ev.Screenshot != "" && res != nil { // only the event carries it
-			if img, ok := decodeImage(ev.Screenshot); ok {
+			if img, ok := decodeImage(r.f, ev.Screenshot); ok {
 				res.Images = append(res.Images, img)
 			} else {
 				r.f.Warn(n, "screenshot is not base64; skipped")

@@ -779,7 +779,7 @@ func (cs *cxSession) image(n int, u string) *transcript.Part {
 	case strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://"):
 		return &transcript.Part{Kind: transcript.ImagePart, Image: &transcript.Image{URL: u}}
 	}
-	img, ok := decodeImage(u)
+	img, ok := decodeImage(cs.f, u)
 	if !ok {
 		cs.f.Warn(n, "image data is not base64; skipped")
 		return &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable image)"}

@@ -346,7 +346,7 @@ func (b *cuBuilder) image(n int, p cuPart) *transcript.Part {
 		}
 		return &transcript.Part{Kind: transcript.TextPart, Text: fmt.Sprintf("(file %s, %s)", data, mime)}
 	}
-	img, ok := decodeImage(data)
+	img, ok := decodeImage(b.f, data)
 	switch {
 	case !ok:
 		b.f.Warn(n, "%s data is not base64; skipped", p.Type)

@@ -767,7 +767,7 @@ func gmUnknownPart(raw json.RawMessage) bool {
 }
 
 func (b *gmBuilder) image(n int, mime, data string) *transcript.Part {
-	img, ok := decodeImage(data)
+	img, ok := decodeImage(b.f, data)
 	switch {
 	case !ok:
 		b.f.Warn(n, "inline data is not base64; skipped")

@@ -81,6 +81,7 @@ type File struct {
 	FS   fs.FS
 	Name string
 
+	blobs Blobs            // where large images go; nil keeps them in memory
 	at    int              // the line being read, for notes
 	notes map[string]*note // problems that may recur on many lines
 	order []string         // notes' messages, as first met
@@ -196,6 +197,8 @@ type Options struct {
 	// cache.
 	Transform   func(*transcript.Session)
 	TransformID string
+	// Blobs, when set, holds large images as they are read.
+	Blobs Blobs
 }
 
 // LoadCached is Load with options.
@@ -242,7 +245,7 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range work {
-				f := &File{Rel: files[i].rel, FS: files[i].fsys, Name: files[i].path}
+				f := &File{Rel: files[i].rel, FS: files[i].fsys, Name: files[i].path, blobs: opts.Blobs}
 				var r *Reader
 				var ss []*transcript.Session
 				var hash string

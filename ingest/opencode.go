@@ -536,7 +536,7 @@ func (b *ocBuilder) file(p *ocPart) *transcript.Part {
 	name := firstNonEmpty(p.Filename, p.URL)
 	switch {
 	case strings.HasPrefix(p.URL, "data:"):
-		img, ok := decodeImage(p.URL)
+		img, ok := decodeImage(nil, p.URL)
 		switch {
 		case !ok:
 			b.warn("message part %s: %s data is not base64; skipped", p.ID, p.Mime)

@@ -422,7 +422,7 @@ func (p *piReader) blocks(raw json.RawMessage, meta *bool) []*transcript.Part {
 			out = append(out, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
 				ID: b.ID, Name: b.Name, Kind: transcript.KindOf(b.Name), Input: text(b.Arguments)}})
 		case "image":
-			img, ok := decodeImage(b.Data)
+			img, ok := decodeImage(p.f, b.Data)
 			if !ok {
 				out = append(out, &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable " + firstNonEmpty(b.MimeType, "image") + " data)"})
 				continue

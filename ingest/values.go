@@ -106,8 +106,10 @@ func sniffImage(b []byte) string {
 // decodeImage decodes base64 image data, bare or as a data: URL. The media
 // type comes from the bytes, not from the label beside them: labels are
 // sometimes wrong, and a non-image must never become an <img>. ok is false
-// when the data is not base64.
-func decodeImage(data string) (img *transcript.Image, ok bool) {
+// when the data is not base64. A large image goes to f's blob store, when
+// it has one, rather than staying in memory: a session may hold hundreds
+// of megabytes of screenshots.
+func decodeImage(f *File, data string) (img *transcript.Image, ok bool) {
 	if i := strings.Index(data, ";base64,"); strings.HasPrefix(data, "data:") && i > 0 {
 		data = data[i+len(";base64,"):]
 	}
@@ -121,8 +123,15 @@ func decodeImage(data string) (img *transcript.Image, ok bool) {
 	if mt == "" {
 		mt = "application/octet-stream"
 	}
-	return &transcript.Image{MediaType: mt, Data: b}, true
+	if f != nil && f.blobs != nil && len(b) >= minBlob {
+		return &transcript.Image{MediaType: mt, Blob: f.blobs.PutBlob(b), Size: len(b)}, true
+	}
+	return &transcript.Image{MediaType: mt, Data: b, Size: len(b)}, true
 }
+
+// minBlob is the smallest image put in the blob store: smaller ones cost
+// less in memory than a file each.
+const minBlob = 32 << 10
 
 // text returns a JSON value that should be a string as a string. Formats
 // drift: a field that was a string becomes an object or an array of blocks,

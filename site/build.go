@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"io"
 	"html/template"
 	"io/fs"
 	"os"
@@ -130,7 +131,7 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 		return nil, err
 	}
 	if bd.store != nil {
-		opts.Cache = bd.store
+		opts.Cache, opts.Blobs = bd.store, bd.store
 	}
 	res, err := ingest.LoadCached(ctx, opts, cfg.Content()...)
 	if err != nil {
@@ -416,11 +417,22 @@ func (b *builder) session(s *Session, dig string) error {
 			err = b.out.write(s.Path+name, data)
 		}
 	}
+	putImage := func(img *transcript.Image) {
+		name := imageURL(img)
+		if name == "" || written[name] || err != nil {
+			return
+		}
+		data := img.Data
+		if img.Blob != "" {
+			data, err = b.blob(img.Blob)
+		}
+		put(name, data)
+	}
 	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
-		put(imageURL(p.Image), dataOf(p.Image))
+		putImage(p.Image)
 		if r := p.Result; r != nil {
 			for _, img := range r.Images {
-				put(imageURL(img), img.Data)
+				putImage(img)
 			}
 			if render.IsHuge(r.Output) {
 				put(render.OutputFile(r.Output), []byte(render.StripANSI(r.Output)))
@@ -596,9 +608,15 @@ func day(t time.Time) string {
 	return t.UTC().Format("2006-01-02")
 }
 
-func dataOf(img *transcript.Image) []byte {
-	if img == nil {
-		return nil
+// blob reads an image the readers put in the blob store.
+func (b *builder) blob(key string) ([]byte, error) {
+	if b.store == nil {
+		return nil, fmt.Errorf("image %s: no blob store", key)
 	}
-	return img.Data
+	rc, err := b.store.OpenBlob(key)
+	if err != nil {
+		return nil, fmt.Errorf("image %s is no longer in the cache (run with --ignoreCache): %w", key, err)
+	}
+	defer rc.Close()
+	return io.ReadAll(rc)
 }

@@ -89,6 +89,33 @@ func (s *store) Get(key string) ([]byte, bool) {
 	return data, ok
 }
 
+// PutBlob stores data under its sha256 and returns the key. Blobs are
+// read back whatever --ignoreCache says: they belong to this build.
+func (s *store) PutBlob(data []byte) string {
+	sum := sha256.Sum256(data)
+	key := hex.EncodeToString(sum[:])
+	if _, err := os.Stat(s.path(key)); err == nil && s.mem == nil {
+		s.mu.Lock()
+		s.used[key] = true // stored by an earlier build
+		s.mu.Unlock()
+		return key
+	}
+	s.Put(key, data)
+	return key
+}
+
+// OpenBlob opens what PutBlob stored.
+func (s *store) OpenBlob(key string) (io.ReadCloser, error) {
+	s.mu.Lock()
+	s.used[key] = true
+	data, ok := s.mem[key]
+	s.mu.Unlock()
+	if ok {
+		return io.NopCloser(bytes.NewReader(data)), nil
+	}
+	return os.Open(s.path(key))
+}
+
 // Put stores an entry. The cache is an optimisation: a failed write is
 // not an error of the build.
 func (s *store) Put(key string, data []byte) {

@@ -62,18 +62,22 @@ func loadTemplates(theme fs.FS) (map[string]*template.Template, error) {
 // imageName is the file an image is written to, beside its session's page.
 // It is named by its content, so an image that appears twice is written once.
 func imageName(img *transcript.Image) string {
-	sum := sha256.Sum256(img.Data)
+	hash := img.Blob // the sha256 of the data, in hex
+	if hash == "" {
+		sum := sha256.Sum256(img.Data)
+		hash = hex.EncodeToString(sum[:])
+	}
 	ext := strings.TrimPrefix(img.MediaType, "image/")
 	if ext == "jpeg" {
 		ext = "jpg"
 	}
-	return "img/" + hex.EncodeToString(sum[:12]) + "." + ext
+	return "img/" + hash[:24] + "." + ext
 }
 
 // imageURL is the link to an image from its session's page. Only images
 // whose bytes are a known picture format get one.
 func imageURL(img *transcript.Image) string {
-	if img == nil || len(img.Data) == 0 || !strings.HasPrefix(img.MediaType, "image/") {
+	if img == nil || len(img.Data) == 0 && img.Blob == "" || !strings.HasPrefix(img.MediaType, "image/") {
 		return ""
 	}
 	return imageName(img)

@@ -139,7 +139,11 @@ type ToolResult struct {
 type Image struct {
 	MediaType string
 	Data      []byte
-	URL       string
+	// Blob, when set, is the key of the data in the build's blob store,
+	// which holds it instead of Data (see ingest.Blobs).
+	Blob string
+	Size int // bytes of data
+	URL  string
 }
 
 // Event kinds. Readers may use others ("info", "hook", "permission"); the
