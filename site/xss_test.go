@@ -581,6 +581,13 @@ func TestXSSPages(t *testing.T) {
 			}
 		}
 	}
+	// Template syntax in a session is text, not evaluated.
+	tpl := slices.IndexFunc(xssPayloads, func(p string) bool { return strings.HasPrefix(p, "{{") })
+	for _, f := range []string{"ccprompt", "ccoutput", "cctitle", "cxmarkdown", "gmcommand"} {
+		if want := `{{printf "%s" "` + xssID(tpl, f) + `"}}`; !strings.Contains(all, want) {
+			t.Errorf("no page shows %s", want)
+		}
+	}
 	for _, f := range unwrittenFields {
 		for k := range xssPayloads {
 			if strings.Contains(everything.String(), xssID(k, f)) {
@@ -774,5 +781,43 @@ func TestXSSInBrowser(t *testing.T) {
 	mu.Unlock()
 	if errs := consoleErrors()[len(selfErrors):]; len(errs) > 0 {
 		t.Errorf("console errors (CSP violations among them): %q", errs)
+	}
+}
+
+// The theme's own pages keep the policy: the demo site and the test site,
+// portable and under a base URL, pass the scan that finds injections.
+func TestSitePagesKeepThePolicy(t *testing.T) {
+	for _, c := range []struct {
+		name, dir string
+		overrides map[string]any
+	}{
+		{"demo", "..", nil},
+		{"test site", extract(t, "testdata/site.txtar"), nil},
+		{"test site under a base URL", extract(t, "testdata/site.txtar"), map[string]any{"baseURL": "https://user.github.io/repo/"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			overrides := map[string]any{"destination": filepath.Join(t.TempDir(), "public")}
+			maps.Copy(overrides, c.overrides)
+			cfg, _, err := build(t, c.dir, overrides)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pages := 0
+			_ = filepath.WalkDir(cfg.Destination, func(p string, d fs.DirEntry, err error) error {
+				if err != nil || !strings.HasSuffix(p, ".html") {
+					return err
+				}
+				pages++
+				data, _ := os.ReadFile(p)
+				rel, _ := filepath.Rel(cfg.Destination, p)
+				for _, b := range scanPage(data) {
+					t.Errorf("%s: %s", rel, b)
+				}
+				return nil
+			})
+			if pages < 5 {
+				t.Errorf("%d pages", pages)
+			}
+		})
 	}
 }
