@@ -95,7 +95,7 @@ func hostileHTML(id string) string {
 	return `<svg xmlns="http://www.w3.org/2000/svg" onload="__xss('` + id + `')"><script>__xss('` + id + `')</script></svg>`
 }
 
-// jsonl writes records as JSON lines; html chooses whether <, > and & are
+// jsonl writes records as JSON lines; escapeHTML chooses whether <, > and & are
 // written raw (as most agents write them) or as \u003c escapes.
 func jsonl(escapeHTML bool, recs ...any) []byte {
 	var b bytes.Buffer
@@ -291,16 +291,16 @@ const csp = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 's
 
 // siteTags are the elements the theme, goldmark and chroma make. Anything
 // else in a page came from content.
-var siteTags = map[string]bool{}
-
-func init() {
+var siteTags = func() map[string]bool {
+	m := map[string]bool{}
 	for _, t := range strings.Fields(`html head meta title link script body a header nav form label input button
 		main footer div span p h1 h2 h3 h4 h5 h6 section article details summary ol ul li dl dt dd code pre
 		time figure figcaption table thead tbody tfoot tr th td strong em del br hr blockquote img select
 		option fieldset legend noscript mark`) {
-		siteTags[t] = true
+		m[t] = true
 	}
-}
+	return m
+}()
 
 // urlAttrs are the attributes whose value a browser loads or follows.
 var urlAttrs = map[string]bool{
