@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -81,7 +82,10 @@ func newSite(cfg *Config, sessions []*transcript.Session) *Site {
 	projects := map[string]*Project{}
 	for _, s := range st.Sessions {
 		name := projectName(s.Session)
-		sl := cmp.Or(slug(name, maxProjectSlug), "project-"+hash8(name))
+		sl := slug(name, maxProjectSlug)
+		if sl == "" || deviceName(sl) {
+			sl = "project-" + cmp.Or(sl, hash8(name))
+		}
 		p := projects[sl]
 		if p == nil {
 			p = &Project{Name: name, Slug: sl, Path: "projects/" + sl + "/"}
@@ -112,19 +116,30 @@ func newSite(cfg *Config, sessions []*transcript.Session) *Site {
 // assignPaths gives each session its URL. Two sessions never share one:
 // when they would, each gets a hash of its id, format and source instead of
 // the short id, which keeps every URL stable whatever else is in the site.
+// Should that URL be taken too (a session's id can be made to match another's
+// hash), a number joins what is hashed until the URL is free.
 func assignPaths(ss []*Session) {
-	byPath := map[string][]*Session{}
+	byPath := map[string]int{}
 	for _, s := range ss {
 		s.Path = sessionPath(s, shortID(s.ID))
-		byPath[s.Path] = append(byPath[s.Path], s)
+		byPath[s.Path]++
 	}
-	for _, group := range byPath {
-		if len(group) < 2 {
-			continue
+	taken := map[string]bool{}
+	var shared []*Session
+	for _, s := range ss {
+		if byPath[s.Path] == 1 {
+			taken[s.Path] = true
+		} else {
+			shared = append(shared, s)
 		}
-		for _, s := range group {
-			s.Path = sessionPath(s, hash8(s.ID, s.Format, s.Source))
+	}
+	for _, s := range shared {
+		p := sessionPath(s, hash8(s.ID, s.Format, s.Source))
+		for n := 1; taken[p]; n++ {
+			p = sessionPath(s, hash8(s.ID, s.Format, s.Source, strconv.Itoa(n)))
 		}
+		s.Path = p
+		taken[p] = true
 	}
 }
 

@@ -137,3 +137,34 @@ func FuzzToolPartial(f *testing.F) {
 		}
 	})
 }
+
+// An image a session only names by URL is linked when the URL is on the
+// web; a script URL or a path on the agent's machine is shown, not linked.
+func TestImagePartialLinksOnlyWebURLs(t *testing.T) {
+	tpl, err := loadTemplates(overlay{upper: os.DirFS(t.TempDir()), lower: transcriptsite.FS})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for u, linked := range map[string]bool{
+		"https://example.com/a.png":       true,
+		"javascript:alert(1)":             false,
+		"data:image/svg+xml,<svg/>":       false,
+		"/home/kim/shot.png":              false,
+		"../../../index.html":             false,
+		"gs://bucket/a.png":               false,
+		" JavaScript:alert(1)":            false,
+		"file:///C:/Users/kim/Pictures/x": false,
+	} {
+		var buf bytes.Buffer
+		if err := tpl["session"].ExecuteTemplate(&buf, "partials/image.html", &transcript.Image{URL: u}); err != nil {
+			t.Fatal(err)
+		}
+		got := buf.String()
+		if strings.Contains(got, "<a ") != linked || strings.Contains(got, "ZgotmplZ") {
+			t.Errorf("%q: %s", u, got)
+		}
+		if linked && !strings.Contains(got, `rel="noopener nofollow"`) {
+			t.Errorf("%q: external link without rel: %s", u, got)
+		}
+	}
+}

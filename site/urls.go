@@ -44,6 +44,16 @@ func slug(s string, max int) string {
 	return strings.Trim(out, "-")
 }
 
+// deviceName reports whether Windows reserves a slug as the name of a
+// device (con, nul, com1…) in every folder, so that no folder can have it.
+func deviceName(slug string) bool {
+	switch slug {
+	case "con", "prn", "aux", "nul":
+		return true
+	}
+	return len(slug) == 4 && (strings.HasPrefix(slug, "com") || strings.HasPrefix(slug, "lpt")) && '0' <= slug[3] && slug[3] <= '9'
+}
+
 // shortID is the id part of a session URL: the first 8 digits of the first
 // run of hex digits in the id (a UUID's first group, as agents show it), or a
 // hash of the id when it has no such run.

@@ -68,3 +68,54 @@ func TestSessionPaths(t *testing.T) {
 		t.Errorf("projects %+v", st.Projects)
 	}
 }
+
+func TestDeviceName(t *testing.T) {
+	for _, s := range []string{"con", "prn", "aux", "nul", "com0", "com9", "lpt1"} {
+		if !deviceName(s) {
+			t.Errorf("%s is a device name", s)
+		}
+	}
+	for _, s := range []string{"", "cons", "com", "com10", "lpt-1", "nul-1", "project-con", "comx"} {
+		if deviceName(s) {
+			t.Errorf("%s is not a device name", s)
+		}
+	}
+}
+
+// Sessions never share a URL, even when one's id is made to match the
+// hash another gets to tell it from a third, or when one file holds two
+// sessions with the same id; and no project is named after a device.
+func TestSessionPathsNeverCollide(t *testing.T) {
+	day := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	mk := func(id, source, cwd string) *transcript.Session {
+		return &transcript.Session{ID: id, Source: source, Title: "Same", CWD: cwd, Started: day, Format: "claude-code"}
+	}
+	crafted := hash8("12345678-same", "claude-code", "b.jsonl") + "-0000"
+	st := newSite(&Config{}, []*transcript.Session{
+		mk("12345678-same", "b.jsonl", "/w/app"),
+		mk("12345678-same", "c.jsonl", "/w/app"),
+		mk(crafted, "d.jsonl", "/w/app"),
+		mk("87654321-twice", "e.jsonl", "/w/app"),
+		mk("87654321-twice", "e.jsonl", "/w/app"),
+		mk("x", "f.jsonl", "/w/CON"),
+		mk("y", "g.jsonl", `C:\w\Com1`),
+	})
+	paths := map[string]bool{}
+	for _, s := range st.Sessions {
+		if paths[s.Path] {
+			t.Errorf("two sessions share %s", s.Path)
+		}
+		paths[s.Path] = true
+	}
+	if p := st.Sessions[0].Path; !strings.HasPrefix(p, "sessions/app/2026-05-01-same-") {
+		t.Errorf("path %s", p)
+	}
+	for _, p := range st.Projects {
+		if deviceName(p.Slug) || !strings.HasPrefix(p.Path, "projects/"+p.Slug+"/") {
+			t.Errorf("project %q at %s", p.Name, p.Path)
+		}
+	}
+	if len(st.Projects) != 3 || st.Projects[1].Slug != "project-con" || st.Projects[2].Slug != "project-com1" {
+		t.Errorf("projects %+v %+v %+v", *st.Projects[0], *st.Projects[1], *st.Projects[2])
+	}
+}
