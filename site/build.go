@@ -230,6 +230,23 @@ func checkPaths(cfg *Config) error {
 // end, or memory.
 type sink interface {
 	write(rel string, data []byte) error
+	// create creates a file to write in pieces; Close ends it.
+	create(rel string) (io.WriteCloser, error)
+	// open reads a file written.
+	open(rel string) (io.ReadCloser, error)
+}
+
+// stream writes the file at rel inside the site with fn.
+func stream(out sink, rel string, fn func(io.Writer) error) error {
+	f, err := out.create(rel)
+	if err != nil {
+		return err
+	}
+	err = fn(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // Files is a site built into memory, by slash path.
@@ -241,14 +258,40 @@ type memOut struct {
 }
 
 func (m *memOut) write(rel string, data []byte) error {
-	if !fs.ValidPath(rel) || rel == "." {
-		return fmt.Errorf("refusing to write %q: not a path inside the site", rel)
+	if err := inside(rel); err != nil {
+		return err
 	}
 	m.mu.Lock()
 	m.files[rel] = data
 	m.mu.Unlock()
 	return nil
 }
+
+func (m *memOut) create(rel string) (io.WriteCloser, error) {
+	if err := inside(rel); err != nil {
+		return nil, err
+	}
+	return &memFile{m: m, rel: rel}, nil
+}
+
+func (m *memOut) open(rel string) (io.ReadCloser, error) {
+	m.mu.Lock()
+	data, ok := m.files[rel]
+	m.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("open %s: %w", rel, fs.ErrNotExist)
+	}
+	return io.NopCloser(bytes.NewReader(data)), nil
+}
+
+// memFile is a file of a memOut, kept when it is closed.
+type memFile struct {
+	bytes.Buffer
+	m   *memOut
+	rel string
+}
+
+func (f *memFile) Close() error { return f.m.write(f.rel, f.Bytes()) }
 
 type builder struct {
 	site        *Site

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -50,24 +51,24 @@ type exportFormat struct {
 	File   string
 	Label  string
 	on     func(Outputs) bool
-	// write makes the export; images says whether the images' files are
-	// beside it, as they are on the site.
-	write func(s *Session, images bool) ([]byte, error)
+	// write writes the export to w in small pieces; images says whether
+	// the images' files are beside it, as they are on the site.
+	write func(w io.Writer, s *Session, images bool) error
 }
 
 var exportFormats = []exportFormat{
 	{"md", "session.md", "Markdown", func(o Outputs) bool { return o.Markdown }, markdownExport},
-	{"json", "session.json", "JSON", func(o Outputs) bool { return o.JSON }, func(s *Session, _ bool) ([]byte, error) {
-		return export.JSON(s.Session)
+	{"json", "session.json", "JSON", func(o Outputs) bool { return o.JSON }, func(w io.Writer, s *Session, _ bool) error {
+		return export.JSON(w, s.Session)
 	}},
 }
 
-func markdownExport(s *Session, images bool) ([]byte, error) {
+func markdownExport(w io.Writer, s *Session, images bool) error {
 	o := export.Options{Title: s.Title, Project: s.Project.Name}
 	if images {
 		o.Image = imageURL // the files written beside the page
 	}
-	return export.Markdown(s.Session, o), nil
+	return export.Markdown(w, s.Session, o)
 }
 
 // ExportLink is a link to one of a session's exports.
@@ -88,31 +89,44 @@ func (p *Page) Exports() []ExportLink {
 
 // exports writes the exports of s beside its page. Like the page, an
 // export comes from the cache when the session has not changed: making one
-// costs as much as rendering the page.
+// costs as much as rendering the page. An export can be several times the
+// size of its session, so it is streamed to its file, never held whole.
 func (b *builder) exports(s *Session, dig string) error {
 	for _, e := range exportFormats {
 		if !e.on(b.site.Config.Outputs) {
 			continue
 		}
+		rel := s.Path + e.File
 		var key string
 		if b.store != nil && dig != "" {
 			key = ingest.Key("export", e.Format, b.theme, dig, s.Title, s.Project.Name)
-			if data, ok := b.store.Get(key); ok {
-				if err := b.out.write(s.Path+e.File, data); err != nil {
+			if r, ok := b.store.Open(key); ok {
+				err := stream(b.out, rel, func(w io.Writer) error {
+					_, err := io.Copy(w, r)
+					return err
+				})
+				r.Close()
+				if err != nil {
 					return err
 				}
 				continue
 			}
 		}
-		data, err := e.write(s, true)
-		if err != nil {
+		if err := stream(b.out, rel, func(w io.Writer) error { return e.write(w, s, true) }); err != nil {
 			return fmt.Errorf("%s: %s export: %w", s.Source, e.Label, err)
 		}
 		if key != "" {
-			b.store.Put(key, data)
-		}
-		if err := b.out.write(s.Path+e.File, data); err != nil {
-			return err
+			// Copied from the file once it is whole, so a cache that
+			// cannot be written never fails the export.
+			b.store.Write(key, func(w io.Writer) error {
+				f, err := b.out.open(rel)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				_, err = io.Copy(w, f)
+				return err
+			})
 		}
 	}
 	return nil
@@ -169,12 +183,11 @@ func Export(ctx context.Context, cfg *Config, file, id, format string, w io.Writ
 	}
 	// The site gives the session its title and project, as on its page.
 	s := newSite(cfg, []*transcript.Session{chosen}).Sessions[0]
-	data, err := exportFormats[i].write(s, false)
-	if err != nil {
+	bw := bufio.NewWriter(w) // an export is written in small pieces
+	if err := exportFormats[i].write(bw, s, false); err != nil {
 		return res.Warnings, err
 	}
-	_, err = w.Write(data)
-	return res.Warnings, err
+	return res.Warnings, bw.Flush()
 }
 
 // oneFile is a directory that lists only one of its files, so reading it

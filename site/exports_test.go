@@ -113,3 +113,40 @@ func TestExportChoosesASession(t *testing.T) {
 		}
 	}
 }
+
+// TestExportsInMemory builds as serve does, into memory with the cache in
+// memory: the exports are those built on disk, made the first time and
+// from the cache the second.
+func TestExportsInMemory(t *testing.T) {
+	dir := extract(t, "testdata/site.txtar")
+	cfg, _, err := build(t, dir, map[string]any{"cacheDir": filepath.Join(t.TempDir(), "cache")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	disk := tree(t, cfg.Destination)
+	b, err := NewBuilder(cfg, BuildOptions{Memory: true, IgnoreCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		files, rep, err := b.BuildFiles(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []int{rep.Sessions, 0}[i]; rep.Rendered != want {
+			t.Errorf("build %d rendered %d pages, want %d", i+1, rep.Rendered, want)
+		}
+		n := 0
+		for name, data := range files {
+			if strings.HasSuffix(name, "/session.md") || strings.HasSuffix(name, "/session.json") {
+				n++
+				if !bytes.Equal(data, disk[filepath.FromSlash(name)]) {
+					t.Errorf("%s differs from the one built on disk", name)
+				}
+			}
+		}
+		if n != 2*rep.Sessions {
+			t.Errorf("%d exports for %d sessions", n, rep.Sessions)
+		}
+	}
+}

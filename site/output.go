@@ -1,8 +1,10 @@
 package site
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -56,22 +58,76 @@ func checkDest(dest string) error {
 	return nil
 }
 
-// write writes data at the slash path rel inside the site. rel comes from
-// URLs built from session data, so it is checked to stay inside the site.
+// write writes data at the slash path rel inside the site.
 func (o *output) write(rel string, data []byte) error {
-	if !fs.ValidPath(rel) || rel == "." {
-		return fmt.Errorf("refusing to write %q: not a path inside the site", rel)
+	p, err := o.file(rel)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(p, data, 0o644)
+}
+
+// create creates the file at the slash path rel inside the site, for what
+// is too big to hold whole in memory (a session's exports). Its writes are
+// buffered; Close flushes them.
+func (o *output) create(rel string) (io.WriteCloser, error) {
+	p, err := o.file(rel)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	return &bufferedFile{bufio.NewWriterSize(f, 64<<10), f}, nil
+}
+
+type bufferedFile struct {
+	*bufio.Writer
+	f *os.File
+}
+
+func (b *bufferedFile) Close() error {
+	err := b.Flush()
+	if cerr := b.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func (o *output) open(rel string) (io.ReadCloser, error) {
+	p, err := o.file(rel)
+	if err != nil {
+		return nil, err
+	}
+	return os.Open(p)
+}
+
+// file is the path of the slash path rel inside the site, its directory
+// made. rel comes from URLs built from session data, so it is checked to
+// stay inside the site.
+func (o *output) file(rel string) (string, error) {
+	if err := inside(rel); err != nil {
+		return "", err
 	}
 	p := filepath.Join(o.tmp, filepath.FromSlash(rel))
 	// Thousands of files share a few directories: make each once, not
 	// once per file.
 	if dir := filepath.Dir(p); !o.isMade(dir) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
+			return "", err
 		}
 		o.made.Store(dir, true)
 	}
-	return os.WriteFile(p, data, 0o644)
+	return p, nil
+}
+
+// inside checks that the slash path rel names a file inside the site.
+func inside(rel string) error {
+	if !fs.ValidPath(rel) || rel == "." {
+		return fmt.Errorf("refusing to write %q: not a path inside the site", rel)
+	}
+	return nil
 }
 
 func (o *output) isMade(dir string) bool {

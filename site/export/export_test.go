@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -78,6 +79,15 @@ func sample() *transcript.Session {
 	return s
 }
 
+func markdown(t *testing.T, s *transcript.Session, o Options) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Markdown(&buf, s, o); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
 func TestMarkdownGolden(t *testing.T) {
 	opts := Options{Title: "Fix the <b>parser</b>", Project: "alpha",
 		Image: func(img *transcript.Image) string {
@@ -86,8 +96,8 @@ func TestMarkdownGolden(t *testing.T) {
 			}
 			return ""
 		}}
-	got := Markdown(sample(), opts)
-	if again := Markdown(sample(), opts); !bytes.Equal(got, again) {
+	got := markdown(t, sample(), opts)
+	if again := markdown(t, sample(), opts); !bytes.Equal(got, again) {
 		t.Error("two exports of the same session differ")
 	}
 	golden := filepath.Join("testdata", "session.md")
@@ -111,7 +121,7 @@ func TestMarkdownGolden(t *testing.T) {
 // one fenced block: a fence in the content did not end its block.
 func TestMarkdownKeepsEveryOutputWhole(t *testing.T) {
 	s := sample()
-	src := Markdown(s, Options{})
+	src := markdown(t, s, Options{})
 	doc := goldmark.New().Parser().Parse(text.NewReader(src))
 	var blocks []string
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -164,7 +174,7 @@ func TestFence(t *testing.T) {
 		{"``````", "", "```````\n``````\n```````\n"},
 		{"x", "c++ `rm -rf`", "```c++rm-rf\nx\n```\n"},
 	} {
-		if got := fence(c.text, c.lang); got != c.want {
+		if got := strings.Join(fence(c.text, c.lang), ""); got != c.want {
 			t.Errorf("fence(%q, %q) = %q, want %q", c.text, c.lang, got, c.want)
 		}
 	}
@@ -196,10 +206,7 @@ var kinds = []transcript.PartKind{transcript.TextPart, transcript.ThinkingPart, 
 
 func TestJSONRoundTrips(t *testing.T) {
 	s := sample()
-	data, err := JSON(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := jsonExport(t, s)
 	if !bytes.HasPrefix(data, []byte("{\n  \"schema\": \"transcriptsite.session/1\",")) {
 		t.Errorf("the export does not start with its schema: %.60s", data)
 	}
@@ -214,10 +221,38 @@ func TestJSONRoundTrips(t *testing.T) {
 	}
 	back := e.Transcript()
 	if !reflect.DeepEqual(back, s) {
-		a, _ := JSON(back)
-		t.Errorf("the session read back differs:\n%s", a)
+		t.Errorf("the session read back differs:\n%s", jsonExport(t, back))
 	}
 	if _, err := Decode([]byte(`{"schema":"transcriptsite.session/2"}`)); err == nil {
 		t.Error("a later schema was read as this one")
+	}
+}
+
+func jsonExport(t *testing.T, s *transcript.Session) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := JSON(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestJSONStreamsTheWhole checks that the JSON written a message at a time
+// is the session's export encoded whole, with and without turns and
+// messages.
+func TestJSONStreamsTheWhole(t *testing.T) {
+	empty := &transcript.Session{ID: "e", Format: "codex"}
+	noMessages := &transcript.Session{ID: "n", Format: "codex", Turns: []transcript.Turn{{Status: transcript.Aborted}, {}}}
+	for _, s := range []*transcript.Session{sample(), empty, noMessages} {
+		var whole bytes.Buffer
+		enc := json.NewEncoder(&whole)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(From(s)); err != nil {
+			t.Fatal(err)
+		}
+		if got := jsonExport(t, s); !bytes.Equal(got, whole.Bytes()) {
+			t.Errorf("session %s: streamed:\n%s\nwhole:\n%s", s.ID, got, whole.Bytes())
+		}
 	}
 }

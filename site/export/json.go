@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/transcriptsite/transcriptsite/transcript"
@@ -121,16 +122,80 @@ type Usage struct {
 	Reasoning  int64 `json:"reasoning,omitempty"`
 }
 
-// JSON returns the JSON export of s, indented.
-func JSON(s *transcript.Session) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // a file, not a page: keep <, > and & readable
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(From(s)); err != nil {
-		return nil, err
+// JSON writes the JSON export of s to w, indented. It is written a message
+// at a time, so memory holds the largest message (its images in base64),
+// not the session; w is best buffered. The bytes are those of From(s)
+// encoded whole.
+func JSON(w io.Writer, s *transcript.Session) error {
+	j := &jsonWriter{w: w}
+	j.enc = json.NewEncoder(&j.buf)
+	j.enc.SetEscapeHTML(false) // a file, not a page: keep <, > and & readable
+	head := sessionHead(s)
+	head.Turns = []Turn{}
+	j.list("", head, len(s.Turns), func(i int, prefix string) {
+		t := s.Turns[i]
+		j.list(prefix, Turn{Status: t.Status, Messages: []Message{}}, len(t.Messages), func(k int, prefix string) {
+			j.write(j.encode(prefix, message(t.Messages[k])))
+		})
+	})
+	j.str("\n")
+	return j.err
+}
+
+// jsonWriter writes a value in pieces, each encoded as the Encoder would
+// encode it in its place in the whole.
+type jsonWriter struct {
+	w   io.Writer
+	err error // the first error; what follows it is not written
+	buf bytes.Buffer
+	enc *json.Encoder // writes to buf
+}
+
+// encode returns v encoded as it is indented where its first line is
+// already written after prefix, without the newline the Encoder ends it
+// with. It holds until the next encode.
+func (j *jsonWriter) encode(prefix string, v any) []byte {
+	j.buf.Reset()
+	j.enc.SetIndent(prefix, "  ")
+	if err := j.enc.Encode(v); err != nil && j.err == nil {
+		j.err = err
 	}
-	return buf.Bytes(), nil
+	return bytes.TrimSuffix(j.buf.Bytes(), []byte("\n"))
+}
+
+// list writes head, whose last field is an empty list, with the n items
+// that item writes in that list.
+func (j *jsonWriter) list(prefix string, head any, n int, item func(i int, prefix string)) {
+	open, ok := bytes.CutSuffix(j.encode(prefix, head), []byte("[]\n"+prefix+"}"))
+	if !ok && j.err == nil {
+		j.err = fmt.Errorf("%T does not end with an empty list", head)
+	}
+	j.write(open)
+	j.str("[")
+	inner := prefix + "    " // in a field of head, one level deeper
+	for i := 0; i < n && j.err == nil; i++ {
+		if i > 0 {
+			j.str(",")
+		}
+		j.str("\n" + inner)
+		item(i, inner)
+	}
+	if n > 0 {
+		j.str("\n" + prefix + "  ")
+	}
+	j.str("]\n" + prefix + "}")
+}
+
+func (j *jsonWriter) write(data []byte) {
+	if j.err == nil {
+		_, j.err = j.w.Write(data)
+	}
+}
+
+func (j *jsonWriter) str(s string) {
+	if j.err == nil {
+		_, j.err = io.WriteString(j.w, s)
+	}
 }
 
 // Decode reads a JSON export, checking its schema.
@@ -147,26 +212,36 @@ func Decode(data []byte) (*Session, error) {
 
 // From converts the model to its export.
 func From(s *transcript.Session) *Session {
-	out := &Session{
-		Schema: Schema, ID: s.ID, Format: s.Format, Agent: s.Agent, AgentVersion: s.AgentVersion,
-		Source: s.Source, Sources: s.Sources, Title: s.Title, Project: s.Project, CWD: s.CWD,
-		Branch: s.Branch, Models: s.Models, Started: s.Started, Ended: s.Ended, Usage: Usage(s.Usage),
-		ParentID: s.ParentID, ChildIDs: s.ChildIDs, Meta: s.Meta, Warnings: s.Warnings,
-		Redacted: s.Redacted, Turns: make([]Turn, len(s.Turns)),
-	}
+	out := sessionHead(s)
+	out.Turns = make([]Turn, len(s.Turns))
 	for i, t := range s.Turns {
 		ot := Turn{Status: t.Status, Messages: make([]Message, len(t.Messages))}
 		for j, m := range t.Messages {
-			om := Message{ID: m.ID, Role: string(m.Role), Model: m.Model, Time: m.Time, Usage: Usage(m.Usage),
-				Meta: m.Meta, Sidechain: m.Sidechain, Branch: m.Branch, Parts: make([]Part, len(m.Parts))}
-			for k, p := range m.Parts {
-				om.Parts[k] = part(p)
-			}
-			ot.Messages[j] = om
+			ot.Messages[j] = message(m)
 		}
 		out.Turns[i] = ot
 	}
 	return out
+}
+
+// sessionHead is the export of s but its turns.
+func sessionHead(s *transcript.Session) *Session {
+	return &Session{
+		Schema: Schema, ID: s.ID, Format: s.Format, Agent: s.Agent, AgentVersion: s.AgentVersion,
+		Source: s.Source, Sources: s.Sources, Title: s.Title, Project: s.Project, CWD: s.CWD,
+		Branch: s.Branch, Models: s.Models, Started: s.Started, Ended: s.Ended, Usage: Usage(s.Usage),
+		ParentID: s.ParentID, ChildIDs: s.ChildIDs, Meta: s.Meta, Warnings: s.Warnings,
+		Redacted: s.Redacted,
+	}
+}
+
+func message(m *transcript.Message) Message {
+	om := Message{ID: m.ID, Role: string(m.Role), Model: m.Model, Time: m.Time, Usage: Usage(m.Usage),
+		Meta: m.Meta, Sidechain: m.Sidechain, Branch: m.Branch, Parts: make([]Part, len(m.Parts))}
+	for k, p := range m.Parts {
+		om.Parts[k] = part(p)
+	}
+	return om
 }
 
 func part(p *transcript.Part) Part {

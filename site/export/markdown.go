@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"io"
 	"regexp"
 	"strings"
 	"time"
@@ -22,16 +23,18 @@ type Options struct {
 	Image func(*transcript.Image) string
 }
 
-// Markdown returns s as a Markdown document to read: YAML front matter with
-// the session's facts, then every message in order, numbered as on its
-// page (#m-N). Tool calls show their input and their result in fenced
-// blocks, thinking and injected context are collapsed in <details>. Text
-// the agent wrote is Markdown already and is kept as it is; everything else
-// is fenced with a fence longer than any run of backticks in it, so nothing
-// in a session can end a block early.
-func Markdown(s *transcript.Session, o Options) []byte {
+// Markdown writes s to out as a Markdown document to read: YAML front
+// matter with the session's facts, then every message in order, numbered
+// as on its page (#m-N). Tool calls show their input and their result in
+// fenced blocks, thinking and injected context are collapsed in <details>.
+// Text the agent wrote is Markdown already and is kept as it is;
+// everything else is fenced with a fence longer than any run of backticks
+// in it, so nothing in a session can end a block early. It is written
+// piece by piece, the session's texts uncopied, so a session of any size
+// takes little memory; out is best buffered.
+func Markdown(out io.Writer, s *transcript.Session, o Options) error {
 	o.Title = cmp.Or(inline(o.Title), inline(s.Title), "Session "+s.ID)
-	w := &mdWriter{opts: o}
+	w := &mdWriter{w: out, opts: o}
 	w.frontMatter(s, o)
 	w.printf("# %s\n", o.Title)
 	n := 0
@@ -52,15 +55,30 @@ func Markdown(s *transcript.Session, o Options) []byte {
 			w.printf("\n*This turn ended with an error.*\n")
 		}
 	}
-	return w.buf.Bytes()
+	return w.err
 }
 
 type mdWriter struct {
-	buf  bytes.Buffer
+	w    io.Writer
+	err  error // the first write's error; the writes after it are skipped
 	opts Options
 }
 
-func (w *mdWriter) printf(format string, args ...any) { fmt.Fprintf(&w.buf, format, args...) }
+func (w *mdWriter) printf(format string, args ...any) {
+	if w.err == nil {
+		_, w.err = fmt.Fprintf(w.w, format, args...)
+	}
+}
+
+// str writes each of ss as it is: a session's long texts are written
+// without a copy, as printf would make.
+func (w *mdWriter) str(ss ...string) {
+	for _, s := range ss {
+		if w.err == nil {
+			_, w.err = io.WriteString(w.w, s)
+		}
+	}
+}
 
 // frontMatter writes the session's facts as YAML. Every value is written
 // as JSON, which YAML reads as it is, so no string can break out of it.
@@ -186,7 +204,7 @@ func (w *mdWriter) part(p *transcript.Part) {
 		}
 		w.printf("\n")
 		if p.Event.Raw != "" {
-			w.details("Record", fence(p.Event.Raw, "json"))
+			w.details("Record", fence(p.Event.Raw, "json")...)
 		}
 	case p.Kind == transcript.ThinkingPart:
 		w.details("Thinking", closeFences(p.Text))
@@ -195,16 +213,21 @@ func (w *mdWriter) part(p *transcript.Part) {
 		if p.Name != "" {
 			w.printf("%s\n\n", code(p.Name))
 		}
-		w.printf("%s", fence(p.Text, p.Lang))
+		w.str(fence(p.Text, p.Lang)...)
 	default: // text, and kinds a later reader may add
 		if p.Text != "" {
-			w.printf("\n%s\n", strings.TrimRight(closeFences(p.Text), "\n"))
+			w.str("\n", strings.TrimRight(closeFences(p.Text), "\n"), "\n")
 		}
 	}
 }
 
-func (w *mdWriter) details(summary, body string) {
-	w.printf("\n<details>\n<summary>%s</summary>\n\n%s\n\n</details>\n", summary, strings.TrimRight(body, "\n"))
+// details writes the pieces of body, less the newlines it ends with,
+// collapsed under summary.
+func (w *mdWriter) details(summary string, body ...string) {
+	w.printf("\n<details>\n<summary>%s</summary>\n\n", summary)
+	last := len(body) - 1
+	w.str(body[:last]...)
+	w.str(strings.TrimRight(body[last], "\n"), "\n\n</details>\n")
 }
 
 func (w *mdWriter) call(c *transcript.ToolCall) {
@@ -218,7 +241,7 @@ func (w *mdWriter) call(c *transcript.ToolCall) {
 	if input == c.Input && !json.Valid([]byte(c.Input)) {
 		lang = "" // free text, such as an apply_patch
 	}
-	w.printf("%s", fence(input, lang))
+	w.str(fence(input, lang)...)
 	if c.Result == nil {
 		w.printf("\n*No result.*\n")
 		return
@@ -237,7 +260,8 @@ func (w *mdWriter) result(r *transcript.ToolResult) {
 	}
 	w.printf("\n")
 	if r.Output != "" {
-		w.printf("\n%s", fence(render.StripANSI(r.Output), ""))
+		w.str("\n")
+		w.str(fence(render.StripANSI(r.Output), "")...)
 	} else if len(r.Images) == 0 {
 		w.printf("\n*No output.*\n")
 	}
@@ -262,25 +286,30 @@ func (w *mdWriter) image(img *transcript.Image) string {
 	return fmt.Sprintf("*(an image: %s, %d bytes, not included)*", inline(img.MediaType), len(img.Data))
 }
 
-var backticks = regexp.MustCompile("`+")
-
 // longestRun is the length of the longest run of backticks in s.
 func longestRun(s string) int {
-	n := 0
-	for _, r := range backticks.FindAllString(s, -1) {
-		n = max(n, len(r))
+	n, run := 0, 0
+	for i := range len(s) {
+		if s[i] == '`' {
+			run++
+			n = max(n, run)
+		} else {
+			run = 0
+		}
 	}
 	return n
 }
 
 // fence puts text in a fenced code block whose fence is longer than any run
-// of backticks in it.
-func fence(text, lang string) string {
+// of backticks in it. It returns the block's pieces, to write text without
+// copying it.
+func fence(text, lang string) []string {
 	f := strings.Repeat("`", max(3, longestRun(text)+1))
+	end := f + "\n"
 	if text != "" && !strings.HasSuffix(text, "\n") {
-		text += "\n"
+		end = "\n" + end
 	}
-	return f + infoString(lang) + "\n" + text + f + "\n"
+	return []string{f + infoString(lang) + "\n", text, end}
 }
 
 var notInfo = regexp.MustCompile(`[^A-Za-z0-9_+.#-]`)
@@ -309,7 +338,7 @@ var fenceLine = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})(.*)$")
 // rest of the export.
 func closeFences(text string) string {
 	open := ""
-	for _, l := range strings.Split(text, "\n") {
+	for l := range strings.SplitSeq(text, "\n") {
 		m := fenceLine.FindStringSubmatch(strings.TrimRight(l, "\r"))
 		switch {
 		case m == nil:
