@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -446,4 +447,38 @@ func TestHugeOutputGoesToAFile(t *testing.T) {
 		t.Errorf("the page must show the head and link the file; it shows %d rows", shown)
 	}
 	checkLinks(t, cfg.Destination, "")
+}
+
+// A large image goes to the blob store as it is read, and still reaches
+// its file beside the page and the JSON export, cold and from the cache.
+func TestLargeImageThroughTheBlobStore(t *testing.T) {
+	dir := t.TempDir()
+	img := append([]byte("\x89PNG\r\n\x1a\n"), bytes.Repeat([]byte("pixels"), 20000)...) // over minBlob
+	data := base64.StdEncoding.EncodeToString(img)
+	session := `{"parentUuid":null,"sessionId":"i1","type":"user","message":{"role":"user","content":[{"type":"text","text":"look"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"` + data + `"}}]},"uuid":"u1","timestamp":"2026-01-01T00:00:00Z"}
+`
+	_ = os.MkdirAll(filepath.Join(dir, "content"), 0o755)
+	_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: t\n"), 0o644)
+	_ = os.WriteFile(filepath.Join(dir, "content", "i.jsonl"), []byte(session), 0o644)
+	cache := t.TempDir()
+	for _, run := range []string{"cold", "warm"} {
+		cfg, rep, err := build(t, dir, map[string]any{"cacheDir": cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run == "warm" && rep.CacheMisses > 0 {
+			t.Errorf("warm build missed the cache %d times", rep.CacheMisses)
+		}
+		files, _ := filepath.Glob(filepath.Join(cfg.Destination, "sessions", "*", "*", "img", "*.png"))
+		if len(files) != 1 {
+			t.Fatalf("%s: image files %v", run, files)
+		}
+		if got, _ := os.ReadFile(files[0]); !bytes.Equal(got, img) {
+			t.Errorf("%s: the image file differs from the session's image", run)
+		}
+		js, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(files[0])), "session.json"))
+		if err != nil || !strings.Contains(string(js), data) {
+			t.Errorf("%s: the JSON export lacks the image's data (%v)", run, err)
+		}
+	}
 }

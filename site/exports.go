@@ -51,21 +51,29 @@ type exportFormat struct {
 	File   string
 	Label  string
 	on     func(Outputs) bool
-	// write writes the export to w in small pieces; images says whether
-	// the images' files are beside it, as they are on the site.
-	write func(w io.Writer, s *Session, images bool) error
+	// write writes the export to w in small pieces. b is the build, whose
+	// images' files are beside it and whose blob store holds large ones;
+	// nil for an export on its own.
+	write func(w io.Writer, s *Session, b *builder) error
 }
 
 var exportFormats = []exportFormat{
 	{"md", "session.md", "Markdown", func(o Outputs) bool { return o.Markdown }, markdownExport},
-	{"json", "session.json", "JSON", func(o Outputs) bool { return o.JSON }, func(w io.Writer, s *Session, _ bool) error {
-		return export.JSON(w, s.Session)
+	{"json", "session.json", "JSON", func(o Outputs) bool { return o.JSON }, func(w io.Writer, s *Session, b *builder) error {
+		var blob func(string) []byte
+		if b != nil {
+			blob = func(key string) []byte {
+				data, _ := b.blob(key) // a lost blob leaves the image without data
+				return data
+			}
+		}
+		return export.JSON(w, s.Session, blob)
 	}},
 }
 
-func markdownExport(w io.Writer, s *Session, images bool) error {
+func markdownExport(w io.Writer, s *Session, b *builder) error {
 	o := export.Options{Title: s.Title, Project: s.Project.Name}
-	if images {
+	if b != nil {
 		o.Image = imageURL // the files written beside the page
 	}
 	return export.Markdown(w, s.Session, o)
@@ -112,7 +120,7 @@ func (b *builder) exports(s *Session, dig string) error {
 				continue
 			}
 		}
-		if err := stream(b.out, rel, func(w io.Writer) error { return e.write(w, s, true) }); err != nil {
+		if err := stream(b.out, rel, func(w io.Writer) error { return e.write(w, s, b) }); err != nil {
 			return fmt.Errorf("%s: %s export: %w", s.Source, e.Label, err)
 		}
 		if key != "" {
@@ -184,7 +192,7 @@ func Export(ctx context.Context, cfg *Config, file, id, format string, w io.Writ
 	// The site gives the session its title and project, as on its page.
 	s := newSite(cfg, []*transcript.Session{chosen}).Sessions[0]
 	bw := bufio.NewWriter(w) // an export is written in small pieces
-	if err := exportFormats[i].write(bw, s, false); err != nil {
+	if err := exportFormats[i].write(bw, s, nil); err != nil {
 		return res.Warnings, err
 	}
 	return res.Warnings, bw.Flush()

@@ -231,7 +231,7 @@ func TestJSONRoundTrips(t *testing.T) {
 func jsonExport(t *testing.T, s *transcript.Session) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := JSON(&buf, s); err != nil {
+	if err := JSON(&buf, s, nil); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()

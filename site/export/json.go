@@ -125,8 +125,9 @@ type Usage struct {
 // JSON writes the JSON export of s to w, indented. It is written a message
 // at a time, so memory holds the largest message (its images in base64),
 // not the session; w is best buffered. The bytes are those of From(s)
-// encoded whole.
-func JSON(w io.Writer, s *transcript.Session) error {
+// encoded whole. blob, when not nil, reads the data of images the build
+// keeps in its blob store (see ingest.Blobs), a message at a time.
+func JSON(w io.Writer, s *transcript.Session, blob func(key string) []byte) error {
 	j := &jsonWriter{w: w}
 	j.enc = json.NewEncoder(&j.buf)
 	j.enc.SetEscapeHTML(false) // a file, not a page: keep <, > and & readable
@@ -135,7 +136,7 @@ func JSON(w io.Writer, s *transcript.Session) error {
 	j.list("", head, len(s.Turns), func(i int, prefix string) {
 		t := s.Turns[i]
 		j.list(prefix, Turn{Status: t.Status, Messages: []Message{}}, len(t.Messages), func(k int, prefix string) {
-			j.write(j.encode(prefix, message(t.Messages[k])))
+			j.write(j.encode(prefix, message(t.Messages[k], blob)))
 		})
 	})
 	j.str("\n")
@@ -217,7 +218,7 @@ func From(s *transcript.Session) *Session {
 	for i, t := range s.Turns {
 		ot := Turn{Status: t.Status, Messages: make([]Message, len(t.Messages))}
 		for j, m := range t.Messages {
-			ot.Messages[j] = message(m)
+			ot.Messages[j] = message(m, nil)
 		}
 		out.Turns[i] = ot
 	}
@@ -235,24 +236,24 @@ func sessionHead(s *transcript.Session) *Session {
 	}
 }
 
-func message(m *transcript.Message) Message {
+func message(m *transcript.Message, blob func(string) []byte) Message {
 	om := Message{ID: m.ID, Role: string(m.Role), Model: m.Model, Time: m.Time, Usage: Usage(m.Usage),
 		Meta: m.Meta, Sidechain: m.Sidechain, Branch: m.Branch, Parts: make([]Part, len(m.Parts))}
 	for k, p := range m.Parts {
-		om.Parts[k] = part(p)
+		om.Parts[k] = part(p, blob)
 	}
 	return om
 }
 
-func part(p *transcript.Part) Part {
-	op := Part{Kind: string(p.Kind), Text: p.Text, Lang: p.Lang, Name: p.Name, Image: image(p.Image)}
+func part(p *transcript.Part, blob func(string) []byte) Part {
+	op := Part{Kind: string(p.Kind), Text: p.Text, Lang: p.Lang, Name: p.Name, Image: image(p.Image, blob)}
 	if c := p.Call; c != nil {
 		op.Call = &ToolCall{ID: c.ID, Name: c.Name, Kind: string(c.Kind), Input: c.Input, Subagent: c.Subagent}
 	}
 	if r := p.Result; r != nil {
 		op.Result = &ToolResult{CallID: r.CallID, Output: r.Output, IsError: r.IsError, ExitCode: r.ExitCode, Paired: r.Paired}
 		for _, img := range r.Images {
-			op.Result.Images = append(op.Result.Images, image(img))
+			op.Result.Images = append(op.Result.Images, image(img, blob))
 		}
 	}
 	if e := p.Event; e != nil {
@@ -261,11 +262,15 @@ func part(p *transcript.Part) Part {
 	return op
 }
 
-func image(img *transcript.Image) *Image {
+func image(img *transcript.Image, blob func(string) []byte) *Image {
 	if img == nil {
 		return nil
 	}
-	return &Image{MediaType: img.MediaType, Data: img.Data, URL: img.URL}
+	data := img.Data
+	if img.Blob != "" && blob != nil {
+		data = blob(img.Blob)
+	}
+	return &Image{MediaType: img.MediaType, Data: data, URL: img.URL}
 }
 
 // Transcript converts an export back to the model, its results paired

@@ -283,7 +283,7 @@ func (w *mdWriter) image(img *transcript.Image) string {
 		}
 		return "Image: " + code(img.URL)
 	}
-	return fmt.Sprintf("*(an image: %s, %d bytes, not included)*", inline(img.MediaType), len(img.Data))
+	return fmt.Sprintf("*(an image: %s, %d bytes, not included)*", inline(img.MediaType), max(img.Size, len(img.Data)))
 }
 
 // longestRun is the length of the longest run of backticks in s.
