@@ -493,21 +493,17 @@ func (b *builder) session(s *Session, dig string) error {
 	var key string
 	if b.store != nil && dig != "" {
 		key = ingest.Key("page", b.theme, dig, pageContext(s))
-		if html, ok := b.store.Get(key); ok {
-			return b.out.write(pageFile(s.Path), html)
-		}
 	}
-	pg := &Page{Kind: "session", Title: s.Title, Path: s.Path, Project: s.Project, Session: s, Site: b.site}
-	pg.Turns = turnViews(pg)
-	html, err := b.render("session", pg)
+	err = b.cachedFile(pageFile(s.Path), key, func(w io.Writer) error {
+		pg := &Page{Kind: "session", Title: s.Title, Path: s.Path, Project: s.Project, Session: s, Site: b.site}
+		pg.Turns = turnViews(pg)
+		b.rendered.Add(1)
+		return b.renderTo(w, "session", pg)
+	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", s.Source, err)
 	}
-	b.rendered.Add(1)
-	if key != "" {
-		b.store.Put(key, html)
-	}
-	return b.out.write(pageFile(s.Path), html)
+	return nil
 }
 
 // prepare readies a session for the search index, from the cache when it
@@ -563,12 +559,17 @@ func (b *builder) page(kind string, p *Page) error {
 }
 
 func (b *builder) render(kind string, p *Page) ([]byte, error) {
-	p.Site = b.site
 	var buf bytes.Buffer
-	if err := b.tpl[kind].ExecuteTemplate(&buf, "baseof.html", p); err != nil {
-		return nil, fmt.Errorf("render %s page: %w", kind, err)
+	err := b.renderTo(&buf, kind, p)
+	return buf.Bytes(), err
+}
+
+func (b *builder) renderTo(w io.Writer, kind string, p *Page) error {
+	p.Site = b.site
+	if err := b.tpl[kind].ExecuteTemplate(w, "baseof.html", p); err != nil {
+		return fmt.Errorf("render %s page: %w", kind, err)
 	}
-	return buf.Bytes(), nil
+	return nil
 }
 
 func pageFile(path string) string {

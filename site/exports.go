@@ -104,38 +104,46 @@ func (b *builder) exports(s *Session, dig string) error {
 		if !e.on(b.site.Config.Outputs) {
 			continue
 		}
-		rel := s.Path + e.File
 		var key string
 		if b.store != nil && dig != "" {
 			key = ingest.Key("export", e.Format, b.theme, dig, s.Title, s.Project.Name)
-			if r, ok := b.store.Open(key); ok {
-				err := stream(b.out, rel, func(w io.Writer) error {
-					_, err := io.Copy(w, r)
-					return err
-				})
-				r.Close()
-				if err != nil {
-					return err
-				}
-				continue
-			}
 		}
-		if err := stream(b.out, rel, func(w io.Writer) error { return e.write(w, s, b) }); err != nil {
+		err := b.cachedFile(s.Path+e.File, key, func(w io.Writer) error { return e.write(w, s, b) })
+		if err != nil {
 			return fmt.Errorf("%s: %s export: %w", s.Source, e.Label, err)
 		}
-		if key != "" {
-			// Copied from the file once it is whole, so a cache that
-			// cannot be written never fails the export.
-			b.store.Write(key, func(w io.Writer) error {
-				f, err := b.out.open(rel)
-				if err != nil {
-					return err
-				}
-				defer f.Close()
-				_, err = io.Copy(w, f)
+	}
+	return nil
+}
+
+// cachedFile writes the file rel of the site: from the cache entry key
+// when there is one, else as make writes it, then copied to the cache once
+// it is whole, so a cache that cannot be written never fails the file.
+// Both ways stream: a session's page or export can be hundreds of
+// megabytes and is never held whole. key "" skips the cache.
+func (b *builder) cachedFile(rel, key string, make func(io.Writer) error) error {
+	if key != "" {
+		if r, ok := b.store.Open(key); ok {
+			defer r.Close()
+			return stream(b.out, rel, func(w io.Writer) error {
+				_, err := io.Copy(w, r)
 				return err
 			})
 		}
+	}
+	if err := stream(b.out, rel, make); err != nil {
+		return err
+	}
+	if key != "" {
+		b.store.Write(key, func(w io.Writer) error {
+			f, err := b.out.open(rel)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			_, err = io.Copy(w, f)
+			return err
+		})
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -31,7 +32,16 @@ import (
 	"github.com/transcriptsite/transcriptsite/site/server"
 )
 
+// memoryLimit is the heap the garbage collector aims to stay under. By
+// default it lets the heap grow to twice what is live, so a build holding a
+// 500 MB session would pass 1 GB; near this soft limit it collects sooner
+// instead. A build that needs more still finishes. GOMEMLIMIT overrides it.
+const memoryLimit = 800 << 20
+
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := newRoot().ExecuteContext(ctx); err != nil {
