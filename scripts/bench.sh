@@ -12,6 +12,8 @@
 #                                         # (installed from npm, or give the
 #                                         # path of its binary) on the
 #                                         # 1,000-session site
+#   BIG=1 scripts/bench.sh                # also one session of ~480 MB:
+#                                         # cold and warm time and peak RSS
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=${SIZES:-100 1000 10000}
@@ -75,6 +77,22 @@ for n in $sizes; do
 	find "$site" -mindepth 1 -maxdepth 1 -name 'public-*' ! -name public-1 -exec rm -rf {} +
 	find "$site" -mindepth 1 -maxdepth 1 -name 'cache-*' -exec rm -rf {} +
 done
+
+if [ -n "${BIG:-}" ]; then
+	corpus=$work/corpus-big
+	[ -d "$corpus" ] || "$work/gensessions" -out "$corpus" -n 1 -messages 88000 -images -seed 1 >/dev/null
+	site=$work/site-big
+	rm -rf "$site" && mkdir -p "$site" && printf 'title: Benchmark\n' >"$site/config.yaml"
+	read -r c ck < <(build -s "$site" --contentDir "$corpus" --cacheDir "$site/cache" -d "$site/public")
+	read -r w wk < <(build -s "$site" --contentDir "$corpus" --cacheDir "$site/cache" -d "$site/public")
+	echo
+	echo "| one session | input MB | cold s | cold peak RSS MB | warm s | warm peak RSS MB |"
+	echo "|---|---:|---:|---:|---:|---:|"
+	awk -v b="$(du -sb "$corpus" | cut -f1)" -v c="$c" -v ck="$ck" -v w="$w" -v wk="$wk" 'BEGIN {
+		printf "| 111,849 messages, 1,870 images | %.0f | %.1f | %.0f | %.1f | %.0f |\n", b / 1e6, c, ck / 1024, w, wk / 1024
+	}'
+	rm -rf "$site"
+fi
 
 if [ -n "${PAGEFIND:-}" ] && [ -d "$work/site-1000/public-1" ]; then
 	if [ "$PAGEFIND" = npm ]; then
