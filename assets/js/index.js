@@ -85,7 +85,7 @@
         var count = sec.querySelector(".count[data-total]");
         var n = list.querySelectorAll(".session-item:not([hidden])").length;
         sec.hidden = n === 0;
-        if (count) count.textContent = (n < +count.dataset.total ? n + " of " : "") + count.dataset.total + " sessions";
+        if (count) count.textContent = (n < +count.dataset.total ? n + " of " : "") + count.dataset.total + (count.dataset.total === "1" ? " session" : " sessions");
         flat.parentNode.insertBefore(sec, flat);
       });
       flat.hidden = true;
