@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -35,13 +36,38 @@ import (
 // memoryLimit is the heap the garbage collector aims to stay under. By
 // default it lets the heap grow to twice what is live, so a build holding a
 // 500 MB session would pass 1 GB; near this soft limit it collects sooner
-// instead. A build that needs more still finishes. GOMEMLIMIT overrides it.
+// instead. GOMEMLIMIT overrides it.
 const memoryLimit = 800 << 20
 
-func main() {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(memoryLimit)
+// boundHeap sets memoryLimit, and after each collection raises it to a
+// quarter more than the heap still live: under a fixed limit, a build whose
+// live data outgrew it would collect without pause.
+func boundHeap() {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
 	}
+	debug.SetMemoryLimit(memoryLimit)
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	afterGC(func() {
+		metrics.Read(live)
+		if live[0].Value.Kind() == metrics.KindUint64 {
+			debug.SetMemoryLimit(max(memoryLimit, int64(live[0].Value.Uint64())*5/4))
+		}
+	})
+}
+
+// afterGC calls fn after every garbage collection, from the cleanup of an
+// object that each call leaves unreachable.
+func afterGC(fn func()) {
+	type sentinel struct{ _ *int } // holds a pointer: never a tiny allocation
+	runtime.AddCleanup(&sentinel{}, func(struct{}) {
+		fn()
+		afterGC(fn)
+	}, struct{}{})
+}
+
+func main() {
+	boundHeap()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := newRoot().ExecuteContext(ctx); err != nil {
