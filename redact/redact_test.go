@@ -136,12 +136,13 @@ func TestSiteRules(t *testing.T) {
 }
 
 // kept are the session fields that are not redacted: ids and names that
-// URLs and formats are made of, and values that are never free text.
+// URLs and formats are made of, and values that are never free text
+// (Image.Blob is the hash of an image's bytes).
 var kept = []string{
 	"Session.ID", "Session.Format", "Session.Agent", "Session.AgentVersion", "Session.Source", "Session.Sources",
 	"Session.Models", "Session.ParentID", "Session.ChildIDs", "Message.ID", "Message.Role", "Message.Model",
 	"Message.Branch", "Part.Kind", "Part.Lang", "ToolCall.ID", "ToolCall.Kind", "ToolCall.Subagent",
-	"ToolResult.CallID", "Image.MediaType", "Event.Kind", "Turn.Status",
+	"ToolResult.CallID", "Image.MediaType", "Image.Blob", "Event.Kind", "Turn.Status",
 }
 
 // TestSessionRedactsEveryField puts a secret in every string of a session
