@@ -630,10 +630,10 @@ window.__xss = function (id) { window.__xssHits.push(String(id)); };
 ["alert", "confirm", "prompt"].forEach(function (f) { window[f] = function (x) { window.__xss(f + " " + x); }; });`
 
 // domCheck lists what, in the live page, a payload left behind: elements
-// the site does not make, event handler attributes, URLs that are not
-// http(s), mailto or this site's own, and scripts that are not the site's
-// files; and what payloads ran. (Style attributes are left to scanPage: the
-// site's script sets some through the CSSOM, which the policy allows.)
+// the site does not make, event handler and style attributes (the site's
+// scripts set classes, never styles), URLs that are not http(s), mailto or
+// this site's own, and scripts that are not the site's files; and what
+// payloads ran.
 const domCheck = `((tags, svgTags) => {
   const bad = [];
   const desc = e => e.outerHTML.slice(0, 200);
@@ -643,6 +643,7 @@ const domCheck = `((tags, svgTags) => {
     for (const a of e.attributes) {
       const n = a.name.toLowerCase();
       if (n.startsWith("on")) bad.push("event handler: " + desc(e));
+      if (n === "style") bad.push("inline style: " + desc(e));
       if (n === "data-xss") bad.push(n + ": " + desc(e));
     }
     for (const n of ["href", "src", "action", "formaction", "data", "poster", "srcset", "background"]) {

@@ -46,8 +46,7 @@
     var area = document.createElement("textarea");
     area.value = text;
     area.setAttribute("readonly", "");
-    area.style.position = "fixed";
-    area.style.opacity = "0";
+    area.className = "copy-source";
     document.body.appendChild(area);
     area.select();
     try {
@@ -83,7 +82,7 @@
   document.querySelectorAll(".highlight, .rows").forEach(function (block) {
     var holder = block.classList.contains("rows") ? block.parentNode : block;
     if (!holder.querySelector(":scope > .copy-code")) {
-      holder.style.position = "relative";
+      holder.classList.add("has-copy");
       var b = button("copy-code", "Copy", "Copy this code");
       b.addEventListener("click", function () {
         copy(codeText(block), b);
