@@ -352,24 +352,14 @@ const most = 256
 // of re: as long as re's elements allow.
 func openings(re *syntax.Regexp) ([]string, bool) {
 	switch re.Op {
-	case syntax.OpCapture:
-		return openings(re.Sub[0])
-	case syntax.OpPlus:
+	case syntax.OpCapture, syntax.OpPlus:
 		return openings(re.Sub[0])
 	case syntax.OpRepeat:
 		if re.Min > 0 {
 			return openings(re.Sub[0])
 		}
 	case syntax.OpAlternate:
-		var out []string
-		for _, sub := range re.Sub {
-			ss, ok := openings(sub)
-			if !ok {
-				return nil, false
-			}
-			out = append(out, ss...)
-		}
-		return out, true
+		return union(re.Sub, openings)
 	case syntax.OpConcat:
 		out := []string{""}
 		for i, sub := range re.Sub {
@@ -380,13 +370,7 @@ func openings(re *syntax.Regexp) ([]string, bool) {
 			if !ok || len(out)*len(ss) > most {
 				break
 			}
-			next := make([]string, 0, len(out)*len(ss))
-			for _, a := range out {
-				for _, b := range ss {
-					next = append(next, a+b)
-				}
-			}
-			out = next
+			out = product(out, ss)
 		}
 		return out, true
 	}
@@ -417,15 +401,8 @@ func strs(re *syntax.Regexp) ([]string, bool) {
 		out, ok := strs(re.Sub[0])
 		return append(out, ""), ok
 	case syntax.OpAlternate:
-		var out []string
-		for _, sub := range re.Sub {
-			ss, ok := strs(sub)
-			if !ok {
-				return nil, false
-			}
-			out = append(out, ss...)
-		}
-		return out, len(out) <= most
+		out, ok := union(re.Sub, strs)
+		return out, ok && len(out) <= most
 	case syntax.OpConcat:
 		out := []string{""}
 		for _, sub := range re.Sub {
@@ -433,17 +410,35 @@ func strs(re *syntax.Regexp) ([]string, bool) {
 			if !ok || len(out)*len(ss) > most {
 				return nil, false
 			}
-			var next []string
-			for _, a := range out {
-				for _, b := range ss {
-					next = append(next, a+b)
-				}
-			}
-			out = next
+			out = product(out, ss)
 		}
 		return out, true
 	}
 	return nil, false
+}
+
+// union is what list says of each of subs, together.
+func union(subs []*syntax.Regexp, list func(*syntax.Regexp) ([]string, bool)) ([]string, bool) {
+	var out []string
+	for _, sub := range subs {
+		ss, ok := list(sub)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, ss...)
+	}
+	return out, true
+}
+
+// product is every string of a followed by every string of b.
+func product(a, b []string) []string {
+	out := make([]string, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			out = append(out, x+y)
+		}
+	}
+	return out
 }
 
 // check picks the secret out of the match s[a:b] and appends it unless its

@@ -160,7 +160,7 @@ func TestStatsPages(t *testing.T) {
 			t.Errorf("stats page lacks %s", w)
 		}
 	}
-	if n, want := strings.Count(stats, `<table>`), len(want); n != want {
+	if n, want := strings.Count(stats, `<table class="figures">`), len(want); n != want {
 		t.Errorf("stats page has %d tables for %d charts", n, want)
 	}
 	if strings.Count(stats, `aria-labelledby="chart-`) != len(want) {
