@@ -16,7 +16,7 @@
 #                                         # cold and warm time and peak RSS
 set -euo pipefail
 cd "$(dirname "$0")/.."
-sizes=${SIZES:-100 1000 10000}
+sizes=${SIZES-100 1000 10000} # SIZES= builds none of them
 runs=${RUNS:-3}
 work=${WORK:-$(mktemp -d)}
 mkdir -p "$work"
@@ -34,8 +34,8 @@ median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
 echo "transcriptsite $(git rev-parse --short HEAD), $(nproc) cores, $(date -u +%F)"
 echo
-echo "| sessions | input MB | cold s | sessions/s | MB/s | peak RSS MB | warm s | warm % of cold | search index adds | redaction adds |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+[ -n "$sizes" ] && echo "| sessions | input MB | cold s | sessions/s | MB/s | peak RSS MB | warm s | warm % of cold | search index adds | redaction adds |"
+[ -n "$sizes" ] && echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for n in $sizes; do
 	corpus=$work/corpus-$n
 	[ -d "$corpus" ] || "$work/gensessions" -out "$corpus" -n "$n" -seed 1 >/dev/null
