@@ -29,10 +29,9 @@ type Cache interface {
 
 // Blobs stores large binary data, images, as files while sessions are
 // read, so that memory holds only their keys: the sha256 of the data in
-// hex. Get them back with OpenBlob.
+// hex. The build reads them back from the store it passed.
 type Blobs interface {
 	PutBlob(data []byte) (key string)
-	OpenBlob(key string) (io.ReadCloser, error)
 }
 
 // Key hashes its parts into a cache key. Parts are length-prefixed, so

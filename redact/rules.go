@@ -279,11 +279,7 @@ func (rs *ruleSet) run(r *rule, s string, lo, hi int, out []found) []found {
 		if lo+m[0] < next {
 			continue
 		}
-		from := max(next, lo+m[0]-50)
-		if full := r.re.FindStringIndex(s[from:hi]); full != nil {
-			out = rs.check(r, s, from+full[0], from+full[1], out)
-			next = from + full[1]
-		}
+		out, next = rs.confirm(r, s, max(next, lo+m[0]-50), hi, next, out)
 	}
 	return out
 }
@@ -309,14 +305,20 @@ func (rs *ruleSet) runAt(r *rule, s string, ps []int, out []found) []found {
 			next = p + m[1]
 			continue
 		}
-		// re confirms the match of fast, with the name before it.
-		from := max(next, lineStart(s, p, 0), p-50)
-		if full := r.re.FindStringIndex(s[from:end]); full != nil {
-			out = rs.check(r, s, from+full[0], from+full[1], out)
-			next = from + full[1]
-		}
+		out, next = rs.confirm(r, s, max(next, lineStart(s, p, 0), p-50), end, next, out)
 	}
 	return out
+}
+
+// confirm runs re on s[from:to], where fast matched at most 50 bytes after
+// from: re adds the name before what fast matched. It returns where the
+// next match may start.
+func (rs *ruleSet) confirm(r *rule, s string, from, to, next int, out []found) ([]found, int) {
+	if full := r.re.FindStringIndex(s[from:to]); full != nil {
+		out = rs.check(r, s, from+full[0], from+full[1], out)
+		next = from + full[1]
+	}
+	return out, next
 }
 
 func isWordByte(c byte) bool {

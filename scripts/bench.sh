@@ -80,7 +80,13 @@ done
 
 if [ -n "${BIG:-}" ]; then
 	corpus=$work/corpus-big
-	[ -d "$corpus" ] || "$work/gensessions" -out "$corpus" -n 1 -messages 92000 -images -seed 1 >/dev/null
+	# gensessions reports what it wrote; kept beside the corpus for reruns.
+	if [ ! -f "$corpus.txt" ]; then
+		rm -rf "$corpus"
+		"$work/gensessions" -out "$corpus" -n 1 -messages 92000 -images -seed 1 >"$corpus.txt"
+	fi
+	msgs=$(grep -o 'messages=[0-9]*' "$corpus.txt" | cut -d= -f2)
+	imgs=$(grep -o 'images=[0-9]*' "$corpus.txt" | cut -d= -f2)
 	site=$work/site-big
 	rm -rf "$site" && mkdir -p "$site" && printf 'title: Benchmark\n' >"$site/config.yaml"
 	read -r c ck < <(build -s "$site" --contentDir "$corpus" --cacheDir "$site/cache" -d "$site/public")
@@ -88,8 +94,8 @@ if [ -n "${BIG:-}" ]; then
 	echo
 	echo "| one session | input MB | cold s | cold peak RSS MB | warm s | warm peak RSS MB |"
 	echo "|---|---:|---:|---:|---:|---:|"
-	awk -v b="$(du -sb "$corpus" | cut -f1)" -v c="$c" -v ck="$ck" -v w="$w" -v wk="$wk" 'BEGIN {
-		printf "| 116,933 messages, 1,936 images | %.0f | %.1f | %.0f | %.1f | %.0f |\n", b / 1e6, c, ck / 1024, w, wk / 1024
+	awk -v m="$msgs" -v i="$imgs" -v b="$(du -sb "$corpus" | cut -f1)" -v c="$c" -v ck="$ck" -v w="$w" -v wk="$wk" 'BEGIN {
+		printf "| %d messages, %d images | %.0f | %.1f | %.0f | %.1f | %.0f |\n", m, i, b / 1e6, c, ck / 1024, w, wk / 1024
 	}'
 	rm -rf "$site"
 fi

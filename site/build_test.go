@@ -3,7 +3,9 @@ package site
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -475,6 +477,11 @@ func TestLargeImageThroughTheBlobStore(t *testing.T) {
 		}
 		if got, _ := os.ReadFile(files[0]); !bytes.Equal(got, img) {
 			t.Errorf("%s: the image file differs from the session's image", run)
+		}
+		sum := sha256.Sum256(img)
+		key := hex.EncodeToString(sum[:])
+		if _, err := os.Stat(filepath.Join(cache, key[:2], key)); err != nil {
+			t.Errorf("%s: the image is not in the blob store: %v", run, err)
 		}
 		js, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(files[0])), "session.json"))
 		if err != nil || !strings.Contains(string(js), data) {

@@ -612,19 +612,12 @@ func isIdeograph(r rune) bool {
 func (ix *Index) merge() (docs, pos [][]byte) {
 	n := len(ix.ids)
 	size, psize, last := make([]int, n), make([]int, n), make([]int, n)
-	parallel(func(part, parts int) {
-		for _, p := range ix.prepared {
-			for k, id := range p.ids {
-				if int(id)%parts != part {
-					continue
-				}
-				d, q := p.lists(k)
-				first, w := binary.Uvarint(d)
-				size[id] += uvarintLen(uint64(p.base+int(first)-last[id])) + len(d) - w
-				psize[id] += len(q)
-				last[id] = p.base + int(p.last[k])
-			}
-		}
+	ix.eachList(func(p *Prepared, k int, id int32) {
+		d, q := p.lists(k)
+		first, w := binary.Uvarint(d)
+		size[id] += uvarintLen(uint64(p.base+int(first)-last[id])) + len(d) - w
+		psize[id] += len(q)
+		last[id] = p.base + int(p.last[k])
 	})
 	docs, pos = make([][]byte, n), make([][]byte, n)
 	var total, ptotal int
@@ -638,20 +631,13 @@ func (ix *Index) merge() (docs, pos [][]byte) {
 		pos[id], allPos = allPos[:0:psize[id]], allPos[psize[id]:]
 	}
 	clear(last)
-	parallel(func(part, parts int) {
-		for _, p := range ix.prepared {
-			for k, id := range p.ids {
-				if int(id)%parts != part {
-					continue
-				}
-				d, q := p.lists(k)
-				first, w := binary.Uvarint(d)
-				docs[id] = binary.AppendUvarint(docs[id], uint64(p.base+int(first)-last[id]))
-				docs[id] = append(docs[id], d[w:]...)
-				pos[id] = append(pos[id], q...)
-				last[id] = p.base + int(p.last[k])
-			}
-		}
+	ix.eachList(func(p *Prepared, k int, id int32) {
+		d, q := p.lists(k)
+		first, w := binary.Uvarint(d)
+		docs[id] = binary.AppendUvarint(docs[id], uint64(p.base+int(first)-last[id]))
+		docs[id] = append(docs[id], d[w:]...)
+		pos[id] = append(pos[id], q...)
+		last[id] = p.base + int(p.last[k])
 	})
 	// The sessions' terms stay, as the keys of ids; their lists can go.
 	ix.prepared = nil
@@ -665,6 +651,21 @@ type term struct {
 }
 
 // parallel runs f(part, parts) for each part on its own core, and waits.
+// eachList calls fn with term k of each session p, and its number id, in
+// session order for each term; the terms are split among the cores by id,
+// so fn may write what belongs to id without a lock.
+func (ix *Index) eachList(fn func(p *Prepared, k int, id int32)) {
+	parallel(func(part, parts int) {
+		for _, p := range ix.prepared {
+			for k, id := range p.ids {
+				if int(id)%parts == part {
+					fn(p, k, id)
+				}
+			}
+		}
+	})
+}
+
 func parallel(f func(part, parts int)) {
 	parallelN(runtime.GOMAXPROCS(0), f)
 }
