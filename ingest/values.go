@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -193,8 +194,53 @@ var jsonOptions = jsonv2.JoinOptions(
 // encoding/json, whose partial results (a record kept without the field
 // that failed) and messages the readers rely on.
 func unmarshal(data []byte, v any) error {
+	if err := kindMismatch(data, v); err != nil {
+		return err // readers try a string, then an array: neither decoder need parse it
+	}
 	if jsonv2.Unmarshal(data, v, jsonOptions) == nil {
 		return nil
 	}
 	return json.Unmarshal(data, v)
 }
+
+// kindMismatch returns the error encoding/json gives when data's value is
+// of another kind than v can hold (an array for a string, say), or nil when
+// it may fit.
+func kindMismatch(data []byte, v any) error {
+	data = bytes.TrimLeft(data, " \t\r\n")
+	if len(data) == 0 {
+		return nil // let the decoders say what is wrong
+	}
+	t := reflect.TypeOf(v)
+	if t == nil || t.Kind() != reflect.Pointer || t.Implements(unmarshalerType) {
+		return nil
+	}
+	var want byte
+	switch t.Elem().Kind() {
+	case reflect.String:
+		want = '"'
+	case reflect.Slice:
+		want = '['
+	case reflect.Map, reflect.Struct:
+		want = '{'
+	default:
+		return nil
+	}
+	c := data[0]
+	if c == want || c == 'n' || t.Elem() == rawMessageType {
+		return nil
+	}
+	if want == '[' && t.Elem().Elem().Kind() == reflect.Uint8 && c == '"' {
+		return nil // []byte decodes from base64 text
+	}
+	kind := map[byte]string{'"': "string", '[': "array", '{': "object", 't': "bool", 'f': "bool"}[c]
+	if kind == "" {
+		kind = "number"
+	}
+	return &json.UnmarshalTypeError{Value: kind, Type: t.Elem(), Offset: 1}
+}
+
+var (
+	rawMessageType  = reflect.TypeFor[json.RawMessage]()
+	unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+)

@@ -30,22 +30,37 @@ func Rows(rows []Row, p string) template.HTML {
 			code.WriteByte('\n')
 		}
 	}
-	var lines [][]chroma.Token
-	if l := fileLexer(p); l != nil && code.Len() <= maxHighlightBytes && len(rows) <= maxHighlightLines {
-		if it, err := l.Tokenise(nil, code.String()); err == nil {
-			lines = chroma.SplitTokensIntoLines(it.Tokens())
-		}
+	var lines []string
+	if l := fileLexer(p); l != nil && highlightable(code.String(), len(rows)) {
+		lines, _ = cached("rows", l, code.String(), func() ([]string, bool) {
+			it, err := l.Tokenise(nil, code.String())
+			if err != nil {
+				return nil, false
+			}
+			var out []string
+			var b strings.Builder
+			for _, toks := range chroma.SplitTokensIntoLines(it.Tokens()) {
+				writeTokens(&b, toks)
+				out = append(out, b.String())
+				b.Reset()
+			}
+			return out, true
+		})
 	}
 	var b strings.Builder
 	b.WriteString(`<pre class="chroma rows"><code>`)
 	i := 0
 	for _, r := range rows {
-		cls := map[byte]string{'+': "add", '-': "del", '@': "hunk"}[r.Op]
-		b.WriteString(`<span class="row`)
-		if cls != "" {
-			b.WriteString(" " + cls)
+		switch r.Op {
+		case '+':
+			b.WriteString(`<span class="row add"><span class="ln">`)
+		case '-':
+			b.WriteString(`<span class="row del"><span class="ln">`)
+		case '@':
+			b.WriteString(`<span class="row hunk"><span class="ln">`)
+		default:
+			b.WriteString(`<span class="row"><span class="ln">`)
 		}
-		b.WriteString(`"><span class="ln">`)
 		if r.N > 0 {
 			b.WriteString(strconv.Itoa(r.N))
 		}
@@ -58,7 +73,7 @@ func Rows(rows []Row, p string) template.HTML {
 		case r.Op == '@':
 			template.HTMLEscape(&b, []byte(r.Text))
 		case lines != nil && i < len(lines):
-			writeTokens(&b, lines[i])
+			b.WriteString(lines[i])
 			i++
 		default:
 			template.HTMLEscape(&b, []byte(r.Text))
@@ -291,15 +306,6 @@ func Edits(input string) []FileDiff {
 		}
 	}
 	return fds
-}
-
-func firstField(input string, keys ...string) string {
-	for _, k := range keys {
-		if v := Field(input, k); v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // ReadRows turns a file excerpt into numbered rows. It understands the

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"html/template"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Funcs are the template functions of the theme that do not depend on the
@@ -63,34 +66,75 @@ func PrettyJSON(s string) string {
 // Field returns the value of key in the JSON object s as text: a string as
 // is, anything else as JSON. It returns "" when s is not an object or has no
 // such key.
-func Field(s, key string) string {
-	var obj map[string]json.RawMessage
-	if json.Unmarshal([]byte(s), &obj) != nil {
+func Field(s, key string) string { return firstField(s, key) }
+
+// firstField returns the first of keys that the JSON object s has with a
+// non-empty value, as Field gives it. Templates ask for several fields of
+// one tool input, which may hold a whole file: it is scanned once, and
+// nothing but the chosen value is copied.
+func firstField(s string, keys ...string) string {
+	if !strings.HasPrefix(strings.TrimLeft(s, " \t\r\n"), "{") {
 		return ""
 	}
-	raw, ok := obj[key]
-	if !ok {
+	found := make([]jsontext.Value, len(keys))
+	dec := jsontext.NewDecoder(strings.NewReader(s), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
 		return ""
+	}
+	for dec.PeekKind() != '}' {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return ""
+		}
+		i := slices.Index(keys, name.String())
+		if i < 0 {
+			if dec.SkipValue() != nil {
+				return ""
+			}
+			continue
+		}
+		v, err := dec.ReadValue()
+		if err != nil {
+			return ""
+		}
+		found[i] = slices.Clone(v) // the last of repeated names wins, as in encoding/json
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return ""
+	}
+	for _, v := range found {
+		if t := fieldText(v); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+func fieldText(v jsontext.Value) string {
+	switch v.Kind() {
+	case 0, 'n':
+		return "" // absent, or null
+	case '"':
+	default:
+		return string(v)
 	}
 	var str string
-	if json.Unmarshal(raw, &str) == nil {
-		return str
+	if json.Unmarshal(v, &str) != nil {
+		return ""
 	}
-	return string(raw)
+	return str
 }
 
 // Command returns the command line of a shell tool call: its "command" or
 // "cmd" field, joined when it is an argv array, or the input itself when it
 // is not JSON.
 func Command(input string) string {
-	for _, k := range []string{"command", "cmd"} {
-		if v := Field(input, k); v != "" {
-			var argv []string
-			if strings.HasPrefix(v, "[") && json.Unmarshal([]byte(v), &argv) == nil {
-				return strings.Join(argv, " ")
-			}
-			return v
+	if v := firstField(input, "command", "cmd"); v != "" {
+		var argv []string
+		if strings.HasPrefix(v, "[") && json.Unmarshal([]byte(v), &argv) == nil {
+			return strings.Join(argv, " ")
 		}
+		return v
 	}
 	if !strings.HasPrefix(strings.TrimSpace(input), "{") {
 		return input
@@ -145,10 +189,8 @@ func ToolSummary(input string) string {
 	if c := Command(input); c != "" {
 		return Truncate(120, firstLine(c))
 	}
-	for _, k := range summaryKeys {
-		if v := Field(input, k); v != "" {
-			return Truncate(120, firstLine(v))
-		}
+	if v := firstField(input, summaryKeys...); v != "" {
+		return Truncate(120, firstLine(v))
 	}
 	return ""
 }

@@ -72,17 +72,29 @@ func HighlightFile(code, p string) template.HTML {
 
 func format(code, lang string, l chroma.Lexer) template.HTML {
 	code = strings.TrimSuffix(code, "\n")
-	if l != nil && len(code) <= maxHighlightBytes && strings.Count(code, "\n") < maxHighlightLines {
-		if it, err := l.Tokenise(nil, code); err == nil {
-			var buf bytes.Buffer
-			fmt.Fprintf(&buf, `<div class="highlight" data-lang="%s">`, template.HTMLEscapeString(lang))
-			if formatter.Format(&buf, styles.Fallback, it) == nil {
-				buf.WriteString("</div>")
-				return template.HTML(buf.String())
-			}
-		}
+	if l == nil || !highlightable(code, strings.Count(code, "\n")+1) {
+		return Plain(code, lang)
 	}
-	return Plain(code, lang)
+	html, ok := cached("block", l, code, func() ([]string, bool) {
+		it, err := l.Tokenise(nil, code)
+		if err != nil {
+			return nil, false
+		}
+		var buf bytes.Buffer
+		if formatter.Format(&buf, styles.Fallback, it) != nil {
+			return nil, false
+		}
+		return []string{buf.String()}, true
+	})
+	if !ok {
+		return Plain(code, lang)
+	}
+	return template.HTML(`<div class="highlight" data-lang="` + template.HTMLEscapeString(lang) + `">` + html[0] + "</div>")
+}
+
+// highlightable says whether code is short enough to highlight.
+func highlightable(code string, lines int) bool {
+	return len(code) <= maxHighlightBytes && lines <= maxHighlightLines
 }
 
 // Plain renders code as an escaped block with no highlighting.

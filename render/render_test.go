@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/alecthomas/chroma/v2/lexers"
+
 	"github.com/transcriptsite/transcriptsite/internal/htmlcheck"
 )
 
@@ -209,4 +211,57 @@ func FuzzMarkdown(f *testing.F) {
 			t.Fatalf("Markdown(%q): %v\n%s", s, err, out)
 		}
 	})
+}
+
+func TestField(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		keys []string
+		want string
+	}{
+		{`{"a":"x","b":"y"}`, []string{"b"}, "y"},
+		{`{"a":"","b":"y"}`, []string{"a", "b"}, "y"},             // the first non-empty by preference
+		{`{"b":"y","a":"x"}`, []string{"a", "b"}, "x"},            // preference, not order in the input
+		{`{"a":{"n":[1,2]},"b":2}`, []string{"a"}, `{"n":[1,2]}`}, // not a string: as JSON
+		{`{"a":"x","a":"z"}`, []string{"a"}, "z"},                 // the last of repeated names
+		{`{"a":null}`, []string{"a"}, ""},
+		{`{"a":"x\n\u00e9"}`, []string{"a"}, "x\né"},
+		{`{"a":"x",`, []string{"a"}, ""}, // not JSON
+		{`["a"]`, []string{"a"}, ""},
+		{`plain`, []string{"a"}, ""},
+		{`{"c":{"a":"deep"}}`, []string{"a"}, ""}, // only top-level keys
+	} {
+		if got := firstField(c.in, c.keys...); got != c.want {
+			t.Errorf("firstField(%s, %q) = %q, want %q", c.in, c.keys, got, c.want)
+		}
+	}
+}
+
+func TestHighlightCache(t *testing.T) {
+	code := "package main\n\nfunc main() { println(\"cached\") }\n"
+	first := Highlight(code, "go")
+	k := keyOf("block", lexer("go", lexers.Get), strings.TrimSuffix(code, "\n"))
+	if _, ok := highlighted.get(k); !ok {
+		t.Fatal("a highlighted block is not in the cache")
+	}
+	if again := Highlight(code, "golang"); strings.Replace(string(again), `data-lang="golang"`, `data-lang="go"`, 1) != string(first) {
+		t.Errorf("the cached block differs:\n%s\n%s", first, again)
+	}
+	rows := []Row{{Op: ' ', Text: "x := 1", N: 1}, {Op: '+', Text: "y := 2", N: 2}}
+	if a, b := Rows(rows, "a.go"), Rows(rows, "b.go"); a != b || !strings.Contains(string(a), `class="row add"`) {
+		t.Errorf("rows from the cache differ or lost their marks:\n%s\n%s", a, b)
+	}
+
+	// The cache stays within its bound however much goes through it.
+	c := &hlCache{cur: map[hlKey][]string{}}
+	big := strings.Repeat("x", 1<<20)
+	for i := range 200 {
+		c.put(hlKey{byte(i), byte(i >> 8)}, []string{big})
+	}
+	if held := (len(c.cur) + len(c.old)) << 20; held > hlCacheBytes {
+		t.Errorf("the cache holds %d MB, over its bound of %d MB", held>>20, hlCacheBytes>>20)
+	}
+	if _, ok := c.get(hlKey{199}); !ok {
+		t.Error("the newest entry was evicted")
+	}
 }

@@ -234,6 +234,11 @@ type sink interface {
 	create(rel string) (io.WriteCloser, error)
 	// open reads a file written.
 	open(rel string) (io.ReadCloser, error)
+	// local is the path on disk of the file rel, "" for a site in memory.
+	local(rel string) (string, error)
+	// link makes the file rel the file at the path src on disk: a second
+	// link to it where the file system allows, else a copy.
+	link(rel, src string) error
 }
 
 // stream writes the file at rel inside the site with fn.
@@ -282,6 +287,16 @@ func (m *memOut) open(rel string) (io.ReadCloser, error) {
 		return nil, fmt.Errorf("open %s: %w", rel, fs.ErrNotExist)
 	}
 	return io.NopCloser(bytes.NewReader(data)), nil
+}
+
+func (m *memOut) local(string) (string, error) { return "", nil }
+
+func (m *memOut) link(rel, src string) error {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return m.write(rel, data)
 }
 
 // memFile is a file of a memOut, kept when it is closed.
@@ -370,7 +385,7 @@ func (b *builder) sessions(ctx context.Context) (*search.Index, error) {
 	work := make(chan int)
 	done := make(chan int, n)
 	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
+	for range workers() {
 		wg.Go(func() {
 			for i := range work {
 				s := b.site.Sessions[i]
@@ -432,6 +447,11 @@ func (b *builder) sessions(ctx context.Context) (*search.Index, error) {
 	}
 	return index, nil // nil when the site has no search
 }
+
+// workers is how many sessions render at once: one more than the cores,
+// so that a core whose worker waits on the disk (creating a file is slow
+// on some) has another to run.
+func workers() int { return runtime.GOMAXPROCS(0) + 1 }
 
 // fallbackPage stands in for a session page the theme failed to render,
 // so links to it still lead somewhere that says why.

@@ -89,6 +89,55 @@ func (s *store) Get(key string) ([]byte, bool) {
 	return data, ok
 }
 
+// inMemory says whether entries are kept in memory (serve), not only in
+// their files.
+func (s *store) inMemory() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mem != nil
+}
+
+// file returns the path of the file of an entry of a store on disk, for a
+// build to link into the site instead of copying it; "" when there is no
+// such entry or the store is not read.
+func (s *store) file(key string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.used[key] = true
+	p := s.path(key)
+	if _, err := os.Stat(p); err != nil || !s.read {
+		s.misses++
+		return ""
+	}
+	s.hits++
+	return p
+}
+
+// adopt stores the file at src, which is never written again, as the
+// entry key: linked where it can be, else copied. A store in memory reads
+// it.
+func (s *store) adopt(key, src string) {
+	s.mu.Lock()
+	memory := s.mem != nil
+	s.used[key] = true
+	s.mu.Unlock()
+	if memory {
+		if data, err := os.ReadFile(src); err == nil {
+			s.Put(key, data)
+		}
+		return
+	}
+	p := s.path(key)
+	if os.MkdirAll(filepath.Dir(p), 0o755) != nil {
+		return
+	}
+	tmp := filepath.Join(filepath.Dir(p), ".tmp-"+key)
+	os.Remove(tmp)
+	if linkOrCopy(src, tmp) != nil || os.Rename(tmp, p) != nil {
+		os.Remove(tmp)
+	}
+}
+
 // PutBlob stores data under its sha256 and returns the key. Blobs are
 // read back whatever --ignoreCache says: they belong to this build.
 func (s *store) PutBlob(data []byte) string {

@@ -117,12 +117,17 @@ func (b *builder) exports(s *Session, dig string) error {
 }
 
 // cachedFile writes the file rel of the site: from the cache entry key
-// when there is one, else as make writes it, then copied to the cache once
+// when there is one, else as make writes it, then given to the cache once
 // it is whole, so a cache that cannot be written never fails the file.
-// Both ways stream: a session's page or export can be hundreds of
-// megabytes and is never held whole. key "" skips the cache.
+// On disk the site and the cache share the file (a hard link) where they
+// can, so neither way copies it; a session's page or export can be
+// hundreds of megabytes and is never held whole. key "" skips the cache.
 func (b *builder) cachedFile(rel, key string, make func(io.Writer) error) error {
-	if key != "" {
+	if key != "" && !b.store.inMemory() {
+		if src := b.store.file(key); src != "" {
+			return b.out.link(rel, src)
+		}
+	} else if key != "" {
 		if r, ok := b.store.Open(key); ok {
 			defer r.Close()
 			return stream(b.out, rel, func(w io.Writer) error {
@@ -134,17 +139,22 @@ func (b *builder) cachedFile(rel, key string, make func(io.Writer) error) error 
 	if err := stream(b.out, rel, make); err != nil {
 		return err
 	}
-	if key != "" {
-		b.store.Write(key, func(w io.Writer) error {
-			f, err := b.out.open(rel)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			_, err = io.Copy(w, f)
-			return err
-		})
+	if key == "" {
+		return nil
 	}
+	if p, err := b.out.local(rel); err == nil && p != "" {
+		b.store.adopt(key, p)
+		return nil
+	}
+	b.store.Write(key, func(w io.Writer) error {
+		f, err := b.out.open(rel)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		_, err = io.Copy(w, f)
+		return err
+	})
 	return nil
 }
 

@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,6 +43,9 @@ func TestIncrementalBuild(t *testing.T) {
 		t.Errorf("warm build rendered %d pages with %d cache misses", warm.Rendered, warm.CacheMisses)
 	}
 	sameTree(t, first, tree(t, cfg.Destination)) // exports included
+	if n, want := linkedFromCache(t, cfg.Destination, cache), 3*cold.Sessions; n != want {
+		t.Errorf("%d pages and exports of the warm build are the cache's files, want %d", n, want)
+	}
 
 	// One session grows: only its page is rendered again.
 	p := filepath.Join(dir, "content", "alpha", "two.jsonl")
@@ -122,5 +126,38 @@ func exportsIn(files map[string][]byte) int {
 			n++
 		}
 	}
+	return n
+}
+
+// linkedFromCache counts the files of the site that are files of the cache
+// (hard links), not copies.
+func linkedFromCache(t *testing.T, site, cache string) int {
+	t.Helper()
+	var entries []os.FileInfo
+	filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if fi, err := os.Stat(p); err == nil {
+				entries = append(entries, fi)
+			}
+		}
+		return err
+	})
+	n := 0
+	filepath.WalkDir(site, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if os.SameFile(fi, e) {
+				n++
+				break
+			}
+		}
+		return nil
+	})
 	return n
 }

@@ -95,6 +95,39 @@ func (b *bufferedFile) Close() error {
 	return err
 }
 
+func (o *output) local(rel string) (string, error) { return o.file(rel) }
+
+func (o *output) link(rel, src string) error {
+	p, err := o.file(rel)
+	if err != nil {
+		return err
+	}
+	return linkOrCopy(src, p)
+}
+
+// linkOrCopy makes dst a hard link to src, or a copy of it when src is on
+// another file system (or on one without links). Linked files are never
+// written again: builds and the cache write new files and rename them.
+func linkOrCopy(src, dst string) error {
+	if os.Link(src, dst) == nil {
+		return nil
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in) // copy_file_range where the kernel has it
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 func (o *output) open(rel string) (io.ReadCloser, error) {
 	p, err := o.file(rel)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"runtime/pprof"
+	"runtime/trace"
 	"slices"
 	"strconv"
 	"strings"
@@ -99,17 +100,27 @@ content/), or anywhere to build the embedded demo site into public/.`,
 		SilenceErrors: true,
 	}
 	root.AddCommand(newBuild(), newServe(), newExport(), newVersion(), newFormats(), newPublish(), newNew())
-	var cpuProfile, memProfile string
+	var cpuProfile, memProfile, traceFile string
 	root.PersistentFlags().StringVar(&cpuProfile, "profile-cpu", "", "write a CPU profile to this file")
 	root.PersistentFlags().StringVar(&memProfile, "profile-mem", "", "write a heap profile to this file when the command ends")
-	_ = root.PersistentFlags().MarkHidden("profile-cpu")
-	_ = root.PersistentFlags().MarkHidden("profile-mem")
-	var cpuFile *os.File
+	root.PersistentFlags().StringVar(&traceFile, "profile-trace", "", "write an execution trace (go tool trace) to this file")
+	for _, f := range []string{"profile-cpu", "profile-mem", "profile-trace"} {
+		_ = root.PersistentFlags().MarkHidden(f)
+	}
+	var cpuFile, tracing *os.File
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		var err error
+		if traceFile != "" {
+			if tracing, err = os.Create(traceFile); err != nil {
+				return err
+			}
+			if err := trace.Start(tracing); err != nil {
+				return err
+			}
+		}
 		if cpuProfile == "" {
 			return nil
 		}
-		var err error
 		if cpuFile, err = os.Create(cpuProfile); err != nil {
 			return err
 		}
@@ -119,6 +130,10 @@ content/), or anywhere to build the embedded demo site into public/.`,
 		if cpuFile != nil {
 			pprof.StopCPUProfile()
 			cpuFile.Close()
+		}
+		if tracing != nil {
+			trace.Stop()
+			tracing.Close()
 		}
 		if memProfile != "" {
 			f, err := os.Create(memProfile)
