@@ -277,8 +277,8 @@ func hunkStart(l string) (int, int) {
 // old/new pair (Claude Edit, Gemini replace, str_replace), a list of them
 // (MultiEdit), or a patch (apply_patch).
 func Edits(input string) []FileDiff {
-	p := firstField(input, "file_path", "path", "filePath", "absolute_path")
-	if old, new := firstField(input, "old_string", "old_str", "oldString"), firstField(input, "new_string", "new_str", "newString"); old != "" || new != "" {
+	p := FirstField(input, "file_path", "path", "filePath", "absolute_path")
+	if old, new := FirstField(input, "old_string", "old_str", "oldString"), FirstField(input, "new_string", "new_str", "newString"); old != "" || new != "" {
 		return []FileDiff{{Path: p, Rows: LineDiff(old, new, 1)}}
 	}
 	if edits := Field(input, "edits"); strings.HasPrefix(edits, "[") {
@@ -288,11 +288,11 @@ func Edits(input string) []FileDiff {
 			if len(fd.Rows) > 0 {
 				fd.Rows = append(fd.Rows, Row{Op: '@', Text: "…"})
 			}
-			fd.Rows = append(fd.Rows, LineDiff(firstField(e, "old_string", "old_str"), firstField(e, "new_string", "new_str"), 1)...)
+			fd.Rows = append(fd.Rows, LineDiff(FirstField(e, "old_string", "old_str"), FirstField(e, "new_string", "new_str"), 1)...)
 		}
 		return []FileDiff{fd}
 	}
-	patch := firstField(input, "patch", "input", "diff")
+	patch := FirstField(input, "patch", "input", "diff")
 	if patch == "" && !strings.HasPrefix(strings.TrimSpace(input), "{") {
 		patch = input
 	}
@@ -358,7 +358,7 @@ func Todos(input string) []Todo {
 	var out []Todo
 	for _, key := range []string{"todos", "plan"} {
 		for _, o := range jsonObjects(Field(input, key)) {
-			text := firstField(o, "content", "step", "description", "text", "title")
+			text := FirstField(o, "content", "step", "description", "text", "title")
 			if text != "" {
 				out = append(out, Todo{Text: text, Status: Field(o, "status")})
 			}

@@ -66,13 +66,13 @@ func PrettyJSON(s string) string {
 // Field returns the value of key in the JSON object s as text: a string as
 // is, anything else as JSON. It returns "" when s is not an object or has no
 // such key.
-func Field(s, key string) string { return firstField(s, key) }
+func Field(s, key string) string { return FirstField(s, key) }
 
-// firstField returns the first of keys that the JSON object s has with a
+// FirstField returns the first of keys that the JSON object s has with a
 // non-empty value, as Field gives it. Templates ask for several fields of
 // one tool input, which may hold a whole file: it is scanned once, and
 // nothing but the chosen value is copied.
-func firstField(s string, keys ...string) string {
+func FirstField(s string, keys ...string) string {
 	if !strings.HasPrefix(strings.TrimLeft(s, " \t\r\n"), "{") {
 		return ""
 	}
@@ -129,7 +129,7 @@ func fieldText(v jsontext.Value) string {
 // "cmd" field, joined when it is an argv array, or the input itself when it
 // is not JSON.
 func Command(input string) string {
-	if v := firstField(input, "command", "cmd"); v != "" {
+	if v := FirstField(input, "command", "cmd"); v != "" {
 		var argv []string
 		if strings.HasPrefix(v, "[") && json.Unmarshal([]byte(v), &argv) == nil {
 			return strings.Join(argv, " ")
@@ -189,7 +189,7 @@ func ToolSummary(input string) string {
 	if c := Command(input); c != "" {
 		return Truncate(120, firstLine(c))
 	}
-	if v := firstField(input, summaryKeys...); v != "" {
+	if v := FirstField(input, summaryKeys...); v != "" {
 		return Truncate(120, firstLine(v))
 	}
 	return ""

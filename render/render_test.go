@@ -231,8 +231,8 @@ func TestField(t *testing.T) {
 		{`plain`, []string{"a"}, ""},
 		{`{"c":{"a":"deep"}}`, []string{"a"}, ""}, // only top-level keys
 	} {
-		if got := firstField(c.in, c.keys...); got != c.want {
-			t.Errorf("firstField(%s, %q) = %q, want %q", c.in, c.keys, got, c.want)
+		if got := FirstField(c.in, c.keys...); got != c.want {
+			t.Errorf("FirstField(%s, %q) = %q, want %q", c.in, c.keys, got, c.want)
 		}
 	}
 }

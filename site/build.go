@@ -353,8 +353,8 @@ func (b *builder) pages(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if index != nil {
-		if err := index.Write(); err != nil {
+	if st.Config.Search != nil {
+		if err := index.write(); err != nil {
 			return err
 		}
 		if err := b.page("search", &Page{Kind: "search", Title: "Search", Path: "search/"}); err != nil {
@@ -372,15 +372,24 @@ func (b *builder) pages(ctx context.Context) error {
 
 // sessions renders every session page and prepares it for the search
 // index, on every core, and returns the index.
-func (b *builder) sessions(ctx context.Context) (*search.Index, error) {
+func (b *builder) sessions(ctx context.Context) (*searchIndex, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	n := len(b.site.Sessions)
 	prepared := make([]*search.Prepared, n)
 	failed := make([]error, n)
-	var index *search.Index
+	digs := make([]string, n)
+	if b.store != nil {
+		for i, s := range b.site.Sessions {
+			digs[i] = digest(s.Session, b.hashes)
+		}
+	}
+	var index *searchIndex
 	if b.site.Config.Search != nil {
-		index = search.New(toolKindNames(), func(name string, data []byte) error { return b.out.write("search/"+name, data) })
+		var err error
+		if index, err = b.newSearchIndex(digs); err != nil {
+			return nil, err
+		}
 	}
 	work := make(chan int)
 	done := make(chan int, n)
@@ -388,12 +397,8 @@ func (b *builder) sessions(ctx context.Context) (*search.Index, error) {
 	for range workers() {
 		wg.Go(func() {
 			for i := range work {
-				s := b.site.Sessions[i]
-				dig := ""
-				if b.store != nil {
-					dig = digest(s.Session, b.hashes)
-				}
-				if index != nil {
+				s, dig := b.site.Sessions[i], digs[i]
+				if index.building() {
 					prepared[i] = b.prepare(s, dig)
 				}
 				failed[i] = b.session(s, dig)
@@ -419,7 +424,7 @@ func (b *builder) sessions(ctx context.Context) (*search.Index, error) {
 	for i := range done {
 		ready[i] = true
 		for ; next < n && ready[next]; next++ {
-			if index != nil {
+			if index.building() {
 				index.Append(prepared[next])
 				prepared[next] = nil
 			}
@@ -532,7 +537,7 @@ func (b *builder) prepare(s *Session, dig string) *search.Prepared {
 	if b.store == nil || dig == "" {
 		return searchSession(s, b.site.Config.Search)
 	}
-	key := ingest.Key("search", b.theme, dig, s.Path, s.Title, s.Project.Name)
+	key := prepareKey(b.theme, dig, s)
 	if data, ok := b.store.Get(key); ok {
 		p := new(search.Prepared)
 		if p.UnmarshalBinary(data) == nil {
@@ -544,6 +549,10 @@ func (b *builder) prepare(s *Session, dig string) *search.Prepared {
 		b.store.Put(key, data)
 	}
 	return p
+}
+
+func prepareKey(theme, dig string, s *Session) string {
+	return ingest.Key("search", theme, dig, s.Path, s.Title, s.Project.Name)
 }
 
 // pageContext is what a session's page shows of the rest of the site.

@@ -136,10 +136,11 @@ func TestMarkdownKeepsEveryOutputWhole(t *testing.T) {
 		return ast.WalkContinue, nil
 	})
 	want := []string{
-		"s := \"````\"\n", // code
-		"{\n  \"command\": \"grep -n '```' parse.go\"\n}\n",                   // JSON input, indented
-		"*** Begin Patch\n*** Update File: parse.go\n-a\n+b\n*** End Patch\n", // free-text input
-		"12: s := \"````\"\nfailed\n",                                         // output, ANSI removed
+		"s := \"````\"\n",                      // code
+		"grep -n '```' parse.go\n",             // a shell command, as shell
+		"-a\n+b\n",                             // an apply_patch edit, as a diff
+		"{\n  \"prompt\": \"find tests\"\n}\n", // any other input: JSON, indented
+		"12: s := \"````\"\nfailed\n",          // output, ANSI removed
 		"an orphan result\n",
 		`{"type":"zz-record","x":"` + "```" + `"}` + "\n", // raw record
 	}

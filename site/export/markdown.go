@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path"
 	"regexp"
 	"strings"
 	"time"
@@ -236,18 +237,60 @@ func (w *mdWriter) call(c *transcript.ToolCall) {
 		w.printf(", started session %s", code(c.Subagent))
 	}
 	w.printf("\n\n")
-	input := render.PrettyJSON(c.Input)
-	lang := "json"
-	if input == c.Input && !json.Valid([]byte(c.Input)) {
-		lang = "" // free text, such as an apply_patch
-	}
-	w.str(fence(input, lang)...)
+	w.input(c)
 	if c.Result == nil {
 		w.printf("\n*No result.*\n")
 		return
 	}
 	w.printf("\n**Result**")
 	w.result(c.Result)
+}
+
+// input writes a call's input as its page shows it: a command as shell, a
+// file written in the language of its name, an edit as a diff, anything
+// else as indented JSON. The JSON export keeps every input as it was.
+func (w *mdWriter) input(c *transcript.ToolCall) {
+	switch c.Kind {
+	case transcript.ShellTool:
+		if cmd := render.Command(c.Input); cmd != "" && cmd != c.Input {
+			w.str(fence(cmd, "bash")...)
+			return
+		}
+	case transcript.WriteTool:
+		p := render.FirstField(c.Input, "file_path", "path", "filePath")
+		if content := render.FirstField(c.Input, "content", "contents", "text"); p != "" {
+			w.printf("%s\n\n", code(p))
+			w.str(fence(content, strings.TrimPrefix(path.Ext(p), "."))...)
+			return
+		}
+	case transcript.EditTool:
+		if fds := render.Edits(c.Input); len(fds) > 0 {
+			for _, fd := range fds {
+				w.printf("%s\n\n", code(fd.Path))
+				w.str(fence(diffText(fd.Rows), "diff")...)
+			}
+			return
+		}
+	}
+	input := render.PrettyJSON(c.Input)
+	lang := "json"
+	if input == c.Input && !json.Valid([]byte(c.Input)) {
+		lang = "" // free text, such as an apply_patch
+	}
+	w.str(fence(input, lang)...)
+}
+
+// diffText writes an edit's rows as the lines of a unified diff.
+func diffText(rows []render.Row) string {
+	var b strings.Builder
+	for _, r := range rows {
+		if r.Op != '@' {
+			b.WriteByte(r.Op)
+		}
+		b.WriteString(r.Text)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // result writes what follows a result's heading.
