@@ -15,6 +15,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/transcriptsite/transcriptsite/internal/parallel"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -176,6 +177,7 @@ type file struct {
 	fsys fs.FS
 	path string // inside fsys
 	rel  string // slash path shown to the user: the root's name, then path
+	size int64
 }
 
 // Load reads every file of every root. A file that cannot be read, or that
@@ -218,7 +220,11 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 			}
 			// Regular files, symlinks, and entries that failed to stat (reported when read).
 			if err != nil || d.Type().IsRegular() || d.Type()&fs.ModeSymlink != 0 {
-				files = append(files, file{root.FS, p, path.Join(root.Name, p)})
+				f := file{fsys: root.FS, path: p, rel: path.Join(root.Name, p)}
+				if info, err := d.Info(); err == nil {
+					f.size = info.Size()
+				}
+				files = append(files, f)
 			}
 			return nil
 		})
@@ -259,7 +265,7 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 			}
 		})
 	}
-	for i := range files {
+	for _, i := range parallel.LargestFirst(len(files), func(i int) int64 { return files[i].size }) {
 		if ctx.Err() != nil {
 			break
 		}

@@ -4,10 +4,11 @@
 # seconds of RUNS cold builds, pages/s, peak RSS, and Hugo's time over
 # transcriptsite's. Hugo's pages are the sessions' Markdown exports, so both
 # render the same sessions and highlight with chroma and CSS classes. They
-# do not highlight the same blocks: the export fences tool inputs as JSON
-# and outputs with no language, where the site shows a file or a diff in
-# its own language. Below the table, the fenced blocks of the Markdown
-# and what each tool highlighted are counted by language.
+# highlight nearly the same code: the export fences a command as bash, a
+# written file in its language and an edit as a diff, where the page
+# highlights an edit in its file's language (costlier than diff's lexer).
+# Below the table, the fenced blocks of the Markdown and what each tool
+# highlighted are counted by language.
 #
 #   scripts/hugo.sh                    # 1,000 sessions, 3 runs each
 #   N=100 RUNS=1 scripts/hugo.sh       # a quick look

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/internal/parallel"
 	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/sass"
 	"github.com/transcriptsite/transcriptsite/site/search"
@@ -408,7 +409,13 @@ func (b *builder) sessions(ctx context.Context) (*searchIndex, error) {
 	}
 	go func() {
 		defer close(work)
-		for i := range n {
+		// The biggest sessions first; a session's size is its tool
+		// calls and messages, which is what its page costs.
+		sizes := parallel.LargestFirst(n, func(i int) int64 {
+			st := b.site.Sessions[i].Stats
+			return int64(st.Messages + st.ToolCalls)
+		})
+		for _, i := range sizes {
 			select {
 			case work <- i:
 			case <-ctx.Done():
