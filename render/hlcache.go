@@ -75,14 +75,14 @@ func (c *hlCache) addLocked(k hlKey, v []string) {
 	c.size += n
 }
 
-// cached returns what make returns for (use, l, code), from the cache when
-// it has it. make's result must not depend on anything else.
-func cached(use string, l chroma.Lexer, code string, make func() ([]string, bool)) ([]string, bool) {
+// cached returns what highlight returns for (use, l, code), from the cache
+// when it has it. highlight's result must not depend on anything else.
+func cached(use string, l chroma.Lexer, code string, highlight func() ([]string, bool)) ([]string, bool) {
 	k := keyOf(use, l, code)
 	if v, ok := highlighted.get(k); ok {
 		return v, true
 	}
-	v, ok := make()
+	v, ok := highlight()
 	if ok {
 		highlighted.put(k, v)
 	}
