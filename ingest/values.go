@@ -233,9 +233,16 @@ func kindMismatch(data []byte, v any) error {
 	if want == '[' && t.Elem().Elem().Kind() == reflect.Uint8 && c == '"' {
 		return nil // []byte decodes from base64 text
 	}
-	kind := map[byte]string{'"': "string", '[': "array", '{': "object", 't': "bool", 'f': "bool"}[c]
-	if kind == "" {
-		kind = "number"
+	kind := "number"
+	switch c {
+	case '"':
+		kind = "string"
+	case '[':
+		kind = "array"
+	case '{':
+		kind = "object"
+	case 't', 'f':
+		kind = "bool"
 	}
 	return &json.UnmarshalTypeError{Value: kind, Type: t.Elem(), Offset: 1}
 }

@@ -36,6 +36,7 @@ func Funcs() template.FuncMap {
 		"todos":         Todos,
 		"lineDiff":      LineDiff,
 		"numbered":      Numbered,
+		"written":       Written,
 		"isHuge":        IsHuge,
 		"lines":         splitLines,
 		"safeURL":       func(u string) bool { ok, _ := SafeURL(u); return ok },
@@ -123,6 +124,18 @@ func fieldText(v jsontext.Value) string {
 		return ""
 	}
 	return str
+}
+
+// WrittenFile is what a write tool call writes.
+type WrittenFile struct{ Path, Content string }
+
+// Written reads a write tool call's input, whatever the agent names its
+// fields: the page and the Markdown export show the same file.
+func Written(input string) WrittenFile {
+	return WrittenFile{
+		Path:    FirstField(input, "file_path", "path", "filePath"),
+		Content: FirstField(input, "content", "contents", "text"),
+	}
 }
 
 // Command returns the command line of a shell tool call: its "command" or

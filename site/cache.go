@@ -102,10 +102,18 @@ func (s *store) inMemory() bool {
 // such entry or the store is not read.
 func (s *store) file(key string) string {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.used[key] = true
+	read := s.read
+	s.mu.Unlock()
 	p := s.path(key)
-	if _, err := os.Stat(p); err != nil || !s.read {
+	ok := false
+	if read {
+		_, err := os.Stat(p) // outside the lock: every worker asks
+		ok = err == nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !ok {
 		s.misses++
 		return ""
 	}

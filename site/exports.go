@@ -123,11 +123,13 @@ func (b *builder) exports(s *Session, dig string) error {
 // can, so neither way copies it; a session's page or export can be
 // hundreds of megabytes and is never held whole. key "" skips the cache.
 func (b *builder) cachedFile(rel, key string, make func(io.Writer) error) error {
-	if key != "" && !b.store.inMemory() {
+	switch {
+	case key == "":
+	case !b.store.inMemory():
 		if src := b.store.file(key); src != "" {
 			return b.out.link(rel, src)
 		}
-	} else if key != "" {
+	default:
 		if r, ok := b.store.Open(key); ok {
 			defer r.Close()
 			return stream(b.out, rel, func(w io.Writer) error {

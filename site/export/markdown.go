@@ -257,10 +257,9 @@ func (w *mdWriter) input(c *transcript.ToolCall) {
 			return
 		}
 	case transcript.WriteTool:
-		p := render.FirstField(c.Input, "file_path", "path", "filePath")
-		if content := render.FirstField(c.Input, "content", "contents", "text"); p != "" {
-			w.printf("%s\n\n", code(p))
-			w.str(fence(content, strings.TrimPrefix(path.Ext(p), "."))...)
+		if f := render.Written(c.Input); f.Path != "" {
+			w.printf("%s\n\n", code(f.Path))
+			w.str(fence(f.Content, strings.TrimPrefix(path.Ext(f.Path), "."))...)
 			return
 		}
 	case transcript.EditTool:
