@@ -1,7 +1,7 @@
 package ingest
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -99,7 +99,7 @@ func (p *parsed) encode(w io.Writer) error {
 				return err
 			}
 			for _, m := range msgs {
-				if err := enc.Encode(m); err != nil {
+				if err := enc.Encode(toWire(m)); err != nil {
 					return err
 				}
 			}
@@ -135,15 +135,58 @@ func (p *parsed) decode(r io.Reader) error {
 			}
 			t.Messages = make([]*transcript.Message, n)
 			for j := range t.Messages {
-				t.Messages[j] = new(transcript.Message)
-				if err := dec.Decode(t.Messages[j]); err != nil {
+				var w wireMessage
+				if err := dec.Decode(&w); err != nil {
 					return err
 				}
+				t.Messages[j] = w.message()
 			}
 		}
 		p.Sessions = append(p.Sessions, s)
 	}
 	return nil
+}
+
+// wireMessage is a message as the cache keeps it. gob sends a pointer to
+// zero as nothing, so the parts whose exit code is 0 are listed beside it.
+// A part's own result is listed by its index, a call's result by -1-index.
+type wireMessage struct {
+	M        *transcript.Message
+	ExitZero []int
+}
+
+func toWire(m *transcript.Message) wireMessage {
+	w := wireMessage{M: m}
+	zero := func(r *transcript.ToolResult) bool { return r != nil && r.ExitCode != nil && *r.ExitCode == 0 }
+	for i, p := range m.Parts {
+		if zero(p.Result) {
+			w.ExitZero = append(w.ExitZero, i)
+		}
+		if p.Call != nil && zero(p.Call.Result) {
+			w.ExitZero = append(w.ExitZero, -1-i)
+		}
+	}
+	return w
+}
+
+func (w wireMessage) message() *transcript.Message {
+	m := w.M
+	if m == nil {
+		m = new(transcript.Message) // gob sent a message with nothing set as nothing
+	}
+	for _, i := range w.ExitZero {
+		var r *transcript.ToolResult
+		switch {
+		case i >= 0 && i < len(m.Parts):
+			r = m.Parts[i].Result
+		case i < 0 && -1-i < len(m.Parts) && m.Parts[-1-i].Call != nil:
+			r = m.Parts[-1-i].Call.Result
+		}
+		if r != nil {
+			r.ExitCode = new(int)
+		}
+	}
+	return m
 }
 
 type parsedHead struct {
@@ -194,38 +237,73 @@ func contentHash(c Cache, fsys fs.FS, name, rel string) (string, error) {
 }
 
 // cachedRead reads f through the cache: a hit decodes what an earlier
-// build parsed, a miss reads the file and stores the result. It returns
-// the file's content hash too, "" when it could not be hashed.
-func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *File) (*Reader, []*transcript.Session, string) {
+// build parsed, a miss reads the file and stores the result. When the
+// sessions are to be released, a hit needs only the file's links and
+// warnings, which are kept apart so the sessions are not decoded for them.
+func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *File, release bool) read {
 	c := opts.Cache
+	rd := read{rel: f.Rel}
 	sum, err := contentHash(c, fsys, name, f.Rel)
 	if err != nil {
-		r, ss := readFile(ctx, fsys, name, f)
-		transform(opts, ss)
-		return r, ss, ""
+		rd.reader, rd.sessions = readFile(ctx, fsys, name, f)
+		transform(opts, rd.sessions)
+		return rd
 	}
 	key := Key("parse", BuildID(), opts.TransformID, f.Rel, sum)
-	if rc, ok := c.Open(key); ok {
-		var p parsed
-		err := p.decode(bufio.NewReaderSize(rc, 64<<10))
-		rc.Close()
-		if err == nil {
-			f.Warnings = p.Warnings
-			if p.Reader == 0 || p.Reader > len(Readers) {
-				return nil, nil, sum
+	linksKey := Key("links", key)
+	if release {
+		var fl fileLinks
+		if data, ok := c.Get(linksKey); ok && gob.NewDecoder(bytes.NewReader(data)).Decode(&fl) == nil && fl.Reader <= len(Readers) {
+			// Opening the entry also tells the cache it is still in use.
+			if rc, ok := c.Open(key); ok {
+				rc.Close()
+				f.Warnings = fl.Warnings
+				rd.hash, rd.key, rd.links = sum, key, fl.Links
+				if fl.Reader > 0 {
+					rd.reader = Readers[fl.Reader-1]
+				}
+				return rd
 			}
-			return Readers[p.Reader-1], p.Sessions, sum
 		}
 	}
-	r, ss := readFile(ctx, fsys, name, f)
-	transform(opts, ss)
-	if ctx.Err() != nil {
-		return r, ss, "" // an interrupted read is not the file's result
+	rd.hash = sum
+	if p, err := openParsed(c, key); err == nil {
+		f.Warnings = p.Warnings
+		if p.Reader > 0 && p.Reader <= len(Readers) {
+			rd.reader, rd.sessions, rd.key = Readers[p.Reader-1], p.Sessions, key
+		}
+	} else {
+		rd.reader, rd.sessions = readFile(ctx, fsys, name, f)
+		transform(opts, rd.sessions)
+		if ctx.Err() != nil {
+			rd.hash = "" // an interrupted read is not the file's result
+			return rd
+		}
+		p := parsed{Sessions: rd.sessions, Warnings: f.Warnings}
+		if rd.reader != nil {
+			p.Reader = 1 + slices.Index(Readers, rd.reader)
+		}
+		c.Write(key, p.encode)
+		rd.key = key
 	}
-	p := parsed{Sessions: ss, Warnings: f.Warnings}
-	if r != nil {
-		p.Reader = 1 + slices.Index(Readers, r)
+	if release {
+		fl := fileLinks{Warnings: f.Warnings}
+		if rd.reader != nil {
+			fl.Reader = 1 + slices.Index(Readers, rd.reader)
+			rd.links = rd.reader.links(rd.sessions)
+			fl.Links = rd.links
+		}
+		var buf bytes.Buffer
+		if gob.NewEncoder(&buf).Encode(fl) == nil {
+			c.Put(linksKey, buf.Bytes())
+		}
 	}
-	c.Write(key, p.encode)
-	return r, ss, sum
+	return rd
+}
+
+// fileLinks is what grouping needs of a parsed file.
+type fileLinks struct {
+	Reader   int
+	Warnings []Warning
+	Links    []string
 }

@@ -28,6 +28,7 @@ var claudeCode = &Reader{
 	Detect: detectClaude,
 	Read:   readClaude,
 	Merge:  mergeClaude,
+	Links:  claudeLinks,
 }
 
 var claudeTypes = map[string]bool{"user": true, "assistant": true, "system": true, "progress": true, "attachment": true}

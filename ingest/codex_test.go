@@ -322,13 +322,18 @@ func TestCodexZstd(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ids []string
+	var merged *transcript.Session
 	for _, s := range res.Sessions {
 		ids = append(ids, s.ID)
+		if s.ID == "F-1" {
+			merged = s
+		}
 	}
-	if want := []string{"notes", "F-1", "notes", "F-2"}; !slices.Equal(ids, want) {
+	slices.Sort(ids)
+	if want := []string{"F-1", "F-2", "notes", "notes"}; !slices.Equal(ids, want) {
 		t.Fatalf("sessions %v, want %v", ids, want)
 	}
-	if s := res.Sessions[1]; s.Source != "archived_sessions/rollout-f.jsonl" || !slices.Equal(s.Sources, []string{"sessions/rollout-f.jsonl.zst"}) {
+	if s := merged; s.Source != "archived_sessions/rollout-f.jsonl" || !slices.Equal(s.Sources, []string{"sessions/rollout-f.jsonl.zst"}) {
 		t.Errorf("merged session source %q, sources %v", s.Source, s.Sources)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/transcriptsite/transcriptsite/internal/parallel"
@@ -37,6 +36,9 @@ type Reader struct {
 	// ChildIDs, ToolCall.Subagent): the build cache knows a session by
 	// those, and would otherwise serve a stale page.
 	Merge func(ss []*transcript.Session) []*transcript.Session
+	// Links, when set, names what else than session ids (see groups.go)
+	// Merge may join a session by with sessions of other files.
+	Links func(s *transcript.Session) []string
 }
 
 // Readers is the table of every format, in detection order: the first reader
@@ -148,6 +150,10 @@ type Result struct {
 	// Hashes holds the content hash of each file read, by its slash path,
 	// when Load ran with a cache.
 	Hashes map[string]string
+
+	cache  Cache
+	reads  []read
+	groups []*group
 }
 
 // skipDirs are never descended into: they hold no sessions and can be huge.
@@ -201,6 +207,10 @@ type Options struct {
 	TransformID string
 	// Blobs, when set, holds large images as they are read.
 	Blobs Blobs
+	// Release, with a Cache, keeps only a summary of each session once it is
+	// read (transcript.Session.Release), so that a site of any size fits in
+	// memory; Result.Load reads a group's turns back.
+	Release bool
 }
 
 // LoadCached is Load with options.
@@ -239,69 +249,92 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 	}
 	files = slices.DeleteFunc(files, func(f file) bool { return isSQLiteSidecar(f.rel, rels) })
 
-	type out struct {
-		reader   *Reader
-		sessions []*transcript.Session
-		warnings []Warning
-		hash     string
-	}
-	outs := make([]out, len(files))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range work {
-				f := &File{Rel: files[i].rel, FS: files[i].fsys, Name: files[i].path, blobs: opts.Blobs}
-				var r *Reader
-				var ss []*transcript.Session
-				var hash string
-				if cache != nil {
-					r, ss, hash = cachedRead(ctx, opts, files[i].fsys, files[i].path, f)
-				} else {
-					r, ss = readFile(ctx, files[i].fsys, files[i].path, f)
-					transform(opts, ss)
-				}
-				outs[i] = out{r, ss, f.Warnings, hash}
-			}
-		})
-	}
-	for _, i := range parallel.LargestFirst(len(files), func(i int) int64 { return files[i].size }) {
-		if ctx.Err() != nil {
-			break
+	release := opts.Release && cache != nil
+	reads := make([]read, len(files))
+	order := parallel.LargestFirst(len(files), func(i int) int64 { return files[i].size })
+	parallel.Run(ctx, runtime.GOMAXPROCS(0), order, func(i int) {
+		f := &File{Rel: files[i].rel, FS: files[i].fsys, Name: files[i].path, blobs: opts.Blobs}
+		rd := read{rel: f.Rel}
+		if cache != nil {
+			rd = cachedRead(ctx, opts, files[i].fsys, files[i].path, f, release)
+		} else {
+			rd.reader, rd.sessions = readFile(ctx, files[i].fsys, files[i].path, f)
+			transform(opts, rd.sessions)
 		}
-		work <- i
-	}
-	close(work)
-	wg.Wait()
+		rd.warnings = f.Warnings
+		if rd.reader != nil && rd.links == nil {
+			rd.links = rd.reader.links(rd.sessions)
+		}
+		if release && rd.key != "" {
+			rd.sessions = nil // read again from the cache when its group is merged
+		}
+		reads[i] = rd
+	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 
-	res := &Result{Files: len(files)}
+	res := &Result{Files: len(files), cache: cache, reads: reads}
 	if cache != nil {
 		res.Hashes = make(map[string]string, len(files))
 	}
-	byFormat := map[*Reader][]*transcript.Session{}
-	for i, o := range outs {
-		res.Warnings = append(res.Warnings, o.warnings...)
-		if o.hash != "" {
-			res.Hashes[files[i].rel] = o.hash
-		}
-		if o.reader != nil {
-			byFormat[o.reader] = append(byFormat[o.reader], o.sessions...)
+	for _, rd := range reads {
+		res.Warnings = append(res.Warnings, rd.warnings...)
+		if rd.hash != "" {
+			res.Hashes[rd.rel] = rd.hash
 		}
 	}
-	for _, r := range Readers {
-		ss := byFormat[r]
-		if r.Merge != nil && len(ss) > 0 {
-			ss = r.Merge(ss)
+	res.groups = groupFiles(reads)
+	errs := make([]error, len(res.groups))
+	order = parallel.LargestFirst(len(res.groups), func(i int) int64 {
+		var n int64
+		for _, f := range res.groups[i].files {
+			n += files[f].size
 		}
-		for _, s := range ss {
-			s.Finish()
+		return n
+	})
+	parallel.Run(ctx, runtime.GOMAXPROCS(0), order, func(i int) {
+		g := res.groups[i]
+		for _, f := range g.files {
+			if reads[f].key == "" || !release {
+				g.keys = nil
+				break
+			}
+			g.keys = append(g.keys, reads[f].key)
 		}
-		res.Sessions = append(res.Sessions, ss...)
+		if g.keys != nil {
+			g.sessions, errs[i] = summarise(cache, g, reads)
+		} else {
+			g.sessions, errs[i] = merge(cache, g, reads)
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for i, g := range res.groups {
+		if errs[i] != nil {
+			// The cache lost a file's entry since it was read: a rare race
+			// with another build's gc. Its sessions are missing, not wrong.
+			res.Warnings = append(res.Warnings, Warning{File: reads[g.files[0]].rel, Msg: errs[i].Error()})
+			continue
+		}
+		res.Sessions = append(res.Sessions, g.sessions...)
+	}
+	if !release {
+		res.reads = nil // the sessions are in their groups
 	}
 	return res, nil
+}
+
+// read is what reading one file gave.
+type read struct {
+	rel      string
+	reader   *Reader
+	sessions []*transcript.Session // nil once released to the cache
+	warnings []Warning
+	hash     string   // its content hash, "" when it could not be hashed
+	key      string   // its parsed sessions in the cache, "" when they are not there
+	links    []string // see groups.go
 }
 
 // readFile detects f's format and reads it. Warnings go to f.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -155,18 +156,37 @@ func TestSniffDecompressesZstd(t *testing.T) {
 	}
 }
 
-type memCache map[string][]byte
+// memCache is a Cache in memory, safe for Load's workers.
+type memCache struct {
+	mu sync.Mutex
+	m  map[string][]byte
+}
 
-func (m memCache) Get(k string) ([]byte, bool) { v, ok := m[k]; return v, ok }
-func (m memCache) Put(k string, v []byte)      { m[k] = v }
-func (m memCache) Open(k string) (io.ReadCloser, bool) {
-	v, ok := m[k]
+func (c *memCache) Get(k string) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	return v, ok
+}
+
+func (c *memCache) Put(k string, v []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string][]byte{}
+	}
+	c.m[k] = v
+}
+
+func (c *memCache) Open(k string) (io.ReadCloser, bool) {
+	v, ok := c.Get(k)
 	return io.NopCloser(bytes.NewReader(v)), ok
 }
-func (m memCache) Write(k string, fn func(io.Writer) error) {
+
+func (c *memCache) Write(k string, fn func(io.Writer) error) {
 	var b bytes.Buffer
 	if fn(&b) == nil {
-		m[k] = b.Bytes()
+		c.Put(k, b.Bytes())
 	}
 }
 
@@ -174,7 +194,7 @@ func (m memCache) Write(k string, fn func(io.Writer) error) {
 // are in its -wal file is not served stale from the cache.
 func TestContentHashCoversTheWAL(t *testing.T) {
 	fsys := fstest.MapFS{"a.db": {Data: []byte("db")}, "a.db-wal": {Data: []byte("wal 1")}}
-	c := memCache{}
+	c := &memCache{}
 	h1, err := contentHash(c, fsys, "a.db", "a.db")
 	if err != nil {
 		t.Fatal(err)

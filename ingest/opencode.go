@@ -34,6 +34,7 @@ var opencode = &Reader{
 	Detect: detectOpencode,
 	Read:   readOpencode,
 	Merge:  mergeOpencode,
+	Links:  opencodeLinks,
 }
 
 // ocSchema finds the CREATE TABLE statements of opencode's tables, which
@@ -630,6 +631,18 @@ func (b *ocBuilder) done() *transcript.Session {
 // mergeOpencode joins the files of legacy storage trees into sessions,
 // keeps one copy of a session read from several containers (a database and
 // an export of it), and links child sessions to their parents.
+// opencodeLinks joins the files of one storage tree, which are assembled
+// together, and a database's -wal to the database.
+func opencodeLinks(s *transcript.Session) []string {
+	switch s.Meta[ocKindKey] {
+	case "":
+		return []string{"db\x00" + s.Source}
+	case "wal", "shm":
+		return []string{"db\x00" + strings.TrimSuffix(strings.TrimSuffix(s.Source, "-wal"), "-shm")}
+	}
+	return []string{"tree\x00" + s.Meta[ocRootKey]}
+}
+
 func mergeOpencode(ss []*transcript.Session) []*transcript.Session {
 	var out, pieces, wals []*transcript.Session
 	for _, s := range ss {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -132,7 +133,8 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 		return nil, err
 	}
 	if bd.store != nil {
-		opts.Cache, opts.Blobs = bd.store, bd.store
+		// Sessions keep only their summaries until their pages are made.
+		opts.Cache, opts.Blobs, opts.Release = bd.store, bd.store, true
 	}
 	res, err := ingest.LoadCached(ctx, opts, cfg.Content()...)
 	if err != nil {
@@ -142,7 +144,7 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	st := newSite(cfg, sessions)
 	// A site served from memory keeps its asset names, so a stylesheet that
 	// changes leaves the pages as they were and is swapped in place.
-	b := &builder{site: st, tpl: tpl, out: out, store: bd.store, hashes: res.Hashes, fingerprint: !bd.opts.Memory}
+	b := &builder{site: st, tpl: tpl, out: out, store: bd.store, res: res, hashes: res.Hashes, fingerprint: !bd.opts.Memory}
 	if b.theme, err = themeDigest(cfg, chroma); err != nil {
 		return nil, err
 	}
@@ -314,6 +316,7 @@ type builder struct {
 	tpl         map[string]*template.Template
 	out         sink
 	store       *store            // nil without a cache
+	res         *ingest.Result    // what was read: the sessions' turns come back from it
 	theme       string            // digest of the theme and config
 	hashes      map[string]string // content hash of each source file
 	fingerprint bool              // name CSS and JS by a hash of their content
@@ -372,7 +375,9 @@ func (b *builder) pages(ctx context.Context) error {
 }
 
 // sessions renders every session page and prepares it for the search
-// index, on every core, and returns the index.
+// index, on every core, and returns the index. Sessions read together are
+// rendered together, their turns loaded once for all of them and only if
+// the cache lacks something one of them needs.
 func (b *builder) sessions(ctx context.Context) (*searchIndex, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -382,7 +387,7 @@ func (b *builder) sessions(ctx context.Context) (*searchIndex, error) {
 	digs := make([]string, n)
 	if b.store != nil {
 		for i, s := range b.site.Sessions {
-			digs[i] = digest(s.Session, b.hashes)
+			digs[i] = digest(s, b.hashes)
 		}
 	}
 	var index *searchIndex
@@ -392,32 +397,41 @@ func (b *builder) sessions(ctx context.Context) (*searchIndex, error) {
 			return nil, err
 		}
 	}
+	units := b.units()
 	work := make(chan int)
 	done := make(chan int, n)
 	var wg sync.WaitGroup
 	for range workers() {
 		wg.Go(func() {
-			for i := range work {
-				s, dig := b.site.Sessions[i], digs[i]
-				if index.building() {
-					prepared[i] = b.prepare(s, dig)
+			for u := range work {
+				load := b.loader(ctx, units[u])
+				for _, i := range units[u].sessions {
+					s, dig := b.site.Sessions[i], digs[i]
+					full := func() (*Session, error) { return load(s) }
+					if index.building() {
+						prepared[i] = b.prepare(s, dig, full)
+					}
+					failed[i] = b.session(s, dig, full)
+					done <- i
 				}
-				failed[i] = b.session(s, dig)
-				done <- i
 			}
 		})
 	}
 	go func() {
 		defer close(work)
-		// The biggest sessions first; a session's size is its tool
-		// calls and messages, which is what its page costs.
-		sizes := parallel.LargestFirst(n, func(i int) int64 {
-			st := b.site.Sessions[i].Stats
-			return int64(st.Messages + st.ToolCalls)
+		// The biggest first; a session's size is its tool calls and
+		// messages, which is what its page costs.
+		order := parallel.LargestFirst(len(units), func(u int) int64 {
+			var size int64
+			for _, i := range units[u].sessions {
+				st := b.site.Sessions[i].Stats
+				size += int64(st.Messages + st.ToolCalls)
+			}
+			return size
 		})
-		for _, i := range sizes {
+		for _, u := range order {
 			select {
-			case work <- i:
+			case work <- u:
 			case <-ctx.Done():
 				return
 			}
@@ -431,7 +445,7 @@ func (b *builder) sessions(ctx context.Context) (*searchIndex, error) {
 	for i := range done {
 		ready[i] = true
 		for ; next < n && ready[next]; next++ {
-			if index.building() {
+			if index.building() && prepared[next] != nil {
 				index.Append(prepared[next])
 				prepared[next] = nil
 			}
@@ -481,43 +495,11 @@ func (b *builder) fallback(s *Session, err error) error {
 	return b.out.write(s.Path+"index.html", buf.Bytes())
 }
 
-func (b *builder) session(s *Session, dig string) error {
-	// Files beside the page: images, and outputs too long to show whole.
-	// Both are named by content, so a repeated one is written once.
-	written := map[string]bool{}
-	var err error
-	put := func(name string, data []byte) {
-		if name != "" && !written[name] && err == nil {
-			written[name] = true
-			err = b.out.write(s.Path+name, data)
-		}
+func (b *builder) session(s *Session, dig string, full func() (*Session, error)) error {
+	if err := b.sides(s, dig, full); err != nil {
+		return fmt.Errorf("%s: %w", s.Source, err)
 	}
-	putImage := func(img *transcript.Image) {
-		name := imageURL(img)
-		if name == "" || written[name] || err != nil {
-			return
-		}
-		data := img.Data
-		if img.Blob != "" {
-			data, err = b.blob(img.Blob)
-		}
-		put(name, data)
-	}
-	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
-		putImage(p.Image)
-		if r := p.Result; r != nil {
-			for _, img := range r.Images {
-				putImage(img)
-			}
-			if render.IsHuge(r.Output) {
-				put(render.OutputFile(r.Output), []byte(render.StripANSI(r.Output)))
-			}
-		}
-	})
-	if err != nil {
-		return err
-	}
-	if err := b.exports(s, dig); err != nil {
+	if err := b.exports(s, dig, full); err != nil {
 		return err
 	}
 	// The page comes from the cache when neither the session, nor what the
@@ -526,8 +508,12 @@ func (b *builder) session(s *Session, dig string) error {
 	if b.store != nil && dig != "" {
 		key = ingest.Key("page", b.theme, dig, pageContext(s))
 	}
-	err = b.cachedFile(pageFile(s.Path), key, func(w io.Writer) error {
-		pg := &Page{Kind: "session", Title: s.Title, Path: s.Path, Project: s.Project, Session: s, Site: b.site}
+	err := b.cachedFile(pageFile(s.Path), key, func(w io.Writer) error {
+		fs, err := full()
+		if err != nil {
+			return err
+		}
+		pg := &Page{Kind: "session", Title: fs.Title, Path: fs.Path, Project: fs.Project, Session: fs, Site: b.site}
 		pg.Turns = turnViews(pg)
 		b.rendered.Add(1)
 		return b.renderTo(w, "session", pg)
@@ -538,24 +524,179 @@ func (b *builder) session(s *Session, dig string) error {
 	return nil
 }
 
-// prepare readies a session for the search index, from the cache when it
-// can.
-func (b *builder) prepare(s *Session, dig string) *search.Prepared {
-	if b.store == nil || dig == "" {
-		return searchSession(s, b.site.Config.Search)
+// sides writes the files beside a session's page: images, and outputs too
+// long to show whole. Both are named by their content, so a repeated one is
+// written once and the cache keeps it by its name; the cache keeps the
+// names of a session's files too, so that a warm build needs no turns.
+func (b *builder) sides(s *Session, dig string, full func() (*Session, error)) error {
+	var listKey string
+	if b.store != nil && dig != "" {
+		listKey = ingest.Key("sides", dig)
 	}
-	key := prepareKey(b.theme, dig, s)
-	if data, ok := b.store.Get(key); ok {
+	var names []string
+	var data map[string]func() ([]byte, error)
+	if list, ok := b.getCached(listKey); ok {
+		names = strings.Fields(string(list))
+	} else {
+		fs, err := full()
+		if err != nil {
+			return err
+		}
+		names, data = b.sideFiles(fs)
+		if listKey != "" {
+			b.store.Put(listKey, []byte(strings.Join(names, "\n")))
+		}
+	}
+	for _, name := range names {
+		var key string
+		if b.store != nil {
+			key = ingest.Key("side", name)
+		}
+		err := b.cachedFile(s.Path+name, key, func(w io.Writer) error {
+			if data == nil {
+				fs, err := full()
+				if err != nil {
+					return err
+				}
+				_, data = b.sideFiles(fs)
+			}
+			get := data[name]
+			if get == nil {
+				return fmt.Errorf("%s: no longer in the session", name)
+			}
+			d, err := get()
+			if err == nil {
+				_, err = w.Write(d)
+			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sideFiles names the files beside a session's page, in order, and how to
+// get each one's content.
+func (b *builder) sideFiles(s *Session) ([]string, map[string]func() ([]byte, error)) {
+	var names []string
+	data := map[string]func() ([]byte, error){}
+	add := func(name string, get func() ([]byte, error)) {
+		if name != "" && data[name] == nil {
+			names = append(names, name)
+			data[name] = get
+		}
+	}
+	image := func(img *transcript.Image) {
+		add(imageURL(img), func() ([]byte, error) {
+			if img.Blob != "" {
+				return b.blob(img.Blob)
+			}
+			return img.Data, nil
+		})
+	}
+	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+		image(p.Image)
+		if r := p.Result; r != nil {
+			for _, img := range r.Images {
+				image(img)
+			}
+			if out := r.Output; render.IsHuge(out) {
+				add(render.OutputFile(out), func() ([]byte, error) { return []byte(render.StripANSI(out)), nil })
+			}
+		}
+	})
+	return names, data
+}
+
+// getCached is the cache entry key, if there is a cache and the entry.
+func (b *builder) getCached(key string) ([]byte, bool) {
+	if key == "" {
+		return nil, false
+	}
+	return b.store.Get(key)
+}
+
+// prepare readies a session for the search index, from the cache when it
+// can; nil when the session cannot be read.
+func (b *builder) prepare(s *Session, dig string, full func() (*Session, error)) *search.Prepared {
+	var key string
+	if b.store != nil && dig != "" {
+		key = prepareKey(b.theme, dig, s)
+	}
+	if data, ok := b.getCached(key); ok {
 		p := new(search.Prepared)
 		if p.UnmarshalBinary(data) == nil {
 			return p
 		}
 	}
-	p := searchSession(s, b.site.Config.Search)
-	if data, err := p.MarshalBinary(); err == nil {
-		b.store.Put(key, data)
+	fs, err := full()
+	if err != nil {
+		return nil // the page says why
+	}
+	p := searchSession(fs, b.site.Config.Search)
+	if key != "" {
+		if data, err := p.MarshalBinary(); err == nil {
+			b.store.Put(key, data)
+		}
 	}
 	return p
+}
+
+// unit is sessions rendered together: those of one group of files that
+// were read, and are read back, together (see ingest.Result.Groups).
+type unit struct {
+	group    int                   // -1 for a session that kept its turns
+	members  []*transcript.Session // the group's sessions, as Load returns them
+	sessions []int                 // indices in the site's sessions
+}
+
+func (b *builder) units() []unit {
+	at := make(map[*transcript.Session]int, len(b.site.Sessions))
+	for i, s := range b.site.Sessions {
+		at[s.Session] = i
+	}
+	var us []unit
+	if b.res != nil {
+		for g, members := range b.res.Groups() {
+			u := unit{group: g, members: members}
+			for _, m := range members {
+				if i, ok := at[m]; ok && m.Kept != nil {
+					u.sessions = append(u.sessions, i)
+					delete(at, m)
+				}
+			}
+			if len(u.sessions) > 0 {
+				us = append(us, u)
+			}
+		}
+	}
+	for i, s := range b.site.Sessions {
+		if _, ok := at[s.Session]; ok {
+			us = append(us, unit{group: -1, sessions: []int{i}})
+		}
+	}
+	return us
+}
+
+// loader returns how to get a session of u with its turns: the session
+// itself when it kept them, or else u's group is loaded, once, when a
+// session first needs it, and dropped with the loader.
+func (b *builder) loader(ctx context.Context, u unit) func(*Session) (*Session, error) {
+	load := sync.OnceValues(func() ([]*transcript.Session, error) { return b.res.Load(ctx, u.group) })
+	return func(s *Session) (*Session, error) {
+		if s.Kept == nil {
+			return s, nil
+		}
+		ss, err := load()
+		if err != nil {
+			return nil, err
+		}
+		full := *s
+		full.Session = ss[slices.Index(u.members, s.Session)]
+		return &full, nil
+	}
 }
 
 func prepareKey(theme, dig string, s *Session) string {
@@ -576,11 +717,9 @@ func pageContext(s *Session) string {
 		children = append(children, link(c))
 	}
 	subagents := map[string]string{}
-	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
-		if p.Call != nil && p.Call.Subagent != "" {
-			subagents[p.Call.Subagent] = pg.SessionURL(p.Call.Subagent)
-		}
-	})
+	for _, l := range s.summary.Subagents {
+		subagents[l.Session] = pg.SessionURL(l.Session)
+	}
 	data, _ := json.Marshal([]any{s.Path, s.Title, s.Project.Name, s.Project.Path,
 		link(s.Prev), link(s.Next), link(pg.Parent()), children, subagents})
 	return string(data)

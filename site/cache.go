@@ -13,7 +13,6 @@ import (
 	"sync"
 
 	"github.com/transcriptsite/transcriptsite/ingest"
-	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 // store is the build cache: entries named by their key, in files under dir,
@@ -21,8 +20,9 @@ import (
 // concurrent use and serves as the ingest cache.
 type store struct {
 	dir    string
-	read   bool // false with --ignoreCache: entries are written, never read
+	read   bool // false with --ignoreCache: only entries this build wrote are read
 	mu     sync.Mutex
+	wrote  map[string]bool   // entries this build wrote, while read is false
 	mem    map[string][]byte // nil unless kept in memory
 	used   map[string]bool
 	hits   int
@@ -33,7 +33,7 @@ func openStore(dir string, read, memory bool) (*store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	s := &store{dir: dir, read: read, used: map[string]bool{}}
+	s := &store{dir: dir, read: read, used: map[string]bool{}, wrote: map[string]bool{}}
 	if memory {
 		s.mem = map[string][]byte{}
 	}
@@ -45,7 +45,7 @@ func (s *store) path(key string) string { return filepath.Join(s.dir, key[:2], k
 // Open streams an entry from its file; in memory it is Get.
 func (s *store) Open(key string) (io.ReadCloser, bool) {
 	s.mu.Lock()
-	memory, read := s.mem != nil, s.read
+	memory, read := s.mem != nil, s.read || s.wrote[key]
 	s.mu.Unlock()
 	if memory || !read {
 		data, ok := s.Get(key)
@@ -67,7 +67,7 @@ func (s *store) Get(key string) ([]byte, bool) {
 	s.mu.Lock()
 	s.used[key] = true
 	data, ok := s.mem[key]
-	read := s.read
+	read := s.read || s.wrote[key]
 	s.mu.Unlock()
 	if !ok && read {
 		var err error
@@ -224,7 +224,13 @@ func (s *store) write(key string, fn func(io.Writer) error) {
 	}
 	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), p) != nil {
 		os.Remove(tmp.Name())
+		return
 	}
+	s.mu.Lock()
+	if !s.read {
+		s.wrote[key] = true
+	}
+	s.mu.Unlock()
 }
 
 // gc removes the entries the last build did not use, and returns how many.
@@ -246,7 +252,7 @@ func (s *store) gc() (int, error) {
 // hashes of the files it was read from, and the links a reader's Merge may
 // set from other files (see ingest.Reader.Merge). It is "" when a file's
 // hash is unknown, and the session is then rendered every time.
-func digest(s *transcript.Session, hashes map[string]string) string {
+func digest(s *Session, hashes map[string]string) string {
 	parts := []string{"session", s.Format, s.ID, s.Title, s.ParentID, strings.Join(s.ChildIDs, "\x00")}
 	for _, src := range append([]string{s.Source}, s.Sources...) {
 		h, ok := hashes[src]
@@ -255,11 +261,9 @@ func digest(s *transcript.Session, hashes map[string]string) string {
 		}
 		parts = append(parts, src, h)
 	}
-	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
-		if p.Call != nil && p.Call.Subagent != "" {
-			parts = append(parts, p.Call.ID, p.Call.Subagent)
-		}
-	})
+	for _, l := range s.summary.Subagents {
+		parts = append(parts, l.CallID, l.Session)
+	}
 	return ingest.Key(parts...)
 }
 

@@ -1,6 +1,8 @@
 package site
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,4 +48,57 @@ func TestCorpusSite(t *testing.T) {
 		t.Error("a control byte reached a page")
 	}
 	checkLinks(t, cfg.Destination, "")
+}
+
+// TestReleasedSessionsBuildTheSameSite builds the shared corpus with every
+// session held in memory (no cache), with each released to the cache once
+// it is read (cold), and from the cache (warm): the three sites must be the
+// same to the byte, so merging files in groups and reading turns back
+// loses nothing.
+func TestReleasedSessionsBuildTheSameSite(t *testing.T) {
+	corpus, _ := filepath.Abs("../../shared/corpus")
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skip("no shared corpus beside the repository")
+	}
+	dir := t.TempDir()
+	_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: Corpus\n"), 0o644)
+	run := func(cacheDir string) (map[string][]byte, *Report) {
+		cfg, _, err := LoadConfig(Options{Source: dir, Overrides: map[string]any{"contentDir": corpus}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.CacheDir = cacheDir
+		rep, err := Build(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tree(t, cfg.Destination), rep
+	}
+	held, _ := run("")
+	cache := t.TempDir()
+	cold, rep := run(cache)
+	if rep.Rendered != rep.Sessions {
+		t.Errorf("cold build rendered %d of %d sessions", rep.Rendered, rep.Sessions)
+	}
+	warm, rep := run(cache)
+	if rep.Rendered != 0 {
+		t.Errorf("warm build rendered %d sessions", rep.Rendered)
+	}
+	for name, site := range map[string]map[string][]byte{"cold": cold, "warm": warm} {
+		for rel, data := range held {
+			if got, ok := site[rel]; !ok {
+				t.Errorf("%s build: no %s", name, rel)
+			} else if !bytes.Equal(got, data) {
+				t.Errorf("%s build: %s differs from the build that held every session", name, rel)
+			}
+		}
+		for rel := range site {
+			if _, ok := held[rel]; !ok {
+				t.Errorf("%s build: %s is not in the build that held every session", name, rel)
+			}
+		}
+	}
+	if len(held) < 100 {
+		t.Errorf("only %d files built", len(held))
+	}
 }

@@ -99,7 +99,7 @@ func (p *Page) Exports() []ExportLink {
 // export comes from the cache when the session has not changed: making one
 // costs as much as rendering the page. An export can be several times the
 // size of its session, so it is streamed to its file, never held whole.
-func (b *builder) exports(s *Session, dig string) error {
+func (b *builder) exports(s *Session, dig string, full func() (*Session, error)) error {
 	for _, e := range exportFormats {
 		if !e.on(b.site.Config.Outputs) {
 			continue
@@ -108,7 +108,13 @@ func (b *builder) exports(s *Session, dig string) error {
 		if b.store != nil && dig != "" {
 			key = ingest.Key("export", e.Format, b.theme, dig, s.Title, s.Project.Name)
 		}
-		err := b.cachedFile(s.Path+e.File, key, func(w io.Writer) error { return e.write(w, s, b) })
+		err := b.cachedFile(s.Path+e.File, key, func(w io.Writer) error {
+			fs, err := full()
+			if err != nil {
+				return err
+			}
+			return e.write(w, fs, b)
+		})
 		if err != nil {
 			return fmt.Errorf("%s: %s export: %w", s.Source, e.Label, err)
 		}

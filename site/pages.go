@@ -58,6 +58,16 @@ type Session struct {
 	Stats      transcript.Stats
 	Prev, Next *Session // older and newer sessions of the same project
 	site       *Site
+	summary    transcript.Summary // what lists show, kept when the turns are not
+}
+
+// FirstPrompt is the session's first real prompt, cut to a summary's length.
+func (s *Session) FirstPrompt() string { return s.summary.FirstPrompt }
+
+// UsageByModel is the session's usage by model, in the order models
+// first appear.
+func (s *Session) UsageByModel() ([]string, map[string]transcript.Usage) {
+	return s.summary.Models, s.summary.Usage
 }
 
 const (
@@ -71,7 +81,8 @@ const (
 func newSite(cfg *Config, sessions []*transcript.Session) *Site {
 	st := &Site{Config: cfg, byID: map[string][]*Session{}}
 	for _, s := range sessions {
-		ss := &Session{Session: s, Title: title(s), Stats: s.Stats(), site: st}
+		sum := s.Summary()
+		ss := &Session{Session: s, Title: title(s, sum.FirstPrompt), Stats: sum.Stats, site: st, summary: sum}
 		st.Sessions = append(st.Sessions, ss)
 		st.byID[s.ID] = append(st.byID[s.ID], ss)
 	}
@@ -155,11 +166,11 @@ func sessionPath(s *Session, id string) string {
 }
 
 // title is what a session is called on the site.
-func title(s *transcript.Session) string {
+func title(s *transcript.Session, prompt string) string {
 	if s.Title != "" {
 		return render.Truncate(120, strings.Join(strings.Fields(s.Title), " "))
 	}
-	for _, line := range strings.Split(render.StripANSI(s.FirstPrompt()), "\n") {
+	for _, line := range strings.Split(render.StripANSI(prompt), "\n") {
 		if line = strings.TrimSpace(line); line != "" {
 			return render.Truncate(80, line)
 		}

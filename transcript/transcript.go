@@ -5,6 +5,7 @@ package transcript
 import (
 	"slices"
 	"time"
+	"unicode/utf8"
 )
 
 // Session is one conversation with an agent, however many files it came from.
@@ -26,6 +27,7 @@ type Session struct {
 	ParentID     string   // the session that started this one (subagent, fork)
 	ChildIDs     []string // sessions this one started
 	Turns        []Turn
+	Kept         *Summary // what Release kept of the turns; nil while the session has them
 	Meta         map[string]string
 	Warnings     []string       // problems met while reading this session
 	Redacted     map[string]int // secrets replaced in it, by kind
@@ -296,4 +298,51 @@ func (s *Session) UsageByModel() ([]string, map[string]Usage) {
 		return []string{model}, map[string]Usage{model: s.Usage}
 	}
 	return order, by
+}
+
+// Summary is what lists, feeds and statistics show of a session, which a
+// session keeps when its turns are released.
+type Summary struct {
+	Stats       Stats
+	FirstPrompt string // cut to maxPrompt bytes
+	Models      []string
+	Usage       map[string]Usage // by model, in the order of Models
+	Subagents   []Link           // the calls that started another session
+}
+
+// Link is a tool call that started another session.
+type Link struct{ CallID, Session string }
+
+// maxPrompt is as much of the first prompt as a summary keeps: more than
+// any title or description shows.
+const maxPrompt = 4 << 10
+
+// Summary returns what lists show of the session: counted from its turns,
+// or what Release kept of them.
+func (s *Session) Summary() Summary {
+	if s.Kept != nil {
+		return *s.Kept
+	}
+	sum := Summary{Stats: s.Stats(), FirstPrompt: s.FirstPrompt()}
+	if len(sum.FirstPrompt) > maxPrompt {
+		cut := maxPrompt
+		for cut > 0 && !utf8.RuneStart(sum.FirstPrompt[cut]) {
+			cut--
+		}
+		sum.FirstPrompt = sum.FirstPrompt[:cut]
+	}
+	sum.Models, sum.Usage = s.UsageByModel()
+	s.Parts(func(_ *Message, p *Part) {
+		if p.Call != nil && p.Call.Subagent != "" {
+			sum.Subagents = append(sum.Subagents, Link{p.Call.ID, p.Call.Subagent})
+		}
+	})
+	return sum
+}
+
+// Release drops the session's turns and keeps their summary, so that many
+// sessions fit in memory at once; whoever read them can read them again.
+func (s *Session) Release() {
+	sum := s.Summary()
+	s.Kept, s.Turns = &sum, nil
 }

@@ -1,0 +1,221 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/gob"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// Files are merged in groups: the smallest sets of files whose sessions a
+// reader's Merge may join. Two files share a group when they share a link:
+// a session id one of them holds or names (as a parent, a child or the
+// subagent of a tool call), or a reader's own link (Reader.Links). Merging
+// each group alone gives what merging every session of the format at once
+// would, and lets a big site hold the turns of a few groups at a time.
+
+// links lists what ss may be merged by with sessions of other files.
+func (r *Reader) links(ss []*transcript.Session) []string {
+	if r.Merge == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	add := func(l string) {
+		if !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	for _, s := range ss {
+		add("id\x00" + s.ID)
+		for _, id := range append([]string{s.ParentID}, s.ChildIDs...) {
+			if id != "" {
+				add("id\x00" + id)
+			}
+		}
+		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+			if p.Call != nil && p.Call.Subagent != "" {
+				add("id\x00" + p.Call.Subagent)
+			}
+		})
+		if r.Links != nil {
+			for _, l := range r.Links(s) {
+				add("x\x00" + l)
+			}
+		}
+	}
+	return out
+}
+
+// group is a set of files merged together, and the sessions they gave.
+type group struct {
+	reader   *Reader
+	files    []int
+	keys     []string // the cache entries of its files, when its sessions were released
+	sessions []*transcript.Session
+}
+
+// groupFiles puts files that share a link in one group. Groups are in the
+// order of the table of readers, then of their first file.
+func groupFiles(reads []read) []*group {
+	up := make([]int, len(reads))
+	for i := range up {
+		up[i] = i
+	}
+	var root func(int) int
+	root = func(i int) int {
+		if up[i] != i {
+			up[i] = root(up[i])
+		}
+		return up[i]
+	}
+	first := map[string]int{}
+	for i, rd := range reads {
+		if rd.reader == nil {
+			continue
+		}
+		for _, l := range rd.links {
+			l = rd.reader.Name + "\x00" + l
+			if j, ok := first[l]; ok {
+				a, b := root(i), root(j)
+				up[max(a, b)] = min(a, b) // a group's root is its first file
+			} else {
+				first[l] = i
+			}
+		}
+	}
+	byRoot := map[int]*group{}
+	var groups []*group
+	for i, rd := range reads {
+		if rd.reader == nil {
+			continue
+		}
+		g := byRoot[root(i)]
+		if g == nil {
+			g = &group{reader: rd.reader}
+			byRoot[root(i)] = g
+			groups = append(groups, g)
+		}
+		g.files = append(g.files, i)
+	}
+	order := func(g *group) int { return slices.Index(Readers, g.reader) }
+	slices.SortStableFunc(groups, func(a, b *group) int {
+		return cmp.Or(cmp.Compare(order(a), order(b)), cmp.Compare(a.files[0], b.files[0]))
+	})
+	return groups
+}
+
+// merge joins the sessions of a group's files and finishes them: from
+// memory, or from the cache when they were released.
+func merge(c Cache, g *group, reads []read) ([]*transcript.Session, error) {
+	var ss []*transcript.Session
+	for _, i := range g.files {
+		if g.keys == nil {
+			ss = append(ss, reads[i].sessions...)
+			continue
+		}
+		p, err := openParsed(c, reads[i].key)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", reads[i].rel, err)
+		}
+		ss = append(ss, p.Sessions...)
+	}
+	if g.reader.Merge != nil && len(ss) > 0 {
+		ss = g.reader.Merge(ss)
+	}
+	for _, s := range ss {
+		s.Finish()
+	}
+	return ss, nil
+}
+
+// openParsed reads a parsed file back from the cache.
+func openParsed(c Cache, key string) (*parsed, error) {
+	rc, ok := c.Open(key)
+	if !ok {
+		return nil, fmt.Errorf("no longer in the cache")
+	}
+	defer rc.Close()
+	var p parsed
+	if err := p.decode(bufio.NewReaderSize(rc, 64<<10)); err != nil {
+		return nil, fmt.Errorf("cache entry unreadable: %w", err)
+	}
+	return &p, nil
+}
+
+// summarise merges a released group and keeps only its summaries, from
+// the cache when its files are the same as when it was last summarised.
+func summarise(c Cache, g *group, reads []read) ([]*transcript.Session, error) {
+	key := Key(append([]string{"group"}, g.keys...)...)
+	if data, ok := c.Get(key); ok {
+		var ss []*transcript.Session
+		if gob.NewDecoder(bytes.NewReader(data)).Decode(&ss) == nil {
+			return ss, nil
+		}
+	}
+	ss, err := merge(c, g, reads)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range ss {
+		s.Release()
+	}
+	var buf bytes.Buffer
+	if gob.NewEncoder(&buf).Encode(ss) == nil {
+		c.Put(key, buf.Bytes())
+	}
+	return ss, nil
+}
+
+// Groups returns the sessions in the groups Load reads back together.
+func (r *Result) Groups() [][]*transcript.Session {
+	out := make([][]*transcript.Session, len(r.groups))
+	for i, g := range r.groups {
+		out[i] = g.sessions
+	}
+	return out
+}
+
+// Load returns group i's sessions with their turns, in the order of
+// Groups()[i]: the sessions themselves when they were never released, or
+// else read again from the cache and merged again.
+func (r *Result) Load(ctx context.Context, i int) ([]*transcript.Session, error) {
+	g := r.groups[i]
+	if g.keys == nil {
+		return g.sessions, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	ss, err := merge(r.cache, g, r.reads)
+	if err != nil {
+		return nil, err
+	}
+	if len(ss) != len(g.sessions) {
+		return nil, fmt.Errorf("%s: read back %d sessions, not %d", g.sessions[0].Source, len(ss), len(g.sessions))
+	}
+	for j, s := range ss {
+		if k := g.sessions[j]; s.ID != k.ID || s.Source != k.Source {
+			return nil, fmt.Errorf("%s: read back session %s in place of %s", k.Source, s.ID, k.ID)
+		}
+	}
+	return ss, nil
+}
+
+// claudeLinks joins a subagent's files, under <project>/<session>/subagents/,
+// to the session that started it: its companion file names the call by id
+// only.
+func claudeLinks(s *transcript.Session) []string {
+	if dir := path.Dir(s.Source); path.Base(dir) == "subagents" {
+		return []string{"session\x00" + path.Join(path.Dir(path.Dir(dir)), path.Base(path.Dir(dir)))}
+	}
+	return []string{"session\x00" + strings.TrimSuffix(s.Source, path.Ext(s.Source))}
+}
