@@ -254,9 +254,12 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 	if release {
 		var fl fileLinks
 		if data, ok := c.Get(linksKey); ok && gob.NewDecoder(bytes.NewReader(data)).Decode(&fl) == nil && fl.Reader <= len(Readers) {
-			// Opening the entry also tells the cache it is still in use.
-			if rc, ok := c.Open(key); ok {
-				rc.Close()
+			// Opening the entries also tells the cache they are still in
+			// use: the file's, and the images it holds in the blob store.
+			if touch(c, key) {
+				for _, b := range fl.Blobs {
+					touch(c, b)
+				}
 				f.Warnings = fl.Warnings
 				rd.hash, rd.key, rd.links = sum, key, fl.Links
 				if fl.Reader > 0 {
@@ -293,6 +296,19 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 			rd.links = rd.reader.links(rd.sessions)
 			fl.Links = rd.links
 		}
+		for _, s := range rd.sessions {
+			s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+				imgs := []*transcript.Image{p.Image}
+				if p.Result != nil {
+					imgs = append(imgs, p.Result.Images...)
+				}
+				for _, img := range imgs {
+					if img != nil && img.Blob != "" {
+						fl.Blobs = append(fl.Blobs, img.Blob)
+					}
+				}
+			})
+		}
 		var buf bytes.Buffer
 		if gob.NewEncoder(&buf).Encode(fl) == nil {
 			c.Put(linksKey, buf.Bytes())
@@ -301,9 +317,19 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 	return rd
 }
 
-// fileLinks is what grouping needs of a parsed file.
+// fileLinks is what grouping needs of a parsed file, and the images it
+// keeps in the blob store.
 type fileLinks struct {
 	Reader   int
 	Warnings []Warning
 	Links    []string
+	Blobs    []string
+}
+
+func touch(c Cache, key string) bool {
+	rc, ok := c.Open(key)
+	if ok {
+		rc.Close()
+	}
+	return ok
 }

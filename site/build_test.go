@@ -463,10 +463,27 @@ func TestLargeImageThroughTheBlobStore(t *testing.T) {
 	_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: t\n"), 0o644)
 	_ = os.WriteFile(filepath.Join(dir, "content", "i.jsonl"), []byte(session), 0o644)
 	cache := t.TempDir()
-	for _, run := range []string{"cold", "warm"} {
-		cfg, rep, err := build(t, dir, map[string]any{"cacheDir": cache})
+	// The warm build reads no turns, and collects what it did not use: the
+	// image must stay in the store for the retitled site, whose pages and
+	// exports are made again.
+	for _, run := range []string{"cold", "warm", "retitled"} {
+		if run == "retitled" {
+			_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: u\n"), 0o644)
+		}
+		cfg, _, err := LoadConfig(Options{Source: dir, Overrides: map[string]any{"cacheDir": cache}})
 		if err != nil {
 			t.Fatal(err)
+		}
+		bd, err := NewBuilder(cfg, BuildOptions{GC: run == "warm"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := bd.Build(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run == "retitled" && rep.Rendered != 1 {
+			t.Errorf("retitled: %d pages rendered, want 1", rep.Rendered)
 		}
 		if run == "warm" && rep.CacheMisses > 0 {
 			t.Errorf("warm build missed the cache %d times", rep.CacheMisses)
