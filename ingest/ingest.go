@@ -29,15 +29,17 @@ type Reader struct {
 	Detect func(h *Head) bool
 	// Read reads every session in f.
 	Read func(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error)
-	// Merge, when set, joins sessions of this format that span several files
-	// (resumed sessions, subagents, runs). It sees every session the format
-	// read. What a merged session takes from a file must be listed in its
-	// Sources, or be one of the links between sessions (Title, ParentID,
-	// ChildIDs, ToolCall.Subagent): the build cache knows a session by
-	// those, and would otherwise serve a stale page.
+	// Merge, when set, joins sessions of this format that span several
+	// files (resumed sessions, subagents, runs). It sees the sessions of one
+	// group of files at a time: files that share a session id, or one of
+	// Links (see groups.go), in the order they were found. What a merged
+	// session takes from a file must be listed in its Sources, or be one of
+	// the links between sessions (Title, ParentID, ChildIDs,
+	// ToolCall.Subagent): the build cache knows a session by those, and
+	// would otherwise serve a stale page.
 	Merge func(ss []*transcript.Session) []*transcript.Session
-	// Links, when set, names what else than session ids (see groups.go)
-	// Merge may join a session by with sessions of other files.
+	// Links, when set, names what, besides session ids, Merge may join a
+	// session by with sessions of other files.
 	Links func(s *transcript.Session) []string
 }
 

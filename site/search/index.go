@@ -80,8 +80,10 @@ type Index struct {
 	err                      error // the first failed write
 	sessions                 []sessionRow
 	projects, agents, models []string
-	ids                      map[string]int32 // term → its number; keys are windows on the sessions' terms
-	prepared                 []*Prepared      // appended, their terms numbered, until Write
+	ids                      map[string]int32 // term → its number
+	lists                    spill            // every appended term's lists, until Write
+	size, psize              []int            // by term number: the bytes of its postings and positions
+	last                     []int            // by term number: the last document it occurs in
 	docs                     int
 	frags                    []fragment // of documents not yet written in a block
 	blocks                   int        // of excerpts written
@@ -128,8 +130,6 @@ type Prepared struct {
 	posEnds []uint32
 	last    []uint32 // each term's last document
 	frags   []fragment
-	base    int     // set by Append: the id in the index of the session's first document
-	ids     []int32 // set by Append: the number of each term in the index
 }
 
 // lists returns the postings and the positions of term k.
@@ -271,20 +271,27 @@ func (ix *Index) Append(p *Prepared) {
 	row.agent = intern(&ix.agents, p.session.Agent)
 	row.model = intern(&ix.models, p.session.Model)
 	ix.sessions = append(ix.sessions, row)
-	p.base = ix.docs
-	p.ids = make([]int32, len(p.ends))
 	from := uint32(0)
 	for k, end := range p.ends {
-		t := p.terms[from:end] // a window on the session's terms: no allocation
+		t := p.terms[from:end] // a window on the session's terms: no allocation to look up
 		from = end
 		id, ok := ix.ids[t]
 		if !ok {
 			id = int32(len(ix.ids))
-			ix.ids[t] = id
+			ix.ids[strings.Clone(t)] = id // a window would keep the session's terms
+			ix.size, ix.psize, ix.last = append(ix.size, 0), append(ix.psize, 0), append(ix.last, 0)
 		}
-		p.ids[k] = id
+		// The term's lists go to the spill, their first document
+		// counted from the term's last in the sessions before.
+		d, q := p.lists(k)
+		first, w := binary.Uvarint(d)
+		delta := uint64(ix.docs + int(first) - ix.last[id])
+		n := uvarintLen(delta) + len(d) - w
+		ix.lists.record(id, delta, d[w:], q)
+		ix.size[id] += n
+		ix.psize[id] += len(q)
+		ix.last[id] = ix.docs + int(p.last[k])
 	}
-	ix.prepared = append(ix.prepared, p)
 	ix.docs += len(p.frags)
 	ix.frags = append(ix.frags, p.frags...)
 	p.frags = nil
@@ -609,41 +616,6 @@ func isIdeograph(r rune) bool {
 // of the session before; the rest are deltas already and are copied. The
 // lists are measured first, so that all of them fill two allocations, and
 // the terms are split among the cores.
-func (ix *Index) merge() (docs, pos [][]byte) {
-	n := len(ix.ids)
-	size, psize, last := make([]int, n), make([]int, n), make([]int, n)
-	ix.eachList(func(p *Prepared, k int, id int32) {
-		d, q := p.lists(k)
-		first, w := binary.Uvarint(d)
-		size[id] += uvarintLen(uint64(p.base+int(first)-last[id])) + len(d) - w
-		psize[id] += len(q)
-		last[id] = p.base + int(p.last[k])
-	})
-	docs, pos = make([][]byte, n), make([][]byte, n)
-	var total, ptotal int
-	for id := range n {
-		total += size[id]
-		ptotal += psize[id]
-	}
-	all, allPos := make([]byte, total), make([]byte, ptotal)
-	for id := range n {
-		docs[id], all = all[:0:size[id]], all[size[id]:]
-		pos[id], allPos = allPos[:0:psize[id]], allPos[psize[id]:]
-	}
-	clear(last)
-	ix.eachList(func(p *Prepared, k int, id int32) {
-		d, q := p.lists(k)
-		first, w := binary.Uvarint(d)
-		docs[id] = binary.AppendUvarint(docs[id], uint64(p.base+int(first)-last[id]))
-		docs[id] = append(docs[id], d[w:]...)
-		pos[id] = append(pos[id], q...)
-		last[id] = p.base + int(p.last[k])
-	})
-	// The sessions' terms stay, as the keys of ids; their lists can go.
-	ix.prepared = nil
-	return docs, pos
-}
-
 // term is a term and its number, for sorting.
 type term struct {
 	t  string
@@ -651,21 +623,6 @@ type term struct {
 }
 
 // parallel runs f(part, parts) for each part on its own core, and waits.
-// eachList calls fn with term k of each session p, and its number id, in
-// session order for each term; the terms are split among the cores by id,
-// so fn may write what belongs to id without a lock.
-func (ix *Index) eachList(fn func(p *Prepared, k int, id int32)) {
-	parallel(func(part, parts int) {
-		for _, p := range ix.prepared {
-			for k, id := range p.ids {
-				if int(id)%parts == part {
-					fn(p, k, id)
-				}
-			}
-		}
-	})
-}
-
 func parallel(f func(part, parts int)) {
 	parallelN(runtime.GOMAXPROCS(0), f)
 }
@@ -714,7 +671,6 @@ func (ix *Index) Write() error {
 	if len(ix.frags) > 0 {
 		ix.writeBlock(len(ix.frags))
 	}
-	docs, pos := ix.merge()
 	order := make([]term, 0, len(ix.ids))
 	for t, id := range ix.ids {
 		order = append(order, term{t, id})
@@ -730,7 +686,7 @@ func (ix *Index) Write() error {
 	for from, size := 0, 0; from < len(order); {
 		to := from
 		for ; to < len(order) && size < shardTarget; to++ {
-			size += len(order[to].t) + 3*len(docs[order[to].id]) // a varint byte is about three bytes of JSON
+			size += len(order[to].t) + 3*ix.size[order[to].id] // a varint byte is about three bytes of JSON
 		}
 		prev := ""
 		if from > 0 {
@@ -740,20 +696,101 @@ func (ix *Index) Write() error {
 		shards = append(shards, order[from:to])
 		from, size = to, 0
 	}
-	// Encoding and writing the shards is most of the work of Write, and
-	// each shard is on its own: they go on every core.
+	// The shards are made a pass at a time: each pass reads the spill and
+	// keeps the lists of its shards' terms only, so the index never holds
+	// every list at once.
 	sums := make([][sha256.Size]byte, len(shards))
 	errs := make([]error, len(shards))
+	slot := make([]int32, len(ix.ids)) // a term's place in the pass's lists, or -1
+	for i := range slot {
+		slot[i] = -1
+	}
+	for from := 0; from < len(shards); {
+		to, bytes := from, 0
+		for ; to < len(shards) && (to == from || bytes < passBytes); to++ {
+			for _, t := range shards[to] {
+				bytes += ix.size[t.id] + ix.psize[t.id]
+			}
+		}
+		docs, pos, err := ix.pass(shards[from:to], slot)
+		if err != nil {
+			return err
+		}
+		ix.encode(shards, from, to, docs, pos, sums, errs)
+		from = to
+	}
+	ix.lists.close()
+	ix.pending.Wait()
+	if err := errors.Join(append(errs, ix.err)...); err != nil {
+		return err
+	}
+	build := ix.build
+	for _, sum := range sums {
+		build.Write(sum[:])
+	}
+	return ix.writeTables(build, starts)
+}
+
+// passBytes is how much of the lists one pass of Write holds.
+var passBytes = 64 << 20
+
+// pass reads the lists of the terms of shards from the spill: docs[k] and
+// pos[k] are the lists of the k-th term of the shards, in order.
+func (ix *Index) pass(shards [][]term, slot []int32) (docs, pos [][]byte, err error) {
+	var total, ptotal int
+	k := int32(0)
+	for _, sh := range shards {
+		for _, t := range sh {
+			slot[t.id] = k
+			k++
+			total += ix.size[t.id]
+			ptotal += ix.psize[t.id]
+		}
+	}
+	defer func() {
+		for _, sh := range shards {
+			for _, t := range sh {
+				slot[t.id] = -1
+			}
+		}
+	}()
+	docs, pos = make([][]byte, k), make([][]byte, k)
+	all, allPos := make([]byte, total), make([]byte, ptotal)
+	for _, sh := range shards {
+		for _, t := range sh {
+			j := slot[t.id]
+			docs[j], all = all[:0:ix.size[t.id]], all[ix.size[t.id]:]
+			pos[j], allPos = allPos[:0:ix.psize[t.id]], allPos[ix.psize[t.id]:]
+		}
+	}
+	err = ix.lists.each(func(id int32, delta uint64, d, q []byte) {
+		if j := slot[id]; j >= 0 {
+			docs[j] = append(binary.AppendUvarint(docs[j], delta), d...)
+			pos[j] = append(pos[j], q...)
+		}
+	})
+	return docs, pos, err
+}
+
+// encode encodes and writes shards from..to-1, whose lists are docs and
+// pos in order. It is most of the work of Write, and each shard is on its
+// own: they go on every core.
+func (ix *Index) encode(shards [][]term, from, to int, docs, pos [][]byte, sums [][sha256.Size]byte, errs []error) {
+	at := make([]int, to-from+1) // where each shard's lists start in docs
+	for i := from; i < to; i++ {
+		at[i-from+1] = at[i-from] + len(shards[i])
+	}
 	// Writing a file mostly waits on the file system: more writers than
 	// cores keep the cores busy.
-	var next atomic.Int64
+	next := atomic.Int64{}
+	next.Store(int64(from))
 	parallelN(4*runtime.GOMAXPROCS(0), func(int, int) {
-		for i := int(next.Add(1) - 1); i < len(shards); i = int(next.Add(1) - 1) {
+		for i := int(next.Add(1) - 1); i < to; i = int(next.Add(1) - 1) {
 			names := make([]string, len(shards[i]))
-			d, q := make([][]byte, len(shards[i])), make([][]byte, len(shards[i]))
 			for k, t := range shards[i] {
-				names[k], d[k], q[k] = t.t, docs[t.id], pos[t.id]
+				names[k] = t.t
 			}
+			d, q := docs[at[i-from]:at[i-from+1]], pos[at[i-from]:at[i-from+1]]
 			shard, positions := shardJSON(names, d, q)
 			h := sha256.New()
 			h.Write(shard)
@@ -765,15 +802,10 @@ func (ix *Index) Write() error {
 			}
 		}
 	})
-	ix.pending.Wait()
-	if err := errors.Join(append(errs, ix.err)...); err != nil {
-		return err
-	}
-	build := ix.build
-	for _, sum := range sums {
-		build.Write(sum[:])
-	}
+}
 
+// writeTables writes the table of sessions and the meta file.
+func (ix *Index) writeTables(build hash.Hash, starts []string) error {
 	// The eager table: a row per session with what filters and result
 	// titles need; page paths come with the excerpts.
 	// Days and first documents are written as deltas from the row before,
@@ -839,9 +871,9 @@ func shortHash(b []byte) string {
 // Stats describe an index, for benchmarks.
 func (ix *Index) Stats() string {
 	var postings, positions int
-	for _, p := range ix.prepared {
-		postings += len(p.docs)
-		positions += len(p.pos)
+	for id := range ix.size {
+		postings += ix.size[id]
+		positions += ix.psize[id]
 	}
 	return fmt.Sprintf("%d sessions, %d documents, %d terms, %d KiB of postings in sessions, %d KiB of positions",
 		len(ix.sessions), ix.docs, len(ix.ids), postings>>10, positions>>10)

@@ -335,3 +335,28 @@ func TestLongDocumentsIndexTheirStartAndEnd(t *testing.T) {
 		}
 	}
 }
+
+// An index whose lists went through a file and were read back a shard at
+// a time is the index that held them in memory, to the byte.
+func TestSpilledIndexIsTheSame(t *testing.T) {
+	held := testIndex(t)
+	defer func(m, p int) { spillMemory, passBytes = m, p }(spillMemory, passBytes)
+	spillMemory, passBytes = 256, 1024
+	spilled := testIndex(t)
+	n := 0
+	_ = filepath.Walk(held, func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			n++
+			rel, _ := filepath.Rel(held, p)
+			mine, _ := os.ReadFile(p)
+			other, err := os.ReadFile(filepath.Join(spilled, rel))
+			if err != nil || !bytes.Equal(mine, other) {
+				t.Errorf("%s differs when spilled (%v)", rel, err)
+			}
+		}
+		return err
+	})
+	if n < 10 {
+		t.Errorf("only %d files", n)
+	}
+}
