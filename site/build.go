@@ -398,6 +398,12 @@ func (b *builder) sessions(ctx context.Context) (*searchIndex, error) {
 		}
 	}
 	units := b.units()
+	unitOf := make([]int, n)
+	for u, un := range units {
+		for _, i := range un.sessions {
+			unitOf[i] = u
+		}
+	}
 	work := make(chan int)
 	done := make(chan int, n)
 	var wg sync.WaitGroup
@@ -439,16 +445,29 @@ func (b *builder) sessions(ctx context.Context) (*searchIndex, error) {
 	}()
 	go func() { wg.Wait(); close(done) }()
 	// Sessions join the index in the site's order, as soon as they are
-	// ready, so their prepared postings are not all held at once.
+	// ready. One ready before its turn waits in the cache, where prepare
+	// put it, so that the postings of all are never held at once.
 	ready := make([]bool, n)
 	next := 0
 	for i := range done {
 		ready[i] = true
+		if i != next && prepared[i] != nil && b.store != nil && digs[i] != "" {
+			prepared[i] = nil
+		}
 		for ; next < n && ready[next]; next++ {
-			if index.building() && prepared[next] != nil {
-				index.Append(prepared[next])
-				prepared[next] = nil
+			if !index.building() || failed[next] != nil {
+				continue
 			}
+			p := prepared[next]
+			if p == nil {
+				p = b.prepare(b.site.Sessions[next], digs[next], func() (*Session, error) {
+					return b.loader(ctx, units[unitOf[next]])(b.site.Sessions[next])
+				})
+			}
+			if p != nil {
+				index.Append(p)
+			}
+			prepared[next] = nil
 		}
 	}
 	if err := ctx.Err(); err != nil {

@@ -82,13 +82,16 @@ type Index struct {
 	projects, agents, models []string
 	ids                      map[string]int32 // term → its number
 	lists                    spill            // every appended term's lists, until Write
-	size, psize              []int            // by term number: the bytes of its postings and positions
-	last                     []int            // by term number: the last document it occurs in
+	terms                    []termLists      // by term number
 	docs                     int
 	frags                    []fragment // of documents not yet written in a block
 	blocks                   int        // of excerpts written
 	build                    hash.Hash  // of everything written, for the build id
 }
+
+// termLists is what the index keeps of a term's lists while they are in
+// the spill: their sizes in bytes, and the last document it occurs in.
+type termLists struct{ docs, pos, last uint32 }
 
 type sessionRow struct {
 	Session
@@ -279,18 +282,19 @@ func (ix *Index) Append(p *Prepared) {
 		if !ok {
 			id = int32(len(ix.ids))
 			ix.ids[strings.Clone(t)] = id // a window would keep the session's terms
-			ix.size, ix.psize, ix.last = append(ix.size, 0), append(ix.psize, 0), append(ix.last, 0)
+			ix.terms = append(ix.terms, termLists{})
 		}
 		// The term's lists go to the spill, their first document
 		// counted from the term's last in the sessions before.
 		d, q := p.lists(k)
 		first, w := binary.Uvarint(d)
-		delta := uint64(ix.docs + int(first) - ix.last[id])
+		tl := &ix.terms[id]
+		delta := uint64(ix.docs + int(first) - int(tl.last))
 		n := uvarintLen(delta) + len(d) - w
 		ix.lists.record(id, delta, d[w:], q)
-		ix.size[id] += n
-		ix.psize[id] += len(q)
-		ix.last[id] = ix.docs + int(p.last[k])
+		tl.docs += uint32(n)
+		tl.pos += uint32(len(q))
+		tl.last = uint32(ix.docs) + p.last[k]
 	}
 	ix.docs += len(p.frags)
 	ix.frags = append(ix.frags, p.frags...)
@@ -675,6 +679,7 @@ func (ix *Index) Write() error {
 	for t, id := range ix.ids {
 		order = append(order, term{t, id})
 	}
+	ix.ids = nil // the sorted terms have them all
 	order = sortTerms(order)
 
 	// Shards are named by number; the meta file lists where each starts,
@@ -686,7 +691,7 @@ func (ix *Index) Write() error {
 	for from, size := 0, 0; from < len(order); {
 		to := from
 		for ; to < len(order) && size < shardTarget; to++ {
-			size += len(order[to].t) + 3*ix.size[order[to].id] // a varint byte is about three bytes of JSON
+			size += len(order[to].t) + 3*int(ix.terms[order[to].id].docs) // a varint byte is about three bytes of JSON
 		}
 		prev := ""
 		if from > 0 {
@@ -701,7 +706,7 @@ func (ix *Index) Write() error {
 	// every list at once.
 	sums := make([][sha256.Size]byte, len(shards))
 	errs := make([]error, len(shards))
-	slot := make([]int32, len(ix.ids)) // a term's place in the pass's lists, or -1
+	slot := make([]int32, len(ix.terms)) // a term's place in the pass's lists, or -1
 	for i := range slot {
 		slot[i] = -1
 	}
@@ -709,7 +714,7 @@ func (ix *Index) Write() error {
 		to, bytes := from, 0
 		for ; to < len(shards) && (to == from || bytes < passBytes); to++ {
 			for _, t := range shards[to] {
-				bytes += ix.size[t.id] + ix.psize[t.id]
+				bytes += int(ix.terms[t.id].docs + ix.terms[t.id].pos)
 			}
 		}
 		docs, pos, err := ix.pass(shards[from:to], slot)
@@ -743,8 +748,8 @@ func (ix *Index) pass(shards [][]term, slot []int32) (docs, pos [][]byte, err er
 		for _, t := range sh {
 			slot[t.id] = k
 			k++
-			total += ix.size[t.id]
-			ptotal += ix.psize[t.id]
+			total += int(ix.terms[t.id].docs)
+			ptotal += int(ix.terms[t.id].pos)
 		}
 	}
 	defer func() {
@@ -759,8 +764,9 @@ func (ix *Index) pass(shards [][]term, slot []int32) (docs, pos [][]byte, err er
 	for _, sh := range shards {
 		for _, t := range sh {
 			j := slot[t.id]
-			docs[j], all = all[:0:ix.size[t.id]], all[ix.size[t.id]:]
-			pos[j], allPos = allPos[:0:ix.psize[t.id]], allPos[ix.psize[t.id]:]
+			d, q := ix.terms[t.id].docs, ix.terms[t.id].pos
+			docs[j], all = all[:0:d], all[d:]
+			pos[j], allPos = allPos[:0:q], allPos[q:]
 		}
 	}
 	err = ix.lists.each(func(id int32, delta uint64, d, q []byte) {
@@ -871,9 +877,9 @@ func shortHash(b []byte) string {
 // Stats describe an index, for benchmarks.
 func (ix *Index) Stats() string {
 	var postings, positions int
-	for id := range ix.size {
-		postings += ix.size[id]
-		positions += ix.psize[id]
+	for _, tl := range ix.terms {
+		postings += int(tl.docs)
+		positions += int(tl.pos)
 	}
 	return fmt.Sprintf("%d sessions, %d documents, %d terms, %d KiB of postings in sessions, %d KiB of positions",
 		len(ix.sessions), ix.docs, len(ix.ids), postings>>10, positions>>10)
