@@ -455,7 +455,7 @@ func (b *builder) sessions(ctx context.Context) (*searchIndex, error) {
 			prepared[i] = nil
 		}
 		for ; next < n && ready[next]; next++ {
-			if !index.building() || failed[next] != nil {
+			if !index.building() {
 				continue
 			}
 			p := prepared[next]
