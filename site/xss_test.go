@@ -743,7 +743,7 @@ func TestXSSInBrowser(t *testing.T) {
 
 	// The search page, given each payload as its query.
 	searched := chromedp.Poll[chromedp.Void](`document.getElementById("search-status").textContent !== "" &&
-		[...document.querySelectorAll(".search-hit")].every(h => h.firstChild)`, chromedp.WithPollingTimeout(10*time.Second))
+		[...document.querySelectorAll(".search-hit")].every(h => h.firstChild)`, chromedp.WithPollingTimeout(30*time.Second)) // a wait, not a measure: CI runs packages side by side
 	for k := range xssPayloads {
 		q := payload(k, "query")
 		do(t, ctx, chromedp.Navigate(srv.URL+"/search/?q="+url.QueryEscape(q)), searched)
