@@ -550,7 +550,7 @@ func (b *builder) session(s *Session, dig string, full func() (*Session, error))
 func (b *builder) sides(s *Session, dig string, full func() (*Session, error)) error {
 	var listKey string
 	if b.store != nil && dig != "" {
-		listKey = ingest.Key("sides", dig)
+		listKey = ingest.Key("sides", b.theme, dig) // the program decides which outputs are too long
 	}
 	var names []string
 	var data map[string]func() ([]byte, error)
