@@ -114,19 +114,27 @@ func groupFiles(reads []read) []*group {
 }
 
 // merge joins the sessions of a group's files and finishes them: from
-// memory, or from the cache when they were released.
-func merge(c Cache, g *group, reads []read) ([]*transcript.Session, error) {
+// memory, or from the cache when they were released. A file the cache
+// lost since (another build's --gc, a disk that filled) is read again.
+func merge(ctx context.Context, opts Options, g *group, reads []read) ([]*transcript.Session, error) {
 	var ss []*transcript.Session
 	for _, i := range g.files {
 		if g.keys == nil {
 			ss = append(ss, reads[i].sessions...)
 			continue
 		}
-		p, err := openParsed(c, reads[i].key)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", reads[i].rel, err)
+		if p, err := openParsed(opts.Cache, reads[i].key); err == nil {
+			ss = append(ss, p.Sessions...)
+			continue
 		}
-		ss = append(ss, p.Sessions...)
+		rd := reads[i]
+		f := &File{Rel: rd.rel, FS: rd.fsys, Name: rd.name, blobs: opts.Blobs}
+		r, again := readFile(ctx, rd.fsys, rd.name, f)
+		if r != g.reader {
+			return nil, fmt.Errorf("%s: no longer in the cache, and no longer a %s file", rd.rel, g.reader.Name)
+		}
+		transform(opts, again)
+		ss = append(ss, again...)
 	}
 	if g.reader.Merge != nil && len(ss) > 0 {
 		ss = g.reader.Merge(ss)
@@ -153,7 +161,8 @@ func openParsed(c Cache, key string) (*parsed, error) {
 
 // summarise merges a released group and keeps only its summaries, from
 // the cache when its files are the same as when it was last summarised.
-func summarise(c Cache, g *group, reads []read) ([]*transcript.Session, error) {
+func summarise(ctx context.Context, opts Options, g *group, reads []read) ([]*transcript.Session, error) {
+	c := opts.Cache
 	key := Key(append([]string{"group"}, g.keys...)...)
 	if data, ok := c.Get(key); ok {
 		var ss []*transcript.Session
@@ -161,7 +170,7 @@ func summarise(c Cache, g *group, reads []read) ([]*transcript.Session, error) {
 			return ss, nil
 		}
 	}
-	ss, err := merge(c, g, reads)
+	ss, err := merge(ctx, opts, g, reads)
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +204,7 @@ func (r *Result) Load(ctx context.Context, i int) ([]*transcript.Session, error)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ss, err := merge(r.cache, g, r.reads)
+	ss, err := merge(ctx, r.opts, g, r.reads)
 	if err != nil {
 		return nil, err
 	}

@@ -22,10 +22,15 @@ func TestReleasedGroupsLoadBack(t *testing.T) {
 		want[key{s.Source, s.ID}] = s
 	}
 	c := &memCache{}
-	for _, run := range []string{"cold", "warm"} {
+	for _, run := range []string{"cold", "warm", "lost"} {
 		res, err := LoadCached(context.Background(), Options{Cache: c, Release: true}, Root{FS: os.DirFS(corpusDir)})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if run == "lost" { // the cache loses every parsed file: they are read again
+			for _, rd := range res.reads {
+				c.Put(rd.key, nil)
+			}
 		}
 		if len(res.Sessions) != len(held.Sessions) || len(res.Warnings) != len(held.Warnings) {
 			t.Fatalf("%s: %d sessions, %d warnings; held: %d, %d", run, len(res.Sessions), len(res.Warnings), len(held.Sessions), len(held.Warnings))

@@ -153,7 +153,7 @@ type Result struct {
 	// when Load ran with a cache.
 	Hashes map[string]string
 
-	cache  Cache
+	opts   Options
 	reads  []read
 	groups []*group
 }
@@ -263,7 +263,7 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 			rd.reader, rd.sessions = readFile(ctx, files[i].fsys, files[i].path, f)
 			transform(opts, rd.sessions)
 		}
-		rd.warnings = f.Warnings
+		rd.fsys, rd.name, rd.warnings = files[i].fsys, files[i].path, f.Warnings
 		if rd.reader != nil && rd.links == nil {
 			rd.links = rd.reader.links(rd.sessions)
 		}
@@ -276,7 +276,7 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 		return nil, err
 	}
 
-	res := &Result{Files: len(files), cache: cache, reads: reads}
+	res := &Result{Files: len(files), opts: opts, reads: reads}
 	if cache != nil {
 		res.Hashes = make(map[string]string, len(files))
 	}
@@ -305,9 +305,9 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 			g.keys = append(g.keys, reads[f].key)
 		}
 		if g.keys != nil {
-			g.sessions, errs[i] = summarise(cache, g, reads)
+			g.sessions, errs[i] = summarise(ctx, opts, g, reads)
 		} else {
-			g.sessions, errs[i] = merge(cache, g, reads)
+			g.sessions, errs[i] = merge(ctx, opts, g, reads)
 		}
 	})
 	if err := ctx.Err(); err != nil {
@@ -315,8 +315,8 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 	}
 	for i, g := range res.groups {
 		if errs[i] != nil {
-			// The cache lost a file's entry since it was read: a rare race
-			// with another build's gc. Its sessions are missing, not wrong.
+			// The cache lost a file's entry since it was read, and the file
+			// changed format meanwhile: its sessions are missing, not wrong.
 			res.Warnings = append(res.Warnings, Warning{File: reads[g.files[0]].rel, Msg: errs[i].Error()})
 			continue
 		}
@@ -330,6 +330,8 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 
 // read is what reading one file gave.
 type read struct {
+	fsys     fs.FS
+	name     string // in fsys
 	rel      string
 	reader   *Reader
 	sessions []*transcript.Session // nil once released to the cache
