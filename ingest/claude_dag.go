@@ -181,6 +181,16 @@ func mergeClaude(ss []*transcript.Session) []*transcript.Session {
 	return out
 }
 
+// claudeLinks joins a subagent's files, under <project>/<session>/subagents/,
+// to the session that started it: its companion file names the call by id
+// only.
+func claudeLinks(s *transcript.Session) []string {
+	if dir := path.Dir(s.Source); path.Base(dir) == "subagents" {
+		return []string{"session\x00" + path.Join(path.Dir(path.Dir(dir)), path.Base(path.Dir(dir)))}
+	}
+	return []string{"session\x00" + strings.TrimSuffix(s.Source, path.Ext(s.Source))}
+}
+
 // ccKey names a session within its project: Claude Code keeps each
 // project's sessions, and their subagents, in one folder.
 type ccKey struct{ project, id string }

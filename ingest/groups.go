@@ -7,9 +7,7 @@ import (
 	"context"
 	"encoding/gob"
 	"fmt"
-	"path"
 	"slices"
-	"strings"
 
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
@@ -217,14 +215,4 @@ func (r *Result) Load(ctx context.Context, i int) ([]*transcript.Session, error)
 		}
 	}
 	return ss, nil
-}
-
-// claudeLinks joins a subagent's files, under <project>/<session>/subagents/,
-// to the session that started it: its companion file names the call by id
-// only.
-func claudeLinks(s *transcript.Session) []string {
-	if dir := path.Dir(s.Source); path.Base(dir) == "subagents" {
-		return []string{"session\x00" + path.Join(path.Dir(path.Dir(dir)), path.Base(path.Dir(dir)))}
-	}
-	return []string{"session\x00" + strings.TrimSuffix(s.Source, path.Ext(s.Source))}
 }
