@@ -9,16 +9,24 @@ import (
 	"testing"
 )
 
+// corpusSite returns the shared corpus beside the repository, and a site
+// dir to build it in; it skips the test when the corpus is not there.
+func corpusSite(t *testing.T) (corpus, dir string) {
+	t.Helper()
+	corpus, _ = filepath.Abs("../../shared/corpus")
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skip("no shared corpus beside the repository")
+	}
+	dir = t.TempDir()
+	_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: Corpus\n"), 0o644)
+	return corpus, dir
+}
+
 // TestCorpusSite builds the shared corpus beside the repository, when it is
 // there, and checks that every session has its page and that every tool
 // kind is rendered by its own partial somewhere.
 func TestCorpusSite(t *testing.T) {
-	corpus, _ := filepath.Abs("../../shared/corpus")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skip("no shared corpus beside the repository")
-	}
-	dir := t.TempDir()
-	_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: Corpus\n"), 0o644)
+	corpus, dir := corpusSite(t)
 	cfg, rep, err := build(t, dir, map[string]any{"contentDir": corpus})
 	if err != nil {
 		t.Fatal(err)
@@ -56,12 +64,7 @@ func TestCorpusSite(t *testing.T) {
 // same to the byte, so merging files in groups and reading turns back
 // loses nothing.
 func TestReleasedSessionsBuildTheSameSite(t *testing.T) {
-	corpus, _ := filepath.Abs("../../shared/corpus")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skip("no shared corpus beside the repository")
-	}
-	dir := t.TempDir()
-	_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: Corpus\n"), 0o644)
+	corpus, dir := corpusSite(t)
 	run := func(cacheDir string) (map[string][]byte, *Report) {
 		cfg, _, err := LoadConfig(Options{Source: dir, Overrides: map[string]any{"contentDir": corpus}})
 		if err != nil {
