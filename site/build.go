@@ -163,6 +163,7 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 				return nil, fmt.Errorf("cache gc: %w", err)
 			}
 		}
+		bd.store.flush()
 		bd.store.used = map[string]bool{}
 	}
 	rep.Elapsed = time.Since(start)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"encoding/gob"
 	"encoding/hex"
 	"io"
 	"io/fs"
@@ -17,27 +18,70 @@ import (
 
 // store is the build cache: entries named by their key, in files under dir,
 // and, for a long-lived builder (serve), in memory too. It is safe for
-// concurrent use and serves as the ingest cache.
+// concurrent use and serves as the ingest cache. Small entries (hashes,
+// lists, summaries: several per session) live in one table file, loaded
+// when the store opens and written after each build: creating a file
+// costs more than writing a few hundred bytes.
 type store struct {
 	dir    string
 	read   bool // false with --ignoreCache: only entries this build wrote are read
 	mu     sync.Mutex
 	wrote  map[string]bool   // entries this build wrote, while read is false
 	mem    map[string][]byte // nil unless kept in memory
+	small  map[string][]byte // entries of at most smallEntry bytes
+	dirty  bool              // small changed since it was written
 	used   map[string]bool
 	hits   int
 	misses int
 }
 
+// smallEntry is the most an entry of the small table holds.
+const smallEntry = 4 << 10
+
+// smallTable is the small table's file in the store's dir: not a key, which
+// is 64 hex digits in a folder of its first two.
+const smallTable = "small.gob"
+
 func openStore(dir string, read, memory bool) (*store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	s := &store{dir: dir, read: read, used: map[string]bool{}, wrote: map[string]bool{}}
+	s := &store{dir: dir, read: read, used: map[string]bool{}, wrote: map[string]bool{}, small: map[string][]byte{}}
 	if memory {
 		s.mem = map[string][]byte{}
 	}
+	if read {
+		if f, err := os.Open(filepath.Join(dir, smallTable)); err == nil {
+			if gob.NewDecoder(bufio.NewReader(f)).Decode(&s.small) != nil {
+				s.small = map[string][]byte{} // a broken table is an empty one
+			}
+			f.Close()
+		}
+	}
 	return s, nil
+}
+
+// flush writes the small table, if it changed, whole or not at all.
+func (s *store) flush() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.dirty {
+		return
+	}
+	tmp, err := os.CreateTemp(s.dir, ".tmp-")
+	if err != nil {
+		return
+	}
+	bw := bufio.NewWriter(tmp)
+	werr := gob.NewEncoder(bw).Encode(s.small)
+	if werr == nil {
+		werr = bw.Flush()
+	}
+	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), filepath.Join(s.dir, smallTable)) != nil {
+		os.Remove(tmp.Name())
+		return
+	}
+	s.dirty = false
 }
 
 func (s *store) path(key string) string { return filepath.Join(s.dir, key[:2], key) }
@@ -45,9 +89,10 @@ func (s *store) path(key string) string { return filepath.Join(s.dir, key[:2], k
 // Open streams an entry from its file; in memory it is Get.
 func (s *store) Open(key string) (io.ReadCloser, bool) {
 	s.mu.Lock()
+	_, small := s.small[key]
 	memory, read := s.mem != nil, s.read || s.wrote[key]
 	s.mu.Unlock()
-	if memory || !read {
+	if memory || !read || small {
 		data, ok := s.Get(key)
 		return io.NopCloser(bytes.NewReader(data)), ok
 	}
@@ -66,7 +111,10 @@ func (s *store) Open(key string) (io.ReadCloser, bool) {
 func (s *store) Get(key string) ([]byte, bool) {
 	s.mu.Lock()
 	s.used[key] = true
-	data, ok := s.mem[key]
+	data, ok := s.small[key]
+	if !ok {
+		data, ok = s.mem[key]
+	}
 	read := s.read || s.wrote[key]
 	s.mu.Unlock()
 	if !ok && read {
@@ -178,6 +226,11 @@ func (s *store) OpenBlob(key string) (io.ReadCloser, error) {
 func (s *store) Put(key string, data []byte) {
 	s.mu.Lock()
 	s.used[key] = true
+	if len(data) <= smallEntry {
+		s.small[key], s.dirty = data, true
+		s.mu.Unlock()
+		return
+	}
 	if s.mem != nil {
 		s.mem[key] = data
 	}
@@ -238,8 +291,15 @@ func (s *store) gc() (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0
+	for key := range s.small {
+		if !s.used[key] {
+			delete(s.small, key)
+			s.dirty = true
+			n++
+		}
+	}
 	err := filepath.WalkDir(s.dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || s.used[d.Name()] {
+		if err != nil || d.IsDir() || s.used[d.Name()] || p == filepath.Join(s.dir, smallTable) {
 			return err
 		}
 		n++
