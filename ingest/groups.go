@@ -61,6 +61,19 @@ type group struct {
 	sessions []*transcript.Session
 }
 
+// cacheKeys returns the cache entries of the group's files, or nil when
+// one was not released (it could not be hashed): then the group cannot be
+// read back, and its merged sessions stay in memory.
+func (g *group) cacheKeys(reads []read) []string {
+	keys := make([]string, len(g.files))
+	for i, f := range g.files {
+		if keys[i] = reads[f].key; !reads[f].released {
+			return nil
+		}
+	}
+	return keys
+}
+
 // groupFiles puts files that share a link in one group. Groups are in the
 // order of the table of readers, then of their first file.
 func groupFiles(reads []read) []*group {
@@ -117,7 +130,7 @@ func groupFiles(reads []read) []*group {
 func merge(ctx context.Context, opts Options, g *group, reads []read) ([]*transcript.Session, error) {
 	var ss []*transcript.Session
 	for _, i := range g.files {
-		if g.keys == nil {
+		if !reads[i].released {
 			ss = append(ss, reads[i].sessions...)
 			continue
 		}

@@ -268,7 +268,7 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 			rd.links = rd.reader.links(rd.sessions)
 		}
 		if release && rd.key != "" {
-			rd.sessions = nil // read again from the cache when its group is merged
+			rd.sessions, rd.released = nil, true // read again from the cache when its group is merged
 		}
 		reads[i] = rd
 	})
@@ -297,12 +297,8 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 	})
 	parallel.Run(ctx, runtime.GOMAXPROCS(0), order, func(i int) {
 		g := res.groups[i]
-		for _, f := range g.files {
-			if reads[f].key == "" || !release {
-				g.keys = nil
-				break
-			}
-			g.keys = append(g.keys, reads[f].key)
+		if release {
+			g.keys = g.cacheKeys(reads)
 		}
 		if g.keys != nil {
 			g.sessions, errs[i] = summarise(ctx, opts, g, reads)
@@ -335,6 +331,7 @@ type read struct {
 	rel      string
 	reader   *Reader
 	sessions []*transcript.Session // nil once released to the cache
+	released bool
 	warnings []Warning
 	hash     string   // its content hash, "" when it could not be hashed
 	key      string   // its parsed sessions in the cache, "" when they are not there

@@ -34,16 +34,26 @@ func extract(t *testing.T, archive string) string {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
+	files := map[string][]byte{}
 	for _, f := range ar.Files {
-		p := filepath.Join(dir, f.Name)
+		files[f.Name] = f.Data
+	}
+	writeTree(t, dir, files)
+	return dir
+}
+
+// writeTree writes files, by their paths relative to dir, under dir.
+func writeTree(t *testing.T, dir string, files map[string][]byte) {
+	t.Helper()
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return dir
 }
 
 func build(t *testing.T, dir string, overrides map[string]any) (*Config, *Report, error) {
@@ -504,5 +514,18 @@ func TestLargeImageThroughTheBlobStore(t *testing.T) {
 		if err != nil || !strings.Contains(string(js), data) {
 			t.Errorf("%s: the JSON export lacks the image's data (%v)", run, err)
 		}
+	}
+
+	// An image the store lost (its folder cleaned by hand) is not left out
+	// of the JSON export in silence: the build names the file and the cure
+	// (here it fails, its only session failing; with others it would be a
+	// notice and the session's fallback page).
+	sum := sha256.Sum256(img)
+	key := hex.EncodeToString(sum[:])
+	_ = os.Remove(filepath.Join(cache, key[:2], key))
+	_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: v\n"), 0o644)
+	_, _, err := build(t, dir, map[string]any{"cacheDir": cache})
+	if err == nil || !strings.Contains(err.Error(), "i.jsonl: JSON export") || !strings.Contains(err.Error(), "--ignoreCache") {
+		t.Errorf("build with the image lost: %v", err)
 	}
 }

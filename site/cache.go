@@ -65,23 +65,11 @@ func openStore(dir string, read, memory bool) (*store, error) {
 func (s *store) flush() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.dirty {
-		return
+	if s.dirty && writeWhole(filepath.Join(s.dir, smallTable), func(w io.Writer) error {
+		return gob.NewEncoder(w).Encode(s.small)
+	}) {
+		s.dirty = false
 	}
-	tmp, err := os.CreateTemp(s.dir, ".tmp-")
-	if err != nil {
-		return
-	}
-	bw := bufio.NewWriter(tmp)
-	werr := gob.NewEncoder(bw).Encode(s.small)
-	if werr == nil {
-		werr = bw.Flush()
-	}
-	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), filepath.Join(s.dir, smallTable)) != nil {
-		os.Remove(tmp.Name())
-		return
-	}
-	s.dirty = false
 }
 
 func (s *store) path(key string) string { return filepath.Join(s.dir, key[:2], key) }
@@ -260,15 +248,25 @@ func (s *store) Write(key string, fn func(io.Writer) error) {
 	s.write(key, fn)
 }
 
-// write writes an entry's file whole or not at all.
+// write writes an entry's file.
 func (s *store) write(key string, fn func(io.Writer) error) {
 	p := s.path(key)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	if os.MkdirAll(filepath.Dir(p), 0o755) != nil || !writeWhole(p, fn) {
 		return
 	}
+	s.mu.Lock()
+	if !s.read {
+		s.wrote[key] = true
+	}
+	s.mu.Unlock()
+}
+
+// writeWhole writes the file p as fn writes it, whole or not at all: into
+// a temporary file renamed over p. It reports whether it did.
+func writeWhole(p string, fn func(io.Writer) error) bool {
 	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-")
 	if err != nil {
-		return
+		return false
 	}
 	bw := bufio.NewWriterSize(tmp, 64<<10)
 	werr := fn(bw)
@@ -277,13 +275,9 @@ func (s *store) write(key string, fn func(io.Writer) error) {
 	}
 	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), p) != nil {
 		os.Remove(tmp.Name())
-		return
+		return false
 	}
-	s.mu.Lock()
-	if !s.read {
-		s.wrote[key] = true
-	}
-	s.mu.Unlock()
+	return true
 }
 
 // gc removes the entries the last build did not use, and returns how many.

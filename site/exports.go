@@ -2,6 +2,7 @@ package site
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -61,13 +62,16 @@ var exportFormats = []exportFormat{
 	{"md", "session.md", "Markdown", func(o Outputs) bool { return o.Markdown }, markdownExport},
 	{"json", "session.json", "JSON", func(o Outputs) bool { return o.JSON }, func(w io.Writer, s *Session, b *builder) error {
 		var blob func(string) []byte
+		var lost error // an image the blob store no longer has fails the export, as it fails the page
 		if b != nil {
 			blob = func(key string) []byte {
-				data, _ := b.blob(key) // a lost blob leaves the image without data
+				data, err := b.blob(key)
+				lost = cmp.Or(lost, err)
 				return data
 			}
 		}
-		return export.JSON(w, s.Session, blob)
+		err := export.JSON(w, s.Session, blob)
+		return cmp.Or(err, lost)
 	}},
 }
 

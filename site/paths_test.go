@@ -174,15 +174,7 @@ func TestHostilePaths(t *testing.T) {
 			for _, f := range c.files {
 				files[filepath.Join("content", filepath.FromSlash(f.name))] = []byte(f.data)
 			}
-			for name, data := range files {
-				p := filepath.Join(src, name)
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			writeTree(t, src, files)
 			parent := t.TempDir()
 			dest := filepath.Join(parent, "public")
 			_, rep, err := build(t, src, map[string]any{"destination": dest})

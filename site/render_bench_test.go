@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/internal/synth"
 )
 
@@ -26,26 +25,15 @@ func BenchmarkSessionPage(b *testing.B) {
 		b.Fatal(err)
 	}
 	dir := b.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: Bench\n"), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	cfg, _, err := LoadConfig(Options{Source: dir, Overrides: map[string]any{"contentDir": corpus}})
-	if err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: Bench\ncontentDir: "+corpus+"\n"), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	// Read as the build reads, redacted, so the page shows what a built
 	// one does.
-	opts, err := readOptions(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	res, err := ingest.LoadCached(b.Context(), opts, cfg.Content()...)
-	if err != nil {
-		b.Fatal(err)
-	}
-	st := newSite(cfg, cfg.selected(res.Sessions))
+	st := loadSite(b, dir)
+	cfg := st.Config
 	if len(st.Sessions) != 1 {
-		b.Fatalf("%d sessions, want 1 (warnings: %v)", len(st.Sessions), res.Warnings)
+		b.Fatalf("%d sessions, want 1", len(st.Sessions))
 	}
 	tpl, err := loadTemplates(cfg.Theme)
 	if err != nil {

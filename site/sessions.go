@@ -274,7 +274,8 @@ func (b *builder) sideFiles(s *Session) ([]string, map[string]func() ([]byte, er
 	return names, data
 }
 
-// getCached is the cache entry key, if there is a cache and the entry.
+// getCached returns the cache entry key; a build without a cache, or a
+// key of "", misses.
 func (b *builder) getCached(key string) ([]byte, bool) {
 	if key == "" {
 		return nil, false

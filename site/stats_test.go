@@ -14,7 +14,7 @@ import (
 )
 
 // loadSite reads a site's sessions as a build does, without writing it.
-func loadSite(t *testing.T, dir string) *Site {
+func loadSite(t testing.TB, dir string) *Site {
 	t.Helper()
 	cfg, _, err := LoadConfig(Options{Source: dir})
 	if err != nil {

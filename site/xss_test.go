@@ -265,15 +265,7 @@ func writeXSSSite(t *testing.T) (string, map[string]bool) {
 		files[filepath.Join("content", "codex", fmt.Sprintf("rollout-%02d-", k)+name("cxsrc")+".jsonl")] = codexXSS(f)
 		files[filepath.Join("content", "gemini", name("gmdir"), "chats", fmt.Sprintf("session-%02d.jsonl", k))] = geminiXSS(f)
 	}
-	for name, data := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, dir, files)
 	return dir, used
 }
 
