@@ -733,12 +733,26 @@ func TestXSSInBrowser(t *testing.T) {
 		inspect(p)
 	}
 
+	// doSearch runs steps that end waiting for results, and says what the
+	// page shows when they never come.
+	doSearch := func(steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, steps...); err != nil {
+			state, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify({
+				query: document.getElementById("search-query").value,
+				status: document.getElementById("search-status").textContent,
+				hits: document.querySelectorAll(".search-hit").length,
+				empty: [...document.querySelectorAll(".search-hit")].filter(h => !h.firstChild).length})`))
+			t.Fatalf("%v; the page: %s; console: %q", err, state, consoleErrors())
+		}
+	}
+
 	// The search page, given each payload as its query.
 	searched := chromedp.Poll[chromedp.Void](`document.getElementById("search-status").textContent !== "" &&
 		[...document.querySelectorAll(".search-hit")].every(h => h.firstChild)`, chromedp.WithPollingTimeout(30*time.Second)) // a wait, not a measure: CI runs packages side by side
 	for k := range xssPayloads {
 		q := payload(k, "query")
-		do(t, ctx, chromedp.Navigate(srv.URL+"/search/?q="+url.QueryEscape(q)), searched)
+		doSearch(chromedp.Navigate(srv.URL+"/search/?q="+url.QueryEscape(q)), searched)
 		inspect(fmt.Sprintf("search for payload %d", k))
 		if !strings.ContainsAny(q, "\x00\r\n") {
 			if got := run(t, ctx, chromedp.Evaluate[string](`document.getElementById("search-query").value`)); got != q {
@@ -750,11 +764,11 @@ func TestXSSInBrowser(t *testing.T) {
 	// Payloads typed into the search box: results show them as text.
 	for _, k := range []int{1, 7, 16} {
 		q := payload(k, "typed")
-		do(t, ctx, chromedp.Navigate(srv.URL+"/search/"), chromedp.WaitVisible(chromedp.CSS("#search-query")),
+		doSearch(chromedp.Navigate(srv.URL+"/search/"), chromedp.WaitVisible(chromedp.CSS("#search-query")),
 			chromedp.SendKeys(chromedp.CSS("#search-query"), q), searched)
 		inspect(fmt.Sprintf("typed payload %d", k))
 	}
-	do(t, ctx, chromedp.Navigate(srv.URL+"/search/"), chromedp.WaitVisible(chromedp.CSS("#search-query")),
+	doSearch(chromedp.Navigate(srv.URL+"/search/"), chromedp.WaitVisible(chromedp.CSS("#search-query")),
 		chromedp.SendKeys(chromedp.CSS("#search-query"), "onerror"), searched)
 	inspect("search for onerror")
 	titles := run(t, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll(".search-result-title")].map(e => e.textContent)`))

@@ -204,8 +204,10 @@
     var key = dir + i;
     var f = this.files.get(key);
     if (!f) {
+      var files = this.files;
       f = this.fetchJSON(this.base + dir + "/" + i + ".json?v=" + this.meta.build);
-      this.files.set(key, f);
+      f.catch(function () { files.delete(key); }); // a failed fetch is tried again next time
+      files.set(key, f);
     }
     return f;
   };
