@@ -7,8 +7,11 @@ package export
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"time"
 
@@ -129,8 +132,6 @@ type Usage struct {
 // keeps in its blob store (see ingest.Blobs), a message at a time.
 func JSON(w io.Writer, s *transcript.Session, blob func(key string) []byte) error {
 	j := &jsonWriter{w: w}
-	j.enc = json.NewEncoder(&j.buf)
-	j.enc.SetEscapeHTML(false) // a file, not a page: keep <, > and & readable
 	head := sessionHead(s)
 	head.Turns = []Turn{}
 	j.list("", head, len(s.Turns), func(i int, prefix string) {
@@ -149,7 +150,6 @@ type jsonWriter struct {
 	w   io.Writer
 	err error // the first error; what follows it is not written
 	buf bytes.Buffer
-	enc *json.Encoder // writes to buf
 }
 
 // encode returns v encoded as it is indented where its first line is
@@ -157,11 +157,15 @@ type jsonWriter struct {
 // with. It holds until the next encode.
 func (j *jsonWriter) encode(prefix string, v any) []byte {
 	j.buf.Reset()
-	j.enc.SetIndent(prefix, "  ")
-	if err := j.enc.Encode(v); err != nil && j.err == nil {
+	// encoding/json's rules (omitempty, nil slices as null), indented as
+	// it is written rather than in a second pass. A file, not a page: <, >
+	// and & stay readable.
+	err := jsonv2.MarshalWrite(&j.buf, v, json.DefaultOptionsV1(),
+		jsontext.EscapeForHTML(false), jsontext.WithIndentPrefix(prefix), jsontext.WithIndent("  "))
+	if err != nil && j.err == nil {
 		j.err = err
 	}
-	return bytes.TrimSuffix(j.buf.Bytes(), []byte("\n"))
+	return j.buf.Bytes()
 }
 
 // list writes head, whose last field is an empty list, with the n items
