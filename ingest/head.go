@@ -2,12 +2,12 @@ package ingest
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"sync"
 	"unicode/utf8"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -62,63 +62,62 @@ func (h *Head) scan() {
 	if len(data) == 0 || (data[0] != '{' && data[0] != '[') {
 		return
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var (
-		depth     int
-		rec       Record
-		key       string
-		expectKey bool
-		base      = 0 // depth at which records are objects
-	)
+	// A head is cut off anywhere and may hold anything: take what parses.
+	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	if data[0] == '[' {
 		h.array = true
-		base = 1
+		if _, err := dec.ReadToken(); err != nil {
+			return
+		}
 	}
 	for len(h.records) < maxRecords {
-		t, err := dec.Token()
-		if err != nil {
-			break
-		}
-		if d, ok := t.(json.Delim); ok {
-			switch d {
-			case '{', '[':
-				if depth == base && d == '{' {
-					rec = Record{}
-					h.records = append(h.records, rec)
-					expectKey = true
-				} else if depth == base+1 && rec != nil && !expectKey {
-					rec[key] = string(d)
-				}
-				depth++
-			case '}', ']':
-				depth--
-				if depth == base+1 {
-					expectKey = true
-				}
+		switch dec.PeekKind() {
+		case 0, ']': // the end, or what does not parse
+			return
+		case '{':
+			rec := Record{}
+			h.records = append(h.records, rec)
+			if !readRecord(dec, rec) {
+				return
 			}
-			continue
+		default:
+			if dec.SkipValue() != nil {
+				return
+			}
 		}
-		if depth != base+1 || rec == nil {
-			continue
-		}
-		if expectKey {
-			key, _ = t.(string)
-			expectKey = false
-			continue
-		}
-		switch v := t.(type) {
-		case string:
-			rec[key] = v
-		case json.Number:
-			rec[key] = v.String()
-		case bool:
-			rec[key] = map[bool]string{true: "true", false: "false"}[v]
-		case nil:
-			rec[key] = "null"
-		}
-		expectKey = true
 	}
+}
+
+// readRecord reads an object's top-level keys into rec; nested values are
+// skipped, not parsed. It reports whether the object was read to its end.
+func readRecord(dec *jsontext.Decoder, rec Record) bool {
+	if _, err := dec.ReadToken(); err != nil {
+		return false
+	}
+	for dec.PeekKind() != '}' {
+		k, err := dec.ReadToken()
+		if err != nil {
+			return false
+		}
+		key := k.String()
+		switch kind := dec.PeekKind(); kind {
+		case 0:
+			return false
+		case '{', '[':
+			rec[key] = string(kind)
+			if dec.SkipValue() != nil {
+				return false
+			}
+		default:
+			v, err := dec.ReadToken()
+			if err != nil {
+				return false
+			}
+			rec[key] = v.String() // a string unquoted, anything else as written
+		}
+	}
+	_, err := dec.ReadToken()
+	return err == nil
 }
 
 // Text returns the head as a string, or "" if it is not UTF-8 text.

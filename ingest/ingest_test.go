@@ -51,6 +51,14 @@ func TestHeadRecords(t *testing.T) {
 	if _, ok := rs[0]["x"]; ok {
 		t.Error("a nested key leaked to the top level")
 	}
+
+	// Lines of JSONL, the last cut off by the head inside a nested value,
+	// with bytes that are not UTF-8 and a key written twice.
+	h = &Head{Data: []byte("{\"a\":\"\xff\",\"a\":\"2\"}\n\"str\"\n{\"b\":1.5e3,\"o\":{\"x\":\"cut")}
+	rs = h.Records()
+	if h.IsArray() || len(rs) != 2 || rs[0]["a"] != "2" || rs[1]["b"] != "1.5e3" || rs[1]["o"] != "{" || len(rs[1]) != 2 {
+		t.Errorf("records = %q array=%v", rs, h.IsArray())
+	}
 }
 
 func TestLinesLongAndTorn(t *testing.T) {
