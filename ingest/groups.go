@@ -62,16 +62,34 @@ type group struct {
 }
 
 // cacheKeys returns the cache entries of the group's files, or nil when
-// one was not released (it could not be hashed): then the group cannot be
-// read back, and its merged sessions stay in memory.
+// one has none (it could not be hashed): then the group cannot be read
+// back, and its merged sessions stay in memory.
 func (g *group) cacheKeys(reads []read) []string {
 	keys := make([]string, len(g.files))
 	for i, f := range g.files {
-		if keys[i] = reads[f].key; !reads[f].released {
+		if keys[i] = reads[f].key; keys[i] == "" {
 			return nil
 		}
 	}
 	return keys
+}
+
+// held reports whether every file of the group still holds its sessions.
+func (g *group) held(reads []read) bool {
+	for _, f := range g.files {
+		if reads[f].released {
+			return false
+		}
+	}
+	return true
+}
+
+// release drops the sessions its files still hold: merging changes them,
+// so a group is merged from memory or from the cache, never from both.
+func (g *group) release(reads []read) {
+	for _, f := range g.files {
+		reads[f].sessions, reads[f].released = nil, true
+	}
 }
 
 // groupFiles puts files that share a link in one group. Groups are in the
@@ -174,8 +192,7 @@ func openParsed(c Cache, key string) (*parsed, error) {
 // the cache when its files are the same as when it was last summarised.
 func summarise(ctx context.Context, opts Options, g *group, reads []read) ([]*transcript.Session, error) {
 	c := opts.Cache
-	key := Key(append([]string{"group"}, g.keys...)...)
-	if data, ok := c.Get(key); ok {
+	if data, ok := c.Get(groupKey(g.keys)); ok {
 		var ss []*transcript.Session
 		if gob.NewDecoder(bytes.NewReader(data)).Decode(&ss) == nil {
 			return ss, nil
@@ -188,12 +205,26 @@ func summarise(ctx context.Context, opts Options, g *group, reads []read) ([]*tr
 	for _, s := range ss {
 		s.Release()
 	}
-	var buf bytes.Buffer
-	if gob.NewEncoder(&buf).Encode(ss) == nil {
-		c.Put(key, buf.Bytes())
-	}
+	putSummaries(c, g.keys, ss)
 	return ss, nil
 }
+
+// putSummaries caches the summaries of a group's merged sessions under the
+// group's file entries, leaving the sessions as they are.
+func putSummaries(c Cache, keys []string, ss []*transcript.Session) {
+	sums := make([]*transcript.Session, len(ss))
+	for i, s := range ss {
+		sum := *s
+		sum.Release()
+		sums[i] = &sum
+	}
+	var buf bytes.Buffer
+	if gob.NewEncoder(&buf).Encode(sums) == nil {
+		c.Put(groupKey(keys), buf.Bytes())
+	}
+}
+
+func groupKey(keys []string) string { return Key(append([]string{"group"}, keys...)...) }
 
 // Groups returns the sessions in the groups Load reads back together.
 func (r *Result) Groups() [][]*transcript.Session {

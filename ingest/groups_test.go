@@ -3,7 +3,9 @@ package ingest
 import (
 	"bytes"
 	"context"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -11,9 +13,10 @@ import (
 )
 
 // TestReleasedGroupsLoadBack reads the shared corpus with every session
-// held, and again releasing each to a cache: the summaries must be what
-// the held sessions give, and each group must load back exactly the held
-// sessions, cold and warm.
+// held, and again through a cache that releases some or all of them: a
+// released session's summary must be what the held session gives, and
+// each group must load back exactly the held sessions, cold, warm, and
+// with the cache's parsed files lost.
 func TestReleasedGroupsLoadBack(t *testing.T) {
 	held := loadCorpus(t)
 	type key struct{ source, id string }
@@ -21,21 +24,42 @@ func TestReleasedGroupsLoadBack(t *testing.T) {
 	for _, s := range held.Sessions {
 		want[key{s.Source, s.ID}] = s
 	}
-	c := &memCache{}
-	for _, run := range []string{"cold", "warm", "lost"} {
-		res, err := LoadCached(context.Background(), Options{Cache: c, Release: true}, Root{FS: os.DirFS(corpusDir)})
+	var size int64
+	filepath.WalkDir(corpusDir, func(_ string, d fs.DirEntry, _ error) error {
+		if info, err := d.Info(); err == nil && info.Mode().IsRegular() {
+			size += info.Size()
+		}
+		return nil
+	})
+	released, mixed, kept := &memCache{}, &memCache{}, &memCache{}
+	for _, run := range []struct {
+		name  string
+		c     *memCache
+		hold  int64
+		lose  bool
+		whole string // how many sessions keep their turns: "none", "some", "all"
+	}{
+		{"released cold", released, 0, false, "none"},
+		{"released warm", released, 0, false, "none"},
+		{"released lost", released, 0, true, "none"},
+		{"half held cold", mixed, size / 2, false, "some"},
+		{"half held warm", mixed, size / 2, false, "none"},
+		{"held cold", kept, size, false, "all"},
+		{"held warm", kept, size, false, "none"},
+	} {
+		res, err := LoadCached(context.Background(), Options{Cache: run.c, Release: true, Hold: run.hold}, Root{FS: os.DirFS(corpusDir)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if run == "lost" { // the cache loses every parsed file: they are read again
+		if run.lose { // the cache loses every parsed file: they are read again
 			for _, rd := range res.reads {
-				c.Put(rd.key, nil)
+				run.c.Put(rd.key, nil)
 			}
 		}
 		if len(res.Sessions) != len(held.Sessions) || len(res.Warnings) != len(held.Warnings) {
-			t.Fatalf("%s: %d sessions, %d warnings; held: %d, %d", run, len(res.Sessions), len(res.Warnings), len(held.Sessions), len(held.Warnings))
+			t.Fatalf("%s: %d sessions, %d warnings; held: %d, %d", run.name, len(res.Sessions), len(res.Warnings), len(held.Sessions), len(held.Warnings))
 		}
-		n := 0
+		n, whole := 0, 0
 		for i, group := range res.Groups() {
 			full, err := res.Load(context.Background(), i)
 			if err != nil {
@@ -46,18 +70,35 @@ func TestReleasedGroupsLoadBack(t *testing.T) {
 				w := want[key{s.Source, s.ID}]
 				switch {
 				case w == nil:
-					t.Errorf("%s: %s %s was not read when sessions were held", run, s.Source, s.ID)
-				case s.Turns != nil || s.Kept == nil:
-					t.Errorf("%s: %s was not released", run, s.Source)
+					t.Errorf("%s: %s %s was not read when sessions were held", run.name, s.Source, s.ID)
+				case s.Kept == nil:
+					whole++
+					if full[j] != s || !reflect.DeepEqual(s, w) {
+						t.Errorf("%s: %s %s kept its turns but differs from when it was held", run.name, s.Source, s.ID)
+					}
+				case s.Turns != nil:
+					t.Errorf("%s: %s has a summary and its turns", run.name, s.Source)
 				case !reflect.DeepEqual(*s.Kept, w.Summary()):
-					t.Errorf("%s: %s: summary %+v, held %+v", run, s.Source, *s.Kept, w.Summary())
+					t.Errorf("%s: %s: summary %+v, held %+v", run.name, s.Source, *s.Kept, w.Summary())
 				case !reflect.DeepEqual(full[j], w):
-					t.Errorf("%s: %s %s loads back different from when it was held", run, s.Source, s.ID)
+					t.Errorf("%s: %s %s loads back different from when it was held", run.name, s.Source, s.ID)
 				}
 			}
 		}
 		if n != len(held.Sessions) {
-			t.Errorf("%s: groups hold %d sessions of %d", run, n, len(held.Sessions))
+			t.Errorf("%s: groups hold %d sessions of %d", run.name, n, len(held.Sessions))
+		}
+		// Whether held or released, a group's summaries are kept for the
+		// next load, which then needs none of its turns.
+		for _, g := range res.groups {
+			if keys := g.cacheKeys(res.reads); keys != nil {
+				if _, ok := run.c.Get(groupKey(keys)); !ok {
+					t.Errorf("%s: the summaries of %s are not cached", run.name, res.reads[g.files[0]].rel)
+				}
+			}
+		}
+		if got := map[bool]string{true: "none", false: map[bool]string{true: "all", false: "some"}[whole == n]}[whole == 0]; got != run.whole {
+			t.Errorf("%s: %d of %d sessions kept their turns, want %s", run.name, whole, n, run.whole)
 		}
 	}
 }

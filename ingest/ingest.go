@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/transcriptsite/transcriptsite/internal/parallel"
@@ -213,6 +214,11 @@ type Options struct {
 	// read (transcript.Session.Release), so that a site of any size fits in
 	// memory; Result.Load reads a group's turns back.
 	Release bool
+	// Hold, with Release, keeps the sessions of files parsed by this load
+	// whole, up to this many bytes of files: reading them back from the
+	// cache costs more than holding a small site. A file the cache already
+	// had is released whatever its size: it is not decoded at all.
+	Hold int64
 }
 
 // LoadCached is Load with options.
@@ -252,6 +258,7 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 	files = slices.DeleteFunc(files, func(f file) bool { return isSQLiteSidecar(f.rel, rels) })
 
 	release := opts.Release && cache != nil
+	var held atomic.Int64
 	reads := make([]read, len(files))
 	order := parallel.LargestFirst(len(files), func(i int) int64 { return files[i].size })
 	parallel.Run(ctx, runtime.GOMAXPROCS(0), order, func(i int) {
@@ -267,7 +274,8 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 		if rd.reader != nil && rd.links == nil {
 			rd.links = rd.reader.links(rd.sessions)
 		}
-		if release && rd.key != "" {
+		keep := rd.sessions != nil && opts.Hold > 0 && held.Add(files[i].size) <= opts.Hold
+		if release && rd.key != "" && !keep {
 			rd.sessions, rd.released = nil, true // read again from the cache when its group is merged
 		}
 		reads[i] = rd
@@ -297,13 +305,19 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 	})
 	parallel.Run(ctx, runtime.GOMAXPROCS(0), order, func(i int) {
 		g := res.groups[i]
-		if release {
-			g.keys = g.cacheKeys(reads)
-		}
-		if g.keys != nil {
-			g.sessions, errs[i] = summarise(ctx, opts, g, reads)
-		} else {
+		keys := g.cacheKeys(reads)
+		switch {
+		case !release || keys == nil:
 			g.sessions, errs[i] = merge(ctx, opts, g, reads)
+		case g.held(reads):
+			// Merged where they are, and summarised for the next load.
+			if g.sessions, errs[i] = merge(ctx, opts, g, reads); errs[i] == nil {
+				putSummaries(cache, keys, g.sessions)
+			}
+		default:
+			g.release(reads)
+			g.keys = keys
+			g.sessions, errs[i] = summarise(ctx, opts, g, reads)
 		}
 	})
 	if err := ctx.Err(); err != nil {

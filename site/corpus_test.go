@@ -59,10 +59,10 @@ func TestCorpusSite(t *testing.T) {
 }
 
 // TestReleasedSessionsBuildTheSameSite builds the shared corpus with every
-// session held in memory (no cache), with each released to the cache once
-// it is read (cold), and from the cache (warm): the three sites must be the
-// same to the byte, so merging files in groups and reading turns back
-// loses nothing.
+// session held in memory (no cache), then through a cache that holds what
+// it parses (cold) or releases it, and from that cache (warm): the sites
+// must be the same to the byte, so merging files in groups and reading
+// turns back loses nothing.
 func TestReleasedSessionsBuildTheSameSite(t *testing.T) {
 	corpus, dir := corpusSite(t)
 	run := func(cacheDir string) (map[string][]byte, *Report) {
@@ -78,16 +78,23 @@ func TestReleasedSessionsBuildTheSameSite(t *testing.T) {
 		return tree(t, cfg.Destination), rep
 	}
 	held, _ := run("")
-	cache := t.TempDir()
-	cold, rep := run(cache)
-	if rep.Rendered != rep.Sessions {
-		t.Errorf("cold build rendered %d of %d sessions", rep.Rendered, rep.Sessions)
+	builds := map[string]map[string][]byte{}
+	for _, hold := range []int64{holdBytes, 0} { // the corpus held whole, then none of it
+		name := map[bool]string{true: "held", false: "released"}[hold > 0]
+		defer func(h int64) { holdBytes = h }(holdBytes)
+		holdBytes = hold
+		cache := t.TempDir()
+		cold, rep := run(cache)
+		if rep.Rendered != rep.Sessions {
+			t.Errorf("%s cold build rendered %d of %d sessions", name, rep.Rendered, rep.Sessions)
+		}
+		warm, rep := run(cache)
+		if rep.Rendered != 0 {
+			t.Errorf("%s warm build rendered %d sessions", name, rep.Rendered)
+		}
+		builds[name+" cold"], builds[name+" warm"] = cold, warm
 	}
-	warm, rep := run(cache)
-	if rep.Rendered != 0 {
-		t.Errorf("warm build rendered %d sessions", rep.Rendered)
-	}
-	for name, site := range map[string]map[string][]byte{"cold": cold, "warm": warm} {
+	for name, site := range builds {
 		for rel, data := range held {
 			if got, ok := site[rel]; !ok {
 				t.Errorf("%s build: no %s", name, rel)
