@@ -32,7 +32,7 @@ func Rows(rows []Row, p string) template.HTML {
 	}
 	var lines []string
 	if l := fileLexer(p); l != nil && highlightable(code.String(), len(rows)) {
-		lines, _ = cached("rows", l, code.String(), func() ([]string, bool) {
+		lines, _ = highlighted.do("rows", l.Config().Name, code.String(), func() ([]string, bool) {
 			it, err := l.Tokenise(nil, code.String())
 			if err != nil {
 				return nil, false

@@ -75,7 +75,7 @@ func format(code, lang string, l chroma.Lexer) template.HTML {
 	if l == nil || !highlightable(code, strings.Count(code, "\n")+1) {
 		return Plain(code, lang)
 	}
-	html, ok := cached("block", l, code, func() ([]string, bool) {
+	html, ok := highlighted.do("block", l.Config().Name, code, func() ([]string, bool) {
 		it, err := l.Tokenise(nil, code)
 		if err != nil {
 			return nil, false

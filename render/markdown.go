@@ -32,13 +32,16 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // transcript must not make the reader's browser fetch anything), and code
 // blocks are highlighted.
 func Markdown(src string) template.HTML {
-	src = controlChars.Replace(StripANSI(src))
-	buf := bufPool.Get().(*bytes.Buffer)
-	defer func() { buf.Reset(); bufPool.Put(buf) }()
-	if err := md.Convert([]byte(src), buf); err != nil {
-		return template.HTML("<pre>" + template.HTMLEscapeString(src) + "</pre>")
-	}
-	return template.HTML(buf.String())
+	html, _ := markdowns.do("markdown", "", src, func() ([]string, bool) {
+		src := controlChars.Replace(StripANSI(src))
+		buf := bufPool.Get().(*bytes.Buffer)
+		defer func() { buf.Reset(); bufPool.Put(buf) }()
+		if err := md.Convert([]byte(src), buf); err != nil {
+			return []string{"<pre>" + template.HTMLEscapeString(src) + "</pre>"}, true
+		}
+		return []string{buf.String()}, true
+	})
+	return template.HTML(html[0])
 }
 
 // controlChars drops C0 control characters, which have no place in HTML,

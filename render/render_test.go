@@ -240,7 +240,7 @@ func TestField(t *testing.T) {
 func TestHighlightCache(t *testing.T) {
 	code := "package main\n\nfunc main() { println(\"cached\") }\n"
 	first := Highlight(code, "go")
-	k := keyOf("block", lexer("go", lexers.Get), strings.TrimSuffix(code, "\n"))
+	k := keyOf("block", lexer("go", lexers.Get).Config().Name, strings.TrimSuffix(code, "\n"))
 	if _, ok := highlighted.get(k); !ok {
 		t.Fatal("a highlighted block is not in the cache")
 	}
@@ -252,16 +252,24 @@ func TestHighlightCache(t *testing.T) {
 		t.Errorf("rows from the cache differ or lost their marks:\n%s\n%s", a, b)
 	}
 
+	text := "Run `go test` and **read** <this>.\n\n```go\nx := 1\n```"
+	if a, b := Markdown(text), Markdown(text); a != b || !strings.Contains(string(a), "&lt;this&gt;") {
+		t.Errorf("Markdown from the memo differs or is not escaped:\n%s\n%s", a, b)
+	}
+	if _, ok := markdowns.get(keyOf("markdown", "", text)); !ok {
+		t.Error("rendered Markdown is not in its memo")
+	}
+
 	// The cache stays within its bound however much goes through it.
-	c := &hlCache{cur: map[hlKey][]string{}}
+	c := newMemo(64 << 20)
 	big := strings.Repeat("x", 1<<20)
 	for i := range 200 {
-		c.put(hlKey{byte(i), byte(i >> 8)}, []string{big})
+		c.put(memoKey{byte(i), byte(i >> 8)}, []string{big})
 	}
-	if held := (len(c.cur) + len(c.old)) << 20; held > hlCacheBytes {
-		t.Errorf("the cache holds %d MB, over its bound of %d MB", held>>20, hlCacheBytes>>20)
+	if held := (len(c.cur) + len(c.old)) << 20; held > c.limit {
+		t.Errorf("the cache holds %d MB, over its bound of %d MB", held>>20, c.limit>>20)
 	}
-	if _, ok := c.get(hlKey{199}); !ok {
+	if _, ok := c.get(memoKey{199}); !ok {
 		t.Error("the newest entry was evicted")
 	}
 }
