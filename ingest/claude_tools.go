@@ -54,7 +54,7 @@ func (cf *ccFile) toolResult(b ccBlock, structured json.RawMessage) *transcript.
 	} else if err := unmarshal(structured, &u); len(structured) > 0 && isDrift(err) {
 		cf.useStructured(r, &u)
 	}
-	if u.AgentID == "" {
+	if u.AgentID == "" && strings.Contains(r.Output, "agentId: ") { // the test first: the pattern is tried at every line
 		if m := ccAgentIDRE.FindStringSubmatch(r.Output); m != nil {
 			u.AgentID = m[1] // a Task result names its agent for resuming it
 		}
