@@ -76,20 +76,26 @@ func format(code, lang string, l chroma.Lexer) template.HTML {
 		return Plain(code, lang)
 	}
 	html, ok := highlighted.do("block", l.Config().Name, code, func() ([]string, bool) {
-		it, err := l.Tokenise(nil, code)
-		if err != nil {
-			return nil, false
-		}
-		var buf bytes.Buffer
-		if formatter.Format(&buf, styles.Fallback, it) != nil {
-			return nil, false
-		}
-		return []string{buf.String()}, true
+		html, ok := chromaHTML(l, code)
+		return []string{html}, ok
 	})
 	if !ok {
 		return Plain(code, lang)
 	}
 	return template.HTML(`<div class="highlight" data-lang="` + template.HTMLEscapeString(lang) + `">` + html[0] + "</div>")
+}
+
+// chromaHTML is code highlighted by chroma, with no memo.
+func chromaHTML(l chroma.Lexer, code string) (string, bool) {
+	it, err := l.Tokenise(nil, code)
+	if err != nil {
+		return "", false
+	}
+	var buf bytes.Buffer
+	if formatter.Format(&buf, styles.Fallback, it) != nil {
+		return "", false
+	}
+	return buf.String(), true
 }
 
 // highlightable says whether code is short enough to highlight.
