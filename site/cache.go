@@ -33,6 +33,7 @@ type store struct {
 	used   map[string]bool
 	hits   int
 	misses int
+	made   sync.Map // folders of entries made by this build
 }
 
 // smallEntry is the most an entry of the small table holds.
@@ -172,11 +173,11 @@ func (s *store) adopt(key, src string) {
 		return
 	}
 	p := s.path(key)
-	if os.MkdirAll(filepath.Dir(p), 0o755) != nil {
+	if !s.mkdir(p) {
 		return
 	}
 	tmp := filepath.Join(filepath.Dir(p), ".tmp-"+key)
-	os.Remove(tmp)
+	os.Remove(tmp) // left by a build that was killed: never written through
 	if linkOrCopy(src, tmp) != nil || os.Rename(tmp, p) != nil {
 		os.Remove(tmp)
 	}
@@ -251,7 +252,7 @@ func (s *store) Write(key string, fn func(io.Writer) error) {
 // write writes an entry's file.
 func (s *store) write(key string, fn func(io.Writer) error) {
 	p := s.path(key)
-	if os.MkdirAll(filepath.Dir(p), 0o755) != nil || !writeWhole(p, fn) {
+	if !s.mkdir(p) || !writeWhole(p, fn) {
 		return
 	}
 	s.mu.Lock()
@@ -259,6 +260,20 @@ func (s *store) write(key string, fn func(io.Writer) error) {
 		s.wrote[key] = true
 	}
 	s.mu.Unlock()
+}
+
+// mkdir makes the folder of the entry file p, once a build: there are
+// thousands of entries in a few hundred folders.
+func (s *store) mkdir(p string) bool {
+	dir := filepath.Dir(p)
+	if _, ok := s.made.Load(dir); ok {
+		return true
+	}
+	if os.MkdirAll(dir, 0o755) != nil {
+		return false
+	}
+	s.made.Store(dir, true)
+	return true
 }
 
 // writeWhole writes the file p as fn writes it, whole or not at all: into
