@@ -149,7 +149,10 @@ func merge(ctx context.Context, opts Options, g *group, reads []read) ([]*transc
 	var ss []*transcript.Session
 	for _, i := range g.files {
 		if !reads[i].released {
+			// The group's now: Merge may join them into others, and what
+			// it leaves out must not stay reachable through the file.
 			ss = append(ss, reads[i].sessions...)
+			reads[i].sessions = nil
 			continue
 		}
 		if p, err := openParsed(opts.Cache, reads[i].key); err == nil {
