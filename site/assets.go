@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -123,14 +124,28 @@ func (b *builder) themeCSS() (css, notice string, err error) {
 	return string(data), notice, nil
 }
 
-// ownSCSS reports whether the site dir has SCSS files of its own.
+// ownSCSS reports whether the site dir has SCSS files of its own: files
+// the default theme lacks or has otherwise. A copy of the theme's own (a
+// clone of this repository, or a site that copied them to start from)
+// needs no Dart Sass: the precompiled CSS is what it compiles to.
 func ownSCSS(cfg *Config) bool {
 	o, ok := cfg.Theme.(overlay)
 	if !ok {
 		return false
 	}
-	entries, err := fs.ReadDir(o.upper, "assets/scss")
-	return err == nil && len(entries) > 0
+	own := false
+	fs.WalkDir(o.upper, "assets/scss", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		mine, err := fs.ReadFile(o.upper, p)
+		if theirs, terr := fs.ReadFile(o.lower, p); err != nil || terr != nil || !bytes.Equal(mine, theirs) {
+			own = true
+			return fs.SkipAll
+		}
+		return nil
+	})
+	return own
 }
 
 // Asset links to a theme asset by its name in the theme ("css/theme.css").

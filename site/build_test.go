@@ -399,6 +399,28 @@ func TestThemeVariablesNeedDartSass(t *testing.T) {
 	if _, rep, _ := build(t, dir, nil); len(rep.Notices) != 0 {
 		t.Errorf("notices without variables: %q", rep.Notices)
 	}
+	// Nor when the site's SCSS is a copy of the theme's (a clone of this
+	// repository), but there is when one of its files differs.
+	files, _ := filepath.Glob("../assets/scss/*.scss")
+	own := map[string][]byte{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		own["assets/scss/"+filepath.Base(f)] = data
+	}
+	writeTree(t, dir, own)
+	if _, rep, _ := build(t, dir, nil); len(files) == 0 || len(rep.Notices) != 0 {
+		t.Errorf("notices with a copy of the theme's %d SCSS files: %q", len(files), rep.Notices)
+	}
+	writeTree(t, dir, map[string][]byte{"assets/scss/_variables.scss": append(own["assets/scss/_variables.scss"], "\n$extra: 1px;\n"...)})
+	if _, rep, _ := build(t, dir, nil); len(rep.Notices) != 1 || !strings.Contains(rep.Notices[0], "its own assets/scss") {
+		t.Errorf("notices with an edited SCSS file: %q", rep.Notices)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "assets", "scss")); err != nil {
+		t.Fatal(err)
+	}
 	// A value that is not a colour is refused, naming the key.
 	if _, _, err := build(t, dir, map[string]any{"params": map[string]any{"accent": "red} body{display:none"}}); err == nil || !strings.Contains(err.Error(), "params.accent") {
 		t.Errorf("err = %v", err)
