@@ -298,12 +298,8 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 		}
 		for _, s := range rd.sessions {
 			s.Parts(func(_ *transcript.Message, p *transcript.Part) {
-				imgs := []*transcript.Image{p.Image}
-				if p.Result != nil {
-					imgs = append(imgs, p.Result.Images...)
-				}
-				for _, img := range imgs {
-					if img != nil && img.Blob != "" {
+				for _, img := range p.Images() {
+					if img.Blob != "" {
 						fl.Blobs = append(fl.Blobs, img.Blob)
 					}
 				}

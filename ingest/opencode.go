@@ -628,9 +628,6 @@ func (b *ocBuilder) done() *transcript.Session {
 	return s
 }
 
-// mergeOpencode joins the files of legacy storage trees into sessions,
-// keeps one copy of a session read from several containers (a database and
-// an export of it), and links child sessions to their parents.
 // opencodeLinks joins the files of one storage tree, which are assembled
 // together, and a database's -wal to the database.
 func opencodeLinks(s *transcript.Session) []string {
@@ -643,6 +640,9 @@ func opencodeLinks(s *transcript.Session) []string {
 	return []string{"tree\x00" + s.Meta[ocRootKey]}
 }
 
+// mergeOpencode joins the files of legacy storage trees into sessions,
+// keeps one copy of a session read from several containers (a database and
+// an export of it), and links child sessions to their parents.
 func mergeOpencode(ss []*transcript.Session) []*transcript.Session {
 	var out, pieces, wals []*transcript.Session
 	for _, s := range ss {

@@ -33,7 +33,7 @@ type store struct {
 	used   map[string]bool
 	hits   int
 	misses int
-	made   sync.Map // folders of entries made by this build
+	dirs   dirs // folders of entries made so far
 }
 
 // smallEntry is the most an entry of the small table holds.
@@ -173,7 +173,7 @@ func (s *store) adopt(key, src string) {
 		return
 	}
 	p := s.path(key)
-	if !s.mkdir(p) {
+	if s.dirs.make(filepath.Dir(p)) != nil {
 		return
 	}
 	tmp := filepath.Join(filepath.Dir(p), ".tmp-"+key)
@@ -252,7 +252,7 @@ func (s *store) Write(key string, fn func(io.Writer) error) {
 // write writes an entry's file.
 func (s *store) write(key string, fn func(io.Writer) error) {
 	p := s.path(key)
-	if !s.mkdir(p) || !writeWhole(p, fn) {
+	if s.dirs.make(filepath.Dir(p)) != nil || !writeWhole(p, fn) {
 		return
 	}
 	s.mu.Lock()
@@ -260,20 +260,6 @@ func (s *store) write(key string, fn func(io.Writer) error) {
 		s.wrote[key] = true
 	}
 	s.mu.Unlock()
-}
-
-// mkdir makes the folder of the entry file p, once a build: there are
-// thousands of entries in a few hundred folders.
-func (s *store) mkdir(p string) bool {
-	dir := filepath.Dir(p)
-	if _, ok := s.made.Load(dir); ok {
-		return true
-	}
-	if os.MkdirAll(dir, 0o755) != nil {
-		return false
-	}
-	s.made.Store(dir, true)
-	return true
 }
 
 // writeWhole writes the file p as fn writes it, whole or not at all: into

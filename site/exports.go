@@ -108,10 +108,7 @@ func (b *builder) exports(s *Session, dig string, full func() (*Session, error))
 		if !e.on(b.site.Config.Outputs) {
 			continue
 		}
-		var key string
-		if b.store != nil && dig != "" {
-			key = ingest.Key("export", e.Format, b.theme, dig, s.Title, s.Project.Name)
-		}
+		key := b.sessionKey(dig, "export", e.Format, b.theme, dig, s.Title, s.Project.Name)
 		err := b.cachedFile(s.Path+e.File, key, func(w io.Writer) error {
 			fs, err := full()
 			if err != nil {

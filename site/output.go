@@ -21,7 +21,7 @@ const marker = "sessions.json"
 type output struct {
 	dest string
 	tmp  string
-	made sync.Map // directories made so far
+	dirs dirs
 }
 
 func newOutput(dest string) (*output, error) {
@@ -144,15 +144,25 @@ func (o *output) file(rel string) (string, error) {
 		return "", err
 	}
 	p := filepath.Join(o.tmp, filepath.FromSlash(rel))
-	// Thousands of files share a few directories: make each once, not
-	// once per file.
-	if dir := filepath.Dir(p); !o.isMade(dir) {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return "", err
-		}
-		o.made.Store(dir, true)
+	if err := o.dirs.make(filepath.Dir(p)); err != nil {
+		return "", err
 	}
 	return p, nil
+}
+
+// dirs makes directories once each: thousands of files of a site or a
+// cache share a few hundred, and asking the disk again costs a call each.
+type dirs struct{ made sync.Map }
+
+func (d *dirs) make(dir string) error {
+	if _, ok := d.made.Load(dir); ok {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	d.made.Store(dir, true)
+	return nil
 }
 
 // inside checks that the slash path rel names a file inside the site.
@@ -161,11 +171,6 @@ func inside(rel string) error {
 		return fmt.Errorf("refusing to write %q: not a path inside the site", rel)
 	}
 	return nil
-}
-
-func (o *output) isMade(dir string) bool {
-	_, ok := o.made.Load(dir)
-	return ok
 }
 
 // commit replaces the destination with the new site.

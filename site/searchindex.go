@@ -52,7 +52,7 @@ func (b *builder) indexKey(digs []string) string {
 		if digs[i] == "" {
 			return ""
 		}
-		parts = append(parts, prepareKey(b.theme, digs[i], s))
+		parts = append(parts, ingest.Key(prepareParts(b.theme, digs[i], s)...))
 	}
 	return ingest.Key(parts...)
 }

@@ -168,10 +168,7 @@ func (b *builder) session(s *Session, dig string, full func() (*Session, error))
 	}
 	// The page comes from the cache when neither the session, nor what the
 	// page shows of other sessions, nor the theme has changed.
-	var key string
-	if b.store != nil && dig != "" {
-		key = ingest.Key("page", b.theme, dig, pageContext(s))
-	}
+	key := b.sessionKey(dig, "page", b.theme, dig, pageContext(s))
 	err := b.cachedFile(pageFile(s.Path), key, func(w io.Writer) error {
 		fs, err := full()
 		if err != nil {
@@ -193,10 +190,7 @@ func (b *builder) session(s *Session, dig string, full func() (*Session, error))
 // written once and the cache keeps it by its name; the cache keeps the
 // names of a session's files too, so that a warm build needs no turns.
 func (b *builder) sides(s *Session, dig string, full func() (*Session, error)) error {
-	var listKey string
-	if b.store != nil && dig != "" {
-		listKey = ingest.Key("sides", b.theme, dig) // the program decides which outputs are too long
-	}
+	listKey := b.sessionKey(dig, "sides", b.theme, dig) // the program decides which outputs are too long
 	var names []string
 	var data map[string]func() ([]byte, error)
 	if list, ok := b.getCached(listKey); ok {
@@ -252,26 +246,32 @@ func (b *builder) sideFiles(s *Session) ([]string, map[string]func() ([]byte, er
 			data[name] = get
 		}
 	}
-	image := func(img *transcript.Image) {
-		add(imageURL(img), func() ([]byte, error) {
-			if img.Blob != "" {
-				return b.blob(img.Blob)
-			}
-			return img.Data, nil
-		})
-	}
 	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
-		image(p.Image)
+		for _, img := range p.Images() {
+			add(imageURL(img), func() ([]byte, error) {
+				if img.Blob != "" {
+					return b.blob(img.Blob)
+				}
+				return img.Data, nil
+			})
+		}
 		if r := p.Result; r != nil {
-			for _, img := range r.Images {
-				image(img)
-			}
 			if out := r.Output; render.IsHuge(out) {
 				add(render.OutputFile(out), func() ([]byte, error) { return []byte(render.StripANSI(out)), nil })
 			}
 		}
 	})
 	return names, data
+}
+
+// sessionKey names the cache entry made of parts for a session whose
+// content digest is dig: "" (no entry) when the build has no cache or the
+// session's content is unknown, so it is made every time.
+func (b *builder) sessionKey(dig string, parts ...string) string {
+	if b.store == nil || dig == "" {
+		return ""
+	}
+	return ingest.Key(parts...)
 }
 
 // getCached returns the cache entry key; a build without a cache, or a
@@ -286,10 +286,7 @@ func (b *builder) getCached(key string) ([]byte, bool) {
 // prepare readies a session for the search index, from the cache when it
 // can; nil when the session cannot be read.
 func (b *builder) prepare(s *Session, dig string, full func() (*Session, error)) *search.Prepared {
-	var key string
-	if b.store != nil && dig != "" {
-		key = prepareKey(b.theme, dig, s)
-	}
+	key := b.sessionKey(dig, prepareParts(b.theme, dig, s)...)
 	if data, ok := b.getCached(key); ok {
 		p := new(search.Prepared)
 		if p.UnmarshalBinary(data) == nil {
@@ -364,8 +361,10 @@ func (b *builder) loader(ctx context.Context, u unit) func(*Session) (*Session, 
 	}
 }
 
-func prepareKey(theme, dig string, s *Session) string {
-	return ingest.Key("search", theme, dig, s.Path, s.Title, s.Project.Name)
+// prepareParts names what a session adds to the search index, for its cache
+// entry and the index's.
+func prepareParts(theme, dig string, s *Session) []string {
+	return []string{"search", theme, dig, s.Path, s.Title, s.Project.Name}
 }
 
 // pageContext is what a session's page shows of the rest of the site.

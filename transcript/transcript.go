@@ -99,6 +99,15 @@ type Part struct {
 	Event  *Event
 }
 
+// Images returns the pictures the part holds: its own, then its result's.
+func (p *Part) Images() []*Image {
+	out := []*Image{p.Image}
+	if p.Result != nil {
+		out = append(out, p.Result.Images...)
+	}
+	return slices.DeleteFunc(out, func(img *Image) bool { return img == nil })
+}
+
 // ToolKind groups tools of every agent by what they do.
 type ToolKind string
 

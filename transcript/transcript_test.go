@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -108,5 +109,22 @@ func TestUsageByModelFallsBackToTheSessionTotal(t *testing.T) {
 	s.Append(&Message{Role: Assistant, Model: "gpt-5", Usage: Usage{Input: 1}})
 	if order, by := s.UsageByModel(); len(order) != 1 || by["gpt-5"] != (Usage{Input: 1}) {
 		t.Errorf("with message usage: %v %v", order, by)
+	}
+}
+
+func TestPartImages(t *testing.T) {
+	a, b, c := &Image{URL: "a"}, &Image{URL: "b"}, &Image{URL: "c"}
+	for _, tc := range []struct {
+		p    Part
+		want []*Image
+	}{
+		{Part{Kind: ImagePart, Image: a}, []*Image{a}},
+		{Part{Kind: ResultPart, Result: &ToolResult{Images: []*Image{b, nil, c}}}, []*Image{b, c}},
+		{Part{Kind: ResultPart, Image: a, Result: &ToolResult{Images: []*Image{b}}}, []*Image{a, b}},
+		{Part{Kind: TextPart, Text: "no picture"}, []*Image{}},
+	} {
+		if got := tc.p.Images(); !slices.Equal(got, tc.want) {
+			t.Errorf("%s part: images %v, want %v", tc.p.Kind, got, tc.want)
+		}
 	}
 }
