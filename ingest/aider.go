@@ -80,7 +80,7 @@ type adReader struct {
 	pending       []*transcript.ToolCall // the last response's edits, waiting for "Applied edit to"
 	last          *transcript.Message    // the last response, which a "Tokens:" line counts
 	counted       bool                   // its tokens were counted
-	skipped       map[string]int
+	skipped       int // empty inputs
 }
 
 func readAider(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
@@ -175,7 +175,7 @@ func (a *adReader) start(ts string) {
 
 func (a *adReader) begin(s *transcript.Session) {
 	a.s = s
-	a.model, a.format, a.pending, a.last, a.skipped = "", "", nil, nil, map[string]int{}
+	a.model, a.format, a.pending, a.last, a.skipped = "", "", nil, nil, 0
 }
 
 // session returns the session being read, starting one without a header
@@ -203,8 +203,8 @@ func (a *adReader) end(next string) {
 			s.ID = "aider-before-" + t.Format("20060102-150405")
 		}
 	}
-	if len(a.skipped) > 0 {
-		s.Meta["skipped"] = countList(a.skipped)
+	if a.skipped > 0 {
+		s.Skip("empty input", "a prompt line with nothing typed on it", a.skipped)
 	}
 	if cmd := strings.Fields(s.Meta["command"]); len(cmd) > 0 && s.FirstPrompt() == "" {
 		// A run without prompts (aider --commit, --lint) is named by what ran.
@@ -228,7 +228,7 @@ func (a *adReader) flush() {
 	case adUser:
 		text := strings.Join(block, "\n")
 		if text == "<blank>" { // the user pressed enter on an empty line
-			a.skipped["empty inputs"]++
+			a.skipped++
 			return
 		}
 		s.Append(&transcript.Message{Role: transcript.User, Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: text}}})

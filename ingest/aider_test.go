@@ -47,7 +47,7 @@ func TestAiderHistory(t *testing.T) {
 		{"edit format", s.Meta["edit format"], "diff"},
 		{"command", s.Meta["command"], "aider --model sonnet calc.py"},
 		{"cost", s.Meta["cost (USD)"], "0.02"},
-		{"skipped", s.Meta["skipped"], "empty inputs 1"},
+		{"skipped", skips(s), "empty input 1"},
 		{"first prompt", s.FirstPrompt(), "Add a mul function\nand test it"},
 	} {
 		if c.got != c.want {

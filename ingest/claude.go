@@ -6,11 +6,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"path"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -79,6 +77,7 @@ type ccRecord struct {
 	ToolUseResult     json.RawMessage `json:"toolUseResult"`
 	Attachment        json.RawMessage `json:"attachment"`
 
+	Operation   string `json:"operation"` // queue-operation
 	Summary     string `json:"summary"`
 	LeafUUID    string `json:"leafUuid"`
 	CustomTitle string `json:"customTitle"`
@@ -87,7 +86,9 @@ type ccRecord struct {
 	// progress records
 	ParentToolUseID string `json:"parentToolUseID"`
 	Data            struct {
-		AgentID string `json:"agentId"`
+		Type    string          `json:"type"`
+		AgentID string          `json:"agentId"`
+		Message json.RawMessage `json:"message"` // agent_progress: a record of the subagent
 	} `json:"data"`
 
 	// system records
@@ -147,14 +148,47 @@ type ccBlock struct {
 	raw json.RawMessage
 }
 
-// skippedClaude are harness records that are not conversation: they are
-// counted on the session, not shown as messages. Those with a uuid still
-// take part in the conversation graph.
-var skippedClaude = map[string]bool{
-	"file-history-snapshot": true, "progress": true, "queue-operation": true, "last-prompt": true,
-	"permission-mode": true, "mode": true, "agent-name": true, "agent-setting": true, "pr-link": true,
-	"tag": true, "worktree-state": true, "frame-link": true, "relocated": true, "bridge-session": true,
-	"atis-latch": true,
+// ccSkipped are harness records that are not conversation, with why the
+// page leaves them out. Those with a uuid still take part in the
+// conversation graph.
+var ccSkipped = map[string]string{
+	"file-history-snapshot": "checkpoints of the files Claude Code changed, kept for /rewind",
+	"progress":              "progress of a running tool; its result is shown with its call",
+	"last-prompt":           "the last prompt again, kept for the prompt history",
+	"permission-mode":       "a change of permission mode",
+	"mode":                  "a change of input mode",
+	"agent-name":            "the name Claude Code gave the agent",
+	"agent-setting":         "the agent's settings",
+	"pr-link":               "a pull request linked to the session",
+	"tag":                   "a tag on the session",
+	"worktree-state":        "the git worktree the session works in",
+	"frame-link":            "a link to a preview the agent made",
+	"relocated":             "the session's working directory moved",
+	"bridge-session":        "remote-control state",
+	"atis-latch":            "harness state",
+}
+
+// ccProgressSkipped says why each kind of progress record is left out.
+var ccProgressSkipped = map[string]string{
+	"hook_progress":           "a hook's progress while it ran",
+	"bash_progress":           "a command's output while it ran; its result is shown with its call",
+	"agent_progress":          "a subagent's messages, shown in the subagent's own session",
+	"waiting_for_task":        "waiting for a background task",
+	"mcp_progress":            "an MCP tool's progress while it ran",
+	"query_update":            "a web search's progress while it ran",
+	"search_results_received": "a web search's progress while it ran",
+}
+
+// ccSkipReason returns why a record of kind (its type, "progress/x" for
+// progress) is left out, or "" when it is not.
+func ccSkipReason(kind string) string {
+	typ, sub, _ := strings.Cut(kind, "/")
+	if typ == "progress" && sub != "" {
+		if r := ccProgressSkipped[sub]; r != "" {
+			return r
+		}
+	}
+	return ccSkipped[typ]
 }
 
 // ccFile is the state of one Claude Code file being read.
@@ -164,7 +198,7 @@ type ccFile struct {
 	order    []*ccSession
 	owner    map[string]*ccSession // uuid → the session that wrote it
 	titles   map[string]string     // titles of records without a session id
-	skipped  map[string]int        // harness records met before any session
+	skipped  []transcript.Skip     // harness records met before any session
 	agentOf  map[string]string     // Task call id → the agent it started
 	leaves   []ccTitle             // summaries, resolved by leafUuid at the end
 	agent    string                // the agent's session id in a subagent file
@@ -180,10 +214,11 @@ type ccSession struct {
 	s       *transcript.Session
 	byMsgID map[string]*transcript.Message
 	titles  map[string]string // record type → last title of that type
-	skipped map[string]int
 	dag     ccDAG
 	node    *ccNode               // the record being read, when it has a uuid
 	cur     []*transcript.Message // the messages it made
+	count   int                   // messages made so far
+	queue   []*ccQueued           // prompts typed while the agent worked
 }
 
 func readClaude(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
@@ -192,7 +227,7 @@ func readClaude(ctx context.Context, f *File, r io.Reader) ([]*transcript.Sessio
 	}
 	cf := &ccFile{
 		f: f, sessions: map[string]*ccSession{}, owner: map[string]*ccSession{},
-		titles: map[string]string{}, skipped: map[string]int{}, agentOf: map[string]string{},
+		titles: map[string]string{}, agentOf: map[string]string{},
 	}
 	if b := path.Base(f.Rel); strings.HasPrefix(b, "agent-") {
 		cf.agent = stem(b)
@@ -302,8 +337,12 @@ func (cf *ccFile) record(line []byte) error {
 		// A compaction summary written as a summary record with a message.
 		rec.Type, rec.IsCompactSummary = "user", true
 	}
-	if rec.SessionID == "" && len(cf.order) == 0 && cf.agent == "" && skippedClaude[rec.Type] {
-		cf.skipped[rec.Type]++
+	kind := rec.Type
+	if rec.Type == "progress" && rec.Data.Type != "" {
+		kind += "/" + rec.Data.Type
+	}
+	if rec.SessionID == "" && len(cf.order) == 0 && cf.agent == "" && ccSkipped[rec.Type] != "" {
+		cf.skipped = append(cf.skipped, transcript.Skip{Kind: kind, Count: 1, Reason: ccSkipReason(kind)})
 		return nil
 	}
 	cs := cf.session(&rec)
@@ -317,12 +356,15 @@ func (cf *ccFile) record(line []byte) error {
 		cs.system(&rec)
 	case rec.Type == "attachment":
 		cs.attachment(cf, &rec)
-	case skippedClaude[rec.Type]:
-		cs.skipped[rec.Type]++
-		if rec.Type == "progress" && rec.Data.AgentID != "" && rec.ParentToolUseID != "" {
-			// agent_progress repeats the subagent's messages, which its
-			// own file holds: only the link is taken from it.
-			cf.agentOf[rec.ParentToolUseID] = "agent-" + rec.Data.AgentID
+	case rec.Type == "queue-operation":
+		cs.queueOp(cf, &rec)
+	case ccSkipped[rec.Type] != "":
+		cs.s.Skip(kind, ccSkipReason(kind), 1)
+		if rec.Type == "progress" && rec.Data.AgentID != "" {
+			if rec.ParentToolUseID != "" {
+				cf.agentOf[rec.ParentToolUseID] = "agent-" + rec.Data.AgentID
+			}
+			cf.progressAgent(&rec)
 		}
 	default:
 		cs.add(&transcript.Message{
@@ -338,34 +380,73 @@ func (cf *ccFile) record(line []byte) error {
 func (cf *ccFile) session(rec *ccRecord) *ccSession {
 	id := rec.SessionID
 	switch {
+	case rec.IsSidechain && rec.AgentID != "":
+		// A subagent (a Task's agent, a warm-up, a compaction) carries its
+		// parent's sessionId, whatever its file is called: it is a
+		// session of its own, never its parent's main line.
+		id = "agent-" + rec.AgentID
 	case cf.agent != "":
-		// A subagent file may carry its parent's sessionId; it is its own session.
-		id = cf.agent
-		if rec.AgentID != "" {
-			id = "agent-" + rec.AgentID
-		}
+		id = cf.agent // an older subagent file, named for its agent
 	case id == "" && len(cf.order) > 0:
 		return cf.order[len(cf.order)-1]
 	case id == "":
 		id = stem(cf.f.Rel)
 	}
+	parent := cf.parent
+	if parent == "" && rec.SessionID != id {
+		parent = rec.SessionID
+	}
+	return cf.sessionByID(id, parent)
+}
+
+// sessionByID returns the session id of the file, creating it as a child
+// of parent.
+func (cf *ccFile) sessionByID(id, parent string) *ccSession {
 	cs := cf.sessions[id]
 	if cs == nil {
 		cs = &ccSession{
-			s:       &transcript.Session{ID: id, ParentID: cf.parent},
+			s:       &transcript.Session{ID: id, ParentID: parent},
 			byMsgID: map[string]*transcript.Message{},
 			titles:  map[string]string{},
-			skipped: map[string]int{},
 			dag:     ccDAG{nodes: map[string]*ccNode{}},
-		}
-		if cs.s.ParentID == "" && rec.SessionID != id {
-			cs.s.ParentID = rec.SessionID
 		}
 		cf.sessions[id] = cs
 		cf.order = append(cf.order, cs)
 	}
 	return cs
 }
+
+// progressAgent reads a subagent's message that an agent_progress record
+// repeats. Older versions wrote no file for the subagent: these records
+// are all there is of it, and make its session. Where its file exists,
+// Merge keeps the file's.
+func (cf *ccFile) progressAgent(rec *ccRecord) {
+	var inner ccRecord
+	if len(rec.Data.Message) == 0 || unmarshal(rec.Data.Message, &inner) != nil || inner.Message == nil {
+		return
+	}
+	cs := cf.sessionByID("agent-"+rec.Data.AgentID, rec.SessionID)
+	if inner.UUID != "" && cs.dag.nodes[inner.UUID] != nil {
+		return // a copy of a message already read
+	}
+	setMeta(cs.s, ccFromProgress, "the agent_progress records of its parent")
+	if inner.Timestamp.IsZero() {
+		inner.Timestamp = rec.Timestamp
+	}
+	inner.IsSidechain = true
+	cs.begin(cf, &inner)
+	switch inner.Type {
+	case "user":
+		cs.user(cf, &inner)
+	case "assistant":
+		cs.assistant(cf, &inner)
+	}
+	cs.end()
+}
+
+// ccFromProgress is the Meta key of a subagent read from its parent's
+// progress records.
+const ccFromProgress = "read from"
 
 func (cf *ccFile) title(rec *ccRecord, kind, title string) {
 	if rec.SessionID == "" {
@@ -387,12 +468,13 @@ func (cf *ccFile) finish() []*transcript.Session {
 	var out []*transcript.Session
 	for _, cs := range cf.order {
 		s := cs.s
+		cs.unqueue(cf)
 		if len(s.Turns) == 0 {
 			continue
 		}
 		if len(out) == 0 {
-			for k, n := range cf.skipped {
-				cs.skipped[k] += n
+			for _, k := range cf.skipped {
+				s.Skip(k.Kind, k.Reason, k.Count)
 			}
 		}
 		for k, v := range cf.titles {
@@ -406,9 +488,6 @@ func (cf *ccFile) finish() []*transcript.Session {
 				setMeta(s, "title source", kind)
 				break
 			}
-		}
-		if len(cs.skipped) > 0 {
-			setMeta(s, "skipped records", countList(cs.skipped))
 		}
 		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
 			if c := p.Call; c != nil && c.Kind == transcript.TaskTool && cf.agentOf[c.ID] != "" {
@@ -474,28 +553,4 @@ func isDrift(err error, vital ...string) bool {
 		return true
 	}
 	return errors.As(err, &te) && te.Field != "" && !slices.Contains(vital, te.Field)
-}
-
-// countList formats counts as "a 2, b 1", sorted by name.
-func countList(m map[string]int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s %d", k, m[k])
-	}
-	return strings.Join(parts, ", ")
-}
-
-// addCounts adds a list written by countList to m.
-func addCounts(m map[string]int, list string) {
-	for _, f := range strings.Split(list, ", ") {
-		if i := strings.LastIndexByte(f, ' '); i > 0 {
-			n, _ := strconv.Atoi(f[i+1:])
-			m[f[:i]] += n
-		}
-	}
 }

@@ -207,6 +207,11 @@ func claudeProject(src string) string {
 // time, each file keeping its own order (ties go to the earlier file); a
 // record repeated in several files is kept once.
 func joinClaude(parts []*transcript.Session) *transcript.Session {
+	// A subagent's own file holds all its parent's progress records repeat.
+	fromProgress := func(s *transcript.Session) bool { return s.Meta[ccFromProgress] != "" }
+	if files := slices.DeleteFunc(slices.Clone(parts), fromProgress); len(files) > 0 {
+		parts = files
+	}
 	if len(parts) == 1 {
 		return parts[0]
 	}
@@ -254,7 +259,7 @@ func joinClaude(parts []*transcript.Session) *transcript.Session {
 		s.Append(m)
 	}
 
-	titled, counts := s, map[string]int{}
+	titled := s
 	rank := func(p *transcript.Session) int {
 		if i := slices.Index(ccTitleKinds, p.Meta["title source"]); i >= 0 {
 			return i
@@ -262,12 +267,14 @@ func joinClaude(parts []*transcript.Session) *transcript.Session {
 		return len(ccTitleKinds)
 	}
 	for _, p := range parts {
-		addCounts(counts, p.Meta["skipped records"])
 		if p.Title != "" && rank(p) <= rank(titled) {
 			titled = p // the strongest kind of title, the later file among equals
 		}
 	}
 	for _, p := range parts[1:] {
+		for _, k := range p.Skipped {
+			s.Skip(k.Kind, k.Reason, k.Count)
+		}
 		s.Sources = append(append(s.Sources, p.Source), p.Sources...)
 		s.Warnings = append(s.Warnings, p.Warnings...)
 		s.CWD = cmp.Or(s.CWD, p.CWD)
@@ -283,9 +290,6 @@ func joinClaude(parts []*transcript.Session) *transcript.Session {
 	if titled != s {
 		s.Title = titled.Title
 		setMeta(s, "title source", titled.Meta["title source"])
-	}
-	if len(counts) > 0 {
-		setMeta(s, "skipped records", countList(counts))
 	}
 	return s
 }

@@ -40,6 +40,7 @@ func (cs *ccSession) begin(cf *ccFile, rec *ccRecord) {
 func (cs *ccSession) add(m *transcript.Message) {
 	cs.s.Append(m)
 	cs.cur = append(cs.cur, m)
+	cs.count++
 }
 
 // end files the current record's messages under its graph node.
@@ -90,6 +91,15 @@ func (cs *ccSession) user(cf *ccFile, rec *ccRecord) {
 		tur = rec.ToolUseResult // it describes the record's one result
 	}
 	meta := rec.IsMeta || rec.IsCompactSummary
+	if len(blocks) == 1 && blocks[0].Type == "text" {
+		if out, isErr, ok := ccCommandOutput(blocks[0].Text); ok {
+			cs.commandOutput(rec, out, isErr)
+			return
+		}
+		if _, _, ok := ccCommand(blocks[0].Text); ok {
+			meta = false // what the user typed, whatever the record says
+		}
+	}
 	if meta && rec.IsCompactSummary && !cs.afterCompaction() {
 		cs.add(&transcript.Message{ID: ccSubID(rec.UUID, "#compaction"), Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
 			Parts: []*transcript.Part{eventPart(transcript.Compaction, "Conversation compacted", nil)}})
@@ -107,6 +117,13 @@ func (cs *ccSession) userParts(cf *ccFile, rec *ccRecord, blocks []ccBlock, tur 
 		var p *transcript.Part
 		switch b.Type {
 		case "text":
+			if cmd, extra, ok := ccCommand(b.Text); ok {
+				p = &transcript.Part{Kind: transcript.TextPart, Text: cmd}
+				for _, e := range extra {
+					injected = append(injected, &transcript.Part{Kind: transcript.TextPart, Text: e})
+				}
+				break
+			}
 			if p = ccText(b.Text); p != nil && transcript.IsInjected(b.Text) && !meta {
 				injectedFirst = injectedFirst || len(typed) == 0
 				injected = append(injected, p)
@@ -130,6 +147,8 @@ func (cs *ccSession) userParts(cf *ccFile, rec *ccRecord, blocks []ccBlock, tur 
 		Sidechain: rec.IsSidechain, Parts: typed}
 	if results > 0 && results == len(typed) {
 		m.Role = transcript.Tool
+	} else if !meta && len(typed) > 0 {
+		cs.carry(blocks)
 	}
 	ctx := &transcript.Message{ID: rec.UUID, Role: transcript.User, Time: m.Time, Meta: true,
 		Sidechain: m.Sidechain, Parts: injected}
@@ -291,7 +310,14 @@ func (cs *ccSession) system(rec *ccRecord) {
 			desc += fmt.Sprintf(" (%s, %d tokens before)", md.Trigger, md.PreTokens)
 		}
 	case "local_command":
+		if out, isErr, ok := ccCommandOutput(content); ok {
+			cs.commandOutput(rec, out, isErr)
+			return
+		}
 		kind, desc = transcript.Command, content
+		if cmd, extra, ok := ccCommand(content); ok {
+			desc = strings.Join(append([]string{cmd}, extra...), "\n")
+		}
 	case "turn_duration":
 		kind, desc = "info", fmt.Sprintf("Turn took %.1f s", rec.DurationMs/1000)
 	case "stop_hook_summary":
@@ -322,30 +348,48 @@ func (cs *ccSession) system(rec *ccRecord) {
 }
 
 // attachment keeps what a harness attachment gave the model or the user:
-// prompts queued while the agent worked, context and errors from hooks.
-// The rest (tool lists, reminders, mode changes) is counted.
+// prompts queued while the agent worked, files and memory put in its
+// context, context and errors from hooks. The rest (tool lists, reminders,
+// mode changes) is counted with its reason.
 func (cs *ccSession) attachment(cf *ccFile, rec *ccRecord) {
 	var a struct {
 		Type          string          `json:"type"`
 		Prompt        json.RawMessage `json:"prompt"`
 		Content       json.RawMessage `json:"content"`
 		HookName      string          `json:"hookName"`
+		Command       string          `json:"command"`
+		Stdout        string          `json:"stdout"`
 		Stderr        string          `json:"stderr"`
 		ExitCode      *int            `json:"exitCode"`
 		BlockingError *struct {
 			BlockingError string `json:"blockingError"`
 			Command       string `json:"command"`
 		} `json:"blockingError"`
+		Filename    string `json:"filename"`
+		DisplayPath string `json:"displayPath"`
+		Path        string `json:"path"`
+		Snippet     string `json:"snippet"`
+		Skills      []struct {
+			Name    string `json:"name"`
+			Path    string `json:"path"`
+			Content string `json:"content"`
+		} `json:"skills"`
 	}
 	_ = unmarshal(rec.Attachment, &a)
 	event := func(desc string) {
 		cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
 			Sidechain: rec.IsSidechain, Parts: []*transcript.Part{eventPart("hook", desc, nil)}})
 	}
+	var files []*transcript.Part // file contents put in the model's context
+	file := func(name, content string) {
+		if strings.TrimSpace(content) != "" {
+			files = append(files, &transcript.Part{Kind: transcript.CodePart, Name: name, Text: content})
+		}
+	}
 	switch a.Type {
 	case "queued_command":
 		if len(a.Prompt) > 0 {
-			cs.userParts(cf, rec, cf.blocks(a.Prompt), nil, false)
+			cs.queued(cf, rec, a.Prompt)
 			return
 		}
 	case "hook_additional_context", "hook_success":
@@ -370,10 +414,55 @@ func (cs *ccSession) attachment(cf *ccFile, rec *ccRecord) {
 		if a.ExitCode != nil {
 			code = fmt.Sprintf(" (exit %d)", *a.ExitCode)
 		}
-		event(fmt.Sprintf("%s hook failed%s: %s", a.HookName, code, a.Stderr))
+		event(strings.TrimSpace(fmt.Sprintf("%s hook failed%s: %s\n%s\n%s", a.HookName, code, a.Command, a.Stderr, a.Stdout)))
+		return
+	case "nested_memory":
+		// A CLAUDE.md the agent loaded as it entered a folder.
+		var m struct {
+			Path    string `json:"path"`
+			Content string `json:"content"`
+		}
+		_ = unmarshal(a.Content, &m)
+		file(firstNonEmpty(a.DisplayPath, m.Path, a.Path), m.Content)
+	case "file":
+		// A file the user mentioned with @, read into the prompt.
+		var c struct {
+			File struct {
+				FilePath string `json:"filePath"`
+				Content  string `json:"content"`
+			} `json:"file"`
+		}
+		_ = unmarshal(a.Content, &c)
+		file(firstNonEmpty(a.DisplayPath, a.Filename, c.File.FilePath), c.File.Content)
+	case "edited_text_file":
+		file(a.Filename+" (edited by the user)", a.Snippet)
+	case "invoked_skills":
+		for _, sk := range a.Skills {
+			file(firstNonEmpty(sk.Path, sk.Name), sk.Content)
+		}
+	}
+	if len(files) > 0 {
+		cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time, Meta: true,
+			Sidechain: rec.IsSidechain, Parts: files})
 		return
 	}
-	cs.skipped["attachment"]++
+	kind := "attachment/" + a.Type
+	cs.s.Skip(kind, ccAttachmentSkipped(a.Type), 1)
+}
+
+// ccAttachmentSkipped says why an attachment of type t is left out.
+func ccAttachmentSkipped(t string) string {
+	switch t {
+	case "hook_success":
+		return "a hook that ran and added nothing to the conversation"
+	case "deferred_tools_delta", "agent_listing_delta", "mcp_instructions_delta", "skill_listing", "dynamic_skill":
+		return "the tools, agents and skills Claude Code listed for the model"
+	case "todo_reminder", "task_reminder":
+		return "a reminder of the task list, which the task tools show"
+	case "compact_file_reference":
+		return "a file named after compaction, which the summary mentions"
+	}
+	return "a note Claude Code gave the model"
 }
 
 func (cf *ccFile) imagePart(b ccBlock) *transcript.Part {

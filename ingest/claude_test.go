@@ -29,7 +29,7 @@ func TestClaudeSession(t *testing.T) {
 		{"source", s.Source, "claude/basic.jsonl"},
 		{"started", s.Started.Format("15:04:05"), "10:00:00"},
 		{"ended", s.Ended.Format("15:04:05"), "10:01:00"},
-		{"skipped", s.Meta["skipped records"], "file-history-snapshot 1"},
+		{"skipped", skips(s), "file-history-snapshot 1"},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s = %q, want %q", c.name, c.got, c.want)
@@ -181,8 +181,14 @@ func TestClaudeRewind(t *testing.T) {
 func TestClaudeTools(t *testing.T) {
 	ss, warns := readTestFile(t, "claude/tools.jsonl")
 	wantWarnings(t, warns, `claude/tools.jsonl:23: Unknown content block "future_block": shown as an unknown event`)
-	if len(ss) != 1 {
+	if len(ss) != 2 {
 		t.Fatalf("%d sessions, warnings %v", len(ss), warns)
+	}
+	// The Agent call's subagent has no file: its agent_progress record is
+	// all there is of it, and makes its session.
+	if sub := ss[1]; sub.ID != "agent-cd34" || sub.ParentID != "tl-0001" || sub.Stats().Messages != 1 ||
+		!strings.Contains(sub.Messages()[0].Parts[0].Text, "Reading docs") {
+		t.Errorf("subagent from progress: %s parent %q, %d messages", sub.ID, sub.ParentID, sub.Stats().Messages)
 	}
 	calls := map[string]*transcript.ToolCall{}
 	var unknown []string
@@ -234,8 +240,8 @@ func TestClaudeTools(t *testing.T) {
 		t.Errorf("unknown blocks = %q, want the future_block", unknown)
 	}
 	// The agent_progress copy of the subagent's message is no message here.
-	if st := ss[0].Stats(); st.Messages != 26 || st.ToolCalls != 13 || ss[0].Meta["skipped records"] != "progress 1" {
-		t.Errorf("stats = %+v, meta %v; want 26 messages and 13 calls", st, ss[0].Meta)
+	if st := ss[0].Stats(); st.Messages != 26 || st.ToolCalls != 13 || skips(ss[0]) != "progress/agent_progress 1" {
+		t.Errorf("stats = %+v, skipped %s; want 26 messages and 13 calls", st, skips(ss[0]))
 	}
 	// The Task result's usage is the subagent's, not this session's.
 	if ss[0].Usage != (transcript.Usage{}) {
@@ -245,15 +251,15 @@ func TestClaudeTools(t *testing.T) {
 
 func TestClaudeContext(t *testing.T) {
 	ss, warns := readTestFile(t, "claude/context.jsonl")
-	wantWarnings(t, warns, `claude/context.jsonl:28: Unknown record type "brand-new-record": shown as an unknown event`)
+	wantWarnings(t, warns, `claude/context.jsonl:29: Unknown record type "brand-new-record": shown as an unknown event`)
 	if len(ss) != 1 {
 		t.Fatalf("%d sessions, warnings %v", len(ss), warns)
 	}
 	s := ss[0]
 	want := []string{
 		"user*:text",                // isMeta caveat
-		"user*:text",                // <command-name>
-		"user*:text",                // <local-command-stdout>
+		"user:text",                 // <command-name>: the user typed /model
+		"system:result",             // <local-command-stdout>: what /model printed
 		"user*:text",                // the IDE context of the next prompt
 		"user:text",                 // the prompt itself
 		"assistant:text call",       //
@@ -293,7 +299,7 @@ func TestClaudeContext(t *testing.T) {
 		t.Errorf("split prompt = %q %q %q", ms[3].ID, ms[4].ID, ms[4].Parts[0].Text)
 	}
 	for i, d := range map[int]string{
-		14: "Stop hook failed (exit 1): lint failed",
+		14: "Stop hook failed (exit 1): make lint\nlint failed",
 		15: "API error, retry 2 of 10: Overloaded",
 		16: "Turn took 65.0 s",
 		18: "Stop hooks ran (2)\nerror: lint failed\nprevented continuation: fix lint first",
@@ -304,10 +310,13 @@ func TestClaudeContext(t *testing.T) {
 			t.Errorf("event %d = %q, want %q", i, got, d)
 		}
 	}
-	if st := s.Stats(); len(s.Turns) != 3 || st.Prompts != 2 || st.Errors != 3 {
-		t.Errorf("%d turns, stats %+v; want 3 turns, 2 prompts, 3 errors", len(s.Turns), st)
+	if st := s.Stats(); len(s.Turns) != 4 || st.Prompts != 3 || st.Errors != 3 {
+		t.Errorf("%d turns, stats %+v; want 4 turns, 3 prompts, 3 errors", len(s.Turns), st)
 	}
-	if got, want := s.Meta["skipped records"], "attachment 1, file-history-snapshot 1, permission-mode 1, progress 1, queue-operation 1"; got != want {
+	if ms[1].Parts[0].Text != "/model" || ms[2].Parts[0].Result.Output != "Set model to opus" || ms[17].Parts[0].Text != "/cost" {
+		t.Errorf("command %q, its output %+v, local command %q", ms[1].Parts[0].Text, ms[2].Parts[0].Result, ms[17].Parts[0].Text)
+	}
+	if got, want := skips(s), "attachment/deferred_tools_delta 1, file-history-snapshot 1, permission-mode 1, progress/hook_progress 1"; got != want {
 		t.Errorf("skipped = %q, want %q", got, want)
 	}
 	if s.Models == nil || slices.Contains(s.Models, "<synthetic>") {
@@ -374,9 +383,9 @@ func TestClaudeProject(t *testing.T) {
 	if want := []string{"agent-cc33", "agent-aa11", "agent-bb22"}; !slices.Equal(p.ChildIDs, want) {
 		t.Errorf("children = %v, want %v", p.ChildIDs, want)
 	}
-	// agent_progress repeats a subagent message: it is counted in Meta only.
-	if st := p.Stats(); st.Messages != 6 || p.Meta["skipped records"] != "progress 1" {
-		t.Errorf("parent: %+v, %v", st, p.Meta)
+	// agent_progress repeats a subagent message: it is counted as skipped only.
+	if st := p.Stats(); st.Messages != 6 || skips(p) != "progress/agent_progress 1" {
+		t.Errorf("parent: %+v, %v", st, skips(p))
 	}
 	subagents := map[string]string{}
 	p.Parts(func(_ *transcript.Message, part *transcript.Part) {
@@ -406,15 +415,17 @@ func TestClaudeProject(t *testing.T) {
 	for _, m := range r.Messages() {
 		ids = append(ids, m.ID)
 	}
-	// The resumed file repeats r-u2 and r-a2: each is kept once, in time order.
-	if want := []string{"r-u1", "r-a1", "r-u2", "r-a2", "r-u3", "r-a3"}; !slices.Equal(ids, want) {
+	// The resumed file repeats r-u2 and r-a2: each is kept once, in time
+	// order. The prompt queued after r-a1 ("later") is in no record of its
+	// own: it is shown where it was queued.
+	if want := []string{"r-u1", "r-a1", "", "r-u2", "r-a2", "r-u3", "r-a3"}; !slices.Equal(ids, want) {
 		t.Errorf("resumed messages = %v, want %v", ids, want)
 	}
 	if r.Source != "r1.jsonl" || !slices.Equal(r.Sources, []string{"r1-resumed.jsonl"}) {
 		t.Errorf("source %q, sources %v", r.Source, r.Sources)
 	}
-	if r.Title != "Migration" || r.Meta["skipped records"] != "queue-operation 2" || r.Usage.Input != 30 {
-		t.Errorf("title %q, meta %v, usage %+v", r.Title, r.Meta, r.Usage)
+	if r.Title != "Migration" || r.Skipped != nil || r.Usage.Input != 30 || r.Stats().Prompts != 4 {
+		t.Errorf("title %q, skipped %v, usage %+v, %d prompts", r.Title, r.Skipped, r.Usage, r.Stats().Prompts)
 	}
 }
 
@@ -444,4 +455,63 @@ func FuzzClaude(f *testing.F) {
 		fuzzRead(t, claudeCode, "s/subagents/agent-a1.jsonl", data)
 		fuzzRead(t, claudeCode, "s/subagents/agent-a1.meta.json", data)
 	})
+}
+
+// TestClaudeQueuedPrompts: a prompt typed while the agent works is queued
+// (enqueue), then taken (dequeue, remove). A user record or a
+// queued_command attachment usually carries it too; one nothing carries is
+// shown where it was taken, and none is shown twice.
+func TestClaudeQueuedPrompts(t *testing.T) {
+	ss, warns := readTestFile(t, "claude/queue/q1.jsonl")
+	wantWarnings(t, warns)
+	s := ss[0]
+	var got []string
+	for _, m := range s.Messages() {
+		d := ccDescribe(m)
+		if m.Role == transcript.User && !m.Meta {
+			d += " " + m.Parts[0].Text + " @" + m.Time.Format("05.000")
+		}
+		got = append(got, d)
+	}
+	want := []string{
+		"user:text Fix the flaky test in cart_test.go @00.030", // the user record, not its queued copy
+		"assistant:call",
+		"tool:result",
+		"user:text also run it with -race @05.100", // only the queue holds it: shown when taken
+		"assistant:call",
+		"tool:result",
+		"user:text and commit @09.600", // the attachment carries it
+		"assistant:text",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("messages:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if st := s.Stats(); st.Prompts != 3 || s.Skipped != nil {
+		t.Errorf("%d prompts, skipped %v; want 3 prompts", st.Prompts, s.Skipped)
+	}
+}
+
+// TestClaudeWarmupSidechain: a sidechain file shares its parent's
+// sessionId. Whatever it is called, it is the parent's subagent, never
+// its main line or its title.
+func TestClaudeWarmupSidechain(t *testing.T) {
+	res, err := Load(context.Background(), Root{FS: os.DirFS("testdata/claude/warmup")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]*transcript.Session{}
+	for _, s := range res.Sessions {
+		byID[s.ID] = s
+	}
+	main, warm := byID["w1"], byID["agent-5d1e0c2a"]
+	if len(res.Sessions) != 2 || main == nil || warm == nil {
+		t.Fatalf("sessions %v", slices.Collect(maps.Keys(byID)))
+	}
+	if main.Source != "w1.jsonl" || main.FirstPrompt() != "Why is the cart total wrong?" || main.Started.Format("04:05") != "00:10" ||
+		len(main.Sources) != 0 || main.Stats().Messages != 2 {
+		t.Errorf("main: source %s %v, first prompt %q, started %v, %d messages", main.Source, main.Sources, main.FirstPrompt(), main.Started, main.Stats().Messages)
+	}
+	if warm.ParentID != "w1" || !slices.Equal(main.ChildIDs, []string{"agent-5d1e0c2a"}) || warm.Source != "5d1e0c2a.jsonl" {
+		t.Errorf("warm-up: parent %q, main's children %v, source %s", warm.ParentID, main.ChildIDs, warm.Source)
+	}
 }

@@ -289,7 +289,7 @@ func (rd *cxReader) line(n int, line []byte) error {
 	case ln.Type != "" && bytes.HasPrefix(ln.Payload, []byte("{")):
 		return rd.envelope(n, ln.Type, ln.Payload, line, t)
 	case ln.RecordType != "":
-		rd.session().skipped["record_type "+ln.RecordType]++ // mid-2025 state markers
+		rd.session().skip("record_type/" + ln.RecordType) // mid-2025 state markers
 	case ln.Type == "" && ln.ID != "":
 		return rd.meta(line, t) // the bare first line of a mid-2025 rollout
 	case ln.Session != nil && ln.Items != nil:
@@ -377,7 +377,7 @@ func (rd *cxReader) envelope(n int, typ string, payload, line []byte, t time.Tim
 		slices.Sort(keys)
 		cs.system(true, t, eventPart("context", "World state: "+strings.Join(keys, ", "), line))
 	case "inter_agent_communication_metadata":
-		cs.skipped[typ]++
+		cs.skip(typ)
 	default:
 		cs.unknown("Unknown record type "+strconv.Quote(typ), line, t)
 	}
@@ -400,7 +400,6 @@ func (rd *cxReader) start(id string) *cxSession {
 		calls:   map[string]cxCall{},
 		results: map[string]*transcript.ToolResult{},
 		ends:    map[string]cxEnd{},
-		skipped: map[string]int{},
 	}
 	rd.byID[id] = cs
 	rd.all = append(rd.all, cs)
@@ -506,7 +505,6 @@ type cxSession struct {
 	sum       transcript.Usage
 	openTurn  bool
 	title     string
-	skipped   map[string]int
 }
 
 type cxCall struct {
@@ -540,6 +538,26 @@ func (cs *cxSession) add(m *transcript.Message) {
 
 func (cs *cxSession) system(meta bool, t time.Time, parts ...*transcript.Part) {
 	cs.add(&transcript.Message{Role: transcript.System, Time: t, Meta: meta, Parts: parts})
+}
+
+// skip counts a record of kind ("type/subtype") that the page leaves out.
+func (cs *cxSession) skip(kind string) {
+	reason := "a copy of what a response item shows, or a setting"
+	switch typ, sub, _ := strings.Cut(kind, "/"); {
+	case typ == "record_type":
+		reason = "a state marker of the mid-2025 rollout format"
+	case typ == "inter_agent_communication_metadata":
+		reason = "routing of messages between agents"
+	case sub == "reasoning (encrypted)", typ == "encrypted_content":
+		reason = "content OpenAI keeps encrypted"
+	case sub == "ghost_snapshot":
+		reason = "a snapshot of the working tree, kept for undo"
+	case sub == "additional_tools":
+		reason = "tools offered to the model"
+	case strings.HasPrefix(sub, "web_search"):
+		reason = "the end of a web search, which its call shows"
+	}
+	cs.s.Skip(kind, reason, 1)
 }
 
 func (cs *cxSession) unknown(desc string, raw []byte, t time.Time) {
@@ -617,7 +635,7 @@ func (cs *cxSession) item(n int, raw, line []byte, t time.Time) error {
 			texts = content // raw reasoning, from models that show it
 		}
 		if len(texts) == 0 {
-			cs.skipped["encrypted reasoning"]++
+			cs.skip("response_item/reasoning (encrypted)")
 		}
 		for _, c := range texts {
 			if strings.TrimSpace(c.Text) == "" || cs.twin(false, transcript.Assistant, transcript.ThinkingPart, c.Text) != nil {
@@ -662,7 +680,7 @@ func (cs *cxSession) item(n int, raw, line []byte, t time.Time) error {
 	case "compaction", "context_compaction", "compaction_summary":
 		cs.compaction("", t)
 	case "ghost_snapshot", "additional_tools":
-		cs.skipped[it.Type]++
+		cs.skip("response_item/" + it.Type)
 	default:
 		cs.unknown("Unknown response item "+strconv.Quote(it.Type), line, t)
 	}
@@ -747,7 +765,7 @@ func (cs *cxSession) parts(n int, items []cxContent) []*transcript.Part {
 		case "input_image", "output_image", "image", "inputImage":
 			parts = append(parts, cs.image(n, firstNonEmpty(c.ImageURL, c.Data, c.URL)))
 		case "encrypted_content":
-			cs.skipped["encrypted content"]++
+			cs.skip("encrypted_content")
 		default: // input_text, output_text, text, refusal
 			if strings.TrimSpace(c.Text) != "" {
 				parts = append(parts, &transcript.Part{Kind: transcript.TextPart, Text: c.Text})
@@ -1140,12 +1158,12 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 		case "Sleep":
 			cs.system(true, t, eventPart("info", "Slept", line))
 		default: // copies of response items
-			cs.skipped["item_completed "+item.Type]++
+			cs.skip("event_msg/item_completed/" + item.Type)
 		}
 	case "image_generation_end", "view_image_tool_call", "collab_agent_interaction_end", "collab_waiting_end",
 		"collab_close_end", "collab_resume_end", "dynamic_tool_call_request", "thread_settings_applied",
 		"agent_reasoning_section_break", "mcp_tool_call_begin", "exec_command_begin", "patch_apply_begin":
-		cs.skipped[ev.Type]++ // copies of response items, or settings
+		cs.skip("event_msg/" + ev.Type) // copies of response items, or settings
 	default:
 		cs.unknown("Unknown event "+strconv.Quote(ev.Type), line, t)
 	}
@@ -1216,7 +1234,7 @@ func (cs *cxSession) mcpEnd(n int, raw json.RawMessage) cxEnd {
 // The call is found by id or, as ids often differ, by its query.
 func (cs *cxSession) searchResults(ev *cxEvent) {
 	if len(ev.Results) == 0 {
-		cs.skipped[ev.Type]++
+		cs.skip("event_msg/" + ev.Type)
 		return
 	}
 	var lines []string
@@ -1238,7 +1256,7 @@ func (cs *cxSession) searchResults(ev *cxEvent) {
 		}
 	}
 	if c == nil || c.ID == "" || cs.results[c.ID] != nil {
-		cs.skipped[ev.Type]++
+		cs.skip("event_msg/" + ev.Type)
 		return
 	}
 	r := &transcript.ToolResult{CallID: c.ID, Output: strings.Join(lines, "\n\n")}
@@ -1308,12 +1326,6 @@ func (cs *cxSession) finish() {
 		cs.s.Usage = cs.total
 	} else {
 		cs.s.Usage = cs.sum
-	}
-	if len(cs.skipped) > 0 {
-		if cs.s.Meta == nil {
-			cs.s.Meta = map[string]string{}
-		}
-		cs.s.Meta["skipped records"] = countList(cs.skipped)
 	}
 }
 

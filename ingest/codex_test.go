@@ -36,7 +36,7 @@ func TestCodexSession(t *testing.T) {
 		{"ended", s.Ended.Format("15:04:05.000"), "09:02:02.000"},
 		{"commit", s.Meta["git commit"], "c0ffee"},
 		{"source", s.Meta["source"], "cli"},
-		{"skipped", s.Meta["skipped records"], ""},
+		{"skipped", skips(s), ""},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s = %q, want %q", c.name, c.got, c.want)
@@ -136,7 +136,7 @@ func TestCodexLegacy(t *testing.T) {
 	if s.ID != "5c1d2e3f-0000-4000-8000-00000000beef" || s.Branch != "main" || s.Started.Format("2006-01-02 15:04") != "2025-06-02 14:00" {
 		t.Errorf("session %s, branch %q, started %v", s.ID, s.Branch, s.Started)
 	}
-	if got, want := s.Meta["skipped records"], "encrypted reasoning 1, record_type state 2"; got != want {
+	if got, want := skips(s), "record_type/state 2, response_item/reasoning (encrypted) 1"; got != want {
 		t.Errorf("skipped = %q, want %q", got, want)
 	}
 	ms := s.Messages()
@@ -362,7 +362,7 @@ func TestCodexDetect(t *testing.T) {
 }
 
 func TestCodexOutput(t *testing.T) {
-	cs := &cxSession{f: &File{}, skipped: map[string]int{}}
+	cs := &cxSession{f: &File{}, s: &transcript.Session{}}
 	js := func(v any) string { b, _ := json.Marshal(v); return string(b) }
 	for _, c := range []struct {
 		name, raw, want string

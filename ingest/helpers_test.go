@@ -3,8 +3,10 @@ package ingest
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -86,4 +88,17 @@ func oneSession(t *testing.T, name string) (*transcript.Session, []Warning) {
 		t.Fatalf("%s: got %d sessions, want 1", name, len(ss))
 	}
 	return ss[0], warns
+}
+
+// skips lists what a session skipped as "kind n, kind n", by kind.
+func skips(s *transcript.Session) string {
+	var out []string
+	for _, k := range s.Skipped {
+		if k.Reason == "" {
+			out = append(out, k.Kind+" (no reason)")
+		}
+		out = append(out, fmt.Sprintf("%s %d", k.Kind, k.Count))
+	}
+	slices.Sort(out)
+	return strings.Join(out, ", ")
 }

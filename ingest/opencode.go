@@ -298,11 +298,10 @@ type ocBuilder struct {
 	revert  string // the first message a pending /undo reverts
 	kept    string // the last message before it
 	branch  string // set from the reverted message on
-	skipped map[string]int
 }
 
 func newOCBuilder(warn func(format string, args ...any)) *ocBuilder {
-	return &ocBuilder{s: &transcript.Session{Meta: map[string]string{}}, warn: warn, skipped: map[string]int{}}
+	return &ocBuilder{s: &transcript.Session{Meta: map[string]string{}}, warn: warn}
 }
 
 // unknown keeps what the reader does not know as an event, and says so.
@@ -423,7 +422,7 @@ func (b *ocBuilder) message(id string, raw json.RawMessage, parts []ocRaw) {
 	case len(m.Parts) > 0 || !m.Usage.IsZero():
 		b.s.Append(m)
 	case len(meta) == 0:
-		b.skipped["messages without parts"]++ // the app had not written them yet
+		b.s.Skip("message without parts", "opencode had not written its parts yet", 1)
 	}
 	if len(meta) > 0 {
 		role := transcript.System
@@ -489,7 +488,7 @@ func (b *ocBuilder) part(m *transcript.Message, p *ocPart, raw json.RawMessage) 
 		return one(&transcript.Part{Kind: transcript.TextPart, Text: p.Text}), meta
 	case "reasoning":
 		if strings.TrimSpace(p.Text) == "" {
-			b.skipped["empty reasoning"]++
+			b.s.Skip("reasoning (empty)", "reasoning with no text", 1)
 			return nil, false
 		}
 		return one(&transcript.Part{Kind: transcript.ThinkingPart, Text: p.Text}), false
@@ -618,9 +617,6 @@ func (b *ocBuilder) done() *transcript.Session {
 	s := b.s
 	if b.cost > 0 {
 		s.Meta["cost (USD)"] = strconv.FormatFloat(math.Round(b.cost*1e6)/1e6, 'f', -1, 64)
-	}
-	if len(b.skipped) > 0 {
-		s.Meta["skipped"] = countList(b.skipped)
 	}
 	if len(s.Meta) == 0 {
 		s.Meta = nil

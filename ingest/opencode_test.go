@@ -154,7 +154,7 @@ func TestOpencodeStorage(t *testing.T) {
 		{"cwd", parent.CWD, "/home/ana/tool"}, // from the project's worktree
 		{"source", parent.Source, "storage/session/e3f1a2/ses_0b000000001aParentSession.json"},
 		{"share", parent.Meta["share url"], "https://opncd.ai/s/parent"},
-		{"skipped", parent.Meta["skipped"], "messages without parts 1"},
+		{"skipped", skips(parent), "message without parts 1"},
 		{"children", strings.Join(parent.ChildIDs, ","), "ses_0b000000002aChildSession0"},
 		{"child's parent", child.ParentID, "ses_0b000000001aParentSession"},
 		{"child's cwd", child.CWD, "/home/ana/tool"},

@@ -29,8 +29,28 @@ type Session struct {
 	Turns        []Turn
 	Kept         *Summary // what Release kept of the turns; nil while the session has them
 	Meta         map[string]string
+	Skipped      []Skip         // records left out of the conversation, by kind
 	Warnings     []string       // problems met while reading this session
 	Redacted     map[string]int // secrets replaced in it, by kind
+}
+
+// Skip is a kind of record a reader leaves out of the conversation: how
+// many there were and why. Pages list them, so nothing is dropped unseen.
+type Skip struct {
+	Kind   string // the record's type as the agent writes it, "type/subtype" where one type has several
+	Count  int
+	Reason string
+}
+
+// Skip counts n records of kind, which the reader leaves out for reason.
+func (s *Session) Skip(kind, reason string, n int) {
+	for i := range s.Skipped {
+		if s.Skipped[i].Kind == kind {
+			s.Skipped[i].Count += n
+			return
+		}
+	}
+	s.Skipped = append(s.Skipped, Skip{Kind: kind, Count: n, Reason: reason})
 }
 
 // Turn starts at a real user prompt and holds everything up to the next one.

@@ -46,9 +46,17 @@ type Session struct {
 	ParentID     string            `json:"parent_id,omitempty"` // the session that started this one
 	ChildIDs     []string          `json:"child_ids,omitempty"` // sessions this one started
 	Meta         map[string]string `json:"meta,omitempty"`
+	Skipped      []Skip            `json:"skipped,omitempty"`  // records left out of the conversation
 	Warnings     []string          `json:"warnings,omitempty"` // problems met reading it
 	Redacted     map[string]int    `json:"redacted,omitempty"` // secrets replaced, by kind
 	Turns        []Turn            `json:"turns"`
+}
+
+// Skip counts records of one kind the reader left out, and says why.
+type Skip struct {
+	Kind   string `json:"kind"`
+	Count  int    `json:"count"`
+	Reason string `json:"reason"`
 }
 
 // Turn starts at a user prompt and runs to the next.
@@ -235,9 +243,17 @@ func sessionHead(s *transcript.Session) *Session {
 		Schema: Schema, ID: s.ID, Format: s.Format, Agent: s.Agent, AgentVersion: s.AgentVersion,
 		Source: s.Source, Sources: s.Sources, Title: s.Title, Project: s.Project, CWD: s.CWD,
 		Branch: s.Branch, Models: s.Models, Started: s.Started, Ended: s.Ended, Usage: Usage(s.Usage),
-		ParentID: s.ParentID, ChildIDs: s.ChildIDs, Meta: s.Meta, Warnings: s.Warnings,
+		ParentID: s.ParentID, ChildIDs: s.ChildIDs, Meta: s.Meta, Skipped: skips(s.Skipped), Warnings: s.Warnings,
 		Redacted: s.Redacted,
 	}
+}
+
+func skips(ss []transcript.Skip) []Skip {
+	var out []Skip
+	for _, s := range ss {
+		out = append(out, Skip(s))
+	}
+	return out
 }
 
 func message(m *transcript.Message, blob func(string) []byte) Message {
@@ -285,6 +301,9 @@ func (s *Session) Transcript() *transcript.Session {
 		Source: s.Source, Sources: s.Sources, Title: s.Title, Project: s.Project, CWD: s.CWD,
 		Branch: s.Branch, Models: s.Models, Started: s.Started, Ended: s.Ended, Usage: transcript.Usage(s.Usage),
 		ParentID: s.ParentID, ChildIDs: s.ChildIDs, Meta: s.Meta, Warnings: s.Warnings, Redacted: s.Redacted,
+	}
+	for _, k := range s.Skipped {
+		out.Skipped = append(out.Skipped, transcript.Skip(k))
 	}
 	for _, t := range s.Turns {
 		tt := transcript.Turn{Status: t.Status}
