@@ -80,7 +80,7 @@ type adReader struct {
 	pending       []*transcript.ToolCall // the last response's edits, waiting for "Applied edit to"
 	last          *transcript.Message    // the last response, which a "Tokens:" line counts
 	counted       bool                   // its tokens were counted
-	skipped       int // empty inputs
+	skipped       int                    // empty inputs
 }
 
 func readAider(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {

@@ -290,14 +290,14 @@ type ocRaw struct {
 
 // ocBuilder maps one session's messages, in order, from any container.
 type ocBuilder struct {
-	s       *transcript.Session
-	warn    func(format string, args ...any)
-	line    int // the line of the message being read, for warnings about an export
-	cost    float64
-	system  string // the last whole system prompt shown
-	revert  string // the first message a pending /undo reverts
-	kept    string // the last message before it
-	branch  string // set from the reverted message on
+	s      *transcript.Session
+	warn   func(format string, args ...any)
+	line   int // the line of the message being read, for warnings about an export
+	cost   float64
+	system string // the last whole system prompt shown
+	revert string // the first message a pending /undo reverts
+	kept   string // the last message before it
+	branch string // set from the reverted message on
 }
 
 func newOCBuilder(warn func(format string, args ...any)) *ocBuilder {
