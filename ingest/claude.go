@@ -103,6 +103,9 @@ type ccRecord struct {
 		PreTokens int64  `json:"preTokens"`
 	} `json:"compactMetadata"`
 	HookCount             int               `json:"hookCount"`
+	HookInfos             []struct {
+		Command string `json:"command"`
+	} `json:"hookInfos"`
 	HookErrors            []json.RawMessage `json:"hookErrors"`
 	PreventedContinuation bool              `json:"preventedContinuation"`
 	StopReason            string            `json:"stopReason"`
@@ -197,7 +200,7 @@ type ccFile struct {
 	sessions map[string]*ccSession
 	order    []*ccSession
 	owner    map[string]*ccSession // uuid → the session that wrote it
-	titles   map[string]string     // titles of records without a session id
+	titles   map[string][]string   // titles of records without a session id
 	skipped  []transcript.Skip     // harness records met before any session
 	agentOf  map[string]string     // Task call id → the agent it started
 	leaves   []ccTitle             // summaries, resolved by leafUuid at the end
@@ -213,7 +216,7 @@ type ccTitle struct{ leaf, text string }
 type ccSession struct {
 	s       *transcript.Session
 	byMsgID map[string]*transcript.Message
-	titles  map[string]string // record type → last title of that type
+	titles  map[string][]string // record type → its titles, the last the latest
 	dag     ccDAG
 	node    *ccNode               // the record being read, when it has a uuid
 	cur     []*transcript.Message // the messages it made
@@ -227,7 +230,7 @@ func readClaude(ctx context.Context, f *File, r io.Reader) ([]*transcript.Sessio
 	}
 	cf := &ccFile{
 		f: f, sessions: map[string]*ccSession{}, owner: map[string]*ccSession{},
-		titles: map[string]string{}, agentOf: map[string]string{},
+		titles: map[string][]string{}, agentOf: map[string]string{},
 	}
 	if b := path.Base(f.Rel); strings.HasPrefix(b, "agent-") {
 		cf.agent = stem(b)
@@ -407,7 +410,7 @@ func (cf *ccFile) sessionByID(id, parent string) *ccSession {
 		cs = &ccSession{
 			s:       &transcript.Session{ID: id, ParentID: parent},
 			byMsgID: map[string]*transcript.Message{},
-			titles:  map[string]string{},
+			titles:  map[string][]string{},
 			dag:     ccDAG{nodes: map[string]*ccNode{}},
 		}
 		cf.sessions[id] = cs
@@ -450,19 +453,20 @@ const ccFromProgress = "read from"
 
 func (cf *ccFile) title(rec *ccRecord, kind, title string) {
 	if rec.SessionID == "" {
-		cf.titles[kind] = title
+		cf.titles[kind] = append(cf.titles[kind], title)
 		return
 	}
-	cf.session(rec).titles[kind] = title
+	cs := cf.session(rec)
+	cs.titles[kind] = append(cs.titles[kind], title)
 }
 
 // finish resolves what needed the whole file and returns its sessions.
 func (cf *ccFile) finish() []*transcript.Session {
 	for _, l := range cf.leaves {
 		if cs := cf.owner[l.leaf]; cs != nil {
-			cs.titles["summary"] = l.text
+			cs.titles["summary"] = append(cs.titles["summary"], l.text)
 		} else {
-			cf.titles["summary"] = l.text
+			cf.titles["summary"] = append(cf.titles["summary"], l.text)
 		}
 	}
 	var out []*transcript.Session
@@ -482,13 +486,7 @@ func (cf *ccFile) finish() []*transcript.Session {
 				cs.titles[k] = v
 			}
 		}
-		for _, kind := range ccTitleKinds {
-			if t := strings.TrimSpace(cs.titles[kind]); t != "" {
-				s.Title = t
-				setMeta(s, "title source", kind)
-				break
-			}
-		}
+		cs.title()
 		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
 			if c := p.Call; c != nil && c.Kind == transcript.TaskTool && cf.agentOf[c.ID] != "" {
 				c.Subagent = cf.agentOf[c.ID]
@@ -498,6 +496,29 @@ func (cf *ccFile) finish() []*transcript.Session {
 		out = append(out, s)
 	}
 	return out
+}
+
+// title names the session by the latest title of the strongest kind. The
+// others, older or weaker, are kept in Meta.
+func (cs *ccSession) title() {
+	s := cs.s
+	var others []string
+	for _, kind := range ccTitleKinds {
+		ts := cs.titles[kind]
+		for i := len(ts) - 1; i >= 0; i-- {
+			switch t := strings.TrimSpace(ts[i]); {
+			case t == "":
+			case s.Title == "":
+				s.Title = t
+				setMeta(s, "title source", kind)
+			case t != s.Title && !slices.Contains(others, t):
+				others = append(others, t)
+			}
+		}
+	}
+	if len(others) > 0 {
+		setMeta(s, "other titles", strings.Join(others, "\n"))
+	}
 }
 
 // ccTitleKinds are the records that name a session, strongest first.

@@ -87,8 +87,15 @@ func (cs *ccSession) user(cf *ccFile, rec *ccRecord) {
 	}
 	blocks := cf.blocks(rec.Message.Content)
 	var tur json.RawMessage
-	if n := ccCount(blocks, "tool_result"); n == 1 {
+	switch ccCount(blocks, "tool_result") {
+	case 1:
 		tur = rec.ToolUseResult // it describes the record's one result
+	case 0:
+		var s string
+		if unmarshal(rec.ToolUseResult, &s) == nil && strings.TrimSpace(s) != "" {
+			// A result with no block to hold it.
+			blocks = append(blocks, ccBlock{Type: "tool_result", Content: rec.ToolUseResult})
+		}
 	}
 	meta := rec.IsMeta || rec.IsCompactSummary
 	if len(blocks) == 1 && blocks[0].Type == "text" {
@@ -322,6 +329,9 @@ func (cs *ccSession) system(rec *ccRecord) {
 		kind, desc = "info", fmt.Sprintf("Turn took %.1f s", rec.DurationMs/1000)
 	case "stop_hook_summary":
 		kind, desc = "hook", fmt.Sprintf("Stop hooks ran (%d)", rec.HookCount)
+		for _, h := range rec.HookInfos {
+			desc += "\n" + h.Command
+		}
 		for _, e := range rec.HookErrors {
 			desc += "\nerror: " + text(e)
 		}
@@ -330,6 +340,9 @@ func (cs *ccSession) system(rec *ccRecord) {
 		}
 	case "api_refusal":
 		kind, desc = transcript.ErrorEvent, "The API refused the request: "+firstNonEmpty(rec.RefusalExplanation, rec.RefusalCategory, content)
+		if content != "" && !strings.Contains(desc, content) {
+			desc += " (" + content + ")"
+		}
 	case "model_refusal_fallback":
 		kind, desc = "info", fmt.Sprintf("Model %s refused; fell back to %s", rec.OriginalModel, rec.FallbackModel)
 	default:

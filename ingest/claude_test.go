@@ -211,8 +211,8 @@ func TestClaudeTools(t *testing.T) {
 		{id: "toolu_ok", output: "ok\nwarning: unused", exit: code(0)},
 		{id: "toolu_fail", output: "Exit code 2\nmain.go:3: undefined: x", exit: code(2), isError: true},
 		{id: "toolu_int", output: "=== RUN TestA\n[interrupted]"},
-		{id: "toolu_bo", output: "<status>completed</status>", exit: code(3)},
-		{id: "toolu_edit", output: "--- /src/a.go\n+++ /src/a.go\n@@ -1,2 +1,2 @@\n package a\n-var x = 1\n+var y = 1"},
+		{id: "toolu_bo", output: "<status>completed</status>\nmade", exit: code(3)}, // stdout the model did not see, kept
+		{id: "toolu_edit", output: "The file /src/a.go has been updated successfully."},
 		{id: "toolu_read", output: "    10→func A() {}\n    11→func B() {}"},
 		{id: "toolu_img", images: 1},                        // the copy in toolUseResult is not added
 		{id: "toolu_img2", output: "Image read", images: 1}, // only toolUseResult has it
@@ -235,6 +235,11 @@ func TestClaudeTools(t *testing.T) {
 		if (r.ExitCode == nil) != (c.exit == nil) || r.ExitCode != nil && *r.ExitCode != *c.exit {
 			t.Errorf("%s: exit code %v, want %v", c.id, r.ExitCode, c.exit)
 		}
+	}
+	// The edit's patch comes with its line numbers.
+	if p := calls["toolu_edit"].Result.Patch; len(p) != 1 || p[0].OldStart != 1 || p[0].NewStart != 1 ||
+		!slices.Equal(p[0].Lines, []string{" package a", "-var x = 1", "+var y = 1"}) {
+		t.Errorf("edit patch = %+v", p)
 	}
 	if len(unknown) != 1 || !strings.Contains(unknown[0], `"future_block"`) {
 		t.Errorf("unknown blocks = %q, want the future_block", unknown)
@@ -302,7 +307,7 @@ func TestClaudeContext(t *testing.T) {
 		14: "Stop hook failed (exit 1): make lint\nlint failed",
 		15: "API error, retry 2 of 10: Overloaded",
 		16: "Turn took 65.0 s",
-		18: "Stop hooks ran (2)\nerror: lint failed\nprevented continuation: fix lint first",
+		18: "Stop hooks ran (2)\nmake lint\nerror: lint failed\nprevented continuation: fix lint first",
 		20: "The API refused the request: Refused for policy reasons.",
 		21: "Rate limited",
 	} {

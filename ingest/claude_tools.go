@@ -22,9 +22,7 @@ type ccToolUse struct {
 	FilePath         string  `json:"filePath"`
 	StructuredPatch  []struct {
 		OldStart int      `json:"oldStart"`
-		OldLines int      `json:"oldLines"`
 		NewStart int      `json:"newStart"`
-		NewLines int      `json:"newLines"`
 		Lines    []string `json:"lines"`
 	} `json:"structuredPatch"` // Edit, MultiEdit, Write
 	File *struct {
@@ -48,8 +46,10 @@ func (cf *ccFile) toolResult(b ccBlock, structured json.RawMessage) *transcript.
 	var u ccToolUse
 	var s string
 	if unmarshal(structured, &s) == nil {
-		if r.Output == "" {
-			r.Output = s // an error, as plain text
+		// The result as plain text, an error mostly: "Error: " and what the
+		// model saw, or what it did not see (the user's reason to reject).
+		if t := strings.TrimPrefix(s, "Error: "); !strings.Contains(r.Output, strings.TrimSpace(t)) {
+			r.Output = strings.TrimLeft(r.Output+"\n"+s, "\n")
 		}
 	} else if err := unmarshal(structured, &u); len(structured) > 0 && isDrift(err) {
 		cf.useStructured(r, &u)
@@ -122,24 +122,22 @@ func (cf *ccFile) useStructured(r *transcript.ToolResult, u *ccToolUse) {
 	if u.ExitCode != nil {
 		r.ExitCode = u.ExitCode
 	}
-	if r.Output == "" && u.Stdout != nil {
-		r.Output = strings.Trim(strings.TrimRight(*u.Stdout, "\n")+"\n"+u.Stderr, "\n")
+	if u.Stdout != nil {
+		// What the command printed; the model sees the same, but for an
+		// output too long for it.
+		out := strings.Trim(strings.TrimRight(*u.Stdout, "\n")+"\n"+u.Stderr, "\n")
+		if !strings.Contains(r.Output, out) {
+			r.Output = strings.Trim(r.Output+"\n"+out, "\n")
+		}
 	}
 	if u.Interrupted && !strings.Contains(strings.ToLower(r.Output), "interrupt") {
 		r.Output = strings.TrimLeft(r.Output+"\n[interrupted]", "\n")
 	}
-	// The text of a successful edit only says so: the patch shows what
-	// changed, as a unified diff the page can colour.
-	if len(u.StructuredPatch) > 0 && !r.IsError && !strings.Contains(strings.TrimSpace(r.Output), "\n") {
-		var b strings.Builder
-		fmt.Fprintf(&b, "--- %s\n+++ %s\n", u.FilePath, u.FilePath)
+	// The patch of an edit, with the line numbers the page shows.
+	if !r.IsError {
 		for _, h := range u.StructuredPatch {
-			fmt.Fprintf(&b, "@@ -%d,%d +%d,%d @@\n", h.OldStart, h.OldLines, h.NewStart, h.NewLines)
-			for _, l := range h.Lines {
-				b.WriteString(l + "\n")
-			}
+			r.Patch = append(r.Patch, transcript.Hunk{OldStart: h.OldStart, NewStart: h.NewStart, Lines: h.Lines})
 		}
-		r.Output = strings.TrimSuffix(b.String(), "\n")
 	}
 	if f := u.File; f != nil {
 		if r.Output == "" && f.Content != "" {

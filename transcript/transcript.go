@@ -162,7 +162,18 @@ type ToolResult struct {
 	IsError  bool
 	ExitCode *int
 	Images   []*Image
-	Paired   bool // shown inside its call, not on its own
+	// Patch is the change an edit made, as the agent reported it, with its
+	// line numbers: a diff of the call's old and new text has none.
+	Patch  []Hunk
+	Paired bool // shown inside its call, not on its own
+}
+
+// Hunk is one part of a change to a file: its lines as a unified diff
+// writes them (' ', '-' or '+', then the line), from line OldStart of the
+// file before and NewStart of the file after.
+type Hunk struct {
+	OldStart, NewStart int
+	Lines              []string
 }
 
 // Image is a picture from the session. Data holds the decoded bytes; URL is

@@ -108,7 +108,16 @@ type ToolResult struct {
 	IsError  bool     `json:"is_error,omitempty"`
 	ExitCode *int     `json:"exit_code,omitempty"`
 	Images   []*Image `json:"images,omitempty"`
+	Patch    []Hunk   `json:"patch,omitempty"` // the change an edit made, with line numbers
 	Paired   bool     `json:"paired,omitempty"`
+}
+
+// Hunk is one part of a change to a file: lines as a unified diff writes
+// them, from line old_start of the file before and new_start after.
+type Hunk struct {
+	OldStart int      `json:"old_start"`
+	NewStart int      `json:"new_start"`
+	Lines    []string `json:"lines"`
 }
 
 // Image is a picture: its bytes (base64 in JSON), or a URL.
@@ -272,6 +281,9 @@ func part(p *transcript.Part, blob func(string) []byte) Part {
 	}
 	if r := p.Result; r != nil {
 		op.Result = &ToolResult{CallID: r.CallID, Output: r.Output, IsError: r.IsError, ExitCode: r.ExitCode, Paired: r.Paired}
+		for _, h := range r.Patch {
+			op.Result.Patch = append(op.Result.Patch, Hunk(h))
+		}
 		for _, img := range r.Images {
 			op.Result.Images = append(op.Result.Images, image(img, blob))
 		}
@@ -329,6 +341,9 @@ func (p Part) transcript() *transcript.Part {
 	if r := p.Result; r != nil {
 		// Paired is set again by Pair.
 		tp.Result = &transcript.ToolResult{CallID: r.CallID, Output: r.Output, IsError: r.IsError, ExitCode: r.ExitCode}
+		for _, h := range r.Patch {
+			tp.Result.Patch = append(tp.Result.Patch, transcript.Hunk(h))
+		}
 		for _, img := range r.Images {
 			tp.Result.Images = append(tp.Result.Images, img.transcript())
 		}
