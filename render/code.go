@@ -138,7 +138,8 @@ type FileDiff struct {
 const contextLines = 3
 
 // LineDiff is the unified diff of old and new, with line numbers from
-// start (the line old begins at in its file, or 1).
+// start (the line old begins at in its file), or none when start is 0:
+// an edit's old text may be anywhere in its file.
 func LineDiff(old, new string, start int) []Row {
 	dmp := diffmatchpatch.New()
 	a, b, lines := dmp.DiffLinesToChars(withNewline(old), withNewline(new))
@@ -146,6 +147,9 @@ func LineDiff(old, new string, start int) []Row {
 	on, nn := start, start
 	for _, d := range dmp.DiffCharsToLines(dmp.DiffMain(a, b, false), lines) {
 		for _, l := range splitLines(d.Text) {
+			if start <= 0 {
+				on, nn = 0, 0
+			}
 			switch d.Type {
 			case diffmatchpatch.DiffEqual:
 				all = append(all, Row{' ', l, nn})
@@ -271,68 +275,6 @@ func hunkStart(l string) (int, int) {
 		return num(f[1], "-"), num(f[2], "+")
 	}
 	return 0, 0
-}
-
-// Edits returns the changes an edit tool call makes, from its input: an
-// old/new pair (Claude Edit, Gemini replace, str_replace), a list of them
-// (MultiEdit), or a patch (apply_patch).
-func Edits(input string) []FileDiff {
-	p := FirstField(input, "file_path", "path", "filePath", "absolute_path")
-	if old, new := FirstField(input, "old_string", "old_str", "oldString"), FirstField(input, "new_string", "new_str", "newString"); old != "" || new != "" {
-		return []FileDiff{{Path: p, Rows: LineDiff(old, new, 1)}}
-	}
-	if edits := Field(input, "edits"); strings.HasPrefix(edits, "[") {
-		var fd FileDiff
-		fd.Path = p
-		for _, e := range jsonObjects(edits) {
-			if len(fd.Rows) > 0 {
-				fd.Rows = append(fd.Rows, Row{Op: '@', Text: "…"})
-			}
-			fd.Rows = append(fd.Rows, LineDiff(FirstField(e, "old_string", "old_str"), FirstField(e, "new_string", "new_str"), 1)...)
-		}
-		return []FileDiff{fd}
-	}
-	patch := FirstField(input, "patch", "input", "diff")
-	if patch == "" && !strings.HasPrefix(strings.TrimSpace(input), "{") {
-		patch = input
-	}
-	if patch == "" {
-		return nil
-	}
-	fds := ParsePatch(patch)
-	for i := range fds {
-		if fds[i].Path == "" {
-			fds[i].Path = p
-		}
-	}
-	return fds
-}
-
-// ReadRows turns a file excerpt into numbered rows. It understands the
-// "cat -n" form agents return ("    12\tcode" or "    12→code"); other
-// text is numbered from start.
-func ReadRows(output string, start int) []Row {
-	lines := splitLines(output)
-	rows := make([]Row, 0, len(lines))
-	numbered := len(lines) > 0
-	for _, l := range lines {
-		t := strings.TrimLeft(l, " ")
-		i := 0
-		for i < len(t) && t[i] >= '0' && t[i] <= '9' {
-			i++
-		}
-		n, err := strconv.Atoi(t[:i])
-		rest := t[i:]
-		if err != nil || !(strings.HasPrefix(rest, "\t") || strings.HasPrefix(rest, "→")) {
-			numbered = false
-			break
-		}
-		rows = append(rows, Row{' ', strings.TrimPrefix(strings.TrimPrefix(rest, "\t"), "→"), n})
-	}
-	if numbered {
-		return rows
-	}
-	return Numbered(output, start)
 }
 
 // Numbered turns text into rows numbered from start.

@@ -32,7 +32,10 @@ func Funcs() template.FuncMap {
 		"fold":          Fold,
 		"rows":          Rows,
 		"edits":         Edits,
-		"readRows":      ReadRows,
+		"read":          Read,
+		"questions":     Questions,
+		"plan":          Plan,
+		"webSearch":     WebSearch,
 		"todos":         Todos,
 		"lineDiff":      LineDiff,
 		"numbered":      Numbered,
@@ -195,17 +198,6 @@ func jsonObjects(s string) []string {
 var summaryKeys = []string{
 	"file_path", "path", "filePath", "notebook_path", "pattern", "query",
 	"url", "description", "prompt", "subject", "absolute_path", "dir_path",
-}
-
-// ToolSummary returns a one-line description of a tool call's input.
-func ToolSummary(input string) string {
-	if c := Command(input); c != "" {
-		return Truncate(120, firstLine(c))
-	}
-	if v := FirstField(input, summaryKeys...); v != "" {
-		return Truncate(120, firstLine(v))
-	}
-	return ""
 }
 
 func firstLine(s string) string {

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"fmt"
+	"github.com/transcriptsite/transcriptsite/transcript"
 	"strconv"
 	"strings"
 	"testing"
@@ -79,16 +81,22 @@ func TestHighlight(t *testing.T) {
 }
 
 func TestToolHelpers(t *testing.T) {
-	for in, want := range map[string]string{
-		`{"command":"go test ./...","description":"run"}`: "go test ./...",
-		`{"command":["bash","-lc","ls -la"]}`:             "bash -lc ls -la",
-		`{"file_path":"/a/b.go","old_string":"x"}`:        "/a/b.go",
-		`{"pattern":"TODO"}`:                              "TODO",
-		`*** Begin Patch`:                                 "*** Begin Patch",
-		`{"other":1}`:                                     "",
+	for _, c := range []struct {
+		kind     transcript.ToolKind
+		in, want string
+	}{
+		{transcript.ShellTool, `{"command":"go test ./...","description":"run"}`, "go test ./..."},
+		{transcript.ShellTool, `{"command":["bash","-lc","ls -la"]}`, "bash -lc ls -la"},
+		{transcript.EditTool, `{"file_path":"/a/b.go","old_string":"x"}`, "/a/b.go"},
+		{transcript.SearchTool, `{"pattern":"TODO"}`, "TODO"},
+		// A search says what it looks for before where.
+		{transcript.SearchTool, `{"path":"/src","pattern":"func main"}`, "func main"},
+		// A patch names the files it touches.
+		{transcript.EditTool, "*** Begin Patch\n*** Update File: a.go\n@@\n-x\n+y\n*** Add File: b.go\n+z\n*** End Patch", "a.go, b.go"},
+		{transcript.OtherTool, `{"other":1}`, ""},
 	} {
-		if got := ToolSummary(in); got != want {
-			t.Errorf("ToolSummary(%s) = %q, want %q", in, got, want)
+		if got := ToolSummary(&transcript.ToolCall{Kind: c.kind, Input: c.in}); got != c.want {
+			t.Errorf("ToolSummary(%s) = %q, want %q", c.in, got, c.want)
 		}
 	}
 	if got := StripANSI("\x1b[1;31mred\x1b[0m \x1b]0;title\x07ok"); got != "red ok" {
@@ -167,25 +175,44 @@ func TestParsePatch(t *testing.T) {
 }
 
 func TestEditsAndRows(t *testing.T) {
-	fds := Edits(`{"file_path":"/w/m.go","old_string":"x := 1","new_string":"x := 2"}`)
+	call := func(input string, r *transcript.ToolResult) *transcript.ToolCall {
+		return &transcript.ToolCall{Name: "Edit", Kind: transcript.EditTool, Input: input, Result: r}
+	}
+	fds := Edits(call(`{"file_path":"/w/m.go","old_string":"x := 1","new_string":"x := 2"}`, nil))
 	if len(fds) != 1 || fds[0].Path != "/w/m.go" || len(fds[0].Rows) != 2 {
 		t.Fatalf("edits = %+v", fds)
 	}
 	html := string(Rows(fds[0].Rows, fds[0].Path))
-	for _, want := range []string{`<span class="row del"><span class="ln">1</span><span class="mk">-</span>`, `<span class="o">:=</span>`, `<span class="row add">`} {
+	// Old and new text alone do not say where the edit is: no line numbers.
+	for _, want := range []string{`<span class="row del"><span class="ln"></span><span class="mk">-</span>`, `<span class="o">:=</span>`, `<span class="row add">`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("rows lack %q:\n%s", want, html)
 		}
 	}
-	multi := Edits(`{"file_path":"a.txt","edits":[{"old_string":"a","new_string":"b"},{"old_string":"c","new_string":"d"}]}`)
-	if len(multi) != 1 || len(multi[0].Rows) != 5 {
+	// The patch the agent reported does.
+	patched := Edits(call(`{"file_path":"/w/m.go","old_string":"x := 1","new_string":"x := 2"}`,
+		&transcript.ToolResult{Patch: []transcript.Hunk{{OldStart: 40, NewStart: 41, Lines: []string{" a", "-x := 1", "+x := 2", "+y := 3", " b"}},
+			{OldStart: 90, NewStart: 92, Lines: []string{"-z"}}}}))
+	if got := fmt.Sprint(patched[0].Rows); got != "[{32 a 41} {45 x := 1 41} {43 x := 2 42} {43 y := 3 43} {32 b 44} {64 … 0} {45 z 90}]" {
+		t.Errorf("patch rows = %s", got)
+	}
+	multi := Edits(call(`{"file_path":"a.txt","edits":[{"old_string":"a","new_string":"b"},{"old_string":"c","new_string":"d"}]}`, nil))
+	if len(multi) != 2 || len(multi[0].Rows) != 2 || multi[1].Path != "a.txt" {
 		t.Errorf("multiedit = %+v", multi)
 	}
-	if rows := ReadRows("     7\tpackage x\n     8→func f() {}", 1); len(rows) != 2 || rows[0] != (Row{' ', "package x", 7}) || rows[1].N != 8 {
-		t.Errorf("cat -n rows = %+v", rows)
+	read := func(input, output string) ReadView {
+		return Read(&transcript.ToolCall{Kind: transcript.ReadTool, Input: input, Result: &transcript.ToolResult{Output: output}})
 	}
-	if rows := ReadRows("plain\ntext", 5); rows[1] != (Row{' ', "text", 6}) {
-		t.Errorf("plain rows = %+v", rows)
+	if v := read(`{"file_path":"x.go"}`, "     7\tpackage x\n     8→func f() {}"); len(v.Rows) != 2 || v.Rows[0] != (Row{' ', "package x", 7}) || v.Rows[1].N != 8 || v.Path != "x.go" {
+		t.Errorf("cat -n rows = %+v", v)
+	}
+	// What follows the numbered lines is not part of the file.
+	if v := read(`{"file_path":"x.go"}`, "     1→a\n     2→\n\n<system-reminder>\nBe careful.\n</system-reminder>"); len(v.Rows) != 2 || v.Rows[1] != (Row{' ', "", 2}) ||
+		v.Tail != "<system-reminder>\nBe careful.\n</system-reminder>" {
+		t.Errorf("read with a reminder = %+v", v)
+	}
+	if v := read(`{"path":"x.go","offset":5}`, "plain\ntext"); v.Rows[1] != (Row{' ', "text", 6}) {
+		t.Errorf("plain rows = %+v", v)
 	}
 	todos := Todos(`{"todos":[{"content":"a","status":"completed"},{"content":"b","status":"pending"}]}`)
 	plan := Todos(`{"plan":[{"step":"x","status":"in_progress"}]}`)

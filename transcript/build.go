@@ -95,7 +95,7 @@ var toolKinds = map[string]ToolKind{
 	"webfetch": WebTool, "web_fetch": WebTool, "fetch": WebTool,
 
 	"task": TaskTool, "agent": TaskTool, "todowrite": TaskTool, "todoread": TaskTool,
-	"update_plan": TaskTool, "write_todos": TaskTool, "todo_write": TaskTool, "exitplanmode": TaskTool,
+	"update_plan": TaskTool, "write_todos": TaskTool, "todo_write": TaskTool,
 
 	// codelia
 	"read_line": ReadTool, "view_image": ReadTool, "tool_output_cache": ReadTool, "tool_output_cache_line": ReadTool,

@@ -5,7 +5,8 @@
 //	go run ./internal/shots -site public -out /tmp/shots /sessions/x/ '/sessions/y/#m12'
 //
 // A path may end in #anchor: the shot starts there. Shots are of the
-// viewport, -height pixels tall (0: the whole page).
+// viewport, -height pixels tall (0: the whole page); -open opens every
+// collapsed block first.
 package main
 
 import (
@@ -31,6 +32,7 @@ func main() {
 	siteDir := flag.String("site", "public", "the built site")
 	out := flag.String("out", "shots", "where the PNG files go")
 	height := flag.Int("height", 2400, "height of each shot in CSS pixels; 0 for the whole page")
+	open := flag.Bool("open", false, "open every collapsed block (tool calls, context) before the shot")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		log.Fatal("usage: shots [-site DIR] [-out DIR] PATH[#anchor]...")
@@ -66,7 +68,7 @@ func main() {
 			dark   bool
 		}{{"1280", 1280, false}, {"390", 390, false}, {"1280-dark", 1280, true}} {
 			file := filepath.Join(*out, fmt.Sprintf("%s-%s.png", name, v.suffix))
-			if err := shoot(ctx, base+p, file, v.width, int64(*height), v.dark); err != nil {
+			if err := shoot(ctx, base+p, file, v.width, int64(*height), v.dark, *open); err != nil {
 				log.Fatalf("%s: %v", p, err)
 			}
 			fmt.Println(file)
@@ -74,7 +76,7 @@ func main() {
 	}
 }
 
-func shoot(ctx context.Context, url, file string, width, height int64, dark bool) error {
+func shoot(ctx context.Context, url, file string, width, height int64, dark, open bool) error {
 	scheme := "light"
 	if dark {
 		scheme = "dark"
@@ -96,6 +98,14 @@ func shoot(ctx context.Context, url, file string, width, height int64, dark bool
 	)
 	if err != nil {
 		return err
+	}
+	if open {
+		// Opening blocks moves the page: go back to the anchor after.
+		_, err = chromedp.Run(ctx, chromedp.Evaluate[any](`document.querySelectorAll("details").forEach(d => d.open = true);
+			location.hash && document.getElementById(location.hash.slice(1))?.scrollIntoView()`))
+		if err != nil {
+			return err
+		}
 	}
 	var png []byte
 	if height == 0 {

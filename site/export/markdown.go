@@ -263,7 +263,7 @@ func (w *mdWriter) input(c *transcript.ToolCall) {
 			return
 		}
 	case transcript.EditTool:
-		if fds := render.Edits(c.Input); len(fds) > 0 {
+		if fds := render.Edits(c); len(fds) > 0 {
 			for _, fd := range fds {
 				w.printf("%s\n\n", code(fd.Path))
 				w.str(fence(diffText(fd.Rows), "diff")...)
