@@ -102,8 +102,8 @@ type ccRecord struct {
 		Trigger   string `json:"trigger"`
 		PreTokens int64  `json:"preTokens"`
 	} `json:"compactMetadata"`
-	HookCount             int               `json:"hookCount"`
-	HookInfos             []struct {
+	HookCount int `json:"hookCount"`
+	HookInfos []struct {
 		Command string `json:"command"`
 	} `json:"hookInfos"`
 	HookErrors            []json.RawMessage `json:"hookErrors"`
