@@ -447,6 +447,10 @@ func (cf *ccFile) progressAgent(rec *ccRecord) {
 	cs.end()
 }
 
+// ccCompactionAgent begins the id of the agent that summarises a
+// conversation to compact it (its file is agent-acompact-<hex>.jsonl).
+const ccCompactionAgent = "agent-acompact-"
+
 // ccFromProgress is the Meta key of a subagent read from its parent's
 // progress records.
 const ccFromProgress = "read from"
@@ -487,6 +491,15 @@ func (cf *ccFile) finish() []*transcript.Session {
 			}
 		}
 		cs.title()
+		if strings.HasPrefix(s.ID, ccCompactionAgent) {
+			// The agent that summarised the conversation when it was
+			// compacted: its first prompt is only the instruction to.
+			setMeta(s, "agent type", "compaction")
+			if s.Title == "" {
+				s.Title = "Compaction of the conversation"
+				setMeta(s, "title source", "compaction")
+			}
+		}
 		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
 			if c := p.Call; c != nil && c.Kind == transcript.TaskTool && cf.agentOf[c.ID] != "" {
 				c.Subagent = cf.agentOf[c.ID]

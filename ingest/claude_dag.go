@@ -353,6 +353,11 @@ func linkClaude(ss, metas []*transcript.Session) {
 			}
 		})
 	}
+	for _, s := range ss {
+		if p := find(s, s.ParentID); p != nil && strings.HasPrefix(s.ID, ccCompactionAgent) {
+			linkCompaction(p, s)
+		}
+	}
 	children := map[*transcript.Session][]*transcript.Session{}
 	for _, s := range ss {
 		if p := find(s, s.ParentID); p != nil && p != s && !slices.Contains(children[p], s) {
@@ -366,6 +371,29 @@ func linkClaude(ss, metas []*transcript.Session) {
 				p.ChildIDs = append(p.ChildIDs, c.ID)
 			}
 		}
+	}
+}
+
+// linkCompaction links the compaction the agent sub summarised to it: the
+// compaction of parent closest to when sub ended, of those not linked yet.
+func linkCompaction(parent, sub *transcript.Session) {
+	var end time.Time
+	for _, m := range sub.Messages() {
+		if m.Time.After(end) {
+			end = m.Time
+		}
+	}
+	var best *transcript.Event
+	var bestGap time.Duration
+	parent.Parts(func(m *transcript.Message, p *transcript.Part) {
+		if e := p.Event; e != nil && e.Kind == transcript.Compaction && (e.Session == "" || e.Session == sub.ID) {
+			if gap := m.Time.Sub(end).Abs(); best == nil || gap < bestGap {
+				best, bestGap = e, gap
+			}
+		}
+	})
+	if best != nil {
+		best.Session = sub.ID
 	}
 }
 

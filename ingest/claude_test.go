@@ -520,3 +520,34 @@ func TestClaudeWarmupSidechain(t *testing.T) {
 		t.Errorf("warm-up: parent %q, main's children %v, source %s", warm.ParentID, main.ChildIDs, warm.Source)
 	}
 }
+
+// TestClaudeCompactionAgent: the agent that summarises a conversation for
+// compaction is the parent's subagent, named for what it did, and the
+// parent's compaction links to it.
+func TestClaudeCompactionAgent(t *testing.T) {
+	res, err := Load(context.Background(), Root{FS: os.DirFS("testdata/claude/compact")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]*transcript.Session{}
+	for _, s := range res.Sessions {
+		byID[s.ID] = s
+	}
+	parent, agent := byID["c1"], byID["agent-acompact-7a3f1c"]
+	if len(res.Sessions) != 2 || parent == nil || agent == nil {
+		t.Fatalf("sessions %v", slices.Collect(maps.Keys(byID)))
+	}
+	if agent.Title != "Compaction of the conversation" || agent.Meta["agent type"] != "compaction" || agent.ParentID != "c1" ||
+		!slices.Equal(parent.ChildIDs, []string{agent.ID}) {
+		t.Errorf("agent %q (%v) parent %q; parent's children %v", agent.Title, agent.Meta, agent.ParentID, parent.ChildIDs)
+	}
+	var linked []string
+	parent.Parts(func(_ *transcript.Message, p *transcript.Part) {
+		if p.Event != nil && p.Event.Kind == transcript.Compaction {
+			linked = append(linked, p.Event.Session)
+		}
+	})
+	if !slices.Equal(linked, []string{agent.ID}) {
+		t.Errorf("compactions link %q, want the agent", linked)
+	}
+}

@@ -212,6 +212,9 @@ func goldenPart(p *transcript.Part) string {
 		if e.Raw != "" {
 			add("raw " + digest(e.Raw))
 		}
+		if e.Session != "" {
+			add("→ " + e.Session)
+		}
 	}
 	return out
 }

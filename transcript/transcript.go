@@ -203,6 +203,9 @@ const (
 type Event struct {
 	Kind string
 	Raw  string // the record as written, for unknown events
+	// Session is the session that did it, which lists this one as its
+	// ParentID: the agent that summarised a compacted conversation.
+	Session string
 }
 
 // Usage counts tokens.

@@ -129,8 +129,9 @@ type Image struct {
 
 // Event is something that happened that is not a message.
 type Event struct {
-	Kind string `json:"kind"`
-	Raw  string `json:"raw,omitempty"` // the record as written, for unknown ones
+	Kind    string `json:"kind"`
+	Raw     string `json:"raw,omitempty"`     // the record as written, for unknown ones
+	Session string `json:"session,omitempty"` // the session that did it (a compaction's summariser)
 }
 
 // Usage counts tokens.
@@ -289,7 +290,7 @@ func part(p *transcript.Part, blob func(string) []byte) Part {
 		}
 	}
 	if e := p.Event; e != nil {
-		op.Event = &Event{Kind: e.Kind, Raw: e.Raw}
+		op.Event = &Event{Kind: e.Kind, Raw: e.Raw, Session: e.Session}
 	}
 	return op
 }
@@ -349,7 +350,7 @@ func (p Part) transcript() *transcript.Part {
 		}
 	}
 	if e := p.Event; e != nil {
-		tp.Event = &transcript.Event{Kind: e.Kind, Raw: e.Raw}
+		tp.Event = &transcript.Event{Kind: e.Kind, Raw: e.Raw, Session: e.Session}
 	}
 	return tp
 }
