@@ -18,6 +18,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -86,6 +87,19 @@ func corpus(t *testing.T) *loaded {
 
 func TestConservation(t *testing.T) {
 	conserve(t, corpusDir, corpus(t))
+}
+
+// TestConservationDirs runs the check over any folders of session files,
+// listed in $TRANSCRIPTSITE_CONSERVE (separated by the OS's list
+// separator): real sessions a user or another project has.
+func TestConservationDirs(t *testing.T) {
+	dirs := filepath.SplitList(os.Getenv("TRANSCRIPTSITE_CONSERVE"))
+	if len(dirs) == 0 {
+		t.Skip("no $TRANSCRIPTSITE_CONSERVE")
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) { conserve(t, dir, load(t, dir)) })
+	}
 }
 
 // TestConservationGenerated runs the same check over sessions the
@@ -531,6 +545,7 @@ var notWrittenPaths = []struct{ pattern, why string }{
 	{`^claude-code user/?\S* \.toolUseResult\.originalFile(Contents)?$`, "the whole file before an edit: the edit's diff shows the change"},
 	{`^claude-code \S+ \.toolUseResult\.usage\.`, "a subagent's token counts"},
 	{`^\S+ \S* \S*\.(activeForm|active_form)$`, "a todo's text in the -ing form the agent shows while on it"},
+	{`^cursor \S* \.annotations\[\]\.value$`, "a status Cursor attaches to a message"},
 	{`^claude-code \S+ \.message\.usage\.`, "token counts"},
 	{`^codex turn_context \.payload\.`, "a turn's settings: sandbox, approvals, model, effort"},
 	{`^codex session_meta \.payload\.(base_instructions|instructions)`, "the agent's own system prompt, the same in every session"},
