@@ -356,7 +356,7 @@ func (cf *ccFile) record(line []byte) error {
 	case rec.Type == "assistant":
 		cs.assistant(cf, &rec)
 	case rec.Type == "system":
-		cs.system(&rec)
+		cs.system(&rec, line)
 	case rec.Type == "attachment":
 		cs.attachment(cf, &rec)
 	case rec.Type == "queue-operation":

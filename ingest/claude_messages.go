@@ -287,8 +287,9 @@ func ccDocument(b ccBlock) string {
 	return "(attached " + mt + ")"
 }
 
-func (cs *ccSession) system(rec *ccRecord) {
+func (cs *ccSession) system(rec *ccRecord, line []byte) {
 	var kind, desc string
+	var raw []byte
 	content := text(rec.Content)
 	errMsg := func() string {
 		var e struct {
@@ -355,9 +356,12 @@ func (cs *ccSession) system(rec *ccRecord) {
 			kind = "info"
 		}
 		desc = firstNonEmpty(content, rec.Subtype, "system message")
+		if content == "" {
+			raw = line // a record of a kind not read yet: what it holds is kept
+		}
 	}
 	cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
-		Sidechain: rec.IsSidechain, Parts: []*transcript.Part{eventPart(kind, desc, nil)}})
+		Sidechain: rec.IsSidechain, Parts: []*transcript.Part{eventPart(kind, desc, raw)}})
 }
 
 // attachment keeps what a harness attachment gave the model or the user:
