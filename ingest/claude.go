@@ -491,6 +491,11 @@ func (cf *ccFile) finish() []*transcript.Session {
 			}
 		}
 		cs.title()
+		// A worktree Claude Code made for an agent, <repo>/.claude/worktrees/<name>,
+		// is of the repository's project.
+		if repo, _, ok := strings.Cut(strings.ReplaceAll(s.CWD, `\`, "/"), "/.claude/worktrees/"); ok && s.Project == "" {
+			s.Project = path.Base(repo)
+		}
 		if strings.HasPrefix(s.ID, ccCompactionAgent) {
 			// The agent that summarised the conversation when it was
 			// compacted: its first prompt is only the instruction to.

@@ -551,3 +551,12 @@ func TestClaudeCompactionAgent(t *testing.T) {
 		t.Errorf("compactions link %q, want the agent", linked)
 	}
 }
+
+// TestClaudeWorktree: an agent working in a worktree Claude Code made for
+// it is of the repository's project, not a project named for the worktree.
+func TestClaudeWorktree(t *testing.T) {
+	ss, _ := readTestFile(t, "claude/worktree.jsonl")
+	if len(ss) != 1 || ss[0].Project != "shop" || ss[0].CWD != "/src/shop/.claude/worktrees/agent-ab12" {
+		t.Fatalf("sessions %+v", ss)
+	}
+}
