@@ -563,8 +563,14 @@ func (cs *cxSession) system(meta bool, t time.Time, parts ...*transcript.Part) {
 
 // skip counts a record of kind ("type/subtype") that the page leaves out.
 func (cs *cxSession) skip(kind string) {
-	reason := "a copy of what a response item shows, or a setting"
+	reason := "the begin or end of a tool call, which its response items show"
 	switch typ, sub, _ := strings.Cut(kind, "/"); {
+	case strings.HasPrefix(sub, "item_completed/"):
+		reason = "a turn item copying a tool call, which its response items show"
+	case sub == "thread_settings_applied":
+		reason = "the thread's settings (model, sandbox), which turn_context records too"
+	case sub == "agent_reasoning_section_break":
+		reason = "a break between sections of reasoning, with no text"
 	case typ == "record_type":
 		reason = "a state marker of the mid-2025 rollout format"
 	case typ == "inter_agent_communication_metadata":
@@ -1185,6 +1191,16 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 			}
 		case "Sleep":
 			cs.system(true, t, eventPart("info", "Slept", line))
+		case "HookPrompt": // what a hook told the model
+			var hp struct {
+				Fragments []struct{ Text string } `json:"fragments"`
+			}
+			_ = unmarshal(ev.Item, &hp)
+			var parts []*transcript.Part
+			for _, f := range hp.Fragments {
+				parts = append(parts, &transcript.Part{Kind: transcript.TextPart, Text: f.Text})
+			}
+			cs.add(&transcript.Message{Role: transcript.User, Time: t, Meta: true, Parts: parts})
 		default: // copies of response items
 			cs.skip("event_msg/item_completed/" + item.Type)
 		}

@@ -332,7 +332,7 @@ func TestCodexSpawnV2(t *testing.T) {
 	for _, m := range p.Messages() {
 		got = append(got, string(m.Role)+map[bool]string{true: "*"}[m.Meta]+"("+kinds(m)+")")
 	}
-	if want := []string{"user(text)", "assistant(thinking call result)", "assistant(text)"}; !slices.Equal(got, want) {
+	if want := []string{"user(text)", "user*(text)", "assistant(thinking call result)", "assistant(text)"}; !slices.Equal(got, want) {
 		t.Errorf("parent's messages %q, want %q", got, want)
 	}
 	if p.FirstPrompt() != "Map the payment code, then fix the rounding bug" {
