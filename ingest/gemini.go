@@ -138,6 +138,7 @@ type gmRecord struct {
 		Output   int64 `json:"output"`
 		Cached   int64 `json:"cached"`
 		Thoughts int64 `json:"thoughts"`
+		Tool     int64 `json:"tool"`
 	} `json:"tokens"`
 	ToolCalls []gmToolCall `json:"toolCalls"`
 
@@ -644,7 +645,7 @@ func (b *gmBuilder) message(e *gmEntry) *transcript.Message {
 			m.Parts = append(m.Parts, b.toolCall(e.line, &rec.ToolCalls[i])...)
 		}
 		if t := rec.Tokens; t != nil {
-			m.Usage = transcript.Usage{Input: t.Input, Output: t.Output, CacheRead: t.Cached, Reasoning: t.Thoughts}
+			m.Usage = gmUsage(t.Input, t.Output, t.Cached, t.Thoughts, t.Tool)
 		}
 	case "info", "warning", "error":
 		m.Role, m.Meta = transcript.System, true
@@ -661,6 +662,13 @@ func (b *gmBuilder) message(e *gmEntry) *transcript.Message {
 		return nil
 	}
 	return m
+}
+
+// gmUsage converts Gemini's token counts (the API's usageMetadata): the
+// prompt count includes the cached content, and thoughts and tool-use
+// prompts are counted apart from the prompt and the reply.
+func gmUsage(prompt, candidates, cached, thoughts, tool int64) transcript.Usage {
+	return transcript.Usage{Input: max(prompt-cached, 0) + tool, Output: candidates + thoughts, CacheRead: cached, Reasoning: thoughts}
 }
 
 // gmText flattens content to its text.

@@ -74,13 +74,21 @@ type ssUsage struct {
 	ThinkingTokens                                 int64 // Droid
 }
 
+// usage converts the counts as each provider wrote them: Claude's and
+// Droid's input leaves out what the cache held, Codex's and Gemini's
+// includes it (see cxUsage and gmUsage).
 func (u ssUsage) usage() transcript.Usage {
+	if u.CachedTokens+u.ThoughtTokens+u.ToolTokens > 0 {
+		g := gmUsage(u.InputTokens, u.OutputTokens, u.CachedTokens, u.ThoughtTokens, u.ToolTokens)
+		g.CacheWrite = u.CacheCreationInputTokens
+		return g
+	}
 	return transcript.Usage{
-		Input:      u.InputTokens + u.ToolTokens,
+		Input:      max(u.InputTokens-u.CachedInputTokens, 0),
 		Output:     u.OutputTokens,
-		CacheRead:  u.CacheReadInputTokens + u.CachedInputTokens + u.CachedTokens,
+		CacheRead:  u.CacheReadInputTokens + u.CachedInputTokens,
 		CacheWrite: u.CacheCreationInputTokens,
-		Reasoning:  u.ReasoningOutputTokens + u.ThoughtTokens + u.ThinkingTokens,
+		Reasoning:  u.ReasoningOutputTokens + u.ThinkingTokens,
 	}
 }
 

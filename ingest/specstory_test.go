@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -41,7 +42,8 @@ func TestSpecStoryCodex(t *testing.T) {
 	if want := []string{"gpt-5-codex"}; !slices.Equal(s.Models, want) {
 		t.Errorf("models = %v, want %v", s.Models, want)
 	}
-	if want := (transcript.Usage{Input: 18500, Output: 430, CacheRead: 17000, Reasoning: 120}); s.Usage != want {
+	// Codex's input_tokens, which SpecStory copies, hold the cached ones.
+	if want := (transcript.Usage{Input: 1500, Output: 430, CacheRead: 17000, Reasoning: 120}); s.Usage != want {
 		t.Errorf("usage = %+v, want %+v", s.Usage, want)
 	}
 	st := s.Stats()
@@ -309,5 +311,31 @@ func checkWarnings(t *testing.T, warns []Warning, file string, want []string) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// Each provider's counts, as SpecStory copies them, come out the same way:
+// input not read from the cache, output with its reasoning.
+func TestSpecStoryUsage(t *testing.T) {
+	for _, c := range []struct {
+		provider, usage string
+		want            transcript.Usage
+	}{
+		{"claude", `{"inputTokens":12,"outputTokens":300,"cacheCreationInputTokens":2000,"cacheReadInputTokens":40000}`,
+			transcript.Usage{Input: 12, Output: 300, CacheRead: 40000, CacheWrite: 2000}},
+		{"codex", `{"inputTokens":10176,"outputTokens":260,"cachedInputTokens":8576,"reasoningOutputTokens":65}`,
+			transcript.Usage{Input: 1600, Output: 260, CacheRead: 8576, Reasoning: 65}},
+		{"gemini", `{"inputTokens":11855,"outputTokens":81,"cachedTokens":9000,"thoughtTokens":120,"toolTokens":7}`,
+			transcript.Usage{Input: 2862, Output: 201, CacheRead: 9000, Reasoning: 120}},
+		{"droid", `{"inputTokens":500,"outputTokens":90,"cacheCreationInputTokens":100,"cacheReadInputTokens":7000,"thinkingTokens":30}`,
+			transcript.Usage{Input: 500, Output: 90, CacheRead: 7000, CacheWrite: 100, Reasoning: 30}},
+	} {
+		var u ssUsage
+		if err := json.Unmarshal([]byte(c.usage), &u); err != nil {
+			t.Fatal(err)
+		}
+		if got := u.usage(); got != c.want {
+			t.Errorf("%s: %+v, want %+v", c.provider, got, c.want)
+		}
 	}
 }

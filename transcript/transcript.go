@@ -194,13 +194,14 @@ type Event struct {
 	Raw  string // the record as written, for unknown events
 }
 
-// Usage counts tokens.
+// Usage counts tokens the same way for every agent, so that costs compare:
+// readers convert each agent's own counts to these.
 type Usage struct {
-	Input      int64
-	Output     int64
-	CacheRead  int64
-	CacheWrite int64
-	Reasoning  int64
+	Input      int64 // input neither read from nor written to a cache
+	Output     int64 // everything the model wrote, reasoning included
+	CacheRead  int64 // input read from a cache
+	CacheWrite int64 // input written to a cache
+	Reasoning  int64 // the part of Output that was reasoning
 }
 
 // Add accumulates u2 into u.
