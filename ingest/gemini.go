@@ -750,6 +750,7 @@ func (b *gmBuilder) parts(n int, raw json.RawMessage) []*transcript.Part {
 			b.answered[id] = true
 			r := &transcript.ToolResult{CallID: id}
 			r.Output, r.IsError = gmResponse(fr.Response)
+			gmExit(r, transcript.KindOf(fr.Name))
 			r.Images = b.images(n, fr.Parts)
 			out = append(out, &transcript.Part{Kind: transcript.ResultPart, Result: r})
 		case gmUnknownPart(p.raw):
@@ -816,7 +817,22 @@ func gmResponse(raw json.RawMessage) (string, bool) {
 	return text(raw), false
 }
 
-var gmExitCode = regexp.MustCompile(`Exit Code: (-?\d+)`)
+// gmExitCode finds the "Exit Code: N" line of the trailer run_shell_command
+// writes after a command's output.
+var gmExitCode = regexp.MustCompile(`(?m)^Exit Code: (-?\d+)\s*$`)
+
+// gmExit reads a shell command's exit code from its output: Gemini records
+// the call as a success whatever the command returned.
+func gmExit(r *transcript.ToolResult, kind transcript.ToolKind) {
+	ms := gmExitCode.FindAllStringSubmatch(r.Output, -1)
+	if len(ms) == 0 || kind != transcript.ShellTool {
+		return
+	}
+	if code, err := strconv.Atoi(ms[len(ms)-1][1]); err == nil {
+		r.ExitCode = &code
+		r.IsError = r.IsError || code != 0
+	}
+}
 
 // toolCall maps a recorded tool call to a call and its result, which holds
 // the functionResponse the model was sent.
@@ -865,11 +881,7 @@ func (b *gmBuilder) toolCall(n int, tc *gmToolCall) []*transcript.Part {
 	case r.Output == "" && tc.Status != "success":
 		r.Output = "(tool call " + firstNonEmpty(tc.Status, "without a result") + ")"
 	}
-	if m := gmExitCode.FindStringSubmatch(r.Output); m != nil && call.Kind == transcript.ShellTool {
-		if code, err := strconv.Atoi(m[1]); err == nil {
-			r.ExitCode = &code
-		}
-	}
+	gmExit(r, call.Kind)
 	b.answered[tc.ID] = true
 	return append(parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})
 }

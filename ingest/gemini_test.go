@@ -62,7 +62,7 @@ func TestGeminiLog(t *testing.T) {
 	wantShape(t, s, []string{
 		"user~ text", // <session_context>
 		"user text image text image",
-		"assistant thinking call result call result call result call result call result",
+		"assistant thinking call result call result call result call result call result call result",
 		"assistant@g2 text call result", // rewound past: kept aside
 		"system~@g2 event",
 		"system~ event", // the rewind itself
@@ -86,8 +86,8 @@ func TestGeminiLog(t *testing.T) {
 		t.Errorf("usage = %+v, want %+v", s.Usage, want)
 	}
 	st := s.Stats()
-	if st.Prompts != 2 || st.ToolCalls != 6 || st.Errors != 2 {
-		t.Errorf("stats = %+v, want 2 prompts, 6 calls, 2 errors", st)
+	if st.Prompts != 2 || st.ToolCalls != 7 || st.Errors != 2 || st.Failed[transcript.ShellTool] != 1 {
+		t.Errorf("stats = %+v, want 2 prompts, 7 calls, 2 errors, 1 failed shell command", st)
 	}
 
 	ms := s.Messages()
@@ -114,10 +114,13 @@ func TestGeminiLog(t *testing.T) {
 		images  int
 	}{
 		{1, "rf-1", transcript.ReadTool, "package main\n", false, -1, 0},
-		{3, "sh-1", transcript.ShellTool, "Command: go test ./...\nOutput: FAIL\nExit Code: 1", true, 1, 0},
+		// Gemini records a command that exits 1 as a success: its exit code says it failed.
+		{3, "sh-1", transcript.ShellTool, "Command: go test ./...\nDirectory: (root)\nOutput: FAIL\nError: (none)\nExit Code: 1\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 4242", true, 1, 0},
 		{5, "ed-1", transcript.EditTool, "--- main.go\n+++ main.go\n@@ -1 +1 @@\n-a\n+b\n", false, -1, 0},
 		{7, "wf-1", transcript.WebTool, "(tool call cancelled)", false, -1, 0},
 		{9, "rm-1", transcript.ReadTool, "two files", false, -1, 1}, // a sibling's response is not its own
+		// The exit code is the trailer's, not a line of the command's output.
+		{11, "sh-2", transcript.ShellTool, "Command: ./check.sh\nDirectory: (root)\nOutput: the last run said:\nExit Code: 3\nError: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 4243", false, 0, 0},
 	} {
 		call := g1.Parts[c.part].Call
 		if call == nil || call.ID != c.id || call.Kind != c.kind {
