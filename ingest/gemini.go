@@ -3,7 +3,10 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -585,7 +588,75 @@ func (l *gmLog) session(f *File) *transcript.Session {
 	if len(s.Turns) == 0 {
 		return nil
 	}
+	if gmHash(s.Project) {
+		gmProject(s, l.meta["directories"])
+	}
 	return s
+}
+
+// gmHash reports whether a project id is the SHA-256 of its root, as
+// Gemini CLI named projects before its projects.json.
+func gmHash(id string) bool {
+	return len(id) >= 32 && strings.Trim(strings.ToLower(id), "0123456789abcdef") == ""
+}
+
+// gmWorkDir finds the folder the session ran in where Gemini's bootstrap
+// message states it: "I'm currently working in the directory: X", or the
+// first of its "Workspace Directories".
+var gmWorkDir = regexp.MustCompile(`(?m)(?:^I'm currently working in the directory: |\*\*Workspace Directories:\*\*\s*\n\s*- )(\S.*?)\s*$`)
+
+// gmProject names a project known by the hash of its root after the root:
+// the folder whose hash it is among those the session names (its workspace
+// folders, the paths its tools were given and their parents), or else the
+// folder the session says it ran in, or else a short hash.
+func gmProject(s *transcript.Session, directories string) {
+	var stated, candidates []string
+	var folders []string
+	_ = unmarshal([]byte(directories), &folders)
+	stated = append(stated, folders...)
+	s.Parts(func(m *transcript.Message, p *transcript.Part) {
+		switch {
+		case m.Meta && p.Kind == transcript.TextPart:
+			for _, sm := range gmWorkDir.FindAllStringSubmatch(p.Text, -1) {
+				stated = append(stated, sm[1])
+			}
+		case p.Call != nil:
+			var args map[string]any
+			_ = unmarshal([]byte(p.Call.Input), &args)
+			for _, v := range args {
+				if p, ok := v.(string); ok && (strings.HasPrefix(p, "/") || len(p) > 2 && p[1] == ':' && p[2] == '\\') {
+					candidates = append(candidates, p)
+				}
+			}
+		}
+	})
+	root := ""
+	for _, c := range append(slices.Clone(stated), candidates...) {
+		for d := c; d != "" && root == ""; d = gmParent(d) {
+			if sum := sha256.Sum256([]byte(d)); strings.EqualFold(hex.EncodeToString(sum[:]), s.Project) {
+				root = d
+			}
+		}
+	}
+	if root == "" && len(stated) > 0 {
+		root = stated[0]
+	}
+	if root == "" {
+		s.Project = s.Project[:8]
+		return
+	}
+	s.CWD = cmp.Or(s.CWD, root)
+	s.Project = root[strings.LastIndexAny(strings.TrimRight(root, `/\`), `/\`)+1:]
+}
+
+// gmParent is the folder that holds p, a slash or a Windows path; "" above
+// the root.
+func gmParent(p string) string {
+	i := strings.LastIndexAny(strings.TrimRight(p, `/\`), `/\`)
+	if i <= 0 || i == 2 && p[1] == ':' {
+		return ""
+	}
+	return p[:i]
 }
 
 // gmBuilder maps messages, keeping each tool call and result once: chat

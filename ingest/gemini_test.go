@@ -3,6 +3,9 @@ package ingest
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"slices"
@@ -422,5 +425,42 @@ func TestGeminiReplay(t *testing.T) {
 	}
 	if got := strings.Join(texts[:4], " "); got != "a b c d" {
 		t.Errorf("first messages = %q, want a b c d in first-write order", got)
+	}
+}
+
+// Gemini CLI named a project's folder by the SHA-256 of its root: the site
+// names it after the root, found among the folders the session names.
+func TestGeminiProjectName(t *testing.T) {
+	hash := func(root string) string { sum := sha256.Sum256([]byte(root)); return hex.EncodeToString(sum[:]) }
+	meta := func(project string) string {
+		return `{"sessionId":"s1","projectHash":"` + project + `","startTime":"2026-01-16T18:34:00.000Z","lastUpdated":"2026-01-16T18:34:10.000Z","kind":"main"}` + "\n"
+	}
+	user := func(text string) string {
+		b, _ := json.Marshal(map[string]any{"id": "u0", "timestamp": "2026-01-16T18:34:00.500Z", "type": "user", "content": []map[string]string{{"text": text}}})
+		return string(b) + "\n"
+	}
+	read := func(path string) string {
+		return `{"id":"g1","timestamp":"2026-01-16T18:34:02.000Z","type":"gemini","content":"","model":"gemini-3-flash-preview","toolCalls":[{"id":"rf-1","name":"read_file","args":{"absolute_path":"` + path + `"},"status":"success","result":[{"functionResponse":{"id":"rf-1","name":"read_file","response":{"output":"x"}}}]}]}` + "\n"
+	}
+	const prompt = `{"id":"u1","timestamp":"2026-01-16T18:34:01.000Z","type":"user","content":[{"text":"Why is the total wrong?"}]}` + "\n"
+	for _, c := range []struct {
+		name, file, doc, project, cwd string
+	}{
+		{"root of a tool's path", "session.jsonl", meta(hash("/home/ana/shop")) + prompt + read("/home/ana/shop/src/cart.ts"), "shop", "/home/ana/shop"},
+		{"the folder the bootstrap names", "session.jsonl",
+			meta(hash(`D:\Coding\PersonaPortfolio`)) + user("This is the Gemini CLI. We are setting up the context for our chat.\nMy operating system is: win32\nI'm currently working in the directory: D:\\Coding\\PersonaPortfolio\nHere is the folder structure") + prompt,
+			"PersonaPortfolio", `D:\Coding\PersonaPortfolio`},
+		{"its workspace directories", "session.jsonl",
+			meta(hash("/home/dev/app")) + user("<session_context>\nThis is the Gemini CLI.\n- **Workspace Directories:**\n  - /home/dev/app\n  - /home/dev/lib\n- **Directory Structure:**\n</session_context>") + prompt,
+			"app", "/home/dev/app"},
+		{"paths outside the root", "session.jsonl", meta(hash("/srv/site")) + prompt + read("/etc/hosts"), hash("/srv/site")[:8], ""},
+		{"a named project", ".gemini/tmp/my-app/chats/session.jsonl", meta(hash("/srv/my-app")) + prompt, "my-app", ""},
+	} {
+		ss, _ := readDoc(t, gemini, c.file, c.doc)
+		if len(ss) != 1 || ss[0].Project != c.project || ss[0].CWD != c.cwd {
+			for _, s := range ss {
+				t.Errorf("%s: project %q, cwd %q; want %q, %q", c.name, s.Project, s.CWD, c.project, c.cwd)
+			}
+		}
 	}
 }
