@@ -61,6 +61,7 @@ type ssTool struct {
 	UseID             string          `json:"useId"`
 	Input             json.RawMessage `json:"input"`
 	Output            json.RawMessage `json:"output"`
+	Summary           string          `json:"summary"`
 	FormattedMarkdown string          `json:"formattedMarkdown"`
 }
 
@@ -377,14 +378,13 @@ func (sr *ssReader) tool(path string, line int, t *ssTool) []*transcript.Part {
 		sr.f.Warn(line, "%s: tool type %q is not one of write, read, search, shell, task, generic, unknown", path, typ)
 	}
 	c := &transcript.ToolCall{ID: t.UseID, Name: firstNonEmpty(name, "unnamed tool"), Kind: kind, Input: text(t.Input)}
-	parts := []*transcript.Part{{Kind: transcript.CallPart, Call: c}}
-	if (len(t.Output) == 0 || string(t.Output) == "null") && t.FormattedMarkdown == "" {
+	// SpecStory's own view of the call: its summary line and its Markdown,
+	// shown first; the input and output stay as recorded.
+	parts := []*transcript.Part{{Kind: transcript.CallPart, Call: c, Name: t.Summary, Text: t.FormattedMarkdown}}
+	if len(t.Output) == 0 || string(t.Output) == "null" {
 		return parts
 	}
 	r := ssResult(t.Output)
-	if t.FormattedMarkdown != "" {
-		r.Output = t.FormattedMarkdown
-	}
 	// The result sits beside its call, even when there is no useId to pair by.
 	r.CallID, r.Paired, c.Result = t.UseID, true, r
 	return append(parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})

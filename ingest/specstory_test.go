@@ -60,9 +60,9 @@ func TestSpecStoryCodex(t *testing.T) {
 		output string
 		exit   int // -1: none
 	}{
-		{2, transcript.ShellTool, "--- FAIL: TestExpiry (0.01s)\nFAIL", -1},                            // {"raw": …}
-		{3, transcript.ShellTool, "cache/cache_test.go:41:\ttime.Sleep(10 * time.Millisecond)", 0},     // Codex's own JSON output
-		{4, transcript.EditTool, "Patched `cache/cache_test.go`: the test advances a fake clock.", -1}, // formattedMarkdown wins
+		{2, transcript.ShellTool, "--- FAIL: TestExpiry (0.01s)\nFAIL", -1},                          // {"raw": …}
+		{3, transcript.ShellTool, "cache/cache_test.go:41:\ttime.Sleep(10 * time.Millisecond)", 0},   // Codex's own JSON output
+		{4, transcript.EditTool, "Success. Updated the following files:\nM cache/cache_test.go", -1}, // the output beside its formattedMarkdown
 	} {
 		m := ms[c.msg]
 		if got := kinds(m); got != "call result" {
@@ -80,6 +80,20 @@ func TestSpecStoryCodex(t *testing.T) {
 	}
 	if in := ms[2].Parts[0].Call.Input; in != `{"cmd":"go test -count=20 ./cache"}` {
 		t.Errorf("exec_command input = %s", in)
+	}
+	// SpecStory's summary and formatted Markdown are the call's own view,
+	// shown before what the tool was given and gave back.
+	for _, c := range []struct {
+		msg               int
+		summary, markdown string
+	}{
+		{2, "Tool use: **exec_command** `go test -count=20 ./cache`", ""},
+		{3, "", ""},
+		{4, "", "Patched `cache/cache_test.go`: the test advances a fake clock."},
+	} {
+		if p := ms[c.msg].Parts[0]; p.Name != c.summary || p.Text != c.markdown {
+			t.Errorf("message %d: summary %q, markdown %q; want %q, %q", c.msg, p.Name, p.Text, c.summary, c.markdown)
+		}
 	}
 	// A call without output has no result; messages without a timestamp
 	// take the exchange's start (user) or end (agent), whatever the key order.
@@ -128,8 +142,8 @@ func TestSpecStoryClaude(t *testing.T) {
 		kind   transcript.ToolKind
 		output string
 	}{
-		{3, "Edit", transcript.EditTool, `{"type":"update","filePath":"/srv/app/main.go"}`}, // "write" that is an edit
-		{4, "Read", transcript.ReadTool, "Read `main.go` (12 lines)"},
+		{3, "Edit", transcript.EditTool, `{"type":"update","filePath":"/srv/app/main.go"}`},         // "write" that is an edit
+		{4, "Read", transcript.ReadTool, `{"type":"text","filePath":"/srv/app/main.go"}`},           // the output beside its formattedMarkdown
 		{6, "mcp__search__grep", transcript.MCPTool, `[{"type":"text","text":"no other callers"}]`}, // "unknown": by name
 	} {
 		call := ms[c.msg].Parts[0].Call

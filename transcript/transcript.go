@@ -109,10 +109,14 @@ const (
 // Part is one piece of a message. It is a flat struct rather than an
 // interface so templates can switch on Kind without type assertions.
 type Part struct {
-	Kind   PartKind
-	Text   string // text, thinking, code, and the event's description
-	Lang   string // code language
-	Name   string // code block name
+	Kind PartKind
+	// Text is the text, thinking, code, or the event's description; on a
+	// call, the agent's own view of the call in Markdown, if it wrote one.
+	Text string
+	Lang string // code language
+	// Name is the code block's name; on a call, the agent's one-line
+	// summary of the call, if it wrote one.
+	Name   string
 	Call   *ToolCall
 	Result *ToolResult
 	Image  *Image
