@@ -573,7 +573,7 @@ func (l *gmLog) session(f *File) *transcript.Session {
 			s.Title = "/chat save " + tag
 		}
 	}
-	b := &gmBuilder{f: f, calls: map[string]bool{}, answered: map[string]bool{}, pending: map[string][]string{}}
+	b := &gmBuilder{f: f, s: s, calls: map[string]bool{}, answered: map[string]bool{}, pending: map[string][]string{}}
 	for _, e := range l.entries {
 		f.at = e.line // for warnings about the entry
 		m := e.event
@@ -663,6 +663,7 @@ func gmParent(p string) string {
 // records repeat them as functionCall/functionResponse parts.
 type gmBuilder struct {
 	f        *File
+	s        *transcript.Session
 	calls    map[string]bool
 	answered map[string]bool
 	pending  map[string][]string // tool name → ids of id-less calls waiting for a response
@@ -804,7 +805,9 @@ func (b *gmBuilder) parts(n int, raw json.RawMessage) []*transcript.Part {
 				id = fmt.Sprintf("%s#%d", fc.Name, len(b.calls)+1)
 				b.pending[fc.Name] = append(b.pending[fc.Name], id)
 			}
-			if !b.calls[id] {
+			if b.calls[id] {
+				b.s.Skip("functionCall", "a copy of a tool call its message records", 1)
+			} else {
 				b.calls[id] = true
 				out = append(out, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
 					ID: id, Name: fc.Name, Kind: transcript.KindOf(fc.Name), Input: text(fc.Args)}})
@@ -816,7 +819,8 @@ func (b *gmBuilder) parts(n int, raw json.RawMessage) []*transcript.Part {
 				id, b.pending[fr.Name] = q[0], q[1:]
 			}
 			if b.answered[id] && id != "" {
-				continue // an echo of a result the tool call already holds
+				b.s.Skip("functionResponse", "a copy of a tool result its call records", 1)
+				continue
 			}
 			b.answered[id] = true
 			r := &transcript.ToolResult{CallID: id}

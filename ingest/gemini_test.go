@@ -57,6 +57,7 @@ func TestGeminiLog(t *testing.T) {
 		{"ended", s.Ended.Format("15:04:05"), "10:02:30"},
 		{"directories", s.Meta["directories"], `["/w","/w/lib"]`},
 		{"kind", s.Meta["kind"], "main"},
+		{"skipped", skips(s), "functionResponse 1"}, // a result echoed in the next user record
 	} {
 		if c.got != c.want {
 			t.Errorf("%s = %q, want %q", c.name, c.got, c.want)
@@ -203,6 +204,9 @@ func TestGeminiLegacy(t *testing.T) {
 		t.Errorf("session = %s %q %v", s.ID, s.Title, s.Meta)
 	}
 	wantShape(t, s, []string{"user text", "assistant call result", "assistant text"})
+	if got := skips(s); got != "functionCall 1" {
+		t.Errorf("skipped %q, want the functionCall copy of m2's call", got)
+	}
 	ms := s.Messages()
 	if ms[0].Parts[0].Text != "List the TODOs please" || ms[2].Parts[0].Text != "One TODO, in a.go." {
 		t.Errorf("texts = %q, %q", ms[0].Parts[0].Text, ms[2].Parts[0].Text)

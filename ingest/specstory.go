@@ -149,6 +149,7 @@ func readSpecStory(ctx context.Context, f *File, r io.Reader) ([]*transcript.Ses
 				return nil
 			})
 		default:
+			s.Skip(key, "a field SessionData 1.0 does not define", 1)
 			return d.skip()
 		}
 		return nil
@@ -247,7 +248,13 @@ func (sr *ssReader) exchange(path string, line int, raw json.RawMessage) {
 				msgs = append(msgs, rawMessage{line, raw})
 				return nil
 			})
+		case "exchangeId": // the session's id and the exchange's number
+			return d.skip()
+		case "metadata":
+			sr.s.Skip("exchange/metadata", "the exchange's metadata, which no SpecStory provider fills", 1)
+			return d.skip()
 		default:
+			sr.s.Skip("exchange/"+key, "a field of an exchange SessionData 1.0 does not define", 1)
 			return d.skip()
 		}
 		return nil

@@ -353,3 +353,17 @@ func TestSpecStoryUsage(t *testing.T) {
 		}
 	}
 }
+
+// Fields the reader does not show are listed with a reason, not dropped
+// unseen.
+func TestSpecStorySkipped(t *testing.T) {
+	ss, _ := readDoc(t, specstory, "session-data.json", `{"schemaVersion":"1.0","provider":{"id":"cursoride","name":"Cursor","version":"2.1"},
+"sessionId":"s1","createdAt":"2026-03-02T09:00:00Z","workspaceRoot":"/w","futureSummary":"What we did",
+"exchanges":[{"exchangeId":"s1:0","metadata":{"mode":"agent"},"rating":5,"messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}]}`)
+	if len(ss) != 1 {
+		t.Fatalf("got %d sessions", len(ss))
+	}
+	if got, want := skips(ss[0]), "exchange/metadata 1, exchange/rating 1, futureSummary 1"; got != want {
+		t.Errorf("skipped %q, want %q", got, want)
+	}
+}
