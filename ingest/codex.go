@@ -1475,6 +1475,37 @@ func mergeCodex(ss []*transcript.Session) []*transcript.Session {
 			addChild(out[i], s.ID)
 		}
 	}
+	for _, s := range out {
+		for _, c := range callsOf(s, "spawn_agent") {
+			if i, ok := byID[c.Subagent]; ok {
+				titleSpawned(out[i], c)
+			}
+		}
+	}
+	return out
+}
+
+// titleSpawned names a spawned agent whose rollout holds no prompt (its
+// task came as a message from its parent) after the task it was given.
+func titleSpawned(child *transcript.Session, c *transcript.ToolCall) {
+	var in struct {
+		Message  string `json:"message"`
+		TaskName string `json:"task_name"`
+	}
+	if child.Title != "" || child.FirstPrompt() != "" || unmarshal([]byte(c.Input), &in) != nil {
+		return
+	}
+	child.Title = firstNonEmpty(strings.TrimSpace(in.Message), in.TaskName)
+}
+
+// callsOf lists the session's calls of a tool.
+func callsOf(s *transcript.Session, name string) []*transcript.ToolCall {
+	var out []*transcript.ToolCall
+	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+		if p.Call != nil && p.Call.Name == name {
+			out = append(out, p.Call)
+		}
+	})
 	return out
 }
 
@@ -1567,16 +1598,12 @@ func linkSpawn(parent, child *transcript.Session) {
 			outputs[r.CallID] = r.Output
 		}
 	})
-	parent.Parts(func(_ *transcript.Message, p *transcript.Part) {
-		c := p.Call
-		if c == nil || c.Name != "spawn_agent" || c.Subagent != "" {
-			return
-		}
+	for _, c := range callsOf(parent, "spawn_agent") {
 		var out struct {
 			TaskName string `json:"task_name"`
 		}
-		if unmarshal([]byte(outputs[c.ID]), &out) == nil && out.TaskName == path {
+		if c.Subagent == "" && unmarshal([]byte(outputs[c.ID]), &out) == nil && out.TaskName == path {
 			c.Subagent = child.ID
 		}
-	})
+	}
 }

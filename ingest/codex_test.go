@@ -264,17 +264,6 @@ func loadDir(t *testing.T, dir string) map[string]*transcript.Session {
 	return byID
 }
 
-// callsNamed returns the session's calls of a tool.
-func callsNamed(s *transcript.Session, name string) []*transcript.ToolCall {
-	var out []*transcript.ToolCall
-	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
-		if p.Call != nil && p.Call.Name == name {
-			out = append(out, p.Call)
-		}
-	})
-	return out
-}
-
 // A /review's subagent writes its own rollout. Until parent_thread_id
 // (0.12x) nothing in it names the parent: the /review that started it is
 // the latest one before it, in a session of the same folder.
@@ -292,12 +281,12 @@ func TestCodexReviewSubagent(t *testing.T) {
 	if r.ParentID != parent || !slices.Equal(p.ChildIDs, []string{review}) || len(o.ChildIDs) != 0 {
 		t.Errorf("review's parent %q, children of the parent %v and of the other session %v", r.ParentID, p.ChildIDs, o.ChildIDs)
 	}
-	calls := callsNamed(p, "review")
+	calls := callsOf(p, "review")
 	if len(calls) != 1 || calls[0].Subagent != review || calls[0].Result == nil ||
 		!strings.Contains(calls[0].Result.Output, "**[P2] Round half to even** (/home/ana/shop/cart.go:12-12)") {
 		t.Fatalf("review calls %+v", calls)
 	}
-	if oc := callsNamed(o, "review"); len(oc) != 1 || oc[0].Subagent != "" || oc[0].Result == nil || !strings.Contains(oc[0].Result.Output, "interrupted") {
+	if oc := callsOf(o, "review"); len(oc) != 1 || oc[0].Subagent != "" || oc[0].Result == nil || !strings.Contains(oc[0].Result.Output, "interrupted") {
 		t.Errorf("the other session's review, 16 minutes earlier, = %+v", oc)
 	}
 	// The reviewer's prompt, forwarded into the parent, and the findings
@@ -322,7 +311,7 @@ func TestCodexSpawnV2(t *testing.T) {
 	if p == nil || c == nil {
 		t.Fatalf("sessions %v", slices.Collect(maps.Keys(byID)))
 	}
-	if spawns := callsNamed(p, "spawn_agent"); len(spawns) != 1 || spawns[0].Subagent != child {
+	if spawns := callsOf(p, "spawn_agent"); len(spawns) != 1 || spawns[0].Subagent != child {
 		t.Errorf("spawn_agent calls %+v, want one that started %s", spawns, child)
 	}
 	if c.ParentID != parent || !slices.Equal(p.ChildIDs, []string{child}) || c.Meta["agent path"] != "/root/scout" {
@@ -337,6 +326,9 @@ func TestCodexSpawnV2(t *testing.T) {
 	}
 	if p.FirstPrompt() != "Map the payment code, then fix the rounding bug" {
 		t.Errorf("first prompt %q", p.FirstPrompt())
+	}
+	if c.Title != "Map the payment code" { // its task came as a message from its parent
+		t.Errorf("child's title %q, want the task spawn_agent gave it", c.Title)
 	}
 	if ms := c.Messages(); len(ms) != 2 || ms[1].Parts[0].Text != "payments/ holds charge.go and refund.go; rounding is in charge.go." {
 		t.Errorf("child's messages %+v", ms)
