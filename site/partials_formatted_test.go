@@ -24,7 +24,7 @@ func TestToolPartialFormattedView(t *testing.T) {
 	page := &Page{Site: st, Kind: "session", Path: st.Sessions[0].Path, Session: st.Sessions[0]}
 	call := &transcript.ToolCall{Name: "apply_patch", Kind: transcript.EditTool, Input: `{"input":"*** Begin Patch\n*** End Patch"}`,
 		Result: &transcript.ToolResult{Output: "Success. Updated <the> files", Paired: true}}
-	part := &transcript.Part{Kind: transcript.CallPart, Call: call, Name: "Patched <one> file",
+	part := &transcript.Part{Kind: transcript.CallPart, Call: call, Name: "Tool use: **apply_patch** <one> file",
 		Text: "Patched `cache_test.go`: the test **advances** a fake clock."}
 	var buf bytes.Buffer
 	if err := tpl["session"].ExecuteTemplate(&buf, "partials/tool.html", PartView{part, page}); err != nil {
@@ -34,11 +34,12 @@ func TestToolPartialFormattedView(t *testing.T) {
 	if err := htmlcheck.Fragment(got); err != nil {
 		t.Fatalf("%v\n%s", err, got)
 	}
-	head, body, _ := strings.Cut(got, "</summary>")
+	_, body, _ := strings.Cut(got, "</summary>")
 	view, recorded, _ := strings.Cut(body, `<details class="recorded">`)
+	summary, view, _ := strings.Cut(view, "Patched <code>")
 	for _, c := range []struct{ name, in, want string }{
-		{"summary in the head", head, `<span class="tool-summary">Patched &lt;one&gt; file</span>`},
-		{"the Markdown first", view, "<code>cache_test.go</code>: the test <strong>advances</strong>"},
+		{"the summary first", summary, "Tool use: <strong>apply_patch</strong> &lt;one&gt; file"},
+		{"then the Markdown", view, "cache_test.go</code>: the test <strong>advances</strong>"},
 		{"the output folded under it", recorded, "Success. Updated &lt;the&gt; files"},
 	} {
 		if !strings.Contains(c.in, c.want) {
