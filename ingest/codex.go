@@ -1065,8 +1065,10 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 	case "user_message":
 		if cs.review.c != nil {
 			// The reviewer's prompt, which /review wrote: not typed here.
-			cs.add(&transcript.Message{Role: transcript.User, Time: t, Meta: true,
-				Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: text(ev.Message)}}})
+			if msg := text(ev.Message); strings.TrimSpace(msg) != "" {
+				cs.add(&transcript.Message{Role: transcript.User, Time: t, Meta: true,
+					Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: msg}}})
+			}
 			return nil
 		}
 		msg := text(ev.Message)
