@@ -375,6 +375,9 @@ func (a *adReader) tokens(l string, m *transcript.Message) {
 			u.CacheRead = n
 		}
 	}
+	// "sent" is LiteLLM's prompt_tokens, which holds the cache hits, and
+	// aider adds the cache writes to it.
+	u.Input = max(u.Input-u.CacheRead-u.CacheWrite, 0)
 	if c := adSessionRE.FindStringSubmatch(sm[2]); c != nil {
 		a.s.Meta["cost (USD)"] = strings.ReplaceAll(c[1], ",", "")
 	}

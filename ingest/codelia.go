@@ -554,7 +554,9 @@ func (r *clRun) item(it clItem) {
 		}
 		m := &transcript.Message{Role: transcript.Assistant, Model: r.model, Time: t}
 		if u := rec.Output.Usage; u != nil {
-			m.Usage = transcript.Usage{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite}
+			// codelia's input_tokens is the whole prompt: what the cache held
+			// and what it took in are counted inside it, for every provider.
+			m.Usage = transcript.Usage{Input: max(u.Input-u.CacheRead-u.CacheWrite, 0), Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite}
 			m.Model = cmp.Or(m.Model, u.Model)
 		}
 		for _, om := range rec.Output.Messages {

@@ -52,8 +52,9 @@ func TestCodeliaRun(t *testing.T) {
 	if !slices.Equal(s.Models, []string{"openai/gpt-5"}) {
 		t.Errorf("models = %v", s.Models)
 	}
-	// Three responses, each counted once; the repeated seq 2 is not.
-	if want := (transcript.Usage{Input: 3500, Output: 65, CacheRead: 2200, CacheWrite: 50}); s.Usage != want {
+	// Three responses, each counted once; the repeated seq 2 is not. The
+	// 3,500 input tokens hold the 2,200 read from and 50 written to the cache.
+	if want := (transcript.Usage{Input: 1250, Output: 65, CacheRead: 2200, CacheWrite: 50}); s.Usage != want {
 		t.Errorf("usage = %+v, want %+v", s.Usage, want)
 	}
 	if len(s.Turns) != 1 || s.Turns[0].Status != transcript.Completed {

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -28,6 +29,7 @@ var codex = &Reader{
 	Detect: detectCodex,
 	Read:   readCodex,
 	Merge:  mergeCodex,
+	Links:  codexLinks,
 }
 
 // codexItems are the ResponseItem types a bare mid-2025 line holds.
@@ -88,20 +90,21 @@ type cxMeta struct {
 }
 
 // source describes where the session came from ("cli", "subagent review")
-// and, for a spawned thread, the thread that spawned it.
-func (m *cxMeta) source() (desc, parent string) {
+// and, for a spawned thread, the thread that spawned it and the agent path
+// it was spawned as.
+func (m *cxMeta) source() (desc, parent, agentPath string) {
 	var s string
 	if unmarshal(m.Source, &s) == nil {
-		return s, ""
+		return s, "", ""
 	}
 	var obj struct {
 		Subagent json.RawMessage `json:"subagent"`
 	}
 	if unmarshal(m.Source, &obj) != nil || obj.Subagent == nil {
-		return text(m.Source), ""
+		return text(m.Source), "", ""
 	}
 	if unmarshal(obj.Subagent, &s) == nil {
-		return "subagent " + s, ""
+		return "subagent " + s, "", ""
 	}
 	var sub map[string]json.RawMessage
 	_ = unmarshal(obj.Subagent, &sub)
@@ -112,10 +115,14 @@ func (m *cxMeta) source() (desc, parent string) {
 	slices.Sort(kinds)
 	var spawn struct {
 		Parent string `json:"parent_thread_id"`
+		Path   string `json:"agent_path"`
 	}
 	_ = unmarshal(sub["thread_spawn"], &spawn)
-	return "subagent " + strings.Join(kinds, " "), spawn.Parent
+	return "subagent " + strings.Join(kinds, " "), spawn.Parent, spawn.Path
 }
+
+// cxReview names the call of a /review's subagent.
+const cxReview = "review"
 
 // cxItem is a ResponseItem: what the model saw and said.
 type cxItem struct {
@@ -184,7 +191,8 @@ type cxEvent struct {
 	Kind       json.RawMessage `json:"kind"`
 	Hint       string          `json:"user_facing_hint"`
 	Target     json.RawMessage `json:"target"`
-	Review     *cxReview       `json:"review_output"`
+	Review     *cxReviewOutput `json:"review_output"`
+	Prompt     string          `json:"prompt"`
 	NumTurns   int             `json:"num_turns"`
 	Item       json.RawMessage `json:"item"`
 	Status     json.RawMessage `json:"status"`
@@ -197,7 +205,7 @@ type cxSearchHit struct {
 	Snippet string `json:"snippet"`
 }
 
-type cxReview struct {
+type cxReviewOutput struct {
 	Findings []struct {
 		Title    string `json:"title"`
 		Body     string `json:"body"`
@@ -285,6 +293,13 @@ func (rd *cxReader) line(n int, line []byte) error {
 		return err
 	}
 	t := ln.Timestamp.Time
+	// The session ends with its last record, whichever it is (a token
+	// count, a turn's end): not with its last message.
+	defer func() {
+		if cs := rd.cur; cs != nil && t.After(cs.lastRecord) {
+			cs.lastRecord = t
+		}
+	}()
 	switch {
 	case ln.Type != "" && bytes.HasPrefix(ln.Payload, []byte("{")):
 		return rd.envelope(n, ln.Type, ln.Payload, line, t)
@@ -418,7 +433,7 @@ func (rd *cxReader) meta(raw []byte, t time.Time) error {
 		return err
 	}
 	id := firstNonEmpty(m.ID, m.SessionID)
-	desc, parent := m.source()
+	desc, parent, agentPath := m.source()
 	parent = firstNonEmpty(parent, m.ParentThreadID, m.ForkedFromID)
 	cs := rd.cur
 	switch {
@@ -461,8 +476,8 @@ func (rd *cxReader) meta(raw []byte, t time.Time) error {
 		commit, repo = g.CommitHash, g.RepositoryURL
 	}
 	for _, kv := range [][2]string{
-		{"originator", m.Originator}, {"source", desc}, {"model provider", m.ModelProvider},
-		{"agent nickname", m.AgentNickname}, {"agent role", m.AgentRole},
+		{"originator", m.Originator}, {cxSource, desc}, {"model provider", m.ModelProvider},
+		{"agent nickname", m.AgentNickname}, {"agent role", m.AgentRole}, {cxAgentPath, agentPath},
 		{"git commit", commit}, {"repository", repo},
 	} {
 		if kv[1] != "" && kv[1] != "null" {
@@ -500,11 +515,17 @@ type cxSession struct {
 	ends     map[string]cxEnd
 	endIDs   []string
 
-	lastTotal *cxUsage
-	total     transcript.Usage
-	sum       transcript.Usage
-	openTurn  bool
-	title     string
+	lastTotal  *cxUsage
+	total      transcript.Usage
+	sum        transcript.Usage
+	openTurn   bool
+	title      string
+	lastRecord time.Time
+
+	// review is the open /review's call, which its exited_review_mode
+	// answers; the records between them are the reviewer's, forwarded.
+	review  cxCall
+	reviews int
 }
 
 type cxCall struct {
@@ -542,8 +563,14 @@ func (cs *cxSession) system(meta bool, t time.Time, parts ...*transcript.Part) {
 
 // skip counts a record of kind ("type/subtype") that the page leaves out.
 func (cs *cxSession) skip(kind string) {
-	reason := "a copy of what a response item shows, or a setting"
+	reason := "the begin or end of a tool call, which its response items show"
 	switch typ, sub, _ := strings.Cut(kind, "/"); {
+	case strings.HasPrefix(sub, "item_completed/"):
+		reason = "a turn item copying a tool call, which its response items show"
+	case sub == "thread_settings_applied":
+		reason = "the thread's settings (model, sandbox), which turn_context records too"
+	case sub == "agent_reasoning_section_break":
+		reason = "a break between sections of reasoning, with no text"
 	case typ == "record_type":
 		reason = "a state marker of the mid-2025 rollout format"
 	case typ == "inter_agent_communication_metadata":
@@ -1036,6 +1063,14 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 	}
 	switch ev.Type {
 	case "user_message":
+		if cs.review.c != nil {
+			// The reviewer's prompt, which /review wrote: not typed here.
+			if msg := text(ev.Message); strings.TrimSpace(msg) != "" {
+				cs.add(&transcript.Message{Role: transcript.User, Time: t, Meta: true,
+					Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: msg}}})
+			}
+			return nil
+		}
 		msg := text(ev.Message)
 		var parts []*transcript.Part
 		for _, u := range ev.Images {
@@ -1076,6 +1111,7 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 			cs.turnStatus(transcript.Completed)
 		}
 	case "turn_aborted":
+		cs.review = cxCall{} // an aborted review writes no exited_review_mode
 		cs.system(true, t, eventPart(transcript.Interrupt, "Turn aborted: "+firstNonEmpty(ev.Reason, "unknown reason"), nil))
 		cs.turnStatus(transcript.Aborted)
 	case "context_compacted":
@@ -1122,17 +1158,9 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 		addChild(cs.s, ev.AgentTID)
 		cs.system(true, t, eventPart("subagent", strings.TrimSpace("Subagent "+firstNonEmpty(ev.AgentPath, ev.AgentTID)+": "+text(ev.Kind)), nil))
 	case "entered_review_mode":
-		var target struct {
-			Type string `json:"type"`
-		}
-		_ = unmarshal(ev.Target, &target)
-		cs.system(true, t, eventPart("review", "Review started: "+firstNonEmpty(ev.Hint, target.Type, text(ev.Message)), nil))
+		cs.enterReview(&ev, t)
 	case "exited_review_mode":
-		parts := []*transcript.Part{eventPart("review", "Review finished", nil)}
-		if md := ev.Review.markdown(); md != "" {
-			parts = append(parts, &transcript.Part{Kind: transcript.TextPart, Text: md})
-		}
-		cs.system(false, t, parts...)
+		cs.exitReview(ev.Review, t)
 	case "thread_goal_updated":
 		var g struct {
 			Goal struct{ Objective, Status string }
@@ -1150,6 +1178,14 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 		}
 		_ = unmarshal(ev.Item, &item)
 		switch item.Type {
+		case "UserMessage", "AgentMessage", "Reasoning":
+			// Newer rollouts write these turn items in place of the
+			// user_message, agent_message and agent_reasoning events.
+			legacy, err := cxLegacyEvent(ev.Item)
+			if err != nil {
+				return err
+			}
+			return cs.event(n, legacy, line, t)
 		case "Plan": // a plan-mode proposal: no response item carries it
 			if strings.TrimSpace(item.Text) != "" {
 				m := cs.assistant(t)
@@ -1157,6 +1193,16 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 			}
 		case "Sleep":
 			cs.system(true, t, eventPart("info", "Slept", line))
+		case "HookPrompt": // what a hook told the model
+			var hp struct {
+				Fragments []struct{ Text string } `json:"fragments"`
+			}
+			_ = unmarshal(ev.Item, &hp)
+			var parts []*transcript.Part
+			for _, f := range hp.Fragments {
+				parts = append(parts, &transcript.Part{Kind: transcript.TextPart, Text: f.Text})
+			}
+			cs.add(&transcript.Message{Role: transcript.User, Time: t, Meta: true, Parts: parts})
 		default: // copies of response items
 			cs.skip("event_msg/item_completed/" + item.Type)
 		}
@@ -1168,6 +1214,79 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 		cs.unknown("Unknown event "+strconv.Quote(ev.Type), line, t)
 	}
 	return nil
+}
+
+// cxLegacyEvent rewrites a UserMessage, AgentMessage or Reasoning turn
+// item as the event older rollouts wrote for it.
+func cxLegacyEvent(raw json.RawMessage) ([]byte, error) {
+	var it struct {
+		Type    string `json:"type"`
+		Content []struct {
+			Type     string `json:"type"`
+			Text     string `json:"text"`
+			ImageURL string `json:"image_url"`
+		} `json:"content"`
+		Summary []string `json:"summary_text"`
+		Raw     []string `json:"raw_content"`
+	}
+	if err := unmarshal(raw, &it); err != nil {
+		return nil, err
+	}
+	var texts, images []string
+	for _, c := range it.Content {
+		texts = append(texts, c.Text)
+		if c.ImageURL != "" {
+			images = append(images, c.ImageURL)
+		}
+	}
+	ev := map[string]any{"type": "user_message", "message": strings.Join(texts, ""), "images": images}
+	switch {
+	case it.Type == "AgentMessage":
+		ev = map[string]any{"type": "agent_message", "message": strings.Join(texts, "")}
+	case it.Type == "Reasoning" && len(it.Summary) > 0:
+		ev = map[string]any{"type": "agent_reasoning", "text": strings.Join(it.Summary, "\n\n")}
+	case it.Type == "Reasoning":
+		ev = map[string]any{"type": "agent_reasoning_raw_content", "text": strings.Join(it.Raw, "\n\n")}
+	}
+	return json.Marshal(ev)
+}
+
+// enterReview starts a /review: a call of the review subagent, which
+// mergeCodex links to the subagent's own rollout.
+func (cs *cxSession) enterReview(ev *cxEvent, t time.Time) {
+	var target struct {
+		Type         string `json:"type"`
+		Instructions string `json:"instructions"`
+	}
+	_ = unmarshal(ev.Target, &target)
+	in := map[string]any{"description": "Review " + firstNonEmpty(ev.Hint, target.Type, text(ev.Message))}
+	if p := firstNonEmpty(ev.Prompt, target.Instructions); p != "" {
+		in["prompt"] = p
+	}
+	if ev.Target != nil {
+		in["target"] = ev.Target
+	}
+	input, _ := json.Marshal(in)
+	cs.reviews++
+	c := &transcript.ToolCall{ID: fmt.Sprintf("review-%d", cs.reviews), Name: cxReview, Kind: transcript.TaskTool, Input: string(input)}
+	cs.system(false, t, &transcript.Part{Kind: transcript.CallPart, Call: c})
+	cs.review = cxCall{c, cs.last}
+}
+
+// exitReview gives the open review's call its findings.
+func (cs *cxSession) exitReview(out *cxReviewOutput, t time.Time) {
+	md := "The review ended without a result: it was interrupted."
+	if out != nil {
+		md = firstNonEmpty(out.markdown(), "No findings.")
+	}
+	if cs.review.c == nil { // the review began before this file did
+		cs.system(false, t, eventPart("review", "Review finished", nil), &transcript.Part{Kind: transcript.TextPart, Text: md})
+		return
+	}
+	r := &transcript.ToolResult{CallID: cs.review.c.ID, Output: md}
+	cs.review.m.Parts = append(cs.review.m.Parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})
+	cs.results[r.CallID] = r
+	cs.review = cxCall{}
 }
 
 // tokens counts a token_count once per model response: Codex repeats the
@@ -1265,7 +1384,7 @@ func (cs *cxSession) searchResults(ev *cxEvent) {
 	m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})
 }
 
-func (r *cxReview) markdown() string {
+func (r *cxReviewOutput) markdown() string {
 	if r == nil {
 		return ""
 	}
@@ -1322,6 +1441,7 @@ func (cs *cxSession) finish() {
 		cs.s.Turns[len(cs.s.Turns)-1].Status = transcript.Incomplete
 	}
 	cs.s.Title = cs.title // else the site shows the first prompt
+	cs.s.Ended = cs.lastRecord
 	if cs.lastTotal != nil {
 		cs.s.Usage = cs.total
 	} else {
@@ -1350,10 +1470,142 @@ func mergeCodex(ss []*transcript.Session) []*transcript.Session {
 		keep.Sources = append(append(keep.Sources, drop.Source), drop.Sources...)
 		keep.Warnings = append(keep.Warnings, drop.Warnings...)
 	}
+	linkReviews(out)
 	for _, s := range out {
 		if i, ok := byID[s.ParentID]; ok {
+			linkSpawn(out[i], s)
 			addChild(out[i], s.ID)
 		}
 	}
+	for _, s := range out {
+		for _, c := range callsOf(s, "spawn_agent") {
+			if i, ok := byID[c.Subagent]; ok {
+				titleSpawned(out[i], c)
+			}
+		}
+	}
 	return out
+}
+
+// titleSpawned names a spawned agent whose rollout holds no prompt (its
+// task came as a message from its parent) after the task it was given.
+func titleSpawned(child *transcript.Session, c *transcript.ToolCall) {
+	var in struct {
+		Message  string `json:"message"`
+		TaskName string `json:"task_name"`
+	}
+	if child.Title != "" || child.FirstPrompt() != "" || unmarshal([]byte(c.Input), &in) != nil {
+		return
+	}
+	child.Title = firstNonEmpty(strings.TrimSpace(in.Message), in.TaskName)
+}
+
+// callsOf lists the session's calls of a tool.
+func callsOf(s *transcript.Session, name string) []*transcript.ToolCall {
+	var out []*transcript.ToolCall
+	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+		if p.Call != nil && p.Call.Name == name {
+			out = append(out, p.Call)
+		}
+	})
+	return out
+}
+
+// Meta keys the merge links sessions by.
+const (
+	cxSource    = "source"
+	cxAgentPath = "agent path"
+)
+
+// codexLinks groups a review subagent whose rollout names no parent (before
+// 0.12x) with the sessions of its folder that ran a /review: the review
+// call that started it is one of theirs.
+func codexLinks(s *transcript.Session) []string {
+	if s.CWD != "" && (isReviewAgent(s) && s.ParentID == "" || len(reviewCalls(s)) > 0) {
+		return []string{"review\x00" + s.CWD}
+	}
+	return nil
+}
+
+func isReviewAgent(s *transcript.Session) bool { return s.Meta[cxSource] == "subagent "+cxReview }
+
+type cxTimedCall struct {
+	s *transcript.Session
+	c *transcript.ToolCall
+	t time.Time
+}
+
+// reviewCalls lists the session's /review calls that no subagent answers yet.
+func reviewCalls(s *transcript.Session) []cxTimedCall {
+	var out []cxTimedCall
+	s.Parts(func(m *transcript.Message, p *transcript.Part) {
+		if c := p.Call; c != nil && c.Name == cxReview && c.Kind == transcript.TaskTool && c.Subagent == "" {
+			out = append(out, cxTimedCall{s, c, m.Time})
+		}
+	})
+	return out
+}
+
+// reviewSlack is how much earlier than its /review a review subagent's
+// rollout may say it started (the two clocks are read apart), and
+// reviewWindow how much later, when only the folder ties them.
+const (
+	reviewSlack  = 5 * time.Second
+	reviewWindow = 2 * time.Minute
+)
+
+// linkReviews links each review subagent to the /review call that started
+// it: the latest one before it began, in the parent its rollout names or,
+// when it names none, in a session of the same folder.
+func linkReviews(ss []*transcript.Session) {
+	var calls []cxTimedCall
+	var agents []*transcript.Session
+	for _, s := range ss {
+		calls = append(calls, reviewCalls(s)...)
+		if isReviewAgent(s) {
+			agents = append(agents, s)
+		}
+	}
+	slices.SortStableFunc(agents, func(a, b *transcript.Session) int { return a.Started.Compare(b.Started) })
+	for _, a := range agents {
+		best := -1
+		for i, c := range calls {
+			switch {
+			case c.c.Subagent != "" || c.s == a || c.t.After(a.Started.Add(reviewSlack)):
+			case a.ParentID != "" && c.s.ID != a.ParentID:
+			case a.ParentID == "" && (c.s.CWD != a.CWD || a.Started.Sub(c.t) > reviewWindow):
+			case best < 0 || c.t.After(calls[best].t):
+				best = i
+			}
+		}
+		if best >= 0 {
+			c := calls[best]
+			c.c.Subagent = a.ID
+			a.ParentID = cmp.Or(a.ParentID, c.s.ID)
+		}
+	}
+}
+
+// linkSpawn gives the spawn_agent call that started child its link when
+// only the agent path ties them: MultiAgentV2's spawn_agent returns the
+// path (task_name), not the thread id.
+func linkSpawn(parent, child *transcript.Session) {
+	path := child.Meta[cxAgentPath]
+	if path == "" {
+		return
+	}
+	outputs := map[string]string{}
+	parent.Parts(func(_ *transcript.Message, p *transcript.Part) {
+		if r := p.Result; r != nil {
+			outputs[r.CallID] = r.Output
+		}
+	})
+	for _, c := range callsOf(parent, "spawn_agent") {
+		var out struct {
+			TaskName string `json:"task_name"`
+		}
+		if c.Subagent == "" && unmarshal([]byte(outputs[c.ID]), &out) == nil && out.TaskName == path {
+			c.Subagent = child.ID
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -248,6 +249,95 @@ func TestCodexSubagents(t *testing.T) {
 	}
 }
 
+// loadDir loads testdata/dir as a content dir, grouping and merging its
+// files as a build does, and returns its sessions by id.
+func loadDir(t *testing.T, dir string) map[string]*transcript.Session {
+	t.Helper()
+	res, err := Load(context.Background(), Root{FS: os.DirFS("testdata/" + dir)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]*transcript.Session{}
+	for _, s := range res.Sessions {
+		byID[s.ID] = s
+	}
+	return byID
+}
+
+// A /review's subagent writes its own rollout. Until parent_thread_id
+// (0.12x) nothing in it names the parent: the /review that started it is
+// the latest one before it, in a session of the same folder.
+func TestCodexReviewSubagent(t *testing.T) {
+	byID := loadDir(t, "codex/review-tui")
+	const parent, review, other = "019d4e00-0000-7000-8000-0000000000a1", "019d4e04-0000-7000-8000-0000000000b2", "019d4df0-0000-7000-8000-0000000000c3"
+	p, r, o := byID[parent], byID[review], byID[other]
+	if p == nil || r == nil || o == nil {
+		t.Fatalf("sessions %v", slices.Collect(maps.Keys(byID)))
+	}
+	// The session ends with its last record, a token count.
+	if got := p.Ended.Format("15:04:05.000"); got != "11:47:21.000" {
+		t.Errorf("ended %s, want 11:47:21.000", got)
+	}
+	if r.ParentID != parent || !slices.Equal(p.ChildIDs, []string{review}) || len(o.ChildIDs) != 0 {
+		t.Errorf("review's parent %q, children of the parent %v and of the other session %v", r.ParentID, p.ChildIDs, o.ChildIDs)
+	}
+	calls := callsOf(p, "review")
+	if len(calls) != 1 || calls[0].Subagent != review || calls[0].Result == nil ||
+		!strings.Contains(calls[0].Result.Output, "**[P2] Round half to even** (/home/ana/shop/cart.go:12-12)") {
+		t.Fatalf("review calls %+v", calls)
+	}
+	if oc := callsOf(o, "review"); len(oc) != 1 || oc[0].Subagent != "" || oc[0].Result == nil || !strings.Contains(oc[0].Result.Output, "interrupted") {
+		t.Errorf("the other session's review, 16 minutes earlier, = %+v", oc)
+	}
+	// The reviewer's prompt, forwarded into the parent, and the findings
+	// handed back to the model are not prompts of the user.
+	if st := p.Stats(); st.Prompts != 1 {
+		var texts []string
+		for _, m := range p.Messages() {
+			if m.StartsTurn() {
+				texts = append(texts, m.Parts[0].Text)
+			}
+		}
+		t.Errorf("prompts %q, want only the one typed", texts)
+	}
+}
+
+// MultiAgentV2's spawn_agent returns the agent path, not the thread id;
+// the rollouts of its time hold prompts and replies only as turn items.
+func TestCodexSpawnV2(t *testing.T) {
+	byID := loadDir(t, "codex/spawn-v2")
+	const parent, child = "019e1000-0000-7000-8000-00000000d001", "019e1000-0000-7000-8000-00000000d002"
+	p, c := byID[parent], byID[child]
+	if p == nil || c == nil {
+		t.Fatalf("sessions %v", slices.Collect(maps.Keys(byID)))
+	}
+	if spawns := callsOf(p, "spawn_agent"); len(spawns) != 1 || spawns[0].Subagent != child {
+		t.Errorf("spawn_agent calls %+v, want one that started %s", spawns, child)
+	}
+	if c.ParentID != parent || !slices.Equal(p.ChildIDs, []string{child}) || c.Meta["agent path"] != "/root/scout" {
+		t.Errorf("child's parent %q, parent's children %v, agent path %q", c.ParentID, p.ChildIDs, c.Meta["agent path"])
+	}
+	var got []string
+	for _, m := range p.Messages() {
+		got = append(got, string(m.Role)+map[bool]string{true: "*"}[m.Meta]+"("+kinds(m)+")")
+	}
+	if want := []string{"user(text)", "user*(text)", "assistant(thinking call result)", "assistant(text)"}; !slices.Equal(got, want) {
+		t.Errorf("parent's messages %q, want %q", got, want)
+	}
+	if p.FirstPrompt() != "Map the payment code, then fix the rounding bug" {
+		t.Errorf("first prompt %q", p.FirstPrompt())
+	}
+	if c.Title != "Map the payment code" { // its task came as a message from its parent
+		t.Errorf("child's title %q, want the task spawn_agent gave it", c.Title)
+	}
+	if ms := c.Messages(); len(ms) != 2 || ms[1].Parts[0].Text != "payments/ holds charge.go and refund.go; rounding is in charge.go." {
+		t.Errorf("child's messages %+v", ms)
+	}
+	if skips(p) != "" {
+		t.Errorf("parent skipped %s", skips(p))
+	}
+}
+
 func TestCodexEvents(t *testing.T) {
 	ss, warns := readTestFile(t, "codex/events.jsonl")
 	if len(warns) != 0 || len(ss) != 1 {
@@ -266,29 +356,34 @@ func TestCodexEvents(t *testing.T) {
 		branches = append(branches, m.Branch)
 	}
 	// thread_rolled_back dropped the second turn as it was then.
-	if want := []string{"", "", "msg_a", "msg_a", "", "", "", "", "", "", "", ""}; !slices.Equal(branches, want) {
+	if want := []string{"", "", "msg_a", "msg_a", "", "", "", "", "", "", ""}; !slices.Equal(branches, want) {
 		t.Errorf("branches = %q, want %q", branches, want)
 	}
 	for i, want := range []struct{ kind, text string }{
 		{"rewind", "Rolled back 1 turn"}, {transcript.ErrorEvent, "stream disconnected before completion"},
-		{"review", "Review started: current changes"}, {"review", "Review finished"},
 	} {
 		if ev := ms[4+i].Parts[0]; ev.Event == nil || ev.Event.Kind != want.kind || ev.Text != want.text {
 			t.Errorf("event %d = %+v %q, want %s %q", i, ev.Event, ev.Text, want.kind, want.text)
 		}
 	}
-	if review := ms[7]; review.Meta || !strings.Contains(review.Parts[1].Text, "**Nil map write** (/src/e/a.go:3-4)") {
-		t.Errorf("review findings = %+v", review.Parts[1])
+	// A /review is the call of its subagent; its findings are the result.
+	review := ms[6].Parts[0].Call
+	if ms[6].Meta || review == nil || review.Name != "review" || review.Kind != transcript.TaskTool ||
+		!strings.Contains(review.Input, `"description":"Review current changes"`) {
+		t.Fatalf("review = %+v", ms[6].Parts[0])
 	}
-	for _, i := range []int{8, 9} { // image_generation_call and a view_image output
+	if r := review.Result; r == nil || !strings.Contains(r.Output, "**Nil map write** (/src/e/a.go:3-4)") {
+		t.Errorf("review findings = %+v", r)
+	}
+	for _, i := range []int{7, 8} { // image_generation_call and a view_image output
 		if r := ms[i].Parts[1].Result; r == nil || len(r.Images) != 1 || r.Images[0].MediaType != "image/png" {
 			t.Errorf("message %d result = %+v, want one PNG", i, r)
 		}
 	}
-	if m := ms[10]; !m.Meta || m.Parts[0].Text != "Message from /root/worker to /root" || m.Parts[1].Text != "worker done" {
+	if m := ms[9]; !m.Meta || m.Parts[0].Text != "Message from /root/worker to /root" || m.Parts[1].Text != "worker done" {
 		t.Errorf("inter-agent message = %q %q", m.Parts[0].Text, m.Parts[1].Text)
 	}
-	if ev := ms[11].Parts[0]; ev.Event == nil || ev.Event.Kind != transcript.ErrorEvent || ev.Text != "model overloaded" {
+	if ev := ms[10].Parts[0]; ev.Event == nil || ev.Event.Kind != transcript.ErrorEvent || ev.Text != "model overloaded" {
 		t.Errorf("task_complete error = %+v", ev)
 	}
 }

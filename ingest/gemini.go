@@ -3,7 +3,10 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -138,6 +141,7 @@ type gmRecord struct {
 		Output   int64 `json:"output"`
 		Cached   int64 `json:"cached"`
 		Thoughts int64 `json:"thoughts"`
+		Tool     int64 `json:"tool"`
 	} `json:"tokens"`
 	ToolCalls []gmToolCall `json:"toolCalls"`
 
@@ -569,7 +573,7 @@ func (l *gmLog) session(f *File) *transcript.Session {
 			s.Title = "/chat save " + tag
 		}
 	}
-	b := &gmBuilder{f: f, calls: map[string]bool{}, answered: map[string]bool{}, pending: map[string][]string{}}
+	b := &gmBuilder{f: f, s: s, calls: map[string]bool{}, answered: map[string]bool{}, pending: map[string][]string{}}
 	for _, e := range l.entries {
 		f.at = e.line // for warnings about the entry
 		m := e.event
@@ -584,13 +588,82 @@ func (l *gmLog) session(f *File) *transcript.Session {
 	if len(s.Turns) == 0 {
 		return nil
 	}
+	if gmHash(s.Project) {
+		gmProject(s, l.meta["directories"])
+	}
 	return s
+}
+
+// gmHash reports whether a project id is the SHA-256 of its root, as
+// Gemini CLI named projects before its projects.json.
+func gmHash(id string) bool {
+	return len(id) >= 32 && strings.Trim(strings.ToLower(id), "0123456789abcdef") == ""
+}
+
+// gmWorkDir finds the folder the session ran in where Gemini's bootstrap
+// message states it: "I'm currently working in the directory: X", or the
+// first of its "Workspace Directories".
+var gmWorkDir = regexp.MustCompile(`(?m)(?:^I'm currently working in the directory: |\*\*Workspace Directories:\*\*\s*\n\s*- )(\S.*?)\s*$`)
+
+// gmProject names a project known by the hash of its root after the root:
+// the folder whose hash it is among those the session names (its workspace
+// folders, the paths its tools were given and their parents), or else the
+// folder the session says it ran in, or else a short hash.
+func gmProject(s *transcript.Session, directories string) {
+	var stated, candidates []string
+	var folders []string
+	_ = unmarshal([]byte(directories), &folders)
+	stated = append(stated, folders...)
+	s.Parts(func(m *transcript.Message, p *transcript.Part) {
+		switch {
+		case m.Meta && p.Kind == transcript.TextPart:
+			for _, sm := range gmWorkDir.FindAllStringSubmatch(p.Text, -1) {
+				stated = append(stated, sm[1])
+			}
+		case p.Call != nil:
+			var args map[string]any
+			_ = unmarshal([]byte(p.Call.Input), &args)
+			for _, v := range args {
+				if p, ok := v.(string); ok && (strings.HasPrefix(p, "/") || len(p) > 2 && p[1] == ':' && p[2] == '\\') {
+					candidates = append(candidates, p)
+				}
+			}
+		}
+	})
+	root := ""
+	for _, c := range append(slices.Clone(stated), candidates...) {
+		for d := c; d != "" && root == ""; d = gmParent(d) {
+			if sum := sha256.Sum256([]byte(d)); strings.EqualFold(hex.EncodeToString(sum[:]), s.Project) {
+				root = d
+			}
+		}
+	}
+	if root == "" && len(stated) > 0 {
+		root = stated[0]
+	}
+	if root == "" {
+		s.Project = s.Project[:8]
+		return
+	}
+	s.CWD = cmp.Or(s.CWD, root)
+	s.Project = root[strings.LastIndexAny(strings.TrimRight(root, `/\`), `/\`)+1:]
+}
+
+// gmParent is the folder that holds p, a slash or a Windows path; "" above
+// the root.
+func gmParent(p string) string {
+	i := strings.LastIndexAny(strings.TrimRight(p, `/\`), `/\`)
+	if i <= 0 || i == 2 && p[1] == ':' {
+		return ""
+	}
+	return p[:i]
 }
 
 // gmBuilder maps messages, keeping each tool call and result once: chat
 // records repeat them as functionCall/functionResponse parts.
 type gmBuilder struct {
 	f        *File
+	s        *transcript.Session
 	calls    map[string]bool
 	answered map[string]bool
 	pending  map[string][]string // tool name → ids of id-less calls waiting for a response
@@ -644,7 +717,7 @@ func (b *gmBuilder) message(e *gmEntry) *transcript.Message {
 			m.Parts = append(m.Parts, b.toolCall(e.line, &rec.ToolCalls[i])...)
 		}
 		if t := rec.Tokens; t != nil {
-			m.Usage = transcript.Usage{Input: t.Input, Output: t.Output, CacheRead: t.Cached, Reasoning: t.Thoughts}
+			m.Usage = gmUsage(t.Input, t.Output, t.Cached, t.Thoughts, t.Tool)
 		}
 	case "info", "warning", "error":
 		m.Role, m.Meta = transcript.System, true
@@ -661,6 +734,13 @@ func (b *gmBuilder) message(e *gmEntry) *transcript.Message {
 		return nil
 	}
 	return m
+}
+
+// gmUsage converts Gemini's token counts (the API's usageMetadata): the
+// prompt count includes the cached content, and thoughts and tool-use
+// prompts are counted apart from the prompt and the reply.
+func gmUsage(prompt, candidates, cached, thoughts, tool int64) transcript.Usage {
+	return transcript.Usage{Input: max(prompt-cached, 0) + tool, Output: candidates + thoughts, CacheRead: cached, Reasoning: thoughts}
 }
 
 // gmText flattens content to its text.
@@ -725,7 +805,9 @@ func (b *gmBuilder) parts(n int, raw json.RawMessage) []*transcript.Part {
 				id = fmt.Sprintf("%s#%d", fc.Name, len(b.calls)+1)
 				b.pending[fc.Name] = append(b.pending[fc.Name], id)
 			}
-			if !b.calls[id] {
+			if b.calls[id] {
+				b.s.Skip("functionCall", "a copy of a tool call its message records", 1)
+			} else {
 				b.calls[id] = true
 				out = append(out, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
 					ID: id, Name: fc.Name, Kind: transcript.KindOf(fc.Name), Input: text(fc.Args)}})
@@ -737,11 +819,13 @@ func (b *gmBuilder) parts(n int, raw json.RawMessage) []*transcript.Part {
 				id, b.pending[fr.Name] = q[0], q[1:]
 			}
 			if b.answered[id] && id != "" {
-				continue // an echo of a result the tool call already holds
+				b.s.Skip("functionResponse", "a copy of a tool result its call records", 1)
+				continue
 			}
 			b.answered[id] = true
 			r := &transcript.ToolResult{CallID: id}
 			r.Output, r.IsError = gmResponse(fr.Response)
+			gmExit(r, transcript.KindOf(fr.Name))
 			r.Images = b.images(n, fr.Parts)
 			out = append(out, &transcript.Part{Kind: transcript.ResultPart, Result: r})
 		case gmUnknownPart(p.raw):
@@ -808,7 +892,22 @@ func gmResponse(raw json.RawMessage) (string, bool) {
 	return text(raw), false
 }
 
-var gmExitCode = regexp.MustCompile(`Exit Code: (-?\d+)`)
+// gmExitCode finds the "Exit Code: N" line of the trailer run_shell_command
+// writes after a command's output.
+var gmExitCode = regexp.MustCompile(`(?m)^Exit Code: (-?\d+)\s*$`)
+
+// gmExit reads a shell command's exit code from its output: Gemini records
+// the call as a success whatever the command returned.
+func gmExit(r *transcript.ToolResult, kind transcript.ToolKind) {
+	ms := gmExitCode.FindAllStringSubmatch(r.Output, -1)
+	if len(ms) == 0 || kind != transcript.ShellTool {
+		return
+	}
+	if code, err := strconv.Atoi(ms[len(ms)-1][1]); err == nil {
+		r.ExitCode = &code
+		r.IsError = r.IsError || code != 0
+	}
+}
 
 // toolCall maps a recorded tool call to a call and its result, which holds
 // the functionResponse the model was sent.
@@ -857,11 +956,7 @@ func (b *gmBuilder) toolCall(n int, tc *gmToolCall) []*transcript.Part {
 	case r.Output == "" && tc.Status != "success":
 		r.Output = "(tool call " + firstNonEmpty(tc.Status, "without a result") + ")"
 	}
-	if m := gmExitCode.FindStringSubmatch(r.Output); m != nil && call.Kind == transcript.ShellTool {
-		if code, err := strconv.Atoi(m[1]); err == nil {
-			r.ExitCode = &code
-		}
-	}
+	gmExit(r, call.Kind)
 	b.answered[tc.ID] = true
 	return append(parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})
 }

@@ -3,6 +3,9 @@ package ingest
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"slices"
@@ -54,6 +57,7 @@ func TestGeminiLog(t *testing.T) {
 		{"ended", s.Ended.Format("15:04:05"), "10:02:30"},
 		{"directories", s.Meta["directories"], `["/w","/w/lib"]`},
 		{"kind", s.Meta["kind"], "main"},
+		{"skipped", skips(s), "functionResponse 1"}, // a result echoed in the next user record
 	} {
 		if c.got != c.want {
 			t.Errorf("%s = %q, want %q", c.name, c.got, c.want)
@@ -62,7 +66,7 @@ func TestGeminiLog(t *testing.T) {
 	wantShape(t, s, []string{
 		"user~ text", // <session_context>
 		"user text image text image",
-		"assistant thinking call result call result call result call result call result",
+		"assistant thinking call result call result call result call result call result call result",
 		"assistant@g2 text call result", // rewound past: kept aside
 		"system~@g2 event",
 		"system~ event", // the rewind itself
@@ -79,13 +83,15 @@ func TestGeminiLog(t *testing.T) {
 	if want := []string{"gemini-3-pro", "gemini-3-flash"}; !slices.Equal(s.Models, want) {
 		t.Errorf("models = %v, want %v", s.Models, want)
 	}
-	// g1 was written twice (tokens null, then the full record): it counts once.
-	if want := (transcript.Usage{Input: 3500, Output: 85, CacheRead: 2700, Reasoning: 40}); s.Usage != want {
+	// g1 was written twice (tokens null, then the full record): it counts
+	// once. Gemini's 3,500 input tokens hold the 2,700 cached ones; its 40
+	// thoughts and 5 tool-use prompt tokens are counted apart.
+	if want := (transcript.Usage{Input: 805, Output: 125, CacheRead: 2700, Reasoning: 40}); s.Usage != want {
 		t.Errorf("usage = %+v, want %+v", s.Usage, want)
 	}
 	st := s.Stats()
-	if st.Prompts != 2 || st.ToolCalls != 6 || st.Errors != 2 {
-		t.Errorf("stats = %+v, want 2 prompts, 6 calls, 2 errors", st)
+	if st.Prompts != 2 || st.ToolCalls != 7 || st.Errors != 2 || st.Failed[transcript.ShellTool] != 1 {
+		t.Errorf("stats = %+v, want 2 prompts, 7 calls, 2 errors, 1 failed shell command", st)
 	}
 
 	ms := s.Messages()
@@ -112,10 +118,13 @@ func TestGeminiLog(t *testing.T) {
 		images  int
 	}{
 		{1, "rf-1", transcript.ReadTool, "package main\n", false, -1, 0},
-		{3, "sh-1", transcript.ShellTool, "Command: go test ./...\nOutput: FAIL\nExit Code: 1", true, 1, 0},
+		// Gemini records a command that exits 1 as a success: its exit code says it failed.
+		{3, "sh-1", transcript.ShellTool, "Command: go test ./...\nDirectory: (root)\nOutput: FAIL\nError: (none)\nExit Code: 1\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 4242", true, 1, 0},
 		{5, "ed-1", transcript.EditTool, "--- main.go\n+++ main.go\n@@ -1 +1 @@\n-a\n+b\n", false, -1, 0},
 		{7, "wf-1", transcript.WebTool, "(tool call cancelled)", false, -1, 0},
 		{9, "rm-1", transcript.ReadTool, "two files", false, -1, 1}, // a sibling's response is not its own
+		// The exit code is the trailer's, not a line of the command's output.
+		{11, "sh-2", transcript.ShellTool, "Command: ./check.sh\nDirectory: (root)\nOutput: the last run said:\nExit Code: 3\nError: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 4243", false, 0, 0},
 	} {
 		call := g1.Parts[c.part].Call
 		if call == nil || call.ID != c.id || call.Kind != c.kind {
@@ -195,6 +204,9 @@ func TestGeminiLegacy(t *testing.T) {
 		t.Errorf("session = %s %q %v", s.ID, s.Title, s.Meta)
 	}
 	wantShape(t, s, []string{"user text", "assistant call result", "assistant text"})
+	if got := skips(s); got != "functionCall 1" {
+		t.Errorf("skipped %q, want the functionCall copy of m2's call", got)
+	}
 	ms := s.Messages()
 	if ms[0].Parts[0].Text != "List the TODOs please" || ms[2].Parts[0].Text != "One TODO, in a.go." {
 		t.Errorf("texts = %q, %q", ms[0].Parts[0].Text, ms[2].Parts[0].Text)
@@ -303,7 +315,7 @@ func TestGeminiTree(t *testing.T) {
 	if call := p.Messages()[2].Parts[1].Call; call.Subagent != child || call.Kind != transcript.TaskTool {
 		t.Errorf("delegate call = %+v", call)
 	}
-	if want := (transcript.Usage{Input: 300, Output: 15, CacheRead: 100}); p.Usage != want {
+	if want := (transcript.Usage{Input: 200, Output: 15, CacheRead: 100}); p.Usage != want {
 		t.Errorf("parent usage = %+v, want %+v", p.Usage, want)
 	}
 }
@@ -417,5 +429,42 @@ func TestGeminiReplay(t *testing.T) {
 	}
 	if got := strings.Join(texts[:4], " "); got != "a b c d" {
 		t.Errorf("first messages = %q, want a b c d in first-write order", got)
+	}
+}
+
+// Gemini CLI named a project's folder by the SHA-256 of its root: the site
+// names it after the root, found among the folders the session names.
+func TestGeminiProjectName(t *testing.T) {
+	hash := func(root string) string { sum := sha256.Sum256([]byte(root)); return hex.EncodeToString(sum[:]) }
+	meta := func(project string) string {
+		return `{"sessionId":"s1","projectHash":"` + project + `","startTime":"2026-01-16T18:34:00.000Z","lastUpdated":"2026-01-16T18:34:10.000Z","kind":"main"}` + "\n"
+	}
+	user := func(text string) string {
+		b, _ := json.Marshal(map[string]any{"id": "u0", "timestamp": "2026-01-16T18:34:00.500Z", "type": "user", "content": []map[string]string{{"text": text}}})
+		return string(b) + "\n"
+	}
+	read := func(path string) string {
+		return `{"id":"g1","timestamp":"2026-01-16T18:34:02.000Z","type":"gemini","content":"","model":"gemini-3-flash-preview","toolCalls":[{"id":"rf-1","name":"read_file","args":{"absolute_path":"` + path + `"},"status":"success","result":[{"functionResponse":{"id":"rf-1","name":"read_file","response":{"output":"x"}}}]}]}` + "\n"
+	}
+	const prompt = `{"id":"u1","timestamp":"2026-01-16T18:34:01.000Z","type":"user","content":[{"text":"Why is the total wrong?"}]}` + "\n"
+	for _, c := range []struct {
+		name, file, doc, project, cwd string
+	}{
+		{"root of a tool's path", "session.jsonl", meta(hash("/home/ana/shop")) + prompt + read("/home/ana/shop/src/cart.ts"), "shop", "/home/ana/shop"},
+		{"the folder the bootstrap names", "session.jsonl",
+			meta(hash(`D:\Coding\PersonaPortfolio`)) + user("This is the Gemini CLI. We are setting up the context for our chat.\nMy operating system is: win32\nI'm currently working in the directory: D:\\Coding\\PersonaPortfolio\nHere is the folder structure") + prompt,
+			"PersonaPortfolio", `D:\Coding\PersonaPortfolio`},
+		{"its workspace directories", "session.jsonl",
+			meta(hash("/home/dev/app")) + user("<session_context>\nThis is the Gemini CLI.\n- **Workspace Directories:**\n  - /home/dev/app\n  - /home/dev/lib\n- **Directory Structure:**\n</session_context>") + prompt,
+			"app", "/home/dev/app"},
+		{"paths outside the root", "session.jsonl", meta(hash("/srv/site")) + prompt + read("/etc/hosts"), hash("/srv/site")[:8], ""},
+		{"a named project", ".gemini/tmp/my-app/chats/session.jsonl", meta(hash("/srv/my-app")) + prompt, "my-app", ""},
+	} {
+		ss, _ := readDoc(t, gemini, c.file, c.doc)
+		if len(ss) != 1 || ss[0].Project != c.project || ss[0].CWD != c.cwd {
+			for _, s := range ss {
+				t.Errorf("%s: project %q, cwd %q; want %q, %q", c.name, s.Project, s.CWD, c.project, c.cwd)
+			}
+		}
 	}
 }

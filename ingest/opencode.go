@@ -232,12 +232,13 @@ type ocTokens struct {
 	Cache                    struct{ Read, Write int64 }
 }
 
-// usage reads opencode's counts, whose input excludes the cached tokens.
+// usage reads opencode's counts, whose input excludes the cached tokens
+// and whose output excludes the reasoning: opencode prices the two apart.
 func (t *ocTokens) usage() transcript.Usage {
 	if t == nil {
 		return transcript.Usage{}
 	}
-	return transcript.Usage{Input: t.Input, Output: t.Output, Reasoning: t.Reasoning, CacheRead: t.Cache.Read, CacheWrite: t.Cache.Write}
+	return transcript.Usage{Input: t.Input, Output: t.Output + t.Reasoning, Reasoning: t.Reasoning, CacheRead: t.Cache.Read, CacheWrite: t.Cache.Write}
 }
 
 // ocPart is a part of a message; its type says which fields are set.

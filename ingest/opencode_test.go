@@ -62,8 +62,9 @@ func TestOpencodeExport(t *testing.T) {
 		t.Errorf("%d turns, statuses %q %q; want 2, \"\" and aborted", len(s.Turns), s.Turns[0].Status, s.Turns[1].Status)
 	}
 	ms := s.Messages()
-	// Two steps, two responses: their step-finish counts, not the message's last.
-	if u := ms[2].Usage; u != (transcript.Usage{Input: 400, Output: 60, CacheRead: 1400, CacheWrite: 50, Reasoning: 5}) {
+	// Two steps, two responses: their step-finish counts, not the message's
+	// last. opencode counts reasoning apart from output; Output holds both.
+	if u := ms[2].Usage; u != (transcript.Usage{Input: 400, Output: 65, CacheRead: 1400, CacheWrite: 50, Reasoning: 5}) {
 		t.Errorf("assistant usage = %+v", u)
 	}
 	if u := ms[5].Usage; u != (transcript.Usage{Input: 50, Output: 10}) {

@@ -61,6 +61,7 @@ type ssTool struct {
 	UseID             string          `json:"useId"`
 	Input             json.RawMessage `json:"input"`
 	Output            json.RawMessage `json:"output"`
+	Summary           string          `json:"summary"`
 	FormattedMarkdown string          `json:"formattedMarkdown"`
 }
 
@@ -74,13 +75,21 @@ type ssUsage struct {
 	ThinkingTokens                                 int64 // Droid
 }
 
+// usage converts the counts as each provider wrote them: Claude's and
+// Droid's input leaves out what the cache held, Codex's and Gemini's
+// includes it (see cxUsage and gmUsage).
 func (u ssUsage) usage() transcript.Usage {
+	if u.CachedTokens+u.ThoughtTokens+u.ToolTokens > 0 {
+		g := gmUsage(u.InputTokens, u.OutputTokens, u.CachedTokens, u.ThoughtTokens, u.ToolTokens)
+		g.CacheWrite = u.CacheCreationInputTokens
+		return g
+	}
 	return transcript.Usage{
-		Input:      u.InputTokens + u.ToolTokens,
+		Input:      max(u.InputTokens-u.CachedInputTokens, 0),
 		Output:     u.OutputTokens,
-		CacheRead:  u.CacheReadInputTokens + u.CachedInputTokens + u.CachedTokens,
+		CacheRead:  u.CacheReadInputTokens + u.CachedInputTokens,
 		CacheWrite: u.CacheCreationInputTokens,
-		Reasoning:  u.ReasoningOutputTokens + u.ThoughtTokens + u.ThinkingTokens,
+		Reasoning:  u.ReasoningOutputTokens + u.ThinkingTokens,
 	}
 }
 
@@ -140,6 +149,7 @@ func readSpecStory(ctx context.Context, f *File, r io.Reader) ([]*transcript.Ses
 				return nil
 			})
 		default:
+			s.Skip(key, "a field SessionData 1.0 does not define", 1)
 			return d.skip()
 		}
 		return nil
@@ -238,7 +248,13 @@ func (sr *ssReader) exchange(path string, line int, raw json.RawMessage) {
 				msgs = append(msgs, rawMessage{line, raw})
 				return nil
 			})
+		case "exchangeId": // the session's id and the exchange's number
+			return d.skip()
+		case "metadata":
+			sr.s.Skip("exchange/metadata", "the exchange's metadata, which no SpecStory provider fills", 1)
+			return d.skip()
 		default:
+			sr.s.Skip("exchange/"+key, "a field of an exchange SessionData 1.0 does not define", 1)
 			return d.skip()
 		}
 		return nil
@@ -369,14 +385,13 @@ func (sr *ssReader) tool(path string, line int, t *ssTool) []*transcript.Part {
 		sr.f.Warn(line, "%s: tool type %q is not one of write, read, search, shell, task, generic, unknown", path, typ)
 	}
 	c := &transcript.ToolCall{ID: t.UseID, Name: firstNonEmpty(name, "unnamed tool"), Kind: kind, Input: text(t.Input)}
-	parts := []*transcript.Part{{Kind: transcript.CallPart, Call: c}}
-	if (len(t.Output) == 0 || string(t.Output) == "null") && t.FormattedMarkdown == "" {
+	// SpecStory's own view of the call: its summary line and its Markdown,
+	// shown first; the input and output stay as recorded.
+	parts := []*transcript.Part{{Kind: transcript.CallPart, Call: c, Name: t.Summary, Text: t.FormattedMarkdown}}
+	if len(t.Output) == 0 || string(t.Output) == "null" {
 		return parts
 	}
 	r := ssResult(t.Output)
-	if t.FormattedMarkdown != "" {
-		r.Output = t.FormattedMarkdown
-	}
 	// The result sits beside its call, even when there is no useId to pair by.
 	r.CallID, r.Paired, c.Result = t.UseID, true, r
 	return append(parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})

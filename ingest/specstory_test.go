@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -41,7 +42,8 @@ func TestSpecStoryCodex(t *testing.T) {
 	if want := []string{"gpt-5-codex"}; !slices.Equal(s.Models, want) {
 		t.Errorf("models = %v, want %v", s.Models, want)
 	}
-	if want := (transcript.Usage{Input: 18500, Output: 430, CacheRead: 17000, Reasoning: 120}); s.Usage != want {
+	// Codex's input_tokens, which SpecStory copies, hold the cached ones.
+	if want := (transcript.Usage{Input: 1500, Output: 430, CacheRead: 17000, Reasoning: 120}); s.Usage != want {
 		t.Errorf("usage = %+v, want %+v", s.Usage, want)
 	}
 	st := s.Stats()
@@ -58,9 +60,9 @@ func TestSpecStoryCodex(t *testing.T) {
 		output string
 		exit   int // -1: none
 	}{
-		{2, transcript.ShellTool, "--- FAIL: TestExpiry (0.01s)\nFAIL", -1},                            // {"raw": …}
-		{3, transcript.ShellTool, "cache/cache_test.go:41:\ttime.Sleep(10 * time.Millisecond)", 0},     // Codex's own JSON output
-		{4, transcript.EditTool, "Patched `cache/cache_test.go`: the test advances a fake clock.", -1}, // formattedMarkdown wins
+		{2, transcript.ShellTool, "--- FAIL: TestExpiry (0.01s)\nFAIL", -1},                          // {"raw": …}
+		{3, transcript.ShellTool, "cache/cache_test.go:41:\ttime.Sleep(10 * time.Millisecond)", 0},   // Codex's own JSON output
+		{4, transcript.EditTool, "Success. Updated the following files:\nM cache/cache_test.go", -1}, // the output beside its formattedMarkdown
 	} {
 		m := ms[c.msg]
 		if got := kinds(m); got != "call result" {
@@ -78,6 +80,20 @@ func TestSpecStoryCodex(t *testing.T) {
 	}
 	if in := ms[2].Parts[0].Call.Input; in != `{"cmd":"go test -count=20 ./cache"}` {
 		t.Errorf("exec_command input = %s", in)
+	}
+	// SpecStory's summary and formatted Markdown are the call's own view,
+	// shown before what the tool was given and gave back.
+	for _, c := range []struct {
+		msg               int
+		summary, markdown string
+	}{
+		{2, "Tool use: **exec_command** `go test -count=20 ./cache`", ""},
+		{3, "", ""},
+		{4, "", "Patched `cache/cache_test.go`: the test advances a fake clock."},
+	} {
+		if p := ms[c.msg].Parts[0]; p.Name != c.summary || p.Text != c.markdown {
+			t.Errorf("message %d: summary %q, markdown %q; want %q, %q", c.msg, p.Name, p.Text, c.summary, c.markdown)
+		}
 	}
 	// A call without output has no result; messages without a timestamp
 	// take the exchange's start (user) or end (agent), whatever the key order.
@@ -126,8 +142,8 @@ func TestSpecStoryClaude(t *testing.T) {
 		kind   transcript.ToolKind
 		output string
 	}{
-		{3, "Edit", transcript.EditTool, `{"type":"update","filePath":"/srv/app/main.go"}`}, // "write" that is an edit
-		{4, "Read", transcript.ReadTool, "Read `main.go` (12 lines)"},
+		{3, "Edit", transcript.EditTool, `{"type":"update","filePath":"/srv/app/main.go"}`},         // "write" that is an edit
+		{4, "Read", transcript.ReadTool, `{"type":"text","filePath":"/srv/app/main.go"}`},           // the output beside its formattedMarkdown
 		{6, "mcp__search__grep", transcript.MCPTool, `[{"type":"text","text":"no other callers"}]`}, // "unknown": by name
 	} {
 		call := ms[c.msg].Parts[0].Call
@@ -309,5 +325,45 @@ func checkWarnings(t *testing.T, warns []Warning, file string, want []string) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// Each provider's counts, as SpecStory copies them, come out the same way:
+// input not read from the cache, output with its reasoning.
+func TestSpecStoryUsage(t *testing.T) {
+	for _, c := range []struct {
+		provider, usage string
+		want            transcript.Usage
+	}{
+		{"claude", `{"inputTokens":12,"outputTokens":300,"cacheCreationInputTokens":2000,"cacheReadInputTokens":40000}`,
+			transcript.Usage{Input: 12, Output: 300, CacheRead: 40000, CacheWrite: 2000}},
+		{"codex", `{"inputTokens":10176,"outputTokens":260,"cachedInputTokens":8576,"reasoningOutputTokens":65}`,
+			transcript.Usage{Input: 1600, Output: 260, CacheRead: 8576, Reasoning: 65}},
+		{"gemini", `{"inputTokens":11855,"outputTokens":81,"cachedTokens":9000,"thoughtTokens":120,"toolTokens":7}`,
+			transcript.Usage{Input: 2862, Output: 201, CacheRead: 9000, Reasoning: 120}},
+		{"droid", `{"inputTokens":500,"outputTokens":90,"cacheCreationInputTokens":100,"cacheReadInputTokens":7000,"thinkingTokens":30}`,
+			transcript.Usage{Input: 500, Output: 90, CacheRead: 7000, CacheWrite: 100, Reasoning: 30}},
+	} {
+		var u ssUsage
+		if err := json.Unmarshal([]byte(c.usage), &u); err != nil {
+			t.Fatal(err)
+		}
+		if got := u.usage(); got != c.want {
+			t.Errorf("%s: %+v, want %+v", c.provider, got, c.want)
+		}
+	}
+}
+
+// Fields the reader does not show are listed with a reason, not dropped
+// unseen.
+func TestSpecStorySkipped(t *testing.T) {
+	ss, _ := readDoc(t, specstory, "session-data.json", `{"schemaVersion":"1.0","provider":{"id":"cursoride","name":"Cursor","version":"2.1"},
+"sessionId":"s1","createdAt":"2026-03-02T09:00:00Z","workspaceRoot":"/w","futureSummary":"What we did",
+"exchanges":[{"exchangeId":"s1:0","metadata":{"mode":"agent"},"rating":5,"messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}]}`)
+	if len(ss) != 1 {
+		t.Fatalf("got %d sessions", len(ss))
+	}
+	if got, want := skips(ss[0]), "exchange/metadata 1, exchange/rating 1, futureSummary 1"; got != want {
+		t.Errorf("skipped %q, want %q", got, want)
 	}
 }

@@ -52,8 +52,8 @@ func (p Pricing) Of(model string) (Price, bool) {
 }
 
 // Cost estimates what u cost with model, and reports whether the model has
-// a price. Reasoning tokens are not priced on their own: most agents count
-// them within output.
+// a price. Reasoning tokens are not priced on their own: they are part of
+// Output, and Input leaves out the cached input (see transcript.Usage).
 func (p Pricing) Cost(model string, u transcript.Usage) (float64, bool) {
 	pr, ok := p.Of(model)
 	if !ok || model == "" {

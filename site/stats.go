@@ -77,8 +77,8 @@ func rate(n, of int) float64 {
 	return float64(n) / float64(of)
 }
 
-// tokens is what a usage counts. Reasoning tokens are left out: most
-// agents count them within output, and tables show them apart.
+// tokens is what a usage counts. Reasoning tokens are left out: they are
+// part of output, and tables show them apart.
 func tokens(u transcript.Usage) int64 { return u.Input + u.Output + u.CacheRead + u.CacheWrite }
 
 const maxLongest = 10

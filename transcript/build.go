@@ -151,6 +151,7 @@ var injectedPrefixes = []string{
 	"This is the Gemini CLI. We are setting up the context for our chat.", "<state_snapshot>",
 	// Codex CLI
 	"<user_shell_command>", "<turn_aborted>", "<subagent_notification>", "<skill>",
+	"<user_action>", // a /review's findings, handed back to the model
 
 	"<ide_opened_file>", "<ide_selection>", "<teammate-message",
 	// Cursor: context it sends beside the <user_query> it wraps the prompt in

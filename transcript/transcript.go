@@ -109,10 +109,14 @@ const (
 // Part is one piece of a message. It is a flat struct rather than an
 // interface so templates can switch on Kind without type assertions.
 type Part struct {
-	Kind   PartKind
-	Text   string // text, thinking, code, and the event's description
-	Lang   string // code language
-	Name   string // code block name
+	Kind PartKind
+	// Text is the text, thinking, code, or the event's description; on a
+	// call, the agent's own view of the call in Markdown, if it wrote one.
+	Text string
+	Lang string // code language
+	// Name is the code block's name; on a call, the agent's one-line
+	// summary of the call, if it wrote one.
+	Name   string
 	Call   *ToolCall
 	Result *ToolResult
 	Image  *Image
@@ -208,13 +212,14 @@ type Event struct {
 	Session string
 }
 
-// Usage counts tokens.
+// Usage counts tokens the same way for every agent, so that costs compare:
+// readers convert each agent's own counts to these.
 type Usage struct {
-	Input      int64
-	Output     int64
-	CacheRead  int64
-	CacheWrite int64
-	Reasoning  int64
+	Input      int64 // input neither read from nor written to a cache
+	Output     int64 // everything the model wrote, reasoning included
+	CacheRead  int64 // input read from a cache
+	CacheWrite int64 // input written to a cache
+	Reasoning  int64 // the part of Output that was reasoning
 }
 
 // Add accumulates u2 into u.
