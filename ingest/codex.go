@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -539,6 +540,50 @@ type cxEnd struct {
 	exit   *int
 	output string
 	images []*transcript.Image
+	patch  []transcript.Hunk
+}
+
+// cxPatch reads the changes a patch_apply_end reports, file by file: the
+// hunks of an update with their line numbers, or the whole of a file added
+// or deleted.
+func cxPatch(raw json.RawMessage) []transcript.Hunk {
+	var changes map[string]struct {
+		Update *struct {
+			UnifiedDiff string `json:"unified_diff"`
+		} `json:"update"`
+		Add, Delete *struct {
+			Content string `json:"content"`
+		}
+	}
+	if unmarshal(raw, &changes) != nil {
+		return nil
+	}
+	var out []transcript.Hunk
+	for _, p := range slices.Sorted(maps.Keys(changes)) {
+		c := changes[p]
+		var hs []transcript.Hunk
+		switch {
+		case c.Update != nil:
+			hs = unifiedHunks(c.Update.UnifiedDiff)
+		case c.Add != nil:
+			hs = []transcript.Hunk{{NewStart: 1, Lines: prefixLines("+", c.Add.Content)}}
+		case c.Delete != nil:
+			hs = []transcript.Hunk{{OldStart: 1, Lines: prefixLines("-", c.Delete.Content)}}
+		}
+		for i := range hs {
+			hs[i].Path = p
+		}
+		out = append(out, hs...)
+	}
+	return out
+}
+
+func prefixLines(mark, text string) []string {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = mark + l
+	}
+	return lines
 }
 
 // cxEcho is text read from one of Codex's two copies of the conversation:
@@ -898,6 +943,9 @@ func (e cxEnd) apply(r *transcript.ToolResult) {
 	if r.Output == "" && len(r.Images) == 0 {
 		r.Output, r.Images = e.output, e.images
 	}
+	if r.Patch == nil && !r.IsError {
+		r.Patch = e.patch
+	}
 }
 
 // ended records what an end event says about call id. When the event is
@@ -1125,7 +1173,7 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 		cs.rollback(ev.NumTurns, t)
 	case "patch_apply_end":
 		out := strings.TrimRight(ev.Stdout+"\n"+ev.Stderr, "\n")
-		e := cxEnd{isErr: ev.Success != nil && !*ev.Success, output: strings.TrimLeft(out, "\n")}
+		e := cxEnd{isErr: ev.Success != nil && !*ev.Success, output: strings.TrimLeft(out, "\n"), patch: cxPatch(ev.Changes)}
 		cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
 			return &transcript.ToolCall{Name: "apply_patch", Kind: transcript.EditTool, Input: text(ev.Changes)}
 		})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"slices"
@@ -494,4 +495,20 @@ func FuzzCodex(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzRead(t, codex, "rollout.jsonl", data)
 	})
+}
+
+// TestCodexPatch: patch_apply_end reports where each change of an
+// apply_patch landed, file by file; the page numbers the diff from it.
+func TestCodexPatch(t *testing.T) {
+	changes := `{"/w/src/b.go":{"update":{"unified_diff":"@@ -42 +42,2 @@\n-\tw.WriteHeader(429)\n+\tw.Header().Set(\"Retry-After\", s)\n+\tw.WriteHeader(429)\n@@ -90,3 +91,3 @@ func f() {\n x\n-y\n+z\n","move_path":null}},` +
+		`"/w/src/a.md":{"add":{"content":"# New\nline\n"}}}`
+	got := cxPatch(json.RawMessage(changes))
+	want := []transcript.Hunk{
+		{Path: "/w/src/a.md", NewStart: 1, Lines: []string{"+# New", "+line"}},
+		{Path: "/w/src/b.go", OldStart: 42, NewStart: 42, Lines: []string{"-\tw.WriteHeader(429)", "+\tw.Header().Set(\"Retry-After\", s)", "+\tw.WriteHeader(429)"}},
+		{Path: "/w/src/b.go", OldStart: 90, NewStart: 91, Lines: []string{" x", "-y", "+z"}},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("patch:\n%v\nwant\n%v", got, want)
+	}
 }

@@ -787,6 +787,9 @@ func (b *gmBuilder) parts(n int, raw json.RawMessage) []*transcript.Part {
 		switch {
 		case p.Text != "" && p.Thought:
 			out = append(out, &transcript.Part{Kind: transcript.ThinkingPart, Text: p.Text})
+		case p.Text != "" && len(out) > 0 && out[len(out)-1].Kind == transcript.TextPart:
+			// Gemini splits a prompt around its @file references: one text.
+			out[len(out)-1].Text += p.Text
 		case p.Text != "":
 			out = append(out, &transcript.Part{Kind: transcript.TextPart, Text: p.Text})
 		case p.InlineData != nil:
@@ -950,7 +953,11 @@ func (b *gmBuilder) toolCall(n int, tc *gmToolCall) []*transcript.Part {
 	}
 	switch ds := text(tc.ResultDisplay); {
 	case unmarshal(tc.ResultDisplay, &display) == nil && display.FileDiff != "" && !r.IsError:
-		r.Output = display.FileDiff // the diff says more than "Successfully modified file"
+		// The edit's diff, with its line numbers; the output the model
+		// saw only says "Successfully modified file".
+		if r.Patch = unifiedHunks(display.FileDiff); r.Patch == nil || r.Output == "" {
+			r.Output = strings.TrimLeft(r.Output+"\n"+display.FileDiff, "\n")
+		}
 	case r.Output == "" && ds != "":
 		r.Output = ds
 	case r.Output == "" && tc.Status != "success":

@@ -120,7 +120,8 @@ func TestGeminiLog(t *testing.T) {
 		{1, "rf-1", transcript.ReadTool, "package main\n", false, -1, 0},
 		// Gemini records a command that exits 1 as a success: its exit code says it failed.
 		{3, "sh-1", transcript.ShellTool, "Command: go test ./...\nDirectory: (root)\nOutput: FAIL\nError: (none)\nExit Code: 1\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 4242", true, 1, 0},
-		{5, "ed-1", transcript.EditTool, "--- main.go\n+++ main.go\n@@ -1 +1 @@\n-a\n+b\n", false, -1, 0},
+		// The output the model saw; the diff is the result's patch.
+		{5, "ed-1", transcript.EditTool, "Successfully modified file: /w/main.go (1 replacements).", false, -1, 0},
 		{7, "wf-1", transcript.WebTool, "(tool call cancelled)", false, -1, 0},
 		{9, "rm-1", transcript.ReadTool, "two files", false, -1, 1}, // a sibling's response is not its own
 		// The exit code is the trailer's, not a line of the command's output.
@@ -139,6 +140,9 @@ func TestGeminiLog(t *testing.T) {
 		if (r.ExitCode == nil) != (c.exit < 0) || r.ExitCode != nil && *r.ExitCode != c.exit {
 			t.Errorf("%s exit code = %v, want %d", c.id, r.ExitCode, c.exit)
 		}
+	}
+	if p := g1.Parts[5].Call.Result.Patch; len(p) != 1 || p[0].Path != "main.go" || p[0].OldStart != 1 || !slices.Equal(p[0].Lines, []string{"-a", "+b"}) {
+		t.Errorf("ed-1 patch = %+v", p)
 	}
 	if ev := ms[4].Parts[0].Event; ev.Kind != transcript.Interrupt {
 		t.Errorf("Request cancelled = %+v, want an interrupt", ev)

@@ -200,6 +200,9 @@ func goldenPart(p *transcript.Part) string {
 		if r.Paired {
 			add("paired")
 		}
+		for _, h := range r.Patch {
+			add(fmt.Sprintf("hunk %s -%d +%d %d lines %s", digest(h.Path), h.OldStart, h.NewStart, len(h.Lines), digest(strings.Join(h.Lines, "\n"))))
+		}
 		for _, img := range r.Images {
 			add(goldenImage(img))
 		}

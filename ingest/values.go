@@ -251,3 +251,36 @@ var (
 	rawMessageType  = reflect.TypeFor[json.RawMessage]()
 	unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 )
+
+// unifiedHunks reads a unified diff ("--- a/p", "+++ b/p", "@@ -12,5 +13,6 @@"
+// and its lines) into hunks, each with the path of its file. Text before
+// the first hunk of a file is its header.
+func unifiedHunks(diff string) []transcript.Hunk {
+	var out []transcript.Hunk
+	file := ""
+	for _, l := range strings.Split(strings.TrimSuffix(diff, "\n"), "\n") {
+		switch {
+		case strings.HasPrefix(l, "+++ "):
+			file = strings.TrimPrefix(strings.Fields(l + " ")[1], "b/")
+		case strings.HasPrefix(l, "@@"):
+			var h transcript.Hunk
+			for _, f := range strings.Fields(l)[1:] {
+				n, _ := strconv.Atoi(strings.SplitN(f[1:], ",", 2)[0])
+				switch f[0] {
+				case '-':
+					h.OldStart = n
+				case '+':
+					h.NewStart = n
+				}
+				if f == "@@" {
+					break
+				}
+			}
+			h.Path = file
+			out = append(out, h)
+		case len(out) > 0 && (l == "" || strings.ContainsRune(" +-\\", rune(l[0]))):
+			out[len(out)-1].Lines = append(out[len(out)-1].Lines, l)
+		}
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"encoding/json"
 	"regexp"
 	"strconv"
@@ -23,7 +24,17 @@ var pathKeys = []string{"file_path", "path", "filePath", "absolute_path", "noteb
 func Edits(c *transcript.ToolCall) []FileDiff {
 	p := FirstField(c.Input, pathKeys...)
 	if r := c.Result; r != nil && !r.IsError && len(r.Patch) > 0 {
-		return []FileDiff{{Path: p, Rows: patchRows(r.Patch)}}
+		// A file a diff each, in the patch's order.
+		var fds []FileDiff
+		for i := 0; i < len(r.Patch); {
+			j := i + 1
+			for j < len(r.Patch) && r.Patch[j].Path == r.Patch[i].Path {
+				j++
+			}
+			fds = append(fds, FileDiff{Path: cmp.Or(r.Patch[i].Path, p), Rows: patchRows(r.Patch[i:j])})
+			i = j
+		}
+		return fds
 	}
 	if old, new := FirstField(c.Input, "old_string", "old_str", "oldString"), FirstField(c.Input, "new_string", "new_str", "newString"); old != "" || new != "" {
 		return []FileDiff{{Path: p, Rows: LineDiff(old, new, 0)}}

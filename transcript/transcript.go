@@ -176,6 +176,7 @@ type ToolResult struct {
 // writes them (' ', '-' or '+', then the line), from line OldStart of the
 // file before and NewStart of the file after.
 type Hunk struct {
+	Path               string // the file, where a change spans several; "" for the call's
 	OldStart, NewStart int
 	Lines              []string
 }

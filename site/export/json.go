@@ -115,6 +115,7 @@ type ToolResult struct {
 // Hunk is one part of a change to a file: lines as a unified diff writes
 // them, from line old_start of the file before and new_start after.
 type Hunk struct {
+	Path     string   `json:"path,omitempty"` // where a change spans several files
 	OldStart int      `json:"old_start"`
 	NewStart int      `json:"new_start"`
 	Lines    []string `json:"lines"`
