@@ -165,11 +165,7 @@ func cut(s string, n int) string {
 
 // pendingFormats are formats whose reader is being fixed for what this
 // test found: it lists them instead of failing. It must end empty.
-var pendingFormats = map[string]string{
-
-
-
-}
+var pendingFormats = map[string]string{}
 
 // A needle is a string of a session file: where it is and what it says.
 type needle struct {
