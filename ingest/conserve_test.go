@@ -127,10 +127,6 @@ func conserve(t *testing.T, dir string, l *loaded) {
 	total, lost := 0, 0
 	for _, p := range files {
 		ss := l.bySource[p]
-		if why := pendingFormats[ss[0].Format]; why != "" {
-			t.Logf("%s: not checked yet: %s", p, why)
-			continue
-		}
 		hay := haystack(t, ss)
 		for _, n := range needles(t, path.Join(dir, p), ss[0].Format) {
 			if l.warned[p][n.line] || skippedKind(ss, n.kind) || notWritten(ss[0].Format, n) {
@@ -162,10 +158,6 @@ func cut(s string, n int) string {
 	}
 	return s
 }
-
-// pendingFormats are formats whose reader is being fixed for what this
-// test found: it lists them instead of failing. It must end empty.
-var pendingFormats = map[string]string{}
 
 // A needle is a string of a session file: where it is and what it says.
 type needle struct {
