@@ -958,6 +958,9 @@ func (b *gmBuilder) toolCall(n int, tc *gmToolCall) []*transcript.Part {
 		if r.Patch = unifiedHunks(display.FileDiff); r.Patch == nil || r.Output == "" {
 			r.Output = strings.TrimLeft(r.Output+"\n"+display.FileDiff, "\n")
 		}
+		for i := range r.Patch {
+			r.Patch[i].Path = "" // the call's file, which the diff names by its base name only
+		}
 	case r.Output == "" && ds != "":
 		r.Output = ds
 	case r.Output == "" && tc.Status != "success":

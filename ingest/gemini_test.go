@@ -141,7 +141,7 @@ func TestGeminiLog(t *testing.T) {
 			t.Errorf("%s exit code = %v, want %d", c.id, r.ExitCode, c.exit)
 		}
 	}
-	if p := g1.Parts[5].Call.Result.Patch; len(p) != 1 || p[0].Path != "main.go" || p[0].OldStart != 1 || !slices.Equal(p[0].Lines, []string{"-a", "+b"}) {
+	if p := g1.Parts[5].Call.Result.Patch; len(p) != 1 || p[0].Path != "" || p[0].OldStart != 1 || !slices.Equal(p[0].Lines, []string{"-a", "+b"}) {
 		t.Errorf("ed-1 patch = %+v", p)
 	}
 	if ev := ms[4].Parts[0].Event; ev.Kind != transcript.Interrupt {
