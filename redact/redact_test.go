@@ -142,7 +142,7 @@ var kept = []string{
 	"Session.ID", "Session.Format", "Session.Agent", "Session.AgentVersion", "Session.Source", "Session.Sources",
 	"Session.Models", "Session.ParentID", "Session.ChildIDs", "Message.ID", "Message.Role", "Message.Model",
 	"Message.Branch", "Part.Kind", "Part.Lang", "ToolCall.ID", "ToolCall.Kind", "ToolCall.Subagent",
-	"ToolResult.CallID", "Image.MediaType", "Image.Blob", "Event.Kind", "Turn.Status",
+	"ToolResult.CallID", "Image.MediaType", "Image.Blob", "Event.Kind", "Event.Session", "Turn.Status",
 }
 
 // TestSessionRedactsEveryField puts a secret in every string of a session
