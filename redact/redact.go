@@ -66,16 +66,16 @@ func New(cfg Config) (*Redactor, error) {
 // String returns s with its secrets replaced, and adds what it replaced to
 // counts, by kind.
 func (r *Redactor) String(s string, counts map[string]int) string {
-	return r.redact(s, counts, nil)
+	return r.redact(s, 0, counts, nil)
 }
 
-// redact redacts s and, when learned is not nil, adds each secret it
-// found to it, with its kind.
-func (r *Redactor) redact(s string, counts map[string]int, learned map[string]string) string {
+// redact redacts s, which holds h, and, when learned is not nil, adds
+// each secret it found to it.
+func (r *Redactor) redact(s string, h holds, counts map[string]int, learned map[string]found) string {
 	if s == "" {
 		return s
 	}
-	fs := r.rules.find(s, nil)
+	fs := r.rules.find(s, h, nil)
 	for _, p := range r.patterns {
 		fs = p.matchAll(s, fs)
 	}
@@ -84,8 +84,9 @@ func (r *Redactor) redact(s string, counts map[string]int, learned map[string]st
 	}
 	if learned != nil {
 		for _, f := range fs {
-			if f.hi-f.lo >= minLearned {
-				learned[s[f.lo:f.hi]] = f.kind
+			sec := s[f.lo:f.hi]
+			if old, ok := learned[sec]; len(sec) >= minLearned && (!ok || f.prio < old.prio) {
+				learned[sec] = f
 			}
 		}
 	}
@@ -109,7 +110,7 @@ func literal(s, l, kind string, out []found) []found {
 		if j < 0 {
 			return out
 		}
-		out = append(out, found{i + j, i + j + len(l), kind})
+		out = append(out, found{i + j, i + j + len(l), kind, gitleaks})
 		i += j + len(l)
 	}
 }
@@ -126,16 +127,17 @@ func (p *rule) matchAll(s string, out []found) []found {
 			}
 		}
 		if hi > lo {
-			out = append(out, found{lo, hi, p.id})
+			out = append(out, found{lo, hi, p.id, gitleaks})
 		}
 	}
 	return out
 }
 
 // replace puts [REDACTED:<kind>] in place of every secret; secrets that
-// overlap are replaced once, as the kind of the first.
+// overlap are replaced once, as the kind of the most specific rule (the
+// first of those, in the order they were found).
 func replace(s string, fs []found, counts map[string]int) string {
-	slices.SortFunc(fs, func(a, b found) int { return cmp.Or(a.lo-b.lo, b.hi-a.hi) })
+	slices.SortStableFunc(fs, func(a, b found) int { return cmp.Or(a.lo-b.lo, b.hi-a.hi) })
 	var b strings.Builder
 	b.Grow(len(s))
 	at := 0
@@ -143,6 +145,9 @@ func replace(s string, fs []found, counts map[string]int) string {
 		f := fs[i]
 		for i++; i < len(fs) && fs[i].lo < f.hi; i++ {
 			f.hi = max(f.hi, fs[i].hi)
+			if fs[i].prio < f.prio {
+				f.kind, f.prio = fs[i].kind, fs[i].prio
+			}
 		}
 		// A secret cut before an escaped character must not leave its
 		// backslash behind, or JSON around it would no longer parse.
@@ -172,43 +177,61 @@ func shortenHome(s string) string {
 // Session redacts every string of a session that is shown or written:
 // titles, directories, message text, code, tool names, inputs and outputs,
 // events and their raw records, metadata and warnings. Ids and source paths
-// are kept: URLs are made from them. A secret found anywhere in the session
-// is then also replaced wherever else it appears in it, where the text
-// around it hid it from the rules (in a path, after an escape). It returns
-// the counts by kind.
+// are kept: URLs are made from them. The output of a tool call that read a
+// file of secrets (.env, .netrc, a private key) or printed the environment
+// has the values of its settings redacted too, as has a command's
+// KEY=VALUE whose key names a credential. A secret found anywhere in the
+// session is then also replaced wherever else it appears in it, where the
+// text around it hid it from the rules (in a path, after an escape). It
+// returns the counts by kind.
 func (r *Redactor) Session(s *transcript.Session) map[string]int {
 	counts := map[string]int{}
-	learned := map[string]string{}
-	strs, done := sessionStrings(s)
+	learned := map[string]found{}
+	fields, done := sessionFields(s)
 	defer done()
-	for _, p := range strs {
-		*p = r.redact(*p, counts, learned)
+	for _, f := range fields {
+		*f.p = r.redact(*f.p, f.holds, counts, learned)
 	}
 	if len(learned) == 0 {
 		return counts
 	}
 	secrets := slices.Sorted(maps.Keys(learned))
-	for _, p := range strs {
+	for _, f := range fields {
 		var fs []found
 		for _, sec := range secrets {
-			fs = literal(*p, sec, learned[sec], fs)
+			fs = literal(*f.p, sec, learned[sec].kind, fs)
 		}
 		if len(fs) > 0 {
-			*p = replace(*p, fs, counts)
+			*f.p = replace(*f.p, fs, counts)
 		}
 	}
 	return counts
 }
 
-// sessionStrings returns the strings of s that Session redacts, and a
+// field is a string of a session that is redacted: where it is, what it
+// holds, and, for a report, which message and which part of it it is.
+type field struct {
+	p     *string
+	holds holds
+	msg   int    // the message's number in the session, from 1; 0 for the session's own fields
+	what  string // title, text, tool input, …
+}
+
+// sessionFields returns the strings of s that Session redacts, and a
 // func that stores the metadata values back in their map.
-func sessionStrings(s *transcript.Session) (strs []*string, done func()) {
-	strs = []*string{&s.Title, &s.Project, &s.CWD, &s.Branch}
+func sessionFields(s *transcript.Session) (fields []field, done func()) {
+	add := func(p *string, h holds, msg int, what string) {
+		fields = append(fields, field{p, h, msg, what})
+	}
+	add(&s.Title, 0, 0, "title")
+	add(&s.Project, 0, 0, "project")
+	add(&s.CWD, 0, 0, "directory")
+	add(&s.Branch, 0, 0, "branch")
 	keys := slices.Sorted(maps.Keys(s.Meta))
 	meta := make([]string, len(keys))
 	for i, k := range keys {
 		meta[i] = s.Meta[k]
-		strs = append(strs, &meta[i])
+		add(&meta[i], 0, 0, "metadata")
 	}
 	done = func() {
 		for i, k := range keys {
@@ -216,32 +239,82 @@ func sessionStrings(s *transcript.Session) (strs []*string, done func()) {
 		}
 	}
 	for i := range s.Warnings {
-		strs = append(strs, &s.Warnings[i])
+		add(&s.Warnings[i], 0, 0, "warning")
 	}
+	// What each call's output holds, by its result and by its id (a
+	// result may not be paired yet).
+	outs, byID := map[*transcript.ToolResult]holds{}, map[string]holds{}
+	ins := map[*transcript.ToolCall]holds{}
+	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+		if c := p.Call; c != nil {
+			in, out := callHolds(string(c.Kind), c.Input)
+			ins[c] = in
+			if c.Result != nil {
+				outs[c.Result] = out
+			}
+			if c.ID != "" {
+				byID[c.ID] |= out
+			}
+		}
+	})
 	seen := map[*transcript.ToolResult]bool{}
+	var n int
+	var m *transcript.Message
 	result := func(res *transcript.ToolResult) {
 		if res == nil || seen[res] {
 			return
 		}
 		seen[res] = true
-		strs = append(strs, &res.Output)
+		h, ok := outs[res]
+		if !ok {
+			h = byID[res.CallID]
+		}
+		add(&res.Output, h, n, "tool output")
 		for _, img := range res.Images {
-			strs = append(strs, &img.URL)
+			add(&img.URL, 0, n, "image")
 		}
 	}
-	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
-		strs = append(strs, &p.Text, &p.Name)
+	var shellOut holds // what the last command the user ran in the prompt prints
+	s.Parts(func(msg *transcript.Message, p *transcript.Part) {
+		if msg != m {
+			m, n = msg, n+1
+		}
+		var h holds
+		if p.Kind == transcript.TextPart {
+			if c, ok := between(p.Text, "<bash-input>", "</bash-input>"); ok {
+				h, shellOut = command, commandHolds(c)
+			}
+			if strings.Contains(p.Text, "<bash-stdout>") {
+				h |= shellOut
+			}
+		}
+		add(&p.Text, h, n, string(p.Kind))
+		add(&p.Name, 0, n, "name")
 		if c := p.Call; c != nil {
-			strs = append(strs, &c.Name, &c.Input)
+			add(&c.Name, 0, n, "tool name")
+			add(&c.Input, ins[c], n, "tool input")
 			result(c.Result)
 		}
 		result(p.Result)
 		if p.Event != nil {
-			strs = append(strs, &p.Event.Raw)
+			add(&p.Event.Raw, 0, n, "event")
 		}
 		if p.Image != nil {
-			strs = append(strs, &p.Image.URL)
+			add(&p.Image.URL, 0, n, "image")
 		}
 	})
-	return strs, done
+	return fields, done
+}
+
+// between returns the text of s between open and the close after it.
+func between(s, open, close string) (string, bool) {
+	i := strings.Index(s, open)
+	if i < 0 {
+		return "", false
+	}
+	s = s[i+len(open):]
+	if j := strings.Index(s, close); j >= 0 {
+		s = s[:j]
+	}
+	return s, true
 }

@@ -1,4 +1,4 @@
-package redact
+package redact_test
 
 import (
 	"context"
@@ -12,13 +12,14 @@ import (
 
 	transcriptsite "github.com/transcriptsite/transcriptsite"
 	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/redact"
 	"github.com/transcriptsite/transcriptsite/redact/redacttest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-func newRedactor(t testing.TB, cfg Config) *Redactor {
+func newRedactor(t testing.TB, cfg redact.Config) *redact.Redactor {
 	t.Helper()
-	r, err := New(cfg)
+	r, err := redact.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +34,7 @@ func TestEveryRule(t *testing.T) {
 	if len(missed) > 0 || len(samples) < 200 {
 		t.Errorf("%d samples; no sample for %v", len(samples), missed)
 	}
-	r := newRedactor(t, Config{})
+	r := newRedactor(t, redact.Config{})
 	for _, s := range samples {
 		input := jsonString(map[string]string{"command": "cat .env", "content": "line one\n" + s.Text + "\nline three"})
 		secretJSON := jsonString(s.Secret)
@@ -63,30 +64,70 @@ func jsonString(v any) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// TestKinds checks the kinds that matter most by name.
+// TestKinds checks the kinds that matter most by name, for gitleaks'
+// samples: a key of a gitleaks rule that one of ours replaced is reported
+// as ours.
 func TestKinds(t *testing.T) {
 	samples, _ := redacttest.Samples()
-	r := newRedactor(t, Config{})
-	for _, kind := range []string{
-		"anthropic-api-key", "anthropic-admin-api-key", "openai-api-key", "gcp-api-key", "aws-access-token",
-		"github-pat", "github-fine-grained-pat", "github-oauth", "gitlab-pat", "slack-bot-token",
-		"slack-user-token", "stripe-access-token", "huggingface-access-token", "private-key", "jwt", "generic-api-key",
+	r := newRedactor(t, redact.Config{})
+	for rule, kind := range map[string]string{
+		"anthropic-api-key": "anthropic-api-key", "anthropic-admin-api-key": "anthropic-admin-api-key",
+		"openai-api-key": "openai-project-key", "gcp-api-key": "google-api-key", "aws-access-token": "aws-access-token",
+		"github-pat": "github-pat", "github-fine-grained-pat": "github-fine-grained-pat", "github-oauth": "github-oauth",
+		"gitlab-pat": "gitlab-pat", "slack-bot-token": "slack-bot-token", "slack-user-token": "slack-user-token",
+		"stripe-access-token": "stripe-access-token", "huggingface-access-token": "huggingface-access-token",
+		"private-key": "private-key", "jwt": "jwt", "generic-api-key": "generic-api-key",
+		"perplexity-api-key": "perplexity-api-key", "cohere-api-token": "cohere-api-key",
 	} {
-		i := slices.IndexFunc(samples, func(s redacttest.Sample) bool { return s.Rule == kind })
+		i := slices.IndexFunc(samples, func(s redacttest.Sample) bool { return s.Rule == rule })
 		if i < 0 {
-			t.Errorf("no rule %s", kind)
+			t.Errorf("no rule %s", rule)
 			continue
 		}
 		counts := map[string]int{}
 		out := r.String(samples[i].Text, counts)
 		if counts[kind] != 1 || !strings.Contains(out, "[REDACTED:"+kind+"]") {
-			t.Errorf("%s: %q gives %q, counts %v", kind, samples[i].Text, out, counts)
+			t.Errorf("%s: %q gives %q, counts %v", rule, samples[i].Text, out, counts)
+		}
+	}
+}
+
+// TestKeys plants keys of every format of our own rules in every shape a
+// session's text gives them, and in a tool's JSON input: each is
+// replaced, as its kind.
+func TestKeys(t *testing.T) {
+	keys, missed := redacttest.Keys(3)
+	if len(missed) > 0 {
+		t.Errorf("no keys made for %v", missed)
+	}
+	r := newRedactor(t, redact.Config{})
+	kinds := map[string]bool{}
+	for _, k := range keys {
+		kinds[k.Rule] = true
+		for _, shape := range redacttest.Shapes {
+			for _, text := range []string{redacttest.Place(shape, k.Text), jsonString(map[string]string{"command": redacttest.Place(shape, k.Text)})} {
+				counts := map[string]int{}
+				out := r.String(text, counts)
+				if strings.Contains(out, k.Secret) || counts[k.Rule] != 1 || !strings.Contains(out, "[REDACTED:"+k.Rule+"]") {
+					t.Errorf("%s in %q: %q, counts %v", k.Rule, text, out, counts)
+				}
+			}
+		}
+	}
+	// The providers issue 19 names, at least.
+	for _, k := range strings.Fields(`openai-project-key openai-service-account-key openai-admin-key openai-api-key
+		anthropic-api-key anthropic-admin-api-key anthropic-oauth-token openrouter-api-key groq-api-key xai-api-key
+		google-api-key huggingface-access-token replicate-api-token perplexity-api-key fireworks-api-key
+		langsmith-api-key langsmith-service-key tavily-api-key deepseek-api-key mistral-api-key cohere-api-key
+		together-api-key voyage-api-key`) {
+		if !kinds[k] {
+			t.Errorf("no keys of kind %s", k)
 		}
 	}
 }
 
 func TestOwnRulesAndKeptText(t *testing.T) {
-	r := newRedactor(t, Config{})
+	r := newRedactor(t, redact.Config{})
 	for _, c := range []struct{ in, want string }{
 		{"psql postgres://app:s3cr3t-P4ss@db.internal:5432/app", "psql postgres://app:[REDACTED:url-password]@db.internal:5432/app"},
 		{`git remote add origin "https://x-access-token:Zt8qP2vLk9Rw@github.com/o/r.git"`, `git remote add origin "https://x-access-token:[REDACTED:url-password]@github.com/o/r.git"`},
@@ -110,8 +151,8 @@ func TestOwnRulesAndKeptText(t *testing.T) {
 }
 
 func TestSiteRules(t *testing.T) {
-	r := newRedactor(t, Config{
-		Patterns: []Pattern{{Kind: "ticket", Regex: `ACME-\d{4}`}, {Kind: "internal-host", Regex: `https://(\w+)\.corp\.example`}},
+	r := newRedactor(t, redact.Config{
+		Patterns: []redact.Pattern{{Kind: "ticket", Regex: `ACME-\d{4}`}, {Kind: "internal-host", Regex: `https://(\w+)\.corp\.example`}},
 		Literals: []string{"Project Nightingale", ""},
 		Paths:    true,
 	})
@@ -124,12 +165,12 @@ func TestSiteRules(t *testing.T) {
 	if counts["ticket"] != 1 || counts["literal"] != 1 || counts["internal-host"] != 1 || len(counts) != 3 {
 		t.Errorf("counts %v", counts)
 	}
-	for _, bad := range []Config{
-		{Patterns: []Pattern{{Kind: "x", Regex: "("}}},
-		{Patterns: []Pattern{{Kind: "", Regex: "x"}}},
-		{Patterns: []Pattern{{Kind: "a]b", Regex: "x"}}},
+	for _, bad := range []redact.Config{
+		{Patterns: []redact.Pattern{{Kind: "x", Regex: "("}}},
+		{Patterns: []redact.Pattern{{Kind: "", Regex: "x"}}},
+		{Patterns: []redact.Pattern{{Kind: "a]b", Regex: "x"}}},
 	} {
-		if _, err := New(bad); err == nil || !strings.Contains(err.Error(), "redact.patterns[0]") {
+		if _, err := redact.New(bad); err == nil || !strings.Contains(err.Error(), "redact.patterns[0]") {
 			t.Errorf("%+v: err = %v", bad, err)
 		}
 	}
@@ -161,7 +202,7 @@ func TestSessionRedactsEveryField(t *testing.T) {
 		}}}}},
 	}
 	walkStrings(reflect.ValueOf(s), "", func(_ string, v reflect.Value) { v.SetString("see " + secret.Text) })
-	counts := newRedactor(t, Config{}).Session(s)
+	counts := newRedactor(t, redact.Config{}).Session(s)
 	var left []string
 	walkStrings(reflect.ValueOf(s), "", func(field string, v reflect.Value) {
 		if strings.Contains(v.String(), secret.Secret) && !slices.Contains(left, field) {
@@ -231,7 +272,7 @@ func corpus(b testing.TB) (strs []string, size int64) {
 // BenchmarkString redacts every string of real sessions.
 func BenchmarkString(b *testing.B) {
 	strs, size := corpus(b)
-	r := newRedactor(b, Config{})
+	r := newRedactor(b, redact.Config{})
 	b.SetBytes(size)
 	for b.Loop() {
 		counts := map[string]int{}
@@ -254,10 +295,10 @@ func TestSessionRedactsASecretEverywhere(t *testing.T) {
 			{Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: "The secret is " + s.Text}}},
 		}}},
 	}
-	if strings.Contains(newRedactor(t, Config{}).String(sess.CWD, map[string]int{}), "REDACTED") {
+	if strings.Contains(newRedactor(t, redact.Config{}).String(sess.CWD, map[string]int{}), "REDACTED") {
 		t.Fatal("the rule sees the secret in a path: the test needs a secret it does not see there")
 	}
-	counts := newRedactor(t, Config{}).Session(sess)
+	counts := newRedactor(t, redact.Config{}).Session(sess)
 	for _, got := range []string{sess.CWD, sess.Turns[0].Messages[0].Parts[0].Text, sess.Turns[0].Messages[1].Parts[0].Text} {
 		if strings.Contains(got, s.Secret) || !strings.Contains(got, "[REDACTED:azure-ad-client-secret]") {
 			t.Errorf("%q", got)
@@ -268,40 +309,10 @@ func TestSessionRedactsASecretEverywhere(t *testing.T) {
 	}
 }
 
-func TestKeywordLed(t *testing.T) {
-	for _, c := range []struct {
-		expr       string
-		kws        []string
-		want, word bool
-	}{
-		{`(?i)(?:access|(?-i:[Aa]pi|API)|passw(?:or)?d)[ =]+(\w+)`, []string{"access", "api", "passwd", "password"}, true, false},
-		{`(?i)(?:access|auth)=(\w+)`, []string{"access"}, false, false}, // auth is no keyword
-		{`(?i)(?:linked[_-]?in)=(\w+)`, []string{"linkedin", "linked_in", "linked-in"}, true, false},
-		{`(?i)(?:linked[_-]?in)=(\w+)`, []string{"linkedin"}, false, false},
-		{`(?i)\w*token=(\w+)`, []string{"token"}, false, false},
-		{`(?i)\b((?:hvs\.[\w-]{90,120}|s\.(?i:[a-z0-9]{24})))(?:['"\s;]|$)`, []string{"hvs.", "s."}, true, true},
-		{`\b(ghp_[0-9a-zA-Z]{36})`, []string{"ghp_"}, true, true},
-		{`\b(ghp_[0-9a-zA-Z]{36})`, []string{"ghp_x"}, false, false},
-		{`\b(-----BEGIN)`, []string{"-----begin"}, false, false}, // \b before a non-word byte
-		{`(?:^|\s)(token\w+)`, []string{"token"}, false, false},
-	} {
-		if got, word := keywordLed(c.expr, c.kws); got != c.want || word != c.word {
-			t.Errorf("keywordLed(%q, %q) = %v, %v, want %v, %v", c.expr, c.kws, got, word, c.want, c.word)
-		}
-	}
-	rs, err := builtin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.ContainsFunc(rs.rules, func(r *rule) bool { return r.id == "generic-api-key" && r.at != nil }) {
-		t.Error("generic-api-key is not anchored at its keywords")
-	}
-}
-
 // A rule anchored at its keywords still finds a secret after other
 // keywords on the same line, and one whose name holds a keyword midway.
 func TestAnchoredMidLine(t *testing.T) {
-	r, err := New(Config{})
+	r, err := redact.New(redact.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
