@@ -34,4 +34,3 @@ func TestKeywordLed(t *testing.T) {
 		t.Error("generic-api-key is not anchored at its keywords")
 	}
 }
-
