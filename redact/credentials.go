@@ -25,8 +25,10 @@ var credentials = []*rule{
 	cred("http-auth-header", `(?i)\b(?:x-api-key|x-goog-api-key|xi-api-key|api-key|apikey|x-auth-token|x-access-token|x-subscription-token|private-token|x-gitlab-token|x-vault-token|x-rapidapi-key)["']?[ \t]*:[ \t]*["']?([A-Za-z0-9._~+/=-]{8,1000})`,
 		3, "api-key", "apikey", "x-auth-token", "x-access-token", "x-subscription-token", "private-token", "x-gitlab-token", "x-vault-token", "x-rapidapi-key"),
 	// curl -u user:password, http -a user:password.
-	cred("basic-auth", `\b(?:curl|xh|https?|wget) [^\n]*?[ \t](?:-u|--user|-a|--auth|--http-user)(?:[ \t]+|=)?["']?[^\s:"'$@]{0,100}:([^\s"'\x60@]{3,200})`,
-		0, "curl", "xh ", "http ", "https ", "wget"),
+	cred("basic-auth", `\b(?:curl|wget|xh)\b[^\n]*?[ \t](?:-u|--user|--http-user)(?:[ \t]+|=)?["']?[^\s:"'$@]{0,100}:([^\s"'\x60@]{3,200})`,
+		0, "curl", "wget", "xh"),
+	cred("basic-auth", `\bhttps? (?:-a|--auth)(?:[ \t]+|=)["']?[^\s:"'$@]{0,100}:([^\s"'\x60@]{3,200})`,
+		0, "http -a", "https -a", "http --auth", "https --auth"),
 	// Passwords given to commands: --password …, mysql -p…, sshpass -p …,
 	// docker login -p …, redis-cli -a …, openssl -pass pass:…, and the
 	// variables that clients read them from.

@@ -271,7 +271,8 @@ var boolWords = map[string]bool{"yes": true, "off": true, "enabled": true, "disa
 // token's alphabet, letters and digits mixed, of high entropy. Hashes
 // and UUIDs (hex) fall short of the entropy.
 func random(v string) bool {
-	if len(v) < 20 || !mixed(v) || strings.Trim(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_.~-") != "" {
+	if len(v) < 20 || !mixed(v) || strings.Trim(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_.~-") != "" ||
+		strings.ContainsAny(v[:1], "/~.") { // a path
 		return false
 	}
 	return entropy(v) >= 4.2 && !fieldPath.MatchString(v)

@@ -258,8 +258,7 @@ func sessionFields(s *transcript.Session) (fields []field, done func()) {
 		}
 	})
 	seen := map[*transcript.ToolResult]bool{}
-	var n int
-	var m *transcript.Message
+	n := 0 // the message's number
 	result := func(res *transcript.ToolResult) {
 		if res == nil || seen[res] {
 			return
@@ -275,35 +274,69 @@ func sessionFields(s *transcript.Session) (fields []field, done func()) {
 		}
 	}
 	var shellOut holds // what the last command the user ran in the prompt prints
-	s.Parts(func(msg *transcript.Message, p *transcript.Part) {
-		if msg != m {
-			m, n = msg, n+1
-		}
-		var h holds
-		if p.Kind == transcript.TextPart {
-			if c, ok := between(p.Text, "<bash-input>", "</bash-input>"); ok {
-				h, shellOut = command, commandHolds(c)
+	for _, t := range s.Turns {
+		for _, m := range t.Messages {
+			n++
+			for _, p := range m.Parts {
+				var h holds
+				if p.Kind == transcript.TextPart {
+					if c, ok := between(p.Text, "<bash-input>", "</bash-input>"); ok {
+						h, shellOut = command, commandHolds(c)
+					}
+					if strings.Contains(p.Text, "<bash-stdout>") {
+						h |= shellOut
+					}
+				}
+				add(&p.Text, h, n, string(p.Kind))
+				add(&p.Name, 0, n, "name")
+				if c := p.Call; c != nil {
+					add(&c.Name, 0, n, "tool name")
+					add(&c.Input, ins[c], n, "tool input")
+					result(c.Result)
+				}
+				result(p.Result)
+				if p.Event != nil {
+					add(&p.Event.Raw, 0, n, "event")
+				}
+				if p.Image != nil {
+					add(&p.Image.URL, 0, n, "image")
+				}
 			}
-			if strings.Contains(p.Text, "<bash-stdout>") {
-				h |= shellOut
-			}
 		}
-		add(&p.Text, h, n, string(p.Kind))
-		add(&p.Name, 0, n, "name")
-		if c := p.Call; c != nil {
-			add(&c.Name, 0, n, "tool name")
-			add(&c.Input, ins[c], n, "tool input")
-			result(c.Result)
-		}
-		result(p.Result)
-		if p.Event != nil {
-			add(&p.Event.Raw, 0, n, "event")
-		}
-		if p.Image != nil {
-			add(&p.Image.URL, 0, n, "image")
-		}
-	})
+	}
 	return fields, done
+}
+
+// Finding is a secret that was replaced in a session: where, and its
+// kind; never the secret.
+type Finding struct {
+	// Message is the number of the message in the session, from 1, as
+	// its page numbers them (anchor m-N); 0 for the session's own fields.
+	Message int
+	Field   string // title, directory, text, thinking, tool input, tool output, …
+	Kind    string
+}
+
+// Findings lists the secrets replaced in s, from the [REDACTED:<kind>]
+// marks in its strings, in order.
+func Findings(s *transcript.Session) []Finding {
+	fields, _ := sessionFields(s)
+	var out []Finding
+	for _, f := range fields {
+		for rest := *f.p; ; {
+			i := strings.Index(rest, "[REDACTED:")
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len("[REDACTED:"):]
+			j := strings.IndexByte(rest, ']')
+			if j < 0 || j > 64 || strings.ContainsAny(rest[:j], " \n[") {
+				continue
+			}
+			out = append(out, Finding{f.msg, f.what, rest[:j]})
+		}
+	}
+	return out
 }
 
 // between returns the text of s between open and the close after it.

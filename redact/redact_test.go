@@ -3,6 +3,7 @@ package redact_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"reflect"
@@ -139,6 +140,15 @@ func TestOwnRulesAndKeptText(t *testing.T) {
 		{"commit 9fceb02d0ae598e95dc970b74767f19372d61af8, session 3f2a9c1e-7b4d-4e8a-9c2f-1d5e6a7b8c90", ""},
 		{"apiKey := os.Getenv(\"API_KEY\")\nif tok.Kind == token.STRING {", ""},
 		{"The key insight is that the parser's token stream is lazy.", ""},
+		// Kept: stand-ins for secrets, flags that are not passwords, ids.
+		{"OPENAI_API_KEY=sk-proj-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", ""},
+		{`curl -H "Authorization: Bearer $OPENAI_API_KEY" -H 'x-api-key: <your-key>' -u "$USER:$PASS" https://api.example.com`, ""},
+		{"echo $PW | docker login --password-stdin -u ci registry && mkdir -p build && ssh -p 2222 host && docker run -p 8080:80 -u 1000:1000 app", ""},
+		{"git push -u origin main; psql postgres://user:password@localhost/db; mysql -u root -p shop", ""},
+		{"mongosh --password ${MONGO_PASSWORD} && gh auth login --with-token < token.txt && npm test -- --token-limit 5", ""},
+		{`headers["Authorization"] = request.headers.get("Authorization")`, ""},
+		{"fw_getFirmwareRevisionNumber pa-ListItemComponentNameIsLongEnoughForIt hf_requiredCharacteristicTypesForDisplay", ""},
+		{"https://example.com/search?q=token&key=cache-entry-name&page=2", ""},
 	} {
 		want := c.want
 		if want == "" {
@@ -146,6 +156,85 @@ func TestOwnRulesAndKeptText(t *testing.T) {
 		}
 		if got := r.String(c.in, map[string]int{}); got != want {
 			t.Errorf("%q\n got %q\nwant %q", c.in, got, want)
+		}
+	}
+}
+
+// TestCommands puts each command line with a secret in a shell tool's
+// input: the secret is replaced as its kind.
+func TestCommands(t *testing.T) {
+	r := newRedactor(t, redact.Config{})
+	for _, c := range redacttest.Commands(1) {
+		call := &transcript.ToolCall{ID: "c1", Name: "Bash", Kind: transcript.ShellTool, Input: jsonString(map[string]string{"command": c.Text})}
+		s := &transcript.Session{Turns: []transcript.Turn{{Messages: []*transcript.Message{{Parts: []*transcript.Part{{Kind: transcript.CallPart, Call: call}}}}}}}
+		counts := r.Session(s)
+		if strings.Contains(call.Input, c.Secret) || counts[c.Rule] != 1 {
+			t.Errorf("%s: %s, counts %v", c.Rule, call.Input, counts)
+		}
+	}
+}
+
+// TestReads reads files of secrets and prints the environment, in tools
+// of every kind, the result paired with its call or not: every secret in
+// the output is replaced as its kind. The same output from a read of an
+// ordinary file keeps what only the context rules find.
+func TestReads(t *testing.T) {
+	keys, _ := redacttest.Keys(1)
+	r := newRedactor(t, redact.Config{})
+	for i, rd := range redacttest.Reads(1, keys[:5]) {
+		input, kind, output := map[string]string{"command": rd.Command}, transcript.ShellTool, rd.Output
+		if rd.Path != "" {
+			input, kind, output = map[string]string{"file_path": rd.Path}, transcript.ReadTool, redacttest.Numbered(rd.Output)
+		}
+		for _, paired := range []bool{true, false} {
+			res := &transcript.ToolResult{CallID: "c1", Output: output}
+			call := &transcript.ToolCall{ID: "c1", Kind: kind, Input: jsonString(input)}
+			parts := []*transcript.Part{{Kind: transcript.CallPart, Call: call}, {Kind: transcript.ResultPart, Result: res}}
+			if paired {
+				call.Result = res
+			}
+			s := &transcript.Session{Turns: []transcript.Turn{{Messages: []*transcript.Message{{Parts: parts[:1]}, {Parts: parts[1:]}}}}}
+			counts := r.Session(s)
+			for _, sec := range rd.Secrets {
+				if strings.Contains(res.Output, sec.Secret) || counts[sec.Rule] == 0 {
+					t.Errorf("read %d (%s%s), paired %v: %s is left in\n%s\ncounts %v", i, rd.Path, rd.Command, paired, sec.Rule, res.Output, counts)
+				}
+			}
+		}
+		if i == 0 {
+			plain := r.String(output, map[string]int{})
+			if !strings.Contains(plain, rd.Secrets[1].Secret) {
+				t.Errorf("without the read's context, the .env's DB_PASSWORD is redacted too: the test shows nothing")
+			}
+		}
+	}
+	// A file of secrets written: its content is redacted as read.
+	call := &transcript.ToolCall{Kind: transcript.WriteTool, Input: jsonString(map[string]string{"file_path": "/app/.env", "content": "DB_PASSWORD=Qm7rTz2pLk\nPORT=3000\n"})}
+	s := &transcript.Session{Turns: []transcript.Turn{{Messages: []*transcript.Message{{Parts: []*transcript.Part{{Kind: transcript.CallPart, Call: call}}}}}}}
+	if r.Session(s); strings.Contains(call.Input, "Qm7rTz2pLk") || !strings.Contains(call.Input, "PORT=3000") {
+		t.Errorf("written .env: %s", call.Input)
+	}
+}
+
+// TestKeptSettings prints an environment and reads an example .env with
+// nothing secret in them: nothing is redacted.
+func TestKeptSettings(t *testing.T) {
+	r := newRedactor(t, redact.Config{})
+	for input, output := range map[string]string{
+		`{"command":"env"}`: "HOME=/home/dev\nPATH=/usr/local/bin:/usr/bin\nLS_COLORS=rs=0:di=01;34:ln=01;36:mh=00:pi=40;33\n" +
+			"TERM_SESSION_ID=w0t0p0:2E8A5F7C-0B4D-4C1E-9F3A-7D2B6C8E1A40\nXPC_SERVICE_NAME=application.com.microsoft.VSCode.81234.81240\n" +
+			"SSH_AUTH_SOCK=/private/tmp/com.apple.launchd.Xq1/Listeners\nGIT_ASKPASS=/Applications/Code.app/askpass.sh\n" +
+			"VSCODE_GIT_IPC_HANDLE=/var/folders/3x/T/vscode-git-9f8e7d6c5b.sock\nMAX_THINKING_TOKENS=31999\nSHLVL=2\n" +
+			"CLAUDE_CODE_ENTRYPOINT=cli\nGIT_COMMIT=9fceb02d0ae598e95dc970b74767f19372d61af8\nTOKENIZERS_PARALLELISM=false\n" +
+			"SECURITYSESSIONID=186a8\nAPI_TOKEN_URL=https://auth.example.com/token\nKEY_ID=3f2a9c1e-7b4d-4e8a-9c2f-1d5e6a7b8c90\n_=/usr/bin/env\n",
+		`{"file_path":"/app/.env.example"}`: "     1→OPENAI_API_KEY=your-openai-key-here\n     2→DB_PASSWORD=changeme\n     3→STRIPE_SECRET=sk_test_...\n" +
+			"     4→SESSION_SECRET=\n     5→JWT_SECRET=<generate with openssl rand -hex 32>\n     6→AUTH_ENABLED=true\n     7→TOKEN_TTL=3600\n",
+	} {
+		res := &transcript.ToolResult{Output: output}
+		call := &transcript.ToolCall{Kind: transcript.ShellTool, Input: input, Result: res}
+		s := &transcript.Session{Turns: []transcript.Turn{{Messages: []*transcript.Message{{Parts: []*transcript.Part{{Kind: transcript.CallPart, Call: call}}}}}}}
+		if counts := r.Session(s); len(counts) > 0 {
+			t.Errorf("%s: redacted %v:\n%s", input, counts, res.Output)
 		}
 	}
 }
@@ -328,4 +417,74 @@ func TestAnchoredMidLine(t *testing.T) {
 			t.Errorf("String(%q) = %q, counts %v", s, got, counts)
 		}
 	}
+}
+
+// TestNoiseIsKept runs sessions full of strings that look random and are
+// no secret (git SHAs, UUIDs, base64 images, hashes, lockfiles, minified
+// code, an environment and an example .env without secrets), as tool
+// output, text and thinking: nothing is redacted.
+func TestNoiseIsKept(t *testing.T) {
+	r := newRedactor(t, redact.Config{})
+	for seed := range uint64(3) {
+		var msgs []*transcript.Message
+		for i, o := range redacttest.Noise(seed) {
+			res := &transcript.ToolResult{Output: o.Text}
+			call := &transcript.ToolCall{ID: fmt.Sprint(i), Kind: transcript.ShellTool, Input: jsonString(map[string]string{"command": o.Command}), Result: res}
+			msgs = append(msgs, &transcript.Message{Parts: []*transcript.Part{
+				{Kind: transcript.TextPart, Text: "Output of " + o.Command + ":\n\n```\n" + o.Text + "```"},
+				{Kind: transcript.ThinkingPart, Text: o.Text},
+				{Kind: transcript.CallPart, Call: call},
+			}})
+		}
+		s := &transcript.Session{ID: fmt.Sprint("noise", seed), Turns: []transcript.Turn{{Messages: msgs}}}
+		r.Session(s)
+		for _, f := range listRedactions(s) {
+			t.Error(f)
+		}
+	}
+}
+
+// TestCorpusHasNoSecrets redacts every session of the shared corpus, when
+// it is beside the repository, and lists every redaction made: the corpus
+// holds no secret, so each would be a false positive.
+func TestCorpusHasNoSecrets(t *testing.T) {
+	root := os.DirFS("../../shared/corpus")
+	if _, err := fs.Stat(root, "."); err != nil {
+		t.Skip("no shared corpus beside the repository")
+	}
+	res, err := ingest.Load(context.Background(), ingest.Root{FS: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRedactor(t, redact.Config{})
+	for _, s := range res.Sessions {
+		r.Session(s)
+		for _, f := range listRedactions(s) {
+			t.Errorf("%s: %s", s.Source, f)
+		}
+	}
+	t.Logf("%d sessions, no redaction", len(res.Sessions))
+}
+
+// listRedactions describes each redaction in s with its place and the text
+// around it.
+func listRedactions(s *transcript.Session) []string {
+	var out []string
+	findings := redact.Findings(s)
+	walkStrings(reflect.ValueOf(s), "", func(field string, v reflect.Value) {
+		str := v.String()
+		for i := 0; ; {
+			j := strings.Index(str[i:], "[REDACTED:")
+			if j < 0 {
+				break
+			}
+			j += i
+			out = append(out, fmt.Sprintf("%s: …%s…", field, str[max(0, j-60):min(len(str), j+80)]))
+			i = j + 1
+		}
+	})
+	if len(findings) != len(out) {
+		out = append(out, fmt.Sprintf("Findings lists %d redactions, the strings hold %d", len(findings), len(out)))
+	}
+	return out
 }

@@ -488,11 +488,16 @@ func (rs *ruleSet) check(r *rule, s string, a, b int, out []found) []found {
 		return out
 	}
 	line := s[lineStart(s, a, 0):lineEnd(s, a+len(match), 0)]
-	if allowed(rs.global, secret, match, line) || allowed(r.allow, secret, match, line) {
+	if allowed(rs.global, secret, match, line) || allowed(r.allow, secret, match, line) || digest.MatchString(s[max(0, a+sa-8):a+sa]) {
 		return out
 	}
 	return append(out, found{a + sa, a + sb, r.id, r.prio})
 }
+
+// digest ends the text before a hash named by its algorithm
+// (sha256:…, sha512-…, go.sum's h1:…): an image digest or a lockfile's
+// integrity, not a secret.
+var digest = regexp.MustCompile(`(?i)(?:sha1|sha224|sha256|sha384|sha512|md5|blake2b|h1)[:=-]$`)
 
 // allowed reports whether an allowlist lets a finding through, as gitleaks
 // decides it for a fragment that has no path or commit.
