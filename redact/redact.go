@@ -175,9 +175,10 @@ func shortenHome(s string) string {
 }
 
 // Session redacts every string of a session that is shown or written:
-// titles, directories, message text, code, tool names, inputs and outputs,
-// events and their raw records, metadata and warnings. Ids and source paths
-// are kept: URLs are made from them. The output of a tool call that read a
+// titles, directories, agents and models, message text, code and its
+// language, tool names, inputs and outputs, events and their raw records,
+// metadata and warnings. Ids, roles and source paths are kept: URLs and
+// links are made from them. The output of a tool call that read a
 // file of secrets (.env, .netrc, a private key) or printed the environment
 // has the values of its settings redacted too, as has a command's
 // KEY=VALUE whose key names a credential. A secret found anywhere in the
@@ -227,6 +228,11 @@ func sessionFields(s *transcript.Session) (fields []field, done func()) {
 	add(&s.Project, 0, 0, "project")
 	add(&s.CWD, 0, 0, "directory")
 	add(&s.Branch, 0, 0, "branch")
+	add(&s.Agent, 0, 0, "agent")
+	add(&s.AgentVersion, 0, 0, "agent")
+	for i := range s.Models {
+		add(&s.Models[i], 0, 0, "model")
+	}
 	keys := slices.Sorted(maps.Keys(s.Meta))
 	meta := make([]string, len(keys))
 	for i, k := range keys {
@@ -264,6 +270,7 @@ func sessionFields(s *transcript.Session) (fields []field, done func()) {
 			return
 		}
 		seen[res] = true
+		add(&res.CallID, 0, n, "tool call id")
 		h, ok := outs[res]
 		if !ok {
 			h = byID[res.CallID]
@@ -277,6 +284,7 @@ func sessionFields(s *transcript.Session) (fields []field, done func()) {
 	for _, t := range s.Turns {
 		for _, m := range t.Messages {
 			n++
+			add(&m.Model, 0, n, "model")
 			for _, p := range m.Parts {
 				var h holds
 				if p.Kind == transcript.TextPart {
@@ -289,13 +297,16 @@ func sessionFields(s *transcript.Session) (fields []field, done func()) {
 				}
 				add(&p.Text, h, n, string(p.Kind))
 				add(&p.Name, 0, n, "name")
+				add(&p.Lang, 0, n, "language")
 				if c := p.Call; c != nil {
+					add(&c.ID, 0, n, "tool call id") // some readers make it of the name
 					add(&c.Name, 0, n, "tool name")
 					add(&c.Input, ins[c], n, "tool input")
 					result(c.Result)
 				}
 				result(p.Result)
 				if p.Event != nil {
+					add(&p.Event.Kind, 0, n, "event")
 					add(&p.Event.Raw, 0, n, "event")
 				}
 				if p.Image != nil {
@@ -315,6 +326,17 @@ type Finding struct {
 	Message int
 	Field   string // title, directory, text, thinking, tool input, tool output, …
 	Kind    string
+}
+
+// Count counts the secrets replaced in s, by kind, from the marks in its
+// strings: the counts of a session merged from several files, each
+// redacted on its own.
+func Count(s *transcript.Session) map[string]int {
+	counts := map[string]int{}
+	for _, f := range Findings(s) {
+		counts[f.Kind]++
+	}
+	return counts
 }
 
 // Findings lists the secrets replaced in s, from the [REDACTED:<kind>]

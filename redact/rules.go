@@ -80,6 +80,15 @@ const (
 	gitleaksLoose        // generic-api-key and gitleaks' curl rules
 )
 
+// secretEnd is how most gitleaks rules end a secret: a quote, a space, a
+// semicolon, an escaped line break or the end. In a transcript a secret
+// also ends in Markdown's marks and in prose (**key**, ~~key~~, (key),
+// key.), where the rules would miss it; secretEndInText lets them.
+const (
+	secretEnd       = `(?:[\x60'"\s;]|\\[nr]|$`
+	secretEndInText = `(?:[\x60'"\s;~*)\]}>|,.]|\\[nr]|$`
+)
+
 // builtin loads the built-in rules once: compiling them takes tens of ms.
 var builtin = sync.OnceValues(func() (*ruleSet, error) {
 	v := viper.New()
@@ -110,7 +119,7 @@ var builtin = sync.OnceValues(func() (*ruleSet, error) {
 		// gitleaks' regexp package is the standard library's unless it is
 		// built with the gore2regex tag; compiling the source again keeps
 		// this package independent of that choice.
-		re, err := regexp.Compile(r.Regex.String())
+		re, err := regexp.Compile(strings.ReplaceAll(r.Regex.String(), secretEnd, secretEndInText))
 		if err != nil {
 			return nil, fmt.Errorf("gitleaks rule %s: %w", id, err)
 		}
