@@ -139,6 +139,10 @@ func commandHolds(c string) holds {
 		for len(words) > 0 && (words[0] == "sudo" || strings.Contains(words[0], "=") || words[0] == "(" || words[0] == "{") {
 			words = words[1:]
 		}
+		// bash -lc 'cmd', as Codex runs every command.
+		if len(words) > 2 && shells[path.Base(words[0])] && strings.HasPrefix(words[1], "-") && strings.Contains(words[1], "c") {
+			words = strings.Fields(strings.Trim(strings.Join(words[2:], " "), `"'`))
+		}
 		for _, w := range words {
 			h |= fileHolds(strings.Trim(w, `"'();<>`))
 		}
@@ -148,6 +152,8 @@ func commandHolds(c string) holds {
 	}
 	return h
 }
+
+var shells = words("bash sh zsh dash ksh fish")
 
 var commandSep = regexp.MustCompile(`&&|\|\||[|;\n]|\$\(`)
 

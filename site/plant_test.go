@@ -380,3 +380,125 @@ func formats(t *testing.T) []string {
 	}
 	return slices.Clip(out)
 }
+
+// TestPlantedReadsLeakNowhere has agents of three formats read files of
+// secrets (.env, .netrc, a private key, …), print the environment (env,
+// docker inspect, kubectl get secret) and run commands with credentials in
+// them, as tool calls and, for Claude Code, as the user's own shell
+// command: no secret reaches the site, and each is counted as its kind.
+func TestPlantedReadsLeakNowhere(t *testing.T) {
+	keys, _ := redacttest.Keys(1)
+	reads := redacttest.Reads(3, keys[:8])
+	commands := redacttest.Commands(3)
+	var secrets []redacttest.Sample
+	for _, r := range reads {
+		secrets = append(secrets, r.Secrets...)
+	}
+	secrets = append(secrets, commands...)
+
+	// Each format's tool calls: name, input, output.
+	type call struct{ name, output string }
+	claude, codex, gemini := []obj{}, []obj{}, []obj{}
+	for i, r := range reads {
+		id := fmt.Sprintf("call%d", i)
+		cmd, output := r.Command, r.Output
+		if r.Path != "" {
+			claude = append(claude, obj{"type": "tool_use", "id": id, "name": "Read", "input": obj{"file_path": r.Path}},
+				obj{"type": "tool_result", "tool_use_id": id, "content": redacttest.Numbered(output)})
+			gemini = append(gemini, obj{"id": id, "name": "read_file", "args": obj{"absolute_path": r.Path}, "status": "success",
+				"result": []obj{{"functionResponse": obj{"id": id, "name": "read_file", "response": obj{"output": output}}}}})
+			cmd = "cat " + r.Path
+		} else {
+			claude = append(claude, obj{"type": "tool_use", "id": id, "name": "Bash", "input": obj{"command": cmd}},
+				obj{"type": "tool_result", "tool_use_id": id, "content": output})
+			gemini = append(gemini, obj{"id": id, "name": "run_shell_command", "args": obj{"command": cmd}, "status": "success",
+				"result": []obj{{"functionResponse": obj{"id": id, "name": "run_shell_command", "response": obj{"output": output}}}}})
+		}
+		args, _ := json.Marshal(obj{"command": []string{"bash", "-lc", cmd}})
+		codex = append(codex, obj{"type": "function_call", "name": "shell", "call_id": id, "arguments": string(args)},
+			obj{"type": "function_call_output", "call_id": id, "output": output})
+	}
+	for i, c := range commands {
+		id := fmt.Sprintf("cmd%d", i)
+		claude = append(claude, obj{"type": "tool_use", "id": id, "name": "Bash", "input": obj{"command": c.Text}},
+			obj{"type": "tool_result", "tool_use_id": id, "content": "ok"})
+		gemini = append(gemini, obj{"id": id, "name": "run_shell_command", "args": obj{"command": c.Text}, "status": "success",
+			"result": []obj{{"functionResponse": obj{"id": id, "name": "run_shell_command", "response": obj{"output": "ok"}}}}})
+		args, _ := json.Marshal(obj{"cmd": c.Text})
+		codex = append(codex, obj{"type": "function_call", "name": "exec_command", "call_id": id, "arguments": string(args)},
+			obj{"type": "function_call_output", "call_id": id, "output": "ok"})
+	}
+
+	var cc [][]byte
+	n := 0
+	rec := func(typ string, msg obj) obj {
+		n++
+		return obj{"parentUuid": nil, "sessionId": "11111111-0000-4000-8000-000000000001", "cwd": "/home/dev/shop", "type": typ,
+			"uuid": fmt.Sprintf("u%d", n), "timestamp": fmt.Sprintf("2026-05-01T10:%02d:%02dZ", n/60, n%60), "message": msg}
+	}
+	cc = append(cc, jsonl(false, rec("user", obj{"role": "user", "content": "Why does the app not start?"})))
+	for i := 0; i < len(claude); i += 2 {
+		cc = append(cc, jsonl(false,
+			rec("assistant", obj{"id": fmt.Sprintf("m%d", i), "role": "assistant", "model": "claude-sonnet-4-5", "content": []obj{claude[i]}}),
+			rec("user", obj{"role": "user", "content": []obj{claude[i+1]}})))
+	}
+	// The user's own command: Claude Code shows it as tagged text.
+	env := reads[0]
+	cc = append(cc, jsonl(false,
+		rec("user", obj{"role": "user", "content": "<bash-input>cat .env</bash-input>"}),
+		rec("user", obj{"role": "user", "content": "<bash-stdout>" + env.Output + "</bash-stdout><bash-stderr></bash-stderr>"})))
+
+	ts := func(s int) string { return fmt.Sprintf("2026-05-02T10:%02d:%02d.000Z", s/60, s%60) }
+	cx := [][]byte{jsonl(false,
+		obj{"timestamp": ts(0), "type": "session_meta", "payload": obj{"id": "019a0000-0000-7000-8000-000000000002", "timestamp": ts(0), "cwd": "/home/dev/shop"}},
+		obj{"timestamp": ts(1), "type": "response_item", "payload": obj{"type": "message", "role": "user", "content": []obj{{"type": "input_text", "text": "Why does the app not start?"}}}})}
+	for i, it := range codex {
+		cx = append(cx, jsonl(false, obj{"timestamp": ts(2 + i), "type": "response_item", "payload": it}))
+	}
+	gm := jsonl(false,
+		obj{"sessionId": "33333333-0000-4000-8000-000000000003", "projectHash": "abc", "startTime": "2026-05-03T10:00:00.000Z", "lastUpdated": "2026-05-03T10:09:00.000Z", "kind": "main"},
+		obj{"id": "g1", "timestamp": "2026-05-03T10:00:01.000Z", "type": "user", "content": []obj{{"text": "Why does the app not start?"}}},
+		obj{"id": "g2", "timestamp": "2026-05-03T10:00:05.000Z", "type": "gemini", "content": "Let me look.", "model": "gemini-2.5-pro", "toolCalls": gemini})
+
+	dir := t.TempDir()
+	writeTree(t, dir, map[string][]byte{
+		"config.yaml": []byte("title: Reads\n"),
+		"content/claude/-home-dev-shop/11111111-0000-4000-8000-000000000001.jsonl": bytes.Join(cc, nil),
+		"content/codex/2026/05/02/rollout-2026-05-02T10-00-00-019a0000-0000-7000-8000-000000000002.jsonl": bytes.Join(cx, nil),
+		"content/gemini/tmp/shop/chats/session-2026-05-03T10-00-33333333.jsonl": gm,
+	})
+	var needles []string
+	for _, s := range secrets {
+		needles = append(needles, strings.ToLower(s.Secret))
+	}
+	check := func(redacted bool) {
+		cfg, _, err := build(t, dir, map[string]any{"redact.enabled": redacted, "destination": filepath.Join(dir, fmt.Sprint("public-", redacted))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all strings.Builder
+		for name, data := range tree(t, cfg.Destination) {
+			all.WriteString(strings.ToLower(name + "\n" + string(data) + "\n"))
+		}
+		found := holds(all.String(), needles)
+		list := readSessions(t, cfg.Destination)
+		if len(list) != 3 {
+			t.Fatalf("%d sessions, want 3", len(list))
+		}
+		for _, e := range list {
+			for _, s := range secrets {
+				if redacted && e.Redacted[s.Rule] == 0 {
+					t.Errorf("%s: no secret counted as %s", e.Format, s.Rule)
+				}
+			}
+		}
+		for _, s := range secrets {
+			if found[strings.ToLower(s.Secret)] == redacted {
+				t.Errorf("redaction %v: the %s secret %q is in the site: %v", redacted, s.Rule, s.Secret, found[strings.ToLower(s.Secret)])
+			}
+		}
+	}
+	check(false) // every secret is shown
+	check(true)  // and none is
+	t.Logf("%d reads and %d commands in 3 formats, %d secrets", len(reads), len(commands), len(secrets))
+}
