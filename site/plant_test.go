@@ -463,9 +463,9 @@ func TestPlantedReadsLeakNowhere(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string][]byte{
 		"config.yaml": []byte("title: Reads\n"),
-		"content/claude/-home-dev-shop/11111111-0000-4000-8000-000000000001.jsonl": bytes.Join(cc, nil),
+		"content/claude/-home-dev-shop/11111111-0000-4000-8000-000000000001.jsonl":                        bytes.Join(cc, nil),
 		"content/codex/2026/05/02/rollout-2026-05-02T10-00-00-019a0000-0000-7000-8000-000000000002.jsonl": bytes.Join(cx, nil),
-		"content/gemini/tmp/shop/chats/session-2026-05-03T10-00-33333333.jsonl": gm,
+		"content/gemini/tmp/shop/chats/session-2026-05-03T10-00-33333333.jsonl":                           gm,
 	})
 	var needles []string
 	for _, s := range secrets {
