@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -500,5 +501,45 @@ func TestPlantedReadsLeakNowhere(t *testing.T) {
 	}
 	check(false) // every secret is shown
 	check(true)  // and none is
+
+	// The report of what was redacted where, built cold and warm: a row a
+	// secret, at a message the page has, and no secret.
+	for _, run := range []string{"cold", "warm"} {
+		cfg, _, err := LoadConfig(Options{Source: dir, Overrides: map[string]any{"cacheDir": filepath.Join(dir, "cache")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		report := filepath.Join(dir, run+".tsv")
+		b, err := NewBuilder(cfg, BuildOptions{Redactions: report})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := b.Build(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(report)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")[2:]
+		if len(rows) != Sum(rep.Redacted) || len(rows) < len(secrets) {
+			t.Errorf("%s: %d rows for %d secrets redacted", run, len(rows), Sum(rep.Redacted))
+		}
+		for _, r := range rows {
+			f := strings.Split(r, "\t")
+			page, anchor, _ := strings.Cut(f[5], "#")
+			html, err := os.ReadFile(filepath.Join(cfg.Destination, page, "index.html"))
+			if err != nil || anchor != "" && !bytes.Contains(html, []byte(`id="`+anchor+`"`)) || len(f) != 6 {
+				t.Errorf("%s: row %q: no such page or message (%v)", run, r, err)
+				break
+			}
+		}
+		for _, s := range secrets {
+			if strings.Contains(strings.ToLower(string(data)), strings.ToLower(s.Secret)) {
+				t.Errorf("%s: the report holds a %s secret", run, s.Rule)
+			}
+		}
+	}
 	t.Logf("%d reads and %d commands in 3 formats, %d secrets", len(reads), len(commands), len(secrets))
 }

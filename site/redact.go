@@ -93,7 +93,8 @@ func total(sessions []*transcript.Session) map[string]int {
 	return t
 }
 
-func sum(counts map[string]int) int {
+// Sum adds up counts.
+func Sum(counts map[string]int) int {
 	n := 0
 	for _, c := range counts {
 		n += c
