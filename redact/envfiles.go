@@ -61,43 +61,58 @@ func targets(input string) (paths, commands []string, ok bool) {
 	if !strings.HasPrefix(s, "{") || !mayHold(s) {
 		return paths, nil, strings.HasPrefix(s, "{")
 	}
-	var fields map[string]json.RawMessage
-	if json.Unmarshal([]byte(s), &fields) != nil {
+	var in struct {
+		FilePath     json.RawMessage `json:"file_path"`
+		Path         json.RawMessage `json:"path"`
+		FilePath2    json.RawMessage `json:"filePath"`
+		AbsolutePath json.RawMessage `json:"absolute_path"`
+		TargetFile   json.RawMessage `json:"target_file"`
+		NotebookPath json.RawMessage `json:"notebook_path"`
+		File         json.RawMessage `json:"file"`
+		Filename     json.RawMessage `json:"filename"`
+		Paths        json.RawMessage `json:"paths"`
+		Files        json.RawMessage `json:"files"`
+		Command      json.RawMessage `json:"command"`
+		Cmd          json.RawMessage `json:"cmd"`
+		Script       json.RawMessage `json:"script"`
+		Commands     json.RawMessage `json:"commands"`
+	}
+	if json.Unmarshal([]byte(s), &in) != nil {
 		return paths, nil, false
 	}
-	for k, v := range fields {
-		isPath, isCommand := pathFields[k], commandFields[k]
-		if !isPath && !isCommand {
-			continue
-		}
-		var str string
-		var list []string
-		if json.Unmarshal(v, &str) != nil && json.Unmarshal(v, &list) != nil {
-			continue
-		}
-		if isPath {
-			paths = append(append(paths, list...), str)
-		} else {
-			commands = append(commands, strings.Join(append(list, str), " "))
+	for _, v := range []json.RawMessage{in.FilePath, in.Path, in.FilePath2, in.AbsolutePath, in.TargetFile, in.NotebookPath, in.File, in.Filename, in.Paths, in.Files} {
+		paths = append(paths, jsonStrings(v)...)
+	}
+	for _, v := range []json.RawMessage{in.Command, in.Cmd, in.Script, in.Commands} {
+		if c := jsonStrings(v); len(c) > 0 {
+			commands = append(commands, strings.Join(c, " "))
 		}
 	}
 	return paths, commands, true
 }
 
-// The fields of tool inputs that hold paths and commands, in every
-// agent's tools.
-var (
-	pathFields    = words("file_path path filePath absolute_path target_file notebook_path file filename paths files")
-	commandFields = words("command cmd script commands")
-)
+// jsonStrings decodes a JSON string, or a list of them.
+func jsonStrings(v json.RawMessage) []string {
+	if len(v) == 0 {
+		return nil
+	}
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return []string{s}
+	}
+	var list []string
+	_ = json.Unmarshal(v, &list)
+	return list
+}
 
 var patchFile = regexp.MustCompile(`(?m)^\*\*\* (?:Add|Update) File: (.+)$`)
 
 // mayHold is a quick test that s could name a file of secrets or a
 // command that prints them, before it is parsed.
 func mayHold(s string) bool {
-	for _, m := range []string{"env", "netrc", "npmrc", "pypirc", "yarnrc", "pgpass", "cred", "pem", "key", "id_", "kube",
-		"secret", "export", "declare", "typeset", "docker", "podman", "config", "aws", "heroku", "my.cnf"} {
+	for _, m := range []string{".env", "env.", "envrc", "printenv", `"env`, " env", "environ", "netrc", "npmrc", "pypirc",
+		"yarnrc", "pgpass", "cred", ".pem", ".key", "id_", "kube", "secret", "export", "declare", "typeset", "inspect",
+		"config -l", "config --list", "aws sts", "heroku", "my.cnf", "auth.json", "docker/config"} {
 		if strings.Contains(s, m) {
 			return true
 		}

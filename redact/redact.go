@@ -188,7 +188,7 @@ func shortenHome(s string) string {
 func (r *Redactor) Session(s *transcript.Session) map[string]int {
 	counts := map[string]int{}
 	learned := map[string]found{}
-	fields, done := sessionFields(s)
+	fields, done := sessionFields(s, true)
 	defer done()
 	for _, f := range fields {
 		*f.p = r.redact(*f.p, f.holds, counts, learned)
@@ -218,9 +218,10 @@ type field struct {
 	what  string // title, text, tool input, …
 }
 
-// sessionFields returns the strings of s that Session redacts, and a
-// func that stores the metadata values back in their map.
-func sessionFields(s *transcript.Session) (fields []field, done func()) {
+// sessionFields returns the strings of s that Session redacts, with what
+// they hold when withHolds is set, and a func that stores the metadata
+// values back in their map.
+func sessionFields(s *transcript.Session, withHolds bool) (fields []field, done func()) {
 	add := func(p *string, h holds, msg int, what string) {
 		fields = append(fields, field{p, h, msg, what})
 	}
@@ -252,7 +253,7 @@ func sessionFields(s *transcript.Session) (fields []field, done func()) {
 	outs, byID := map[*transcript.ToolResult]holds{}, map[string]holds{}
 	ins := map[*transcript.ToolCall]holds{}
 	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
-		if c := p.Call; c != nil {
+		if c := p.Call; c != nil && withHolds {
 			in, out := callHolds(string(c.Kind), c.Input)
 			ins[c] = in
 			if c.Result != nil {
@@ -342,7 +343,7 @@ func Count(s *transcript.Session) map[string]int {
 // Findings lists the secrets replaced in s, from the [REDACTED:<kind>]
 // marks in its strings, in order.
 func Findings(s *transcript.Session) []Finding {
-	fields, _ := sessionFields(s)
+	fields, _ := sessionFields(s, false)
 	var out []Finding
 	for _, f := range fields {
 		for rest := *f.p; ; {
