@@ -13,6 +13,7 @@ import (
 
 	transcriptsite "github.com/transcriptsite/transcriptsite"
 	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/internal/synth"
 	"github.com/transcriptsite/transcriptsite/redact"
 	"github.com/transcriptsite/transcriptsite/redact/redacttest"
 	"github.com/transcriptsite/transcriptsite/transcript"
@@ -440,6 +441,30 @@ func TestNoiseIsKept(t *testing.T) {
 		for _, f := range listRedactions(s) {
 			t.Error(f)
 		}
+	}
+}
+
+// TestGeneratedSessionsAreKept redacts the synthetic sessions the
+// benchmarks build (code, commands, long outputs, images, in three formats):
+// nothing in them is a secret.
+func TestGeneratedSessionsAreKept(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := synth.Generate(dir, synth.Options{Sessions: 24, Messages: 40, Formats: []string{"claude-code", "codex", "gemini-cli"}, Images: true}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := ingest.Load(context.Background(), ingest.Root{FS: os.DirFS(dir)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRedactor(t, redact.Config{})
+	for _, s := range res.Sessions {
+		r.Session(s)
+		for _, f := range listRedactions(s) {
+			t.Errorf("%s: %s", s.Source, f)
+		}
+	}
+	if len(res.Sessions) != 24 {
+		t.Errorf("%d sessions", len(res.Sessions))
 	}
 }
 
