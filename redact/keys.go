@@ -99,14 +99,19 @@ func (k Key) rule() *rule {
 }
 
 // key is a rule for a key that starts with a fixed prefix. Its body must
-// mix letters and digits when it may hold both: an identifier such as
-// fw_getFirmwareRevisionNumber is not a key.
+// mix letters and digits when it may hold both, and a body that may hold -
+// and _ must not be made of words joined by them: fw_getFirmwareRevision
+// and pa-the-slug-of-a-long-blog-post-2024 are no keys.
 func key(id, expr string, entropy float64) *rule {
 	re := regexp.MustCompile(`\b(` + expr + `)` + tokenEnd)
 	prefix, _ := regexp.MustCompile(expr).LiteralPrefix()
 	r := &rule{id: id, re: re, group: 1, entropy: entropy, keywords: []string{strings.ToLower(prefix)}}
-	if strings.Contains(expr, "A-Za-z0-9") {
-		r.skip = func(secret string) bool { return !mixed(secret[len(prefix):]) }
+	alnum, joined := strings.Contains(expr, "A-Za-z0-9"), strings.Contains(expr, "_-]")
+	if alnum || joined {
+		r.skip = func(secret string) bool {
+			body := secret[len(prefix):]
+			return alnum && !mixed(body) || joined && 8*(strings.Count(body, "-")+strings.Count(body, "_")) > len(body)
+		}
 	}
 	return r
 }
@@ -114,7 +119,7 @@ func key(id, expr string, entropy float64) *rule {
 // named is a rule for a key with no prefix, given a name that says whose
 // it is: MISTRAL_API_KEY=…, "cohere_key": "…".
 func named(id, names, value string, entropy float64) *rule {
-	re := regexp.MustCompile(namePrefix + `(?:` + names + `)[\w.-]{0,30}?[\s'"]{0,3}(?:[:=]{1,3}|=>|\|\||\?=|,|>)[\s'"\x60=]{0,5}(` + value + `)` + tokenEnd)
+	re := regexp.MustCompile(namePrefix + `(?:` + names + `)[\w.-]{0,30}?[\s'"]{0,3}(?:[:=]{1,3}|=>|\|\||\?=)[\s'"\x60=]{0,5}(` + value + `)` + tokenEnd)
 	var kws []string
 	for _, n := range strings.Split(names, "|") {
 		prefix, _ := regexp.MustCompile(n).LiteralPrefix()

@@ -150,6 +150,7 @@ func TestOwnRulesAndKeptText(t *testing.T) {
 		{`headers["Authorization"] = request.headers.get("Authorization")`, ""},
 		{"fw_getFirmwareRevisionNumber pa-ListItemComponentNameIsLongEnoughForIt hf_requiredCharacteristicTypesForDisplay", ""},
 		{"https://example.com/search?q=token&key=cache-entry-name&page=2", ""},
+		{"https://blog.example.com/pa-annual-report-of-the-finance-team-for-2024q/ and, all together, 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", ""},
 	} {
 		want := c.want
 		if want == "" {
