@@ -84,8 +84,10 @@ func (r *Redactor) redact(s string, h holds, counts map[string]int, learned map[
 	}
 	if learned != nil {
 		for _, f := range fs {
+			// A secret found by its place (DB_PASSWORD=postgres) is looked
+			// for again only when it could not be an ordinary word.
 			sec := s[f.lo:f.hi]
-			if old, ok := learned[sec]; len(sec) >= minLearned && (!ok || f.prio < old.prio) {
+			if old, ok := learned[sec]; len(sec) >= minLearned && (f.prio < generic || mixed(sec)) && (!ok || f.prio < old.prio) {
 				learned[sec] = f
 			}
 		}

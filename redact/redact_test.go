@@ -210,9 +210,20 @@ func TestReads(t *testing.T) {
 			}
 		}
 	}
+	// A password that is a word is redacted where it is a password, not
+	// wherever the word appears; one that is not is redacted everywhere.
+	env := &transcript.ToolResult{Output: "DB_PASSWORD=postgres\nAPI_PASSWORD=Vq8tLm2pRz\n"}
+	note := &transcript.Part{Kind: transcript.TextPart, Text: "Connect with psql to postgres; the API takes Vq8tLm2pRz."}
+	s := &transcript.Session{Turns: []transcript.Turn{{Messages: []*transcript.Message{{Parts: []*transcript.Part{
+		{Kind: transcript.CallPart, Call: &transcript.ToolCall{Kind: transcript.ReadTool, Input: `{"file_path":".env"}`, Result: env}}, note}}}}}}
+	r.Session(s)
+	if env.Output != "DB_PASSWORD=[REDACTED:env-secret]\nAPI_PASSWORD=[REDACTED:env-secret]\n" || note.Text != "Connect with psql to postgres; the API takes [REDACTED:env-secret]." {
+		t.Errorf("passwords of a .env elsewhere: %q, %q", env.Output, note.Text)
+	}
+
 	// A file of secrets written: its content is redacted as read.
 	call := &transcript.ToolCall{Kind: transcript.WriteTool, Input: jsonString(map[string]string{"file_path": "/app/.env", "content": "DB_PASSWORD=Qm7rTz2pLk\nPORT=3000\n"})}
-	s := &transcript.Session{Turns: []transcript.Turn{{Messages: []*transcript.Message{{Parts: []*transcript.Part{{Kind: transcript.CallPart, Call: call}}}}}}}
+	s = &transcript.Session{Turns: []transcript.Turn{{Messages: []*transcript.Message{{Parts: []*transcript.Part{{Kind: transcript.CallPart, Call: call}}}}}}}
 	if r.Session(s); strings.Contains(call.Input, "Qm7rTz2pLk") || !strings.Contains(call.Input, "PORT=3000") {
 		t.Errorf("written .env: %s", call.Input)
 	}
