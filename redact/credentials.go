@@ -17,13 +17,15 @@ var credentials = []*rule{
 	// options: ?password=…, &access_token=…, ;Password=…
 	cred("url-query-secret", `(?i)[?&;](?:password|passwd|pwd|pass)=([^&\s"'#<>\x60;\\]{3,300})`,
 		0, "password=", "passwd=", "pwd=", "pass="),
-	cred("url-query-secret", `(?i)[?&;](?:access_token|auth_token|refresh_token|id_token|session_token|private_token|api_key|apikey|api-key|token|key|secret|client_secret|sig|signature|x-amz-signature|x-amz-security-token|x-goog-signature)=([^&\s"'#<>\x60;\\]{16,1000})`,
-		3.5, "token=", "key=", "secret=", "sig=", "signature=", "-token="),
+	token(cred("url-query-secret", `(?i)[?&;](?:access_token|auth_token|refresh_token|id_token|session_token|private_token|api_key|apikey|api-key|token|key|secret|client_secret|sig|signature|x-amz-signature|x-amz-security-token|x-goog-signature)=([^&\s"'#<>\x60;\\]{16,1000})`,
+		3.5, "token=", "key=", "secret=", "sig=", "signature=", "-token=")),
 	// Authorization: Bearer …, X-Api-Key: … in commands, code and config.
-	cred("http-auth-header", `(?i)\b(?:proxy-)?authorization["']?[ \t]*:[ \t]*["']?(?:(?:bearer|basic|token|bot|apikey|api-key|key|digest|sso-key)[ \t]+)?([A-Za-z0-9._~+/=-]{8,1000})`,
+	cred("http-auth-header", `(?i)\b(?:proxy-)?authorization["']?[ \t]*:[ \t]*["']?basic[ \t]+([A-Za-z0-9+/]{8,1000}={0,2})`,
 		3, "authorization"),
-	cred("http-auth-header", `(?i)\b(?:x-api-key|x-goog-api-key|xi-api-key|api-key|apikey|x-auth-token|x-access-token|x-subscription-token|private-token|x-gitlab-token|x-vault-token|x-rapidapi-key)["']?[ \t]*:[ \t]*["']?([A-Za-z0-9._~+/=-]{8,1000})`,
-		3, "api-key", "apikey", "x-auth-token", "x-access-token", "x-subscription-token", "private-token", "x-gitlab-token", "x-vault-token", "x-rapidapi-key"),
+	token(cred("http-auth-header", `(?i)\b(?:proxy-)?authorization["']?[ \t]*:[ \t]*["']?(?:(?:bearer|token|bot|apikey|api-key|key|digest|sso-key)[ \t]+)?([A-Za-z0-9._~+/=-]{8,1000})`,
+		3, "authorization")),
+	token(cred("http-auth-header", `(?i)\b(?:x-api-key|x-goog-api-key|xi-api-key|api-key|apikey|x-auth-token|x-access-token|x-subscription-token|private-token|x-gitlab-token|x-vault-token|x-rapidapi-key)["']?[ \t]*:[ \t]*["']?([A-Za-z0-9._~+/=-]{8,1000})`,
+		3, "api-key", "apikey", "x-auth-token", "x-access-token", "x-subscription-token", "private-token", "x-gitlab-token", "x-vault-token", "x-rapidapi-key")),
 	// curl -u user:password, http -a user:password.
 	cred("basic-auth", `\b(?:curl|wget|xh)\b[^\n]*?[ \t](?:-u|--user|--http-user)(?:[ \t]+|=)?["']?[^\s:"'$@]{0,100}:([^\s"'\x60@]{3,200})`,
 		0, "curl", "wget", "xh"),
@@ -46,14 +48,21 @@ var credentials = []*rule{
 	cred("password-flag", `\b(?:PGPASSWORD|MYSQL_PWD|REDISCLI_AUTH|SSHPASS)=["']?([^\s"'\x60;&|]+)`,
 		0, "pgpassword", "mysql_pwd", "rediscli_auth", "sshpass="),
 	// Tokens given to commands: --token …, --api-key …
-	cred("token-flag", `(?:^|[\s"'=(])--(?:token|api-key|apikey|api_key|auth-token|access-token|secret-key|client-secret|refresh-token|bearer-token|hf-token|github-token|gh-token|npm-token)(?:=|[ \t]+)["']?([^\s"'$<>{}|;&\x60\\-][^\s"'\x60\\]{7,})`,
+	token(cred("token-flag", `(?:^|[\s"'=(])--(?:token|api-key|apikey|api_key|auth-token|access-token|secret-key|client-secret|refresh-token|bearer-token|hf-token|github-token|gh-token|npm-token)(?:=|[ \t]+)["']?([^\s"'$<>{}|;&\x60\\-][^\s"'\x60\\]{7,})`,
 		0, "--token", "--api-key", "--apikey", "--api_key", "--auth-token", "--access-token", "--secret-key",
-		"--client-secret", "--refresh-token", "--bearer-token", "--hf-token", "--github-token", "--gh-token", "--npm-token"),
+		"--client-secret", "--refresh-token", "--bearer-token", "--hf-token", "--github-token", "--gh-token", "--npm-token")),
 }
 
 // cred is a rule whose first group is the secret.
 func cred(id, expr string, entropy float64, keywords ...string) *rule {
 	return &rule{id: id, re: regexp.MustCompile(expr), group: 1, entropy: entropy, keywords: keywords, skip: stands, prio: generic}
+}
+
+// token makes r keep a value with no digit: a token is random, a word or
+// an identifier (apiKeyFromEnvironment) is not one.
+func token(r *rule) *rule {
+	r.skip = func(v string) bool { return stands(v) || !mixed(v) }
+	return r
 }
 
 // stands reports whether v only stands for a secret: a variable, a

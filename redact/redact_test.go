@@ -148,6 +148,8 @@ func TestOwnRulesAndKeptText(t *testing.T) {
 		{"git push -u origin main; psql postgres://user:password@localhost/db; mysql -u root -p shop", ""},
 		{"mongosh --password ${MONGO_PASSWORD} && gh auth login --with-token < token.txt && npm test -- --token-limit 5", ""},
 		{`headers["Authorization"] = request.headers.get("Authorization")`, ""},
+		{"const client = new Client({ apiKey: apiKeyFromEnvironment, authorization: bearerTokenProvider })", ""},
+		{"curl -H 'Authorization: Basic dXNlcjpwYXNzd29yZA==' https://api.example.com", "curl -H 'Authorization: Basic [REDACTED:http-auth-header]' https://api.example.com"},
 		{"fw_getFirmwareRevisionNumber pa-ListItemComponentNameIsLongEnoughForIt hf_requiredCharacteristicTypesForDisplay", ""},
 		{"https://example.com/search?q=token&key=cache-entry-name&page=2", ""},
 		{"https://blog.example.com/pa-annual-report-of-the-finance-team-for-2024q/ and, all together, 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", ""},
