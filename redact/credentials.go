@@ -86,7 +86,7 @@ func stands(v string) bool {
 }
 
 var (
-	placeholderParts = []string{"your", "xxx", "***", "...", "•", "changeme", "change_me", "change-me", "placeholder",
+	placeholderParts = []string{"your", "xxx", "***", "...", "…", "•", "changeme", "change_me", "change-me", "placeholder",
 		"example", "redacted", "dummy", "here", "${", "{{", "process.env", "environ", "getenv", "fake", "sample"}
 	placeholderWords = map[string]bool{"password": true, "passwd": true, "pass": true, "secret": true, "token": true,
 		"apikey": true, "api_key": true, "api-key": true, "key": true, "none": true, "null": true, "nil": true,

@@ -149,6 +149,7 @@ func TestOwnRulesAndKeptText(t *testing.T) {
 		{"mongosh --password ${MONGO_PASSWORD} && gh auth login --with-token < token.txt && npm test -- --token-limit 5", ""},
 		{`headers["Authorization"] = request.headers.get("Authorization")`, ""},
 		{"const client = new Client({ apiKey: apiKeyFromEnvironment, authorization: bearerTokenProvider })", ""},
+		{"// readUint16LengthPrefixed acts like s.readUint8LengthPrefixed, but targets a\n`mysql -p…` asks for the password", ""},
 		{"curl -H 'Authorization: Basic dXNlcjpwYXNzd29yZA==' https://api.example.com", "curl -H 'Authorization: Basic [REDACTED:http-auth-header]' https://api.example.com"},
 		{"fw_getFirmwareRevisionNumber pa-ListItemComponentNameIsLongEnoughForIt hf_requiredCharacteristicTypesForDisplay", ""},
 		{"https://example.com/search?q=token&key=cache-entry-name&page=2", ""},

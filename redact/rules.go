@@ -82,11 +82,12 @@ const (
 
 // secretEnd is how most gitleaks rules end a secret: a quote, a space, a
 // semicolon, an escaped line break or the end. In a transcript a secret
-// also ends in Markdown's marks and in prose (**key**, ~~key~~, (key),
-// key.), where the rules would miss it; secretEndInText lets them.
+// also ends in Markdown's marks (**key**, ~~key~~, (key), <key>, a table's
+// |), where the rules would miss it; secretEndInText lets them. Not in a
+// comma or a full stop: s.readUint8LengthPrefixed, would be a Vault token.
 const (
 	secretEnd       = `(?:[\x60'"\s;]|\\[nr]|$`
-	secretEndInText = `(?:[\x60'"\s;~*)\]}>|,.]|\\[nr]|$`
+	secretEndInText = `(?:[\x60'"\s;~*)\]}>|]|\\[nr]|$`
 )
 
 // builtin loads the built-in rules once: compiling them takes tens of ms.
