@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 // What a tool call's input or output holds, as far as the call shows.
@@ -29,17 +31,17 @@ const (
 
 // callHolds says what a tool call's input and output hold, from the
 // call's kind and its input: the files it names, the command it runs.
-func callHolds(kind string, input string) (in, out holds) {
+func callHolds(kind transcript.ToolKind, input string) (in, out holds) {
 	paths, commands, ok := targets(input)
-	if !ok && kind == "shell" {
+	if !ok && kind == transcript.ShellTool {
 		commands = []string{input}
 	}
-	if kind == "shell" || len(commands) > 0 {
+	if kind == transcript.ShellTool || len(commands) > 0 {
 		in |= command
 	}
 	for _, p := range paths {
 		h := fileHolds(p)
-		if kind == "write" || kind == "edit" {
+		if kind == transcript.WriteTool || kind == transcript.EditTool {
 			in |= h // the content written
 		}
 		out |= h
@@ -54,8 +56,10 @@ func callHolds(kind string, input string) (in, out holds) {
 // the fields agents use for them; ok is false when input is not JSON.
 // Patches name their files in their text (*** Update File: path).
 func targets(input string) (paths, commands []string, ok bool) {
-	for _, m := range patchFile.FindAllStringSubmatch(input, -1) {
-		paths = append(paths, strings.TrimSpace(m[1]))
+	if strings.Contains(input, " File: ") {
+		for _, m := range patchFile.FindAllStringSubmatch(input, -1) {
+			paths = append(paths, strings.TrimSpace(m[1]))
+		}
 	}
 	s := strings.TrimSpace(input)
 	if !strings.HasPrefix(s, "{") || !mayHold(s) {
@@ -223,10 +227,10 @@ func slicesContains(w []string, vals ...string) bool {
 // A setting: KEY=VALUE (also with spaces, as ini files and .pypirc
 // write it), key: value (YAML), "key": "value" (JSON), after the start of
 // a line or a mark that can precede one (a read's line number, a grep
-// file name, a quote).
+// file name, a quote, a diff's + or -).
 var (
-	eqSetting    = regexp.MustCompile(`(?:^|[\s"'→|:;,{(\[])(?:export\s+|declare -x\s+|setenv\s+)?([A-Za-z_][A-Za-z0-9_.\-]*|//[^\s=]+:_[A-Za-z]+)[ \t]*=[ \t]*("[^"\n]*"|'[^'\n]*'|[^\s"'\x60]+)`)
-	colonSetting = regexp.MustCompile(`(?:^|[\s→|{,\[])("[A-Za-z_][A-Za-z0-9_.\-]*"|'[A-Za-z_][A-Za-z0-9_.\-]*'|[A-Za-z_][A-Za-z0-9_.\-]*)[ \t]*:[ \t]+("[^"\n]*"|'[^'\n]*'|[^\s"'\x60,}\]]+)`)
+	eqSetting    = regexp.MustCompile(`(?:^|[\s"'→|:;,{(\[+-])(?:export\s+|declare -x\s+|setenv\s+)?([A-Za-z_][A-Za-z0-9_.\-]*|//[^\s=]+:_[A-Za-z]+)[ \t]*=[ \t]*("[^"\n]*"|'[^'\n]*'|[^\s"'\x60]+)`)
+	colonSetting = regexp.MustCompile(`(?:^|[\s→|{,\[+-])("[A-Za-z_][A-Za-z0-9_.\-]*"|'[A-Za-z_][A-Za-z0-9_.\-]*'|[A-Za-z_][A-Za-z0-9_.\-]*)[ \t]*:[ \t]+("[^"\n]*"|'[^'\n]*'|[^\s"'\x60,}\]]+)`)
 	wordSetting  = regexp.MustCompile(`(?:^|\s)(password|passwd|account)[ \t]+(\S+)`) // .netrc
 	keyLine      = regexp.MustCompile(`(?m)^(?:\s*\d+[→\t:|])?\s*([A-Za-z0-9+/]{16,}={0,2})\s*$`)
 )

@@ -178,9 +178,9 @@ func shortenHome(s string) string {
 
 // Session redacts every string of a session that is shown or written:
 // titles, directories, agents and models, message text, code and its
-// language, tool names, inputs and outputs, events and their raw records,
-// metadata and warnings. Ids, roles and source paths are kept: URLs and
-// links are made from them. The output of a tool call that read a
+// language, tool names, call ids, inputs and outputs, events and their raw
+// records, metadata and warnings. Session and message ids, roles and
+// source paths are kept: URLs and links are made from them. The output of a tool call that read a
 // file of secrets (.env, .netrc, a private key) or printed the environment
 // has the values of its settings redacted too, as has a command's
 // KEY=VALUE whose key names a credential. A secret found anywhere in the
@@ -256,7 +256,7 @@ func sessionFields(s *transcript.Session, withHolds bool) (fields []field, done 
 	ins := map[*transcript.ToolCall]holds{}
 	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
 		if c := p.Call; c != nil && withHolds {
-			in, out := callHolds(string(c.Kind), c.Input)
+			in, out := callHolds(c.Kind, c.Input)
 			ins[c] = in
 			if c.Result != nil {
 				outs[c.Result] = out

@@ -224,6 +224,13 @@ func TestReads(t *testing.T) {
 		t.Errorf("passwords of a .env elsewhere: %q, %q", env.Output, note.Text)
 	}
 
+	// A patch that adds a .env file (Codex's apply_patch).
+	patch := &transcript.ToolCall{Kind: transcript.EditTool, Input: "*** Begin Patch\n*** Add File: deploy/.env\n+PORT=8080\n+DB_PASSWORD=Zr4mPq8vLx\n*** End Patch"}
+	s = &transcript.Session{Turns: []transcript.Turn{{Messages: []*transcript.Message{{Parts: []*transcript.Part{{Kind: transcript.CallPart, Call: patch}}}}}}}
+	if r.Session(s); strings.Contains(patch.Input, "Zr4mPq8vLx") || !strings.Contains(patch.Input, "+PORT=8080") {
+		t.Errorf("patched .env: %s", patch.Input)
+	}
+
 	// A file of secrets written: its content is redacted as read.
 	call := &transcript.ToolCall{Kind: transcript.WriteTool, Input: jsonString(map[string]string{"file_path": "/app/.env", "content": "DB_PASSWORD=Qm7rTz2pLk\nPORT=3000\n"})}
 	s = &transcript.Session{Turns: []transcript.Turn{{Messages: []*transcript.Message{{Parts: []*transcript.Part{{Kind: transcript.CallPart, Call: call}}}}}}}
