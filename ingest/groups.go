@@ -173,6 +173,9 @@ func merge(ctx context.Context, opts Options, g *group, reads []read) ([]*transc
 	}
 	for _, s := range ss {
 		s.Finish()
+		if opts.Merged != nil {
+			opts.Merged(s)
+		}
 	}
 	return ss, nil
 }

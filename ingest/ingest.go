@@ -208,6 +208,10 @@ type Options struct {
 	// cache.
 	Transform   func(*transcript.Session)
 	TransformID string
+	// Merged, when set, is called with each session once its files are
+	// merged and it is finished: the build counts there what redaction
+	// replaced in the session, which Merge does not add up.
+	Merged func(*transcript.Session)
 	// Blobs, when set, holds large images as they are read.
 	Blobs Blobs
 	// Release, with a Cache, keeps only a summary of each session once it is

@@ -66,16 +66,16 @@ func New(cfg Config) (*Redactor, error) {
 // String returns s with its secrets replaced, and adds what it replaced to
 // counts, by kind.
 func (r *Redactor) String(s string, counts map[string]int) string {
-	return r.redact(s, counts, nil)
+	return r.redact(s, 0, counts, nil)
 }
 
-// redact redacts s and, when learned is not nil, adds each secret it
-// found to it, with its kind.
-func (r *Redactor) redact(s string, counts map[string]int, learned map[string]string) string {
+// redact redacts s, which holds h, and, when learned is not nil, adds
+// each secret it found to it.
+func (r *Redactor) redact(s string, h holds, counts map[string]int, learned map[string]found) string {
 	if s == "" {
 		return s
 	}
-	fs := r.rules.find(s, nil)
+	fs := r.rules.find(s, h, nil)
 	for _, p := range r.patterns {
 		fs = p.matchAll(s, fs)
 	}
@@ -84,8 +84,11 @@ func (r *Redactor) redact(s string, counts map[string]int, learned map[string]st
 	}
 	if learned != nil {
 		for _, f := range fs {
-			if f.hi-f.lo >= minLearned {
-				learned[s[f.lo:f.hi]] = f.kind
+			// A secret found by its place (DB_PASSWORD=postgres) is looked
+			// for again only when it could not be an ordinary word.
+			sec := s[f.lo:f.hi]
+			if old, ok := learned[sec]; len(sec) >= minLearned && (f.prio < generic || mixed(sec)) && (!ok || f.prio < old.prio) {
+				learned[sec] = f
 			}
 		}
 	}
@@ -109,7 +112,7 @@ func literal(s, l, kind string, out []found) []found {
 		if j < 0 {
 			return out
 		}
-		out = append(out, found{i + j, i + j + len(l), kind})
+		out = append(out, found{i + j, i + j + len(l), kind, gitleaks})
 		i += j + len(l)
 	}
 }
@@ -126,16 +129,17 @@ func (p *rule) matchAll(s string, out []found) []found {
 			}
 		}
 		if hi > lo {
-			out = append(out, found{lo, hi, p.id})
+			out = append(out, found{lo, hi, p.id, gitleaks})
 		}
 	}
 	return out
 }
 
 // replace puts [REDACTED:<kind>] in place of every secret; secrets that
-// overlap are replaced once, as the kind of the first.
+// overlap are replaced once, as the kind of the most specific rule (the
+// first of those, in the order they were found).
 func replace(s string, fs []found, counts map[string]int) string {
-	slices.SortFunc(fs, func(a, b found) int { return cmp.Or(a.lo-b.lo, b.hi-a.hi) })
+	slices.SortStableFunc(fs, func(a, b found) int { return cmp.Or(a.lo-b.lo, b.hi-a.hi) })
 	var b strings.Builder
 	b.Grow(len(s))
 	at := 0
@@ -143,6 +147,9 @@ func replace(s string, fs []found, counts map[string]int) string {
 		f := fs[i]
 		for i++; i < len(fs) && fs[i].lo < f.hi; i++ {
 			f.hi = max(f.hi, fs[i].hi)
+			if fs[i].prio < f.prio {
+				f.kind, f.prio = fs[i].kind, fs[i].prio
+			}
 		}
 		// A secret cut before an escaped character must not leave its
 		// backslash behind, or JSON around it would no longer parse.
@@ -170,45 +177,70 @@ func shortenHome(s string) string {
 }
 
 // Session redacts every string of a session that is shown or written:
-// titles, directories, message text, code, tool names, inputs and outputs,
-// events and their raw records, metadata and warnings. Ids and source paths
-// are kept: URLs are made from them. A secret found anywhere in the session
-// is then also replaced wherever else it appears in it, where the text
-// around it hid it from the rules (in a path, after an escape). It returns
-// the counts by kind.
+// titles, directories, agents and models, message text, code and its
+// language, tool names, call ids, inputs and outputs, events and their raw
+// records, metadata and warnings. Session and message ids, roles and
+// source paths are kept: URLs and links are made from them. The output of a tool call that read a
+// file of secrets (.env, .netrc, a private key) or printed the environment
+// has the values of its settings redacted too, as has a command's
+// KEY=VALUE whose key names a credential. A secret found anywhere in the
+// session is then also replaced wherever else it appears in it, where the
+// text around it hid it from the rules (in a path, after an escape). It
+// returns the counts by kind.
 func (r *Redactor) Session(s *transcript.Session) map[string]int {
 	counts := map[string]int{}
-	learned := map[string]string{}
-	strs, done := sessionStrings(s)
+	learned := map[string]found{}
+	fields, done := sessionFields(s, true)
 	defer done()
-	for _, p := range strs {
-		*p = r.redact(*p, counts, learned)
+	for _, f := range fields {
+		*f.p = r.redact(*f.p, f.holds, counts, learned)
 	}
 	if len(learned) == 0 {
 		return counts
 	}
 	secrets := slices.Sorted(maps.Keys(learned))
-	for _, p := range strs {
+	for _, f := range fields {
 		var fs []found
 		for _, sec := range secrets {
-			fs = literal(*p, sec, learned[sec], fs)
+			fs = literal(*f.p, sec, learned[sec].kind, fs)
 		}
 		if len(fs) > 0 {
-			*p = replace(*p, fs, counts)
+			*f.p = replace(*f.p, fs, counts)
 		}
 	}
 	return counts
 }
 
-// sessionStrings returns the strings of s that Session redacts, and a
-// func that stores the metadata values back in their map.
-func sessionStrings(s *transcript.Session) (strs []*string, done func()) {
-	strs = []*string{&s.Title, &s.Project, &s.CWD, &s.Branch}
+// field is a string of a session that is redacted: where it is, what it
+// holds, and, for a report, which message and which part of it it is.
+type field struct {
+	p     *string
+	holds holds
+	msg   int    // the message's number in the session, from 1; 0 for the session's own fields
+	what  string // title, text, tool input, …
+}
+
+// sessionFields returns the strings of s that Session redacts, with what
+// they hold when withHolds is set, and a func that stores the metadata
+// values back in their map.
+func sessionFields(s *transcript.Session, withHolds bool) (fields []field, done func()) {
+	add := func(p *string, h holds, msg int, what string) {
+		fields = append(fields, field{p, h, msg, what})
+	}
+	add(&s.Title, 0, 0, "title")
+	add(&s.Project, 0, 0, "project")
+	add(&s.CWD, 0, 0, "directory")
+	add(&s.Branch, 0, 0, "branch")
+	add(&s.Agent, 0, 0, "agent")
+	add(&s.AgentVersion, 0, 0, "agent")
+	for i := range s.Models {
+		add(&s.Models[i], 0, 0, "model")
+	}
 	keys := slices.Sorted(maps.Keys(s.Meta))
 	meta := make([]string, len(keys))
 	for i, k := range keys {
 		meta[i] = s.Meta[k]
-		strs = append(strs, &meta[i])
+		add(&meta[i], 0, 0, "metadata")
 	}
 	done = func() {
 		for i, k := range keys {
@@ -216,32 +248,131 @@ func sessionStrings(s *transcript.Session) (strs []*string, done func()) {
 		}
 	}
 	for i := range s.Warnings {
-		strs = append(strs, &s.Warnings[i])
+		add(&s.Warnings[i], 0, 0, "warning")
 	}
+	// What each call's output holds, by its result and by its id (a
+	// result may not be paired yet).
+	outs, byID := map[*transcript.ToolResult]holds{}, map[string]holds{}
+	ins := map[*transcript.ToolCall]holds{}
+	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+		if c := p.Call; c != nil && withHolds {
+			in, out := callHolds(c.Kind, c.Input)
+			ins[c] = in
+			if c.Result != nil {
+				outs[c.Result] = out
+			}
+			if c.ID != "" {
+				byID[c.ID] |= out
+			}
+		}
+	})
 	seen := map[*transcript.ToolResult]bool{}
+	n := 0 // the message's number
 	result := func(res *transcript.ToolResult) {
 		if res == nil || seen[res] {
 			return
 		}
 		seen[res] = true
-		strs = append(strs, &res.Output)
+		add(&res.CallID, 0, n, "tool call id")
+		h, ok := outs[res]
+		if !ok {
+			h = byID[res.CallID]
+		}
+		add(&res.Output, h, n, "tool output")
 		for _, img := range res.Images {
-			strs = append(strs, &img.URL)
+			add(&img.URL, 0, n, "image")
 		}
 	}
-	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
-		strs = append(strs, &p.Text, &p.Name)
-		if c := p.Call; c != nil {
-			strs = append(strs, &c.Name, &c.Input)
-			result(c.Result)
+	var shellOut holds // what the last command the user ran in the prompt prints
+	for _, t := range s.Turns {
+		for _, m := range t.Messages {
+			n++
+			add(&m.Model, 0, n, "model")
+			for _, p := range m.Parts {
+				var h holds
+				if p.Kind == transcript.TextPart {
+					if c, ok := between(p.Text, "<bash-input>", "</bash-input>"); ok {
+						h, shellOut = command, commandHolds(c)
+					}
+					if strings.Contains(p.Text, "<bash-stdout>") {
+						h |= shellOut
+					}
+				}
+				add(&p.Text, h, n, string(p.Kind))
+				add(&p.Name, 0, n, "name")
+				add(&p.Lang, 0, n, "language")
+				if c := p.Call; c != nil {
+					add(&c.ID, 0, n, "tool call id") // some readers make it of the name
+					add(&c.Name, 0, n, "tool name")
+					add(&c.Input, ins[c], n, "tool input")
+					result(c.Result)
+				}
+				result(p.Result)
+				if p.Event != nil {
+					add(&p.Event.Kind, 0, n, "event")
+					add(&p.Event.Raw, 0, n, "event")
+				}
+				if p.Image != nil {
+					add(&p.Image.URL, 0, n, "image")
+				}
+			}
 		}
-		result(p.Result)
-		if p.Event != nil {
-			strs = append(strs, &p.Event.Raw)
+	}
+	return fields, done
+}
+
+// Finding is a secret that was replaced in a session: where, and its
+// kind; never the secret.
+type Finding struct {
+	// Message is the number of the message in the session, from 1, as
+	// its page numbers them (anchor m-N); 0 for the session's own fields.
+	Message int
+	Field   string // title, directory, text, thinking, tool input, tool output, …
+	Kind    string
+}
+
+// Count counts the secrets replaced in s, by kind, from the marks in its
+// strings: the counts of a session merged from several files, each
+// redacted on its own.
+func Count(s *transcript.Session) map[string]int {
+	counts := map[string]int{}
+	for _, f := range Findings(s) {
+		counts[f.Kind]++
+	}
+	return counts
+}
+
+// Findings lists the secrets replaced in s, from the [REDACTED:<kind>]
+// marks in its strings, in order.
+func Findings(s *transcript.Session) []Finding {
+	fields, _ := sessionFields(s, false)
+	var out []Finding
+	for _, f := range fields {
+		for rest := *f.p; ; {
+			i := strings.Index(rest, "[REDACTED:")
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len("[REDACTED:"):]
+			j := strings.IndexByte(rest, ']')
+			if j < 0 || j > 64 || strings.ContainsAny(rest[:j], " \n[") {
+				continue
+			}
+			out = append(out, Finding{f.msg, f.what, rest[:j]})
 		}
-		if p.Image != nil {
-			strs = append(strs, &p.Image.URL)
-		}
-	})
-	return strs, done
+	}
+	return out
+}
+
+// between returns the text of s between open and the close after it.
+func between(s, open, close string) (string, bool) {
+	i := strings.Index(s, open)
+	if i < 0 {
+		return "", false
+	}
+	s = s[i+len(open):]
+	if j := strings.Index(s, close); j >= 0 {
+		s = s[:j]
+	}
+	return s, true
 }

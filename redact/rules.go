@@ -53,6 +53,10 @@ type rule struct {
 	// the keyword must not be a word character.
 	at        *regexp.Regexp
 	wordStart bool
+	// skip, when set, keeps a secret the regex and entropy let through:
+	// a placeholder, an identifier.
+	skip func(secret string) bool
+	prio int8
 }
 
 // namePrefix opens the regexes gitleaks makes for key = value assignments.
@@ -67,14 +71,24 @@ type ruleSet struct {
 	always []int   // rules without keywords run on every string
 }
 
-// own are rules for what gitleaks has no rule for.
-var own = []*rule{{
-	// A password in a URL's userinfo: postgres://user:password@host/db.
-	id:       "url-password",
-	re:       regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]{1,30}://[^\s:/?#@"'\x60<>]{1,200}:([^\s/?#@"'\x60<>]{1,300})@[^\s/?#@"'\x60<>]`),
-	group:    1,
-	keywords: []string{"://"},
-}}
+// Priorities of rules: when secrets found by several overlap, the kind
+// reported is that of the most specific.
+const (
+	specific      = iota // a key format of our own
+	gitleaks             // one of gitleaks' rules
+	generic              // found by its name or its place: a header, a flag, a setting
+	gitleaksLoose        // generic-api-key and gitleaks' curl rules
+)
+
+// secretEnd is how most gitleaks rules end a secret: a quote, a space, a
+// semicolon, an escaped line break or the end. In a transcript a secret
+// also ends in Markdown's marks (**key**, ~~key~~, (key), <key>, a table's
+// |), where the rules would miss it; secretEndInText lets them. Not in a
+// comma or a full stop: s.readUint8LengthPrefixed, would be a Vault token.
+const (
+	secretEnd       = `(?:[\x60'"\s;]|\\[nr]|$`
+	secretEndInText = `(?:[\x60'"\s;~*)\]}>|]|\\[nr]|$`
+)
 
 // builtin loads the built-in rules once: compiling them takes tens of ms.
 var builtin = sync.OnceValues(func() (*ruleSet, error) {
@@ -92,24 +106,33 @@ var builtin = sync.OnceValues(func() (*ruleSet, error) {
 		return nil, fmt.Errorf("gitleaks rules: %w", err)
 	}
 	rs := &ruleSet{global: cfg.Allowlists}
+	// Ours first: of two finds of one secret with the same priority, the
+	// first rule's kind is reported.
+	for _, k := range keyFormats {
+		rs.rules = append(rs.rules, k.rule())
+	}
+	rs.rules = append(rs.rules, credentials...)
 	for _, id := range cfg.OrderedRules {
 		r := cfg.Rules[id]
-		if r.Regex == nil || r.Path != nil || r.SkipReport {
-			continue // rules about file names and a composite rule's helpers
+		if r.Regex == nil || r.Path != nil || r.SkipReport || superseded[id] {
+			continue // rules about file names, a composite rule's helpers, and ours
 		}
 		// gitleaks' regexp package is the standard library's unless it is
 		// built with the gore2regex tag; compiling the source again keeps
 		// this package independent of that choice.
-		re, err := regexp.Compile(r.Regex.String())
+		re, err := regexp.Compile(strings.ReplaceAll(r.Regex.String(), secretEnd, secretEndInText))
 		if err != nil {
 			return nil, fmt.Errorf("gitleaks rule %s: %w", id, err)
 		}
+		prio := int8(gitleaks)
+		if id == "generic-api-key" || strings.HasPrefix(id, "curl-") {
+			prio = gitleaksLoose
+		}
 		rs.rules = append(rs.rules, &rule{
 			id: id, re: re, group: r.SecretGroup, entropy: r.Entropy,
-			keywords: r.Keywords, allow: r.Allowlists,
+			keywords: r.Keywords, allow: r.Allowlists, prio: prio,
 		})
 	}
-	rs.rules = append(rs.rules, own...)
 	kwNum := map[string]int{}
 	var kws []string
 	for i, r := range rs.rules {
@@ -203,13 +226,17 @@ func newlines(re *syntax.Regexp) int {
 type found struct {
 	lo, hi int
 	kind   string
+	prio   int8
 }
 
-// find returns the secrets the built-in rules find in s.
-func (rs *ruleSet) find(s string, out []found) []found {
+// find returns the secrets the built-in rules find in s, which holds h.
+func (rs *ruleSet) find(s string, h holds, out []found) []found {
 	d := decode(s)
 	n := len(out)
 	out = rs.findDecoded(d.text, out)
+	if h != 0 {
+		out = settingsIn(d.text, h, out)
+	}
 	if d.at != nil {
 		for i := n; i < len(out); i++ {
 			out[i].lo, out[i].hi = d.orig(out[i].lo), d.orig(out[i].hi)
@@ -467,15 +494,20 @@ func (rs *ruleSet) check(r *rule, s string, a, b int, out []found) []found {
 		return out
 	}
 	secret := match[sa:sb]
-	if r.entropy != 0 && entropy(secret) <= r.entropy {
+	if r.entropy != 0 && entropy(secret) <= r.entropy || r.skip != nil && r.skip(secret) {
 		return out
 	}
 	line := s[lineStart(s, a, 0):lineEnd(s, a+len(match), 0)]
-	if allowed(rs.global, secret, match, line) || allowed(r.allow, secret, match, line) {
+	if allowed(rs.global, secret, match, line) || allowed(r.allow, secret, match, line) || digest.MatchString(s[max(0, a+sa-8):a+sa]) {
 		return out
 	}
-	return append(out, found{a + sa, a + sb, r.id})
+	return append(out, found{a + sa, a + sb, r.id, r.prio})
 }
+
+// digest ends the text before a hash named by its algorithm
+// (sha256:…, sha512-…, go.sum's h1:…): an image digest or a lockfile's
+// integrity, not a secret.
+var digest = regexp.MustCompile(`(?i)(?:sha1|sha224|sha256|sha384|sha512|md5|blake2b|h1)[:=-]$`)
 
 // allowed reports whether an allowlist lets a finding through, as gitleaks
 // decides it for a fragment that has no path or commit.
@@ -559,8 +591,9 @@ type decoded struct {
 	extra []int // how many more bytes the original has before at[i]
 }
 
-// decode decodes \n, \r, \t, \f, \b, \", \', \\, \/ and \uXXXX in s;
-// a backslash before anything else stays.
+// decode decodes \n, \r, \t, \f, \b, \", \', \\, \/ and \uXXXX in s, also
+// when escaped again (\\n, \\\"), as a JSON string inside a JSON string
+// writes them; other backslashes stay, one for a run of them.
 func decode(s string) decoded {
 	i := strings.IndexByte(s, '\\')
 	if i < 0 {
@@ -570,13 +603,21 @@ func decode(s string) decoded {
 	b := make([]byte, 0, len(s))
 	b = append(b, s[:i]...)
 	for i < len(s) {
-		if s[i] != '\\' || i+1 == len(s) {
+		if s[i] != '\\' {
 			b = append(b, s[i])
 			i++
 			continue
 		}
-		n := 2
-		switch c := s[i+1]; c {
+		j := i + 1 // after the run of backslashes
+		for j < len(s) && s[j] == '\\' {
+			j++
+		}
+		n := j - i + 1
+		c := byte(0)
+		if j < len(s) {
+			c = s[j]
+		}
+		switch c {
 		case 'n':
 			b = append(b, '\n')
 		case 'r':
@@ -587,20 +628,20 @@ func decode(s string) decoded {
 			b = append(b, '\f')
 		case 'b':
 			b = append(b, '\b')
-		case '"', '\'', '\\', '/':
+		case '"', '\'', '/':
 			b = append(b, c)
 		case 'u':
-			r, err := strconv.ParseUint(s[i+2:min(len(s), i+6)], 16, 32)
-			if err != nil || i+6 > len(s) {
+			r, err := strconv.ParseUint(s[j+1:min(len(s), j+5)], 16, 32)
+			if err != nil || j+5 > len(s) {
 				b = append(b, '\\')
-				n = 1
+				n = j - i
 				break
 			}
 			b = utf8.AppendRune(b, rune(r))
-			n = 6
+			n = j - i + 5
 		default:
 			b = append(b, '\\')
-			n = 1
+			n = j - i
 		}
 		i += n
 		if extra := i - len(b); extra != 0 {

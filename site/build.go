@@ -38,11 +38,13 @@ type Report struct {
 
 	Rendered                             int // session pages rendered, not taken from the cache
 	CacheHits, CacheMisses, CacheRemoved int
+
+	redactions []byte // the report BuildOptions.Redactions asks for
 }
 
 func (r *Report) String() string {
 	redacted := ""
-	if n := sum(r.Redacted); n > 0 {
+	if n := Sum(r.Redacted); n > 0 {
 		redacted = fmt.Sprintf(", %d secrets redacted", n)
 	}
 	return fmt.Sprintf("%d sessions from %d files (%d warnings%s) in %d ms",
@@ -65,6 +67,10 @@ type BuildOptions struct {
 	IgnoreCache bool // write the cache but do not read it (--ignoreCache)
 	GC          bool // remove cache entries the build did not use (--gc)
 	Memory      bool // keep the cache in memory too: for a builder that builds again and again
+	// Redactions, when set, is a file to write a report of what was
+	// redacted where to (never the secrets), for a review before
+	// publishing. It must be outside the destination.
+	Redactions string
 }
 
 // Builder builds a site, once (build) or again and again (serve): what it
@@ -93,6 +99,11 @@ func (bd *Builder) Build(ctx context.Context) (*Report, error) {
 	if err := checkPaths(bd.cfg); err != nil {
 		return nil, err
 	}
+	if f := bd.opts.Redactions; f != "" {
+		if err := checkRedactions(bd.cfg, f); err != nil {
+			return nil, err
+		}
+	}
 	out, err := newOutput(bd.cfg.Destination)
 	if err != nil {
 		return nil, err
@@ -104,6 +115,11 @@ func (bd *Builder) Build(ctx context.Context) (*Report, error) {
 	if err != nil {
 		out.abort()
 		return nil, err
+	}
+	if f := bd.opts.Redactions; f != "" {
+		if err := os.WriteFile(f, rep.redactions, 0o600); err != nil {
+			return nil, fmt.Errorf("--redactions: %w", err)
+		}
 	}
 	return rep, nil
 }
@@ -156,12 +172,19 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	if b.sass != nil {
 		defer b.sass.Close()
 	}
+	var report []byte
+	if bd.opts.Redactions != "" {
+		// Before the pages are made, which release the turns it reads.
+		if report, err = b.redactions(ctx); err != nil {
+			return nil, err
+		}
+	}
 	notices, err := b.build(ctx, chroma)
 	if err != nil {
 		return nil, err
 	}
 	rep := &Report{Sessions: len(st.Sessions), Files: res.Files, Warnings: res.Warnings, Notices: notices,
-		Redacted: total(sessions), Rendered: int(b.rendered.Load())}
+		Redacted: total(sessions), Rendered: int(b.rendered.Load()), redactions: report}
 	if bd.store != nil {
 		rep.CacheHits, rep.CacheMisses = bd.store.hits, bd.store.misses
 		bd.store.hits, bd.store.misses = 0, 0

@@ -76,8 +76,9 @@ func readOptions(cfg *Config) (ingest.Options, error) {
 		return ingest.Options{}, err
 	}
 	return ingest.Options{
-		Transform:   func(s *transcript.Session) { s.Redacted = r.Session(s) },
+		Transform:   func(s *transcript.Session) { r.Session(s) },
 		TransformID: ingest.Key("redact", string(rules)),
+		Merged:      func(s *transcript.Session) { s.Redacted = redact.Count(s) },
 	}, nil
 }
 
@@ -92,7 +93,8 @@ func total(sessions []*transcript.Session) map[string]int {
 	return t
 }
 
-func sum(counts map[string]int) int {
+// Sum adds up counts.
+func Sum(counts map[string]int) int {
 	n := 0
 	for _, c := range counts {
 		n += c

@@ -55,7 +55,7 @@ redact:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Sessions != len(samples) || sum(rep.Redacted) < 6*len(samples) || !strings.Contains(rep.String(), " secrets redacted)") {
+	if rep.Sessions != len(samples) || Sum(rep.Redacted) < 6*len(samples) || !strings.Contains(rep.String(), " secrets redacted)") {
 		t.Errorf("report: %s, %v", rep, rep.Redacted)
 	}
 
@@ -87,7 +87,7 @@ redact:
 		}
 	}
 	for _, e := range readSessions(t, cfg.Destination) {
-		if sum(e.Redacted) < 6 || !strings.Contains(e.Title, "[REDACTED:") {
+		if Sum(e.Redacted) < 6 || !strings.Contains(e.Title, "[REDACTED:") {
 			t.Errorf("%s: redacted %v, title %q", e.ID, e.Redacted, e.Title)
 		}
 	}

@@ -153,6 +153,12 @@ content/), or anywhere to build the embedded demo site into public/.`,
 type buildFlags struct {
 	source, config, contentDir, destination, baseURL, cacheDir string
 	quiet, agents, ignoreCache, gc, strict                     bool
+	redactions                                                 string
+}
+
+// registerRedactions adds --redactions to a command that builds once.
+func (f *buildFlags) registerRedactions(c *cobra.Command) {
+	c.Flags().StringVar(&f.redactions, "redactions", "", "write what was redacted where (session, message, kind; never the secret) to this file, outside the destination, to review before publishing")
 }
 
 // registerStrict adds --strict to a command that builds once.
@@ -213,6 +219,7 @@ their path and line; the build goes on and every good session gets its page.`,
 	}
 	f.register(c)
 	f.registerStrict(c)
+	f.registerRedactions(c)
 	return c
 }
 
@@ -226,7 +233,7 @@ func (f *buildFlags) build(c *cobra.Command, cfg *site.Config, warns []string) (
 	for _, w := range warns {
 		fmt.Fprintln(stderr, "WARN", w)
 	}
-	b, err := site.NewBuilder(cfg, site.BuildOptions{IgnoreCache: f.ignoreCache, GC: f.gc})
+	b, err := site.NewBuilder(cfg, site.BuildOptions{IgnoreCache: f.ignoreCache, GC: f.gc, Redactions: f.redactions})
 	if err != nil {
 		return nil, err
 	}
@@ -242,6 +249,9 @@ func (f *buildFlags) build(c *cobra.Command, cfg *site.Config, warns []string) (
 	}
 	if !f.quiet {
 		fmt.Fprintln(c.OutOrStdout(), rep)
+		if f.redactions != "" {
+			fmt.Fprintln(c.OutOrStdout(), "What was redacted, where:", f.redactions)
+		}
 	}
 	if f.strict && len(rep.Warnings) > 0 {
 		var list strings.Builder

@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -47,8 +45,12 @@ On GitHub, set Settings > Pages > Source to "Deploy from a branch", gh-pages.`,
 			}
 			pages := publish.PagesURL(remote, cfg.CNAME)
 			opt.Remote, opt.Dir, opt.CNAME = remote, cfg.Destination, cfg.CNAME
+			var redacted map[string]int
 			if c.Flags().Changed("destination") {
-				if _, err := os.Stat(filepath.Join(opt.Dir, "sessions.json")); err != nil {
+				if f.redactions != "" {
+					return errors.New("--redactions lists what a build redacts: leave out -d to build and publish")
+				}
+				if redacted, err = site.Redacted(opt.Dir); err != nil {
 					return fmt.Errorf("%s holds no site built by transcriptsite (no sessions.json): build it, or leave out -d to build and publish", opt.Dir)
 				}
 			} else {
@@ -59,6 +61,7 @@ On GitHub, set Settings > Pages > Source to "Deploy from a branch", gh-pages.`,
 				if err != nil {
 					return err
 				}
+				redacted = rep.Redacted
 				if !c.Flags().Changed("message") {
 					opt.Message = fmt.Sprintf("Publish %d sessions", rep.Sessions)
 				}
@@ -68,6 +71,11 @@ On GitHub, set Settings > Pages > Source to "Deploy from a branch", gh-pages.`,
 				return err
 			}
 			out := c.OutOrStdout()
+			if n := site.Sum(redacted); n > 0 {
+				fmt.Fprintf(out, "Redacted %d secrets: %s\n", n, site.ByKind(redacted))
+			} else if cfg.Redact.Enabled {
+				fmt.Fprintln(out, "Redacted no secret")
+			}
 			if res.Changed() {
 				fmt.Fprintf(out, "Published %.12s to %s of %s\n", res.Commit, res.Branch, res.Remote)
 			} else {
@@ -81,6 +89,7 @@ On GitHub, set Settings > Pages > Source to "Deploy from a branch", gh-pages.`,
 	}
 	f.register(c)
 	f.registerStrict(c)
+	f.registerRedactions(c)
 	fl := c.Flags()
 	fl.StringVar(&opt.Remote, "remote", "origin", "the git remote to publish to: a remote name of the site directory's repository, or a URL")
 	fl.StringVar(&opt.Branch, "branch", "gh-pages", "the branch to commit the site to")

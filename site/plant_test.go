@@ -1,0 +1,549 @@
+package site
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	ahocorasick "github.com/BobuSumisu/aho-corasick"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/transcriptsite/transcriptsite/redact/redacttest"
+)
+
+// fixtures holds a folder of session files of every format the readers
+// read: the sessions the planted-key test puts secrets in.
+const fixtures = "../ingest/testdata"
+
+// plant copies the fixtures of every format to content/<format>/, each
+// string of their sessions with what add returns for it (by the format
+// and the string's number in that format) appended: every JSON string
+// that is not an id, a type, a time or a model, and every line of prose
+// of Markdown and text, where what add returns must fit on the line.
+// Numbers are the same from one call to the next. It returns, by format,
+// whether each string is a line.
+func plant(t *testing.T, content string, add func(format string, n int, line bool) string) map[string][]bool {
+	t.Helper()
+	n := map[string][]bool{}
+	files := map[string][]byte{}
+	err := filepath.WalkDir(fixtures, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(fixtures, p)
+		format := strings.Split(filepath.ToSlash(rel), "/")[0]
+		if format == "fuzz" {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		next := func(line bool) string {
+			n[format] = append(n[format], line)
+			return add(format, len(n[format]), line)
+		}
+		switch filepath.Ext(p) {
+		case ".json":
+			data = plantJSON(data, func() string { return next(false) })
+		case ".jsonl":
+			lines := bytes.SplitAfter(data, []byte("\n"))
+			for i, l := range lines {
+				lines[i] = plantJSON(l, func() string { return next(false) })
+			}
+			data = bytes.Join(lines, nil)
+		default:
+			data = plantLines(data, func() string { return next(true) })
+		}
+		files[filepath.Join(content, rel)] = data
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, "/", files)
+	return n
+}
+
+// plantJSON appends add() to each string value of doc but those that are
+// kept; doc is returned as it was when it is not JSON.
+func plantJSON(doc []byte, add func() string) []byte {
+	dec := jsontext.NewDecoder(bytes.NewReader(doc))
+	var out []byte
+	last := 0
+	for {
+		k := dec.PeekKind()
+		if k == 0 {
+			break
+		}
+		if kind, n := dec.StackIndex(dec.StackDepth()); k != '"' || kind == '{' && n%2 == 0 {
+			if _, err := dec.ReadToken(); err != nil {
+				return doc
+			}
+			continue
+		}
+		v, err := dec.ReadValue()
+		if err != nil {
+			return doc
+		}
+		end := int(dec.InputOffset())
+		if keptKey(dec.StackPointer().LastToken()) {
+			continue
+		}
+		var s string
+		_ = json.Unmarshal(v, &s)
+		q, _ := jsontext.AppendQuote(nil, s+add())
+		out = append(append(out, doc[last:end-len(v)]...), q...)
+		last = end
+	}
+	return append(out, doc[last:]...)
+}
+
+// keptKey says whether the value of a JSON key is left as it is: ids,
+// types and roles, times, models and versions, media types, hashes and
+// image data, which readers parse or which are shown as they are.
+func keptKey(k string) bool {
+	k = strings.ToLower(k)
+	return keptKeys[k] || strings.HasSuffix(k, "id") || strings.HasSuffix(k, "uuid") || strings.HasSuffix(k, "_at") ||
+		strings.HasSuffix(k, "hash") || strings.HasSuffix(k, "time") || strings.HasSuffix(k, "type") || strings.HasSuffix(k, "version")
+}
+
+var keptKeys = map[string]bool{"type": true, "role": true, "timestamp": true, "ts": true, "created": true, "updated": true,
+	"completed": true, "start": true, "end": true, "status": true, "model": true, "modelid": true, "provider": true,
+	"mimetype": true, "media_type": true, "data": true, "kind": true, "subtype": true, "signature": true, "mode": true,
+	"parentsession": true, "branchedfrom": true} // Pi links a fork to its parent by its file
+
+// plantLines appends " "+add() to each line of prose of a Markdown or text
+// document: not front matter, headings of levels 1 to 3, HTML, fences or
+// what JSON and YAML fences hold.
+func plantLines(doc []byte, add func() string) []byte {
+	lines := strings.Split(string(doc), "\n")
+	inFence, skipFence, frontMatter := false, false, len(lines) > 0 && lines[0] == "---"
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case frontMatter:
+			frontMatter = i == 0 || t != "---"
+			continue
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			if inFence = !inFence; inFence {
+				skipFence = structured.MatchString(t)
+			}
+			continue
+		case inFence && skipFence, t == "", prose.MatchString(t):
+			continue
+		}
+		lines[i] = l + " " + add()
+	}
+	return []byte(strings.Join(lines, "\n"))
+}
+
+var (
+	structured = regexp.MustCompile(`json|yaml|session-config|msg-metadata`)
+	prose      = regexp.MustCompile(`^(?:#{1,3} |<|---|_\*\*|# aider chat)`)
+)
+
+// TestPlantedKeysLeakNowhere plants secrets in every string of the
+// sessions of every format: several keys of every format of our own rules,
+// in every shape a text gives them, and the credentials in command lines,
+// in every format; a sample of every gitleaks rule in two of them. A first build finds the strings a site
+// shows; a build without redaction shows each secret planted in them; the
+// build with it must show none, in any file, and count each as its kind.
+func TestPlantedKeysLeakNowhere(t *testing.T) {
+	keys, missed := redacttest.Keys(3)
+	gitleaks, _ := redacttest.Samples()
+	var commands []redacttest.Sample
+	for _, c := range redacttest.Commands(7) {
+		if c.Rule != "env-secret" { // found in a shell tool's input only
+			commands = append(commands, c)
+		}
+	}
+	if len(missed) > 0 {
+		t.Errorf("no keys of %v", missed)
+	}
+	type planted struct {
+		redacttest.Sample
+		text string
+		ours bool // of our rules, reported as their kind; a gitleaks rule's may be reported as another's of its shape
+	}
+	var all []planted
+	for i, k := range keys {
+		all = append(all, planted{k, redacttest.Place(redacttest.Shapes[i%len(redacttest.Shapes)], k.Text), true})
+	}
+	for _, s := range commands {
+		all = append(all, planted{s, s.Text, true})
+	}
+	for _, s := range gitleaks {
+		all = append(all, planted{s, s.Text, false})
+	}
+	fs := formats(t)
+
+	dir := t.TempDir()
+	_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: Planted\n"), 0o644)
+	content := filepath.Join(dir, "content")
+	off := map[string]any{"redact.enabled": false}
+	// buildAll builds the site and returns its sessions and its files, by
+	// name, each in lower case with its name, and all of them in one.
+	type site struct {
+		files map[string]string
+		all   string
+	}
+	buildAll := func(dest string, overrides map[string]any) ([]sessionEntry, site) {
+		o := map[string]any{"destination": filepath.Join(dir, dest)}
+		for k, v := range overrides {
+			o[k] = v
+		}
+		cfg, _, err := build(t, dir, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files := map[string]string{}
+		var all strings.Builder
+		for name, data := range tree(t, cfg.Destination) {
+			files[name] = strings.ToLower(name + "\n" + string(data))
+			all.WriteString(files[name] + "\n")
+		}
+		return readSessions(t, cfg.Destination), site{files, all.String()}
+	}
+	// in lists the files of st that hold s, which found says st holds.
+	in := func(st site, found map[string]bool, s string) (names []string) {
+		if !found[s] {
+			return nil
+		}
+		for name, data := range st.files {
+			if strings.Contains(data, s) {
+				names = append(names, name)
+			}
+		}
+		slices.Sort(names)
+		return names
+	}
+
+	// Which strings does a site show?
+	mark := func(format string, n int, _ bool) string {
+		return fmt.Sprintf(" zqm%sq%dqz", strings.ReplaceAll(format, "-", ""), n)
+	}
+	count := plant(t, content, mark)
+	_, marked := buildAll("marks", off)
+	seen := map[string]bool{}
+	for _, m := range markRe.FindAllString(marked.all, -1) {
+		seen[m] = true
+	}
+	shown := map[string][]int{}
+	for _, f := range fs {
+		for n := 1; n <= len(count[f]); n++ {
+			if seen[strings.TrimSpace(mark(f, n, false))] {
+				shown[f] = append(shown[f], n)
+			}
+		}
+	}
+
+	// Every secret in every format, spread over the strings it shows; on
+	// a line of Markdown, on one line (a sample of several lines only in
+	// JSON).
+	texts := map[string]map[int][]string{}
+	where := map[string][]planted{}
+	for _, f := range formats(t) {
+		texts[f] = map[int][]string{}
+		if len(shown[f]) == 0 {
+			t.Errorf("%s: no string of its sessions is shown", f)
+			continue
+		}
+		i := 0
+		for j, p := range all {
+			// gitleaks' rules, which other tests try each, in two formats each.
+			if fi := slices.Index(fs, f); !p.ours && j%len(fs) != fi && (j+len(fs)/2)%len(fs) != fi {
+				continue
+			}
+			n := shown[f][i%len(shown[f])]
+			if line := count[f][n-1]; line && strings.Contains(p.text, "\n") {
+				if strings.Contains(p.Text, "\n") {
+					continue
+				}
+				p.text = strings.ReplaceAll(p.text, "\n", " ")
+			}
+			texts[f][n] = append(texts[f][n], p.text)
+			where[f] = append(where[f], p)
+			i++
+		}
+	}
+	if err := os.RemoveAll(content); err != nil {
+		t.Fatal(err)
+	}
+	plant(t, content, func(f string, n int, line bool) string {
+		if len(texts[f][n]) == 0 {
+			return ""
+		}
+		if line {
+			return strings.Join(texts[f][n], " ")
+		}
+		return "\n" + strings.Join(texts[f][n], "\n") + "\n"
+	})
+
+	needles := func(secret string) []string {
+		out := []string{strings.ToLower(secret)}
+		for _, r := range alnumRun.FindAllString(secret, -1) {
+			out = append(out, strings.ToLower(r))
+		}
+		return out
+	}
+	var all2 []string
+	for _, f := range fs {
+		for _, p := range where[f] {
+			all2 = append(all2, needles(p.Secret)...)
+		}
+	}
+	_, open := buildAll("open", off)
+	list, redacted := buildAll("public", nil)
+	inOpen, inRedacted := holds(open.all, all2), holds(redacted.all, all2)
+	kinds := map[string]bool{}
+	total := 0
+	reported := map[string]bool{}
+	for _, f := range formats(t) {
+		counts := map[string]int{}
+		for _, e := range list {
+			if strings.HasPrefix(e.Source, f+"/") {
+				for k, c := range e.Redacted {
+					counts[k] += c
+				}
+			}
+		}
+		reached := map[string]int{}
+		for _, p := range where[f] {
+			if !inOpen[strings.ToLower(p.Secret)] {
+				continue // cut from what the site shows
+			}
+			reached[p.Rule]++
+			total++
+			kinds[p.Rule] = true
+			for _, nd := range needles(p.Secret) {
+				if names := in(redacted, inRedacted, nd); len(names) > 0 && !reported[nd] {
+					reported[nd] = true
+					pn := names[0]
+					for _, nm := range names {
+						if strings.HasPrefix(nm, "sessions/") {
+							pn = nm
+						}
+					}
+					page := redacted.files[pn]
+					i := strings.Index(page, nd)
+					t.Errorf("a secret of kind %s is in %s: %q in …%s…", p.Rule, names, nd, page[max(0, i-150):min(len(page), i+len(nd)+50)])
+				}
+			}
+			if p.ours && counts[p.Rule] == 0 {
+				t.Errorf("%s: no secret reported as %s", f, p.Rule)
+			}
+		}
+		for _, p := range where[f] {
+			if reached[p.Rule] == 0 {
+				t.Errorf("%s: no secret of kind %s reached a page even without redaction", f, p.Rule)
+				reached[p.Rule] = -1
+			}
+		}
+	}
+	nPlanted := 0
+	for _, f := range fs {
+		nPlanted += len(where[f])
+	}
+	t.Logf("%d formats, %d kinds; %d secrets planted, %d where a page shows them, none left", len(fs), len(kinds), nPlanted, total)
+}
+
+// holds returns which of needles s holds, in one pass.
+func holds(s string, needles []string) map[string]bool {
+	trie := ahocorasick.NewTrieBuilder().AddStrings(needles).Build()
+	found := map[string]bool{}
+	for _, m := range trie.MatchString(s) {
+		found[m.MatchString()] = true
+	}
+	return found
+}
+
+var (
+	alnumRun = regexp.MustCompile(`[A-Za-z0-9]{12,}`)
+	markRe   = regexp.MustCompile(`zqm[a-z]+q[0-9]+qz`)
+)
+
+// formats are the fixture folders, one a format.
+func formats(t *testing.T) []string {
+	entries, err := os.ReadDir(fixtures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() && e.Name() != "fuzz" {
+			out = append(out, e.Name())
+		}
+	}
+	return slices.Clip(out)
+}
+
+// TestPlantedReadsLeakNowhere has agents of three formats read files of
+// secrets (.env, .netrc, a private key, …), print the environment (env,
+// docker inspect, kubectl get secret) and run commands with credentials in
+// them, as tool calls and, for Claude Code, as the user's own shell
+// command: no secret reaches the site, and each is counted as its kind.
+func TestPlantedReadsLeakNowhere(t *testing.T) {
+	keys, _ := redacttest.Keys(1)
+	reads := redacttest.Reads(3, keys[:8])
+	commands := redacttest.Commands(3)
+	var secrets []redacttest.Sample
+	for _, r := range reads {
+		secrets = append(secrets, r.Secrets...)
+	}
+	secrets = append(secrets, commands...)
+
+	// Each format's tool calls: name, input, output.
+	type call struct{ name, output string }
+	claude, codex, gemini := []obj{}, []obj{}, []obj{}
+	for i, r := range reads {
+		id := fmt.Sprintf("call%d", i)
+		cmd, output := r.Command, r.Output
+		if r.Path != "" {
+			claude = append(claude, obj{"type": "tool_use", "id": id, "name": "Read", "input": obj{"file_path": r.Path}},
+				obj{"type": "tool_result", "tool_use_id": id, "content": redacttest.Numbered(output)})
+			gemini = append(gemini, obj{"id": id, "name": "read_file", "args": obj{"absolute_path": r.Path}, "status": "success",
+				"result": []obj{{"functionResponse": obj{"id": id, "name": "read_file", "response": obj{"output": output}}}}})
+			cmd = "cat " + r.Path
+		} else {
+			claude = append(claude, obj{"type": "tool_use", "id": id, "name": "Bash", "input": obj{"command": cmd}},
+				obj{"type": "tool_result", "tool_use_id": id, "content": output})
+			gemini = append(gemini, obj{"id": id, "name": "run_shell_command", "args": obj{"command": cmd}, "status": "success",
+				"result": []obj{{"functionResponse": obj{"id": id, "name": "run_shell_command", "response": obj{"output": output}}}}})
+		}
+		args, _ := json.Marshal(obj{"command": []string{"bash", "-lc", cmd}})
+		codex = append(codex, obj{"type": "function_call", "name": "shell", "call_id": id, "arguments": string(args)},
+			obj{"type": "function_call_output", "call_id": id, "output": output})
+	}
+	for i, c := range commands {
+		id := fmt.Sprintf("cmd%d", i)
+		claude = append(claude, obj{"type": "tool_use", "id": id, "name": "Bash", "input": obj{"command": c.Text}},
+			obj{"type": "tool_result", "tool_use_id": id, "content": "ok"})
+		gemini = append(gemini, obj{"id": id, "name": "run_shell_command", "args": obj{"command": c.Text}, "status": "success",
+			"result": []obj{{"functionResponse": obj{"id": id, "name": "run_shell_command", "response": obj{"output": "ok"}}}}})
+		args, _ := json.Marshal(obj{"cmd": c.Text})
+		codex = append(codex, obj{"type": "function_call", "name": "exec_command", "call_id": id, "arguments": string(args)},
+			obj{"type": "function_call_output", "call_id": id, "output": "ok"})
+	}
+
+	var cc [][]byte
+	n := 0
+	rec := func(typ string, msg obj) obj {
+		n++
+		return obj{"parentUuid": nil, "sessionId": "11111111-0000-4000-8000-000000000001", "cwd": "/home/dev/shop", "type": typ,
+			"uuid": fmt.Sprintf("u%d", n), "timestamp": fmt.Sprintf("2026-05-01T10:%02d:%02dZ", n/60, n%60), "message": msg}
+	}
+	cc = append(cc, jsonl(false, rec("user", obj{"role": "user", "content": "Why does the app not start?"})))
+	for i := 0; i < len(claude); i += 2 {
+		cc = append(cc, jsonl(false,
+			rec("assistant", obj{"id": fmt.Sprintf("m%d", i), "role": "assistant", "model": "claude-sonnet-4-5", "content": []obj{claude[i]}}),
+			rec("user", obj{"role": "user", "content": []obj{claude[i+1]}})))
+	}
+	// The user's own command: Claude Code shows it as tagged text.
+	env := reads[0]
+	cc = append(cc, jsonl(false,
+		rec("user", obj{"role": "user", "content": "<bash-input>cat .env</bash-input>"}),
+		rec("user", obj{"role": "user", "content": "<bash-stdout>" + env.Output + "</bash-stdout><bash-stderr></bash-stderr>"})))
+
+	ts := func(s int) string { return fmt.Sprintf("2026-05-02T10:%02d:%02d.000Z", s/60, s%60) }
+	cx := [][]byte{jsonl(false,
+		obj{"timestamp": ts(0), "type": "session_meta", "payload": obj{"id": "019a0000-0000-7000-8000-000000000002", "timestamp": ts(0), "cwd": "/home/dev/shop"}},
+		obj{"timestamp": ts(1), "type": "response_item", "payload": obj{"type": "message", "role": "user", "content": []obj{{"type": "input_text", "text": "Why does the app not start?"}}}})}
+	for i, it := range codex {
+		cx = append(cx, jsonl(false, obj{"timestamp": ts(2 + i), "type": "response_item", "payload": it}))
+	}
+	gm := jsonl(false,
+		obj{"sessionId": "33333333-0000-4000-8000-000000000003", "projectHash": "abc", "startTime": "2026-05-03T10:00:00.000Z", "lastUpdated": "2026-05-03T10:09:00.000Z", "kind": "main"},
+		obj{"id": "g1", "timestamp": "2026-05-03T10:00:01.000Z", "type": "user", "content": []obj{{"text": "Why does the app not start?"}}},
+		obj{"id": "g2", "timestamp": "2026-05-03T10:00:05.000Z", "type": "gemini", "content": "Let me look.", "model": "gemini-2.5-pro", "toolCalls": gemini})
+
+	dir := t.TempDir()
+	writeTree(t, dir, map[string][]byte{
+		"config.yaml": []byte("title: Reads\n"),
+		"content/claude/-home-dev-shop/11111111-0000-4000-8000-000000000001.jsonl":                        bytes.Join(cc, nil),
+		"content/codex/2026/05/02/rollout-2026-05-02T10-00-00-019a0000-0000-7000-8000-000000000002.jsonl": bytes.Join(cx, nil),
+		"content/gemini/tmp/shop/chats/session-2026-05-03T10-00-33333333.jsonl":                           gm,
+	})
+	var needles []string
+	for _, s := range secrets {
+		needles = append(needles, strings.ToLower(s.Secret))
+	}
+	check := func(redacted bool) {
+		cfg, _, err := build(t, dir, map[string]any{"redact.enabled": redacted, "destination": filepath.Join(dir, fmt.Sprint("public-", redacted))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all strings.Builder
+		for name, data := range tree(t, cfg.Destination) {
+			all.WriteString(strings.ToLower(name + "\n" + string(data) + "\n"))
+		}
+		found := holds(all.String(), needles)
+		list := readSessions(t, cfg.Destination)
+		if len(list) != 3 {
+			t.Fatalf("%d sessions, want 3", len(list))
+		}
+		for _, e := range list {
+			for _, s := range secrets {
+				if redacted && e.Redacted[s.Rule] == 0 {
+					t.Errorf("%s: no secret counted as %s", e.Format, s.Rule)
+				}
+			}
+		}
+		for _, s := range secrets {
+			if found[strings.ToLower(s.Secret)] == redacted {
+				t.Errorf("redaction %v: the %s secret %q is in the site: %v", redacted, s.Rule, s.Secret, found[strings.ToLower(s.Secret)])
+			}
+		}
+	}
+	check(false) // every secret is shown
+	check(true)  // and none is
+
+	// The report of what was redacted where, built cold and warm: a row a
+	// secret, at a message the page has, and no secret.
+	for _, run := range []string{"cold", "warm"} {
+		cfg, _, err := LoadConfig(Options{Source: dir, Overrides: map[string]any{"cacheDir": filepath.Join(dir, "cache")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		report := filepath.Join(dir, run+".tsv")
+		b, err := NewBuilder(cfg, BuildOptions{Redactions: report})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := b.Build(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(report)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")[2:]
+		if len(rows) != Sum(rep.Redacted) || len(rows) < len(secrets) {
+			t.Errorf("%s: %d rows for %d secrets redacted", run, len(rows), Sum(rep.Redacted))
+		}
+		for _, r := range rows {
+			f := strings.Split(r, "\t")
+			page, anchor, _ := strings.Cut(f[5], "#")
+			html, err := os.ReadFile(filepath.Join(cfg.Destination, page, "index.html"))
+			if err != nil || anchor != "" && !bytes.Contains(html, []byte(`id="`+anchor+`"`)) || len(f) != 6 {
+				t.Errorf("%s: row %q: no such page or message (%v)", run, r, err)
+				break
+			}
+		}
+		for _, s := range secrets {
+			if strings.Contains(strings.ToLower(string(data)), strings.ToLower(s.Secret)) {
+				t.Errorf("%s: the report holds a %s secret", run, s.Rule)
+			}
+		}
+	}
+	t.Logf("%d reads and %d commands in 3 formats, %d secrets", len(reads), len(commands), len(secrets))
+}
