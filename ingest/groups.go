@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/gob"
 	"fmt"
+	"io"
 	"slices"
 
 	"github.com/transcriptsite/transcriptsite/transcript"
@@ -185,7 +186,13 @@ func openParsed(c Cache, key string) (*parsed, error) {
 	}
 	defer rc.Close()
 	var p parsed
-	if err := p.decode(bufio.NewReaderSize(rc, 64<<10)); err != nil {
+	br := bufio.NewReaderSize(rc, 64<<10)
+	err := p.decode(br)
+	if err == nil {
+		// The cache vouches for an entry once it is read to its end.
+		_, err = io.Copy(io.Discard, br)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("cache entry unreadable: %w", err)
 	}
 	return &p, nil

@@ -163,6 +163,9 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	rep := &Report{Sessions: len(st.Sessions), Files: res.Files, Warnings: res.Warnings, Notices: notices,
 		Redacted: total(sessions), Rendered: int(b.rendered.Load())}
 	if bd.store != nil {
+		if d := bd.store.report(); len(d) > 0 {
+			rep.Notices = append(rep.Notices, damagedNotice(cfg.CacheDir, d))
+		}
 		rep.CacheHits, rep.CacheMisses = bd.store.hits, bd.store.misses
 		bd.store.hits, bd.store.misses = 0, 0
 		if bd.opts.GC {
@@ -175,6 +178,17 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	}
 	rep.Elapsed = time.Since(start)
 	return rep, nil
+}
+
+// damagedNotice says which entries of the cache were found damaged.
+func damagedNotice(dir string, damaged []string) string {
+	shown := damaged[:min(3, len(damaged))]
+	more := ""
+	if len(damaged) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(damaged)-len(shown))
+	}
+	return fmt.Sprintf("build cache %s: %d damaged entries were dropped and made again (%s%s); "+
+		"a cache that keeps being damaged points to a failing disk", dir, len(damaged), strings.Join(shown, "; "), more)
 }
 
 // themeDigest hashes everything besides a session that its page depends
@@ -240,11 +254,11 @@ type sink interface {
 	create(rel string) (io.WriteCloser, error)
 	// open reads a file written.
 	open(rel string) (io.ReadCloser, error)
-	// local is the path on disk of the file rel, "" for a site in memory.
-	local(rel string) (string, error)
-	// link makes the file rel the file at the path src on disk: a second
-	// link to it where the file system allows, else a copy.
-	link(rel, src string) error
+	// keep makes the file rel the previous site's, when that holds what
+	// want sums up; false when it does not, or there is none.
+	keep(rel string, want fileSum) bool
+	// remove removes a file written.
+	remove(rel string) error
 }
 
 // stream writes the file at rel inside the site with fn.
@@ -295,14 +309,13 @@ func (m *memOut) open(rel string) (io.ReadCloser, error) {
 	return io.NopCloser(bytes.NewReader(data)), nil
 }
 
-func (m *memOut) local(string) (string, error) { return "", nil }
+func (m *memOut) keep(string, fileSum) bool { return false }
 
-func (m *memOut) link(rel, src string) error {
-	data, err := os.ReadFile(src)
-	if err != nil {
-		return err
-	}
-	return m.write(rel, data)
+func (m *memOut) remove(rel string) error {
+	m.mu.Lock()
+	delete(m.files, rel)
+	m.mu.Unlock()
+	return nil
 }
 
 // memFile is a file of a memOut, kept when it is closed.

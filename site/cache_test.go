@@ -2,6 +2,9 @@ package site
 
 import (
 	"bytes"
+	"context"
+	"crypto/rand"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,7 +61,126 @@ func TestStoreSmallTable(t *testing.T) {
 	if _, ok := s.Get(key('a')); !ok {
 		t.Error("gc dropped a small entry the build used")
 	}
-	if _, err := os.Stat(filepath.Join(dir, smallTable)); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, tableFile)); err != nil {
 		t.Errorf("gc removed the table: %v", err)
 	}
+}
+
+// A damaged cache never reaches the site: the site's files are not the
+// cache's, so damage to an entry leaves the live site as it was, and the
+// next build checks every entry it uses, drops the damaged ones, says so
+// and makes them again. Each way an entry is damaged here changed the
+// site before: cut short, written over with random bytes of the same
+// size, one bit flipped (in the files and in the table), made unreadable.
+func TestDamagedCacheIsNotPublished(t *testing.T) {
+	dir := extract(t, "testdata/site.txtar")
+	cache := filepath.Join(t.TempDir(), "cache")
+	build := func(dest string) *Report {
+		t.Helper()
+		cfg, _, err := LoadConfig(Options{Source: dir, Overrides: map[string]any{"cacheDir": cache, "destination": dest}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := NewBuilder(cfg, BuildOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := b.Build(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	live := filepath.Join(t.TempDir(), "public")
+	build(live)
+	want := tree(t, live)
+	if n := linkedFromCache(t, live, cache); n != 0 {
+		t.Fatalf("%d files of the site are files of the cache", n)
+	}
+
+	entries := func() []string {
+		var ps []string
+		filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && d.Name() != tableFile {
+				ps = append(ps, p)
+			}
+			return err
+		})
+		return ps
+	}
+	damage := map[string]func(t *testing.T, p string){
+		"cut short": func(t *testing.T, p string) {
+			if err := os.Truncate(p, 10); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"random bytes": func(t *testing.T, p string) {
+			fi, _ := os.Stat(p)
+			junk := make([]byte, fi.Size())
+			rand.Read(junk)
+			// Written in place, as a disk or a stray program would.
+			f, err := os.OpenFile(p, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Write(junk)
+			f.Close()
+		},
+		"one bit": func(t *testing.T, p string) {
+			data, _ := os.ReadFile(p)
+			data[len(data)/2] ^= 1
+			f, err := os.OpenFile(p, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Write(data)
+			f.Close()
+		},
+		"unreadable": func(t *testing.T, p string) {
+			if err := os.Chmod(p, 0); err != nil {
+				t.Fatal(err)
+			}
+		},
+	}
+	for name, fn := range damage {
+		t.Run(name, func(t *testing.T) {
+			ps := entries()
+			if len(ps) < 20 {
+				t.Fatalf("only %d entry files", len(ps))
+			}
+			for _, p := range ps {
+				fn(t, p)
+			}
+			// The live site is untouched, its modes too.
+			sameTree(t, want, tree(t, live))
+			filepath.WalkDir(live, func(p string, d fs.DirEntry, err error) error {
+				if fi, err := d.Info(); err == nil && !d.IsDir() && fi.Mode().Perm() != 0o644 {
+					t.Errorf("%s: mode %v", p, fi.Mode())
+				}
+				return err
+			})
+			// A build that takes everything from the cache (a new
+			// destination: no previous site to keep files from) finds
+			// every damaged entry and makes the site whole.
+			fresh := filepath.Join(t.TempDir(), "public")
+			rep := build(fresh)
+			readable := name == "unreadable" && os.Getuid() == 0 // root reads it all the same
+			if !readable && (len(rep.Notices) != 1 || !strings.Contains(rep.Notices[0], "damaged entries were dropped and made again")) {
+				t.Errorf("notices: %q", rep.Notices)
+			}
+			sameTree(t, want, tree(t, fresh))
+			build(live)
+			sameTree(t, want, tree(t, live))
+		})
+	}
+	t.Run("table", func(t *testing.T) {
+		p := filepath.Join(cache, tableFile)
+		damage["one bit"](t, p)
+		fresh := filepath.Join(t.TempDir(), "public")
+		rep := build(fresh)
+		if len(rep.Notices) != 1 || !strings.Contains(rep.Notices[0], tableFile) {
+			t.Errorf("notices: %q", rep.Notices)
+		}
+		sameTree(t, want, tree(t, fresh))
+	})
 }

@@ -21,6 +21,7 @@ const marker = "sessions.json"
 type output struct {
 	dest string
 	tmp  string
+	prev bool // dest holds a site built before
 	dirs dirs
 }
 
@@ -39,7 +40,8 @@ func newOutput(dest string) (*output, error) {
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return nil, err
 	}
-	return &output{dest: dest, tmp: tmp}, nil
+	_, err = os.Stat(filepath.Join(dest, marker))
+	return &output{dest: dest, tmp: tmp, prev: err == nil}, nil
 }
 
 // checkDest refuses to replace a directory that transcriptsite did not build.
@@ -95,37 +97,40 @@ func (b *bufferedFile) Close() error {
 	return err
 }
 
-func (o *output) local(rel string) (string, error) { return o.file(rel) }
+// keep links the previous site's file rel into the new site when it holds
+// what want sums up, checked by reading it: a warm build of a large site
+// reads its unchanged files, which costs a fraction of copying them from
+// the cache. A file with other links (one an older version shared with
+// the cache, or a user's backup) is not reused, so the site never shares
+// a file with anything but the site it replaces, which is removed.
+func (o *output) keep(rel string, want fileSum) bool {
+	if !o.prev || inside(rel) != nil {
+		return false
+	}
+	old := filepath.Join(o.dest, filepath.FromSlash(rel))
+	f, err := os.Open(old)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() != want.Size || nameCount(fi) != 1 {
+		return false
+	}
+	var got summer
+	if _, err := io.Copy(&got, f); err != nil || fileSum(got) != want {
+		return false
+	}
+	p, err := o.file(rel)
+	return err == nil && os.Link(old, p) == nil
+}
 
-func (o *output) link(rel, src string) error {
+func (o *output) remove(rel string) error {
 	p, err := o.file(rel)
 	if err != nil {
 		return err
 	}
-	return linkOrCopy(src, p)
-}
-
-// linkOrCopy makes dst a hard link to src, or a copy of it when src is on
-// another file system (or on one without links). Linked files are never
-// written again: builds and the cache write new files and rename them.
-func linkOrCopy(src, dst string) error {
-	if os.Link(src, dst) == nil {
-		return nil
-	}
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(out, in) // copy_file_range where the kernel has it
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return os.Remove(p)
 }
 
 func (o *output) open(rel string) (io.ReadCloser, error) {
