@@ -256,10 +256,8 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 		if data, ok := c.Get(linksKey); ok && gob.NewDecoder(bytes.NewReader(data)).Decode(&fl) == nil && fl.Reader <= len(Readers) {
 			// Opening the entries also tells the cache they are still in
 			// use: the file's, and the images it holds in the blob store.
-			if touch(c, key) {
-				for _, b := range fl.Blobs {
-					touch(c, b)
-				}
+			// One lost or damaged, the file is read again.
+			if touch(c, key) && !slices.ContainsFunc(fl.Blobs, func(b string) bool { return !touch(c, b) }) {
 				f.Warnings = fl.Warnings
 				rd.hash, rd.key, rd.links = sum, key, fl.Links
 				if fl.Reader > 0 {
