@@ -199,7 +199,7 @@ type parsedHead struct {
 // beside it if there is one: a SQLite database's latest writes are there.
 // The hash is remembered under the files' sizes and modification times, so
 // an unchanged file is not read again to hash it.
-func contentHash(c Cache, fsys fs.FS, name, rel string) (string, error) {
+func contentHash(ctx context.Context, c Cache, fsys fs.FS, name, rel string) (string, error) {
 	names := []string{name}
 	stats := []string{"stat", rel}
 	for i, n := range []string{name, name + "-wal"} {
@@ -221,7 +221,7 @@ func contentHash(c Cache, fsys fs.FS, name, rel string) (string, error) {
 	}
 	h := sha256.New()
 	for _, n := range names {
-		f, err := fsys.Open(n)
+		f, err := open(ctx, fsys, n)
 		if err != nil {
 			return "", err
 		}
@@ -243,7 +243,7 @@ func contentHash(c Cache, fsys fs.FS, name, rel string) (string, error) {
 func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *File, release bool) read {
 	c := opts.Cache
 	rd := read{rel: f.Rel}
-	sum, err := contentHash(c, fsys, name, f.Rel)
+	sum, err := contentHash(ctx, c, fsys, name, f.Rel)
 	if err != nil {
 		rd.reader, rd.sessions = readFile(ctx, fsys, name, f)
 		transform(opts, rd.sessions)
@@ -268,7 +268,7 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 		}
 	}
 	rd.hash = sum
-	if p, err := openParsed(c, key); err == nil {
+	if p, err := openParsed(ctx, c, key); err == nil {
 		f.Warnings = p.Warnings
 		if p.Reader > 0 && p.Reader <= len(Readers) {
 			rd.reader, rd.sessions, rd.key = Readers[p.Reader-1], p.Sessions, key

@@ -156,7 +156,7 @@ func merge(ctx context.Context, opts Options, g *group, reads []read) ([]*transc
 			reads[i].sessions = nil
 			continue
 		}
-		if p, err := openParsed(opts.Cache, reads[i].key); err == nil {
+		if p, err := openParsed(ctx, opts.Cache, reads[i].key); err == nil {
 			ss = append(ss, p.Sessions...)
 			continue
 		}
@@ -179,14 +179,14 @@ func merge(ctx context.Context, opts Options, g *group, reads []read) ([]*transc
 }
 
 // openParsed reads a parsed file back from the cache.
-func openParsed(c Cache, key string) (*parsed, error) {
+func openParsed(ctx context.Context, c Cache, key string) (*parsed, error) {
 	rc, ok := c.Open(key)
 	if !ok {
 		return nil, fmt.Errorf("no longer in the cache")
 	}
 	defer rc.Close()
 	var p parsed
-	br := bufio.NewReaderSize(rc, 64<<10)
+	br := bufio.NewReaderSize(ctxReader{ctx, rc}, 64<<10)
 	err := p.decode(br)
 	if err == nil {
 		// The cache vouches for an entry once it is read to its end.

@@ -225,6 +225,7 @@ type Options struct {
 func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, error) {
 	cache := opts.Cache
 	var files []file
+	var skipped []Warning
 	for _, root := range roots {
 		err := fs.WalkDir(root.FS, ".", func(p string, d fs.DirEntry, err error) error {
 			if err != nil && p == "." {
@@ -236,12 +237,24 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 				}
 				return nil
 			}
-			// Regular files, symlinks, and entries that failed to stat (reported when read).
-			if err != nil || d.Type().IsRegular() || d.Type()&fs.ModeSymlink != 0 {
-				f := file{fsys: root.FS, path: p, rel: path.Join(root.Name, p)}
-				if info, err := d.Info(); err == nil {
-					f.size = info.Size()
-				}
+			f := file{fsys: root.FS, path: p, rel: path.Join(root.Name, p)}
+			if err != nil { // reported when read
+				files = append(files, f)
+				return nil
+			}
+			// Only regular files are read, links resolved: a named pipe
+			// or a device (/dev/zero) would block or never end.
+			info, err := d.Info()
+			if err == nil && d.Type()&fs.ModeSymlink != 0 {
+				info, err = fs.Stat(root.FS, p)
+			}
+			switch {
+			case err == nil && !info.Mode().IsRegular():
+				skipped = append(skipped, Warning{File: f.rel, Msg: fmt.Sprintf("skipped: %s, not a regular file", kind(info.Mode()))})
+			case err == nil:
+				f.size = info.Size()
+				fallthrough
+			default:
 				files = append(files, f)
 			}
 			return nil
@@ -284,7 +297,7 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 		return nil, err
 	}
 
-	res := &Result{Files: len(files), opts: opts, reads: reads}
+	res := &Result{Files: len(files), opts: opts, reads: reads, Warnings: skipped}
 	if cache != nil {
 		res.Hashes = make(map[string]string, len(files))
 	}
@@ -352,9 +365,55 @@ type read struct {
 	links    []string // see groups.go
 }
 
+// kind names what a file that is not a regular one is.
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a link to a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
+}
+
+// open opens the file name of fsys to read it, if it is a regular file,
+// as a reader that ends when ctx is done.
+func open(ctx context.Context, fsys fs.FS, name string) (io.ReadCloser, error) {
+	fh, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := fh.Stat(); err != nil || !fi.Mode().IsRegular() {
+		fh.Close()
+		if err == nil {
+			err = fmt.Errorf("%s, not a regular file", kind(fi.Mode()))
+		}
+		return nil, err
+	}
+	return ctxReader{ctx, fh}, nil
+}
+
+// ctxReader is a file whose reads end when ctx is done: a file can take
+// minutes to read, and Ctrl-C must end a build at once.
+type ctxReader struct {
+	ctx context.Context
+	io.ReadCloser
+}
+
+func (r ctxReader) Read(p []byte) (int, error) {
+	if err := r.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return r.ReadCloser.Read(p)
+}
+
 // readFile detects f's format and reads it. Warnings go to f.
 func readFile(ctx context.Context, fsys fs.FS, name string, f *File) (r *Reader, ss []*transcript.Session) {
-	fh, err := fsys.Open(name)
+	fh, err := open(ctx, fsys, name)
 	if err != nil {
 		f.Warn(0, "cannot open: %v", err)
 		return nil, nil

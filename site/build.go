@@ -146,7 +146,7 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	st := newSite(cfg, sessions)
 	// A site served from memory keeps its asset names, so a stylesheet that
 	// changes leaves the pages as they were and is swapped in place.
-	b := &builder{site: st, tpl: tpl, out: out, store: bd.store, res: res, hashes: res.Hashes, fingerprint: !bd.opts.Memory}
+	b := &builder{site: st, tpl: tpl, out: ctxSink{out, ctx}, store: bd.store, res: res, hashes: res.Hashes, fingerprint: !bd.opts.Memory}
 	if b.theme, err = themeDigest(cfg, chroma); err != nil {
 		return nil, err
 	}
@@ -259,6 +259,40 @@ type sink interface {
 	keep(rel string, want fileSum) bool
 	// remove removes a file written.
 	remove(rel string) error
+}
+
+// ctxSink is a sink whose writes fail once ctx is done: rendering one
+// huge session takes minutes, and Ctrl-C must end a build at once.
+type ctxSink struct {
+	sink
+	ctx context.Context
+}
+
+func (c ctxSink) write(rel string, data []byte) error {
+	if err := c.ctx.Err(); err != nil {
+		return err
+	}
+	return c.sink.write(rel, data)
+}
+
+func (c ctxSink) create(rel string) (io.WriteCloser, error) {
+	w, err := c.sink.create(rel)
+	if err != nil {
+		return nil, err
+	}
+	return ctxWriter{w, c.ctx}, nil
+}
+
+type ctxWriter struct {
+	io.WriteCloser
+	ctx context.Context
+}
+
+func (w ctxWriter) Write(p []byte) (int, error) {
+	if err := w.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return w.WriteCloser.Write(p)
 }
 
 // stream writes the file at rel inside the site with fn.
