@@ -65,6 +65,9 @@ type BuildOptions struct {
 	IgnoreCache bool // write the cache but do not read it (--ignoreCache)
 	GC          bool // remove cache entries the build did not use (--gc)
 	Memory      bool // keep the cache in memory too: for a builder that builds again and again
+	// Waiting, when set, is told when a build waits for another build of
+	// the same destination or cache to end: what it waits for.
+	Waiting func(what string)
 }
 
 // Builder builds a site, once (build) or again and again (serve): what it
@@ -93,7 +96,7 @@ func (bd *Builder) Build(ctx context.Context) (*Report, error) {
 	if err := checkPaths(bd.cfg); err != nil {
 		return nil, err
 	}
-	out, err := newOutput(bd.cfg.Destination)
+	out, err := newOutput(ctx, bd.cfg.Destination, bd.waiting("destination "+bd.cfg.Destination))
 	if err != nil {
 		return nil, err
 	}
@@ -106,6 +109,14 @@ func (bd *Builder) Build(ctx context.Context) (*Report, error) {
 		return nil, err
 	}
 	return rep, nil
+}
+
+// waiting returns what to call when a build must wait for what.
+func (bd *Builder) waiting(what string) func() {
+	if bd.opts.Waiting == nil {
+		return nil
+	}
+	return func() { bd.opts.Waiting(what) }
 }
 
 // BuildFiles builds the site into memory.
@@ -134,6 +145,10 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 		return nil, err
 	}
 	if bd.store != nil {
+		if err := bd.store.begin(ctx, bd.waiting("cache "+cfg.CacheDir)); err != nil {
+			return nil, fmt.Errorf("cacheDir: %w", err)
+		}
+		defer bd.store.end()
 		// Sessions keep only their summaries until their pages are made,
 		// but for those of the first holdBytes of files parsed anew.
 		opts.Cache, opts.Blobs, opts.Release, opts.Hold = bd.store, bd.store, true, holdBytes
@@ -173,7 +188,6 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 				return nil, fmt.Errorf("cache gc: %w", err)
 			}
 		}
-		bd.store.flush()
 		bd.store.used = map[string]bool{}
 	}
 	rep.Elapsed = time.Since(start)

@@ -3,6 +3,7 @@ package site
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/gob"
@@ -44,8 +45,10 @@ type store struct {
 	used    map[string]bool
 	hits    int
 	misses  int
-	damaged []string // entries found damaged since the last report
-	dirs    dirs     // folders of entries made so far
+	damaged []string    // entries found damaged since the last report
+	dirs    dirs        // folders of entries made so far
+	lock    *lock       // held while a build uses the store
+	seen    os.FileInfo // the table file as last read or written
 }
 
 // fileSum is what an entry's file must hold: its size and CRC-32C. It is kept
@@ -78,6 +81,9 @@ type table struct {
 // smallEntry is the most an entry of the small table holds.
 const smallEntry = 4 << 10
 
+// lockFile is the file whose lock a build holds while it uses the store.
+const lockFile = "lock"
+
 // tableFile is the table's file in the store's dir (not a key, which is
 // 64 hex digits in a folder of its first two). Its last four bytes are
 // the CRC-32C of the rest.
@@ -91,15 +97,35 @@ func openStore(dir string, read, memory bool) (*store, error) {
 	if memory {
 		s.mem = map[string][]byte{}
 	}
-	if read {
-		s.load()
-	}
 	return s, nil
+}
+
+// begin takes the store's lock for a build, and reads the table when
+// another build wrote it since this store last did.
+func (s *store) begin(ctx context.Context, wait func()) error {
+	lk, err := acquire(ctx, filepath.Join(s.dir, lockFile), wait)
+	if err != nil {
+		return err
+	}
+	s.lock = lk
+	fi, err := os.Stat(filepath.Join(s.dir, tableFile))
+	if s.read && err == nil && (s.seen == nil || !os.SameFile(fi, s.seen) || !fi.ModTime().Equal(s.seen.ModTime())) {
+		s.load()
+		s.seen = fi
+	}
+	return nil
+}
+
+// end writes the table and lets the next build in.
+func (s *store) end() {
+	s.flush()
+	s.lock.release()
 }
 
 // load reads the table. A damaged table is an empty one: every entry
 // file is then unchecked, so unused, and made again.
 func (s *store) load() {
+	s.small, s.sums = map[string][]byte{}, map[string]fileSum{}
 	data, err := os.ReadFile(filepath.Join(s.dir, tableFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return
@@ -131,6 +157,7 @@ func (s *store) flush() {
 		return binary.Write(w, binary.BigEndian, sm.CRC)
 	}) {
 		s.dirty = false
+		s.seen, _ = os.Stat(filepath.Join(s.dir, tableFile))
 	}
 }
 
@@ -398,7 +425,7 @@ func (s *store) gc() (int, error) {
 		}
 	}
 	err := filepath.WalkDir(s.dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || s.used[d.Name()] || p == filepath.Join(s.dir, tableFile) {
+		if err != nil || d.IsDir() || s.used[d.Name()] || filepath.Dir(p) == s.dir { // the table and the lock
 			return err
 		}
 		n++

@@ -19,10 +19,18 @@ func TestStoreSmallTable(t *testing.T) {
 	key := func(c byte) string { return strings.Repeat(string(c), 64) }
 	small, big := []byte("a content hash"), bytes.Repeat([]byte("x"), smallEntry+1)
 
-	s, err := openStore(dir, true, false)
-	if err != nil {
-		t.Fatal(err)
+	open := func(read bool) *store {
+		t.Helper()
+		s, err := openStore(dir, read, false)
+		if err == nil {
+			err = s.begin(context.Background(), nil)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
 	}
+	s := open(true)
 	s.Put(key('a'), small)
 	s.Put(key('b'), big)
 	s.Put(key('c'), []byte("unused next time"))
@@ -32,14 +40,15 @@ func TestStoreSmallTable(t *testing.T) {
 	if _, err := os.Stat(s.path(key('b'))); err != nil {
 		t.Errorf("a big entry has no file: %v", err)
 	}
-	s.flush()
+	s.end()
 
-	ignoring, _ := openStore(dir, false, false)
+	ignoring := open(false)
 	if _, ok := ignoring.Get(key('a')); ok {
 		t.Error("--ignoreCache read a small entry of an earlier build")
 	}
 
-	s, _ = openStore(dir, true, false)
+	ignoring.lock.release()
+	s = open(true)
 	for c, want := range map[byte][]byte{'a': small, 'b': big} {
 		if got, ok := s.Get(key(c)); !ok || !bytes.Equal(got, want) {
 			t.Errorf("entry %c after reopening: %d bytes, %v", c, len(got), ok)
@@ -53,8 +62,8 @@ func TestStoreSmallTable(t *testing.T) {
 	if _, err := s.gc(); err != nil {
 		t.Fatal(err)
 	}
-	s.flush()
-	s, _ = openStore(dir, true, false)
+	s.end()
+	s = open(true)
 	if _, ok := s.Get(key('c')); ok {
 		t.Error("gc kept a small entry the build did not use")
 	}
@@ -101,7 +110,7 @@ func TestDamagedCacheIsNotPublished(t *testing.T) {
 	entries := func() []string {
 		var ps []string
 		filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && d.Name() != tableFile {
+			if err == nil && !d.IsDir() && filepath.Dir(p) != cache { // not the table or the lock
 				ps = append(ps, p)
 			}
 			return err

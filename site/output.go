@@ -2,6 +2,7 @@ package site
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -18,30 +19,89 @@ const marker = "sessions.json"
 
 // output writes a site into a temporary directory beside its destination,
 // then swaps it in, so a failed build leaves the previous site untouched.
+// It holds the destination's lock from its start to its end: two builds
+// of one destination take turns.
 type output struct {
 	dest string
 	tmp  string
 	prev bool // dest holds a site built before
+	lock *lock
 	dirs dirs
 }
 
-func newOutput(dest string) (*output, error) {
-	if err := checkDest(dest); err != nil {
-		return nil, err
-	}
-	parent := filepath.Dir(dest)
+// building is the file in a site being built that says transcriptsite is
+// building it: the next build removes a temporary site left with it (or
+// with the marker of a finished site) by a build that was killed.
+const building = ".transcriptsite-building"
+
+func newOutput(ctx context.Context, dest string, wait func()) (o *output, err error) {
+	parent, base := filepath.Dir(dest), filepath.Base(dest)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dest)+".tmp-")
+	lk, err := acquire(ctx, filepath.Join(parent, "."+base+".lock"), wait)
+	if err != nil {
+		return nil, fmt.Errorf("destination %s: %w", dest, err)
+	}
+	defer func() {
+		if err != nil {
+			lk.release()
+		}
+	}()
+	if err := recoverOld(dest); err != nil {
+		return nil, err
+	}
+	if err := checkDest(dest); err != nil {
+		return nil, err
+	}
+	removeStale(parent, base)
+	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
 	if err != nil {
 		return nil, err
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return nil, err
 	}
+	if err := os.WriteFile(filepath.Join(tmp, building), nil, 0o644); err != nil {
+		return nil, err
+	}
 	_, err = os.Stat(filepath.Join(dest, marker))
-	return &output{dest: dest, tmp: tmp, prev: err == nil}, nil
+	return &output{dest: dest, tmp: tmp, prev: err == nil, lock: lk}, nil
+}
+
+// oldSite is where the swap without an atomic exchange puts the site it
+// replaces, for the moment between its two renames.
+func oldSite(dest string) string {
+	return filepath.Join(filepath.Dir(dest), "."+filepath.Base(dest)+".old")
+}
+
+// recoverOld puts back the previous site when a build was killed between
+// the two renames of a swap without exchange, and else removes it.
+func recoverOld(dest string) error {
+	old := oldSite(dest)
+	if _, err := os.Stat(filepath.Join(old, marker)); err != nil {
+		return nil // none, or not a site we made: left alone
+	}
+	if _, err := os.Lstat(dest); errors.Is(err, fs.ErrNotExist) {
+		return os.Rename(old, dest)
+	}
+	return os.RemoveAll(old)
+}
+
+// removeStale removes the temporary sites that killed builds of dest left
+// beside it. Only folders with the name of one and the marker of one
+// (building, or a finished site's) are removed, never a user's folder;
+// the lock says no other build of dest is writing one.
+func removeStale(parent, base string) {
+	stale, _ := filepath.Glob(filepath.Join(parent, "."+base+".tmp-*"))
+	for _, dir := range stale {
+		for _, m := range []string{building, marker} {
+			if fi, err := os.Lstat(filepath.Join(dir, m)); err == nil && fi.Mode().IsRegular() {
+				os.RemoveAll(dir)
+				break
+			}
+		}
+	}
 }
 
 // checkDest refuses to replace a directory that transcriptsite did not build.
@@ -178,26 +238,38 @@ func inside(rel string) error {
 	return nil
 }
 
-// commit replaces the destination with the new site.
+// commit replaces the destination with the new site, in one atomic
+// exchange where the file system has one: there is no moment without a
+// site. The previous site, swapped to the temporary name, is removed.
 func (o *output) commit() error {
-	old := ""
-	if _, err := os.Stat(o.dest); err == nil {
-		old = o.tmp + ".old"
+	defer o.lock.release()
+	if err := os.Remove(filepath.Join(o.tmp, building)); err != nil {
+		return err
+	}
+	exchanged, err := exchange(o.tmp, o.dest)
+	switch {
+	case err != nil:
+		return fmt.Errorf("replace %s: %w", o.dest, err)
+	case exchanged:
+		return os.RemoveAll(o.tmp) // the previous site now
+	}
+	// No exchange here: two renames, and a build killed between them is
+	// mended by the next (recoverOld).
+	old := oldSite(o.dest)
+	if _, err := os.Lstat(o.dest); err == nil {
 		if err := os.Rename(o.dest, old); err != nil {
 			return fmt.Errorf("replace %s: %w", o.dest, err)
 		}
 	}
 	if err := os.Rename(o.tmp, o.dest); err != nil {
-		if old != "" {
-			_ = os.Rename(old, o.dest)
-		}
+		_ = recoverOld(o.dest)
 		return fmt.Errorf("replace %s: %w", o.dest, err)
 	}
-	if old != "" {
-		return os.RemoveAll(old)
-	}
-	return nil
+	return os.RemoveAll(old)
 }
 
 // abort removes the unfinished site.
-func (o *output) abort() { _ = os.RemoveAll(o.tmp) }
+func (o *output) abort() {
+	_ = os.RemoveAll(o.tmp)
+	o.lock.release()
+}

@@ -235,7 +235,7 @@ func (f *buildFlags) build(c *cobra.Command, cfg *site.Config, warns []string) (
 	for _, w := range warns {
 		fmt.Fprintln(stderr, "WARN", w)
 	}
-	b, err := site.NewBuilder(cfg, site.BuildOptions{IgnoreCache: f.ignoreCache, GC: f.gc})
+	b, err := site.NewBuilder(cfg, site.BuildOptions{IgnoreCache: f.ignoreCache, GC: f.gc, Waiting: waiting(stderr)})
 	if err != nil {
 		return nil, err
 	}
@@ -260,6 +260,11 @@ func (f *buildFlags) build(c *cobra.Command, cfg *site.Config, warns []string) (
 		return rep, fmt.Errorf("--strict: %d warnings about session files:%s", len(rep.Warnings), list.String())
 	}
 	return rep, nil
+}
+
+// waiting says that a build waits for another to end.
+func waiting(w io.Writer) func(string) {
+	return func(what string) { fmt.Fprintf(w, "waiting for another build of the %s to end\n", what) }
 }
 
 // warningPath names the file of a warning as the user can open it.
@@ -374,7 +379,7 @@ func serve(ctx context.Context, c *cobra.Command, ln net.Listener, opts site.Opt
 	for _, w := range warns {
 		fmt.Fprintln(errOut, "WARN", w)
 	}
-	b, err := site.NewBuilder(cfg, site.BuildOptions{IgnoreCache: f.ignoreCache, Memory: true})
+	b, err := site.NewBuilder(cfg, site.BuildOptions{IgnoreCache: f.ignoreCache, Memory: true, Waiting: waiting(errOut)})
 	if err != nil {
 		return err
 	}
@@ -414,7 +419,7 @@ func serve(ctx context.Context, c *cobra.Command, ln net.Listener, opts site.Opt
 			next, _, err := site.LoadConfig(opts)
 			if err == nil {
 				var nb *site.Builder
-				if nb, err = site.NewBuilder(next, site.BuildOptions{Memory: true}); err == nil {
+				if nb, err = site.NewBuilder(next, site.BuildOptions{Memory: true, Waiting: waiting(errOut)}); err == nil {
 					mu.Lock()
 					cfg, b = next, nb
 					mu.Unlock()
