@@ -191,11 +191,13 @@ func (c *memCache) Open(k string) (io.ReadCloser, bool) {
 	return io.NopCloser(bytes.NewReader(v)), ok
 }
 
-func (c *memCache) Write(k string, fn func(io.Writer) error) {
+func (c *memCache) Write(k string, fn func(io.Writer) error) bool {
 	var b bytes.Buffer
-	if fn(&b) == nil {
-		c.Put(k, b.Bytes())
+	if fn(&b) != nil {
+		return false
 	}
+	c.Put(k, b.Bytes())
+	return true
 }
 
 // TestContentHashCoversTheWAL checks that a database whose latest writes

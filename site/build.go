@@ -175,7 +175,7 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Sessions: len(st.Sessions), Files: res.Files, Warnings: res.Warnings, Notices: notices,
+	rep := &Report{Sessions: len(st.Sessions), Files: res.Files, Warnings: append(res.Warnings, b.warnings...), Notices: notices,
 		Redacted: total(sessions), Rendered: int(b.rendered.Load())}
 	if bd.store != nil {
 		if d := bd.store.report(); len(d) > 0 {
@@ -309,7 +309,8 @@ func (w ctxWriter) Write(p []byte) (int, error) {
 	return w.WriteCloser.Write(p)
 }
 
-// stream writes the file at rel inside the site with fn.
+// stream writes the file at rel inside the site with fn. A file fn
+// failed to write is removed, not left in part.
 func stream(out sink, rel string, fn func(io.Writer) error) error {
 	f, err := out.create(rel)
 	if err != nil {
@@ -318,6 +319,9 @@ func stream(out sink, rel string, fn func(io.Writer) error) error {
 	err = fn(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
+	}
+	if err != nil {
+		out.remove(rel)
 	}
 	return err
 }
@@ -388,6 +392,7 @@ type builder struct {
 	sass        *sass.Compiler // nil without Dart Sass
 	sassErr     error          // why there is no Dart Sass
 	notices     []string
+	warnings    []ingest.Warning // about sessions whose pages could not be made
 }
 
 func (b *builder) build(ctx context.Context, chroma string) ([]string, error) {

@@ -308,8 +308,9 @@ func (s *store) inMemory() bool {
 	return s.mem != nil
 }
 
-// PutBlob stores data under its sha256 and returns the key. Blobs are
-// read back whatever --ignoreCache says: they belong to this build.
+// PutBlob stores data under its sha256 and returns the key, or "" when it
+// cannot. Blobs are read back whatever --ignoreCache says: they belong to
+// this build.
 func (s *store) PutBlob(data []byte) string {
 	sum := sha256.Sum256(data)
 	key := hex.EncodeToString(sum[:])
@@ -320,7 +321,9 @@ func (s *store) PutBlob(data []byte) string {
 		s.entry(key)
 		return key
 	}
-	s.Put(key, data)
+	if !s.put(key, data) {
+		return ""
+	}
 	return key
 }
 
@@ -333,51 +336,51 @@ func (s *store) OpenBlob(key string) (io.ReadCloser, error) {
 	return r, nil
 }
 
-// Put stores an entry. The cache is an optimisation: a failed write is
-// not an error of the build.
-func (s *store) Put(key string, data []byte) {
+// Put stores an entry. The cache is an optimisation: a failed write (a
+// full disk) is not an error of the build, which goes on without it.
+func (s *store) Put(key string, data []byte) { s.put(key, data) }
+
+// put stores an entry, and reports whether it did.
+func (s *store) put(key string, data []byte) bool {
 	s.mu.Lock()
 	s.used[key] = true
 	if len(data) <= smallEntry {
 		s.small[key], s.dirty = data, true
 		s.mu.Unlock()
-		return
+		return true
 	}
 	if s.mem != nil {
 		s.mem[key] = data
 	}
 	s.mu.Unlock()
-	s.write(key, func(w io.Writer) error {
+	return s.write(key, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})
 }
 
 // Write stores the entry fn writes, streamed to its file unless the store
-// is in memory.
-func (s *store) Write(key string, fn func(io.Writer) error) {
+// is in memory, and reports whether it did.
+func (s *store) Write(key string, fn func(io.Writer) error) bool {
 	s.mu.Lock()
 	memory := s.mem != nil
 	s.mu.Unlock()
 	if memory {
 		var buf bytes.Buffer
-		if fn(&buf) == nil {
-			s.Put(key, buf.Bytes())
-		}
-		return
+		return fn(&buf) == nil && s.put(key, buf.Bytes())
 	}
 	s.mu.Lock()
 	s.used[key] = true
 	s.mu.Unlock()
-	s.write(key, fn)
+	return s.write(key, fn)
 }
 
 // write writes an entry's file and records its sum.
-func (s *store) write(key string, fn func(io.Writer) error) {
+func (s *store) write(key string, fn func(io.Writer) error) bool {
 	p := s.path(key)
 	var sm summer
 	if s.dirs.make(filepath.Dir(p)) != nil || !writeWhole(p, func(w io.Writer) error { return fn(io.MultiWriter(w, &sm)) }) {
-		return
+		return false
 	}
 	s.mu.Lock()
 	s.sums[key], s.dirty = fileSum(sm), true
@@ -385,6 +388,7 @@ func (s *store) write(key string, fn func(io.Writer) error) {
 		s.wrote[key] = true
 	}
 	s.mu.Unlock()
+	return true
 }
 
 // writeWhole writes the file p as fn writes it, whole or not at all: into

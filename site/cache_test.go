@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/base64"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -192,4 +194,65 @@ func TestDamagedCacheIsNotPublished(t *testing.T) {
 		}
 		sameTree(t, want, tree(t, fresh))
 	})
+}
+
+// A cache that cannot be written (a full disk) costs only speed: the
+// site is the one a working cache gives, with no warning. Before, an
+// image became an empty file, its session's exports went missing and
+// its page a stand-in, with "(0 warnings)".
+func TestUnwritableCache(t *testing.T) {
+	dir := extract(t, "testdata/site.txtar")
+	img := append([]byte("\x89PNG\r\n\x1a\n"), bytes.Repeat([]byte("pixels"), 20000)...) // in the blob store
+	session := `{"parentUuid":null,"sessionId":"i1","type":"user","message":{"role":"user","content":[{"type":"text","text":"look"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"` +
+		base64.StdEncoding.EncodeToString(img) + `"}}]},"uuid":"u1","timestamp":"2026-01-01T00:00:00Z"}` + "\n"
+	writeTree(t, dir, map[string][]byte{"content/img/i.jsonl": []byte(session)})
+	build := func(cache string) (*Report, map[string][]byte) {
+		t.Helper()
+		dest := filepath.Join(t.TempDir(), "public")
+		_, rep, err := build(t, dir, map[string]any{"cacheDir": cache, "destination": dest})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep, tree(t, dest)
+	}
+	good, want := build(t.TempDir())
+
+	// Every folder of entries is a file: no entry file can be written, as
+	// on a full disk.
+	broken := t.TempDir()
+	for i := range 256 {
+		if err := os.WriteFile(filepath.Join(broken, fmt.Sprintf("%02x", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, run := range []string{"cold", "again"} {
+		rep, got := build(broken)
+		if len(rep.Warnings) != len(good.Warnings) || len(rep.Notices) != 0 {
+			t.Errorf("%s: warnings %v, notices %q", run, rep.Warnings, rep.Notices)
+		}
+		sameTree(t, want, got)
+	}
+}
+
+// A session whose page cannot be made is a warning, which --strict
+// counts: a stand-in page says why, and the other sessions build.
+func TestFailedPageIsAWarning(t *testing.T) {
+	dir := extract(t, "testdata/site.txtar")
+	writeTree(t, dir, map[string][]byte{
+		"templates/partials/msg-time.html": []byte(`{{ if eq .Page.Session.ID "22222222-bbbb-4000-8000-000000000002" }}{{ index .Page.Session.Turns 999 }}{{ end }}`),
+	})
+	cfg, rep, err := build(t, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, w := range rep.Warnings {
+		found = found || w.File == "alpha/two.jsonl" && strings.Contains(w.Msg, "could not be made")
+	}
+	if !found {
+		t.Errorf("no warning for the page that failed: %v", rep.Warnings)
+	}
+	if page := readFile(t, cfg.Destination, "sessions/alpha/2026-05-02-second-alpha-session-22222222/index.html"); !strings.Contains(page, "could not be rendered") {
+		t.Errorf("the stand-in page does not say why:\n%s", page)
+	}
 }

@@ -127,7 +127,9 @@ func (b *builder) sessions(ctx context.Context) (*searchIndex, error) {
 		}
 		errs = append(errs, err)
 		s := b.site.Sessions[i]
-		b.notices = append(b.notices, fmt.Sprintf("%s: the page of this session could not be rendered: %v", s.Source, err))
+		// A warning, which --strict counts: the site lacks what it should hold.
+		b.warnings = append(b.warnings, ingest.Warning{File: s.Source,
+			Msg: fmt.Sprintf("the page of session %s could not be made, and says so in its place: %v", s.ID, err)})
 		if err := b.fallback(s, err); err != nil {
 			return nil, err
 		}
