@@ -383,7 +383,7 @@ func serve(ctx context.Context, c *cobra.Command, ln net.Listener, opts site.Opt
 	if err != nil {
 		return err
 	}
-	srv := server.New(cfg.BaseURL, liveReload, errOut)
+	srv := server.New(cfg.BaseURL, ln.Addr().(*net.TCPAddr).IP.String(), liveReload, errOut)
 	var mu sync.Mutex // one build at a time
 	rebuild := func() {
 		mu.Lock()
