@@ -8,11 +8,15 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/transcriptsite/transcriptsite/internal/parallel"
@@ -69,11 +73,34 @@ type Warning struct {
 	Msg  string
 }
 
+// String gives the warning as a line to print: control characters and
+// bytes that are not UTF-8 (from a file's name) are escaped, so that they
+// cannot act on a terminal.
 func (w Warning) String() string {
 	if w.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", w.File, w.Line, w.Msg)
+		return fmt.Sprintf("%s:%d: %s", escape(w.File), w.Line, escape(w.Msg))
 	}
-	return w.File + ": " + w.Msg
+	return escape(w.File) + ": " + escape(w.Msg)
+}
+
+// escape writes control characters and invalid bytes of s as Go escapes.
+func escape(s string) string {
+	clean := func(r rune) bool { return r != utf8.RuneError && !unicode.IsControl(r) }
+	if utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool { return !clean(r) }) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if clean(r) {
+			b.WriteString(s[i : i+n])
+		} else {
+			q := strconv.QuoteToASCII(s[i : i+n]) // "\x1b", "\u0085"
+			b.WriteString(q[1 : len(q)-1])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 // File is the session file a reader is reading.
@@ -172,6 +199,44 @@ func bareGit(fsys fs.FS, dir string) bool {
 	}
 	objects, err := fs.Stat(fsys, path.Join(dir, "objects"))
 	return err == nil && objects.IsDir()
+}
+
+// DirFS is the content dir dir as a file system. Unlike os.DirFS, it
+// takes names that are not UTF-8: a folder named in another encoding
+// holds sessions too. Like it, it refuses "..", "." and empty elements.
+func DirFS(dir string) fs.FS { return dirFS(dir) }
+
+type dirFS string
+
+func (d dirFS) join(name, op string) (string, error) {
+	if !fs.ValidPath(strings.ToValidUTF8(name, "x")) {
+		return "", &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	return filepath.Join(string(d), filepath.FromSlash(name)), nil
+}
+
+func (d dirFS) Open(name string) (fs.File, error) {
+	p, err := d.join(name, "open")
+	if err != nil {
+		return nil, err
+	}
+	return os.Open(p)
+}
+
+func (d dirFS) Stat(name string) (fs.FileInfo, error) {
+	p, err := d.join(name, "stat")
+	if err != nil {
+		return nil, err
+	}
+	return os.Stat(p)
+}
+
+func (d dirFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	p, err := d.join(name, "readdir")
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadDir(p)
 }
 
 // Root is a content dir. Name prefixes the paths of its files when a site

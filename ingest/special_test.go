@@ -102,3 +102,50 @@ func TestReadEndsOnCancel(t *testing.T) {
 		t.Fatal("Load did not end within 20 s of being cancelled")
 	}
 }
+
+// A folder whose name is not UTF-8 (an older system's encoding) is read
+// like any other: os.DirFS refused its path and its sessions were lost.
+// Its name, and control characters in a file's name, reach the terminal
+// escaped in warnings, never raw.
+func TestOddNames(t *testing.T) {
+	dir := t.TempDir()
+	claude := `{"parentUuid":null,"sessionId":"s1","type":"user","message":{"role":"user","content":"hi"},"uuid":"u1","timestamp":"2026-01-01T00:00:00Z"}` + "\n"
+	latin1 := filepath.Join(dir, "caf\xe9")
+	if err := os.Mkdir(latin1, 0o755); err != nil {
+		t.Skip("this file system takes only UTF-8 names:", err)
+	}
+	for p, data := range map[string]string{
+		filepath.Join(latin1, "s.jsonl"):             claude,
+		filepath.Join(latin1, "bad\xff.jsonl"):       "not a session\n",
+		filepath.Join(dir, "a\x1b[31mred\x07.jsonl"): "not a session\n",
+	} {
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Load(context.Background(), Root{FS: DirFS(dir)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Sessions) != 1 || res.Sessions[0].Source != "caf\xe9/s.jsonl" {
+		t.Errorf("sessions: %v", res.Sessions)
+	}
+	var got []string
+	for _, w := range res.Warnings {
+		got = append(got, w.String())
+	}
+	all := strings.Join(got, "\n")
+	for _, want := range []string{`caf\xe9/bad\xff.jsonl: not a session file`, `a\x1b[31mred\a.jsonl: not a session file`} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no warning %q in:\n%s", want, all)
+		}
+	}
+	if strings.ContainsAny(all, "\x1b\x07\xe9\xff") {
+		t.Errorf("raw bytes in the warnings: %q", all)
+	}
+	for _, bad := range []string{"..", "a/../b", "/etc", ""} {
+		if _, err := DirFS(dir).Open(bad); err == nil {
+			t.Errorf("DirFS opened %q", bad)
+		}
+	}
+}

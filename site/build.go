@@ -252,12 +252,22 @@ func checkPaths(cfg *Config) error {
 			paths = append(paths, m.Dir)
 		}
 	}
-	for _, p := range paths {
-		if r, err := filepath.Rel(cfg.Destination, p); err == nil && r != ".." && !strings.HasPrefix(r, "../") {
+	for i, p := range paths {
+		if within(p, cfg.Destination) {
 			return fmt.Errorf("destination %s would contain %s: choose a destination outside the site's sources", cfg.Destination, p)
+		}
+		// The next build would read the site as content.
+		if i > 0 && within(cfg.Destination, p) {
+			return fmt.Errorf("destination %s is inside the content folder %s: choose a destination outside it", cfg.Destination, p)
 		}
 	}
 	return nil
+}
+
+// within reports whether the path p is dir or inside it.
+func within(p, dir string) bool {
+	r, err := filepath.Rel(dir, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }
 
 // sink is where a build writes the site: a directory swapped in at the

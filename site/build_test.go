@@ -332,6 +332,15 @@ func TestRefusesForeignDestination(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "would contain") {
 		t.Errorf("building into the site dir: err = %v", err)
 	}
+	// Inside the content folder, the next build would read the site.
+	for _, dest := range []string{filepath.Join(dir, "content"), filepath.Join(dir, "content", "public"), filepath.Join(dir, "content", "alpha", "out")} {
+		if _, _, err := build(t, dir, map[string]any{"destination": dest}); err == nil {
+			t.Errorf("building into %s was accepted", dest)
+		}
+		if _, err := os.Stat(filepath.Join(dest, "sessions.json")); err == nil {
+			t.Errorf("a site was written into %s", dest)
+		}
+	}
 }
 
 func TestGoldenSessionPage(t *testing.T) {

@@ -204,7 +204,7 @@ func Export(ctx context.Context, cfg *Config, file, id, format string, w io.Writ
 		return nil, err
 	}
 	// The session's source, and warnings, name the file as it was given.
-	root := ingest.Root{Name: filepath.ToSlash(filepath.Dir(file)), FS: oneFile{os.DirFS(filepath.Dir(abs)), filepath.Base(abs)}}
+	root := ingest.Root{Name: filepath.ToSlash(filepath.Dir(file)), FS: oneFile{ingest.DirFS(filepath.Dir(abs)), filepath.Base(abs)}}
 	res, err := ingest.LoadCached(ctx, opts, root)
 	if err != nil {
 		return nil, err
