@@ -408,11 +408,24 @@ func serve(ctx context.Context, c *cobra.Command, ln net.Listener, opts site.Opt
 	url := fmt.Sprintf("http://localhost:%d%s", ln.Addr().(*net.TCPAddr).Port, basePath(cfg.BaseURL))
 	fmt.Fprintf(out, "Serving at %s (bind address %s); press Ctrl+C to stop\n", url, ln.Addr().(*net.TCPAddr).IP)
 
-	watched := []string{filepath.Join(cfg.Dir, "templates"), filepath.Join(cfg.Dir, "assets"), cfg.Dir}
+	// The content folders, the site's theme and its config: not the whole
+	// site folder, where a log or a build written would rebuild forever.
+	trees := []string{filepath.Join(cfg.Dir, "templates"), filepath.Join(cfg.Dir, "assets")}
 	for _, m := range cfg.Mounts {
 		if m.Dir != "" {
-			watched = append(watched, m.Dir)
+			trees = append(trees, m.Dir)
 		}
+	}
+	conf, file := isConfig(cfg), cfg.File
+	var watched []server.Target
+	if !slices.Contains(trees, cfg.Dir) { // content in the site dir itself watches it whole
+		watched = append(watched, server.Target{Path: cfg.Dir, Only: func(p string) bool { return conf(p) || slices.Contains(trees, p) }})
+	}
+	if file != "" && filepath.Dir(file) != cfg.Dir {
+		watched = append(watched, server.Target{Path: filepath.Dir(file), Only: func(p string) bool { return p == file }})
+	}
+	for _, t := range trees {
+		watched = append(watched, server.Target{Path: t})
 	}
 	go server.Watch(ctx, watched, func(changed []string) {
 		if slices.ContainsFunc(changed, isConfig(cfg)) {

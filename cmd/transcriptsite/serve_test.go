@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -196,4 +197,67 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 		}
 	}
 	t.Fatalf("timed out waiting for %s", what)
+}
+
+// serve rebuilds for the site's content, theme and config, and for
+// nothing else in the site folder: its own log written there rebuilt the
+// site without end, and every folder under it was watched.
+func TestServeWatchesOnlyTheSite(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, data string) {
+		t.Helper()
+		p := filepath.Join(dir, rel)
+		_ = os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("config.yaml", "title: Watch test\n")
+	write("content/app/s.jsonl", serveSession)
+	write("backup/old/notes.txt", "a folder of the user's")
+	t.Setenv("TRANSCRIPTSITE_SASS", "/no/sass")
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errOut lockedBuffer
+	root := newRoot()
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	root.SetArgs([]string{"serve", "-s", dir, "--port", "0", "--cacheDir", t.TempDir()})
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	waitFor(t, "the server", func() bool { return strings.Contains(out.String(), "Serving at") })
+	builds := func() int { return strings.Count(out.String(), "pages rendered") }
+
+	// A log beside the config, written line by line as serve's output
+	// would be, and a folder of the user's: no rebuild.
+	log, err := os.Create(filepath.Join(dir, "serve.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	for i := range 10 {
+		fmt.Fprintf(log, "line %d\n", i)
+		write("backup/old/notes.txt", fmt.Sprint("edit ", i))
+		write(fmt.Sprintf("backup/new-%d/x.txt", i), "x")
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond) // past the debounce
+	if n := builds(); n != 1 {
+		t.Errorf("%d builds after writes outside the content, theme and config, want 1:\n%s", n, out.String())
+	}
+
+	// The content, a theme folder made after the start, and the config do.
+	for i, rel := range []string{"content/app/s2.jsonl", "templates/partials/msg-time.html", "config.yaml"} {
+		data := strings.ReplaceAll(serveSession, "s-1", "s-2")
+		if rel == "config.yaml" {
+			data = "title: Watched\n"
+		} else if strings.HasSuffix(rel, ".html") {
+			data = `<span class="w"></span>`
+		}
+		write(rel, data)
+		waitFor(t, "a rebuild after "+rel, func() bool { return builds() == i+2 })
+	}
 }
