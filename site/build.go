@@ -64,7 +64,10 @@ func Build(ctx context.Context, cfg *Config) (*Report, error) {
 type BuildOptions struct {
 	IgnoreCache bool // write the cache but do not read it (--ignoreCache)
 	GC          bool // remove cache entries the build did not use (--gc)
-	Memory      bool // keep the cache in memory too: for a builder that builds again and again
+	// Memory is for a builder that builds into memory again and again
+	// (serve): each build drops from the cache what the last wrote and no
+	// longer uses, and keeps the files of the last site that are the same.
+	Memory bool
 	// Waiting, when set, is told when a build waits for another build of
 	// the same destination or cache to end: what it waits for.
 	Waiting func(what string)
@@ -76,13 +79,14 @@ type Builder struct {
 	cfg   *Config
 	opts  BuildOptions
 	store *store // nil when the site has no cache dir
+	last  Files  // the last site BuildFiles made: its unchanged files are kept
 }
 
 // NewBuilder returns a builder of the site cfg configures.
 func NewBuilder(cfg *Config, opts BuildOptions) (*Builder, error) {
 	b := &Builder{cfg: cfg, opts: opts}
 	if cfg.CacheDir != "" {
-		st, err := openStore(cfg.CacheDir, !opts.IgnoreCache, opts.Memory)
+		st, err := openStore(cfg.CacheDir, !opts.IgnoreCache)
 		if err != nil {
 			return nil, fmt.Errorf("cacheDir: %w", err)
 		}
@@ -121,11 +125,12 @@ func (bd *Builder) waiting(what string) func() {
 
 // BuildFiles builds the site into memory.
 func (bd *Builder) BuildFiles(ctx context.Context) (Files, *Report, error) {
-	out := &memOut{files: Files{}}
+	out := &memOut{files: Files{}, prev: bd.last}
 	rep, err := bd.build(ctx, out)
 	if err != nil {
 		return nil, nil, err
 	}
+	bd.last = out.files
 	return out.files, rep, nil
 }
 
@@ -161,7 +166,7 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	st := newSite(cfg, sessions)
 	// A site served from memory keeps its asset names, so a stylesheet that
 	// changes leaves the pages as they were and is swapped in place.
-	b := &builder{site: st, tpl: tpl, out: ctxSink{out, ctx}, store: bd.store, res: res, hashes: res.Hashes, fingerprint: !bd.opts.Memory}
+	b := &builder{site: st, tpl: tpl, out: ctxSink{out, ctx}, store: bd.store, memory: bd.opts.Memory, res: res, hashes: res.Hashes, fingerprint: !bd.opts.Memory}
 	if b.theme, err = themeDigest(cfg, chroma); err != nil {
 		return nil, err
 	}
@@ -187,6 +192,9 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 			if rep.CacheRemoved, err = bd.store.gc(); err != nil {
 				return nil, fmt.Errorf("cache gc: %w", err)
 			}
+		}
+		if bd.opts.Memory {
+			bd.store.trim()
 		}
 		bd.store.used = map[string]bool{}
 	}
@@ -342,6 +350,7 @@ type Files map[string][]byte
 type memOut struct {
 	mu    sync.Mutex
 	files Files
+	prev  Files // the site before, whose files may be kept
 }
 
 func (m *memOut) write(rel string, data []byte) error {
@@ -371,7 +380,15 @@ func (m *memOut) open(rel string) (io.ReadCloser, error) {
 	return io.NopCloser(bytes.NewReader(data)), nil
 }
 
-func (m *memOut) keep(string, fileSum) bool { return false }
+// keep shares the previous site's file rel when it holds what want sums
+// up: a site in memory is not held twice.
+func (m *memOut) keep(rel string, want fileSum) bool {
+	data, ok := m.prev[rel]
+	if !ok || fileSum(sumOf(data)) != want {
+		return false
+	}
+	return m.write(rel, data) == nil
+}
 
 func (m *memOut) remove(rel string) error {
 	m.mu.Lock()
@@ -398,6 +415,7 @@ type builder struct {
 	theme       string            // digest of the theme and config
 	hashes      map[string]string // content hash of each source file
 	fingerprint bool              // name CSS and JS by a hash of their content
+	memory      bool              // the site is built into memory again and again (serve)
 	rendered    atomic.Int64
 	sass        *sass.Compiler // nil without Dart Sass
 	sassErr     error          // why there is no Dart Sass

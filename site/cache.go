@@ -21,9 +21,8 @@ import (
 	"github.com/transcriptsite/transcriptsite/ingest"
 )
 
-// store is the build cache: entries named by their key, in files under dir,
-// and, for a long-lived builder (serve), in memory too. It is safe for
-// concurrent use and serves as the ingest cache. Small entries (hashes,
+// store is the build cache: entries named by their key, in files under
+// dir. It is safe for concurrent use and serves as the ingest cache. Small entries (hashes,
 // lists, summaries: several per session) live in one table file, loaded
 // when the store opens and written after each build: creating a file
 // costs more than writing a few hundred bytes.
@@ -38,7 +37,7 @@ type store struct {
 	read    bool // false with --ignoreCache: only entries this build wrote are read
 	mu      sync.Mutex
 	wrote   map[string]bool    // entries this build wrote, while read is false
-	mem     map[string][]byte  // nil unless kept in memory
+	made    map[string]bool    // entries this store wrote, for trim
 	small   map[string][]byte  // entries of at most smallEntry bytes
 	sums    map[string]fileSum // what each entry file holds
 	dirty   bool               // the table changed since it was written
@@ -89,15 +88,12 @@ const lockFile = "lock"
 // the CRC-32C of the rest.
 const tableFile = "table.gob"
 
-func openStore(dir string, read, memory bool) (*store, error) {
+func openStore(dir string, read bool) (*store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	s := &store{dir: dir, read: read, used: map[string]bool{}, wrote: map[string]bool{}, small: map[string][]byte{}, sums: map[string]fileSum{}}
-	if memory {
-		s.mem = map[string][]byte{}
-	}
-	return s, nil
+	return &store{dir: dir, read: read, used: map[string]bool{}, wrote: map[string]bool{}, made: map[string]bool{},
+		small: map[string][]byte{}, sums: map[string]fileSum{}}, nil
 }
 
 // begin takes the store's lock for a build, and reads the table when
@@ -205,16 +201,15 @@ func (s *store) entry(key string) (fileSum, bool) {
 	return want, ok && (s.read || s.wrote[key])
 }
 
-// Open streams an entry from its file; in memory it is Get. What it reads
+// Open streams an entry from its file. What it reads
 // is checked as it goes: a reader gives io.EOF only after the whole entry
 // matched its sum, and errDamaged in its place when it did not, so a
 // reader must be read to the end before what it gave is trusted.
 func (s *store) Open(key string) (io.ReadCloser, bool) {
 	s.mu.Lock()
 	_, small := s.small[key]
-	memory := s.mem != nil
 	s.mu.Unlock()
-	if memory || small {
+	if small {
 		data, ok := s.Get(key)
 		return io.NopCloser(bytes.NewReader(data)), ok
 	}
@@ -271,9 +266,6 @@ func (s *store) Get(key string) ([]byte, bool) {
 	s.mu.Lock()
 	s.used[key] = true
 	data, ok := s.small[key]
-	if !ok {
-		data, ok = s.mem[key]
-	}
 	s.mu.Unlock()
 	if !ok {
 		if want, file := s.entry(key); file {
@@ -283,10 +275,6 @@ func (s *store) Get(key string) ([]byte, bool) {
 			}
 			if ok = err == nil; !ok {
 				s.drop(key, err.Error())
-			} else if s.mem != nil {
-				s.mu.Lock()
-				s.mem[key] = data
-				s.mu.Unlock()
 			}
 		}
 	}
@@ -300,14 +288,6 @@ func sumOf(data []byte) summer {
 	return s
 }
 
-// inMemory says whether entries are kept in memory (serve), not only in
-// their files.
-func (s *store) inMemory() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.mem != nil
-}
-
 // PutBlob stores data under its sha256 and returns the key, or "" when it
 // cannot. Blobs are read back whatever --ignoreCache says: they belong to
 // this build.
@@ -317,7 +297,7 @@ func (s *store) PutBlob(data []byte) string {
 	s.mu.Lock()
 	_, stored := s.sums[key] // by an earlier build
 	s.mu.Unlock()
-	if stored && s.mem == nil {
+	if stored {
 		s.entry(key)
 		return key
 	}
@@ -345,12 +325,9 @@ func (s *store) put(key string, data []byte) bool {
 	s.mu.Lock()
 	s.used[key] = true
 	if len(data) <= smallEntry {
-		s.small[key], s.dirty = data, true
+		s.small[key], s.dirty, s.made[key] = data, true, true
 		s.mu.Unlock()
 		return true
-	}
-	if s.mem != nil {
-		s.mem[key] = data
 	}
 	s.mu.Unlock()
 	return s.write(key, func(w io.Writer) error {
@@ -359,16 +336,9 @@ func (s *store) put(key string, data []byte) bool {
 	})
 }
 
-// Write stores the entry fn writes, streamed to its file unless the store
-// is in memory, and reports whether it did.
+// Write stores the entry fn writes, streamed to its file, and reports
+// whether it did.
 func (s *store) Write(key string, fn func(io.Writer) error) bool {
-	s.mu.Lock()
-	memory := s.mem != nil
-	s.mu.Unlock()
-	if memory {
-		var buf bytes.Buffer
-		return fn(&buf) == nil && s.put(key, buf.Bytes())
-	}
 	s.mu.Lock()
 	s.used[key] = true
 	s.mu.Unlock()
@@ -383,7 +353,7 @@ func (s *store) write(key string, fn func(io.Writer) error) bool {
 		return false
 	}
 	s.mu.Lock()
-	s.sums[key], s.dirty = fileSum(sm), true
+	s.sums[key], s.dirty, s.made[key] = fileSum(sm), true, true
 	if !s.read {
 		s.wrote[key] = true
 	}
@@ -408,6 +378,28 @@ func writeWhole(p string, fn func(io.Writer) error) bool {
 		return false
 	}
 	return true
+}
+
+// trim removes the entries this store wrote that the last build did not
+// use: a builder that builds again and again (serve) as a session grows
+// would otherwise keep every version of it. Entries other builds wrote
+// are left to --gc.
+func (s *store) trim() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for key := range s.made {
+		if s.used[key] {
+			continue
+		}
+		delete(s.made, key)
+		if _, ok := s.small[key]; ok {
+			delete(s.small, key)
+		} else {
+			delete(s.sums, key)
+			os.Remove(s.path(key))
+		}
+		s.dirty = true
+	}
 }
 
 // gc removes the entries the last build did not use, and returns how many.

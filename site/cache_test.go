@@ -23,7 +23,7 @@ func TestStoreSmallTable(t *testing.T) {
 
 	open := func(read bool) *store {
 		t.Helper()
-		s, err := openStore(dir, read, false)
+		s, err := openStore(dir, read)
 		if err == nil {
 			err = s.begin(context.Background(), nil)
 		}

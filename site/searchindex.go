@@ -44,7 +44,7 @@ func (ix *searchIndex) building() bool { return ix != nil && ix.Index != nil }
 // in order. It is "" when a session's content is unknown or the cache is
 // not on disk (serve writes the index to memory, where it costs little).
 func (b *builder) indexKey(digs []string) string {
-	if b.store == nil || b.store.inMemory() {
+	if b.store == nil || b.memory {
 		return ""
 	}
 	parts := []string{"index", b.theme}

@@ -403,6 +403,10 @@ func serve(ctx context.Context, c *cobra.Command, ln net.Listener, opts site.Opt
 		}
 		srv.Update(files)
 		fmt.Fprintf(out, "%s (%d pages rendered)\n", rep, rep.Rendered)
+		// serve waits for the next change with only the site to hold:
+		// what the build used goes back to the system now, not minutes
+		// later.
+		debug.FreeOSMemory()
 	}
 	rebuild()
 	url := fmt.Sprintf("http://localhost:%d%s", ln.Addr().(*net.TCPAddr).Port, basePath(cfg.BaseURL))
