@@ -249,3 +249,36 @@ func TestRebuildsStayBounded(t *testing.T) {
 	runtime.KeepAlive(files)
 	runtime.KeepAlive(b) // and what it caches
 }
+
+// A session prepared for the search index in parts, and read back from
+// the cache in parts, gives the index it gives prepared whole.
+func TestSearchInParts(t *testing.T) {
+	dir := extract(t, "testdata/site.txtar")
+	dest := func(name string) string { return filepath.Join(t.TempDir(), name) }
+	whole := dest("whole")
+	if _, _, err := build(t, dir, map[string]any{"destination": whole, "cacheDir": dest("c1")}); err != nil {
+		t.Fatal(err)
+	}
+	defer func(n int) { partText = n }(partText)
+	partText = 16 // a part per document or two
+	parts, cache := dest("parts"), dest("c2")
+	for _, run := range []string{"cold", "warm", "one changed"} {
+		if run == "one changed" {
+			// The index is made again; the other sessions' parts come
+			// from the cache.
+			p := filepath.Join(dir, "content", "alpha", "two.jsonl")
+			data, _ := os.ReadFile(p)
+			os.WriteFile(p, append(data, data[:strings.IndexByte(string(data), '\n')+1]...), 0o644)
+			partText = 8 << 20
+			if _, _, err := build(t, dir, map[string]any{"destination": whole, "cacheDir": dest("c3")}); err != nil {
+				t.Fatal(err)
+			}
+			partText = 16
+		}
+		if _, _, err := build(t, dir, map[string]any{"destination": parts, "cacheDir": cache}); err != nil {
+			t.Fatal(err)
+		}
+		t.Log(run)
+		sameTree(t, tree(t, whole), tree(t, parts))
+	}
+}
