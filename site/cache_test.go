@@ -129,23 +129,12 @@ func TestDamagedCacheIsNotPublished(t *testing.T) {
 			fi, _ := os.Stat(p)
 			junk := make([]byte, fi.Size())
 			rand.Read(junk)
-			// Written in place, as a disk or a stray program would.
-			f, err := os.OpenFile(p, os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f.Write(junk)
-			f.Close()
+			overwrite(t, p, junk)
 		},
 		"one bit": func(t *testing.T, p string) {
 			data, _ := os.ReadFile(p)
 			data[len(data)/2] ^= 1
-			f, err := os.OpenFile(p, os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f.Write(data)
-			f.Close()
+			overwrite(t, p, data)
 		},
 		"unreadable": func(t *testing.T, p string) {
 			if err := os.Chmod(p, 0); err != nil {
@@ -194,6 +183,20 @@ func TestDamagedCacheIsNotPublished(t *testing.T) {
 		}
 		sameTree(t, want, tree(t, fresh))
 	})
+}
+
+// overwrite writes data over the file p in place, as a disk or a stray
+// program would: the same file, not a new one renamed over it.
+func overwrite(t *testing.T, p string, data []byte) {
+	t.Helper()
+	f, err := os.OpenFile(p, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(data); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // A cache that cannot be written (a full disk) costs only speed: the

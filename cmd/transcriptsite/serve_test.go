@@ -35,46 +35,62 @@ const serveSession = `{"parentUuid":null,"sessionId":"s-1","cwd":"/w/app","type"
 {"parentUuid":"u1","sessionId":"s-1","type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"first reply"}]},"uuid":"a1","timestamp":"2026-01-01T00:00:01Z"}
 `
 
-// TestServe starts serve on a free port, edits a session, a template and a
-// stylesheet, breaks and mends a template, and watches the site change over
-// HTTP and through reload events.
-func TestServe(t *testing.T) {
-	dir := t.TempDir()
-	write := func(rel, data string) {
-		t.Helper()
-		p := filepath.Join(dir, rel)
-		_ = os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("config.yaml", "title: Serve test\n")
-	write("content/app/s.jsonl", serveSession)
+// served is a site dir that serve is serving for the test.
+type served struct {
+	t           *testing.T
+	dir, base   string // base is the site's address
+	out, errOut *lockedBuffer
+	ctx         context.Context // done when the test ends
+}
+
+// serveSite writes a site dir with one session and serves it on a free
+// port until the test ends.
+func serveSite(t *testing.T, title string) *served {
+	s := &served{t: t, dir: t.TempDir(), out: new(lockedBuffer), errOut: new(lockedBuffer)}
+	s.write("config.yaml", "title: "+title+"\n")
+	s.write("content/app/s.jsonl", serveSession)
 	t.Setenv("TRANSCRIPTSITE_SASS", "/no/sass") // the stylesheet comes from assets/css: no Dart Sass here
 
 	ctx, cancel := context.WithCancel(context.Background())
-	var out, errOut lockedBuffer
+	s.ctx = ctx
 	root := newRoot()
-	root.SetOut(&out)
-	root.SetErr(&errOut)
-	root.SetArgs([]string{"serve", "-s", dir, "--port", "0", "--cacheDir", t.TempDir()})
+	root.SetOut(s.out)
+	root.SetErr(s.errOut)
+	root.SetArgs([]string{"serve", "-s", s.dir, "--port", "0", "--cacheDir", t.TempDir()})
 	done := make(chan error, 1)
 	go func() { done <- root.ExecuteContext(ctx) }()
-	defer func() {
+	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
 			t.Errorf("serve ended with %v", err)
 		}
-	}()
-
-	var base string
+	})
 	waitFor(t, "the server", func() bool {
-		m := regexp.MustCompile(`Serving at (\S+)`).FindStringSubmatch(out.String())
+		m := regexp.MustCompile(`Serving at (\S+)`).FindStringSubmatch(s.out.String())
 		if m != nil {
-			base = m[1]
+			s.base = m[1]
 		}
 		return m != nil
 	})
+	return s
+}
+
+// write writes the file rel of the site dir.
+func (s *served) write(rel, data string) {
+	s.t.Helper()
+	p := filepath.Join(s.dir, rel)
+	_ = os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// TestServe starts serve on a free port, edits a session, a template and a
+// stylesheet, breaks and mends a template, and watches the site change over
+// HTTP and through reload events.
+func TestServe(t *testing.T) {
+	s := serveSite(t, "Serve test")
+	dir, base, out, errOut, ctx, write := s.dir, s.base, s.out, s.errOut, s.ctx, s.write
 	get := func(path string) (int, string) {
 		resp, err := http.Get(base + path)
 		if err != nil {
@@ -203,32 +219,9 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 // nothing else in the site folder: its own log written there rebuilt the
 // site without end, and every folder under it was watched.
 func TestServeWatchesOnlyTheSite(t *testing.T) {
-	dir := t.TempDir()
-	write := func(rel, data string) {
-		t.Helper()
-		p := filepath.Join(dir, rel)
-		_ = os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("config.yaml", "title: Watch test\n")
-	write("content/app/s.jsonl", serveSession)
+	s := serveSite(t, "Watch test")
+	dir, out, write := s.dir, s.out, s.write
 	write("backup/old/notes.txt", "a folder of the user's")
-	t.Setenv("TRANSCRIPTSITE_SASS", "/no/sass")
-	ctx, cancel := context.WithCancel(context.Background())
-	var out, errOut lockedBuffer
-	root := newRoot()
-	root.SetOut(&out)
-	root.SetErr(&errOut)
-	root.SetArgs([]string{"serve", "-s", dir, "--port", "0", "--cacheDir", t.TempDir()})
-	done := make(chan error, 1)
-	go func() { done <- root.ExecuteContext(ctx) }()
-	defer func() {
-		cancel()
-		<-done
-	}()
-	waitFor(t, "the server", func() bool { return strings.Contains(out.String(), "Serving at") })
 	builds := func() int { return strings.Count(out.String(), "pages rendered") }
 
 	// A log beside the config, written line by line as serve's output
