@@ -22,10 +22,10 @@ import (
 )
 
 // store is the build cache: entries named by their key, in files under
-// dir. It is safe for concurrent use and serves as the ingest cache. Small entries (hashes,
-// lists, summaries: several per session) live in one table file, loaded
-// when the store opens and written after each build: creating a file
-// costs more than writing a few hundred bytes.
+// dir. It is safe for concurrent use and serves as the ingest cache.
+// Small entries (hashes, lists, summaries: several per session) live in
+// one table file, read when a build begins and written when it ends:
+// creating a file costs more than writing a few hundred bytes.
 //
 // Nothing read from disk is used unchecked: the table carries a checksum
 // of itself and the size and CRC-32C of every entry file, and an entry
@@ -50,9 +50,9 @@ type store struct {
 	seen    os.FileInfo // the table file as last read or written
 }
 
-// fileSum is what an entry's file must hold: its size and CRC-32C. It is kept
-// in the table, apart from the file, so that a file cut short or written
-// over cannot vouch for itself. A cheap check is enough: it guards
+// fileSum is what an entry's file must hold: its size and CRC-32C. It is
+// kept in the table, apart from the file, so that a file cut short or
+// written over cannot vouch for itself. A cheap check is enough: it guards
 // against accidents (a full disk, a killed copy, an edit), not attackers,
 // who could as well edit the site.
 type fileSum struct {
@@ -201,10 +201,10 @@ func (s *store) entry(key string) (fileSum, bool) {
 	return want, ok && (s.read || s.wrote[key])
 }
 
-// Open streams an entry from its file. What it reads
-// is checked as it goes: a reader gives io.EOF only after the whole entry
-// matched its sum, and errDamaged in its place when it did not, so a
-// reader must be read to the end before what it gave is trusted.
+// Open streams an entry from its file. What it reads is checked as it
+// goes: a reader gives io.EOF only after the whole entry matched its sum,
+// and errDamaged in its place when it did not, so a reader must be read
+// to the end before what it gave is trusted.
 func (s *store) Open(key string) (io.ReadCloser, bool) {
 	s.mu.Lock()
 	_, small := s.small[key]
