@@ -19,17 +19,20 @@ import (
 // Cache keeps what reading a file produced, so a file whose content has
 // not changed is not parsed again. Keys are hex hashes; values are opaque.
 // Open and Write stream an entry: a parsed session can be as big as its
-// file, hundreds of megabytes, and must not be held twice.
+// file, hundreds of megabytes, and must not be held twice. Write reports
+// whether the entry was stored (a full disk can refuse it).
 type Cache interface {
 	Get(key string) ([]byte, bool)
 	Put(key string, data []byte)
 	Open(key string) (io.ReadCloser, bool)
-	Write(key string, fn func(io.Writer) error)
+	Write(key string, fn func(io.Writer) error) bool
 }
 
 // Blobs stores large binary data, images, as files while sessions are
 // read, so that memory holds only their keys: the sha256 of the data in
-// hex. The build reads them back from the store it passed.
+// hex. The build reads them back from the store it passed. PutBlob
+// returns "" when it could not store the data, which then stays in
+// memory.
 type Blobs interface {
 	PutBlob(data []byte) (key string)
 }
@@ -199,7 +202,7 @@ type parsedHead struct {
 // beside it if there is one: a SQLite database's latest writes are there.
 // The hash is remembered under the files' sizes and modification times, so
 // an unchanged file is not read again to hash it.
-func contentHash(c Cache, fsys fs.FS, name, rel string) (string, error) {
+func contentHash(ctx context.Context, c Cache, fsys fs.FS, name, rel string) (string, error) {
 	names := []string{name}
 	stats := []string{"stat", rel}
 	for i, n := range []string{name, name + "-wal"} {
@@ -221,7 +224,7 @@ func contentHash(c Cache, fsys fs.FS, name, rel string) (string, error) {
 	}
 	h := sha256.New()
 	for _, n := range names {
-		f, err := fsys.Open(n)
+		f, err := open(ctx, fsys, n)
 		if err != nil {
 			return "", err
 		}
@@ -243,7 +246,7 @@ func contentHash(c Cache, fsys fs.FS, name, rel string) (string, error) {
 func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *File, release bool) read {
 	c := opts.Cache
 	rd := read{rel: f.Rel}
-	sum, err := contentHash(c, fsys, name, f.Rel)
+	sum, err := contentHash(ctx, c, fsys, name, f.Rel)
 	if err != nil {
 		rd.reader, rd.sessions = readFile(ctx, fsys, name, f)
 		transform(opts, rd.sessions)
@@ -256,10 +259,8 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 		if data, ok := c.Get(linksKey); ok && gob.NewDecoder(bytes.NewReader(data)).Decode(&fl) == nil && fl.Reader <= len(Readers) {
 			// Opening the entries also tells the cache they are still in
 			// use: the file's, and the images it holds in the blob store.
-			if touch(c, key) {
-				for _, b := range fl.Blobs {
-					touch(c, b)
-				}
+			// One lost or damaged, the file is read again.
+			if touch(c, key) && touchAll(c, fl.Blobs) {
 				f.Warnings = fl.Warnings
 				rd.hash, rd.key, rd.links = sum, key, fl.Links
 				if fl.Reader > 0 {
@@ -270,7 +271,7 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 		}
 	}
 	rd.hash = sum
-	if p, err := openParsed(c, key); err == nil {
+	if p, err := openParsed(ctx, c, key); err == nil && touchAll(c, blobKeys(p.Sessions)) {
 		f.Warnings = p.Warnings
 		if p.Reader > 0 && p.Reader <= len(Readers) {
 			rd.reader, rd.sessions, rd.key = Readers[p.Reader-1], p.Sessions, key
@@ -286,8 +287,9 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 		if rd.reader != nil {
 			p.Reader = 1 + slices.Index(Readers, rd.reader)
 		}
-		c.Write(key, p.encode)
-		rd.key = key
+		if c.Write(key, p.encode) {
+			rd.key = key // else kept in memory: it cannot be read back
+		}
 	}
 	if release {
 		fl := fileLinks{Warnings: f.Warnings}
@@ -296,15 +298,7 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 			rd.links = rd.reader.links(rd.sessions)
 			fl.Links = rd.links
 		}
-		for _, s := range rd.sessions {
-			s.Parts(func(_ *transcript.Message, p *transcript.Part) {
-				for _, img := range p.Images() {
-					if img.Blob != "" {
-						fl.Blobs = append(fl.Blobs, img.Blob)
-					}
-				}
-			})
-		}
+		fl.Blobs = blobKeys(rd.sessions)
 		var buf bytes.Buffer
 		if gob.NewEncoder(&buf).Encode(fl) == nil {
 			c.Put(linksKey, buf.Bytes())
@@ -320,6 +314,26 @@ type fileLinks struct {
 	Warnings []Warning
 	Links    []string
 	Blobs    []string
+}
+
+// blobKeys lists the images of ss that are in the blob store.
+func blobKeys(ss []*transcript.Session) []string {
+	var keys []string
+	for _, s := range ss {
+		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+			for _, img := range p.Images() {
+				if img.Blob != "" {
+					keys = append(keys, img.Blob)
+				}
+			}
+		})
+	}
+	return keys
+}
+
+// touchAll reports whether the cache still has every entry of keys.
+func touchAll(c Cache, keys []string) bool {
+	return !slices.ContainsFunc(keys, func(k string) bool { return !touch(c, k) })
 }
 
 func touch(c Cache, key string) bool {

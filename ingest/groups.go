@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/gob"
 	"fmt"
+	"io"
 	"slices"
 
 	"github.com/transcriptsite/transcriptsite/transcript"
@@ -155,7 +156,7 @@ func merge(ctx context.Context, opts Options, g *group, reads []read) ([]*transc
 			reads[i].sessions = nil
 			continue
 		}
-		if p, err := openParsed(opts.Cache, reads[i].key); err == nil {
+		if p, err := openParsed(ctx, opts.Cache, reads[i].key); err == nil {
 			ss = append(ss, p.Sessions...)
 			continue
 		}
@@ -181,14 +182,20 @@ func merge(ctx context.Context, opts Options, g *group, reads []read) ([]*transc
 }
 
 // openParsed reads a parsed file back from the cache.
-func openParsed(c Cache, key string) (*parsed, error) {
+func openParsed(ctx context.Context, c Cache, key string) (*parsed, error) {
 	rc, ok := c.Open(key)
 	if !ok {
 		return nil, fmt.Errorf("no longer in the cache")
 	}
 	defer rc.Close()
 	var p parsed
-	if err := p.decode(bufio.NewReaderSize(rc, 64<<10)); err != nil {
+	br := bufio.NewReaderSize(ctxReader{ctx, rc}, 64<<10)
+	err := p.decode(br)
+	if err == nil {
+		// The cache vouches for an entry once it is read to its end.
+		_, err = io.Copy(io.Discard, br)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("cache entry unreadable: %w", err)
 	}
 	return &p, nil

@@ -8,11 +8,15 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/transcriptsite/transcriptsite/internal/parallel"
@@ -69,11 +73,34 @@ type Warning struct {
 	Msg  string
 }
 
+// String gives the warning as a line to print: control characters and
+// bytes that are not UTF-8 (from a file's name) are escaped, so that they
+// cannot act on a terminal.
 func (w Warning) String() string {
 	if w.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", w.File, w.Line, w.Msg)
+		return fmt.Sprintf("%s:%d: %s", escape(w.File), w.Line, escape(w.Msg))
 	}
-	return w.File + ": " + w.Msg
+	return escape(w.File) + ": " + escape(w.Msg)
+}
+
+// escape writes control characters and invalid bytes of s as Go escapes.
+func escape(s string) string {
+	clean := func(r rune) bool { return r != utf8.RuneError && !unicode.IsControl(r) }
+	if utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool { return !clean(r) }) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if clean(r) {
+			b.WriteString(s[i : i+n])
+		} else {
+			q := strconv.QuoteToASCII(s[i : i+n]) // "\x1b", "\u0085"
+			b.WriteString(q[1 : len(q)-1])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 // File is the session file a reader is reading.
@@ -174,6 +201,44 @@ func bareGit(fsys fs.FS, dir string) bool {
 	return err == nil && objects.IsDir()
 }
 
+// DirFS is the content dir dir as a file system. Unlike os.DirFS, it
+// takes names that are not UTF-8: a folder named in another encoding
+// holds sessions too. Like it, it refuses "..", "." and empty elements.
+func DirFS(dir string) fs.FS { return dirFS(dir) }
+
+type dirFS string
+
+func (d dirFS) join(name, op string) (string, error) {
+	if !fs.ValidPath(strings.ToValidUTF8(name, "x")) {
+		return "", &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	return filepath.Join(string(d), filepath.FromSlash(name)), nil
+}
+
+func (d dirFS) Open(name string) (fs.File, error) {
+	p, err := d.join(name, "open")
+	if err != nil {
+		return nil, err
+	}
+	return os.Open(p)
+}
+
+func (d dirFS) Stat(name string) (fs.FileInfo, error) {
+	p, err := d.join(name, "stat")
+	if err != nil {
+		return nil, err
+	}
+	return os.Stat(p)
+}
+
+func (d dirFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	p, err := d.join(name, "readdir")
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadDir(p)
+}
+
 // Root is a content dir. Name prefixes the paths of its files when a site
 // reads several; it is "" for a site with one content dir.
 type Root struct {
@@ -229,6 +294,7 @@ type Options struct {
 func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, error) {
 	cache := opts.Cache
 	var files []file
+	var skipped []Warning
 	for _, root := range roots {
 		err := fs.WalkDir(root.FS, ".", func(p string, d fs.DirEntry, err error) error {
 			if err != nil && p == "." {
@@ -240,12 +306,24 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 				}
 				return nil
 			}
-			// Regular files, symlinks, and entries that failed to stat (reported when read).
-			if err != nil || d.Type().IsRegular() || d.Type()&fs.ModeSymlink != 0 {
-				f := file{fsys: root.FS, path: p, rel: path.Join(root.Name, p)}
-				if info, err := d.Info(); err == nil {
-					f.size = info.Size()
-				}
+			f := file{fsys: root.FS, path: p, rel: path.Join(root.Name, p)}
+			if err != nil { // reported when read
+				files = append(files, f)
+				return nil
+			}
+			// Only regular files are read, links resolved: a named pipe
+			// or a device (/dev/zero) would block or never end.
+			info, err := d.Info()
+			if err == nil && d.Type()&fs.ModeSymlink != 0 {
+				info, err = fs.Stat(root.FS, p)
+			}
+			switch {
+			case err == nil && !info.Mode().IsRegular():
+				skipped = append(skipped, Warning{File: f.rel, Msg: fmt.Sprintf("skipped: %s, not a regular file", kind(info.Mode()))})
+			case err == nil:
+				f.size = info.Size()
+				fallthrough
+			default:
 				files = append(files, f)
 			}
 			return nil
@@ -288,7 +366,7 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 		return nil, err
 	}
 
-	res := &Result{Files: len(files), opts: opts, reads: reads}
+	res := &Result{Files: len(files), opts: opts, reads: reads, Warnings: skipped}
 	if cache != nil {
 		res.Hashes = make(map[string]string, len(files))
 	}
@@ -356,9 +434,55 @@ type read struct {
 	links    []string // see groups.go
 }
 
+// kind names what a file that is not a regular one is.
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a link to a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
+}
+
+// open opens the file name of fsys to read it, if it is a regular file,
+// as a reader that ends when ctx is done.
+func open(ctx context.Context, fsys fs.FS, name string) (io.ReadCloser, error) {
+	fh, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := fh.Stat(); err != nil || !fi.Mode().IsRegular() {
+		fh.Close()
+		if err == nil {
+			err = fmt.Errorf("%s, not a regular file", kind(fi.Mode()))
+		}
+		return nil, err
+	}
+	return ctxReader{ctx, fh}, nil
+}
+
+// ctxReader is a file whose reads end when ctx is done: a file can take
+// minutes to read, and Ctrl-C must end a build at once.
+type ctxReader struct {
+	ctx context.Context
+	io.ReadCloser
+}
+
+func (r ctxReader) Read(p []byte) (int, error) {
+	if err := r.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return r.ReadCloser.Read(p)
+}
+
 // readFile detects f's format and reads it. Warnings go to f.
 func readFile(ctx context.Context, fsys fs.FS, name string, f *File) (r *Reader, ss []*transcript.Session) {
-	fh, err := fsys.Open(name)
+	fh, err := open(ctx, fsys, name)
 	if err != nil {
 		f.Warn(0, "cannot open: %v", err)
 		return nil, nil

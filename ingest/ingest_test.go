@@ -191,11 +191,13 @@ func (c *memCache) Open(k string) (io.ReadCloser, bool) {
 	return io.NopCloser(bytes.NewReader(v)), ok
 }
 
-func (c *memCache) Write(k string, fn func(io.Writer) error) {
+func (c *memCache) Write(k string, fn func(io.Writer) error) bool {
 	var b bytes.Buffer
-	if fn(&b) == nil {
-		c.Put(k, b.Bytes())
+	if fn(&b) != nil {
+		return false
 	}
+	c.Put(k, b.Bytes())
+	return true
 }
 
 // TestContentHashCoversTheWAL checks that a database whose latest writes
@@ -203,14 +205,14 @@ func (c *memCache) Write(k string, fn func(io.Writer) error) {
 func TestContentHashCoversTheWAL(t *testing.T) {
 	fsys := fstest.MapFS{"a.db": {Data: []byte("db")}, "a.db-wal": {Data: []byte("wal 1")}}
 	c := &memCache{}
-	h1, err := contentHash(c, fsys, "a.db", "a.db")
+	h1, err := contentHash(context.Background(), c, fsys, "a.db", "a.db")
 	if err != nil {
 		t.Fatal(err)
 	}
 	fsys["a.db-wal"] = &fstest.MapFile{Data: []byte("wal two"), ModTime: time.Unix(5, 0)}
-	h2, _ := contentHash(c, fsys, "a.db", "a.db")
+	h2, _ := contentHash(context.Background(), c, fsys, "a.db", "a.db")
 	delete(fsys, "a.db-wal")
-	h3, _ := contentHash(c, fsys, "a.db", "a.db")
+	h3, _ := contentHash(context.Background(), c, fsys, "a.db", "a.db")
 	if h1 == h2 || h2 == h3 || h1 == h3 {
 		t.Errorf("hashes %s %s %s: a change to the -wal must change the hash", h1, h2, h3)
 	}

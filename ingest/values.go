@@ -125,7 +125,9 @@ func decodeImage(f *File, data string) (img *transcript.Image, ok bool) {
 		mt = "application/octet-stream"
 	}
 	if f != nil && f.blobs != nil && len(b) >= minBlob {
-		return &transcript.Image{MediaType: mt, Blob: f.blobs.PutBlob(b), Size: len(b)}, true
+		if key := f.blobs.PutBlob(b); key != "" {
+			return &transcript.Image{MediaType: mt, Blob: key, Size: len(b)}, true
+		}
 	}
 	return &transcript.Image{MediaType: mt, Data: b, Size: len(b)}, true
 }

@@ -14,6 +14,12 @@
 #                                         # 1,000-session site
 #   BIG=1 scripts/bench.sh                # also one session of ~505 MB:
 #                                         # cold and warm time and peak RSS
+#   HUGE=1 scripts/bench.sh               # also one session of ~2 GB, cold:
+#                                         # time and peak RSS
+#   SERVE=1 scripts/bench.sh              # also `serve` while a 22 MB session
+#                                         # grows a line at a time: RSS after
+#                                         # the first build and after 50
+#                                         # rebuilds, peak RSS, cache size
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=${SIZES-100 1000 10000} # SIZES= builds none of them
@@ -78,13 +84,19 @@ for n in $sizes; do
 	find "$site" -mindepth 1 -maxdepth 1 -name 'cache-*' -exec rm -rf {} +
 done
 
-if [ -n "${BIG:-}" ]; then
-	corpus=$work/corpus-big
-	# gensessions reports what it wrote; kept beside the corpus for reruns.
+# one SIZE MESSAGES: one session of about that size, generated once and
+# kept beside its corpus; prints its corpus dir.
+one() {
+	local corpus=$work/corpus-$1
 	if [ ! -f "$corpus.txt" ]; then
 		rm -rf "$corpus"
-		"$work/gensessions" -out "$corpus" -n 1 -messages 92000 -images -seed 1 >"$corpus.txt"
+		"$work/gensessions" -out "$corpus" -n 1 -messages "$2" -images -seed 1 >"$corpus.txt"
 	fi
+	echo "$corpus"
+}
+
+if [ -n "${BIG:-}" ]; then
+	corpus=$(one big 92000)
 	msgs=$(grep -o 'messages=[0-9]*' "$corpus.txt" | cut -d= -f2)
 	imgs=$(grep -o 'images=[0-9]*' "$corpus.txt" | cut -d= -f2)
 	site=$work/site-big
@@ -96,6 +108,54 @@ if [ -n "${BIG:-}" ]; then
 	echo "|---|---:|---:|---:|---:|---:|"
 	awk -v m="$msgs" -v i="$imgs" -v b="$(du -sb "$corpus" | cut -f1)" -v c="$c" -v ck="$ck" -v w="$w" -v wk="$wk" 'BEGIN {
 		printf "| %d messages, %d images | %.0f | %.1f | %.0f | %.1f | %.0f |\n", m, i, b / 1e6, c, ck / 1024, w, wk / 1024
+	}'
+	rm -rf "$site"
+fi
+
+if [ -n "${HUGE:-}" ]; then
+	corpus=$(one huge 370000)
+	site=$work/site-huge
+	rm -rf "$site" && mkdir -p "$site" && printf 'title: Benchmark\n' >"$site/config.yaml"
+	read -r c ck < <(build -s "$site" --contentDir "$corpus" --cacheDir "$site/cache" -d "$site/public")
+	echo
+	echo "| one session | input MB | cold s | cold peak RSS MB |"
+	echo "|---|---:|---:|---:|"
+	awk -v m="$(grep -o 'messages=[0-9]*' "$corpus.txt" | cut -d= -f2)" -v b="$(du -sb "$corpus" | cut -f1)" -v c="$c" -v ck="$ck" 'BEGIN {
+		printf "| %d messages | %.0f | %.1f | %.0f |\n", m, b / 1e6, c, ck / 1024
+	}'
+	rm -rf "$site"
+fi
+
+if [ -n "${SERVE:-}" ]; then
+	# serve reads a 22 MB session, then takes 50 rebuilds as its last 50
+	# lines are appended one at a time, each after the rebuild before.
+	src=$work/corpus-grow
+	[ -d "$src" ] || "$work/gensessions" -out "$src" -n 1 -messages 4000 -seed 3 >/dev/null
+	file=$(find "$src" -name '*.jsonl')
+	site=$work/site-serve
+	rm -rf "$site" && mkdir -p "$site/content" && printf 'title: Benchmark\n' >"$site/config.yaml"
+	total=$(wc -l <"$file")
+	head -n $((total - 50)) "$file" >"$site/content/s.jsonl"
+	"$work/transcriptsite" serve -s "$site" --port 0 --cacheDir "$site/cache" >"$site/out.txt" 2>&1 &
+	pid=$!
+	builds() { grep -c 'pages rendered' "$site/out.txt" || true; }
+	rss() { awk -v k="$1:" '$1 == k {print $2}' "/proc/$pid/status"; }
+	wait_builds() { while [ "$(builds)" -lt "$1" ]; do sleep 0.05; done; }
+	wait_builds 1
+	sleep 1 # what the first build freed is returned
+	first=$(rss VmRSS)
+	for i in $(seq 50); do
+		sed -n "$((total - 50 + i))p" "$file" >>"$site/content/s.jsonl"
+		wait_builds $((i + 1))
+	done
+	sleep 1
+	last=$(rss VmRSS) peak=$(rss VmHWM)
+	kill "$pid" && wait "$pid" || true
+	echo
+	echo "| serve, one session growing | input MB | RSS after the first build MB | RSS after 50 rebuilds MB | peak RSS MB | cache MB |"
+	echo "|---|---:|---:|---:|---:|---:|"
+	awk -v n="$((total - 50))" -v b="$(stat -c %s "$site/content/s.jsonl")" -v f="$first" -v l="$last" -v p="$peak" -v c="$(du -sb "$site/cache" | cut -f1)" 'BEGIN {
+		printf "| %d lines, then 50 more one at a time | %.0f | %.0f | %.0f | %.0f | %.0f |\n", n, b / 1e6, f / 1024, l / 1024, p / 1024, c / 1e6
 	}'
 	rm -rf "$site"
 fi

@@ -92,7 +92,9 @@ func BenchmarkSearchIndex(b *testing.B) {
 	for b.Loop() {
 		ix := search.New(toolKindNames(), func(string, []byte) error { return nil })
 		for _, s := range st.Sessions {
-			ix.Append(searchSession(s, cfg.Search))
+			for _, p := range searchSession(s, cfg.Search) {
+				ix.Append(p)
+			}
 		}
 		if err := ix.Write(); err != nil {
 			b.Fatal(err)

@@ -66,7 +66,13 @@ func Build(ctx context.Context, cfg *Config) (*Report, error) {
 type BuildOptions struct {
 	IgnoreCache bool // write the cache but do not read it (--ignoreCache)
 	GC          bool // remove cache entries the build did not use (--gc)
-	Memory      bool // keep the cache in memory too: for a builder that builds again and again
+	// Memory is for a builder that builds into memory again and again
+	// (serve): each build drops from the cache what the last wrote and no
+	// longer uses, and keeps the files of the last site that are the same.
+	Memory bool
+	// Waiting, when set, is told when a build waits for another build of
+	// the same destination or cache to end: what it waits for.
+	Waiting func(what string)
 	// Redactions, when set, is a file to write a report of what was
 	// redacted where to (never the secrets), for a review before
 	// publishing. It must be outside the destination.
@@ -79,13 +85,14 @@ type Builder struct {
 	cfg   *Config
 	opts  BuildOptions
 	store *store // nil when the site has no cache dir
+	last  Files  // the last site BuildFiles made: its unchanged files are kept
 }
 
 // NewBuilder returns a builder of the site cfg configures.
 func NewBuilder(cfg *Config, opts BuildOptions) (*Builder, error) {
 	b := &Builder{cfg: cfg, opts: opts}
 	if cfg.CacheDir != "" {
-		st, err := openStore(cfg.CacheDir, !opts.IgnoreCache, opts.Memory)
+		st, err := openStore(cfg.CacheDir, !opts.IgnoreCache)
 		if err != nil {
 			return nil, fmt.Errorf("cacheDir: %w", err)
 		}
@@ -104,7 +111,7 @@ func (bd *Builder) Build(ctx context.Context) (*Report, error) {
 			return nil, err
 		}
 	}
-	out, err := newOutput(bd.cfg.Destination)
+	out, err := newOutput(ctx, bd.cfg.Destination, bd.waiting("destination "+bd.cfg.Destination))
 	if err != nil {
 		return nil, err
 	}
@@ -124,13 +131,22 @@ func (bd *Builder) Build(ctx context.Context) (*Report, error) {
 	return rep, nil
 }
 
+// waiting returns what to call when a build must wait for what.
+func (bd *Builder) waiting(what string) func() {
+	if bd.opts.Waiting == nil {
+		return nil
+	}
+	return func() { bd.opts.Waiting(what) }
+}
+
 // BuildFiles builds the site into memory.
 func (bd *Builder) BuildFiles(ctx context.Context) (Files, *Report, error) {
-	out := &memOut{files: Files{}}
+	out := &memOut{files: Files{}, prev: bd.last}
 	rep, err := bd.build(ctx, out)
 	if err != nil {
 		return nil, nil, err
 	}
+	bd.last = out.files
 	return out.files, rep, nil
 }
 
@@ -150,6 +166,10 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 		return nil, err
 	}
 	if bd.store != nil {
+		if err := bd.store.begin(ctx, bd.waiting("cache "+cfg.CacheDir)); err != nil {
+			return nil, fmt.Errorf("cacheDir: %w", err)
+		}
+		defer bd.store.end()
 		// Sessions keep only their summaries until their pages are made,
 		// but for those of the first holdBytes of files parsed anew.
 		opts.Cache, opts.Blobs, opts.Release, opts.Hold = bd.store, bd.store, true, holdBytes
@@ -162,7 +182,7 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	st := newSite(cfg, sessions)
 	// A site served from memory keeps its asset names, so a stylesheet that
 	// changes leaves the pages as they were and is swapped in place.
-	b := &builder{site: st, tpl: tpl, out: out, store: bd.store, res: res, hashes: res.Hashes, fingerprint: !bd.opts.Memory}
+	b := &builder{site: st, tpl: tpl, out: ctxSink{out, ctx}, store: bd.store, memory: bd.opts.Memory, res: res, hashes: res.Hashes, fingerprint: !bd.opts.Memory}
 	if b.theme, err = themeDigest(cfg, chroma); err != nil {
 		return nil, err
 	}
@@ -183,9 +203,12 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Sessions: len(st.Sessions), Files: res.Files, Warnings: res.Warnings, Notices: notices,
+	rep := &Report{Sessions: len(st.Sessions), Files: res.Files, Warnings: append(res.Warnings, b.warnings...), Notices: notices,
 		Redacted: total(sessions), Rendered: int(b.rendered.Load()), redactions: report}
 	if bd.store != nil {
+		if d := bd.store.report(); len(d) > 0 {
+			rep.Notices = append(rep.Notices, damagedNotice(cfg.CacheDir, d))
+		}
 		rep.CacheHits, rep.CacheMisses = bd.store.hits, bd.store.misses
 		bd.store.hits, bd.store.misses = 0, 0
 		if bd.opts.GC {
@@ -193,11 +216,24 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 				return nil, fmt.Errorf("cache gc: %w", err)
 			}
 		}
-		bd.store.flush()
+		if bd.opts.Memory {
+			bd.store.trim()
+		}
 		bd.store.used = map[string]bool{}
 	}
 	rep.Elapsed = time.Since(start)
 	return rep, nil
+}
+
+// damagedNotice says which entries of the cache were found damaged.
+func damagedNotice(dir string, damaged []string) string {
+	shown := damaged[:min(3, len(damaged))]
+	more := ""
+	if len(damaged) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(damaged)-len(shown))
+	}
+	return fmt.Sprintf("build cache %s: %d damaged entries were dropped and made again (%s%s); "+
+		"a cache that keeps being damaged points to a failing disk", dir, len(damaged), strings.Join(shown, "; "), more)
 }
 
 // themeDigest hashes everything besides a session that its page depends
@@ -247,12 +283,22 @@ func checkPaths(cfg *Config) error {
 			paths = append(paths, m.Dir)
 		}
 	}
-	for _, p := range paths {
-		if r, err := filepath.Rel(cfg.Destination, p); err == nil && r != ".." && !strings.HasPrefix(r, "../") {
+	for i, p := range paths {
+		if within(p, cfg.Destination) {
 			return fmt.Errorf("destination %s would contain %s: choose a destination outside the site's sources", cfg.Destination, p)
+		}
+		// The next build would read the site as content.
+		if i > 0 && within(cfg.Destination, p) {
+			return fmt.Errorf("destination %s is inside the content folder %s: choose a destination outside it", cfg.Destination, p)
 		}
 	}
 	return nil
+}
+
+// within reports whether the path p is dir or inside it.
+func within(p, dir string) bool {
+	r, err := filepath.Rel(dir, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }
 
 // sink is where a build writes the site: a directory swapped in at the
@@ -263,14 +309,49 @@ type sink interface {
 	create(rel string) (io.WriteCloser, error)
 	// open reads a file written.
 	open(rel string) (io.ReadCloser, error)
-	// local is the path on disk of the file rel, "" for a site in memory.
-	local(rel string) (string, error)
-	// link makes the file rel the file at the path src on disk: a second
-	// link to it where the file system allows, else a copy.
-	link(rel, src string) error
+	// keep makes the file rel the previous site's, when that holds what
+	// want sums up; false when it does not, or there is none.
+	keep(rel string, want fileSum) bool
+	// remove removes a file written.
+	remove(rel string) error
 }
 
-// stream writes the file at rel inside the site with fn.
+// ctxSink is a sink whose writes fail once ctx is done: rendering one
+// huge session takes minutes, and Ctrl-C must end a build at once.
+type ctxSink struct {
+	sink
+	ctx context.Context
+}
+
+func (c ctxSink) write(rel string, data []byte) error {
+	if err := c.ctx.Err(); err != nil {
+		return err
+	}
+	return c.sink.write(rel, data)
+}
+
+func (c ctxSink) create(rel string) (io.WriteCloser, error) {
+	w, err := c.sink.create(rel)
+	if err != nil {
+		return nil, err
+	}
+	return ctxWriter{w, c.ctx}, nil
+}
+
+type ctxWriter struct {
+	io.WriteCloser
+	ctx context.Context
+}
+
+func (w ctxWriter) Write(p []byte) (int, error) {
+	if err := w.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return w.WriteCloser.Write(p)
+}
+
+// stream writes the file at rel inside the site with fn. A file fn
+// failed to write is removed, not left in part.
 func stream(out sink, rel string, fn func(io.Writer) error) error {
 	f, err := out.create(rel)
 	if err != nil {
@@ -279,6 +360,9 @@ func stream(out sink, rel string, fn func(io.Writer) error) error {
 	err = fn(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
+	}
+	if err != nil {
+		out.remove(rel)
 	}
 	return err
 }
@@ -289,6 +373,7 @@ type Files map[string][]byte
 type memOut struct {
 	mu    sync.Mutex
 	files Files
+	prev  Files // the site before, whose files may be kept
 }
 
 func (m *memOut) write(rel string, data []byte) error {
@@ -318,14 +403,21 @@ func (m *memOut) open(rel string) (io.ReadCloser, error) {
 	return io.NopCloser(bytes.NewReader(data)), nil
 }
 
-func (m *memOut) local(string) (string, error) { return "", nil }
-
-func (m *memOut) link(rel, src string) error {
-	data, err := os.ReadFile(src)
-	if err != nil {
-		return err
+// keep shares the previous site's file rel when it holds what want sums
+// up: a site in memory is not held twice.
+func (m *memOut) keep(rel string, want fileSum) bool {
+	data, ok := m.prev[rel]
+	if !ok || fileSum(sumOf(data)) != want {
+		return false
 	}
-	return m.write(rel, data)
+	return m.write(rel, data) == nil
+}
+
+func (m *memOut) remove(rel string) error {
+	m.mu.Lock()
+	delete(m.files, rel)
+	m.mu.Unlock()
+	return nil
 }
 
 // memFile is a file of a memOut, kept when it is closed.
@@ -346,10 +438,12 @@ type builder struct {
 	theme       string            // digest of the theme and config
 	hashes      map[string]string // content hash of each source file
 	fingerprint bool              // name CSS and JS by a hash of their content
+	memory      bool              // the site is built into memory again and again (serve)
 	rendered    atomic.Int64
 	sass        *sass.Compiler // nil without Dart Sass
 	sassErr     error          // why there is no Dart Sass
 	notices     []string
+	warnings    []ingest.Warning // about sessions whose pages could not be made
 }
 
 func (b *builder) build(ctx context.Context, chroma string) ([]string, error) {

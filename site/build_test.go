@@ -332,6 +332,15 @@ func TestRefusesForeignDestination(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "would contain") {
 		t.Errorf("building into the site dir: err = %v", err)
 	}
+	// Inside the content folder, the next build would read the site.
+	for _, dest := range []string{filepath.Join(dir, "content"), filepath.Join(dir, "content", "public"), filepath.Join(dir, "content", "alpha", "out")} {
+		if _, _, err := build(t, dir, map[string]any{"destination": dest}); err == nil {
+			t.Errorf("building into %s was accepted", dest)
+		}
+		if _, err := os.Stat(filepath.Join(dest, "sessions.json")); err == nil {
+			t.Errorf("a site was written into %s", dest)
+		}
+	}
 }
 
 func TestGoldenSessionPage(t *testing.T) {
@@ -539,15 +548,21 @@ func TestLargeImageThroughTheBlobStore(t *testing.T) {
 	}
 
 	// An image the store lost (its folder cleaned by hand) is not left out
-	// of the JSON export in silence: the build names the file and the cure
-	// (here it fails, its only session failing; with others it would be a
-	// notice and the session's fallback page).
+	// of the site: the build says so, reads the session's file again and
+	// stores the image anew.
 	sum := sha256.Sum256(img)
 	key := hex.EncodeToString(sum[:])
 	_ = os.Remove(filepath.Join(cache, key[:2], key))
 	_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: v\n"), 0o644)
-	_, _, err := build(t, dir, map[string]any{"cacheDir": cache})
-	if err == nil || !strings.Contains(err.Error(), "i.jsonl: JSON export") || !strings.Contains(err.Error(), "--ignoreCache") {
-		t.Errorf("build with the image lost: %v", err)
+	cfg, rep, err := build(t, dir, map[string]any{"cacheDir": cache})
+	if err != nil || len(rep.Notices) != 1 || !strings.Contains(rep.Notices[0], key) {
+		t.Fatalf("build with the image lost: %v", err)
+	}
+	files, _ := filepath.Glob(filepath.Join(cfg.Destination, "sessions", "*", "*", "img", "*.png"))
+	if got, _ := os.ReadFile(files[0]); !bytes.Equal(got, img) {
+		t.Error("the image file differs from the session's image")
+	}
+	if _, err := os.Stat(filepath.Join(cache, key[:2], key)); err != nil {
+		t.Errorf("the image is not in the blob store again: %v", err)
 	}
 }

@@ -3,9 +3,14 @@ package site
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/gob"
 	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
@@ -16,250 +21,344 @@ import (
 	"github.com/transcriptsite/transcriptsite/ingest"
 )
 
-// store is the build cache: entries named by their key, in files under dir,
-// and, for a long-lived builder (serve), in memory too. It is safe for
-// concurrent use and serves as the ingest cache. Small entries (hashes,
-// lists, summaries: several per session) live in one table file, loaded
-// when the store opens and written after each build: creating a file
-// costs more than writing a few hundred bytes.
+// store is the build cache: entries named by their key, in files under
+// dir. It is safe for concurrent use and serves as the ingest cache.
+// Small entries (hashes, lists, summaries: several per session) live in
+// one table file, read when a build begins and written when it ends:
+// creating a file costs more than writing a few hundred bytes.
+//
+// Nothing read from disk is used unchecked: the table carries a checksum
+// of itself and the size and CRC-32C of every entry file, and an entry
+// whose file no longer matches (cut short, overwritten, unreadable) is
+// dropped, reported and made again. The site never shares a file with
+// the cache: what a build takes from it is copied.
 type store struct {
-	dir    string
-	read   bool // false with --ignoreCache: only entries this build wrote are read
-	mu     sync.Mutex
-	wrote  map[string]bool   // entries this build wrote, while read is false
-	mem    map[string][]byte // nil unless kept in memory
-	small  map[string][]byte // entries of at most smallEntry bytes
-	dirty  bool              // small changed since it was written
-	used   map[string]bool
-	hits   int
-	misses int
-	dirs   dirs // folders of entries made so far
+	dir     string
+	read    bool // false with --ignoreCache: only entries this build wrote are read
+	mu      sync.Mutex
+	wrote   map[string]bool    // entries this build wrote, while read is false
+	made    map[string]bool    // entries this store wrote, for trim
+	small   map[string][]byte  // entries of at most smallEntry bytes
+	sums    map[string]fileSum // what each entry file holds
+	dirty   bool               // the table changed since it was written
+	used    map[string]bool
+	hits    int
+	misses  int
+	damaged []string    // entries found damaged since the last report
+	dirs    dirs        // folders of entries made so far
+	lock    *lock       // held while a build uses the store
+	seen    os.FileInfo // the table file as last read or written
+}
+
+// fileSum is what an entry's file must hold: its size and CRC-32C. It is
+// kept in the table, apart from the file, so that a file cut short or
+// written over cannot vouch for itself. A cheap check is enough: it guards
+// against accidents (a full disk, a killed copy, an edit), not attackers,
+// who could as well edit the site.
+type fileSum struct {
+	Size int64
+	CRC  uint32
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// summer sums what is written to it.
+type summer fileSum
+
+func (s *summer) Write(p []byte) (int, error) {
+	s.CRC = crc32.Update(s.CRC, castagnoli, p)
+	s.Size += int64(len(p))
+	return len(p), nil
+}
+
+// table is the store's table file: the small entries and the sums.
+type table struct {
+	Small map[string][]byte
+	Sums  map[string]fileSum
 }
 
 // smallEntry is the most an entry of the small table holds.
 const smallEntry = 4 << 10
 
-// smallTable is the small table's file in the store's dir: not a key, which
-// is 64 hex digits in a folder of its first two.
-const smallTable = "small.gob"
+// lockFile is the file whose lock a build holds while it uses the store.
+const lockFile = "lock"
 
-func openStore(dir string, read, memory bool) (*store, error) {
+// tableFile is the table's file in the store's dir (not a key, which is
+// 64 hex digits in a folder of its first two). Its last four bytes are
+// the CRC-32C of the rest.
+const tableFile = "table.gob"
+
+func openStore(dir string, read bool) (*store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	s := &store{dir: dir, read: read, used: map[string]bool{}, wrote: map[string]bool{}, small: map[string][]byte{}}
-	if memory {
-		s.mem = map[string][]byte{}
-	}
-	if read {
-		if f, err := os.Open(filepath.Join(dir, smallTable)); err == nil {
-			if gob.NewDecoder(bufio.NewReader(f)).Decode(&s.small) != nil {
-				s.small = map[string][]byte{} // a broken table is an empty one
-			}
-			f.Close()
-		}
-	}
-	return s, nil
+	return &store{dir: dir, read: read, used: map[string]bool{}, wrote: map[string]bool{}, made: map[string]bool{},
+		small: map[string][]byte{}, sums: map[string]fileSum{}}, nil
 }
 
-// flush writes the small table, if it changed, whole or not at all.
+// begin takes the store's lock for a build, and reads the table when
+// another build wrote it since this store last did.
+func (s *store) begin(ctx context.Context, wait func()) error {
+	lk, err := acquire(ctx, filepath.Join(s.dir, lockFile), wait)
+	if err != nil {
+		return err
+	}
+	s.lock = lk
+	fi, err := os.Stat(filepath.Join(s.dir, tableFile))
+	if s.read && err == nil && (s.seen == nil || !os.SameFile(fi, s.seen) || !fi.ModTime().Equal(s.seen.ModTime())) {
+		s.load()
+		s.seen = fi
+	}
+	return nil
+}
+
+// end writes the table and lets the next build in.
+func (s *store) end() {
+	s.flush()
+	s.lock.release()
+}
+
+// load reads the table. A damaged table is an empty one: every entry
+// file is then unchecked, so unused, and made again.
+func (s *store) load() {
+	s.small, s.sums = map[string][]byte{}, map[string]fileSum{}
+	data, err := os.ReadFile(filepath.Join(s.dir, tableFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	var t table
+	if n := len(data) - 4; err != nil || n < 0 || crc32.Checksum(data[:n], castagnoli) != binary.BigEndian.Uint32(data[n:]) ||
+		gob.NewDecoder(bytes.NewReader(data[:n])).Decode(&t) != nil {
+		s.damaged = append(s.damaged, tableFile)
+		s.dirty = true
+		return
+	}
+	if t.Small != nil {
+		s.small = t.Small
+	}
+	if t.Sums != nil {
+		s.sums = t.Sums
+	}
+}
+
+// flush writes the table, if it changed, whole or not at all.
 func (s *store) flush() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.dirty && writeWhole(filepath.Join(s.dir, smallTable), func(w io.Writer) error {
-		return gob.NewEncoder(w).Encode(s.small)
+	if s.dirty && writeWhole(filepath.Join(s.dir, tableFile), func(w io.Writer) error {
+		var sm summer
+		if err := gob.NewEncoder(io.MultiWriter(w, &sm)).Encode(table{s.small, s.sums}); err != nil {
+			return err
+		}
+		return binary.Write(w, binary.BigEndian, sm.CRC)
 	}) {
 		s.dirty = false
+		s.seen, _ = os.Stat(filepath.Join(s.dir, tableFile))
 	}
+}
+
+// report returns the entries found damaged since it was last called.
+func (s *store) report() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.damaged
+	s.damaged = nil
+	return d
 }
 
 func (s *store) path(key string) string { return filepath.Join(s.dir, key[:2], key) }
 
-// Open streams an entry from its file; in memory it is Get.
-func (s *store) Open(key string) (io.ReadCloser, bool) {
+// drop forgets the entry key, whose file is damaged, and removes the file.
+func (s *store) drop(key, why string) {
+	os.Remove(s.path(key))
 	s.mu.Lock()
-	_, small := s.small[key]
-	memory, read := s.mem != nil, s.read || s.wrote[key]
-	s.mu.Unlock()
-	if memory || !read || small {
-		data, ok := s.Get(key)
-		return io.NopCloser(bytes.NewReader(data)), ok
+	defer s.mu.Unlock()
+	if _, ok := s.sums[key]; ok {
+		delete(s.sums, key)
+		s.dirty = true
+		s.damaged = append(s.damaged, filepath.Join(key[:2], key)+": "+why)
 	}
-	f, err := os.Open(s.path(key))
+}
+
+// count records a hit or a miss.
+func (s *store) count(hit bool) {
 	s.mu.Lock()
-	s.used[key] = true
-	if err == nil {
+	defer s.mu.Unlock()
+	if hit {
 		s.hits++
 	} else {
 		s.misses++
 	}
-	s.mu.Unlock()
-	return f, err == nil
 }
+
+// entry returns what the file of the entry key must hold, and marks the
+// entry used; false when this build is not to read such a file.
+func (s *store) entry(key string) (fileSum, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.used[key] = true
+	want, ok := s.sums[key]
+	return want, ok && (s.read || s.wrote[key])
+}
+
+// Open streams an entry from its file. What it reads is checked as it
+// goes: a reader gives io.EOF only after the whole entry matched its sum,
+// and errDamaged in its place when it did not, so a reader must be read
+// to the end before what it gave is trusted.
+func (s *store) Open(key string) (io.ReadCloser, bool) {
+	s.mu.Lock()
+	_, small := s.small[key]
+	s.mu.Unlock()
+	if small {
+		data, ok := s.Get(key)
+		return io.NopCloser(bytes.NewReader(data)), ok
+	}
+	want, ok := s.entry(key)
+	if !ok {
+		s.count(false)
+		return nil, false
+	}
+	f, err := os.Open(s.path(key))
+	var fi os.FileInfo
+	if err == nil {
+		fi, err = f.Stat()
+	}
+	if err == nil && fi.Size() != want.Size {
+		err = fmt.Errorf("%d bytes, not %d", fi.Size(), want.Size)
+	}
+	if err != nil {
+		if f != nil {
+			f.Close()
+		}
+		s.drop(key, err.Error())
+		s.count(false)
+		return nil, false
+	}
+	s.count(true)
+	return &checked{f: f, s: s, key: key, want: want}, true
+}
+
+// errDamaged is what a reader of a damaged entry gives at its end.
+var errDamaged = errors.New("cache entry damaged: it does not match its checksum")
+
+// checked reads an entry's file and checks it against its sum at the end.
+type checked struct {
+	f    *os.File
+	s    *store
+	key  string
+	want fileSum
+	got  summer
+}
+
+func (c *checked) Read(p []byte) (int, error) {
+	n, err := c.f.Read(p)
+	c.got.Write(p[:n])
+	if err == io.EOF && fileSum(c.got) != c.want || err != nil && err != io.EOF {
+		c.s.drop(c.key, errDamaged.Error())
+		return n, errDamaged
+	}
+	return n, err
+}
+
+func (c *checked) Close() error { return c.f.Close() }
 
 func (s *store) Get(key string) ([]byte, bool) {
 	s.mu.Lock()
 	s.used[key] = true
 	data, ok := s.small[key]
-	if !ok {
-		data, ok = s.mem[key]
-	}
-	read := s.read || s.wrote[key]
 	s.mu.Unlock()
-	if !ok && read {
-		var err error
-		data, err = os.ReadFile(s.path(key))
-		ok = err == nil
-		if ok && s.mem != nil {
-			s.mu.Lock()
-			s.mem[key] = data
-			s.mu.Unlock()
+	if !ok {
+		if want, file := s.entry(key); file {
+			var err error
+			if data, err = os.ReadFile(s.path(key)); err == nil && fileSum(sumOf(data)) != want {
+				err = errDamaged
+			}
+			if ok = err == nil; !ok {
+				s.drop(key, err.Error())
+			}
 		}
 	}
-	s.mu.Lock()
-	if ok {
-		s.hits++
-	} else {
-		s.misses++
-	}
-	s.mu.Unlock()
+	s.count(ok)
 	return data, ok
 }
 
-// inMemory says whether entries are kept in memory (serve), not only in
-// their files.
-func (s *store) inMemory() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.mem != nil
+func sumOf(data []byte) summer {
+	var s summer
+	s.Write(data)
+	return s
 }
 
-// file returns the path of the file of an entry of a store on disk, for a
-// build to link into the site instead of copying it; "" when there is no
-// such entry or the store is not read.
-func (s *store) file(key string) string {
-	s.mu.Lock()
-	s.used[key] = true
-	read := s.read
-	s.mu.Unlock()
-	p := s.path(key)
-	ok := false
-	if read {
-		_, err := os.Stat(p) // outside the lock: every worker asks
-		ok = err == nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !ok {
-		s.misses++
-		return ""
-	}
-	s.hits++
-	return p
-}
-
-// adopt stores the file at src, which is never written again, as the
-// entry key: linked where it can be, else copied. A store in memory reads
-// it.
-func (s *store) adopt(key, src string) {
-	s.mu.Lock()
-	memory := s.mem != nil
-	s.used[key] = true
-	s.mu.Unlock()
-	if memory {
-		if data, err := os.ReadFile(src); err == nil {
-			s.Put(key, data)
-		}
-		return
-	}
-	p := s.path(key)
-	if s.dirs.make(filepath.Dir(p)) != nil {
-		return
-	}
-	tmp := filepath.Join(filepath.Dir(p), ".tmp-"+key)
-	os.Remove(tmp) // left by a build that was killed: never written through
-	if linkOrCopy(src, tmp) != nil || os.Rename(tmp, p) != nil {
-		os.Remove(tmp)
-	}
-}
-
-// PutBlob stores data under its sha256 and returns the key. Blobs are
-// read back whatever --ignoreCache says: they belong to this build.
+// PutBlob stores data under its sha256 and returns the key, or "" when it
+// cannot. Blobs are read back whatever --ignoreCache says: they belong to
+// this build.
 func (s *store) PutBlob(data []byte) string {
 	sum := sha256.Sum256(data)
 	key := hex.EncodeToString(sum[:])
-	if _, err := os.Stat(s.path(key)); err == nil && s.mem == nil {
-		s.mu.Lock()
-		s.used[key] = true // stored by an earlier build
-		s.mu.Unlock()
+	s.mu.Lock()
+	_, stored := s.sums[key] // by an earlier build
+	s.mu.Unlock()
+	if stored {
+		s.entry(key)
 		return key
 	}
-	s.Put(key, data)
+	if !s.put(key, data) {
+		return ""
+	}
 	return key
 }
 
 // OpenBlob opens what PutBlob stored.
 func (s *store) OpenBlob(key string) (io.ReadCloser, error) {
-	s.mu.Lock()
-	s.used[key] = true
-	data, ok := s.mem[key]
-	s.mu.Unlock()
-	if ok {
-		return io.NopCloser(bytes.NewReader(data)), nil
+	r, ok := s.Open(key)
+	if !ok {
+		return nil, fmt.Errorf("%w (or damaged)", fs.ErrNotExist)
 	}
-	return os.Open(s.path(key))
+	return r, nil
 }
 
-// Put stores an entry. The cache is an optimisation: a failed write is
-// not an error of the build.
-func (s *store) Put(key string, data []byte) {
+// Put stores an entry. The cache is an optimisation: a failed write (a
+// full disk) is not an error of the build, which goes on without it.
+func (s *store) Put(key string, data []byte) { s.put(key, data) }
+
+// put stores an entry, and reports whether it did.
+func (s *store) put(key string, data []byte) bool {
 	s.mu.Lock()
 	s.used[key] = true
 	if len(data) <= smallEntry {
-		s.small[key], s.dirty = data, true
+		s.small[key], s.dirty, s.made[key] = data, true, true
 		s.mu.Unlock()
-		return
-	}
-	if s.mem != nil {
-		s.mem[key] = data
+		return true
 	}
 	s.mu.Unlock()
-	s.write(key, func(w io.Writer) error {
+	return s.write(key, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})
 }
 
-// Write stores the entry fn writes, streamed to its file unless the store
-// is in memory.
-func (s *store) Write(key string, fn func(io.Writer) error) {
-	s.mu.Lock()
-	memory := s.mem != nil
-	s.mu.Unlock()
-	if memory {
-		var buf bytes.Buffer
-		if fn(&buf) == nil {
-			s.Put(key, buf.Bytes())
-		}
-		return
-	}
+// Write stores the entry fn writes, streamed to its file, and reports
+// whether it did.
+func (s *store) Write(key string, fn func(io.Writer) error) bool {
 	s.mu.Lock()
 	s.used[key] = true
 	s.mu.Unlock()
-	s.write(key, fn)
+	return s.write(key, fn)
 }
 
-// write writes an entry's file.
-func (s *store) write(key string, fn func(io.Writer) error) {
+// write writes an entry's file and records its sum.
+func (s *store) write(key string, fn func(io.Writer) error) bool {
 	p := s.path(key)
-	if s.dirs.make(filepath.Dir(p)) != nil || !writeWhole(p, fn) {
-		return
+	var sm summer
+	if s.dirs.make(filepath.Dir(p)) != nil || !writeWhole(p, func(w io.Writer) error { return fn(io.MultiWriter(w, &sm)) }) {
+		return false
 	}
 	s.mu.Lock()
+	s.sums[key], s.dirty, s.made[key] = fileSum(sm), true, true
 	if !s.read {
 		s.wrote[key] = true
 	}
 	s.mu.Unlock()
+	return true
 }
 
 // writeWhole writes the file p as fn writes it, whole or not at all: into
@@ -281,6 +380,28 @@ func writeWhole(p string, fn func(io.Writer) error) bool {
 	return true
 }
 
+// trim removes the entries this store wrote that the last build did not
+// use: a builder that builds again and again (serve) as a session grows
+// would otherwise keep every version of it. Entries other builds wrote
+// are left to --gc.
+func (s *store) trim() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for key := range s.made {
+		if s.used[key] {
+			continue
+		}
+		delete(s.made, key)
+		if _, ok := s.small[key]; ok {
+			delete(s.small, key)
+		} else {
+			delete(s.sums, key)
+			os.Remove(s.path(key))
+		}
+		s.dirty = true
+	}
+}
+
 // gc removes the entries the last build did not use, and returns how many.
 func (s *store) gc() (int, error) {
 	s.mu.Lock()
@@ -293,8 +414,14 @@ func (s *store) gc() (int, error) {
 			n++
 		}
 	}
+	for key := range s.sums {
+		if !s.used[key] {
+			delete(s.sums, key)
+			s.dirty = true
+		}
+	}
 	err := filepath.WalkDir(s.dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || s.used[d.Name()] || p == filepath.Join(s.dir, smallTable) {
+		if err != nil || d.IsDir() || s.used[d.Name()] || filepath.Dir(p) == s.dir { // the table and the lock
 			return err
 		}
 		n++

@@ -56,7 +56,7 @@ type Mount struct {
 func (c *Config) Content() []ingest.Root {
 	roots := make([]ingest.Root, len(c.Mounts))
 	for i, m := range c.Mounts {
-		roots[i] = ingest.Root{Name: m.Name, FS: os.DirFS(m.Dir)}
+		roots[i] = ingest.Root{Name: m.Name, FS: ingest.DirFS(m.Dir)}
 		if m.Dir == "" {
 			roots[i].FS, _ = fs.Sub(transcriptsite.FS, "content")
 		}

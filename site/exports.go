@@ -124,37 +124,26 @@ func (b *builder) exports(s *Session, dig string, full func() (*Session, error))
 }
 
 // cachedFile writes the file rel of the site: from the cache entry key
-// when there is one, else as make writes it, then given to the cache once
-// it is whole, so a cache that cannot be written never fails the file.
-// On disk the site and the cache share the file (a hard link) where they
-// can, so neither way copies it; a session's page or export can be
-// hundreds of megabytes and is never held whole. key "" skips the cache.
+// when there is a sound one, else as make writes it, then given to the
+// cache once it is whole, so a cache that cannot be written never fails
+// the file. A session's page or export can be hundreds of megabytes and
+// is never held whole. key "" skips the cache.
 func (b *builder) cachedFile(rel, key string, make func(io.Writer) error) error {
-	switch {
-	case key == "":
-	case !b.store.inMemory():
-		if src := b.store.file(key); src != "" {
-			return b.out.link(rel, src)
-		}
-	default:
-		if r, ok := b.store.Open(key); ok {
-			defer r.Close()
-			return stream(b.out, rel, func(w io.Writer) error {
-				_, err := io.Copy(w, r)
-				return err
-			})
-		}
+	if key != "" && b.fromCache(rel, key) {
+		return nil
 	}
 	if err := stream(b.out, rel, make); err != nil {
 		return err
 	}
-	if key == "" {
-		return nil
+	if key != "" {
+		b.toCache(rel, key)
 	}
-	if p, err := b.out.local(rel); err == nil && p != "" {
-		b.store.adopt(key, p)
-		return nil
-	}
+	return nil
+}
+
+// toCache gives the file rel of the site to the cache as the entry key: a
+// copy, so that neither can change the other.
+func (b *builder) toCache(rel, key string) {
 	b.store.Write(key, func(w io.Writer) error {
 		f, err := b.out.open(rel)
 		if err != nil {
@@ -164,7 +153,27 @@ func (b *builder) cachedFile(rel, key string, make func(io.Writer) error) error 
 		_, err = io.Copy(w, f)
 		return err
 	})
-	return nil
+}
+
+// fromCache writes the file rel of the site from the cache entry key, and
+// reports whether it did: false when there is no such entry or it proved
+// damaged (the store then drops it). The previous site's file is kept
+// when it holds what the entry does; else the entry is copied, checked as
+// it is.
+func (b *builder) fromCache(rel, key string) bool {
+	if want, ok := b.store.entry(key); ok && b.out.keep(rel, want) {
+		b.store.count(true)
+		return true
+	}
+	r, ok := b.store.Open(key)
+	if !ok {
+		return false
+	}
+	defer r.Close()
+	return stream(b.out, rel, func(w io.Writer) error {
+		_, err := io.Copy(w, r)
+		return err
+	}) == nil
 }
 
 // Export writes the export of one session of file in format ("md" or
@@ -195,7 +204,7 @@ func Export(ctx context.Context, cfg *Config, file, id, format string, w io.Writ
 		return nil, err
 	}
 	// The session's source, and warnings, name the file as it was given.
-	root := ingest.Root{Name: filepath.ToSlash(filepath.Dir(file)), FS: oneFile{os.DirFS(filepath.Dir(abs)), filepath.Base(abs)}}
+	root := ingest.Root{Name: filepath.ToSlash(filepath.Dir(file)), FS: oneFile{ingest.DirFS(filepath.Dir(abs)), filepath.Base(abs)}}
 	res, err := ingest.LoadCached(ctx, opts, root)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package site
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -18,28 +19,89 @@ const marker = "sessions.json"
 
 // output writes a site into a temporary directory beside its destination,
 // then swaps it in, so a failed build leaves the previous site untouched.
+// It holds the destination's lock from its start to its end: two builds
+// of one destination take turns.
 type output struct {
 	dest string
 	tmp  string
+	prev bool // dest holds a site built before
+	lock *lock
 	dirs dirs
 }
 
-func newOutput(dest string) (*output, error) {
-	if err := checkDest(dest); err != nil {
-		return nil, err
-	}
-	parent := filepath.Dir(dest)
+// building is the file in a site being built that says transcriptsite is
+// building it: the next build removes a temporary site left with it (or
+// with the marker of a finished site) by a build that was killed.
+const building = ".transcriptsite-building"
+
+func newOutput(ctx context.Context, dest string, wait func()) (o *output, err error) {
+	parent, base := filepath.Dir(dest), filepath.Base(dest)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dest)+".tmp-")
+	lk, err := acquire(ctx, filepath.Join(parent, "."+base+".lock"), wait)
+	if err != nil {
+		return nil, fmt.Errorf("destination %s: %w", dest, err)
+	}
+	defer func() {
+		if err != nil {
+			lk.release()
+		}
+	}()
+	if err := recoverOld(dest); err != nil {
+		return nil, err
+	}
+	if err := checkDest(dest); err != nil {
+		return nil, err
+	}
+	removeStale(parent, base)
+	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
 	if err != nil {
 		return nil, err
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return nil, err
 	}
-	return &output{dest: dest, tmp: tmp}, nil
+	if err := os.WriteFile(filepath.Join(tmp, building), nil, 0o644); err != nil {
+		return nil, err
+	}
+	_, err = os.Stat(filepath.Join(dest, marker))
+	return &output{dest: dest, tmp: tmp, prev: err == nil, lock: lk}, nil
+}
+
+// oldSite is where the swap without an atomic exchange puts the site it
+// replaces, for the moment between its two renames.
+func oldSite(dest string) string {
+	return filepath.Join(filepath.Dir(dest), "."+filepath.Base(dest)+".old")
+}
+
+// recoverOld puts back the previous site when a build was killed between
+// the two renames of a swap without exchange, and else removes it.
+func recoverOld(dest string) error {
+	old := oldSite(dest)
+	if _, err := os.Stat(filepath.Join(old, marker)); err != nil {
+		return nil // none, or not a site we made: left alone
+	}
+	if _, err := os.Lstat(dest); errors.Is(err, fs.ErrNotExist) {
+		return os.Rename(old, dest)
+	}
+	return os.RemoveAll(old)
+}
+
+// removeStale removes the temporary sites that killed builds of dest left
+// beside it. Only folders with the name of one and the marker of one
+// (building, or a finished site's) are removed, never a user's folder;
+// the lock says no other build of dest is writing one.
+func removeStale(parent, base string) {
+	stale, _ := filepath.Glob(filepath.Join(parent, "."+base+".tmp-*"))
+	for _, dir := range stale {
+		for _, m := range []string{building, marker} {
+			if fi, err := os.Lstat(filepath.Join(dir, m)); err == nil && fi.Mode().IsRegular() {
+				os.RemoveAll(dir)
+				break
+			}
+		}
+	}
 }
 
 // checkDest refuses to replace a directory that transcriptsite did not build.
@@ -95,37 +157,40 @@ func (b *bufferedFile) Close() error {
 	return err
 }
 
-func (o *output) local(rel string) (string, error) { return o.file(rel) }
+// keep links the previous site's file rel into the new site when it holds
+// what want sums up, checked by reading it: a warm build of a large site
+// reads its unchanged files, which costs a fraction of copying them from
+// the cache. A file with other links (one an older version shared with
+// the cache, or a user's backup) is not reused, so the site never shares
+// a file with anything but the site it replaces, which is removed.
+func (o *output) keep(rel string, want fileSum) bool {
+	if !o.prev || inside(rel) != nil {
+		return false
+	}
+	old := filepath.Join(o.dest, filepath.FromSlash(rel))
+	f, err := os.Open(old)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() != want.Size || nameCount(fi) != 1 {
+		return false
+	}
+	var got summer
+	if _, err := io.Copy(&got, f); err != nil || fileSum(got) != want {
+		return false
+	}
+	p, err := o.file(rel)
+	return err == nil && os.Link(old, p) == nil
+}
 
-func (o *output) link(rel, src string) error {
+func (o *output) remove(rel string) error {
 	p, err := o.file(rel)
 	if err != nil {
 		return err
 	}
-	return linkOrCopy(src, p)
-}
-
-// linkOrCopy makes dst a hard link to src, or a copy of it when src is on
-// another file system (or on one without links). Linked files are never
-// written again: builds and the cache write new files and rename them.
-func linkOrCopy(src, dst string) error {
-	if os.Link(src, dst) == nil {
-		return nil
-	}
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(out, in) // copy_file_range where the kernel has it
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return os.Remove(p)
 }
 
 func (o *output) open(rel string) (io.ReadCloser, error) {
@@ -173,26 +238,38 @@ func inside(rel string) error {
 	return nil
 }
 
-// commit replaces the destination with the new site.
+// commit replaces the destination with the new site, in one atomic
+// exchange where the file system has one: there is no moment without a
+// site. The previous site, swapped to the temporary name, is removed.
 func (o *output) commit() error {
-	old := ""
-	if _, err := os.Stat(o.dest); err == nil {
-		old = o.tmp + ".old"
+	defer o.lock.release()
+	if err := os.Remove(filepath.Join(o.tmp, building)); err != nil {
+		return err
+	}
+	exchanged, err := exchange(o.tmp, o.dest)
+	switch {
+	case err != nil:
+		return fmt.Errorf("replace %s: %w", o.dest, err)
+	case exchanged:
+		return os.RemoveAll(o.tmp) // the previous site now
+	}
+	// No exchange here: two renames, and a build killed between them is
+	// mended by the next (recoverOld).
+	old := oldSite(o.dest)
+	if _, err := os.Lstat(o.dest); err == nil {
 		if err := os.Rename(o.dest, old); err != nil {
 			return fmt.Errorf("replace %s: %w", o.dest, err)
 		}
 	}
 	if err := os.Rename(o.tmp, o.dest); err != nil {
-		if old != "" {
-			_ = os.Rename(old, o.dest)
-		}
+		_ = recoverOld(o.dest)
 		return fmt.Errorf("replace %s: %w", o.dest, err)
 	}
-	if old != "" {
-		return os.RemoveAll(old)
-	}
-	return nil
+	return os.RemoveAll(old)
 }
 
 // abort removes the unfinished site.
-func (o *output) abort() { _ = os.RemoveAll(o.tmp) }
+func (o *output) abort() {
+	_ = os.RemoveAll(o.tmp)
+	o.lock.release()
+}

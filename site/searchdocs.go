@@ -64,20 +64,14 @@ func searchInclude(v *viper.Viper) (map[string]bool, error) {
 	return inc, nil
 }
 
+// partText is how much text of a session's documents is prepared for the
+// index at a time: what preparing holds is a few times the text it
+// tokenizes, and a session can hold gigabytes.
+var partText = 8 << 20 // a variable for tests
+
 // searchSession prepares a session for the index: a document per message,
-// with the text the config includes.
-func searchSession(s *Session, include map[string]bool) *search.Prepared {
-	var docs []search.Doc
-	n := 0
-	for _, t := range s.Turns {
-		for _, m := range t.Messages {
-			n++
-			if d, ok := searchDoc(m, include); ok {
-				d.N = n
-				docs = append(docs, d)
-			}
-		}
-	}
+// with the text the config includes, in parts of about partText.
+func searchSession(s *Session, include map[string]bool) []*search.Prepared {
 	model := ""
 	if len(s.Models) > 0 {
 		model = s.Models[0]
@@ -86,9 +80,30 @@ func searchSession(s *Session, include map[string]bool) *search.Prepared {
 	if !s.Started.IsZero() {
 		day = int(s.Started.Unix() / 86400)
 	}
-	return search.Prepare(search.Session{
-		Title: s.Title, Project: s.Project.Name, Agent: s.Agent, Model: model, Path: s.Path, Day: day,
-	}, docs)
+	info := search.Session{Title: s.Title, Project: s.Project.Name, Agent: s.Agent, Model: model, Path: s.Path, Day: day}
+	var parts []*search.Prepared
+	var docs []search.Doc
+	size, n := 0, 0
+	flush := func() {
+		parts = append(parts, search.PreparePart(info, docs, len(parts) > 0))
+		docs, size = nil, 0
+	}
+	for _, t := range s.Turns {
+		for _, m := range t.Messages {
+			n++
+			if d, ok := searchDoc(m, include); ok {
+				d.N = n
+				docs = append(docs, d)
+				if size += len(d.Text); size >= partText {
+					flush()
+				}
+			}
+		}
+	}
+	if len(docs) > 0 || len(parts) == 0 {
+		flush()
+	}
+	return parts
 }
 
 func searchDoc(m *transcript.Message, include map[string]bool) (search.Doc, bool) {

@@ -1,8 +1,14 @@
 package site
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/spf13/viper"
@@ -74,5 +80,62 @@ func TestSearchDoc(t *testing.T) {
 	}
 	if _, err := searchInclude(func() *viper.Viper { v := viper.New(); v.Set("search.include", []string{"everything"}); return v }()); err == nil {
 		t.Error("an unknown search.include part is accepted")
+	}
+}
+
+// What preparing a session for the index holds beside what it keeps does
+// not grow with the session: it is prepared a part at a time. Prepared
+// whole, a 505 MB session held 460 MB of lists and texts at once beside
+// its 220 MB of turns, and a 2 GB one several gigabytes. The live heap is
+// read after every collection, collections made frequent.
+func TestSearchPreparationIsBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("tokenizes 64 MB")
+	}
+	// overhead prepares a session of n messages of 2 KB of text (words of
+	// a 20,000-word vocabulary, and numbers), and returns the most the
+	// heap held beyond the session and what preparing keeps.
+	overhead := func(n int) int64 {
+		s := &Session{Session: &transcript.Session{}, Project: &Project{}}
+		var turn transcript.Turn
+		rng := rand.New(rand.NewPCG(1, 2))
+		for range n {
+			var b strings.Builder
+			for b.Len() < 2000 {
+				fmt.Fprintf(&b, "w%d %d ", rng.IntN(20000), rng.IntN(1000))
+			}
+			turn.Messages = append(turn.Messages, &transcript.Message{Role: transcript.Assistant, Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: b.String()}}})
+		}
+		s.Turns = []transcript.Turn{turn}
+
+		defer debug.SetGCPercent(debug.SetGCPercent(5))
+		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		read := func() int64 { metrics.Read(live); return int64(live[0].Value.Uint64()) }
+		runtime.GC()
+		base := read()
+		var peak atomic.Int64
+		var done atomic.Bool
+		var watch func()
+		watch = func() { // after every collection
+			peak.Store(max(peak.Load(), read()))
+			if !done.Load() {
+				type sentinel struct{ _ *int }
+				runtime.AddCleanup(&sentinel{}, func(struct{}) { watch() }, struct{}{})
+			}
+		}
+		watch()
+		parts := searchSession(s, map[string]bool{"assistant": true})
+		done.Store(true)
+		runtime.GC()
+		runtime.GC() // and the scratch pooled for the next session is dropped
+		kept := read() - base
+		runtime.KeepAlive(parts)
+		runtime.KeepAlive(s)
+		t.Logf("%d MB of text: %d parts keep %d MB; the heap held %d MB more at most", n*2000>>20, len(parts), kept>>20, (peak.Load()-base-kept)>>20)
+		return peak.Load() - base - kept
+	}
+	small, big := overhead(8000), overhead(24000)
+	if big > small*3/2+8<<20 {
+		t.Errorf("preparing 48 MB of text held %d MB beyond what it keeps, 16 MB held %d MB: it grows with the session", big>>20, small>>20)
 	}
 }

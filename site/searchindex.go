@@ -44,7 +44,7 @@ func (ix *searchIndex) building() bool { return ix != nil && ix.Index != nil }
 // in order. It is "" when a session's content is unknown or the cache is
 // not on disk (serve writes the index to memory, where it costs little).
 func (b *builder) indexKey(digs []string) string {
-	if b.store == nil || b.store.inMemory() {
+	if b.store == nil || b.memory {
 		return ""
 	}
 	parts := []string{"index", b.theme}
@@ -57,8 +57,8 @@ func (b *builder) indexKey(digs []string) string {
 	return ingest.Key(parts...)
 }
 
-// link links the files of the cached index into the site, when the cache
-// has every one of them.
+// link copies the files of the cached index into the site, when the cache
+// has every one of them, sound.
 func (ix *searchIndex) link() (bool, error) {
 	if ix.key == "" {
 		return false, nil
@@ -68,15 +68,14 @@ func (ix *searchIndex) link() (bool, error) {
 		return false, nil
 	}
 	names := strings.Split(string(list), "\n")
-	srcs := make([]string, len(names))
 	for i, name := range names {
-		if srcs[i] = ix.b.store.file(ingest.Key(ix.key, name)); srcs[i] == "" {
+		if !ix.b.fromCache("search/"+name, ingest.Key(ix.key, name)) {
+			for _, n := range names[:i] {
+				if err := ix.b.out.remove("search/" + n); err != nil {
+					return false, err
+				}
+			}
 			return false, nil
-		}
-	}
-	for i, name := range names {
-		if err := ix.b.out.link("search/"+name, srcs[i]); err != nil {
-			return false, err
 		}
 	}
 	return true, nil
@@ -95,11 +94,7 @@ func (ix *searchIndex) write() error {
 		return nil
 	}
 	for _, name := range ix.names {
-		p, err := ix.b.out.local("search/" + name)
-		if err != nil || p == "" {
-			return nil
-		}
-		ix.b.store.adopt(ingest.Key(ix.key, name), p)
+		ix.b.toCache("search/"+name, ingest.Key(ix.key, name))
 	}
 	ix.b.store.Put(ix.key, []byte(strings.Join(ix.names, "\n")))
 	return nil

@@ -1,8 +1,10 @@
 package site
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -27,7 +29,7 @@ func (b *builder) sessions(ctx context.Context) (*searchIndex, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	n := len(b.site.Sessions)
-	prepared := make([]*search.Prepared, n)
+	prepared := make([][]*search.Prepared, n)
 	failed := make([]error, n)
 	digs := make([]string, n)
 	if b.store != nil {
@@ -103,13 +105,13 @@ func (b *builder) sessions(ctx context.Context) (*searchIndex, error) {
 			if !index.building() {
 				continue
 			}
-			p := prepared[next]
-			if p == nil {
-				p = b.prepare(b.site.Sessions[next], digs[next], func() (*Session, error) {
+			parts := prepared[next]
+			if parts == nil {
+				parts = b.prepare(b.site.Sessions[next], digs[next], func() (*Session, error) {
 					return b.loader(ctx, units[unitOf[next]])(b.site.Sessions[next])
 				})
 			}
-			if p != nil {
+			for _, p := range parts {
 				index.Append(p)
 			}
 			prepared[next] = nil
@@ -127,7 +129,9 @@ func (b *builder) sessions(ctx context.Context) (*searchIndex, error) {
 		}
 		errs = append(errs, err)
 		s := b.site.Sessions[i]
-		b.notices = append(b.notices, fmt.Sprintf("%s: the page of this session could not be rendered: %v", s.Source, err))
+		// A warning, which --strict counts: the site lacks what it should hold.
+		b.warnings = append(b.warnings, ingest.Warning{File: s.Source,
+			Msg: fmt.Sprintf("the page of session %s could not be made, and says so in its place: %v", s.ID, err)})
 		if err := b.fallback(s, err); err != nil {
 			return nil, err
 		}
@@ -283,27 +287,76 @@ func (b *builder) getCached(key string) ([]byte, bool) {
 	return b.store.Get(key)
 }
 
-// prepare readies a session for the search index, from the cache when it
-// can; nil when the session cannot be read.
-func (b *builder) prepare(s *Session, dig string, full func() (*Session, error)) *search.Prepared {
+// prepare readies a session for the search index, in parts, from the
+// cache when it can; nil when the session cannot be read.
+func (b *builder) prepare(s *Session, dig string, full func() (*Session, error)) []*search.Prepared {
 	key := b.sessionKey(dig, prepareParts(b.theme, dig, s)...)
-	if data, ok := b.getCached(key); ok {
-		p := new(search.Prepared)
-		if p.UnmarshalBinary(data) == nil {
-			return p
-		}
+	if parts, ok := b.cachedParts(key); ok {
+		return parts
 	}
 	fs, err := full()
 	if err != nil {
 		return nil // the page says why
 	}
-	p := searchSession(fs, b.site.Config.Search)
-	if key != "" {
-		if data, err := p.MarshalBinary(); err == nil {
+	parts := searchSession(fs, b.site.Config.Search)
+	if key == "" {
+		return parts
+	}
+	// The parts one after another, each after its length: a session's can
+	// be hundreds of megabytes, and are never joined in memory. Most
+	// sessions have one, small enough for the cache's table.
+	frame := func(p *search.Prepared) ([]byte, error) {
+		data, err := p.MarshalBinary()
+		return append(binary.AppendUvarint(nil, uint64(len(data))), data...), err
+	}
+	if len(parts) == 1 {
+		if data, err := frame(parts[0]); err == nil {
 			b.store.Put(key, data)
 		}
+		return parts
 	}
-	return p
+	b.store.Write(key, func(w io.Writer) error {
+		for _, p := range parts {
+			data, err := frame(p)
+			if err == nil {
+				_, err = w.Write(data)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return parts
+}
+
+// cachedParts reads back the parts prepare cached, one at a time.
+func (b *builder) cachedParts(key string) ([]*search.Prepared, bool) {
+	if key == "" {
+		return nil, false
+	}
+	rc, ok := b.store.Open(key)
+	if !ok {
+		return nil, false
+	}
+	defer rc.Close()
+	r := bufio.NewReader(rc)
+	var parts []*search.Prepared
+	for {
+		n, err := binary.ReadUvarint(r)
+		if err == io.EOF && len(parts) > 0 {
+			return parts, true // and the entry was checked to its end
+		}
+		if err != nil || n > 1<<40 {
+			return nil, false
+		}
+		data := make([]byte, n)
+		p := new(search.Prepared)
+		if _, err := io.ReadFull(r, data); err != nil || p.UnmarshalBinary(data) != nil {
+			return nil, false
+		}
+		parts = append(parts, p)
+	}
 }
 
 // unit is sessions rendered together: those of one group of files that

@@ -80,7 +80,16 @@ func main() {
 	boundHeap()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go func() {
+		// The first signal ends the build cleanly; a second one, as
+		// signals do by default, ends the program at once.
+		<-ctx.Done()
+		stop()
+	}()
 	if err := newRoot().ExecuteContext(ctx); err != nil {
+		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+			err = errors.New("interrupted: nothing was replaced")
+		}
 		fmt.Fprintln(os.Stderr, "Error:", err)
 		os.Exit(1)
 	}
@@ -233,7 +242,7 @@ func (f *buildFlags) build(c *cobra.Command, cfg *site.Config, warns []string) (
 	for _, w := range warns {
 		fmt.Fprintln(stderr, "WARN", w)
 	}
-	b, err := site.NewBuilder(cfg, site.BuildOptions{IgnoreCache: f.ignoreCache, GC: f.gc, Redactions: f.redactions})
+	b, err := site.NewBuilder(cfg, site.BuildOptions{IgnoreCache: f.ignoreCache, GC: f.gc, Redactions: f.redactions, Waiting: waiting(stderr)})
 	if err != nil {
 		return nil, err
 	}
@@ -261,6 +270,11 @@ func (f *buildFlags) build(c *cobra.Command, cfg *site.Config, warns []string) (
 		return rep, fmt.Errorf("--strict: %d warnings about session files:%s", len(rep.Warnings), list.String())
 	}
 	return rep, nil
+}
+
+// waiting says that a build waits for another to end.
+func waiting(w io.Writer) func(string) {
+	return func(what string) { fmt.Fprintf(w, "waiting for another build of the %s to end\n", what) }
 }
 
 // warningPath names the file of a warning as the user can open it.
@@ -375,11 +389,11 @@ func serve(ctx context.Context, c *cobra.Command, ln net.Listener, opts site.Opt
 	for _, w := range warns {
 		fmt.Fprintln(errOut, "WARN", w)
 	}
-	b, err := site.NewBuilder(cfg, site.BuildOptions{IgnoreCache: f.ignoreCache, Memory: true})
+	b, err := site.NewBuilder(cfg, site.BuildOptions{IgnoreCache: f.ignoreCache, Memory: true, Waiting: waiting(errOut)})
 	if err != nil {
 		return err
 	}
-	srv := server.New(cfg.BaseURL, liveReload, errOut)
+	srv := server.New(cfg.BaseURL, ln.Addr().(*net.TCPAddr).IP.String(), liveReload, errOut)
 	var mu sync.Mutex // one build at a time
 	rebuild := func() {
 		mu.Lock()
@@ -399,23 +413,40 @@ func serve(ctx context.Context, c *cobra.Command, ln net.Listener, opts site.Opt
 		}
 		srv.Update(files)
 		fmt.Fprintf(out, "%s (%d pages rendered)\n", rep, rep.Rendered)
+		// serve waits for the next change with only the site to hold:
+		// what the build used goes back to the system now, not minutes
+		// later.
+		debug.FreeOSMemory()
 	}
 	rebuild()
 	url := fmt.Sprintf("http://localhost:%d%s", ln.Addr().(*net.TCPAddr).Port, basePath(cfg.BaseURL))
 	fmt.Fprintf(out, "Serving at %s (bind address %s); press Ctrl+C to stop\n", url, ln.Addr().(*net.TCPAddr).IP)
 
-	watched := []string{filepath.Join(cfg.Dir, "templates"), filepath.Join(cfg.Dir, "assets"), cfg.Dir}
+	// The content folders, the site's theme and its config: not the whole
+	// site folder, where a log or a build written would rebuild forever.
+	trees := []string{filepath.Join(cfg.Dir, "templates"), filepath.Join(cfg.Dir, "assets")}
 	for _, m := range cfg.Mounts {
 		if m.Dir != "" {
-			watched = append(watched, m.Dir)
+			trees = append(trees, m.Dir)
 		}
+	}
+	conf, file := isConfig(cfg), cfg.File
+	var watched []server.Target
+	if !slices.Contains(trees, cfg.Dir) { // content in the site dir itself watches it whole
+		watched = append(watched, server.Target{Path: cfg.Dir, Only: func(p string) bool { return conf(p) || slices.Contains(trees, p) }})
+	}
+	if file != "" && filepath.Dir(file) != cfg.Dir {
+		watched = append(watched, server.Target{Path: filepath.Dir(file), Only: func(p string) bool { return p == file }})
+	}
+	for _, t := range trees {
+		watched = append(watched, server.Target{Path: t})
 	}
 	go server.Watch(ctx, watched, func(changed []string) {
 		if slices.ContainsFunc(changed, isConfig(cfg)) {
 			next, _, err := site.LoadConfig(opts)
 			if err == nil {
 				var nb *site.Builder
-				if nb, err = site.NewBuilder(next, site.BuildOptions{Memory: true}); err == nil {
+				if nb, err = site.NewBuilder(next, site.BuildOptions{Memory: true, Waiting: waiting(errOut)}); err == nil {
 					mu.Lock()
 					cfg, b = next, nb
 					mu.Unlock()

@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -34,46 +35,62 @@ const serveSession = `{"parentUuid":null,"sessionId":"s-1","cwd":"/w/app","type"
 {"parentUuid":"u1","sessionId":"s-1","type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"first reply"}]},"uuid":"a1","timestamp":"2026-01-01T00:00:01Z"}
 `
 
-// TestServe starts serve on a free port, edits a session, a template and a
-// stylesheet, breaks and mends a template, and watches the site change over
-// HTTP and through reload events.
-func TestServe(t *testing.T) {
-	dir := t.TempDir()
-	write := func(rel, data string) {
-		t.Helper()
-		p := filepath.Join(dir, rel)
-		_ = os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("config.yaml", "title: Serve test\n")
-	write("content/app/s.jsonl", serveSession)
+// served is a site dir that serve is serving for the test.
+type served struct {
+	t           *testing.T
+	dir, base   string // base is the site's address
+	out, errOut *lockedBuffer
+	ctx         context.Context // done when the test ends
+}
+
+// serveSite writes a site dir with one session and serves it on a free
+// port until the test ends.
+func serveSite(t *testing.T, title string) *served {
+	s := &served{t: t, dir: t.TempDir(), out: new(lockedBuffer), errOut: new(lockedBuffer)}
+	s.write("config.yaml", "title: "+title+"\n")
+	s.write("content/app/s.jsonl", serveSession)
 	t.Setenv("TRANSCRIPTSITE_SASS", "/no/sass") // the stylesheet comes from assets/css: no Dart Sass here
 
 	ctx, cancel := context.WithCancel(context.Background())
-	var out, errOut lockedBuffer
+	s.ctx = ctx
 	root := newRoot()
-	root.SetOut(&out)
-	root.SetErr(&errOut)
-	root.SetArgs([]string{"serve", "-s", dir, "--port", "0", "--cacheDir", t.TempDir()})
+	root.SetOut(s.out)
+	root.SetErr(s.errOut)
+	root.SetArgs([]string{"serve", "-s", s.dir, "--port", "0", "--cacheDir", t.TempDir()})
 	done := make(chan error, 1)
 	go func() { done <- root.ExecuteContext(ctx) }()
-	defer func() {
+	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
 			t.Errorf("serve ended with %v", err)
 		}
-	}()
-
-	var base string
+	})
 	waitFor(t, "the server", func() bool {
-		m := regexp.MustCompile(`Serving at (\S+)`).FindStringSubmatch(out.String())
+		m := regexp.MustCompile(`Serving at (\S+)`).FindStringSubmatch(s.out.String())
 		if m != nil {
-			base = m[1]
+			s.base = m[1]
 		}
 		return m != nil
 	})
+	return s
+}
+
+// write writes the file rel of the site dir.
+func (s *served) write(rel, data string) {
+	s.t.Helper()
+	p := filepath.Join(s.dir, rel)
+	_ = os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// TestServe starts serve on a free port, edits a session, a template and a
+// stylesheet, breaks and mends a template, and watches the site change over
+// HTTP and through reload events.
+func TestServe(t *testing.T) {
+	s := serveSite(t, "Serve test")
+	dir, base, out, errOut, ctx, write := s.dir, s.base, s.out, s.errOut, s.ctx, s.write
 	get := func(path string) (int, string) {
 		resp, err := http.Get(base + path)
 		if err != nil {
@@ -196,4 +213,44 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 		}
 	}
 	t.Fatalf("timed out waiting for %s", what)
+}
+
+// serve rebuilds for the site's content, theme and config, and for
+// nothing else in the site folder: its own log written there rebuilt the
+// site without end, and every folder under it was watched.
+func TestServeWatchesOnlyTheSite(t *testing.T) {
+	s := serveSite(t, "Watch test")
+	dir, out, write := s.dir, s.out, s.write
+	write("backup/old/notes.txt", "a folder of the user's")
+	builds := func() int { return strings.Count(out.String(), "pages rendered") }
+
+	// A log beside the config, written line by line as serve's output
+	// would be, and a folder of the user's: no rebuild.
+	log, err := os.Create(filepath.Join(dir, "serve.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	for i := range 10 {
+		fmt.Fprintf(log, "line %d\n", i)
+		write("backup/old/notes.txt", fmt.Sprint("edit ", i))
+		write(fmt.Sprintf("backup/new-%d/x.txt", i), "x")
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond) // past the debounce
+	if n := builds(); n != 1 {
+		t.Errorf("%d builds after writes outside the content, theme and config, want 1:\n%s", n, out.String())
+	}
+
+	// The content, a theme folder made after the start, and the config do.
+	for i, rel := range []string{"content/app/s2.jsonl", "templates/partials/msg-time.html", "config.yaml"} {
+		data := strings.ReplaceAll(serveSession, "s-1", "s-2")
+		if rel == "config.yaml" {
+			data = "title: Watched\n"
+		} else if strings.HasSuffix(rel, ".html") {
+			data = `<span class="w"></span>`
+		}
+		write(rel, data)
+		waitFor(t, "a rebuild after "+rel, func() bool { return builds() == i+2 })
+	}
 }

@@ -75,7 +75,7 @@ func run(dir, pagefind, chrome string, queries []string) error {
 	if err != nil {
 		return err
 	}
-	srv := server.New("/", false, os.Stderr)
+	srv := server.New("/", "127.0.0.1", false, os.Stderr) // httptest listens there
 	srv.Update(files)
 	ts := httptest.NewServer(counting(srv))
 	defer ts.Close()

@@ -125,6 +125,7 @@ func New(kinds []string, write func(name string, data []byte) error) *Index {
 // for many sessions at once.
 type Prepared struct {
 	session Session
+	more    bool     // a further part of the session appended before it
 	terms   string   // the distinct terms, one after another
 	ends    []uint32 // where each term ends in terms
 	docs    []byte   // each term's postings, one after another, with ids local to the session
@@ -145,8 +146,15 @@ func (p *Prepared) lists(k int) (docs, pos []byte) {
 }
 
 // Prepare tokenizes a session's documents.
-func Prepare(s Session, docs []Doc) *Prepared {
-	p := &Prepared{session: s}
+func Prepare(s Session, docs []Doc) *Prepared { return PreparePart(s, docs, false) }
+
+// PreparePart tokenizes some of a session's documents, the rest of those
+// of the part before it when more is set: a session of gigabytes is
+// prepared a part at a time, so that what preparing holds is bounded by
+// the part, not the session. Its parts, appended one after another, make
+// the index that the session prepared whole makes.
+func PreparePart(s Session, docs []Doc, more bool) *Prepared {
+	p := &Prepared{session: s, more: more}
 	w := scratches.Get().(*scratch)
 	defer scratches.Put(w)
 	w.reset()
@@ -266,14 +274,17 @@ func (w *scratch) reset() {
 	w.docs, w.pos = w.docs[:0], w.pos[:0]
 }
 
-// Append adds a prepared session to the index, and writes the blocks of
-// excerpts it completes. Sessions must be appended in the site's order.
+// Append adds a prepared session, or a part of one, to the index, and
+// writes the blocks of excerpts it completes. Sessions must be appended
+// in the site's order, a session's parts in theirs.
 func (ix *Index) Append(p *Prepared) {
-	row := sessionRow{Session: p.session, docStart: ix.docs}
-	row.project = intern(&ix.projects, p.session.Project)
-	row.agent = intern(&ix.agents, p.session.Agent)
-	row.model = intern(&ix.models, p.session.Model)
-	ix.sessions = append(ix.sessions, row)
+	if !p.more {
+		row := sessionRow{Session: p.session, docStart: ix.docs}
+		row.project = intern(&ix.projects, p.session.Project)
+		row.agent = intern(&ix.agents, p.session.Agent)
+		row.model = intern(&ix.models, p.session.Model)
+		ix.sessions = append(ix.sessions, row)
+	}
 	from := uint32(0)
 	for k, end := range p.ends {
 		t := p.terms[from:end] // a window on the session's terms: no allocation to look up
@@ -894,6 +905,11 @@ func (p *Prepared) MarshalBinary() ([]byte, error) {
 		return nil, err
 	}
 	b := appendString(nil, string(sj))
+	more := uint64(0)
+	if p.more {
+		more = 1
+	}
+	b = binary.AppendUvarint(b, more)
 	b = appendString(b, p.terms)
 	b = appendUints(b, p.ends)
 	b = appendString(b, string(p.docs))
@@ -930,6 +946,7 @@ func (p *Prepared) UnmarshalBinary(data []byte) error {
 	if err := json.Unmarshal(r.bytes(), &p.session); err != nil {
 		return err
 	}
+	p.more = r.uint() == 1
 	p.terms = string(r.bytes())
 	p.ends = r.uints()
 	p.docs = r.bytes()

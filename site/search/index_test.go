@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -358,5 +359,56 @@ func TestSpilledIndexIsTheSame(t *testing.T) {
 	})
 	if n < 10 {
 		t.Errorf("only %d files", n)
+	}
+}
+
+// A session appended in parts, each prepared alone (and one through the
+// cache's encoding), makes the index the session prepared whole makes,
+// file for file: a session of gigabytes is prepared a part at a time.
+func TestPartsMakeTheSameIndex(t *testing.T) {
+	var docs []Doc
+	for i := range 200 {
+		docs = append(docs, Doc{N: i + 1, Role: i % 4, Kinds: uint16(i % 3), Text: fmt.Sprintf("word%d common /src/app/file%d.go and %d more common words", i%17, i%5, i)})
+	}
+	before := []Doc{{N: 1, Text: "a session before, common"}}
+	after := []Doc{{N: 1, Text: "a session after, word3 common"}}
+	collect := func(m map[string]string) func(string, []byte) error {
+		var mu sync.Mutex
+		return func(name string, data []byte) error {
+			mu.Lock()
+			defer mu.Unlock()
+			m[name] = string(data)
+			return nil
+		}
+	}
+	s := Session{Title: "big", Path: "sessions/p/big/"}
+	whole, parts := map[string]string{}, map[string]string{}
+	a, b := New(nil, collect(whole)), New(nil, collect(parts))
+	a.Append(Prepare(Session{Title: "before", Path: "b/"}, before))
+	a.Append(Prepare(s, docs))
+	a.Append(Prepare(Session{Title: "after", Path: "a/"}, after))
+	b.Append(Prepare(Session{Title: "before", Path: "b/"}, before))
+	for i, cut := range [][2]int{{0, 1}, {1, 70}, {70, 71}, {71, 200}} {
+		p := PreparePart(s, docs[cut[0]:cut[1]], i > 0)
+		if i == 2 {
+			data, _ := p.MarshalBinary()
+			p = new(Prepared)
+			if err := p.UnmarshalBinary(data); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b.Append(p)
+	}
+	b.Append(Prepare(Session{Title: "after", Path: "a/"}, after))
+	if err := errors.Join(a.Write(), b.Write()); err != nil {
+		t.Fatal(err)
+	}
+	if len(whole) != len(parts) || len(whole) < 5 {
+		t.Errorf("%d files whole, %d in parts", len(whole), len(parts))
+	}
+	for name, data := range whole {
+		if parts[name] != data {
+			t.Errorf("%s differs:\n%.300s\n%.300s", name, data, parts[name])
+		}
 	}
 }

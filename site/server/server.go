@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
+	"net/url"
 	"path"
 	"strings"
 	"sync"
@@ -30,6 +32,7 @@ var liveReloadJS []byte
 // Server serves the last good build of a site.
 type Server struct {
 	base       string // the path the site is served under, "/" or "/repo/"
+	hosts      map[string]bool
 	liveReload bool
 	log        io.Writer
 
@@ -45,6 +48,15 @@ type Server struct {
 type file struct {
 	data []byte
 	etag string
+	gz   *compressed // shared by the builds that made the same file
+}
+
+// compressed is a file as gzip sends it, made on the first request that
+// asks for it: compressing a page of megabytes takes a hundred times as
+// long as sending it.
+type compressed struct {
+	once sync.Once
+	data []byte
 }
 
 type event struct {
@@ -52,8 +64,11 @@ type event struct {
 	Message string `json:"message,omitempty"`
 }
 
-// New returns a server of a site whose base URL is baseURL.
-func New(baseURL string, liveReload bool, log io.Writer) *Server {
+// New returns a server of a site whose base URL is baseURL, listening on
+// the address bind. It answers requests for localhost, for bind and for
+// baseURL's host, and no other: a web page whose name is made to point
+// at this machine (DNS rebinding) must not read the sessions.
+func New(baseURL, bind string, liveReload bool, log io.Writer) *Server {
 	base := "/"
 	if i := strings.Index(baseURL, "://"); i >= 0 {
 		if j := strings.IndexByte(baseURL[i+3:], '/'); j >= 0 {
@@ -62,16 +77,54 @@ func New(baseURL string, liveReload bool, log io.Writer) *Server {
 	} else if strings.HasPrefix(baseURL, "/") {
 		base = baseURL
 	}
-	return &Server{base: base, liveReload: liveReload, log: log, files: map[string]file{}, subs: map[chan event]bool{}}
+	return &Server{base: base, hosts: hosts(baseURL, bind), liveReload: liveReload, log: log, files: map[string]file{}, subs: map[chan event]bool{}}
+}
+
+// hosts lists the names a request may give as its Host: localhost's, the
+// bind address, and baseURL's host; with a bind to every interface, the
+// addresses of this machine's.
+func hosts(baseURL, bind string) map[string]bool {
+	ok := map[string]bool{"localhost": true, "127.0.0.1": true, "::1": true, bind: true}
+	if u, err := url.Parse(baseURL); err == nil && u.Hostname() != "" {
+		ok[strings.ToLower(u.Hostname())] = true
+	}
+	if ip := net.ParseIP(bind); ip != nil && ip.IsUnspecified() {
+		addrs, _ := net.InterfaceAddrs()
+		for _, a := range addrs {
+			if n, isNet := a.(*net.IPNet); isNet {
+				ok[n.IP.String()] = true
+			}
+		}
+	}
+	return ok
+}
+
+// allowed reports whether a request's Host is one of the server's.
+func (s *Server) allowed(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.ToLower(strings.Trim(host, "[]")), ".")
+	if ip := net.ParseIP(host); ip != nil {
+		host = ip.String()
+	}
+	return s.hosts[host] || strings.HasSuffix(host, ".localhost") // RFC 6761: always this machine
 }
 
 // Update serves a new build, and tells open pages what changed: a
 // stylesheet alone is swapped in place, anything else reloads the page.
 func (s *Server) Update(files site.Files) {
+	s.mu.RLock()
+	prev := s.files
+	s.mu.RUnlock()
 	next := make(map[string]file, len(files))
 	for name, data := range files {
 		sum := sha256.Sum256(data)
-		next[name] = file{data, `"` + hex.EncodeToString(sum[:8]) + `"`}
+		f := file{data: data, etag: `"` + hex.EncodeToString(sum[:8]) + `"`, gz: new(compressed)}
+		if p, ok := prev[name]; ok && p.etag == f.etag {
+			f.gz = p.gz
+		}
+		next[name] = f
 	}
 	s.mu.Lock()
 	prev, failed := s.files, s.lastErr != ""
@@ -123,6 +176,10 @@ func (s *Server) broadcast(e event) {
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !s.allowed(r.Host) {
+		http.Error(w, "this server answers only for localhost and its own address", http.StatusForbidden)
+		return
+	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
@@ -202,9 +259,11 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request, name string, f fil
 	h.Set("Content-Type", ctype)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-cache")
-	data := f.data
-	if strings.HasPrefix(ctype, "text/html") && s.liveReload {
-		data = injectScript(data)
+	page := func() []byte {
+		if strings.HasPrefix(ctype, "text/html") && s.liveReload {
+			return injectScript(f.data)
+		}
+		return f.data
 	}
 	if status == http.StatusOK {
 		h.Set("ETag", f.etag)
@@ -214,16 +273,20 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request, name string, f fil
 			return
 		}
 	}
-	if compressible(ctype) && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") && len(data) > 512 {
+	var data []byte
+	if compressible(ctype) && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") && len(f.data) > 512 && f.gz != nil {
+		f.gz.once.Do(func() {
+			var buf bytes.Buffer
+			zw := gzip.NewWriter(&buf)
+			zw.Write(page())
+			zw.Close()
+			f.gz.data = buf.Bytes()
+		})
+		data = f.gz.data
 		h.Set("Content-Encoding", "gzip")
 		h.Add("Vary", "Accept-Encoding")
-		w.WriteHeader(status)
-		if r.Method == http.MethodGet {
-			zw := gzip.NewWriter(w)
-			zw.Write(data)
-			zw.Close()
-		}
-		return
+	} else {
+		data = page()
 	}
 	h.Set("Content-Length", fmt.Sprint(len(data)))
 	w.WriteHeader(status)

@@ -14,17 +14,30 @@ import (
 // editors and agents write files in several steps.
 const debounce = 150 * time.Millisecond
 
-// Watch calls rebuild after files under paths change, once per burst of
-// changes, until ctx is done. Folders are watched recursively, new ones
-// included; a path that does not exist is skipped.
-func Watch(ctx context.Context, paths []string, rebuild func(changed []string)) error {
+// Target is what Watch watches: a folder and every folder under it (new
+// ones included), or, with Only, a folder alone and in it only the files
+// Only accepts (a folder it accepts that appears is watched whole).
+type Target struct {
+	Path string
+	Only func(path string) bool
+}
+
+// Watch calls rebuild after files of the targets change, once per burst
+// of changes, until ctx is done. A path that does not exist is skipped.
+func Watch(ctx context.Context, targets []Target, rebuild func(changed []string)) error {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	for _, p := range paths {
-		addTree(w, p)
+	only := map[string]func(string) bool{} // folders watched alone
+	for _, t := range targets {
+		if t.Only != nil {
+			only[filepath.Clean(t.Path)] = t.Only
+			_ = w.Add(t.Path)
+		} else {
+			addTree(w, t.Path)
+		}
 	}
 	var changed []string
 	timer := time.NewTimer(time.Hour)
@@ -36,6 +49,9 @@ func Watch(ctx context.Context, paths []string, rebuild func(changed []string)) 
 		case ev, ok := <-w.Events:
 			if !ok {
 				return nil
+			}
+			if f, alone := only[filepath.Dir(ev.Name)]; alone && !f(ev.Name) {
+				continue // a log or a build beside the config: not the site's
 			}
 			if ev.Has(fsnotify.Create) {
 				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
