@@ -250,6 +250,10 @@ func sessionFields(s *transcript.Session, withHolds bool) (fields []field, done 
 	for i := range s.Warnings {
 		add(&s.Warnings[i], 0, 0, "warning")
 	}
+	for i := range s.Skipped {
+		add(&s.Skipped[i].Kind, 0, 0, "skipped")
+		add(&s.Skipped[i].Reason, 0, 0, "skipped")
+	}
 	// What each call's output holds, by its result and by its id (a
 	// result may not be paired yet).
 	outs, byID := map[*transcript.ToolResult]holds{}, map[string]holds{}
@@ -279,6 +283,13 @@ func sessionFields(s *transcript.Session, withHolds bool) (fields []field, done 
 			h = byID[res.CallID]
 		}
 		add(&res.Output, h, n, "tool output")
+		for i := range res.Patch {
+			hk := &res.Patch[i]
+			add(&hk.Path, 0, n, "tool output")
+			for j := range hk.Lines {
+				add(&hk.Lines[j], h, n, "tool output")
+			}
+		}
 		for _, img := range res.Images {
 			add(&img.URL, 0, n, "image")
 		}

@@ -304,9 +304,10 @@ func TestSessionRedactsEveryField(t *testing.T) {
 	samples, _ := redacttest.Samples()
 	secret := samples[slices.IndexFunc(samples, func(s redacttest.Sample) bool { return s.Rule == "github-pat" })]
 	code := 0
-	res := &transcript.ToolResult{Images: []*transcript.Image{{}}, ExitCode: &code}
+	res := &transcript.ToolResult{Images: []*transcript.Image{{}}, ExitCode: &code, Patch: []transcript.Hunk{{Lines: []string{""}}}}
 	s := &transcript.Session{
 		Meta: map[string]string{"k": ""}, Warnings: []string{""}, Sources: []string{""}, Models: []string{""}, ChildIDs: []string{""},
+		Skipped: []transcript.Skip{{}},
 		Turns: []transcript.Turn{{Messages: []*transcript.Message{{Parts: []*transcript.Part{
 			{Call: &transcript.ToolCall{Result: res}, Image: &transcript.Image{}, Event: &transcript.Event{}},
 			{Result: res},
@@ -326,7 +327,7 @@ func TestSessionRedactsEveryField(t *testing.T) {
 	if !slices.Equal(left, want) {
 		t.Errorf("fields that keep the secret:\n got %v\nwant %v", left, want)
 	}
-	if counts["github-pat"] != 25 {
+	if counts["github-pat"] != 29 {
 		t.Errorf("counts %v, want one per redacted field", counts)
 	}
 }
