@@ -18,16 +18,52 @@ import (
 
 // Config is what to redact besides the built-in rules.
 type Config struct {
-	Patterns []Pattern // regular expressions, each with the kind it reports
-	Literals []string  // exact strings, reported as kind "literal"
-	Paths    bool      // shorten /home/<user>, /Users/<user> and C:\Users\<user> to ~
+	Patterns []Pattern `config:"patterns,strict"` // regular expressions, each with the kind it reports
+	Literals []string  `config:"literals"`        // exact strings, reported as kind "literal"
+	Paths    bool      `config:"paths"`           // shorten /home/<user>, /Users/<user> and C:\Users\<user> to ~
 }
 
 // Pattern is a rule of the site's own. When the expression has a capture
 // group, the first group that matched is the secret; else the whole match.
 type Pattern struct {
-	Kind  string
-	Regex string
+	Kind  string `config:"kind"`
+	Regex string `config:"regex"`
+}
+
+// Settings is the redact section of a site's config: what to redact, and
+// whether to redact at all, which it does unless told not to.
+type Settings struct {
+	Enabled bool `config:"enabled"`
+	Config  `config:",squash"`
+}
+
+// DefaultSettings redacts with the built-in rules alone.
+func DefaultSettings() Settings { return Settings{Enabled: true} }
+
+// Check checks the site's own rules: their shape always, their
+// expressions when redaction is on.
+func (s Settings) Check() error {
+	for i, p := range s.Patterns {
+		if err := p.check(i); err != nil {
+			return err
+		}
+	}
+	if !s.Enabled {
+		return nil
+	}
+	_, err := New(s.Config)
+	return err
+}
+
+// check checks the i'th pattern has a kind and an expression.
+func (p Pattern) check(i int) error {
+	if p.Kind == "" || strings.ContainsAny(p.Kind, "[]:\n") {
+		return fmt.Errorf("redact.patterns[%d]: kind %q: want a short name such as internal-token", i, p.Kind)
+	}
+	if p.Regex == "" {
+		return fmt.Errorf("redact.patterns[%d] (%s): want a regex, such as 'itk_[a-z0-9]{32}'", i, p.Kind)
+	}
+	return nil
 }
 
 // Redactor redacts strings and sessions. It is safe for concurrent use.
@@ -46,8 +82,8 @@ func New(cfg Config) (*Redactor, error) {
 	}
 	r := &Redactor{rules: rs, paths: cfg.Paths}
 	for i, p := range cfg.Patterns {
-		if p.Kind == "" || strings.ContainsAny(p.Kind, "[]:\n") {
-			return nil, fmt.Errorf("redact.patterns[%d]: kind %q: want a short name such as internal-token", i, p.Kind)
+		if err := p.check(i); err != nil {
+			return nil, err
 		}
 		re, err := regexp.Compile(p.Regex)
 		if err != nil {

@@ -13,8 +13,9 @@ import (
 	"unicode/utf8"
 
 	ahocorasick "github.com/BobuSumisu/aho-corasick"
-	"github.com/spf13/viper"
 	"github.com/zricethezav/gitleaks/v8/config"
+
+	siteconfig "github.com/transcriptsite/transcriptsite/config"
 )
 
 // The built-in rules are gitleaks' default rule set
@@ -92,13 +93,8 @@ const (
 
 // builtin loads the built-in rules once: compiling them takes tens of ms.
 var builtin = sync.OnceValues(func() (*ruleSet, error) {
-	v := viper.New()
-	v.SetConfigType("toml")
-	if err := v.ReadConfig(strings.NewReader(config.DefaultConfig)); err != nil {
-		return nil, fmt.Errorf("gitleaks rules: %w", err)
-	}
 	var vc config.ViperConfig
-	if err := v.Unmarshal(&vc); err != nil {
+	if err := siteconfig.DecodeTOML(config.DefaultConfig, &vc); err != nil {
 		return nil, fmt.Errorf("gitleaks rules: %w", err)
 	}
 	cfg, err := vc.Translate()

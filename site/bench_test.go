@@ -75,15 +75,14 @@ func BenchmarkSearchIndex(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg := &Config{Search: map[string]bool{}}
-	for _, p := range defaultSearch {
-		cfg.Search[p] = true
-	}
+	cfg := &Config{Search: search.DefaultConfig()}
+	_ = cfg.Search.Check()
+	include := cfg.Search.Includes()
 	st := newSite(cfg, res.Sessions)
 	var bytes int64
 	for _, s := range st.Sessions {
 		for _, m := range s.Messages() {
-			if d, ok := searchDoc(m, cfg.Search); ok {
+			if d, ok := searchDoc(m, include); ok {
 				bytes += int64(len(d.Text))
 			}
 		}
@@ -92,7 +91,7 @@ func BenchmarkSearchIndex(b *testing.B) {
 	for b.Loop() {
 		ix := search.New(toolKindNames(), func(string, []byte) error { return nil })
 		for _, s := range st.Sessions {
-			for _, p := range searchSession(s, cfg.Search) {
+			for _, p := range searchSession(s, include) {
 				ix.Append(p)
 			}
 		}

@@ -17,8 +17,10 @@ import (
 	"time"
 
 	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/redact"
 	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/sass"
+	"github.com/transcriptsite/transcriptsite/site/search"
 )
 
 // holdBytes is how much of the files a cold build parses it keeps in
@@ -174,7 +176,7 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 		// but for those of the first holdBytes of files parsed anew.
 		opts.Cache, opts.Blobs, opts.Release, opts.Hold = bd.store, bd.store, true, holdBytes
 	}
-	res, err := ingest.LoadCached(ctx, opts, cfg.Content()...)
+	res, err := ingest.LoadCached(ctx, opts, cfg.Roots()...)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +184,8 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	st := newSite(cfg, sessions)
 	// A site served from memory keeps its asset names, so a stylesheet that
 	// changes leaves the pages as they were and is swapped in place.
-	b := &builder{site: st, tpl: tpl, out: ctxSink{out, ctx}, store: bd.store, memory: bd.opts.Memory, res: res, hashes: res.Hashes, fingerprint: !bd.opts.Memory}
+	b := &builder{site: st, tpl: tpl, out: ctxSink{out, ctx}, store: bd.store, memory: bd.opts.Memory, res: res, hashes: res.Hashes, fingerprint: !bd.opts.Memory,
+		include: cfg.Search.Includes()}
 	if b.theme, err = themeDigest(cfg, chroma); err != nil {
 		return nil, err
 	}
@@ -247,8 +250,8 @@ func themeDigest(cfg *Config, chroma string) (string, error) {
 		Title, BaseURL, LanguageCode string
 		Params                       map[string]any
 		Pricing                      Pricing
-		Search                       map[string]bool
-		Redact                       Redact
+		Search                       search.Config
+		Redact                       redact.Settings
 		Outputs                      Outputs
 	}{cfg.Title, cfg.BaseURL, cfg.LanguageCode, cfg.Params, cfg.Pricing, cfg.Search, cfg.Redact, cfg.Outputs})
 	if err != nil {
@@ -438,6 +441,7 @@ type builder struct {
 	theme       string            // digest of the theme and config
 	hashes      map[string]string // content hash of each source file
 	fingerprint bool              // name CSS and JS by a hash of their content
+	include     map[string]bool   // what the search index holds (search.include)
 	memory      bool              // the site is built into memory again and again (serve)
 	rendered    atomic.Int64
 	sass        *sass.Compiler // nil without Dart Sass
@@ -484,7 +488,7 @@ func (b *builder) pages(ctx context.Context) error {
 			s.Release()
 		}
 	}
-	if st.Config.Search != nil {
+	if st.Config.Search.Enabled {
 		if err := index.write(); err != nil {
 			return err
 		}

@@ -2,48 +2,60 @@
 package site
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/spf13/viper"
-
 	transcriptsite "github.com/transcriptsite/transcriptsite"
+	"github.com/transcriptsite/transcriptsite/config"
 	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/redact"
+	"github.com/transcriptsite/transcriptsite/sass"
+	"github.com/transcriptsite/transcriptsite/site/search"
 )
 
-// Config is a site's configuration, resolved: paths are absolute and every
-// value has been checked.
+// Config is a site's configuration: one section per subsystem, each of
+// a type of the package that uses it, which checks it and gives its
+// defaults. LoadConfig decodes the config file, the environment and the
+// flags into it at once (package config), then lets each section check
+// itself (sections); what remains is resolved: paths are absolute.
 type Config struct {
-	Title        string
-	BaseURL      string // "" (a portable site), a path such as /repo/, or an absolute URL; ends in /
-	LanguageCode string
-	Destination  string
-	Agents       bool   // read every installed agent's default session folders too
-	CacheDir     string // where builds keep what they may reuse; "" for none
-	Params       map[string]any
-	Highlight    Highlight
-	Pricing      Pricing // model prices for cost estimates
-	Sass         struct{ Binary string }
-	Search       map[string]bool // what the search index holds (search.include); nil: no search
-	Redact       Redact          // what is redacted before anything is written
-	Outputs      Outputs         // which exports are written beside each session page
-	Selection    Selection       // which sessions the site shows (publish.include, publish.exclude, hide)
-	CNAME        string          // the custom domain of a GitHub Pages site
-	ShowAll      bool            // show every session, whatever the selection says
+	Title        string          `config:"title"`
+	BaseURL      string          `config:"baseURL"` // "" (a portable site), a path such as /repo/, or an absolute URL; ends in /
+	LanguageCode string          `config:"languageCode"`
+	Destination  string          `config:"destination"`
+	CacheDir     string          `config:"cacheDir"` // where builds keep what they may reuse; "" for none
+	CNAME        string          `config:"cname"`    // the custom domain of a GitHub Pages site
+	Params       map[string]any  `config:"params"`   // free-form, for templates
+	Content      Content         `config:",squash"`  // where the sessions are
+	Highlight    Highlight       `config:"highlight"`
+	Pricing      Pricing         `config:"pricing,strict"` // model prices for cost estimates
+	Sass         sass.Config     `config:"sass"`
+	Search       search.Config   `config:"search"`  // what the search index holds
+	Redact       redact.Settings `config:"redact"`  // what is redacted before anything is written
+	Outputs      Outputs         `config:"outputs"` // which exports are written beside each session page
+	Selection    Selection       `config:",squash"` // which sessions the site shows (publish.include, publish.exclude, hide)
 
-	Dir    string  // the site dir
-	File   string  // the config file read, or "" for the embedded demo config
-	Mounts []Mount // the content dirs; one with an empty Dir is the embedded demo
-	Theme  fs.FS   // templates/ and assets/: the site's own over the embedded theme
+	ShowAll bool    `config:"-"` // show every session, whatever the selection says
+	Dir     string  `config:"-"` // the site dir
+	File    string  `config:"-"` // the config file read, or "" for the embedded demo config
+	Mounts  []Mount `config:"-"` // the content dirs; one with an empty Dir is the embedded demo
+	Theme   fs.FS   `config:"-"` // templates/ and assets/: the site's own over the embedded theme
+}
+
+// Content says where a site's sessions are.
+type Content struct {
+	Dir       string                      `config:"contentDir"`
+	Dirs      config.SplitList            `config:"contentDirs"`
+	Agents    bool                        `config:"agents"`    // read every installed agent's default session folders too
+	AgentDirs map[string]config.SplitList `config:"agentDirs"` // by format name
 }
 
 // Mount is a content dir as the site reads it.
@@ -52,8 +64,8 @@ type Mount struct {
 	Dir  string // absolute; "" for the embedded demo content
 }
 
-// Content returns the mounts to read.
-func (c *Config) Content() []ingest.Root {
+// Roots returns the mounts to read.
+func (c *Config) Roots() []ingest.Root {
 	roots := make([]ingest.Root, len(c.Mounts))
 	for i, m := range c.Mounts {
 		roots[i] = ingest.Root{Name: m.Name, FS: ingest.DirFS(m.Dir)}
@@ -76,8 +88,8 @@ func (c *Config) DiskPath(source string) string {
 
 // Highlight configures code highlighting.
 type Highlight struct {
-	Style     string // chroma style for the light scheme
-	DarkStyle string // chroma style for the dark scheme
+	Style     string `config:"style"`     // chroma style for the light scheme
+	DarkStyle string `config:"darkStyle"` // chroma style for the dark scheme
 }
 
 // Options say where to find the config and what overrides it.
@@ -88,206 +100,127 @@ type Options struct {
 	ShowAll    bool           // ignore publish.include, publish.exclude and hide (for serve)
 }
 
-// keys are the config keys, lower-cased as viper keeps them, with their
-// sub-keys where they have fixed ones.
-var keys = map[string][]string{
-	"title":        nil,
-	"baseurl":      nil,
-	"languagecode": nil,
-	"contentdir":   nil,
-	"contentdirs":  nil,
-	"agents":       nil,
-	"agentdirs":    nil, // by format name, free-form
-	"destination":  nil,
-	"cachedir":     nil,
-	"params":       nil, // free-form, for templates
-	"highlight":    {"style", "darkstyle"},
-	"pricing":      nil, // by model name prefix
-	"sass":         {"binary"},
-	"search":       {"include", "enabled"},
-	"redact":       {"enabled", "patterns", "literals", "paths"},
-	"outputs":      {"markdown", "json"},
-	"publish":      {"include", "exclude"},
-	"hide":         nil, // session ids and source globs
-	"cname":        nil,
+// defaults is the config before the file, the environment and the flags
+// are decoded over it: what a key it does not set means.
+func defaults() *Config {
+	return &Config{
+		Search:  search.DefaultConfig(),
+		Redact:  redact.DefaultSettings(),
+		Outputs: Outputs{Markdown: true, JSON: true},
+	}
 }
 
-// configNames are the file names looked for in the site dir, in order.
-var configNames = []string{"config.yaml", "config.yml", "config.toml", "config.json"}
+// sections check the config's sections once it is decoded, and fill in
+// what the config left empty; each is the business of the package that
+// owns the section, and an error names the key.
+var sections = []func(c *Config) error{
+	(*Config).checkSite,
+	func(c *Config) error { return c.Highlight.check() },
+	func(c *Config) error { return c.Pricing.check() },
+	func(c *Config) error { return c.Search.Check() },
+	func(c *Config) error { return c.Redact.Check() },
+	func(c *Config) error { return c.Selection.check() },
+}
 
 // LoadConfig reads the site's config. Without a config file in the site dir
 // it uses the embedded demo config and, unless a content dir is given, the
 // embedded demo content. Warnings are about keys that were ignored.
 func LoadConfig(o Options) (*Config, []string, error) {
-	src, err := filepath.Abs(cmp.Or(o.Source, "."))
+	dir, err := filepath.Abs(cmp.Or(o.Source, "."))
 	if err != nil {
 		return nil, nil, err
 	}
-	v := viper.New()
-	v.SetEnvPrefix("TRANSCRIPTSITE")
-	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
-	v.AutomaticEnv()
-
-	file := o.ConfigFile
-	if file == "" {
-		for _, n := range configNames {
-			if _, err := os.Stat(filepath.Join(src, n)); err == nil {
-				file = filepath.Join(src, n)
-				break
-			}
-		}
-	}
-	name := "config.yaml (embedded demo)"
-	if file != "" {
-		v.SetConfigFile(file)
-		if err := v.ReadInConfig(); err != nil {
-			return nil, nil, fmt.Errorf("config %s: %w", file, err)
-		}
-		name = file
-	} else {
-		v.SetConfigType("yaml")
-		if err := v.ReadConfig(bytes.NewReader(transcriptsite.DemoConfig)); err != nil {
-			return nil, nil, fmt.Errorf("embedded config: %w", err)
-		}
-	}
-	for k, val := range o.Overrides {
-		v.Set(k, val)
-	}
-
-	var warns []string
-	for k, val := range v.AllSettings() {
-		sub, known := keys[k]
-		if !known {
-			warns = append(warns, fmt.Sprintf("%s: unknown key %q is ignored", name, k))
-			continue
-		}
-		if m, ok := val.(map[string]any); ok && sub != nil {
-			for sk := range m {
-				if !slices.Contains(sub, sk) {
-					warns = append(warns, fmt.Sprintf("%s: unknown key %q is ignored", name, k+"."+sk))
-				}
-			}
-		}
-	}
-	slices.Sort(warns)
-
-	c := &Config{Dir: src, File: file}
-	get := func(key string, dst *string) {
-		if err == nil {
-			*dst, err = str(v, key)
-			if err != nil {
-				err = fmt.Errorf("%s: %w", name, err)
-			}
-		}
-	}
-	get("title", &c.Title)
-	get("baseURL", &c.BaseURL)
-	get("languageCode", &c.LanguageCode)
-	var contentDir string
-	get("contentDir", &contentDir)
-	get("destination", &c.Destination)
-	get("cacheDir", &c.CacheDir)
-	get("highlight.style", &c.Highlight.Style)
-	get("highlight.darkStyle", &c.Highlight.DarkStyle)
-	get("sass.binary", &c.Sass.Binary)
-	get("cname", &c.CNAME)
+	c := defaults()
+	src, warns, err := config.Load(config.Options{Dir: dir, File: o.ConfigFile, Default: transcriptsite.DemoConfig, Overrides: o.Overrides}, c)
 	if err != nil {
 		return nil, warns, err
 	}
-	if p := v.Get("params"); p != nil {
-		m, ok := p.(map[string]any)
-		if !ok {
-			return nil, warns, fmt.Errorf("%s: params: want a map of values for the theme, got %T", name, p)
+	c.Dir, c.File, c.ShowAll = dir, src.File, o.ShowAll
+	for _, check := range sections {
+		if err := check(c); err != nil {
+			return nil, warns, fmt.Errorf("%s: %w", src.Name, err)
 		}
-		c.Params = m
 	}
+	_, flag := o.Overrides["contentDir"]
+	_, env := os.LookupEnv(config.Env("contentDir"))
+	mounts, err := c.Content.mounts(dir, src.File == "", flag || env)
+	if err != nil {
+		return nil, warns, fmt.Errorf("%s: %w", src.Name, err)
+	}
+	if c.Content.Agents && len(mounts) == 0 {
+		warns = append(warns, "agents: no agent session folders found here (see `transcriptsite formats`)")
+	}
+	c.Mounts = mounts
+	c.Theme = overlay{upper: os.DirFS(dir), lower: transcriptsite.FS}
+	return c, warns, nil
+}
+
+// checkSite checks the keys of the site itself, and resolves its paths
+// against the site dir.
+func (c *Config) checkSite() error {
+	var err error
 	if c.BaseURL, err = normBaseURL(c.BaseURL); err != nil {
-		return nil, warns, fmt.Errorf("%s: baseURL: %w", name, err)
+		return fmt.Errorf("baseURL: %w", err)
+	}
+	if c.CNAME, err = cname(c.CNAME); err != nil {
+		return fmt.Errorf("cname: %w", err)
 	}
 	c.LanguageCode = cmp.Or(c.LanguageCode, "en")
 	c.Title = cmp.Or(c.Title, "Agent sessions")
-	c.Highlight.Style = cmp.Or(c.Highlight.Style, "github")
-	c.Highlight.DarkStyle = cmp.Or(c.Highlight.DarkStyle, "github-dark")
-	c.Destination = abs(src, cmp.Or(c.Destination, "public"))
+	c.Destination = abs(c.Dir, cmp.Or(c.Destination, "public"))
 	if c.CacheDir != "" {
-		c.CacheDir = abs(src, c.CacheDir)
+		c.CacheDir = abs(c.Dir, c.CacheDir)
 	} else if dir, err := os.UserCacheDir(); err == nil {
 		// One cache per site dir, under the user's cache dir.
-		c.CacheDir = filepath.Join(dir, "transcriptsite", ingest.Key(src)[:16])
+		c.CacheDir = filepath.Join(dir, "transcriptsite", ingest.Key(c.Dir)[:16])
 	}
+	return nil
+}
 
-	if c.Pricing, err = pricing(v); err != nil {
-		return nil, warns, fmt.Errorf("%s: %w", name, err)
-	}
-	if c.Search, err = searchInclude(v); err != nil {
-		return nil, warns, fmt.Errorf("%s: %w", name, err)
-	}
-	if v.Get("search.enabled") != nil {
-		on, err := boolean(v, "search.enabled")
-		if err != nil {
-			return nil, warns, fmt.Errorf("%s: %w", name, err)
-		}
-		if !on {
-			c.Search = nil
-		}
-	}
-	if c.Agents, err = boolean(v, "agents"); err != nil {
-		return nil, warns, fmt.Errorf("%s: %w", name, err)
-	}
-	if c.Redact, err = redactConfig(v); err != nil {
-		return nil, warns, fmt.Errorf("%s: %w", name, err)
-	}
-	if c.Outputs, err = outputs(v); err != nil {
-		return nil, warns, fmt.Errorf("%s: %w", name, err)
-	}
-	if c.Selection, err = selection(v); err != nil {
-		return nil, warns, fmt.Errorf("%s: %w", name, err)
-	}
-	if c.CNAME, err = cname(c.CNAME); err != nil {
-		return nil, warns, fmt.Errorf("%s: cname: %w", name, err)
-	}
-	c.ShowAll = o.ShowAll
-	dirs, err := list(v, "contentDirs")
-	if err != nil {
-		return nil, warns, fmt.Errorf("%s: %w", name, err)
-	}
-	_, envContent := os.LookupEnv("TRANSCRIPTSITE_CONTENTDIR")
-	_, flagContent := o.Overrides["contentDir"]
+func (h *Highlight) check() error {
+	h.Style = cmp.Or(h.Style, "github")
+	h.DarkStyle = cmp.Or(h.DarkStyle, "github-dark")
+	return nil
+}
+
+// mounts are the content dirs of a site in dir: contentDirs, or
+// contentDir (which wins when the command line or the environment gives
+// it), or the embedded demo content for a site without a config file,
+// and with agents every agent's folders that exist.
+func (ct *Content) mounts(dir string, demo, given bool) ([]Mount, error) {
+	dirs := []string(ct.Dirs)
 	switch {
-	case flagContent || envContent:
-		dirs = []string{contentDir} // the single form wins when it is given on the command line
+	case given:
+		dirs = []string{ct.Dir}
 	case len(dirs) > 0:
-	case file == "":
-		if !c.Agents {
-			c.Mounts = []Mount{{}} // the embedded demo
+	case demo:
+		if !ct.Agents {
+			return []Mount{{}}, nil // the embedded demo
 		}
 	default:
-		dirs = []string{cmp.Or(contentDir, "content")}
+		dirs = []string{cmp.Or(ct.Dir, "content")}
 	}
+	var ms []Mount
 	for _, d := range dirs {
-		dir := abs(src, d)
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			return nil, warns, fmt.Errorf("%s: contentDir: %s is not a directory", name, dir)
+		d = abs(dir, d)
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("contentDir: %s is not a directory", d)
 		}
-		c.Mounts = append(c.Mounts, Mount{Dir: dir})
+		ms = append(ms, Mount{Dir: d})
 	}
-	if c.Agents {
-		agentDirs, err := agentLocations(v)
+	if ct.Agents {
+		locs, err := ct.agentLocations()
 		if err != nil {
-			return nil, warns, fmt.Errorf("%s: %w", name, err)
+			return nil, err
 		}
-		for _, l := range agentDirs {
+		for _, l := range locs {
 			if fi, err := os.Stat(l.Dir); err == nil && fi.IsDir() {
-				c.Mounts = append(c.Mounts, Mount{Name: l.Name, Dir: l.Dir})
+				ms = append(ms, Mount{Name: l.Name, Dir: l.Dir})
 			}
 		}
-		if len(c.Mounts) == 0 {
-			warns = append(warns, "agents: no agent session folders found here (see `transcriptsite formats`)")
-		}
 	}
-	nameMounts(c.Mounts)
-	c.Theme = overlay{upper: os.DirFS(src), lower: transcriptsite.FS}
-	return c, warns, nil
+	nameMounts(ms)
+	return ms, nil
 }
 
 // nameMounts names the mounts of a site that reads several content dirs, so
@@ -309,26 +242,15 @@ func nameMounts(ms []Mount) {
 
 // agentLocations returns the default session folders of every agent, with
 // the config's agentDirs overrides (by format name) applied.
-func agentLocations(v *viper.Viper) ([]ingest.Location, error) {
+func (ct *Content) agentLocations() ([]ingest.Location, error) {
 	home, _ := os.UserHomeDir()
 	locs := ingest.AgentLocations(home, os.Getenv)
-	overrides, ok := v.Get("agentDirs").(map[string]any)
-	if !ok {
-		if v.Get("agentDirs") != nil {
-			return nil, fmt.Errorf("agentDirs: want a map of format name to folders, got %T", v.Get("agentDirs"))
-		}
-		return locs, nil
-	}
-	for format := range overrides {
+	for _, format := range slices.Sorted(maps.Keys(ct.AgentDirs)) {
 		if ingest.Lookup(format) == nil {
 			return nil, fmt.Errorf("agentDirs: %q is not a format (see `transcriptsite formats`)", format)
 		}
-		dirs, err := list(v, "agentDirs."+format)
-		if err != nil {
-			return nil, err
-		}
 		locs = slices.DeleteFunc(locs, func(l ingest.Location) bool { return l.Format == format })
-		for i, d := range dirs {
+		for i, d := range ct.AgentDirs[format] {
 			name := format
 			if i > 0 {
 				name = fmt.Sprintf("%s-%d", format, i+1)
@@ -344,63 +266,6 @@ func expandHome(p, home string) string {
 		return filepath.Join(home, p[1:])
 	}
 	return p
-}
-
-// list returns a config value that is a list of strings; a single string
-// is a list of paths separated as in $PATH.
-func list(v *viper.Viper, key string) ([]string, error) {
-	switch x := v.Get(key).(type) {
-	case nil:
-		return nil, nil
-	case string:
-		return filepath.SplitList(x), nil
-	case []any:
-		out := make([]string, len(x))
-		for i, e := range x {
-			s, ok := e.(string)
-			if !ok {
-				return nil, fmt.Errorf("%s: want a list of strings, got %v in it", key, e)
-			}
-			out[i] = s
-		}
-		return out, nil
-	case []string:
-		return x, nil
-	default:
-		return nil, fmt.Errorf("%s: want a list of strings, got %T", key, x)
-	}
-}
-
-// boolean returns a config value that is true or false.
-func boolean(v *viper.Viper, key string) (bool, error) {
-	switch x := v.Get(key).(type) {
-	case nil:
-		return false, nil
-	case bool:
-		return x, nil
-	case string:
-		b, err := strconv.ParseBool(x)
-		if err != nil {
-			return false, fmt.Errorf("%s: want true or false, got %q", key, x)
-		}
-		return b, nil
-	default:
-		return false, fmt.Errorf("%s: want true or false, got %v", key, x)
-	}
-}
-
-// str returns a scalar config value as a string, or an error naming the key.
-func str(v *viper.Viper, key string) (string, error) {
-	switch x := v.Get(key).(type) {
-	case nil:
-		return "", nil
-	case string:
-		return x, nil
-	case int, int64, float64, bool:
-		return fmt.Sprint(x), nil
-	default:
-		return "", fmt.Errorf("%s: want a single value, got %T", key, x)
-	}
 }
 
 // normBaseURL checks a base URL and gives it its trailing slash.

@@ -11,38 +11,16 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/spf13/viper"
-
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/site/export"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// Outputs say which exports are written beside each session's page.
+// Outputs say which exports are written beside each session's page; both
+// are on unless the config turns them off.
 type Outputs struct {
-	Markdown bool // session.md
-	JSON     bool // session.json
-}
-
-// outputs reads outputs.markdown and outputs.json; both are on by default.
-func outputs(v *viper.Viper) (Outputs, error) {
-	o := Outputs{Markdown: true, JSON: true}
-	if raw := v.Get("outputs"); raw != nil {
-		if _, ok := raw.(map[string]any); !ok {
-			return o, fmt.Errorf("outputs: want a map such as {markdown: true, json: false}, got %v", raw)
-		}
-	}
-	for key, dst := range map[string]*bool{"outputs.markdown": &o.Markdown, "outputs.json": &o.JSON} {
-		if v.Get(key) == nil {
-			continue
-		}
-		on, err := boolean(v, key)
-		if err != nil {
-			return o, err
-		}
-		*dst = on
-	}
-	return o, nil
+	Markdown bool `config:"markdown"` // session.md
+	JSON     bool `config:"json"`     // session.json
 }
 
 // exportFormat is a kind of export: the file it is written to beside the

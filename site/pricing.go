@@ -2,16 +2,19 @@ package site
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
-
-	"github.com/spf13/viper"
 
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 // Price is what a model costs, in US dollars per million tokens.
 type Price struct {
-	Input, Output, CacheRead, CacheWrite float64
+	Input      float64 `config:"input"`
+	Output     float64 `config:"output"`
+	CacheRead  float64 `config:"cacheRead"`
+	CacheWrite float64 `config:"cacheWrite"`
 }
 
 // defaultPricing is the list price of common models, matched by the longest
@@ -63,57 +66,24 @@ func (p Pricing) Cost(model string, u transcript.Usage) (float64, bool) {
 		float64(u.CacheRead)*pr.CacheRead + float64(u.CacheWrite)*pr.CacheWrite) / 1e6, true
 }
 
-// pricing reads the config key pricing over the defaults.
-func pricing(v *viper.Viper) (Pricing, error) {
-	p := Pricing{}
-	for k, v := range defaultPricing {
-		p[k] = v
-	}
-	raw := v.Get("pricing")
-	if raw == nil {
-		return p, nil
-	}
-	m, ok := raw.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("pricing: want a map of model name to prices, got %T", raw)
-	}
-	for model, entry := range m {
-		fields, ok := entry.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("pricing.%s: want input, output, cacheRead and cacheWrite in dollars per million tokens", model)
-		}
-		var pr Price
-		for k, val := range fields {
-			f, ok := number(val)
-			if !ok || f < 0 {
-				return nil, fmt.Errorf("pricing.%s.%s: want a number of dollars per million tokens, got %v", model, k, val)
-			}
-			switch strings.ToLower(k) {
-			case "input":
-				pr.Input = f
-			case "output":
-				pr.Output = f
-			case "cacheread":
-				pr.CacheRead = f
-			case "cachewrite":
-				pr.CacheWrite = f
-			default:
-				return nil, fmt.Errorf("pricing.%s: unknown key %q (want input, output, cacheRead, cacheWrite)", model, k)
+// check checks the prices the config key pricing gives, and adds the
+// built-in ones for the models it does not name.
+func (p *Pricing) check() error {
+	for _, model := range slices.Sorted(maps.Keys(*p)) {
+		pr := (*p)[model]
+		for k, f := range map[string]float64{"input": pr.Input, "output": pr.Output, "cacheRead": pr.CacheRead, "cacheWrite": pr.CacheWrite} {
+			if f < 0 {
+				return fmt.Errorf("pricing.%s.%s: want a number of dollars per million tokens, got %v", model, k, f)
 			}
 		}
-		p[model] = pr
 	}
-	return p, nil
-}
-
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case float64:
-		return x, true
+	if *p == nil {
+		*p = Pricing{}
 	}
-	return 0, false
+	for model, pr := range defaultPricing {
+		if _, ok := (*p)[model]; !ok {
+			(*p)[model] = pr
+		}
+	}
+	return nil
 }

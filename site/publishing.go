@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"github.com/spf13/viper"
 
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
@@ -16,100 +15,43 @@ import (
 // matches (all, without one), less those its exclude filter matches and
 // those it hides.
 type Selection struct {
-	Include, Exclude *Filter // nil when not set
-	Hide             []string
+	Publish struct {
+		Include *Filter `config:"include,strict"` // nil when not set
+		Exclude *Filter `config:"exclude,strict"`
+	} `config:"publish"`
+	Hide []string `config:"hide"` // session ids and source globs
 }
 
 // Filter matches a session when every condition it sets holds.
 type Filter struct {
-	Projects []string  // project names, as the site shows them
-	Sources  []string  // globs of source paths, with ** for any folders
-	From, To time.Time // the first and last day the session may start on (UTC); zero: open
+	Projects []string  `config:"projects"` // project names, as the site shows them
+	Sources  []string  `config:"sources"`  // globs of source paths, with ** for any folders
+	From     time.Time `config:"from"`     // the first day the session may start on (UTC); zero: open
+	To       time.Time `config:"to"`       // the last day; zero: open
 }
 
-// filterKeys are the keys of publish.include and publish.exclude.
-var filterKeys = []string{"projects", "sources", "from", "to"}
-
-// selection reads publish.include, publish.exclude and hide.
-func selection(v *viper.Viper) (Selection, error) {
-	var sel Selection
-	var err error
-	if sel.Include, err = filter(v, "publish.include"); err != nil {
-		return sel, err
-	}
-	if sel.Exclude, err = filter(v, "publish.exclude"); err != nil {
-		return sel, err
-	}
-	if s, ok := v.Get("hide").(string); ok {
-		sel.Hide = []string{s}
-	} else if sel.Hide, err = list(v, "hide"); err != nil {
-		return sel, err
+// check checks the globs of the selection.
+func (sel *Selection) check() error {
+	for key, f := range map[string]*Filter{"publish.include": sel.Publish.Include, "publish.exclude": sel.Publish.Exclude} {
+		for _, g := range f.sources() {
+			if !doublestar.ValidatePattern(g) {
+				return fmt.Errorf("%s.sources: %q is not a valid glob", key, g)
+			}
+		}
 	}
 	for _, h := range sel.Hide {
 		if !doublestar.ValidatePattern(h) {
-			return sel, fmt.Errorf("hide: %q is neither a session id nor a glob", h)
+			return fmt.Errorf("hide: %q is neither a session id nor a glob", h)
 		}
 	}
-	return sel, nil
+	return nil
 }
 
-func filter(v *viper.Viper, key string) (*Filter, error) {
-	raw := v.Get(key)
-	if raw == nil {
-		return nil, nil
+func (f *Filter) sources() []string {
+	if f == nil {
+		return nil
 	}
-	m, ok := raw.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("%s: want a map with any of %s, got %v", key, strings.Join(filterKeys, ", "), raw)
-	}
-	f := &Filter{}
-	for k := range m {
-		if !slices.Contains(filterKeys, k) {
-			return nil, fmt.Errorf("%s.%s: unknown; want any of %s", key, k, strings.Join(filterKeys, ", "))
-		}
-	}
-	var err error
-	one := func(k string) ([]string, error) {
-		if s, ok := m[k].(string); ok {
-			return []string{s}, nil
-		}
-		return list(v, key+"."+k)
-	}
-	if f.Projects, err = one("projects"); err != nil {
-		return nil, err
-	}
-	if f.Sources, err = one("sources"); err != nil {
-		return nil, err
-	}
-	for _, g := range f.Sources {
-		if !doublestar.ValidatePattern(g) {
-			return nil, fmt.Errorf("%s.sources: %q is not a valid glob", key, g)
-		}
-	}
-	if f.From, err = date(key+".from", m["from"]); err != nil {
-		return nil, err
-	}
-	if f.To, err = date(key+".to", m["to"]); err != nil {
-		return nil, err
-	}
-	return f, nil
-}
-
-// date reads a date: YAML gives a time for an unquoted one.
-func date(key string, v any) (time.Time, error) {
-	switch x := v.(type) {
-	case nil:
-		return time.Time{}, nil
-	case time.Time:
-		return x.UTC().Truncate(24 * time.Hour), nil
-	case string:
-		t, err := time.Parse(time.DateOnly, x)
-		if err != nil {
-			return t, fmt.Errorf("%s: want a date such as 2026-01-31, got %q", key, x)
-		}
-		return t, nil
-	}
-	return time.Time{}, fmt.Errorf("%s: want a date such as 2026-01-31, got %v", key, v)
+	return f.Sources
 }
 
 func (f *Filter) match(s *transcript.Session) bool {
@@ -138,10 +80,10 @@ func globMatch(pattern, source string) bool {
 
 // shows reports whether the site shows s.
 func (sel *Selection) shows(s *transcript.Session) bool {
-	if sel.Include != nil && !sel.Include.match(s) {
+	if in := sel.Publish.Include; in != nil && !in.match(s) {
 		return false
 	}
-	if sel.Exclude != nil && sel.Exclude.match(s) {
+	if ex := sel.Publish.Exclude; ex != nil && ex.match(s) {
 		return false
 	}
 	return !slices.ContainsFunc(sel.Hide, func(h string) bool { return h == s.ID || globMatch(h, s.Source) })

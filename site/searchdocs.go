@@ -2,25 +2,13 @@ package site
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/spf13/viper"
 
 	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/site/search"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
-
-// searchParts are what the search index can hold, for the config key
-// search.include. Thinking is left out unless asked for, and so are files
-// as the agent read them: more than half of what sessions hold, and
-// found better in the repository they came from; the read itself is found
-// by its path.
-var searchParts = []string{"prompts", "assistant", "thinking", "tools", "commands", "paths", "output", "files"}
-
-var defaultSearch = []string{"prompts", "assistant", "tools", "commands", "paths", "output"}
 
 // toolKinds are the tool kinds in the order of the index's kind bits.
 var toolKinds = []transcript.ToolKind{
@@ -44,24 +32,6 @@ type toolInput struct {
 	Glob         any `json:"glob"`
 	URL          any `json:"url"`
 	Query        any `json:"query"`
-}
-
-func searchInclude(v *viper.Viper) (map[string]bool, error) {
-	list, err := list(v, "search.include")
-	if err != nil {
-		return nil, err
-	}
-	if list == nil {
-		list = defaultSearch
-	}
-	inc := map[string]bool{}
-	for _, p := range list {
-		if !slices.Contains(searchParts, p) {
-			return nil, fmt.Errorf("search.include: %q is not one of %s", p, strings.Join(searchParts, ", "))
-		}
-		inc[p] = true
-	}
-	return inc, nil
 }
 
 // partText is how much text of a session's documents is prepared for the

@@ -11,8 +11,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/spf13/viper"
-
 	"github.com/transcriptsite/transcriptsite/site/search"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
@@ -46,10 +44,11 @@ func TestSearchDoc(t *testing.T) {
 		})
 		return out
 	}
-	defaults, err := searchInclude(viper.New())
-	if err != nil {
+	sc := search.DefaultConfig()
+	if err := sc.Check(); err != nil {
 		t.Fatal(err)
 	}
+	defaults := sc.Includes()
 	got := words(assistant, defaults)
 	for _, w := range []string{"looking", "parser", "bash", "toolu_01shell", "go", "test", "./parser", "fail", "testparse", "red",
 		"exec_command", "call_2", "rg", "needle", "hit", "read", "src/parser/lex.go", "lex.go", "begin", "patch", "a.go"} {
@@ -78,8 +77,9 @@ func TestSearchDoc(t *testing.T) {
 			t.Errorf("kinds %b lack %s", d.Kinds, k)
 		}
 	}
-	if _, err := searchInclude(func() *viper.Viper { v := viper.New(); v.Set("search.include", []string{"everything"}); return v }()); err == nil {
-		t.Error("an unknown search.include part is accepted")
+	if _, _, err := LoadConfig(Options{Source: writeConfig(t, "config.yaml", "search:\n  include: [everything]\n")}); err == nil ||
+		!strings.Contains(err.Error(), `search.include: "everything" is not one of`) {
+		t.Errorf("an unknown search.include part: %v", err)
 	}
 }
 

@@ -38,7 +38,7 @@ func (b *builder) sessions(ctx context.Context) (*searchIndex, error) {
 		}
 	}
 	var index *searchIndex
-	if b.site.Config.Search != nil {
+	if b.site.Config.Search.Enabled {
 		var err error
 		if index, err = b.newSearchIndex(digs); err != nil {
 			return nil, err
@@ -298,7 +298,7 @@ func (b *builder) prepare(s *Session, dig string, full func() (*Session, error))
 	if err != nil {
 		return nil // the page says why
 	}
-	parts := searchSession(fs, b.site.Config.Search)
+	parts := searchSession(fs, b.include)
 	if key == "" {
 		return parts
 	}

@@ -24,7 +24,7 @@ func loadSite(t testing.TB, dir string) *Site {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := ingest.LoadCached(context.Background(), opts, cfg.Content()...)
+	res, err := ingest.LoadCached(context.Background(), opts, cfg.Roots()...)
 	if err != nil {
 		t.Fatal(err)
 	}

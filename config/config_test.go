@@ -1,0 +1,99 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+type section struct {
+	Style string   `config:"style"`
+	On    bool     `config:"on"`
+	List  []string `config:"list"`
+}
+
+type filter struct {
+	Names []string  `config:"names"`
+	From  time.Time `config:"from"`
+}
+
+type embedded struct {
+	Deep string `config:"deep"`
+}
+
+type testConfig struct {
+	Title    string                          `config:"title"`
+	Dirs     SplitList                       `config:"dirs"`
+	Section  section                         `config:"section"`
+	Filter   *filter                         `config:"filter,strict"`
+	Prices   map[string]struct{ In float64 } `config:"prices"`
+	Params   map[string]any                  `config:"params"`
+	Embedded embedded                        `config:",squash"`
+	Resolved string                          `config:"-"`
+}
+
+func load(t *testing.T, body string, overrides map[string]any) (*testConfig, []string, error) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := &testConfig{Section: section{On: true}}
+	_, warns, err := Load(Options{Dir: dir, Overrides: overrides}, c)
+	return c, warns, err
+}
+
+// The environment sets any key, in the file or not, and a flag wins over
+// both; free-form maps keep keys with dots, which viper's own flattening
+// would split.
+func TestLayers(t *testing.T) {
+	t.Setenv("TRANSCRIPTSITE_SECTION_STYLE", "env")
+	t.Setenv("TRANSCRIPTSITE_SECTION_ON", "false")
+	t.Setenv("TRANSCRIPTSITE_DIRS", "a"+string(os.PathListSeparator)+"b")
+	t.Setenv("TRANSCRIPTSITE_DEEP", "squashed")
+	c, warns, err := load(t, "title: file\nsection:\n  style: file\n  list: one\nprices:\n  gpt-4.1: {in: 2}\nparams:\n  a.b: c\n",
+		map[string]any{"title": "flag"})
+	if err != nil || len(warns) != 0 {
+		t.Fatal(err, warns)
+	}
+	want := &testConfig{Title: "flag", Dirs: SplitList{"a", "b"}, Section: section{Style: "env", On: false, List: []string{"one"}},
+		Prices: map[string]struct{ In float64 }{"gpt-4.1": {2}}, Params: map[string]any{"a.b": "c"}, Embedded: embedded{"squashed"}}
+	if !reflect.DeepEqual(c, want) {
+		t.Errorf("got  %+v\nwant %+v", c, want)
+	}
+}
+
+func TestUnknownKeysAndTypes(t *testing.T) {
+	_, warns, err := load(t, "titel: x\nsection:\n  stlye: y\nresolved: z\n", nil)
+	got := strings.Join(warns, "\n")
+	if err != nil || len(warns) != 3 || !strings.Contains(got, `config.yaml: unknown key "section.stlye" is ignored`) ||
+		!strings.Contains(got, `unknown key "titel"`) || !strings.Contains(got, `unknown key "resolved"`) {
+		t.Errorf("warnings %q, err %v", warns, err)
+	}
+	for body, want := range map[string]string{
+		"filter:\n  nmaes: [a]\n":   "filter.nmaes: unknown; want any of names, from",
+		"filter:\n  from: May\n":    `filter.from: want a date such as 2026-01-31, got "May"`,
+		"filter: x\n":               "filter: want a map with any of names, from, got x",
+		"title: [a]\n":              "title: want a single value, got []interface {}",
+		"section:\n  on: perhaps\n": `section.on: want true or false, got "perhaps"`,
+		"section:\n  list: [1]\n":   "section.list: want a list of strings, got 1 in it",
+		"prices:\n  m: {in: x}\n":   "prices[m].In: want a number, got x",
+		"params: 3\n":               "params: want a map, got 3",
+		"dirs: {a: b}\n":            "dirs: want a list of strings, got map[string]interface {}",
+	} {
+		_, _, err := load(t, body, nil)
+		if err == nil || !strings.Contains(err.Error(), "config.yaml: "+want) {
+			t.Errorf("%q: err %v, want %q", body, err, want)
+		}
+	}
+}
+
+func TestKeys(t *testing.T) {
+	got := strings.Join(Keys(&testConfig{}), " ")
+	if want := "title dirs section section.style section.on section.list filter filter.names filter.from prices params deep"; got != want {
+		t.Errorf("keys %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,262 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-viper/mapstructure/v2"
+)
+
+// How a config decodes into a struct:
+//
+//   - A field's key is its `config:"key"` tag, matched without regard to
+//     case (viper lowers every key); `config:",squash"` puts a struct's
+//     fields in its parent's place, and `config:"key,strict"` makes an
+//     unknown key anywhere below the field an error rather than a
+//     warning (a misspelt filter would otherwise widen what it picks).
+//   - A string takes a single value: a number or true gives its text.
+//   - A bool takes true or false, also as text ("false" from the
+//     environment).
+//   - A float takes a number.
+//   - A []string takes a list of strings, or one string as a list of one;
+//     a SplitList takes one string as a list separated as in $PATH.
+//   - A time.Time takes a day, 2026-01-31, as text or as YAML's date.
+//   - A struct or a map takes a map, and a list a list.
+
+const tagName = "config"
+
+// SplitList is a list of strings that may also be given as one string of
+// items separated as in $PATH, which is how the environment gives a list.
+type SplitList []string
+
+var (
+	timeType      = reflect.TypeFor[time.Time]()
+	splitListType = reflect.TypeFor[SplitList]()
+)
+
+// decode decodes in into dst and sorts the keys it had no field for into
+// warnings, and errors below a strict field.
+func decode(in map[string]any, dst any) ([]string, error) {
+	var md mapstructure.Metadata
+	d, err := mapstructure.NewDecoder(&mapstructure.DecoderConfig{DecodeHook: hook, Metadata: &md, Result: dst, TagName: tagName})
+	if err != nil {
+		return nil, err
+	}
+	if err := d.Decode(in); err != nil {
+		return nil, err
+	}
+	slices.Sort(md.Unused)
+	var warns []string
+	var errs []error
+	for _, key := range md.Unused {
+		if strict, known := lookup(reflect.TypeOf(dst), key); strict {
+			errs = append(errs, fmt.Errorf("%s: unknown; want any of %s", key, strings.Join(known, ", ")))
+		} else {
+			warns = append(warns, fmt.Sprintf("unknown key %q is ignored", key))
+		}
+	}
+	return warns, errors.Join(errs...)
+}
+
+// hook turns what a file or the environment gives into the field's type,
+// or says what the field wants.
+func hook(from, to reflect.Value) (any, error) {
+	data := from.Interface()
+	t := deref(to.Type())
+	switch {
+	case t == splitListType:
+		if s, ok := data.(string); ok {
+			return SplitList(filepath.SplitList(s)), nil
+		}
+		return stringList(data)
+	case t == timeType:
+		return day(data)
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return scalar(data)
+	case reflect.Bool:
+		return boolean(data)
+	case reflect.Float32, reflect.Float64:
+		return number(data)
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.String {
+			if s, ok := data.(string); ok {
+				return []string{s}, nil
+			}
+			return stringList(data)
+		}
+		if from.Kind() != reflect.Slice {
+			return nil, fmt.Errorf("want a list, got %v", data)
+		}
+	case reflect.Map:
+		if from.Kind() != reflect.Map {
+			return nil, fmt.Errorf("want a map, got %v", data)
+		}
+	case reflect.Struct:
+		if from.Kind() != reflect.Map {
+			return nil, fmt.Errorf("want a map with any of %s, got %v", strings.Join(keys(t), ", "), data)
+		}
+	}
+	return data, nil
+}
+
+func scalar(v any) (string, error) {
+	switch x := v.(type) {
+	case string:
+		return x, nil
+	case int, int64, uint64, float64, bool:
+		return fmt.Sprint(x), nil
+	}
+	return "", fmt.Errorf("want a single value, got %T", v)
+}
+
+func boolean(v any) (bool, error) {
+	switch x := v.(type) {
+	case bool:
+		return x, nil
+	case string:
+		b, err := strconv.ParseBool(x)
+		if err != nil {
+			return false, fmt.Errorf("want true or false, got %q", x)
+		}
+		return b, nil
+	}
+	return false, fmt.Errorf("want true or false, got %v", v)
+}
+
+func number(v any) (float64, error) {
+	switch x := v.(type) {
+	case int:
+		return float64(x), nil
+	case int64:
+		return float64(x), nil
+	case uint64:
+		return float64(x), nil
+	case float64:
+		return x, nil
+	}
+	return 0, fmt.Errorf("want a number, got %v", v)
+}
+
+func stringList(v any) ([]string, error) {
+	switch x := v.(type) {
+	case []string:
+		return x, nil
+	case []any:
+		out := make([]string, len(x))
+		for i, e := range x {
+			s, ok := e.(string)
+			if !ok {
+				return nil, fmt.Errorf("want a list of strings, got %v in it", e)
+			}
+			out[i] = s
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("want a list of strings, got %T", v)
+}
+
+// day reads a day: YAML gives a time for an unquoted one.
+func day(v any) (time.Time, error) {
+	switch x := v.(type) {
+	case time.Time:
+		return x.UTC().Truncate(24 * time.Hour), nil
+	case string:
+		t, err := time.Parse(time.DateOnly, x)
+		if err != nil {
+			return t, fmt.Errorf("want a date such as 2026-01-31, got %q", x)
+		}
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("want a date such as 2026-01-31, got %v", v)
+}
+
+// keys lists the keys of the struct t's fields.
+func keys(t reflect.Type) []string {
+	var out []string
+	for _, f := range fields(t) {
+		if f.squash {
+			out = append(out, keys(deref(f.Type))...)
+		} else {
+			out = append(out, f.key)
+		}
+	}
+	return out
+}
+
+// lookup follows key, as the decoder names it (a.b[k].c), through the type
+// t to the struct that has no field for its last part, and says whether a
+// field on the way is strict, and which keys that struct has.
+func lookup(t reflect.Type, key string) (strict bool, known []string) {
+	parts := split(key)
+	if len(parts) == 0 {
+		return false, nil
+	}
+	for _, p := range parts[:len(parts)-1] {
+		t = deref(t)
+		if strings.HasPrefix(p, "[") {
+			if t.Kind() != reflect.Map && t.Kind() != reflect.Slice {
+				return false, nil
+			}
+			t = t.Elem()
+			continue
+		}
+		f, ok := fieldFor(t, p)
+		if !ok {
+			return false, nil
+		}
+		strict, t = strict || f.strict, f.Type
+	}
+	return strict, keys(deref(t))
+}
+
+// fieldFor finds the field of the struct t that key sets.
+func fieldFor(t reflect.Type, key string) (field, bool) {
+	if t.Kind() != reflect.Struct {
+		return field{}, false
+	}
+	for _, f := range fields(t) {
+		if f.squash {
+			if sub, ok := fieldFor(deref(f.Type), key); ok {
+				return sub, true
+			}
+		} else if strings.EqualFold(f.key, key) {
+			return f, true
+		}
+	}
+	return field{}, false
+}
+
+// split splits a key as the decoder names it into its parts: names, and
+// the [key] or [index] of an element.
+func split(key string) []string {
+	var out []string
+	for key != "" {
+		switch key[0] {
+		case '.':
+			key = key[1:]
+		case '[':
+			i := strings.IndexByte(key, ']')
+			if i < 0 {
+				i = len(key) - 1
+			}
+			out = append(out, key[:i+1])
+			key = key[i+1:]
+		default:
+			i := strings.IndexAny(key, ".[")
+			if i < 0 {
+				i = len(key)
+			}
+			out = append(out, key[:i])
+			key = key[i:]
+		}
+	}
+	return out
+}
