@@ -9,10 +9,9 @@ import (
 	"encoding/hex"
 	"io"
 	"io/fs"
-	"os"
 	"slices"
-	"sync"
 
+	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -37,35 +36,6 @@ type Blobs interface {
 	PutBlob(data []byte) (key string)
 }
 
-// Key hashes its parts into a cache key. Parts are length-prefixed, so
-// ("ab","c") and ("a","bc") differ.
-func Key(parts ...string) string {
-	h := sha256.New()
-	var n [8]byte
-	for _, p := range parts {
-		binary.LittleEndian.PutUint64(n[:], uint64(len(p)))
-		h.Write(n[:])
-		h.Write([]byte(p))
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// BuildID identifies this program: a hash of its executable, so any
-// change to a reader (or anything else) invalidates what it cached.
-var BuildID = sync.OnceValue(func() string {
-	exe, err := os.Executable()
-	if err == nil {
-		if f, err := os.Open(exe); err == nil {
-			defer f.Close()
-			h := sha256.New()
-			if _, err := io.Copy(h, f); err == nil {
-				return hex.EncodeToString(h.Sum(nil)[:12])
-			}
-		}
-	}
-	return "unknown"
-})
-
 // parsed is what reading one file produced, as the cache keeps it.
 type parsed struct {
 	Reader   int // 1 + its index in Readers; 0 when no reader claimed the file
@@ -73,42 +43,15 @@ type parsed struct {
 	Warnings []Warning
 }
 
-// The cache holds a parsed file as a stream of gob values: its head, then
-// each session without its turns, each turn without its messages, and
-// each message. gob buffers a whole value before writing it, so a session
-// of hundreds of megabytes written as one value would be held twice.
+// A parsed file is kept as a stream of gob values: its head, then its
+// sessions as the cache's codec writes them.
 
 func (p *parsed) encode(w io.Writer) error {
 	enc := gob.NewEncoder(w)
 	if err := enc.Encode(parsedHead{p.Reader, p.Warnings, len(p.Sessions)}); err != nil {
 		return err
 	}
-	for _, s := range p.Sessions {
-		head := *s
-		head.Turns = nil
-		if err := enc.Encode(&head); err != nil {
-			return err
-		}
-		if err := enc.Encode(len(s.Turns)); err != nil {
-			return err
-		}
-		for _, t := range s.Turns {
-			msgs := t.Messages
-			t.Messages = nil
-			if err := enc.Encode(&t); err != nil {
-				return err
-			}
-			if err := enc.Encode(len(msgs)); err != nil {
-				return err
-			}
-			for _, m := range msgs {
-				if err := enc.Encode(toWire(m)); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
+	return cache.WriteSessions(enc, p.Sessions)
 }
 
 func (p *parsed) decode(r io.Reader) error {
@@ -118,78 +61,9 @@ func (p *parsed) decode(r io.Reader) error {
 		return err
 	}
 	p.Reader, p.Warnings = head.Reader, head.Warnings
-	var n int
-	for range head.Sessions {
-		s := new(transcript.Session)
-		if err := dec.Decode(s); err != nil {
-			return err
-		}
-		if err := dec.Decode(&n); err != nil {
-			return err
-		}
-		s.Turns = make([]transcript.Turn, n)
-		for i := range s.Turns {
-			t := &s.Turns[i]
-			if err := dec.Decode(t); err != nil {
-				return err
-			}
-			if err := dec.Decode(&n); err != nil {
-				return err
-			}
-			t.Messages = make([]*transcript.Message, n)
-			for j := range t.Messages {
-				var w wireMessage
-				if err := dec.Decode(&w); err != nil {
-					return err
-				}
-				t.Messages[j] = w.message()
-			}
-		}
-		p.Sessions = append(p.Sessions, s)
-	}
-	return nil
-}
-
-// wireMessage is a message as the cache keeps it. gob sends a pointer to
-// zero as nothing, so the parts whose exit code is 0 are listed beside it.
-// A part's own result is listed by its index, a call's result by -1-index.
-type wireMessage struct {
-	M        *transcript.Message
-	ExitZero []int
-}
-
-func toWire(m *transcript.Message) wireMessage {
-	w := wireMessage{M: m}
-	zero := func(r *transcript.ToolResult) bool { return r != nil && r.ExitCode != nil && *r.ExitCode == 0 }
-	for i, p := range m.Parts {
-		if zero(p.Result) {
-			w.ExitZero = append(w.ExitZero, i)
-		}
-		if p.Call != nil && zero(p.Call.Result) {
-			w.ExitZero = append(w.ExitZero, -1-i)
-		}
-	}
-	return w
-}
-
-func (w wireMessage) message() *transcript.Message {
-	m := w.M
-	if m == nil {
-		m = new(transcript.Message) // gob sent a message with nothing set as nothing
-	}
-	for _, i := range w.ExitZero {
-		var r *transcript.ToolResult
-		switch {
-		case i >= 0 && i < len(m.Parts):
-			r = m.Parts[i].Result
-		case i < 0 && -1-i < len(m.Parts) && m.Parts[-1-i].Call != nil:
-			r = m.Parts[-1-i].Call.Result
-		}
-		if r != nil {
-			r.ExitCode = new(int)
-		}
-	}
-	return m
+	ss, err := cache.ReadSessions(dec, head.Sessions)
+	p.Sessions = ss
+	return err
 }
 
 type parsedHead struct {
@@ -218,7 +92,7 @@ func contentHash(ctx context.Context, c Cache, fsys fs.FS, name, rel string) (st
 		}
 		stats = append(stats, st.ModTime().UTC().String(), string(binary.LittleEndian.AppendUint64(nil, uint64(st.Size()))))
 	}
-	statKey := Key(stats...)
+	statKey := cache.Key(stats...)
 	if h, ok := c.Get(statKey); ok {
 		return string(h), nil
 	}
@@ -252,8 +126,8 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 		transform(opts, rd.sessions)
 		return rd
 	}
-	key := Key("parse", BuildID(), opts.TransformID, f.Rel, sum)
-	linksKey := Key("links", key)
+	key := cache.Key("parse", cache.BuildID(), opts.TransformID, f.Rel, sum)
+	linksKey := cache.Key("links", key)
 	if release {
 		var fl fileLinks
 		if data, ok := c.Get(linksKey); ok && gob.NewDecoder(bytes.NewReader(data)).Decode(&fl) == nil && fl.Reader <= len(Readers) {

@@ -10,6 +10,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -237,7 +238,7 @@ func putSummaries(c Cache, keys []string, ss []*transcript.Session) {
 	}
 }
 
-func groupKey(keys []string) string { return Key(append([]string{"group"}, keys...)...) }
+func groupKey(keys []string) string { return cache.Key(append([]string{"group"}, keys...)...) }
 
 // Groups returns the sessions in the groups Load reads back together.
 func (r *Result) Groups() [][]*transcript.Session {

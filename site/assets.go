@@ -2,8 +2,6 @@ package site
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -12,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/sass"
 )
 
@@ -61,8 +60,7 @@ func (b *builder) assets(chroma string) (map[string]string, []string, error) {
 	put := func(name string, data []byte) error {
 		out := name
 		if ext := path.Ext(name); b.fingerprint && (ext == ".css" || ext == ".js") {
-			sum := sha256.Sum256(data)
-			out = strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:5]) + ext
+			out = strings.TrimSuffix(name, ext) + "." + cache.Hash(data)[:10] + ext
 		}
 		names[name] = out
 		return b.out.write(out, data)

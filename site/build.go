@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/redact"
 	"github.com/transcriptsite/transcriptsite/render"
@@ -86,15 +87,15 @@ type BuildOptions struct {
 type Builder struct {
 	cfg   *Config
 	opts  BuildOptions
-	store *store // nil when the site has no cache dir
-	last  Files  // the last site BuildFiles made: its unchanged files are kept
+	store *cache.Store // nil when the site has no cache dir
+	last  Files        // the last site BuildFiles made: its unchanged files are kept
 }
 
 // NewBuilder returns a builder of the site cfg configures.
 func NewBuilder(cfg *Config, opts BuildOptions) (*Builder, error) {
 	b := &Builder{cfg: cfg, opts: opts}
 	if cfg.CacheDir != "" {
-		st, err := openStore(cfg.CacheDir, !opts.IgnoreCache)
+		st, err := cache.New(cfg.CacheDir, !opts.IgnoreCache)
 		if err != nil {
 			return nil, fmt.Errorf("cacheDir: %w", err)
 		}
@@ -168,10 +169,10 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 		return nil, err
 	}
 	if bd.store != nil {
-		if err := bd.store.begin(ctx, bd.waiting("cache "+cfg.CacheDir)); err != nil {
+		if err := bd.store.Begin(ctx, bd.waiting("cache "+cfg.CacheDir)); err != nil {
 			return nil, fmt.Errorf("cacheDir: %w", err)
 		}
-		defer bd.store.end()
+		defer bd.store.End()
 		// Sessions keep only their summaries until their pages are made,
 		// but for those of the first holdBytes of files parsed anew.
 		opts.Cache, opts.Blobs, opts.Release, opts.Hold = bd.store, bd.store, true, holdBytes
@@ -209,20 +210,19 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	rep := &Report{Sessions: len(st.Sessions), Files: res.Files, Warnings: append(res.Warnings, b.warnings...), Notices: notices,
 		Redacted: total(sessions), Rendered: int(b.rendered.Load()), redactions: report}
 	if bd.store != nil {
-		if d := bd.store.report(); len(d) > 0 {
-			rep.Notices = append(rep.Notices, damagedNotice(cfg.CacheDir, d))
+		var damaged []string
+		rep.CacheHits, rep.CacheMisses, damaged = bd.store.Report()
+		if len(damaged) > 0 {
+			rep.Notices = append(rep.Notices, damagedNotice(cfg.CacheDir, damaged))
 		}
-		rep.CacheHits, rep.CacheMisses = bd.store.hits, bd.store.misses
-		bd.store.hits, bd.store.misses = 0, 0
 		if bd.opts.GC {
-			if rep.CacheRemoved, err = bd.store.gc(); err != nil {
+			if rep.CacheRemoved, err = bd.store.GC(); err != nil {
 				return nil, fmt.Errorf("cache gc: %w", err)
 			}
 		}
 		if bd.opts.Memory {
-			bd.store.trim()
+			bd.store.Trim()
 		}
-		bd.store.used = map[string]bool{}
 	}
 	rep.Elapsed = time.Since(start)
 	return rep, nil
@@ -242,7 +242,7 @@ func damagedNotice(dir string, damaged []string) string {
 // themeDigest hashes everything besides a session that its page depends
 // on: the theme, the config and the program.
 func themeDigest(cfg *Config, chroma string) (string, error) {
-	files, err := hashFS(cfg.Theme, "templates", "assets")
+	files, err := cache.HashFS(cfg.Theme, "templates", "assets")
 	if err != nil {
 		return "", err
 	}
@@ -257,7 +257,7 @@ func themeDigest(cfg *Config, chroma string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return ingest.Key("theme", ingest.BuildID(), files, string(conf), chroma), nil
+	return cache.Key("theme", cache.BuildID(), files, string(conf), chroma), nil
 }
 
 // startSass starts Dart Sass for the build if it can be found. A binary the
@@ -314,7 +314,7 @@ type sink interface {
 	open(rel string) (io.ReadCloser, error)
 	// keep makes the file rel the previous site's, when that holds what
 	// want sums up; false when it does not, or there is none.
-	keep(rel string, want fileSum) bool
+	keep(rel string, want cache.Sum) bool
 	// remove removes a file written.
 	remove(rel string) error
 }
@@ -408,9 +408,9 @@ func (m *memOut) open(rel string) (io.ReadCloser, error) {
 
 // keep shares the previous site's file rel when it holds what want sums
 // up: a site in memory is not held twice.
-func (m *memOut) keep(rel string, want fileSum) bool {
+func (m *memOut) keep(rel string, want cache.Sum) bool {
 	data, ok := m.prev[rel]
-	if !ok || fileSum(sumOf(data)) != want {
+	if !ok || cache.SumOf(data) != want {
 		return false
 	}
 	return m.write(rel, data) == nil
@@ -436,7 +436,7 @@ type builder struct {
 	site        *Site
 	tpl         map[string]*template.Template
 	out         sink
-	store       *store            // nil without a cache
+	store       *cache.Store      // nil without a cache
 	res         *ingest.Result    // what was read: the sessions' turns come back from it
 	theme       string            // digest of the theme and config
 	hashes      map[string]string // content hash of each source file

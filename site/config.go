@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	transcriptsite "github.com/transcriptsite/transcriptsite"
+	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/config"
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/redact"
@@ -172,7 +173,7 @@ func (c *Config) checkSite() error {
 		c.CacheDir = abs(c.Dir, c.CacheDir)
 	} else if dir, err := os.UserCacheDir(); err == nil {
 		// One cache per site dir, under the user's cache dir.
-		c.CacheDir = filepath.Join(dir, "transcriptsite", ingest.Key(c.Dir)[:16])
+		c.CacheDir = filepath.Join(dir, "transcriptsite", cache.Key(c.Dir)[:16])
 	}
 	return nil
 }

@@ -139,8 +139,8 @@ func (b *builder) toCache(rel, key string) {
 // when it holds what the entry does; else the entry is copied, checked as
 // it is.
 func (b *builder) fromCache(rel, key string) bool {
-	if want, ok := b.store.entry(key); ok && b.out.keep(rel, want) {
-		b.store.count(true)
+	if want, ok := b.store.Entry(key); ok && b.out.keep(rel, want) {
+		b.store.Count(true)
 		return true
 	}
 	r, ok := b.store.Open(key)

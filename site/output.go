@@ -9,7 +9,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sync"
+
+	"github.com/transcriptsite/transcriptsite/cache"
+	"github.com/transcriptsite/transcriptsite/internal/disk"
 )
 
 // marker is the file every built site has at its root. Only a destination
@@ -25,8 +27,8 @@ type output struct {
 	dest string
 	tmp  string
 	prev bool // dest holds a site built before
-	lock *lock
-	dirs dirs
+	lock *disk.Lock
+	dirs disk.Dirs
 }
 
 // building is the file in a site being built that says transcriptsite is
@@ -39,13 +41,13 @@ func newOutput(ctx context.Context, dest string, wait func()) (o *output, err er
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, err
 	}
-	lk, err := acquire(ctx, filepath.Join(parent, "."+base+".lock"), wait)
+	lk, err := disk.Acquire(ctx, filepath.Join(parent, "."+base+".lock"), wait)
 	if err != nil {
 		return nil, fmt.Errorf("destination %s: %w", dest, err)
 	}
 	defer func() {
 		if err != nil {
-			lk.release()
+			lk.Release()
 		}
 	}()
 	if err := recoverOld(dest); err != nil {
@@ -163,7 +165,7 @@ func (b *bufferedFile) Close() error {
 // the cache. A file with other links (one an older version shared with
 // the cache, or a user's backup) is not reused, so the site never shares
 // a file with anything but the site it replaces, which is removed.
-func (o *output) keep(rel string, want fileSum) bool {
+func (o *output) keep(rel string, want cache.Sum) bool {
 	if !o.prev || inside(rel) != nil {
 		return false
 	}
@@ -177,8 +179,8 @@ func (o *output) keep(rel string, want fileSum) bool {
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() != want.Size || nameCount(fi) != 1 {
 		return false
 	}
-	var got summer
-	if _, err := io.Copy(&got, f); err != nil || fileSum(got) != want {
+	var got cache.Sum
+	if _, err := io.Copy(&got, f); err != nil || got != want {
 		return false
 	}
 	p, err := o.file(rel)
@@ -209,25 +211,10 @@ func (o *output) file(rel string) (string, error) {
 		return "", err
 	}
 	p := filepath.Join(o.tmp, filepath.FromSlash(rel))
-	if err := o.dirs.make(filepath.Dir(p)); err != nil {
+	if err := o.dirs.Make(filepath.Dir(p)); err != nil {
 		return "", err
 	}
 	return p, nil
-}
-
-// dirs makes directories once each: thousands of files of a site or a
-// cache share a few hundred, and asking the disk again costs a call each.
-type dirs struct{ made sync.Map }
-
-func (d *dirs) make(dir string) error {
-	if _, ok := d.made.Load(dir); ok {
-		return nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	d.made.Store(dir, true)
-	return nil
 }
 
 // inside checks that the slash path rel names a file inside the site.
@@ -242,7 +229,7 @@ func inside(rel string) error {
 // exchange where the file system has one: there is no moment without a
 // site. The previous site, swapped to the temporary name, is removed.
 func (o *output) commit() error {
-	defer o.lock.release()
+	defer o.lock.Release()
 	if err := os.Remove(filepath.Join(o.tmp, building)); err != nil {
 		return err
 	}
@@ -271,5 +258,5 @@ func (o *output) commit() error {
 // abort removes the unfinished site.
 func (o *output) abort() {
 	_ = os.RemoveAll(o.tmp)
-	o.lock.release()
+	o.lock.Release()
 }

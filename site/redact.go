@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 
+	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/ingest"
 
 	"github.com/transcriptsite/transcriptsite/redact"
@@ -27,7 +28,7 @@ func readOptions(cfg *Config) (ingest.Options, error) {
 	}
 	return ingest.Options{
 		Transform:   func(s *transcript.Session) { r.Session(s) },
-		TransformID: ingest.Key("redact", string(rules)),
+		TransformID: cache.Key("redact", string(rules)),
 		Merged:      func(s *transcript.Session) { s.Redacted = redact.Count(s) },
 	}, nil
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/site/search"
 )
 
@@ -52,9 +52,9 @@ func (b *builder) indexKey(digs []string) string {
 		if digs[i] == "" {
 			return ""
 		}
-		parts = append(parts, ingest.Key(prepareParts(b.theme, digs[i], s)...))
+		parts = append(parts, cache.Key(prepareParts(b.theme, digs[i], s)...))
 	}
-	return ingest.Key(parts...)
+	return cache.Key(parts...)
 }
 
 // link copies the files of the cached index into the site, when the cache
@@ -69,7 +69,7 @@ func (ix *searchIndex) link() (bool, error) {
 	}
 	names := strings.Split(string(list), "\n")
 	for i, name := range names {
-		if !ix.b.fromCache("search/"+name, ingest.Key(ix.key, name)) {
+		if !ix.b.fromCache("search/"+name, cache.Key(ix.key, name)) {
 			for _, n := range names[:i] {
 				if err := ix.b.out.remove("search/" + n); err != nil {
 					return false, err
@@ -94,7 +94,7 @@ func (ix *searchIndex) write() error {
 		return nil
 	}
 	for _, name := range ix.names {
-		ix.b.toCache("search/"+name, ingest.Key(ix.key, name))
+		ix.b.toCache("search/"+name, cache.Key(ix.key, name))
 	}
 	ix.b.store.Put(ix.key, []byte(strings.Join(ix.names, "\n")))
 	return nil

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/internal/parallel"
 	"github.com/transcriptsite/transcriptsite/render"
@@ -212,7 +213,7 @@ func (b *builder) sides(s *Session, dig string, full func() (*Session, error)) e
 	for _, name := range names {
 		var key string
 		if b.store != nil {
-			key = ingest.Key("side", name)
+			key = cache.Key("side", name)
 		}
 		err := b.cachedFile(s.Path+name, key, func(w io.Writer) error {
 			if data == nil {
@@ -275,7 +276,7 @@ func (b *builder) sessionKey(dig string, parts ...string) string {
 	if b.store == nil || dig == "" {
 		return ""
 	}
-	return ingest.Key(parts...)
+	return cache.Key(parts...)
 }
 
 // getCached returns the cache entry key; a build without a cache, or a
@@ -440,4 +441,23 @@ func pageContext(s *Session) string {
 	data, _ := json.Marshal([]any{s.Path, s.Title, s.Project.Name, s.Project.Path,
 		link(s.Prev), link(s.Next), link(pg.Parent()), children, subagents})
 	return string(data)
+}
+
+// digest identifies a session's content without reading it again: the
+// hashes of the files it was read from, and the links a reader's Merge may
+// set from other files (see ingest.Reader.Merge). It is "" when a file's
+// hash is unknown, and the session is then rendered every time.
+func digest(s *Session, hashes map[string]string) string {
+	parts := []string{"session", s.Format, s.ID, s.Title, s.ParentID, strings.Join(s.ChildIDs, "\x00")}
+	for _, src := range append([]string{s.Source}, s.Sources...) {
+		h, ok := hashes[src]
+		if !ok {
+			return ""
+		}
+		parts = append(parts, src, h)
+	}
+	for _, l := range s.summary.Subagents {
+		parts = append(parts, l.CallID, l.Session)
+	}
+	return cache.Key(parts...)
 }

@@ -1,13 +1,12 @@
 package site
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"html/template"
 	"io/fs"
 	"strings"
 
+	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
@@ -64,8 +63,7 @@ func loadTemplates(theme fs.FS) (map[string]*template.Template, error) {
 func imageName(img *transcript.Image) string {
 	hash := img.Blob // the sha256 of the data, in hex
 	if hash == "" {
-		sum := sha256.Sum256(img.Data)
-		hash = hex.EncodeToString(sum[:])
+		hash = cache.Hash(img.Data)
 	}
 	ext := strings.TrimPrefix(img.MediaType, "image/")
 	if ext == "jpeg" {

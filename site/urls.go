@@ -1,11 +1,10 @@
 package site
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"strings"
 	"unicode"
 
+	"github.com/transcriptsite/transcriptsite/cache"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -73,11 +72,7 @@ func shortID(id string) string {
 	return hash8(id)
 }
 
+// hash8 is a short hash of parts, for a URL that must not collide.
 func hash8(parts ...string) string {
-	h := sha256.New()
-	for _, p := range parts {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
-	}
-	return hex.EncodeToString(h.Sum(nil))[:8]
+	return cache.Hash([]byte(strings.Join(parts, "\x00") + "\x00"))[:8]
 }

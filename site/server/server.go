@@ -5,9 +5,7 @@ package server
 import (
 	"bytes"
 	"compress/gzip"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -20,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/site"
 )
 
@@ -119,8 +118,7 @@ func (s *Server) Update(files site.Files) {
 	s.mu.RUnlock()
 	next := make(map[string]file, len(files))
 	for name, data := range files {
-		sum := sha256.Sum256(data)
-		f := file{data: data, etag: `"` + hex.EncodeToString(sum[:8]) + `"`, gz: new(compressed)}
+		f := file{data: data, etag: `"` + cache.Hash(data)[:16] + `"`, gz: new(compressed)}
 		if p, ok := prev[name]; ok && p.etag == f.etag {
 			f.gz = p.gz
 		}

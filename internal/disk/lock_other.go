@@ -1,6 +1,6 @@
 //go:build !unix && !windows
 
-package site
+package disk
 
 import "os"
 

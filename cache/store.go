@@ -1,13 +1,16 @@
-package site
+// Package cache is the build cache: a store of entries named by keys
+// (hashes of what made them), the build id that every key of the program's
+// output includes, and the codec that keeps parsed sessions in it. ingest
+// keeps what files parse into there, and site what pages, exports and the
+// search index are made of.
+package cache
 
 import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/binary"
 	"encoding/gob"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -15,13 +18,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
-	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/internal/disk"
 )
 
-// store is the build cache: entries named by their key, in files under
+// Store is the build cache: entries named by their key, in files under
 // dir. It is safe for concurrent use and serves as the ingest cache.
 // Small entries (hashes, lists, summaries: several per session) live in
 // one table file, read when a build begins and written when it ends:
@@ -32,49 +34,54 @@ import (
 // whose file no longer matches (cut short, overwritten, unreadable) is
 // dropped, reported and made again. The site never shares a file with
 // the cache: what a build takes from it is copied.
-type store struct {
+type Store struct {
 	dir     string
 	read    bool // false with --ignoreCache: only entries this build wrote are read
 	mu      sync.Mutex
-	wrote   map[string]bool    // entries this build wrote, while read is false
-	made    map[string]bool    // entries this store wrote, for trim
-	small   map[string][]byte  // entries of at most smallEntry bytes
-	sums    map[string]fileSum // what each entry file holds
-	dirty   bool               // the table changed since it was written
+	wrote   map[string]bool   // entries this build wrote, while read is false
+	made    map[string]bool   // entries this store wrote, for trim
+	small   map[string][]byte // entries of at most smallEntry bytes
+	sums    map[string]Sum    // what each entry file holds
+	dirty   bool              // the table changed since it was written
 	used    map[string]bool
 	hits    int
 	misses  int
 	damaged []string    // entries found damaged since the last report
-	dirs    dirs        // folders of entries made so far
-	lock    *lock       // held while a build uses the store
+	dirs    disk.Dirs   // folders of entries made so far
+	lock    *disk.Lock  // held while a build uses the store
 	seen    os.FileInfo // the table file as last read or written
 }
 
-// fileSum is what an entry's file must hold: its size and CRC-32C. It is
+// Sum is what an entry's file must hold: its size and CRC-32C. It is
 // kept in the table, apart from the file, so that a file cut short or
 // written over cannot vouch for itself. A cheap check is enough: it guards
 // against accidents (a full disk, a killed copy, an edit), not attackers,
-// who could as well edit the site.
-type fileSum struct {
+// who could as well edit the site. A Sum is also a writer that sums what
+// is written to it.
+type Sum struct {
 	Size int64
 	CRC  uint32
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// summer sums what is written to it.
-type summer fileSum
-
-func (s *summer) Write(p []byte) (int, error) {
+func (s *Sum) Write(p []byte) (int, error) {
 	s.CRC = crc32.Update(s.CRC, castagnoli, p)
 	s.Size += int64(len(p))
 	return len(p), nil
 }
 
+// SumOf sums data.
+func SumOf(data []byte) Sum {
+	var s Sum
+	s.Write(data)
+	return s
+}
+
 // table is the store's table file: the small entries and the sums.
 type table struct {
 	Small map[string][]byte
-	Sums  map[string]fileSum
+	Sums  map[string]Sum
 }
 
 // smallEntry is the most an entry of the small table holds.
@@ -88,22 +95,26 @@ const lockFile = "lock"
 // the CRC-32C of the rest.
 const tableFile = "table.gob"
 
-func openStore(dir string, read bool) (*store, error) {
+// New returns the store in dir. With read false (--ignoreCache) a build
+// reads only the entries it wrote itself.
+func New(dir string, read bool) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	return &store{dir: dir, read: read, used: map[string]bool{}, wrote: map[string]bool{}, made: map[string]bool{},
-		small: map[string][]byte{}, sums: map[string]fileSum{}}, nil
+	return &Store{dir: dir, read: read, used: map[string]bool{}, wrote: map[string]bool{}, made: map[string]bool{},
+		small: map[string][]byte{}, sums: map[string]Sum{}}, nil
 }
 
-// begin takes the store's lock for a build, and reads the table when
-// another build wrote it since this store last did.
-func (s *store) begin(ctx context.Context, wait func()) error {
-	lk, err := acquire(ctx, filepath.Join(s.dir, lockFile), wait)
+// Begin takes the store's lock for a build, and reads the table when
+// another build wrote it since this store last did. What the build uses
+// is counted from here, for GC and Trim.
+func (s *Store) Begin(ctx context.Context, wait func()) error {
+	lk, err := disk.Acquire(ctx, filepath.Join(s.dir, lockFile), wait)
 	if err != nil {
 		return err
 	}
 	s.lock = lk
+	s.used = map[string]bool{}
 	fi, err := os.Stat(filepath.Join(s.dir, tableFile))
 	if s.read && err == nil && (s.seen == nil || !os.SameFile(fi, s.seen) || !fi.ModTime().Equal(s.seen.ModTime())) {
 		s.load()
@@ -112,16 +123,16 @@ func (s *store) begin(ctx context.Context, wait func()) error {
 	return nil
 }
 
-// end writes the table and lets the next build in.
-func (s *store) end() {
+// End writes the table and lets the next build in.
+func (s *Store) End() {
 	s.flush()
-	s.lock.release()
+	s.lock.Release()
 }
 
 // load reads the table. A damaged table is an empty one: every entry
 // file is then unchecked, so unused, and made again.
-func (s *store) load() {
-	s.small, s.sums = map[string][]byte{}, map[string]fileSum{}
+func (s *Store) load() {
+	s.small, s.sums = map[string][]byte{}, map[string]Sum{}
 	data, err := os.ReadFile(filepath.Join(s.dir, tableFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return
@@ -142,11 +153,11 @@ func (s *store) load() {
 }
 
 // flush writes the table, if it changed, whole or not at all.
-func (s *store) flush() {
+func (s *Store) flush() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.dirty && writeWhole(filepath.Join(s.dir, tableFile), func(w io.Writer) error {
-		var sm summer
+		var sm Sum
 		if err := gob.NewEncoder(io.MultiWriter(w, &sm)).Encode(table{s.small, s.sums}); err != nil {
 			return err
 		}
@@ -157,19 +168,20 @@ func (s *store) flush() {
 	}
 }
 
-// report returns the entries found damaged since it was last called.
-func (s *store) report() []string {
+// Report says how many entries the build found and missed, and which it
+// found damaged, since it was last called.
+func (s *Store) Report() (hits, misses int, damaged []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.damaged
-	s.damaged = nil
-	return d
+	hits, misses, damaged = s.hits, s.misses, s.damaged
+	s.hits, s.misses, s.damaged = 0, 0, nil
+	return hits, misses, damaged
 }
 
-func (s *store) path(key string) string { return filepath.Join(s.dir, key[:2], key) }
+func (s *Store) path(key string) string { return filepath.Join(s.dir, key[:2], key) }
 
 // drop forgets the entry key, whose file is damaged, and removes the file.
-func (s *store) drop(key, why string) {
+func (s *Store) drop(key, why string) {
 	os.Remove(s.path(key))
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -180,8 +192,8 @@ func (s *store) drop(key, why string) {
 	}
 }
 
-// count records a hit or a miss.
-func (s *store) count(hit bool) {
+// Count records a hit or a miss.
+func (s *Store) Count(hit bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if hit {
@@ -191,9 +203,9 @@ func (s *store) count(hit bool) {
 	}
 }
 
-// entry returns what the file of the entry key must hold, and marks the
+// Entry returns what the file of the entry key must hold, and marks the
 // entry used; false when this build is not to read such a file.
-func (s *store) entry(key string) (fileSum, bool) {
+func (s *Store) Entry(key string) (Sum, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.used[key] = true
@@ -205,7 +217,7 @@ func (s *store) entry(key string) (fileSum, bool) {
 // goes: a reader gives io.EOF only after the whole entry matched its sum,
 // and errDamaged in its place when it did not, so a reader must be read
 // to the end before what it gave is trusted.
-func (s *store) Open(key string) (io.ReadCloser, bool) {
+func (s *Store) Open(key string) (io.ReadCloser, bool) {
 	s.mu.Lock()
 	_, small := s.small[key]
 	s.mu.Unlock()
@@ -213,9 +225,9 @@ func (s *store) Open(key string) (io.ReadCloser, bool) {
 		data, ok := s.Get(key)
 		return io.NopCloser(bytes.NewReader(data)), ok
 	}
-	want, ok := s.entry(key)
+	want, ok := s.Entry(key)
 	if !ok {
-		s.count(false)
+		s.Count(false)
 		return nil, false
 	}
 	f, err := os.Open(s.path(key))
@@ -231,10 +243,10 @@ func (s *store) Open(key string) (io.ReadCloser, bool) {
 			f.Close()
 		}
 		s.drop(key, err.Error())
-		s.count(false)
+		s.Count(false)
 		return nil, false
 	}
-	s.count(true)
+	s.Count(true)
 	return &checked{f: f, s: s, key: key, want: want}, true
 }
 
@@ -244,16 +256,16 @@ var errDamaged = errors.New("cache entry damaged: it does not match its checksum
 // checked reads an entry's file and checks it against its sum at the end.
 type checked struct {
 	f    *os.File
-	s    *store
+	s    *Store
 	key  string
-	want fileSum
-	got  summer
+	want Sum
+	got  Sum
 }
 
 func (c *checked) Read(p []byte) (int, error) {
 	n, err := c.f.Read(p)
 	c.got.Write(p[:n])
-	if err == io.EOF && fileSum(c.got) != c.want || err != nil && err != io.EOF {
+	if err == io.EOF && c.got != c.want || err != nil && err != io.EOF {
 		c.s.drop(c.key, errDamaged.Error())
 		return n, errDamaged
 	}
@@ -262,15 +274,15 @@ func (c *checked) Read(p []byte) (int, error) {
 
 func (c *checked) Close() error { return c.f.Close() }
 
-func (s *store) Get(key string) ([]byte, bool) {
+func (s *Store) Get(key string) ([]byte, bool) {
 	s.mu.Lock()
 	s.used[key] = true
 	data, ok := s.small[key]
 	s.mu.Unlock()
 	if !ok {
-		if want, file := s.entry(key); file {
+		if want, file := s.Entry(key); file {
 			var err error
-			if data, err = os.ReadFile(s.path(key)); err == nil && fileSum(sumOf(data)) != want {
+			if data, err = os.ReadFile(s.path(key)); err == nil && SumOf(data) != want {
 				err = errDamaged
 			}
 			if ok = err == nil; !ok {
@@ -278,27 +290,20 @@ func (s *store) Get(key string) ([]byte, bool) {
 			}
 		}
 	}
-	s.count(ok)
+	s.Count(ok)
 	return data, ok
-}
-
-func sumOf(data []byte) summer {
-	var s summer
-	s.Write(data)
-	return s
 }
 
 // PutBlob stores data under its sha256 and returns the key, or "" when it
 // cannot. Blobs are read back whatever --ignoreCache says: they belong to
 // this build.
-func (s *store) PutBlob(data []byte) string {
-	sum := sha256.Sum256(data)
-	key := hex.EncodeToString(sum[:])
+func (s *Store) PutBlob(data []byte) string {
+	key := Hash(data)
 	s.mu.Lock()
 	_, stored := s.sums[key] // by an earlier build
 	s.mu.Unlock()
 	if stored {
-		s.entry(key)
+		s.Entry(key)
 		return key
 	}
 	if !s.put(key, data) {
@@ -308,7 +313,7 @@ func (s *store) PutBlob(data []byte) string {
 }
 
 // OpenBlob opens what PutBlob stored.
-func (s *store) OpenBlob(key string) (io.ReadCloser, error) {
+func (s *Store) OpenBlob(key string) (io.ReadCloser, error) {
 	r, ok := s.Open(key)
 	if !ok {
 		return nil, fmt.Errorf("%w (or damaged)", fs.ErrNotExist)
@@ -318,10 +323,10 @@ func (s *store) OpenBlob(key string) (io.ReadCloser, error) {
 
 // Put stores an entry. The cache is an optimisation: a failed write (a
 // full disk) is not an error of the build, which goes on without it.
-func (s *store) Put(key string, data []byte) { s.put(key, data) }
+func (s *Store) Put(key string, data []byte) { s.put(key, data) }
 
 // put stores an entry, and reports whether it did.
-func (s *store) put(key string, data []byte) bool {
+func (s *Store) put(key string, data []byte) bool {
 	s.mu.Lock()
 	s.used[key] = true
 	if len(data) <= smallEntry {
@@ -338,7 +343,7 @@ func (s *store) put(key string, data []byte) bool {
 
 // Write stores the entry fn writes, streamed to its file, and reports
 // whether it did.
-func (s *store) Write(key string, fn func(io.Writer) error) bool {
+func (s *Store) Write(key string, fn func(io.Writer) error) bool {
 	s.mu.Lock()
 	s.used[key] = true
 	s.mu.Unlock()
@@ -346,14 +351,14 @@ func (s *store) Write(key string, fn func(io.Writer) error) bool {
 }
 
 // write writes an entry's file and records its sum.
-func (s *store) write(key string, fn func(io.Writer) error) bool {
+func (s *Store) write(key string, fn func(io.Writer) error) bool {
 	p := s.path(key)
-	var sm summer
-	if s.dirs.make(filepath.Dir(p)) != nil || !writeWhole(p, func(w io.Writer) error { return fn(io.MultiWriter(w, &sm)) }) {
+	var sm Sum
+	if s.dirs.Make(filepath.Dir(p)) != nil || !writeWhole(p, func(w io.Writer) error { return fn(io.MultiWriter(w, &sm)) }) {
 		return false
 	}
 	s.mu.Lock()
-	s.sums[key], s.dirty, s.made[key] = fileSum(sm), true, true
+	s.sums[key], s.dirty, s.made[key] = sm, true, true
 	if !s.read {
 		s.wrote[key] = true
 	}
@@ -380,11 +385,11 @@ func writeWhole(p string, fn func(io.Writer) error) bool {
 	return true
 }
 
-// trim removes the entries this store wrote that the last build did not
+// Trim removes the entries this store wrote that the last build did not
 // use: a builder that builds again and again (serve) as a session grows
 // would otherwise keep every version of it. Entries other builds wrote
 // are left to --gc.
-func (s *store) trim() {
+func (s *Store) Trim() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for key := range s.made {
@@ -402,8 +407,8 @@ func (s *store) trim() {
 	}
 }
 
-// gc removes the entries the last build did not use, and returns how many.
-func (s *store) gc() (int, error) {
+// GC removes the entries the last build did not use, and returns how many.
+func (s *Store) GC() (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0
@@ -429,49 +434,3 @@ func (s *store) gc() (int, error) {
 	})
 	return n, err
 }
-
-// digest identifies a session's content without reading it again: the
-// hashes of the files it was read from, and the links a reader's Merge may
-// set from other files (see ingest.Reader.Merge). It is "" when a file's
-// hash is unknown, and the session is then rendered every time.
-func digest(s *Session, hashes map[string]string) string {
-	parts := []string{"session", s.Format, s.ID, s.Title, s.ParentID, strings.Join(s.ChildIDs, "\x00")}
-	for _, src := range append([]string{s.Source}, s.Sources...) {
-		h, ok := hashes[src]
-		if !ok {
-			return ""
-		}
-		parts = append(parts, src, h)
-	}
-	for _, l := range s.summary.Subagents {
-		parts = append(parts, l.CallID, l.Session)
-	}
-	return ingest.Key(parts...)
-}
-
-// hashFS hashes every file under root of fsys: the theme's templates and
-// assets, whose change must re-render every page.
-func hashFS(fsys fs.FS, roots ...string) (string, error) {
-	h := sha256.New()
-	for _, root := range roots {
-		err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			f, err := fsys.Open(p)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			io.WriteString(h, p+"\x00")
-			_, err = io.Copy(h, f)
-			return err
-		})
-		if err != nil {
-			return "", err
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-var _ ingest.Cache = (*store)(nil)
