@@ -43,10 +43,10 @@ type Report struct {
 func (r *Report) String() string {
 	redacted := ""
 	if n := sum(r.Redacted); n > 0 {
-		redacted = fmt.Sprintf(", %d secrets redacted", n)
+		redacted = ", " + render.Plural(n, "secret") + " redacted"
 	}
-	return fmt.Sprintf("%d sessions from %d files (%d warnings%s) in %d ms",
-		r.Sessions, r.Files, len(r.Warnings), redacted, r.Elapsed.Milliseconds())
+	return fmt.Sprintf("%s from %s (%s%s) in %d ms", render.Plural(r.Sessions, "session"),
+		render.Plural(r.Files, "file"), render.Plural(len(r.Warnings), "warning"), redacted, r.Elapsed.Milliseconds())
 }
 
 // Build reads the content, renders the site and swaps it into the

@@ -99,6 +99,37 @@
     a.closest(".msg-head").appendChild(b);
   });
 
+  // A region that scrolls can be focused, so it can be scrolled from the
+  // keyboard. Sizes are read first, then attributes written: one layout.
+  var scrollers = Array.prototype.filter.call(
+    document.querySelectorAll("pre, .rows, .facts dd, .outline ol, .scroll, .text table"),
+    function (e) {
+      var st = getComputedStyle(e);
+      var scrolls = function (o) {
+        return o === "auto" || o === "scroll";
+      };
+      return (
+        (scrolls(st.overflowY) && e.scrollHeight > e.clientHeight + 1) ||
+        (scrolls(st.overflowX) && e.scrollWidth > e.clientWidth + 1)
+      );
+    }
+  );
+  scrollers.forEach(function (e) {
+    if (!e.querySelector("a, button, summary, input, select")) e.tabIndex = 0;
+  });
+
+  // The anchor of a message that only held tool results leads to the call
+  // that shows them: open it.
+  function openAlias() {
+    var t = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (t && t.classList.contains("alias") && t.nextElementSibling && t.nextElementSibling.tagName === "DETAILS") {
+      t.nextElementSibling.open = true;
+      t.scrollIntoView();
+    }
+  }
+  openAlias();
+  window.addEventListener("hashchange", openAlias);
+
   // The search box opens the search page; the page's own form runs queries.
   var box = document.getElementById("search-box");
   if (box) {

@@ -432,6 +432,10 @@
     return e;
   }
 
+  function plural(n, noun) {
+    return n + " " + noun + (n === 1 ? "" : "s");
+  }
+
   function day(d) {
     return d ? new Date(d * 86400000).toISOString().slice(0, 10) : "";
   }
@@ -496,7 +500,7 @@
       if (mine !== seq) return;
       var ms = Math.round(performance.now() - t0);
       status.textContent = res.total
-        ? res.total + " matching messages in " + res.matchedSessions + " sessions (" + ms + " ms)"
+        ? plural(res.total, "matching message") + " in " + plural(res.matchedSessions, "session") + " (" + ms + " ms)"
         : "No messages match.";
       list.replaceChildren();
       more.hidden = res.matchedSessions <= res.sessions.length;

@@ -30,6 +30,7 @@ import (
 
 	transcriptsite "github.com/transcriptsite/transcriptsite"
 	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/site"
 	"github.com/transcriptsite/transcriptsite/site/server"
 )
@@ -248,7 +249,7 @@ func (f *buildFlags) build(c *cobra.Command, cfg *site.Config, warns []string) (
 		for _, w := range rep.Warnings {
 			list.WriteString("\n  " + warningPath(cfg, w))
 		}
-		return rep, fmt.Errorf("--strict: %d warnings about session files:%s", len(rep.Warnings), list.String())
+		return rep, fmt.Errorf("--strict: %s about session files:%s", render.Plural(len(rep.Warnings), "warning"), list.String())
 	}
 	return rep, nil
 }
@@ -316,7 +317,7 @@ func countFiles(dir string) string {
 	case err != nil:
 		return err.Error()
 	}
-	return fmt.Sprintf("%d files", n)
+	return render.Plural(n, "file")
 }
 
 func newServe() *cobra.Command {
@@ -388,7 +389,7 @@ func serve(ctx context.Context, c *cobra.Command, ln net.Listener, opts site.Opt
 			}
 		}
 		srv.Update(files)
-		fmt.Fprintf(out, "%s (%d pages rendered)\n", rep, rep.Rendered)
+		fmt.Fprintf(out, "%s (%s rendered)\n", rep, render.Plural(rep.Rendered, "page"))
 	}
 	rebuild()
 	url := fmt.Sprintf("http://localhost:%d%s", ln.Addr().(*net.TCPAddr).Port, basePath(cfg.BaseURL))

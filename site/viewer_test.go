@@ -1,0 +1,207 @@
+package site
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	transcriptsite "github.com/transcriptsite/transcriptsite"
+)
+
+// A user's own sessions, read with no config file, are not titled or
+// described as the embedded demo; the demo content still is.
+func TestOwnArchiveIsNotTheDemo(t *testing.T) {
+	dir := t.TempDir() // no config file
+	content := filepath.Join(extract(t, "testdata/viewer.txtar"), "content")
+	cfg, _, err := LoadConfig(Options{Source: dir, Overrides: map[string]any{"contentDir": content, "destination": filepath.Join(dir, "public")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Title != "Agent sessions" || len(cfg.Params) != 0 {
+		t.Errorf("own archive: title %q, params %v", cfg.Title, cfg.Params)
+	}
+	if _, err := Build(t.Context(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	home := readFile(t, cfg.Destination, "index.html")
+	if strings.Contains(strings.ToLower(home), "demo") || !strings.Contains(home, "<title>Agent sessions</title>") {
+		t.Errorf("the home page of one's own archive mentions the demo or lacks the neutral title")
+	}
+
+	demo, _, err := LoadConfig(Options{Source: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(transcriptsite.DemoConfig), demo.Title) || demo.Params["footer"] == nil {
+		t.Errorf("demo: title %q, params %v", demo.Title, demo.Params)
+	}
+}
+
+// viewerSite builds testdata/viewer.txtar and serves it.
+func viewerSite(t *testing.T) (string, []sessionEntry) {
+	t.Helper()
+	cfg, _, err := build(t, extract(t, "testdata/viewer.txtar"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(cfg.Destination)))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/", readSessions(t, cfg.Destination)
+}
+
+// media emulates media features: the colour scheme, hover.
+func media(kv ...string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		var fs []*emulation.MediaFeature
+		for i := 0; i < len(kv); i += 2 {
+			fs = append(fs, &emulation.MediaFeature{Name: kv[i], Value: kv[i+1]})
+		}
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: fs})
+		return err
+	})
+}
+
+// TestViewerInBrowser checks what a reader sees first: no page scrolls
+// sideways on a phone, the session page opens on its title and its
+// prompts, not on injected context or rows that only point elsewhere,
+// diffs keep their colours in both themes, and a phone shows the
+// copy-link buttons.
+func TestViewerInBrowser(t *testing.T) {
+	ctx, consoleErrors := browser(t)
+	site, list := viewerSite(t)
+	long := list[0]
+	if long.Project != "a-project-whose-name-is-sixty-four-characters-long-for-the-phone" {
+		t.Fatalf("first session %+v", long)
+	}
+	sessionPage := site + long.URL
+
+	// At 390 px no page is wider than the screen.
+	do(t, ctx, chromedp.EmulateViewport(390, 800), media("prefers-color-scheme", "light"))
+	for _, p := range []string{"", "projects/a-project-whose-name-is-sixty-four-characters/", "projects/9126eddec7f67e038794657b4d517dd9cb5226468f30b5ee/",
+		long.URL, list[1].URL, "search/?q=tarfile", "stats/"} {
+		do(t, ctx, chromedp.Navigate(site+p), chromedp.WaitReady(chromedp.CSS("footer")))
+		if p == "search/?q=tarfile" {
+			do(t, ctx, chromedp.WaitVisible(chromedp.CSS(".search-hit-link")))
+		}
+		if w := run(t, ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth`)); w > 390 {
+			t.Errorf("/%s is %d px wide on a 390 px screen", p, w)
+		}
+	}
+	// The title comes before the outline of prompts.
+	do(t, ctx, chromedp.Navigate(sessionPage), chromedp.WaitReady(chromedp.CSS("footer")))
+	if !run(t, ctx, chromedp.Evaluate[bool](`document.querySelector("h1").getBoundingClientRect().bottom <= document.querySelector(".outline").getBoundingClientRect().top`)) {
+		t.Error("on a phone the prompt outline comes before the session's title")
+	}
+	_ = os.WriteFile(filepath.Join(artifacts(t), "viewer-390.png"), run(t, ctx, chromedp.FullScreenshot(90)), 0o644)
+
+	do(t, ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(sessionPage), chromedp.WaitReady(chromedp.CSS("footer")))
+	// The three injected messages before the first prompt are one closed
+	// block; the prompt is the first message on show.
+	type group struct {
+		Summary string
+		Open    bool
+		Msgs    []string
+	}
+	groups := run(t, ctx, chromedp.Evaluate[[]group](`[...document.querySelectorAll("details.context-group")].map(d => ({
+		Summary: d.querySelector("summary").textContent, Open: d.open, Msgs: [...d.querySelectorAll(".msg")].map(m => m.id)}))`))
+	if len(groups) != 1 || groups[0].Open || groups[0].Summary != "Context injected by the agent: 3 messages" || len(groups[0].Msgs) != 3 {
+		t.Errorf("context blocks %+v, want one closed block of three", groups)
+	}
+	if first := run(t, ctx, chromedp.Evaluate[string](`[...document.querySelectorAll(".msg")].find(m => m.checkVisibility()).id`)); first != "m-4" {
+		t.Errorf("first message on show is %s, want the prompt m-4", first)
+	}
+	// No row only says where results are shown; the anchor of the message
+	// that held them leads to the call, opened.
+	if n := run(t, ctx, chromedp.Evaluate[int](`[...document.querySelectorAll(".msg")].filter(m => /Tool results, shown/.test(m.textContent)).length`)); n != 0 {
+		t.Errorf("%d rows only point to tool calls", n)
+	}
+	do(t, ctx, chromedp.Navigate(sessionPage+"#m-8"), chromedp.Sleep(200*time.Millisecond))
+	type target struct {
+		Tool      string
+		Open, Vis bool
+	}
+	got := run(t, ctx, chromedp.Evaluate[target](`(() => { const a = document.querySelector(":target"), d = a && a.nextElementSibling;
+		return d ? {Tool: d.querySelector(".tool-name").textContent, Open: d.open, Vis: d.getBoundingClientRect().top < innerHeight && d.getBoundingClientRect().bottom > 0} : {}; })()`))
+	if got != (target{"Edit", true, true}) {
+		t.Errorf("#m-8 leads to %+v, want the Edit call that shows its result, open and in view", got)
+	}
+	// Each command and path is shown once, open or closed.
+	count := func(sel, text string) int {
+		return run(t, ctx, chromedp.Evaluate[int](`document.querySelector(`+jsString(sel)+`).innerText.split(`+jsString(text)+`).length - 1`))
+	}
+	const cmd, file = "-run TestTarfileHandlingOfVeryLongNames", "very_long_file_name_that_goes_on.go"
+	if n, m := count(".tool-shell", cmd), count(".tool-edit", file); n != 1 || m != 1 {
+		t.Errorf("the open shell call shows its command %d times, the edit its path %d times", n, m)
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS(".tool-shell > summary")))
+	if n := count(".tool-shell", cmd); n != 1 {
+		t.Errorf("the closed shell call shows its command %d times", n)
+	}
+	// Headings in a message are no smaller than its text.
+	sizes := run(t, ctx, chromedp.Evaluate[[]float64](`["p", "h3", "h4", "h5", "h6"].map(h => { const e = document.querySelector("#m-5 .text " + h) || document.createElement("x"); return parseFloat(getComputedStyle(e).fontSize) || 0; })`))
+	for i, h := range []string{"h3", "h4", "h5", "h6"} {
+		if s := sizes[i+1]; s != 0 && s < sizes[0] {
+			t.Errorf("%s of a message is %.1f px, its text %.1f px", h, s, sizes[0])
+		}
+	}
+	if sizes[1] == 0 || sizes[2] == 0 {
+		t.Errorf("the message's ### and #### are not h3 and h4 (sizes %v)", sizes)
+	}
+
+	// Added and removed lines stand out from the page in both themes, and
+	// carry a marker.
+	for _, theme := range []string{"light", "dark"} {
+		do(t, ctx, media("prefers-color-scheme", theme), chromedp.Sleep(50*time.Millisecond))
+		type row struct {
+			Mark     string
+			Contrast float64
+		}
+		rows := run(t, ctx, chromedp.Evaluate[[]row](contrastJS+`; [...document.querySelectorAll(".rows .add, .rows .del")].map(r => ({
+			Mark: r.querySelector(".mk").textContent, Contrast: contrast(getComputedStyle(r).backgroundColor, getComputedStyle(document.body).backgroundColor)}))`))
+		if len(rows) != 2 {
+			t.Fatalf("%s: diff rows %+v", theme, rows)
+		}
+		for i, r := range rows {
+			if want := []string{"-", "+"}[i]; r.Mark != want || r.Contrast < 1.3 {
+				t.Errorf("%s: diff row %d has marker %q and contrast %.2f with the page, want %q and 1.3 or more", theme, i, r.Mark, r.Contrast, want)
+			}
+		}
+	}
+	_ = os.WriteFile(filepath.Join(artifacts(t), "viewer-dark.png"), run(t, ctx, chromedp.FullScreenshot(90)), 0o644)
+
+	// Copy-link buttons show on a screen with no hover (as headless
+	// Chromium's is).
+	if run(t, ctx, chromedp.Evaluate[bool](`matchMedia("(hover: none)").matches`)) {
+		if o := run(t, ctx, chromedp.Evaluate[string](`getComputedStyle(document.querySelector("#m-4 .copy-link")).opacity`)); o != "1" {
+			t.Errorf("on a touch screen the copy-link button is hidden (opacity %s)", o)
+		}
+	}
+
+	// Plurals: one session is "1 session".
+	do(t, ctx, chromedp.Navigate(site), chromedp.WaitReady(chromedp.CSS("footer")))
+	counts := run(t, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll(".project h2 .count")].map(e => e.textContent)`))
+	if strings.Join(counts, ",") != "1 session,1 session" {
+		t.Errorf("project counts %q", counts)
+	}
+	if errs := consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %v", errs)
+	}
+}
+
+// contrastJS defines contrast(a, b): the WCAG contrast ratio of two CSS
+// rgb() colours.
+const contrastJS = `function lum(c) { const v = c.match(/[\d.]+/g).slice(0, 3).map(x => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; });
+	return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]; }
+function contrast(a, b) { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); }`
+
+func jsString(s string) string { b, _ := json.Marshal(s); return string(b) }
