@@ -205,3 +205,51 @@ const contrastJS = `function lum(c) { const v = c.match(/[\d.]+/g).slice(0, 3).m
 function contrast(a, b) { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); }`
 
 func jsString(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// axeSource is axe-core's script: $TRANSCRIPTSITE_AXE, or the copy .ci/run
+// installs, or one in node_modules at the repository's root.
+func axeSource(t *testing.T) string {
+	t.Helper()
+	paths := []string{os.Getenv("TRANSCRIPTSITE_AXE"),
+		filepath.Join("..", ".ci", "tools", "node_modules", "axe-core", "axe.min.js"),
+		filepath.Join("..", "node_modules", "axe-core", "axe.min.js")}
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		if b, err := os.ReadFile(p); err == nil {
+			return string(b)
+		}
+	}
+	skip(t, "no axe-core: npm install --prefix .ci/tools axe-core (or set TRANSCRIPTSITE_AXE to axe.min.js)")
+	return ""
+}
+
+// TestAccessibilityInBrowser runs axe-core on every kind of page in both
+// themes: no serious or critical violation.
+func TestAccessibilityInBrowser(t *testing.T) {
+	axe := axeSource(t)
+	ctx, _ := browser(t)
+	site, list := viewerSite(t)
+	type violation struct {
+		ID, Impact, Help string
+		Nodes            []string
+	}
+	pages := []string{"", "projects/a-project-whose-name-is-sixty-four-characters/", list[0].URL, "search/?q=tarfile", "stats/"}
+	for _, theme := range []string{"light", "dark"} {
+		do(t, ctx, media("prefers-color-scheme", theme))
+		for _, p := range pages {
+			do(t, ctx, chromedp.Navigate(site+p), chromedp.WaitReady(chromedp.CSS("footer")))
+			if strings.HasPrefix(p, "search/") {
+				do(t, ctx, chromedp.WaitVisible(chromedp.CSS(".search-hit-link")))
+			}
+			do(t, ctx, chromedp.Evaluate[chromedp.Void](axe))
+			vs := run(t, ctx, chromedp.Evaluate[[]violation](`axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations
+				.filter(v => v.impact === "serious" || v.impact === "critical")
+				.map(v => ({ID: v.id, Impact: v.impact, Help: v.help, Nodes: v.nodes.slice(0, 3).map(n => n.target.join(" ") + ": " + n.failureSummary)})))`, chromedp.EvalAwaitPromise))
+			for _, v := range vs {
+				t.Errorf("/%s, %s theme: %s %s (%s): %q", p, theme, v.Impact, v.ID, v.Help, v.Nodes)
+			}
+		}
+	}
+}
