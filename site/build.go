@@ -421,8 +421,8 @@ type sessionEntry struct {
 	Format    string         `json:"format"`
 	Source    string         `json:"source"`
 	URL       string         `json:"url"`
-	Started   time.Time      `json:"started"`
-	Ended     time.Time      `json:"ended"`
+	Started   time.Time      `json:"started,omitzero"`
+	Ended     time.Time      `json:"ended,omitzero"`
 	Messages  int            `json:"messages"`
 	ToolCalls int            `json:"tool_calls"`
 	Models    []string       `json:"models"`

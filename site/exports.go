@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -187,8 +188,13 @@ func Export(ctx context.Context, cfg *Config, file, id, format string, w io.Writ
 	if err != nil {
 		return nil, err
 	}
-	if fi, err := os.Stat(abs); err != nil || fi.IsDir() {
-		return nil, fmt.Errorf("%s: not a session file", file)
+	switch fi, err := os.Stat(abs); {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("%s: no such file", file)
+	case err != nil:
+		return nil, err
+	case fi.IsDir():
+		return nil, fmt.Errorf("%s is a folder: export reads one session file", file)
 	}
 	opts, err := readOptions(cfg)
 	if err != nil {

@@ -253,3 +253,29 @@ func TestAccessibilityInBrowser(t *testing.T) {
 		}
 	}
 }
+
+// A session with no time has no "started" in sessions.json, rather than
+// year 1.
+func TestSessionsJSONOmitsUnknownTimes(t *testing.T) {
+	cfg, _, err := build(t, extract(t, "testdata/stats.txtar"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := readFile(t, cfg.Destination, "sessions.json")
+	if strings.Contains(data, "0001-01-01") {
+		t.Error("sessions.json holds the zero time")
+	}
+	var list []map[string]any
+	if err := json.Unmarshal([]byte(data), &list); err != nil {
+		t.Fatal(err)
+	}
+	undated := 0
+	for _, e := range list {
+		if _, ok := e["started"]; !ok {
+			undated++
+		}
+	}
+	if undated != 1 {
+		t.Errorf("%d sessions without a start, want the one with no time", undated)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/site"
 	"github.com/transcriptsite/transcriptsite/site/publish"
 )
@@ -46,11 +48,15 @@ On GitHub, set Settings > Pages > Source to "Deploy from a branch", gh-pages.`,
 				return err
 			}
 			pages := publish.PagesURL(remote, cfg.CNAME)
-			opt.Remote, opt.Dir, opt.CNAME = remote, cfg.Destination, cfg.CNAME
+			opt.Remote, opt.Dir, opt.CNAME, opt.Repo = remote, cfg.Destination, cfg.CNAME, cfg.Dir
+			sessions := 0
 			if c.Flags().Changed("destination") {
-				if _, err := os.Stat(filepath.Join(opt.Dir, "sessions.json")); err != nil {
+				data, err := os.ReadFile(filepath.Join(opt.Dir, "sessions.json"))
+				var list []json.RawMessage
+				if err != nil || json.Unmarshal(data, &list) != nil {
 					return fmt.Errorf("%s holds no site built by transcriptsite (no sessions.json): build it, or leave out -d to build and publish", opt.Dir)
 				}
+				sessions = len(list)
 			} else {
 				if cfg.BaseURL == "" {
 					cfg.BaseURL = pages
@@ -59,13 +65,17 @@ On GitHub, set Settings > Pages > Source to "Deploy from a branch", gh-pages.`,
 				if err != nil {
 					return err
 				}
-				if !c.Flags().Changed("message") {
-					opt.Message = fmt.Sprintf("Publish %d sessions", rep.Sessions)
-				}
+				sessions = rep.Sessions
+			}
+			if opt.Message == "" {
+				opt.Message = "Publish " + render.Plural(sessions, "session")
 			}
 			res, err := publish.Publish(ctx, opt)
 			if err != nil {
 				return err
+			}
+			if f.quiet {
+				return nil
 			}
 			out := c.OutOrStdout()
 			if res.Changed() {
@@ -84,7 +94,7 @@ On GitHub, set Settings > Pages > Source to "Deploy from a branch", gh-pages.`,
 	fl := c.Flags()
 	fl.StringVar(&opt.Remote, "remote", "origin", "the git remote to publish to: a remote name of the site directory's repository, or a URL")
 	fl.StringVar(&opt.Branch, "branch", "gh-pages", "the branch to commit the site to")
-	fl.StringVar(&opt.Message, "message", "Publish the site", "the commit message")
+	fl.StringVar(&opt.Message, "message", "", `the commit message (default "Publish N sessions", N the number of sessions in the site)`)
 	fl.BoolVar(&allowSecrets, "allow-secrets", false, "publish even though redaction is turned off in the config")
 	return c
 }
