@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -277,5 +278,80 @@ func TestSessionsJSONOmitsUnknownTimes(t *testing.T) {
 	}
 	if undated != 1 {
 		t.Errorf("%d sessions without a start, want the one with no time", undated)
+	}
+}
+
+// TestSearchResultsInBrowser: results show why they matched, every
+// matching message of a session can be seen, model names are found and
+// filtered on, and a search's address gives what was typed.
+func TestSearchResultsInBrowser(t *testing.T) {
+	ctx, consoleErrors := browser(t)
+	site, _ := viewerSite(t)
+	status := chromedp.Evaluate[string](`document.getElementById("search-status").textContent`)
+	ready := chromedp.Poll[chromedp.Void](`/match/.test(document.getElementById("search-status").textContent)`)
+	type hit struct {
+		Label, Text string
+		Marks       []string
+	}
+	hits := chromedp.Evaluate[[]hit](`[...document.querySelectorAll(".search-hit-link")].map(a => ({
+		Label: a.querySelector(".search-hit-role").textContent, Text: a.querySelector(".search-hit-text").textContent,
+		Marks: [...a.querySelectorAll("mark")].map(m => m.textContent)}))`)
+
+	do(t, ctx, chromedp.Navigate(site+"search/?q=tarfile+"), ready, chromedp.Poll[chromedp.Void](`document.querySelectorAll(".search-hit-link").length >= 3`))
+	if got := run(t, ctx, status); !strings.HasPrefix(got, "4 matching messages in 1 session ") {
+		t.Errorf("status %q", got)
+	}
+	for _, h := range run(t, ctx, hits) {
+		if len(h.Marks) == 0 || strings.ToLower(h.Marks[0]) != "tarfile" {
+			t.Errorf("hit %s does not mark the match: %q", h.Label, h.Text)
+		}
+		for _, syntax := range []string{"**", "###", "toolu_", "`"} {
+			if strings.Contains(h.Text, syntax) {
+				t.Errorf("hit %s shows %q: %q", h.Label, syntax, h.Text)
+			}
+		}
+	}
+	// The fourth match is one click away.
+	if got := run(t, ctx, chromedp.Evaluate[string](`document.querySelector(".search-more-hits").textContent`)); got != "1 more in this session" {
+		t.Errorf("more button %q", got)
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS(".search-more-hits")), chromedp.Poll[chromedp.Void](`document.querySelectorAll(".search-hit-link").length === 4`))
+	labels := []string{}
+	for _, h := range run(t, ctx, hits) {
+		labels = append(labels, h.Label)
+	}
+	slices.Sort(labels)
+	if strings.Join(labels, ",") != "#4 user,#5 assistant,#9 assistant,session" {
+		t.Errorf("hits %q", labels)
+	}
+
+	// A model's name finds the sessions that used it; the model filter
+	// narrows.
+	do(t, ctx, chromedp.Navigate(site+"search/?q=gemini-2.5-pro+"), ready)
+	if got := run(t, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll(".search-result-title")].map(e => e.textContent)`)); !slices.Equal(got, []string{"Say hello"}) {
+		t.Errorf("a search for the model finds %q", got)
+	}
+	for model, want := range map[string]string{"claude-sonnet-4-5": "4 matching messages", "gemini-2.5-pro": "No messages match."} {
+		do(t, ctx, chromedp.Navigate(site+"search/?q=tarfile+&model="+model), ready)
+		if got := run(t, ctx, status); !strings.HasPrefix(got, want) {
+			t.Errorf("model %s: %q", model, got)
+		}
+		if got := run(t, ctx, chromedp.Evaluate[string](`document.querySelector("select[name=model]").value`)); got != model {
+			t.Errorf("the model filter shows %q, want %q", got, model)
+		}
+	}
+
+	// What is typed and the address it leaves find the same.
+	do(t, ctx, chromedp.Navigate(site+"search/"), chromedp.WaitVisible(chromedp.CSS("#search-query")),
+		chromedp.SendKeys(chromedp.CSS("#search-query"), "tarfil"), ready)
+	typed := run(t, ctx, status)
+	url := run(t, ctx, chromedp.Evaluate[string](`location.href`))
+	do(t, ctx, chromedp.Navigate(url), ready)
+	if linked := run(t, ctx, status); !strings.HasPrefix(typed, "4 matching") || strings.Fields(linked)[0] != strings.Fields(typed)[0] {
+		t.Errorf("typed: %q; the same address loaded: %q", typed, linked)
+	}
+	_ = os.WriteFile(filepath.Join(artifacts(t), "search-results.png"), run(t, ctx, chromedp.FullScreenshot(90)), 0o644)
+	if errs := consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %v", errs)
 	}
 }
