@@ -288,17 +288,24 @@ func LoadConfig(o Options) (*Config, []string, error) {
 			warns = append(warns, "agents: no agent session folders found here (see `transcriptsite formats`)")
 		}
 	}
-	if file == "" && !(len(c.Mounts) == 1 && c.Mounts[0].Dir == "") {
-		// The embedded config's title and words describe the demo content,
-		// not the user's own sessions read without a config file.
-		if _, set := os.LookupEnv("TRANSCRIPTSITE_TITLE"); !set {
-			c.Title = defaultTitle
-		}
-		c.Params = nil
+	if !(len(c.Mounts) == 1 && c.Mounts[0].Dir == "") {
+		c.ownSessions()
 	}
 	nameMounts(c.Mounts)
 	c.Theme = overlay{upper: os.DirFS(src), lower: transcriptsite.FS}
 	return c, warns, nil
+}
+
+// ownSessions is for a config that reads the user's own sessions: the
+// embedded config's title and words describe the demo content, not them.
+func (c *Config) ownSessions() {
+	if c.File != "" {
+		return
+	}
+	if _, set := os.LookupEnv("TRANSCRIPTSITE_TITLE"); !set {
+		c.Title = defaultTitle
+	}
+	c.Params = nil
 }
 
 // nameMounts names the mounts of a site that reads several content dirs, so

@@ -103,7 +103,7 @@ func TestExportChoosesASession(t *testing.T) {
 		t.Errorf("err %v, export %.200s", err, buf.String())
 	}
 	for _, c := range []struct{ file, id, format, want string }{
-		{file, "", "html", `format "html": want one of md, json`},
+		{file, "", "pdf", `format "pdf": want one of md, json, html`},
 		{file, "nope", "md", `holds no session "nope": it holds 22222222-bbbb-4000-8000-000000000002`},
 		{filepath.Join(dir, "content", "notes.txt"), "", "md", "no session could be read from it"},
 		{filepath.Join(dir, "content"), "", "md", "is a folder: export reads one session file"},

@@ -201,7 +201,10 @@ type Page struct {
 	Path    string // this page's site-relative URL path
 	Project *Project
 	Session *Session
-	Turns   []TurnView                     // the session's turns, numbered, on a session page
+	Turns   []TurnView // the session's turns, numbered, on a session page
+	// Inline is set on a page that stands alone, outside any site: it
+	// holds its styles, links to no other page and runs no script.
+	Inline  *Inline
 	aliases map[*transcript.ToolResult]int // see PartView.Alias
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	transcriptsite "github.com/transcriptsite/transcriptsite"
+	"github.com/transcriptsite/transcriptsite/ingest"
 )
 
 // A user's own sessions, read with no config file, are not titled or
@@ -191,7 +193,7 @@ func TestViewerInBrowser(t *testing.T) {
 	// Plurals: one session is "1 session".
 	do(t, ctx, chromedp.Navigate(site), chromedp.WaitReady(chromedp.CSS("footer")))
 	counts := run(t, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll(".project h2 .count")].map(e => e.textContent)`))
-	if strings.Join(counts, ",") != "1 session,1 session" {
+	if strings.Join(counts, ",") != "1 session,1 session,1 session" {
 		t.Errorf("project counts %q", counts)
 	}
 	if errs := consoleErrors(); len(errs) > 0 {
@@ -354,4 +356,157 @@ func TestSearchResultsInBrowser(t *testing.T) {
 	if errs := consoleErrors(); len(errs) > 0 {
 		t.Errorf("console errors: %v", errs)
 	}
+}
+
+// TestHTMLExportInBrowser opens a session exported as one HTML file from
+// disk: it loads nothing from anywhere, breaks none of its own policy,
+// shows its image, and looks as the session's page on the site does.
+func TestHTMLExportInBrowser(t *testing.T) {
+	ctx, consoleErrors := browser(t)
+	dir := extract(t, "testdata/viewer.txtar")
+	site, list := viewerSite(t)
+	cfg, _, err := LoadConfig(Options{Source: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page strings.Builder
+	if _, err := Export(t.Context(), cfg, filepath.Join(dir, "content", "cc", "long.jsonl"), "", "html", &page); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "s.html")
+	if err := os.WriteFile(file, []byte(page.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type look struct {
+		Body, Prompt, Diff, Title string
+		Resources                 int
+		Image                     int
+	}
+	looks := chromedp.Evaluate[look](`(() => { const bg = s => getComputedStyle(document.querySelector(s)).backgroundColor;
+		const img = document.querySelector("img.image");
+		return {Body: bg("body"), Prompt: bg("#m-4"), Diff: bg(".rows .add"), Title: getComputedStyle(document.querySelector("h1")).fontSize,
+			Resources: performance.getEntriesByType("resource").length, Image: img ? img.naturalWidth : -1}; })()`)
+	for _, theme := range []string{"light", "dark"} {
+		do(t, ctx, media("prefers-color-scheme", theme), chromedp.Navigate(site+list[0].URL), chromedp.WaitReady(chromedp.CSS("footer")), chromedp.Sleep(100*time.Millisecond))
+		want := run(t, ctx, looks)
+		do(t, ctx, chromedp.Navigate("file://"+file), chromedp.WaitReady(chromedp.CSS("footer")), chromedp.Sleep(100*time.Millisecond))
+		got := run(t, ctx, looks)
+		want.Resources = 0 // the export loads nothing: its image is in the file
+		if got != want || got.Image != 4 {
+			t.Errorf("%s: the export looks %+v, the site's page %+v", theme, got, want)
+		}
+	}
+	if n := run(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll("script, link[rel=stylesheet], a[href^='../'], a[href$='index.html']").length`)); n != 0 {
+		t.Errorf("the export has %d scripts, stylesheet links or links into a site", n)
+	}
+	_ = os.WriteFile(filepath.Join(artifacts(t), "export-dark.png"), run(t, ctx, chromedp.FullScreenshot(90)), 0o644)
+	if errs := consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors (CSP violations among them): %v", errs)
+	}
+}
+
+// TestSessionViewInBrowser: a session page shows each message's tokens,
+// shows prompts only or hides tool calls and thinking, opens and closes
+// every block, keeps the choice in its address, and leads back to the top.
+func TestSessionViewInBrowser(t *testing.T) {
+	ctx, consoleErrors := browser(t)
+	site, list := viewerSite(t)
+	page := site + list[0].URL
+	shown := chromedp.Evaluate[[]string](`[...document.querySelectorAll(".msg")].filter(m => m.checkVisibility()).map(m => m.id)`)
+	do(t, ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(page), chromedp.WaitVisible(chromedp.CSS("#view-controls")))
+	if got := run(t, ctx, chromedp.Evaluate[string](`document.querySelector("#m-5 .msg-head .usage").textContent`)); got != "1,200 in · 345 out · 5,000 cache read" {
+		t.Errorf("tokens of #5: %q", got)
+	}
+	all := run(t, ctx, shown)
+
+	set := func(js string) {
+		t.Helper()
+		do(t, ctx, chromedp.Evaluate[chromedp.Void](`{ const f = document.getElementById("view-controls"); `+js+`; f.dispatchEvent(new Event("change")); }`))
+	}
+	set(`f.elements.only.checked = true`)
+	if got := run(t, ctx, shown); strings.Join(got, ",") != "m-4,m-10" {
+		t.Errorf("prompts only: %q", got)
+	}
+	set(`f.elements.only.checked = false; f.elements.tools.checked = false; f.elements.thinking.checked = false`)
+	// #6 and #8 were only tool calls; #9's thinking goes, its text stays.
+	if got := run(t, ctx, shown); slices.Contains(got, "m-6") || !slices.Contains(got, "m-9") || !slices.Contains(got, "m-5") {
+		t.Errorf("without tools and thinking: %q (all: %q)", got, all)
+	}
+	if n := run(t, ctx, chromedp.Evaluate[int](`[...document.querySelectorAll(".tool, .thinking")].filter(e => e.checkVisibility()).length`)); n != 0 {
+		t.Errorf("%d tool calls or thinking blocks still shown", n)
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#view-controls button[value=all]`)))
+	want := "?tools=0&thinking=0&open=all"
+	if got := run(t, ctx, chromedp.Evaluate[string](`location.search`)); got != want {
+		t.Errorf("address %q, want %q", got, want)
+	}
+	// The address brings the same view back.
+	do(t, ctx, chromedp.Navigate(page+want), chromedp.WaitVisible(chromedp.CSS("#view-controls")))
+	openAll := chromedp.Evaluate[bool](`[...document.querySelectorAll("#session details")].every(d => d.open)`)
+	if !run(t, ctx, openAll) || run(t, ctx, chromedp.Evaluate[bool](`document.querySelector("#view-controls [name=tools]").checked`)) {
+		t.Error("the linked view does not open every block and hide the tools")
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#view-controls button[value=none]`)))
+	if run(t, ctx, chromedp.Evaluate[bool](`[...document.querySelectorAll("#session details")].some(d => d.open)`)) {
+		t.Error("collapse all leaves a block open")
+	}
+	// Back to top, from the bottom of the page.
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, document.body.scrollHeight)`), chromedp.Click(chromedp.CSS(".to-top a")), chromedp.Sleep(100*time.Millisecond))
+	if y := run(t, ctx, chromedp.Evaluate[float64](`document.querySelector("h1").getBoundingClientRect().top`)); y < 0 {
+		t.Errorf("after back to top the title is %.0f px above the screen", -y)
+	}
+	if errs := consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %v", errs)
+	}
+}
+
+// TestStatsOfTimeAndCost: the longest sessions are those with the most
+// time spent, not the longest from first record to last; costs are
+// ordered by cost; token counts that name no model are priced as the
+// model at work then.
+func TestStatsOfTimeAndCost(t *testing.T) {
+	cfg, _, err := build(t, extract(t, "testdata/viewer.txtar"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var longest, cost *Chart
+	st := newSiteFromDir(t, cfg)
+	for _, c := range charts(st.Stats) {
+		switch c.ID {
+		case "chart-longest":
+			longest = &c
+		case "chart-cost-model":
+			cost = &c
+		}
+	}
+	var rows []string
+	for _, r := range longest.Rows {
+		rows = append(rows, r[0].Text+": "+r[3].Text+" of "+r[4].Text)
+	}
+	// Codex: a minute; Gemini: 30 s; Claude Code: 8 s, a pause of two
+	// hours, 5 s.
+	if want := []string{"Why is the cart total wrong?: 1 min of 1 min", "Say hello: 30 s of 1 min", "Fix the tarfile handling in /home/someone/src/a-project-whose-name-is-sixty-fou…: 13 s of 2 h 0 min"}; !slices.Equal(rows, want) {
+		t.Errorf("longest sessions %q, want %q", rows, want)
+	}
+	rows = nil
+	for _, r := range cost.Rows {
+		rows = append(rows, r[0].Text+" "+r[2].Text)
+	}
+	// o3's 5,000 tokens cost more than claude-sonnet-4-5's 9,360.
+	if want := []string{"o3 $0.03", "claude-sonnet-4-5 $0.02", "gemini-2.5-pro $0.00", "gpt-5-mini $0.00"}; !slices.Equal(rows, want) {
+		t.Errorf("cost rows %q, want %q", rows, want)
+	}
+	if page := readFile(t, cfg.Destination, "stats/index.html"); regexp.MustCompile(`unknown model|with no price|>no price<`).MatchString(page) {
+		t.Errorf("the stats page has usage it cannot price: %q", regexp.MustCompile(`.{0,80}(unknown model|with no price|>no price<).{0,80}`).FindString(page))
+	}
+}
+
+// newSiteFromDir reads the site's content as a build does.
+func newSiteFromDir(t *testing.T, cfg *Config) *Site {
+	t.Helper()
+	res, err := ingest.Load(t.Context(), cfg.Content()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newSite(cfg, res.Sessions)
 }

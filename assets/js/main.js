@@ -130,6 +130,54 @@
   openAlias();
   window.addEventListener("hashchange", openAlias);
 
+  // What a session page shows: prompts only, without tool calls or
+  // thinking, every block open or closed; kept in the address
+  // (?only=prompts&tools=0&thinking=0&open=all) so a view can be linked.
+  var session = document.getElementById("session");
+  var view = document.getElementById("view-controls");
+  if (session && view) {
+    var params = new URLSearchParams(location.search);
+    var el = view.elements;
+    el.only.checked = params.get("only") === "prompts";
+    el.tools.checked = params.get("tools") !== "0";
+    el.thinking.checked = params.get("thinking") !== "0";
+    var open = params.get("open");
+    var apply = function () {
+      session.classList.toggle("only-prompts", el.only.checked);
+      session.classList.toggle("hide-tools", !el.tools.checked);
+      session.classList.toggle("hide-thinking", !el.thinking.checked);
+      var p = new URLSearchParams(location.search);
+      var set = function (k, v) {
+        if (v) p.set(k, v);
+        else p.delete(k);
+      };
+      set("only", el.only.checked && "prompts");
+      set("tools", !el.tools.checked && "0");
+      set("thinking", !el.thinking.checked && "0");
+      set("open", open);
+      var qs = p.toString();
+      history.replaceState(null, "", (qs ? "?" + qs : location.pathname) + location.hash);
+    };
+    var openAll = function () {
+      if (open === "all" || open === "none") {
+        session.querySelectorAll("details").forEach(function (d) {
+          d.open = open === "all";
+        });
+      }
+    };
+    view.addEventListener("change", apply);
+    view.addEventListener("click", function (e) {
+      var b = e.target.closest("button[name=open]");
+      if (!b) return;
+      open = b.value;
+      openAll();
+      apply();
+    });
+    view.hidden = false;
+    openAll();
+    apply();
+  }
+
   // The search box opens the search page; the page's own form runs queries.
   var box = document.getElementById("search-box");
   if (box) {

@@ -18,14 +18,7 @@ import (
 // to that session's page.
 func TestServeOpensAndNavigates(t *testing.T) {
 	dir := t.TempDir()
-	write := func(rel, data string) {
-		t.Helper()
-		p := filepath.Join(dir, rel)
-		_ = os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := writeIn(t, dir)
 	write("config.yaml", "title: Navigate test\n")
 	write("content/app/s.jsonl", serveSession)
 	write("content/app/other.jsonl", strings.ReplaceAll(serveSession, "s-1", "s-2"))
@@ -34,29 +27,7 @@ func TestServeOpensAndNavigates(t *testing.T) {
 	_ = os.Chmod(filepath.Join(dir, "browser.sh"), 0o755)
 	t.Setenv("BROWSER", filepath.Join(dir, "browser.sh"))
 	t.Setenv("TRANSCRIPTSITE_SASS", "/no/sass")
-
-	ctx, cancel := context.WithCancel(context.Background())
-	var out, errOut lockedBuffer
-	root := newRoot()
-	root.SetOut(&out)
-	root.SetErr(&errOut)
-	root.SetArgs([]string{"server", "-s", dir, "--port", "0", "--cacheDir", t.TempDir(), "-O", "-N"})
-	done := make(chan error, 1)
-	go func() { done <- root.ExecuteContext(ctx) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve ended with %v", err)
-		}
-	}()
-	var base string
-	waitFor(t, "the server", func() bool {
-		m := regexp.MustCompile(`Serving at (\S+)`).FindStringSubmatch(out.String())
-		if m != nil {
-			base = m[1]
-		}
-		return m != nil
-	})
+	ctx, base, out, errOut := serving(t, "server", "-s", dir, "--port", "0", "--cacheDir", t.TempDir(), "-O", "-N")
 	waitFor(t, "the browser", func() bool {
 		b, _ := os.ReadFile(opened)
 		return strings.TrimSpace(string(b)) == base
@@ -87,4 +58,45 @@ func TestServeOpensAndNavigates(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatalf("no event; output:\n%s\n%s", out.String(), errOut.String())
 	}
+}
+
+// writeIn returns a func that writes a file under dir.
+func writeIn(t *testing.T, dir string) func(rel, data string) {
+	return func(rel, data string) {
+		t.Helper()
+		p := filepath.Join(dir, rel)
+		_ = os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// serving runs the command line args (serve, with a free port) until the
+// test ends, and returns once it serves: its context, its address and its
+// output.
+func serving(t *testing.T, args ...string) (ctx context.Context, base string, out, errOut *lockedBuffer) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	out, errOut = new(lockedBuffer), new(lockedBuffer)
+	root := newRoot()
+	root.SetOut(out)
+	root.SetErr(errOut)
+	root.SetArgs(args)
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve ended with %v", err)
+		}
+	})
+	waitFor(t, "the server", func() bool {
+		m := regexp.MustCompile(`Serving at (\S+)`).FindStringSubmatch(out.String())
+		if m != nil {
+			base = m[1]
+		}
+		return m != nil
+	})
+	return ctx, base, out, errOut
 }

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -39,41 +38,11 @@ const serveSession = `{"parentUuid":null,"sessionId":"s-1","cwd":"/w/app","type"
 // HTTP and through reload events.
 func TestServe(t *testing.T) {
 	dir := t.TempDir()
-	write := func(rel, data string) {
-		t.Helper()
-		p := filepath.Join(dir, rel)
-		_ = os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := writeIn(t, dir)
 	write("config.yaml", "title: Serve test\n")
 	write("content/app/s.jsonl", serveSession)
 	t.Setenv("TRANSCRIPTSITE_SASS", "/no/sass") // the stylesheet comes from assets/css: no Dart Sass here
-
-	ctx, cancel := context.WithCancel(context.Background())
-	var out, errOut lockedBuffer
-	root := newRoot()
-	root.SetOut(&out)
-	root.SetErr(&errOut)
-	root.SetArgs([]string{"serve", "-s", dir, "--port", "0", "--cacheDir", t.TempDir()})
-	done := make(chan error, 1)
-	go func() { done <- root.ExecuteContext(ctx) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve ended with %v", err)
-		}
-	}()
-
-	var base string
-	waitFor(t, "the server", func() bool {
-		m := regexp.MustCompile(`Serving at (\S+)`).FindStringSubmatch(out.String())
-		if m != nil {
-			base = m[1]
-		}
-		return m != nil
-	})
+	ctx, base, out, errOut := serving(t, "serve", "-s", dir, "--port", "0", "--cacheDir", t.TempDir())
 	get := func(path string) (int, string) {
 		resp, err := http.Get(base + path)
 		if err != nil {
