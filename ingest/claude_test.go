@@ -87,7 +87,7 @@ func TestClaudeBadLines(t *testing.T) {
 	wantWarnings(t, warns,
 		"claude/malformed.jsonl:2: skipped: not a JSON object",
 		"claude/malformed.jsonl:3: skipped: not a JSON object",
-		"claude/malformed.jsonl:5: skipped: json: cannot unmarshal string",
+		"claude/malformed.jsonl:5: skipped: message: expected an object, found a string",
 		"claude/malformed.jsonl:8: incomplete last line skipped",
 	)
 	if len(ss) != 1 || ss[0].Stats().Messages != 3 {
@@ -349,7 +349,7 @@ func TestClaudeTitles(t *testing.T) {
 
 func TestClaudeWebExport(t *testing.T) {
 	ss, warns := readTestFile(t, "claude/web.json")
-	if len(warns) != 1 || !strings.HasPrefix(warns[0].String(), "claude/web.json: loglines[3]: skipped: json: cannot unmarshal number") {
+	if len(warns) != 1 || !strings.HasPrefix(warns[0].String(), "claude/web.json: loglines[3]: skipped: expected an object, found a number") {
 		t.Errorf("warnings = %v", warns)
 	}
 	if len(ss) != 1 {

@@ -212,7 +212,7 @@ func TestCodeliaBadLines(t *testing.T) {
 	wantWarnings(t, warns,
 		"codelia/malformed.jsonl:2: skipped: not a JSON object",
 		"codelia/malformed.jsonl:3: skipped: not a JSON object",
-		"codelia/malformed.jsonl:4: skipped: json: cannot unmarshal number",
+		"codelia/malformed.jsonl:4: skipped: outcome: expected a string, found a number",
 		"codelia/malformed.jsonl:7: image data is not base64; skipped",
 		"codelia/malformed.jsonl:8: Unknown agent event: shown as an unknown event",
 	)

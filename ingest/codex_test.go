@@ -177,7 +177,7 @@ func TestCodexBadLines(t *testing.T) {
 	want := []string{
 		"codex/malformed.jsonl:2: skipped: not a JSON object",
 		"codex/malformed.jsonl:4: skipped: not a JSON object",
-		"codex/malformed.jsonl:5: skipped: json: cannot unmarshal string",
+		"codex/malformed.jsonl:5: skipped: summary: expected an array, found a string",
 		"codex/malformed.jsonl:8: incomplete last line skipped",
 	}
 	if len(warns) != len(want) {

@@ -198,7 +198,7 @@ func TestGeminiRewriteAndRewind(t *testing.T) {
 func TestGeminiLegacy(t *testing.T) {
 	s, warns := oneSession(t, "gemini/legacy.json")
 	wantWarnings(t, warns,
-		"gemini/legacy.json: messages[1]: record kept without a field: json: cannot unmarshal string",
+		"gemini/legacy.json: messages[1]: record kept without a field: thoughts: expected an array, found a string",
 		"gemini/legacy.json: messages[4]: skipped: not a JSON object",
 	)
 	// Metadata after the messages still applies; m1 written twice keeps its

@@ -227,7 +227,7 @@ func TestSearchInBrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#search-status")),
 		chromedp.Poll[chromedp.Void](`document.getElementById("search-status").textContent.includes("match")`),
 	)
-	if got := run(t, ctx, chromedp.Text(chromedp.CSS("#search-status"))); !strings.HasPrefix(got, "1 matching messages in 1 sessions") {
+	if got := run(t, ctx, chromedp.Text(chromedp.CSS("#search-status"))); !strings.HasPrefix(got, "1 matching message in 1 session ") {
 		t.Errorf("role filter: %q", got)
 	}
 	do(t, ctx,

@@ -123,6 +123,9 @@ var sections = []func(c *Config) error{
 	func(c *Config) error { return c.Selection.check() },
 }
 
+// defaultTitle is the title of a site whose config sets none.
+const defaultTitle = "Agent sessions"
+
 // LoadConfig reads the site's config. Without a config file in the site dir
 // it uses the embedded demo config and, unless a content dir is given, the
 // embedded demo content. Warnings are about keys that were ignored.
@@ -152,6 +155,9 @@ func LoadConfig(o Options) (*Config, []string, error) {
 		warns = append(warns, "agents: no agent session folders found here (see `transcriptsite formats`)")
 	}
 	c.Mounts = mounts
+	if !(len(mounts) == 1 && mounts[0].Dir == "") {
+		c.ownSessions()
+	}
 	c.Theme = overlay{upper: os.DirFS(dir), lower: transcriptsite.FS}
 	return c, warns, nil
 }
@@ -167,7 +173,7 @@ func (c *Config) checkSite() error {
 		return fmt.Errorf("cname: %w", err)
 	}
 	c.LanguageCode = cmp.Or(c.LanguageCode, "en")
-	c.Title = cmp.Or(c.Title, "Agent sessions")
+	c.Title = cmp.Or(c.Title, defaultTitle)
 	c.Destination = abs(c.Dir, cmp.Or(c.Destination, "public"))
 	if c.CacheDir != "" {
 		c.CacheDir = abs(c.Dir, c.CacheDir)
@@ -222,6 +228,18 @@ func (ct *Content) mounts(dir string, demo, given bool) ([]Mount, error) {
 	}
 	nameMounts(ms)
 	return ms, nil
+}
+
+// ownSessions is for a config that reads the user's own sessions: the
+// embedded config's title and words describe the demo content, not them.
+func (c *Config) ownSessions() {
+	if c.File != "" {
+		return
+	}
+	if _, set := os.LookupEnv(config.Env("title")); !set {
+		c.Title = defaultTitle
+	}
+	c.Params = nil
 }
 
 // nameMounts names the mounts of a site that reads several content dirs, so

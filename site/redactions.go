@@ -94,16 +94,16 @@ func ByKind(counts map[string]int) string {
 	return strings.Join(parts, ", ")
 }
 
-// Redacted adds up what was redacted in the site built in dir, by kind,
-// from its sessions.json.
-func Redacted(dir string) (map[string]int, error) {
+// Published reads a built site's sessions.json: how many sessions it
+// holds, and the secrets redacted in them, by kind.
+func Published(dir string) (sessions int, redacted map[string]int, err error) {
 	data, err := os.ReadFile(filepath.Join(dir, "sessions.json"))
 	if err != nil {
-		return nil, err
+		return 0, nil, err
 	}
 	var list []sessionEntry
 	if err := json.Unmarshal(data, &list); err != nil {
-		return nil, fmt.Errorf("sessions.json: %w", err)
+		return 0, nil, fmt.Errorf("sessions.json: %w", err)
 	}
 	t := map[string]int{}
 	for _, e := range list {
@@ -111,5 +111,5 @@ func Redacted(dir string) (map[string]int, error) {
 			t[k] += n
 		}
 	}
-	return t, nil
+	return len(list), t, nil
 }

@@ -27,7 +27,7 @@ type Stats struct {
 	Models    []UsageRow // every model the sessions name, most tokens first
 	Projects  []UsageRow // most tokens first
 	Tools     []ToolRow  // tool kinds that were called, most calls first
-	Longest   []*Session // the longest sessions by duration, at most maxLongest
+	Longest   []*Session // the longest sessions by active time, at most maxLongest
 }
 
 // Day is how many sessions started on a day.
@@ -165,13 +165,15 @@ func statsOf(pricing Pricing, ss []*Session) *Stats {
 	}
 	slices.SortFunc(st.Tools, func(a, b ToolRow) int { return cmp.Or(b.Calls-a.Calls, cmp.Compare(a.Kind, b.Kind)) })
 
+	// By the time spent on them, not from first record to last: a session
+	// taken up again a year later did not last a year.
 	for _, s := range ss {
-		if s.Duration() > 0 {
+		if s.Stats.Active > 0 {
 			st.Longest = append(st.Longest, s)
 		}
 	}
 	// Stable: of two as long, the newer comes first, as in the site's order.
-	slices.SortStableFunc(st.Longest, func(a, b *Session) int { return cmp.Compare(b.Duration(), a.Duration()) })
+	slices.SortStableFunc(st.Longest, func(a, b *Session) int { return cmp.Compare(b.Stats.Active, a.Stats.Active) })
 	st.Longest = st.Longest[:min(len(st.Longest), maxLongest)]
 	return st
 }
