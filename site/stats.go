@@ -171,7 +171,9 @@ func statsOf(pricing Pricing, ss []*Session) *Stats {
 			for m, n := range dayTokens[d] {
 				day.Tokens = append(day.Tokens, ModelTokens{m, n})
 			}
-			slices.SortFunc(day.Tokens, func(a, b ModelTokens) int { return cmp.Or(cmp.Compare(b.Tokens, a.Tokens), cmp.Compare(a.Model, b.Model)) })
+			slices.SortFunc(day.Tokens, func(a, b ModelTokens) int {
+				return cmp.Or(cmp.Compare(b.Tokens, a.Tokens), cmp.Compare(a.Model, b.Model))
+			})
 			st.Days = append(st.Days, day)
 		}
 	}
