@@ -282,8 +282,8 @@ func TestStatsAndIndexInBrowser(t *testing.T) {
 			Fill: rects.length ? getComputedStyle(rects[0]).fill : "",
 		};
 	})`))
-	if len(charts) != 9 {
-		t.Fatalf("%d charts drawn, want 9: %+v", len(charts), charts)
+	if len(charts) != 10 {
+		t.Fatalf("%d charts drawn, want 10: %+v", len(charts), charts)
 	}
 	byID := map[string]chart{}
 	for _, c := range charts {

@@ -187,6 +187,25 @@ func charts(st *Stats) []Chart {
 	c.Head, c.Rows = []string{"Day", "Sessions"}, dayRows
 	out = append(out, c)
 
+	// Tokens per day, the table by model.
+	var dayTok []datum
+	var tokRows [][]Cell
+	for _, d := range st.Days {
+		date := d.Date.Format(time.DateOnly)
+		var sum int64
+		for _, t := range d.Tokens {
+			sum += t.Tokens
+			tokRows = append(tokRows, cells(date, modelName(t.Model), render.HumanInt(t.Tokens)))
+		}
+		dayTok = append(dayTok, datum{date, render.HumanInt(sum) + " tokens", float64(sum)})
+	}
+	if len(tokRows) > 0 {
+		c = columnChart("day-tokens", "Tokens per day", "Tokens the sessions that started on each day (UTC) used; "+
+			"the table gives them by model.", dayTok)
+		c.Head, c.Rows = []string{"Day", "Model", "Tokens"}, tokRows
+		out = append(out, c)
+	}
+
 	var data []datum
 	var rows [][]Cell
 	for _, a := range st.Agents {

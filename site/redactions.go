@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/transcriptsite/transcriptsite/render"
 	"maps"
 	"os"
 	"path/filepath"
@@ -75,7 +76,7 @@ func (b *builder) redactions(ctx context.Context) ([]byte, error) {
 	case n == 0:
 		fmt.Fprintf(&out, "# no secret redacted in %d sessions\n", len(b.site.Sessions))
 	default:
-		fmt.Fprintf(&out, "# %d secrets redacted in %d of %d sessions: %s\n", n, in, len(b.site.Sessions), ByKind(total))
+		fmt.Fprintf(&out, "# %s redacted in %d of %s: %s\n", render.Plural(n, "secret"), in, render.Plural(len(b.site.Sessions), "session"), ByKind(total))
 	}
 	out.WriteString(redactionsHeader)
 	out.Write(body.Bytes())

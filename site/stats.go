@@ -30,10 +30,18 @@ type Stats struct {
 	Longest   []*Session // the longest sessions by active time, at most maxLongest
 }
 
-// Day is how many sessions started on a day.
+// Day is how many sessions started on a day, and the tokens they used, by
+// model.
 type Day struct {
 	Date     time.Time
 	Sessions int
+	Tokens   []ModelTokens // most tokens first
+}
+
+// ModelTokens is how many tokens a model used.
+type ModelTokens struct {
+	Model  string // "" for usage recorded with no model
+	Tokens int64
 }
 
 // Count is how many sessions have something: an agent.
@@ -87,6 +95,7 @@ const maxLongest = 10
 func statsOf(pricing Pricing, ss []*Session) *Stats {
 	st := &Stats{Sessions: len(ss)}
 	perDay := map[time.Time]int{}
+	dayTokens := map[time.Time]map[string]int64{} // by the day a session started
 	agents := map[string]int{}
 	models := map[string]*UsageRow{}
 	projects := map[string]*UsageRow{}
@@ -131,6 +140,13 @@ func statsOf(pricing Pricing, ss []*Session) *Stats {
 		}
 		order, by := s.UsageByModel()
 		for _, m := range order {
+			if !s.Started.IsZero() {
+				d := day0(s.Started)
+				if dayTokens[d] == nil {
+					dayTokens[d] = map[string]int64{}
+				}
+				dayTokens[d][m] += tokens(by[m])
+			}
 			r := row(models, m)
 			if !seen[m] {
 				r.Sessions++ // usage under a model the session does not list: ""
@@ -151,7 +167,14 @@ func statsOf(pricing Pricing, ss []*Session) *Stats {
 	if len(perDay) > 0 {
 		days := slices.SortedFunc(maps.Keys(perDay), time.Time.Compare)
 		for d := days[0]; !d.After(days[len(days)-1]); d = d.AddDate(0, 0, 1) {
-			st.Days = append(st.Days, Day{d, perDay[d]})
+			day := Day{Date: d, Sessions: perDay[d]}
+			for m, n := range dayTokens[d] {
+				day.Tokens = append(day.Tokens, ModelTokens{m, n})
+			}
+			slices.SortFunc(day.Tokens, func(a, b ModelTokens) int {
+				return cmp.Or(cmp.Compare(b.Tokens, a.Tokens), cmp.Compare(a.Model, b.Model))
+			})
+			st.Days = append(st.Days, day)
 		}
 	}
 	for name, n := range agents {
