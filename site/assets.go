@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -46,6 +47,20 @@ func scssVars(params map[string]any) (map[string]string, error) {
 		vars[tv.variable] = s
 	}
 	return vars, nil
+}
+
+// assetsOutput is the theme's stylesheets, scripts and other files, which
+// every page links by the names they are written under: it comes first.
+type assetsOutput struct{ siteOutput }
+
+func (assetsOutput) start(_ context.Context, b *builder) error {
+	assets, notices, err := b.assets(b.chroma)
+	if err != nil {
+		return err
+	}
+	b.site.assets = assets
+	b.notices = append(b.notices, notices...)
+	return nil
 }
 
 // assets writes the theme's stylesheets, scripts and other files, CSS and

@@ -29,34 +29,65 @@ type Outputs struct {
 	JSON     bool `config:"json"`     // session.json
 }
 
-// exportFormat is a kind of export: the file it is written to beside the
-// page, and how it is made.
-type exportFormat struct {
-	Format string // as `transcriptsite export --format` names it
-	File   string
-	Label  string
-	on     func(Outputs) bool
+// exportOutput is an export of each session, written beside its page:
+// the file, and how it is made.
+type exportOutput struct {
+	siteOutput
+	Format  string // as `transcriptsite export --format` names it
+	File    string
+	Label   string
+	enabled func(Outputs) bool
 	// write writes the export to w in small pieces. b is the build, whose
 	// images' files are beside it and whose blob store holds large ones;
 	// nil for an export on its own.
 	write func(w io.Writer, s *Session, b *builder) error
 }
 
-var exportFormats = []exportFormat{
-	{"md", "session.md", "Markdown", func(o Outputs) bool { return o.Markdown }, markdownExport},
-	{"json", "session.json", "JSON", func(o Outputs) bool { return o.JSON }, func(w io.Writer, s *Session, b *builder) error {
-		var blob func(string) []byte
-		var lost error // an image the blob store no longer has fails the export, as it fails the page
-		if b != nil {
-			blob = func(key string) []byte {
-				data, err := b.blob(key)
-				lost = cmp.Or(lost, err)
-				return data
-			}
+func (e exportOutput) on(cfg *Config) bool { return e.enabled(cfg.Outputs) }
+
+// session writes the export of a session. Like the page, an export comes
+// from the cache when the session has not changed: making one costs as
+// much as rendering the page. An export can be several times the size of
+// its session, so it is streamed to its file, never held whole.
+func (e exportOutput) session(b *builder, j *job) error {
+	s := j.s
+	key := b.sessionKey(j.dig, "export", e.Format, b.theme, j.dig, s.Title, s.Project.Name)
+	err := b.cachedFile(s.Path+e.File, key, func(w io.Writer) error {
+		fs, err := j.full()
+		if err != nil {
+			return err
 		}
-		err := export.JSON(w, s.Session, blob)
-		return cmp.Or(err, lost)
-	}},
+		return e.write(w, fs, b)
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %s export: %w", s.Source, e.Label, err)
+	}
+	return nil
+}
+
+// exports are the export outputs, in the order of the outputs table.
+func exports() []exportOutput {
+	var out []exportOutput
+	for _, o := range outputs {
+		if e, ok := o.(exportOutput); ok {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func jsonExport(w io.Writer, s *Session, b *builder) error {
+	var blob func(string) []byte
+	var lost error // an image the blob store no longer has fails the export, as it fails the page
+	if b != nil {
+		blob = func(key string) []byte {
+			data, err := b.blob(key)
+			lost = cmp.Or(lost, err)
+			return data
+		}
+	}
+	err := export.JSON(w, s.Session, blob)
+	return cmp.Or(err, lost)
 }
 
 func markdownExport(w io.Writer, s *Session, b *builder) error {
@@ -78,36 +109,12 @@ func (p *Page) Exports() []ExportLink {
 		return nil // a page on its own has nothing beside it
 	}
 	var out []ExportLink
-	for _, e := range exportFormats {
-		if p.Session != nil && e.on(p.Site.Config.Outputs) {
+	for _, e := range exports() {
+		if p.Session != nil && e.on(p.Site.Config) {
 			out = append(out, ExportLink{e.Label, p.URL(p.Session.Path + e.File)})
 		}
 	}
 	return out
-}
-
-// exports writes the exports of s beside its page. Like the page, an
-// export comes from the cache when the session has not changed: making one
-// costs as much as rendering the page. An export can be several times the
-// size of its session, so it is streamed to its file, never held whole.
-func (b *builder) exports(s *Session, dig string, full func() (*Session, error)) error {
-	for _, e := range exportFormats {
-		if !e.on(b.site.Config.Outputs) {
-			continue
-		}
-		key := b.sessionKey(dig, "export", e.Format, b.theme, dig, s.Title, s.Project.Name)
-		err := b.cachedFile(s.Path+e.File, key, func(w io.Writer) error {
-			fs, err := full()
-			if err != nil {
-				return err
-			}
-			return e.write(w, fs, b)
-		})
-		if err != nil {
-			return fmt.Errorf("%s: %s export: %w", s.Source, e.Label, err)
-		}
-	}
-	return nil
 }
 
 // cachedFile writes the file rel of the site: from the cache entry key
@@ -170,7 +177,7 @@ func (b *builder) fromCache(rel, key string) bool {
 func Export(ctx context.Context, cfg *Config, file, id, format string, w io.Writer) ([]ingest.Warning, error) {
 	write := htmlExport // not one of the site's exports: a page has its site
 	var names []string
-	for _, e := range exportFormats {
+	for _, e := range exports() {
 		names = append(names, e.Format)
 		if e.Format == format {
 			write = e.write

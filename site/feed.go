@@ -28,7 +28,12 @@ type atomEntry struct {
 	Summary   string   `xml:"summary,omitempty"`
 }
 
-// feed writes index.xml, an Atom feed of the newest sessions.
+// feed is index.xml, an Atom feed of the newest sessions.
+type feed struct{ siteOutput }
+
+func (feed) finish(b *builder) error { return b.feed() }
+
+// feed writes index.xml.
 func (b *builder) feed() error {
 	st := b.site
 	base := st.Config.BaseURL

@@ -6,12 +6,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/transcriptsite/transcriptsite/render"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/transcriptsite/transcriptsite/render"
 
 	"github.com/transcriptsite/transcriptsite/redact"
 )
@@ -40,7 +41,7 @@ func checkRedactions(cfg *Config, file string) error {
 // session whose turns were released is read back for it.
 func (b *builder) redactions(ctx context.Context) ([]byte, error) {
 	rows := make([][]string, len(b.site.Sessions))
-	for _, u := range b.units() {
+	for _, u := range b.units {
 		get := b.loader(ctx, u)
 		for _, i := range u.sessions {
 			s, err := get(b.site.Sessions[i])

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"context"
 	"strings"
 	"sync"
 
@@ -19,6 +20,93 @@ type searchIndex struct {
 
 	mu    sync.Mutex
 	names []string // the files written, to cache them
+
+	prepared [][]*search.Prepared // by session, until it is appended
+	ready    chan int             // sessions prepared
+	appended chan struct{}        // closed when every session is
+}
+
+// searchOutput is the search index of every session, and search/, the
+// page that queries it.
+type searchOutput struct{ siteOutput }
+
+func (searchOutput) on(cfg *Config) bool { return cfg.Search.Enabled }
+
+func (searchOutput) start(ctx context.Context, b *builder) error {
+	ix, err := b.newSearchIndex(b.digs)
+	if err != nil {
+		return err
+	}
+	b.index = ix
+	if ix.building() {
+		n := len(b.site.Sessions)
+		ix.prepared, ix.ready, ix.appended = make([][]*search.Prepared, n), make(chan int, n), make(chan struct{})
+		go ix.appendInOrder(ctx)
+	}
+	return nil
+}
+
+func (searchOutput) session(b *builder, j *job) error {
+	if ix := b.index; ix.building() {
+		ix.prepared[j.i] = b.prepare(j.s, j.dig, j.full)
+		ix.ready <- j.i
+	}
+	return nil
+}
+
+func (searchOutput) finish(b *builder) error {
+	if err := b.index.write(); err != nil {
+		return err
+	}
+	return b.page("search", &Page{Kind: "search", Title: "Search", Path: "search/"})
+}
+
+// appendInOrder appends the sessions to the index in the site's order, as
+// soon as they are ready. One ready before its turn waits in the cache,
+// where prepare put it, so that the postings of all are never held at
+// once. Once ready is closed, every session is appended.
+func (ix *searchIndex) appendInOrder(ctx context.Context) {
+	defer close(ix.appended)
+	b := ix.b
+	ready := make([]bool, len(ix.prepared))
+	next := 0
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case i, ok := <-ix.ready:
+			if !ok {
+				for i := range ready {
+					ready[i] = true
+				}
+				ix.appendReady(ctx, ready, &next)
+				return
+			}
+			ready[i] = true
+			if i != next && ix.prepared[i] != nil && b.store != nil && b.digs[i] != "" {
+				ix.prepared[i] = nil
+			}
+			ix.appendReady(ctx, ready, &next)
+		}
+	}
+}
+
+// appendReady appends the sessions from next on that are ready; one whose
+// parts were let go is prepared again, from the cache.
+func (ix *searchIndex) appendReady(ctx context.Context, ready []bool, next *int) {
+	b := ix.b
+	for ; *next < len(ready) && ready[*next]; *next++ {
+		i := *next
+		parts := ix.prepared[i]
+		if parts == nil {
+			s := b.site.Sessions[i]
+			parts = b.prepare(s, b.digs[i], func() (*Session, error) { return b.loader(ctx, b.units[b.unitOf[i]])(s) })
+		}
+		for _, p := range parts {
+			ix.Append(p)
+		}
+		ix.prepared[i] = nil
+	}
 }
 
 // newSearchIndex links the cached index for sessions of these digests, or
@@ -87,6 +175,8 @@ func (ix *searchIndex) write() error {
 	if !ix.building() {
 		return nil
 	}
+	close(ix.ready)
+	<-ix.appended
 	if err := ix.Write(); err != nil {
 		return err
 	}

@@ -9,144 +9,15 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/transcriptsite/transcriptsite/cache"
-	"github.com/transcriptsite/transcriptsite/ingest"
-	"github.com/transcriptsite/transcriptsite/internal/parallel"
 	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/site/search"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
-
-// sessions renders every session page and prepares it for the search
-// index, on every core, and returns the index. Sessions read together are
-// rendered together, their turns loaded once for all of them and only if
-// the cache lacks something one of them needs.
-func (b *builder) sessions(ctx context.Context) (*searchIndex, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	n := len(b.site.Sessions)
-	prepared := make([][]*search.Prepared, n)
-	failed := make([]error, n)
-	digs := make([]string, n)
-	if b.store != nil {
-		for i, s := range b.site.Sessions {
-			digs[i] = digest(s, b.hashes)
-		}
-	}
-	var index *searchIndex
-	if b.site.Config.Search.Enabled {
-		var err error
-		if index, err = b.newSearchIndex(digs); err != nil {
-			return nil, err
-		}
-	}
-	units := b.units()
-	unitOf := make([]int, n)
-	for u, un := range units {
-		for _, i := range un.sessions {
-			unitOf[i] = u
-		}
-	}
-	work := make(chan int)
-	done := make(chan int, n)
-	var wg sync.WaitGroup
-	for range workers() {
-		wg.Go(func() {
-			for u := range work {
-				load := b.loader(ctx, units[u])
-				for _, i := range units[u].sessions {
-					s, dig := b.site.Sessions[i], digs[i]
-					full := func() (*Session, error) { return load(s) }
-					if index.building() {
-						prepared[i] = b.prepare(s, dig, full)
-					}
-					failed[i] = b.session(s, dig, full)
-					done <- i
-				}
-			}
-		})
-	}
-	go func() {
-		defer close(work)
-		// The biggest first; a session's size is its tool calls and
-		// messages, which is what its page costs.
-		order := parallel.LargestFirst(len(units), func(u int) int64 {
-			var size int64
-			for _, i := range units[u].sessions {
-				st := b.site.Sessions[i].Stats
-				size += int64(st.Messages + st.ToolCalls)
-			}
-			return size
-		})
-		for _, u := range order {
-			select {
-			case work <- u:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(done) }()
-	// Sessions join the index in the site's order, as soon as they are
-	// ready. One ready before its turn waits in the cache, where prepare
-	// put it, so that the postings of all are never held at once.
-	ready := make([]bool, n)
-	next := 0
-	for i := range done {
-		ready[i] = true
-		if i != next && prepared[i] != nil && b.store != nil && digs[i] != "" {
-			prepared[i] = nil
-		}
-		for ; next < n && ready[next]; next++ {
-			if !index.building() {
-				continue
-			}
-			parts := prepared[next]
-			if parts == nil {
-				parts = b.prepare(b.site.Sessions[next], digs[next], func() (*Session, error) {
-					return b.loader(ctx, units[unitOf[next]])(b.site.Sessions[next])
-				})
-			}
-			for _, p := range parts {
-				index.Append(p)
-			}
-			prepared[next] = nil
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	// One session that the theme cannot render must not sink the others;
-	// when none renders, the theme is broken and the build fails.
-	var errs []error
-	for i, err := range failed {
-		if err == nil {
-			continue
-		}
-		errs = append(errs, err)
-		s := b.site.Sessions[i]
-		// A warning, which --strict counts: the site lacks what it should hold.
-		b.warnings = append(b.warnings, ingest.Warning{File: s.Source,
-			Msg: fmt.Sprintf("the page of session %s could not be made, and says so in its place: %v", s.ID, err)})
-		if err := b.fallback(s, err); err != nil {
-			return nil, err
-		}
-	}
-	if len(errs) > 0 && len(errs) == len(failed) {
-		return nil, errs[0]
-	}
-	return index, nil // nil when the site has no search
-}
-
-// workers is how many sessions render at once: one more than the cores,
-// so that a core whose worker waits on the disk (creating a file is slow
-// on some) has another to run.
-func workers() int { return runtime.GOMAXPROCS(0) + 1 }
 
 // fallbackPage stands in for a session page the theme failed to render,
 // so links to it still lead somewhere that says why.
@@ -164,18 +35,16 @@ func (b *builder) fallback(s *Session, err error) error {
 	return b.out.write(s.Path+"index.html", buf.Bytes())
 }
 
-func (b *builder) session(s *Session, dig string, full func() (*Session, error)) error {
-	if err := b.sides(s, dig, full); err != nil {
-		return fmt.Errorf("%s: %w", s.Source, err)
-	}
-	if err := b.exports(s, dig, full); err != nil {
-		return err
-	}
-	// The page comes from the cache when neither the session, nor what the
-	// page shows of other sessions, nor the theme has changed.
-	key := b.sessionKey(dig, "page", b.theme, dig, pageContext(s))
+// sessionPage is a session's page. It comes from the cache when neither
+// the session, nor what the page shows of other sessions, nor the theme
+// has changed.
+type sessionPage struct{ siteOutput }
+
+func (sessionPage) session(b *builder, j *job) error {
+	s := j.s
+	key := b.sessionKey(j.dig, "page", b.theme, j.dig, pageContext(s))
 	err := b.cachedFile(pageFile(s.Path), key, func(w io.Writer) error {
-		fs, err := full()
+		fs, err := j.full()
 		if err != nil {
 			return err
 		}
@@ -190,10 +59,21 @@ func (b *builder) session(s *Session, dig string, full func() (*Session, error))
 	return nil
 }
 
-// sides writes the files beside a session's page: images, and outputs too
-// long to show whole. Both are named by their content, so a repeated one is
-// written once and the cache keeps it by its name; the cache keeps the
-// names of a session's files too, so that a warm build needs no turns.
+// sidesOutput is the files beside a session's page: images, and outputs
+// too long to show whole. Both are named by their content, so a repeated
+// one is written once and the cache keeps it by its name; the cache keeps
+// the names of a session's files too, so that a warm build needs no
+// turns.
+type sidesOutput struct{ siteOutput }
+
+func (sidesOutput) session(b *builder, j *job) error {
+	if err := b.sides(j.s, j.dig, j.full); err != nil {
+		return fmt.Errorf("%s: %w", j.s.Source, err)
+	}
+	return nil
+}
+
+// sides writes the files beside a session's page.
 func (b *builder) sides(s *Session, dig string, full func() (*Session, error)) error {
 	listKey := b.sessionKey(dig, "sides", b.theme, dig) // the program decides which outputs are too long
 	var names []string
@@ -368,7 +248,8 @@ type unit struct {
 	sessions []int                 // indices in the site's sessions
 }
 
-func (b *builder) units() []unit {
+// makeUnits puts the site's sessions in units, and says which each is in.
+func (b *builder) makeUnits() ([]unit, []int) {
 	at := make(map[*transcript.Session]int, len(b.site.Sessions))
 	for i, s := range b.site.Sessions {
 		at[s.Session] = i
@@ -393,7 +274,13 @@ func (b *builder) units() []unit {
 			us = append(us, unit{group: -1, sessions: []int{i}})
 		}
 	}
-	return us
+	unitOf := make([]int, len(b.site.Sessions))
+	for u, un := range us {
+		for _, i := range un.sessions {
+			unitOf[i] = u
+		}
+	}
+	return us, unitOf
 }
 
 // loader returns how to get a session of u with its turns: the session

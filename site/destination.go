@@ -19,11 +19,11 @@ import (
 // delete someone's files.
 const marker = "sessions.json"
 
-// output writes a site into a temporary directory beside its destination,
+// destination writes a site into a temporary directory beside its destination,
 // then swaps it in, so a failed build leaves the previous site untouched.
 // It holds the destination's lock from its start to its end: two builds
 // of one destination take turns.
-type output struct {
+type destination struct {
 	dest string
 	tmp  string
 	prev bool // dest holds a site built before
@@ -36,7 +36,7 @@ type output struct {
 // with the marker of a finished site) by a build that was killed.
 const building = ".transcriptsite-building"
 
-func newOutput(ctx context.Context, dest string, wait func()) (o *output, err error) {
+func newDestination(ctx context.Context, dest string, wait func()) (o *destination, err error) {
 	parent, base := filepath.Dir(dest), filepath.Base(dest)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, err
@@ -68,7 +68,7 @@ func newOutput(ctx context.Context, dest string, wait func()) (o *output, err er
 		return nil, err
 	}
 	_, err = os.Stat(filepath.Join(dest, marker))
-	return &output{dest: dest, tmp: tmp, prev: err == nil, lock: lk}, nil
+	return &destination{dest: dest, tmp: tmp, prev: err == nil, lock: lk}, nil
 }
 
 // oldSite is where the swap without an atomic exchange puts the site it
@@ -123,7 +123,7 @@ func checkDest(dest string) error {
 }
 
 // write writes data at the slash path rel inside the site.
-func (o *output) write(rel string, data []byte) error {
+func (o *destination) write(rel string, data []byte) error {
 	p, err := o.file(rel)
 	if err != nil {
 		return err
@@ -134,7 +134,7 @@ func (o *output) write(rel string, data []byte) error {
 // create creates the file at the slash path rel inside the site, for what
 // is too big to hold whole in memory (a session's exports). Its writes are
 // buffered; Close flushes them.
-func (o *output) create(rel string) (io.WriteCloser, error) {
+func (o *destination) create(rel string) (io.WriteCloser, error) {
 	p, err := o.file(rel)
 	if err != nil {
 		return nil, err
@@ -165,7 +165,7 @@ func (b *bufferedFile) Close() error {
 // the cache. A file with other links (one an older version shared with
 // the cache, or a user's backup) is not reused, so the site never shares
 // a file with anything but the site it replaces, which is removed.
-func (o *output) keep(rel string, want cache.Sum) bool {
+func (o *destination) keep(rel string, want cache.Sum) bool {
 	if !o.prev || inside(rel) != nil {
 		return false
 	}
@@ -187,7 +187,7 @@ func (o *output) keep(rel string, want cache.Sum) bool {
 	return err == nil && os.Link(old, p) == nil
 }
 
-func (o *output) remove(rel string) error {
+func (o *destination) remove(rel string) error {
 	p, err := o.file(rel)
 	if err != nil {
 		return err
@@ -195,7 +195,7 @@ func (o *output) remove(rel string) error {
 	return os.Remove(p)
 }
 
-func (o *output) open(rel string) (io.ReadCloser, error) {
+func (o *destination) open(rel string) (io.ReadCloser, error) {
 	p, err := o.file(rel)
 	if err != nil {
 		return nil, err
@@ -206,7 +206,7 @@ func (o *output) open(rel string) (io.ReadCloser, error) {
 // file is the path of the slash path rel inside the site, its directory
 // made. rel comes from URLs built from session data, so it is checked to
 // stay inside the site.
-func (o *output) file(rel string) (string, error) {
+func (o *destination) file(rel string) (string, error) {
 	if err := inside(rel); err != nil {
 		return "", err
 	}
@@ -228,7 +228,7 @@ func inside(rel string) error {
 // commit replaces the destination with the new site, in one atomic
 // exchange where the file system has one: there is no moment without a
 // site. The previous site, swapped to the temporary name, is removed.
-func (o *output) commit() error {
+func (o *destination) commit() error {
 	defer o.lock.Release()
 	if err := os.Remove(filepath.Join(o.tmp, building)); err != nil {
 		return err
@@ -256,7 +256,7 @@ func (o *output) commit() error {
 }
 
 // abort removes the unfinished site.
-func (o *output) abort() {
+func (o *destination) abort() {
 	_ = os.RemoveAll(o.tmp)
 	o.lock.Release()
 }

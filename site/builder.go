@@ -1,0 +1,228 @@
+package site
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/transcriptsite/transcriptsite/cache"
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/render"
+)
+
+// Report says what a build did.
+type Report struct {
+	Sessions int
+	Files    int
+	Warnings []ingest.Warning // about session files
+	Notices  []string         // about the site: what it could not do as configured
+	Redacted map[string]int   // secrets replaced, by kind
+	Elapsed  time.Duration
+
+	Rendered                             int // session pages rendered, not taken from the cache
+	CacheHits, CacheMisses, CacheRemoved int
+
+	redactions []byte // the report BuildOptions.Redactions asks for
+}
+
+func (r *Report) String() string {
+	redacted := ""
+	if n := Sum(r.Redacted); n > 0 {
+		redacted = ", " + render.Plural(n, "secret") + " redacted"
+	}
+	return fmt.Sprintf("%s from %s (%s%s) in %d ms", render.Plural(r.Sessions, "session"),
+		render.Plural(r.Files, "file"), render.Plural(len(r.Warnings), "warning"), redacted, r.Elapsed.Milliseconds())
+}
+
+// Build reads the content, renders the site and swaps it into the
+// destination, with the site's build cache. On error the destination is
+// left as it was.
+func Build(ctx context.Context, cfg *Config) (*Report, error) {
+	b, err := NewBuilder(cfg, BuildOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return b.Build(ctx)
+}
+
+// BuildOptions say how a builder uses its cache.
+type BuildOptions struct {
+	IgnoreCache bool // write the cache but do not read it (--ignoreCache)
+	GC          bool // remove cache entries the build did not use (--gc)
+	// Memory is for a builder that builds into memory again and again
+	// (serve): each build drops from the cache what the last wrote and no
+	// longer uses, and keeps the files of the last site that are the same.
+	Memory bool
+	// Waiting, when set, is told when a build waits for another build of
+	// the same destination or cache to end: what it waits for.
+	Waiting func(what string)
+	// Redactions, when set, is a file to write a report of what was
+	// redacted where to (never the secrets), for a review before
+	// publishing. It must be outside the destination.
+	Redactions string
+}
+
+// Builder builds a site, once (build) or again and again (serve): what it
+// caches makes the next build redo only what changed.
+type Builder struct {
+	cfg   *Config
+	opts  BuildOptions
+	store *cache.Store // nil when the site has no cache dir
+	last  Files        // the last site BuildFiles made: its unchanged files are kept
+}
+
+// NewBuilder returns a builder of the site cfg configures.
+func NewBuilder(cfg *Config, opts BuildOptions) (*Builder, error) {
+	b := &Builder{cfg: cfg, opts: opts}
+	if cfg.CacheDir != "" {
+		st, err := cache.New(cfg.CacheDir, !opts.IgnoreCache)
+		if err != nil {
+			return nil, fmt.Errorf("cacheDir: %w", err)
+		}
+		b.store = st
+	}
+	return b, nil
+}
+
+// Build builds the site into its destination.
+func (bd *Builder) Build(ctx context.Context) (*Report, error) {
+	if err := checkPaths(bd.cfg); err != nil {
+		return nil, err
+	}
+	if f := bd.opts.Redactions; f != "" {
+		if err := checkRedactions(bd.cfg, f); err != nil {
+			return nil, err
+		}
+	}
+	out, err := newDestination(ctx, bd.cfg.Destination, bd.waiting("destination "+bd.cfg.Destination))
+	if err != nil {
+		return nil, err
+	}
+	rep, err := bd.build(ctx, out)
+	if err == nil {
+		err = out.commit()
+	}
+	if err != nil {
+		out.abort()
+		return nil, err
+	}
+	if f := bd.opts.Redactions; f != "" {
+		if err := os.WriteFile(f, rep.redactions, 0o600); err != nil {
+			return nil, fmt.Errorf("--redactions: %w", err)
+		}
+	}
+	return rep, nil
+}
+
+// waiting returns what to call when a build must wait for what.
+func (bd *Builder) waiting(what string) func() {
+	if bd.opts.Waiting == nil {
+		return nil
+	}
+	return func() { bd.opts.Waiting(what) }
+}
+
+// BuildFiles builds the site into memory.
+func (bd *Builder) BuildFiles(ctx context.Context) (Files, *Report, error) {
+	out := &memOut{files: Files{}, prev: bd.last}
+	rep, err := bd.build(ctx, out)
+	if err != nil {
+		return nil, nil, err
+	}
+	bd.last = out.files
+	return out.files, rep, nil
+}
+
+func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
+	start := time.Now()
+	cfg := bd.cfg
+	tpl, err := loadTemplates(cfg.Theme)
+	if err != nil {
+		return nil, err
+	}
+	chroma, err := render.ChromaCSS(cfg.Highlight.Style, cfg.Highlight.DarkStyle)
+	if err != nil {
+		return nil, fmt.Errorf("highlight: %w", err)
+	}
+	opts, err := readOptions(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if bd.store != nil {
+		if err := bd.store.Begin(ctx, bd.waiting("cache "+cfg.CacheDir)); err != nil {
+			return nil, fmt.Errorf("cacheDir: %w", err)
+		}
+		defer bd.store.End()
+		// Sessions keep only their summaries until their pages are made,
+		// but for those of the first holdBytes of files parsed anew.
+		opts.Cache, opts.Blobs, opts.Release, opts.Hold = bd.store, bd.store, true, holdBytes
+	}
+	res, err := ingest.LoadCached(ctx, opts, cfg.Roots()...)
+	if err != nil {
+		return nil, err
+	}
+	sessions := cfg.selected(res.Sessions)
+	st := newSite(cfg, sessions)
+	// A site served from memory keeps its asset names, so a stylesheet that
+	// changes leaves the pages as they were and is swapped in place.
+	b := &builder{site: st, tpl: tpl, out: ctxSink{out, ctx}, store: bd.store, memory: bd.opts.Memory, res: res, hashes: res.Hashes, fingerprint: !bd.opts.Memory,
+		include: cfg.Search.Includes(), chroma: chroma}
+	b.digs = make([]string, len(st.Sessions))
+	if b.store != nil {
+		for i, s := range st.Sessions {
+			b.digs[i] = digest(s, b.hashes)
+		}
+	}
+	b.units, b.unitOf = b.makeUnits()
+	if b.theme, err = themeDigest(cfg, chroma); err != nil {
+		return nil, err
+	}
+	if err := b.startSass(); err != nil {
+		return nil, err
+	}
+	if b.sass != nil {
+		defer b.sass.Close()
+	}
+	var report []byte
+	if bd.opts.Redactions != "" {
+		// Before the pages are made, which release the turns it reads.
+		if report, err = b.redactions(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if err := b.write(ctx); err != nil {
+		return nil, err
+	}
+	rep := &Report{Sessions: len(st.Sessions), Files: res.Files, Warnings: append(res.Warnings, b.warnings...), Notices: b.notices,
+		Redacted: total(sessions), Rendered: int(b.rendered.Load()), redactions: report}
+	if bd.store != nil {
+		var damaged []string
+		rep.CacheHits, rep.CacheMisses, damaged = bd.store.Report()
+		if len(damaged) > 0 {
+			rep.Notices = append(rep.Notices, damagedNotice(cfg.CacheDir, damaged))
+		}
+		if bd.opts.GC {
+			if rep.CacheRemoved, err = bd.store.GC(); err != nil {
+				return nil, fmt.Errorf("cache gc: %w", err)
+			}
+		}
+		if bd.opts.Memory {
+			bd.store.Trim()
+		}
+	}
+	rep.Elapsed = time.Since(start)
+	return rep, nil
+}
+
+// damagedNotice says which entries of the cache were found damaged.
+func damagedNotice(dir string, damaged []string) string {
+	shown := damaged[:min(3, len(damaged))]
+	more := ""
+	if len(damaged) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(damaged)-len(shown))
+	}
+	return fmt.Sprintf("build cache %s: %d damaged entries were dropped and made again (%s%s); "+
+		"a cache that keeps being damaged points to a failing disk", dir, len(damaged), strings.Join(shown, "; "), more)
+}

@@ -1,0 +1,91 @@
+package site
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"time"
+)
+
+// manifest is sessions.json, the machine-readable list of every session,
+// which also marks a folder as a site transcriptsite built.
+type manifest struct{ siteOutput }
+
+func (manifest) finish(b *builder) error { return b.sessionsJSON() }
+
+// sitemap is sitemap.xml, for search engines.
+type sitemap struct{ siteOutput }
+
+func (sitemap) finish(b *builder) error { return b.sitemap() }
+
+// sessionEntry is one element of sessions.json.
+type sessionEntry struct {
+	ID        string         `json:"id"`
+	Title     string         `json:"title"`
+	Project   string         `json:"project"`
+	Format    string         `json:"format"`
+	Source    string         `json:"source"`
+	URL       string         `json:"url"`
+	Started   time.Time      `json:"started,omitzero"`
+	Ended     time.Time      `json:"ended,omitzero"`
+	Messages  int            `json:"messages"`
+	ToolCalls int            `json:"tool_calls"`
+	Models    []string       `json:"models"`
+	Warnings  []string       `json:"warnings"`
+	Redacted  map[string]int `json:"redacted"` // secrets replaced, by kind
+}
+
+// sessionsJSON writes the machine-readable list of every session.
+func (b *builder) sessionsJSON() error {
+	list := make([]sessionEntry, 0, len(b.site.Sessions))
+	for _, s := range b.site.Sessions {
+		list = append(list, sessionEntry{
+			ID: s.ID, Title: s.Title, Project: s.Project.Name, Format: s.Format, Source: s.Source,
+			URL: s.Path, Started: s.Started, Ended: s.Ended, Messages: s.Stats.Messages,
+			ToolCalls: s.Stats.ToolCalls, Models: nonNil(s.Models), Warnings: nonNil(s.Warnings),
+			Redacted: nonNilCounts(s.Redacted),
+		})
+	}
+	data, err := json.MarshalIndent(list, "", "  ")
+	if err != nil {
+		return err
+	}
+	return b.out.write(marker, append(data, '\n'))
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func (b *builder) sitemap() error {
+	type url struct {
+		Loc     string `xml:"loc"`
+		LastMod string `xml:"lastmod,omitempty"`
+	}
+	base := b.site.Config.BaseURL
+	urls := []url{{Loc: permalink(base, "")}, {Loc: permalink(base, "stats/")}}
+	for _, p := range b.site.Projects {
+		urls = append(urls, url{Loc: permalink(base, p.Path), LastMod: day(p.Sessions[0].Ended)})
+	}
+	for _, s := range b.site.Sessions {
+		urls = append(urls, url{Loc: permalink(base, s.Path), LastMod: day(s.Ended)})
+	}
+	data, err := xml.MarshalIndent(struct {
+		XMLName xml.Name `xml:"urlset"`
+		NS      string   `xml:"xmlns,attr"`
+		URLs    []url    `xml:"url"`
+	}{NS: "http://www.sitemaps.org/schemas/sitemap/0.9", URLs: urls}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return b.out.write("sitemap.xml", append([]byte(xml.Header), append(data, '\n')...))
+}
+
+func day(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02")
+}

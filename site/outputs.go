@@ -1,0 +1,178 @@
+package site
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/internal/parallel"
+)
+
+// An output is one kind of file a build writes: the site's pages, a
+// session's exports, the feed. A build runs every output its site has, in
+// the order of the outputs table and in three rounds: start, before any
+// session's files are made; session, once for each session, on every
+// core, with the session's turns read once for all the outputs that need
+// them; finish, once every session is done and its turns let go. Adding
+// an output is adding it to the table.
+type output interface {
+	// on reports whether the site has this output.
+	on(cfg *Config) bool
+	start(ctx context.Context, b *builder) error
+	// session writes what the output holds of one session: files beside
+	// its page, or its share of a file of every session.
+	session(b *builder, j *job) error
+	finish(b *builder) error
+}
+
+// job is a session as the outputs' session round sees it.
+type job struct {
+	i   int // its place in the site's sessions
+	s   *Session
+	dig string // its content's digest, for cache keys; "" when unknown
+	// full returns the session with its turns, read back from the cache
+	// once for all the outputs of its unit (see units).
+	full func() (*Session, error)
+}
+
+// outputs are what a build writes, in order.
+var outputs = []output{
+	assetsOutput{}, // the stylesheets and scripts every page links, first
+	listPages{},    // the home page, 404.html and each project's page
+	statsPage{},    // stats/
+	searchOutput{}, // the search index of every session, and search/
+	sidesOutput{},  // images and long outputs beside a session's page
+	exportOutput{Format: "md", File: "session.md", Label: "Markdown", enabled: func(o Outputs) bool { return o.Markdown }, write: markdownExport},
+	exportOutput{Format: "json", File: "session.json", Label: "JSON", enabled: func(o Outputs) bool { return o.JSON }, write: jsonExport},
+	sessionPage{}, // a session's page
+	manifest{},    // sessions.json
+	feed{},        // index.xml
+	sitemap{},     // sitemap.xml
+}
+
+// siteOutput is an output with nothing to do but in some of the rounds.
+type siteOutput struct{}
+
+func (siteOutput) on(*Config) bool                       { return true }
+func (siteOutput) start(context.Context, *builder) error { return nil }
+func (siteOutput) session(*builder, *job) error          { return nil }
+func (siteOutput) finish(*builder) error                 { return nil }
+
+// write runs the site's outputs.
+func (b *builder) write(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx) // ends what an output left running
+	defer cancel()
+	outs := slices.DeleteFunc(slices.Clone(outputs), func(o output) bool { return !o.on(b.site.Config) })
+	for _, o := range outs {
+		if err := o.start(ctx, b); err != nil {
+			return err
+		}
+	}
+	if err := b.sessions(ctx, outs); err != nil {
+		return err
+	}
+	// The sessions are done: what follows needs summaries only, and the
+	// index's sort is the build's peak of memory.
+	for _, s := range b.site.Sessions {
+		if s.Kept == nil {
+			s.Release()
+		}
+	}
+	for _, o := range outs {
+		if err := o.finish(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sessions runs the outputs' session round on every core. Sessions read
+// together are made together, their turns loaded once for all of them and
+// only if the cache lacks something one of them needs.
+func (b *builder) sessions(ctx context.Context, outs []output) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	failed := make([]error, len(b.site.Sessions))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range workers() {
+		wg.Go(func() {
+			for u := range work {
+				load := b.loader(ctx, b.units[u])
+				for _, i := range b.units[u].sessions {
+					s := b.site.Sessions[i]
+					failed[i] = b.session(outs, &job{i: i, s: s, dig: b.digs[i], full: func() (*Session, error) { return load(s) }})
+				}
+			}
+		})
+	}
+	// The biggest first; a session's size is its tool calls and messages,
+	// which is what its page costs.
+	order := parallel.LargestFirst(len(b.units), func(u int) int64 {
+		var size int64
+		for _, i := range b.units[u].sessions {
+			st := b.site.Sessions[i].Stats
+			size += int64(st.Messages + st.ToolCalls)
+		}
+		return size
+	})
+	go func() {
+		defer close(work)
+		for _, u := range order {
+			select {
+			case work <- u:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return b.failed(failed)
+}
+
+// session runs the outputs' session round for one session, up to the first
+// that fails.
+func (b *builder) session(outs []output, j *job) error {
+	for _, o := range outs {
+		if err := o.session(b, j); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// failed gives each session whose files could not be made a page that
+// says why, and a warning. One session that the theme cannot render must
+// not sink the others; when none renders, the theme is broken and the
+// build fails.
+func (b *builder) failed(errs []error) error {
+	n := 0
+	for i, err := range errs {
+		if err == nil {
+			continue
+		}
+		n++
+		s := b.site.Sessions[i]
+		// A warning, which --strict counts: the site lacks what it should hold.
+		b.warnings = append(b.warnings, ingest.Warning{File: s.Source,
+			Msg: fmt.Sprintf("the page of session %s could not be made, and says so in its place: %v", s.ID, err)})
+		if err := b.fallback(s, err); err != nil {
+			return err
+		}
+	}
+	if n > 0 && n == len(errs) {
+		return slices.DeleteFunc(slices.Clone(errs), func(e error) bool { return e == nil })[0]
+	}
+	return nil
+}
+
+// workers is how many sessions are made at once: one more than the cores,
+// so that a core whose worker waits on the disk (creating a file is slow
+// on some) has another to run.
+func workers() int { return runtime.GOMAXPROCS(0) + 1 }
