@@ -8,6 +8,7 @@ import (
 	"encoding/gob"
 	"fmt"
 	"io"
+	"path"
 	"slices"
 
 	"github.com/transcriptsite/transcriptsite/cache"
@@ -57,10 +58,11 @@ func (r *Reader) links(ss []*transcript.Session) []string {
 
 // group is a set of files merged together, and the sessions they gave.
 type group struct {
-	reader   *Reader
-	files    []int
-	keys     []string // the cache entries of its files, when its sessions were released
-	sessions []*transcript.Session
+	reader  *Reader
+	files   []int
+	keys    []string              // the cache entries of its files, when its sessions can be read back
+	bodies  []*transcript.Session // its sessions whole, while it holds them
+	headers []*transcript.Header  // its sessions' headers, in the order of bodies
 }
 
 // cacheKeys returns the cache entries of the group's files, or nil when
@@ -170,8 +172,13 @@ func merge(ctx context.Context, opts Options, g *group, reads []read) ([]*transc
 		transform(opts, again)
 		ss = append(ss, again...)
 	}
-	if g.reader.Merge != nil && len(ss) > 0 {
-		ss = g.reader.Merge(ss)
+	return finish(opts, g.reader, ss), nil
+}
+
+// finish joins sessions of r's format as r merges them, and finishes each.
+func finish(opts Options, r *Reader, ss []*transcript.Session) []*transcript.Session {
+	if r.Merge != nil && len(ss) > 0 {
+		ss = r.Merge(ss)
 	}
 	for _, s := range ss {
 		s.Finish()
@@ -179,7 +186,21 @@ func merge(ctx context.Context, opts Options, g *group, reads []read) ([]*transc
 			opts.Merged(s)
 		}
 	}
-	return ss, nil
+	return ss
+}
+
+// LoadFile reads the file name of root as Load reads it, on its own: its
+// sessions whole, merged, finished and changed as opts says, and the
+// warnings about it, without walking the folder it is in or using a
+// cache.
+func LoadFile(ctx context.Context, opts Options, root Root, name string) ([]*transcript.Session, []Warning) {
+	f := &File{Rel: path.Join(root.Name, name), FS: root.FS, Name: name, blobs: opts.Blobs}
+	r, ss := readFile(ctx, root.FS, name, f)
+	if r == nil {
+		return nil, f.Warnings
+	}
+	transform(opts, ss)
+	return finish(opts, r, ss), f.Warnings
 }
 
 // openParsed reads a parsed file back from the cache.
@@ -202,60 +223,75 @@ func openParsed(ctx context.Context, c Cache, key string) (*parsed, error) {
 	return &p, nil
 }
 
-// summarise merges a released group and keeps only its summaries, from
-// the cache when its files are the same as when it was last summarised.
-func summarise(ctx context.Context, opts Options, g *group, reads []read) ([]*transcript.Session, error) {
+// summarise merges a released group and keeps only its headers, from the
+// cache when its files are the same as when it was last summarised.
+func summarise(ctx context.Context, opts Options, g *group, reads []read) ([]*transcript.Header, error) {
 	c := opts.Cache
 	if data, ok := c.Get(groupKey(g.keys)); ok {
-		var ss []*transcript.Session
-		if gob.NewDecoder(bytes.NewReader(data)).Decode(&ss) == nil {
-			return ss, nil
+		var hs []*transcript.Header
+		if gob.NewDecoder(bytes.NewReader(data)).Decode(&hs) == nil {
+			return hs, nil
 		}
 	}
 	ss, err := merge(ctx, opts, g, reads)
 	if err != nil {
 		return nil, err
 	}
-	for _, s := range ss {
-		s.Release()
-	}
-	putSummaries(c, g.keys, ss)
-	return ss, nil
+	hs := headers(ss)
+	putHeaders(c, g.keys, hs)
+	return hs, nil
 }
 
-// putSummaries caches the summaries of a group's merged sessions under the
-// group's file entries, leaving the sessions as they are.
-func putSummaries(c Cache, keys []string, ss []*transcript.Session) {
-	sums := make([]*transcript.Session, len(ss))
+// headers returns the headers of ss.
+func headers(ss []*transcript.Session) []*transcript.Header {
+	hs := make([]*transcript.Header, len(ss))
 	for i, s := range ss {
-		sum := *s
-		sum.Release()
-		sums[i] = &sum
+		hs[i] = s.Header()
 	}
+	return hs
+}
+
+// putHeaders caches the headers of a group's merged sessions under the
+// group's file entries.
+func putHeaders(c Cache, keys []string, hs []*transcript.Header) {
 	var buf bytes.Buffer
-	if gob.NewEncoder(&buf).Encode(sums) == nil {
+	if gob.NewEncoder(&buf).Encode(hs) == nil {
 		c.Put(groupKey(keys), buf.Bytes())
 	}
 }
 
 func groupKey(keys []string) string { return cache.Key(append([]string{"group"}, keys...)...) }
 
-// Groups returns the sessions in the groups Load reads back together.
-func (r *Result) Groups() [][]*transcript.Session {
-	out := make([][]*transcript.Session, len(r.groups))
+// Groups returns the headers of the sessions Load reads back together.
+func (r *Result) Groups() [][]*transcript.Header {
+	out := make([][]*transcript.Header, len(r.groups))
 	for i, g := range r.groups {
-		out[i] = g.sessions
+		out[i] = g.headers
 	}
 	return out
 }
 
-// Load returns group i's sessions with their turns, in the order of
-// Groups()[i]: the sessions themselves when they were never released, or
-// else read again from the cache and merged again.
+// Held reports whether group i holds its bodies, so that Load costs
+// nothing.
+func (r *Result) Held(i int) bool { return r.groups[i].bodies != nil }
+
+// Drop lets go of the bodies the groups hold that Load can read back from
+// the cache.
+func (r *Result) Drop() {
+	for _, g := range r.groups {
+		if g.keys != nil {
+			g.release(r.reads)
+			g.bodies = nil
+		}
+	}
+}
+
+// Load returns the bodies of group i, in the order of its headers: those
+// it holds, or else read again from the cache and merged again.
 func (r *Result) Load(ctx context.Context, i int) ([]*transcript.Session, error) {
 	g := r.groups[i]
-	if g.keys == nil {
-		return g.sessions, nil
+	if g.bodies != nil || g.keys == nil {
+		return g.bodies, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -264,12 +300,12 @@ func (r *Result) Load(ctx context.Context, i int) ([]*transcript.Session, error)
 	if err != nil {
 		return nil, err
 	}
-	if len(ss) != len(g.sessions) {
-		return nil, fmt.Errorf("%s: read back %d sessions, not %d", g.sessions[0].Source, len(ss), len(g.sessions))
+	if len(ss) != len(g.headers) {
+		return nil, fmt.Errorf("%s: read back %d sessions, not %d", g.headers[0].Session.Source, len(ss), len(g.headers))
 	}
 	for j, s := range ss {
-		if k := g.sessions[j]; s.ID != k.ID || s.Source != k.Source {
-			return nil, fmt.Errorf("%s: read back session %s in place of %s", k.Source, s.ID, k.ID)
+		if h := g.headers[j].Session; s.ID != h.ID || s.Source != h.Source {
+			return nil, fmt.Errorf("%s: read back session %s in place of %s", h.Source, s.ID, h.ID)
 		}
 	}
 	return ss, nil

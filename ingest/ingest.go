@@ -199,6 +199,11 @@ func (f *File) checkUTF8(n int, b []byte) {
 
 // Result is what Load read.
 type Result struct {
+	// Headers are every session read, without its turns; Groups and Load
+	// give the bodies, the sessions whole.
+	Headers []*transcript.Header
+	// Sessions are every session whole, when the load holds them all: it
+	// did not release them (Options.Release); else nil.
 	Sessions []*transcript.Session
 	Files    int // session files read, whatever their outcome
 	Warnings []Warning
@@ -304,9 +309,9 @@ type Options struct {
 	Merged func(*transcript.Session)
 	// Blobs, when set, holds large images as they are read.
 	Blobs Blobs
-	// Release, with a Cache, keeps only a summary of each session once it is
-	// read (transcript.Session.Release), so that a site of any size fits in
-	// memory; Result.Load reads a group's turns back.
+	// Release, with a Cache, keeps only the header of each session once it
+	// is read (transcript.Header), so that a site of any size fits in
+	// memory; Result.Load reads a group's bodies back.
 	Release bool
 	// Hold, with Release, keeps the sessions of files parsed by this load
 	// whole, up to this many bytes of files: reading them back from the
@@ -317,9 +322,51 @@ type Options struct {
 
 // LoadCached is Load with options.
 func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, error) {
-	cache := opts.Cache
-	var files []file
-	var skipped []Warning
+	files, skipped, err := walk(roots)
+	if err != nil {
+		return nil, err
+	}
+	reads := readAll(ctx, opts, files)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res := &Result{Files: len(files), opts: opts, reads: reads, Warnings: skipped}
+	if opts.Cache != nil {
+		res.Hashes = make(map[string]string, len(files))
+	}
+	for _, rd := range reads {
+		res.Warnings = append(res.Warnings, rd.warnings...)
+		if rd.hash != "" {
+			res.Hashes[rd.rel] = rd.hash
+		}
+	}
+	res.groups = groupFiles(reads)
+	errs := res.mergeAll(ctx, files)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	release := res.released()
+	for i, g := range res.groups {
+		if errs[i] != nil {
+			// The cache lost a file's entry since it was read, and the file
+			// changed format meanwhile: its sessions are missing, not wrong.
+			res.Warnings = append(res.Warnings, Warning{File: reads[g.files[0]].rel, Msg: errs[i].Error()})
+			continue
+		}
+		res.Headers = append(res.Headers, g.headers...)
+		if !release {
+			res.Sessions = append(res.Sessions, g.bodies...)
+		}
+	}
+	if !release {
+		res.reads = nil // the sessions are in their groups
+	}
+	return res, nil
+}
+
+// walk lists the files of the roots to read, and warns of those that are
+// not regular files.
+func walk(roots []Root) (files []file, skipped []Warning, err error) {
 	for _, root := range roots {
 		err := fs.WalkDir(root.FS, ".", func(p string, d fs.DirEntry, err error) error {
 			if err != nil && p == "." {
@@ -354,7 +401,7 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 			return nil
 		})
 		if err != nil {
-			return nil, fmt.Errorf("content dir %s: %w", cmp.Or(root.Name, "."), err)
+			return nil, nil, fmt.Errorf("content dir %s: %w", cmp.Or(root.Name, "."), err)
 		}
 	}
 	// A database's -wal and -shm files are read with it, not on their own.
@@ -362,16 +409,21 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 	for _, f := range files {
 		rels[f.rel] = true
 	}
-	files = slices.DeleteFunc(files, func(f file) bool { return isSQLiteSidecar(f.rel, rels) })
+	return slices.DeleteFunc(files, func(f file) bool { return isSQLiteSidecar(f.rel, rels) }), skipped, nil
+}
 
-	release := opts.Release && cache != nil
+// readAll reads every file, on every core, the biggest first. With
+// Release, a file's sessions go back to the cache once read, but for the
+// first Hold bytes of files.
+func readAll(ctx context.Context, opts Options, files []file) []read {
+	release := opts.Release && opts.Cache != nil
 	var held atomic.Int64
 	reads := make([]read, len(files))
 	order := parallel.LargestFirst(len(files), func(i int) int64 { return files[i].size })
 	parallel.Run(ctx, runtime.GOMAXPROCS(0), order, func(i int) {
 		f := &File{Rel: files[i].rel, FS: files[i].fsys, Name: files[i].path, blobs: opts.Blobs}
 		rd := read{rel: f.Rel}
-		if cache != nil {
+		if opts.Cache != nil {
 			rd = cachedRead(ctx, opts, files[i].fsys, files[i].path, f, release)
 		} else {
 			rd.reader, rd.sessions = readFile(ctx, files[i].fsys, files[i].path, f)
@@ -387,62 +439,46 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 		}
 		reads[i] = rd
 	})
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
+	return reads
+}
 
-	res := &Result{Files: len(files), opts: opts, reads: reads, Warnings: skipped}
-	if cache != nil {
-		res.Hashes = make(map[string]string, len(files))
-	}
-	for _, rd := range reads {
-		res.Warnings = append(res.Warnings, rd.warnings...)
-		if rd.hash != "" {
-			res.Hashes[rd.rel] = rd.hash
-		}
-	}
-	res.groups = groupFiles(reads)
-	errs := make([]error, len(res.groups))
-	order = parallel.LargestFirst(len(res.groups), func(i int) int64 {
+// released reports whether the load keeps only headers of the sessions it
+// does not hold.
+func (r *Result) released() bool { return r.opts.Release && r.opts.Cache != nil }
+
+// mergeAll merges every group, on every core, the biggest first, and
+// gives each its headers: from the merged sessions, which it holds, or,
+// for a group whose files went back to the cache, from the cache.
+func (r *Result) mergeAll(ctx context.Context, files []file) []error {
+	errs := make([]error, len(r.groups))
+	order := parallel.LargestFirst(len(r.groups), func(i int) int64 {
 		var n int64
-		for _, f := range res.groups[i].files {
+		for _, f := range r.groups[i].files {
 			n += files[f].size
 		}
 		return n
 	})
 	parallel.Run(ctx, runtime.GOMAXPROCS(0), order, func(i int) {
-		g := res.groups[i]
-		keys := g.cacheKeys(reads)
-		switch {
-		case !release || keys == nil:
-			g.sessions, errs[i] = merge(ctx, opts, g, reads)
-		case g.held(reads):
-			// Merged where they are, and summarised for the next load.
-			if g.sessions, errs[i] = merge(ctx, opts, g, reads); errs[i] == nil {
-				putSummaries(cache, keys, g.sessions)
-			}
-		default:
-			g.release(reads)
+		g := r.groups[i]
+		keys := g.cacheKeys(r.reads)
+		if r.released() && keys != nil && !g.held(r.reads) {
+			g.release(r.reads)
 			g.keys = keys
-			g.sessions, errs[i] = summarise(ctx, opts, g, reads)
+			g.headers, errs[i] = summarise(ctx, r.opts, g, r.reads)
+			return
+		}
+		if g.bodies, errs[i] = merge(ctx, r.opts, g, r.reads); errs[i] != nil {
+			return
+		}
+		g.headers = headers(g.bodies)
+		if r.released() && keys != nil {
+			// Held, and summarised for the next load, which may read them
+			// back after Drop.
+			g.keys = keys
+			putHeaders(r.opts.Cache, keys, g.headers)
 		}
 	})
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	for i, g := range res.groups {
-		if errs[i] != nil {
-			// The cache lost a file's entry since it was read, and the file
-			// changed format meanwhile: its sessions are missing, not wrong.
-			res.Warnings = append(res.Warnings, Warning{File: reads[g.files[0]].rel, Msg: errs[i].Error()})
-			continue
-		}
-		res.Sessions = append(res.Sessions, g.sessions...)
-	}
-	if !release {
-		res.reads = nil // the sessions are in their groups
-	}
-	return res, nil
+	return errs
 }
 
 // read is what reading one file gave.

@@ -78,10 +78,10 @@ func BenchmarkSearchIndex(b *testing.B) {
 	cfg := &Config{Search: search.DefaultConfig()}
 	_ = cfg.Search.Check()
 	include := cfg.Search.Includes()
-	st := newSite(cfg, res.Sessions)
+	st, body := testSite(cfg, res.Sessions...)
 	var bytes int64
 	for _, s := range st.Sessions {
-		for _, m := range s.Messages() {
+		for _, m := range body(s).Messages() {
 			if d, ok := searchDoc(m, include); ok {
 				bytes += int64(len(d.Text))
 			}
@@ -91,7 +91,7 @@ func BenchmarkSearchIndex(b *testing.B) {
 	for b.Loop() {
 		ix := search.New(toolKindNames(), func(string, []byte) error { return nil })
 		for _, s := range st.Sessions {
-			for _, p := range searchSession(s, include) {
+			for _, p := range searchSession(s, body(s), include) {
 				ix.Append(p)
 			}
 		}

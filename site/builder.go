@@ -163,8 +163,8 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	sessions := cfg.selected(res.Sessions)
-	st := newSite(cfg, sessions)
+	headers := cfg.selected(res.Headers)
+	st := newSite(cfg, headers)
 	// A site served from memory keeps its asset names, so a stylesheet that
 	// changes leaves the pages as they were and is swapped in place.
 	b := &builder{site: st, tpl: tpl, out: ctxSink{out, ctx}, store: bd.store, memory: bd.opts.Memory, res: res, hashes: res.Hashes, fingerprint: !bd.opts.Memory,
@@ -196,7 +196,7 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Sessions: len(st.Sessions), Files: res.Files, Warnings: append(res.Warnings, b.warnings...), Notices: b.notices,
-		Redacted: total(sessions), Rendered: int(b.rendered.Load()), redactions: report}
+		Redacted: total(headers), Rendered: int(b.rendered.Load()), redactions: report}
 	if bd.store != nil {
 		var damaged []string
 		rep.CacheHits, rep.CacheMisses, damaged = bd.store.Report()

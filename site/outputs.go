@@ -9,6 +9,7 @@ import (
 
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/internal/parallel"
+	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 // An output is one kind of file a build writes: the site's pages, a
@@ -33,9 +34,9 @@ type job struct {
 	i   int // its place in the site's sessions
 	s   *Session
 	dig string // its content's digest, for cache keys; "" when unknown
-	// full returns the session with its turns, read back from the cache
-	// once for all the outputs of its unit (see units).
-	full func() (*Session, error)
+	// body returns the session whole, read back from the cache once for
+	// all the outputs of its unit (see units).
+	body func() (*transcript.Session, error)
 }
 
 // outputs are what a build writes, in order.
@@ -74,13 +75,9 @@ func (b *builder) write(ctx context.Context) error {
 	if err := b.sessions(ctx, outs); err != nil {
 		return err
 	}
-	// The sessions are done: what follows needs summaries only, and the
-	// index's sort is the build's peak of memory.
-	for _, s := range b.site.Sessions {
-		if s.Kept == nil {
-			s.Release()
-		}
-	}
+	// The sessions are done: what follows needs their headers only, and
+	// the index's sort is the build's peak of memory.
+	b.res.Drop()
 	for _, o := range outs {
 		if err := o.finish(b); err != nil {
 			return err
@@ -104,7 +101,7 @@ func (b *builder) sessions(ctx context.Context, outs []output) error {
 				load := b.loader(ctx, b.units[u])
 				for _, i := range b.units[u].sessions {
 					s := b.site.Sessions[i]
-					failed[i] = b.session(outs, &job{i: i, s: s, dig: b.digs[i], full: func() (*Session, error) { return load(s) }})
+					failed[i] = b.session(outs, &job{i: i, s: s, dig: b.digs[i], body: func() (*transcript.Session, error) { return load(s) }})
 				}
 			}
 		})

@@ -20,7 +20,7 @@ func TestToolPartialFormattedView(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &transcript.Session{ID: "s", Format: "specstory"}
-	st := newSite(&Config{}, []*transcript.Session{s})
+	st, _ := testSite(&Config{}, s)
 	page := &Page{Site: st, Kind: "session", Path: st.Sessions[0].Path, Session: st.Sessions[0]}
 	call := &transcript.ToolCall{Name: "apply_patch", Kind: transcript.EditTool, Input: `{"input":"*** Begin Patch\n*** End Patch"}`,
 		Result: &transcript.ToolResult{Output: "Success. Updated <the> files", Paired: true}}

@@ -86,7 +86,7 @@ func TestToolPartialsGolden(t *testing.T) {
 	}
 	child := &transcript.Session{ID: "child-1", Format: "claude-code", Title: "Explore"}
 	parent := &transcript.Session{ID: "parent-1", Format: "claude-code", ChildIDs: []string{"child-1"}}
-	st := newSite(&Config{}, []*transcript.Session{parent, child})
+	st, _ := testSite(&Config{}, parent, child)
 	page := &Page{Site: st, Kind: "session", Path: st.Session("parent-1", "claude-code").Path, Session: st.Session("parent-1", "claude-code")}
 	for _, c := range toolCases {
 		t.Run(c.name, func(t *testing.T) {
@@ -139,7 +139,7 @@ func FuzzToolPartial(f *testing.F) {
 	kinds := []transcript.ToolKind{transcript.ShellTool, transcript.ReadTool, transcript.WriteTool, transcript.EditTool,
 		transcript.SearchTool, transcript.WebTool, transcript.TaskTool, transcript.MCPTool, transcript.OtherTool}
 	s := &transcript.Session{ID: "s", Format: "claude-code"}
-	st := newSite(&Config{}, []*transcript.Session{s})
+	st, _ := testSite(&Config{}, s)
 	page := &Page{Site: st, Kind: "session", Path: st.Sessions[0].Path, Session: st.Sessions[0]}
 	f.Fuzz(func(t *testing.T, kind uint8, name, input, output string, isErr bool) {
 		call := transcript.ToolCall{Name: name, Kind: kinds[int(kind)%len(kinds)], Input: input,

@@ -90,11 +90,11 @@ func (sel *Selection) shows(s *transcript.Session) bool {
 }
 
 // selected returns the sessions the site shows.
-func (c *Config) selected(ss []*transcript.Session) []*transcript.Session {
+func (c *Config) selected(hs []*transcript.Header) []*transcript.Header {
 	if c.ShowAll {
-		return ss
+		return hs
 	}
-	return slices.DeleteFunc(slices.Clone(ss), func(s *transcript.Session) bool { return !c.Selection.shows(s) })
+	return slices.DeleteFunc(slices.Clone(hs), func(h *transcript.Header) bool { return !c.Selection.shows(h.Session) })
 }
 
 // cname checks a custom domain: a host name, nothing else.

@@ -34,10 +34,10 @@ func readOptions(cfg *Config) (ingest.Options, error) {
 }
 
 // total adds up what was redacted in every session, by kind.
-func total(sessions []*transcript.Session) map[string]int {
+func total(hs []*transcript.Header) map[string]int {
 	t := map[string]int{}
-	for _, s := range sessions {
-		for k, n := range s.Redacted {
+	for _, h := range hs {
+		for k, n := range h.Session.Redacted {
 			t[k] += n
 		}
 	}

@@ -37,18 +37,19 @@ func checkRedactions(cfg *Config, file string) error {
 // redactions lists where a secret was replaced in the site's sessions, and
 // its kind, never the secret: a session's id and file, the number of the
 // message (its anchor m-N on the page; 0 for the session's title,
-// directory and metadata), which string of it, the kind and the page. A
-// session whose turns were released is read back for it.
+// directory and metadata), which string of it, the kind and the page, from
+// the sessions' bodies.
 func (b *builder) redactions(ctx context.Context) ([]byte, error) {
 	rows := make([][]string, len(b.site.Sessions))
 	for _, u := range b.units {
 		get := b.loader(ctx, u)
 		for _, i := range u.sessions {
-			s, err := get(b.site.Sessions[i])
+			s := b.site.Sessions[i]
+			body, err := get(s)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", b.site.Sessions[i].Source, err)
+				return nil, fmt.Errorf("%s: %w", s.Source, err)
 			}
-			for _, f := range redact.Findings(s.Session) {
+			for _, f := range redact.Findings(body) {
 				page := s.Path
 				if f.Message > 0 {
 					page += fmt.Sprintf("#m-%d", f.Message)

@@ -30,7 +30,7 @@ func BenchmarkSessionPage(b *testing.B) {
 	}
 	// Read as the build reads, redacted, so the page shows what a built
 	// one does.
-	st := loadSite(b, dir)
+	st, body := loadSiteBodies(b, dir)
 	cfg := st.Config
 	if len(st.Sessions) != 1 {
 		b.Fatalf("%d sessions, want 1", len(st.Sessions))
@@ -47,7 +47,7 @@ func BenchmarkSessionPage(b *testing.B) {
 	render := func() {
 		buf.Reset()
 		pg := &Page{Kind: "session", Title: s.Title, Path: s.Path, Project: s.Project, Session: s, Site: st}
-		pg.Turns = turnViews(pg)
+		pg.Turns = turnViews(pg, body(s))
 		if err := bd.renderTo(&buf, "session", pg); err != nil {
 			b.Fatal(err)
 		}
@@ -56,7 +56,7 @@ func BenchmarkSessionPage(b *testing.B) {
 	render()
 	first := time.Since(start)
 	// A page that lost messages would be measured as faster.
-	if n, want := bytes.Count(buf.Bytes(), []byte(` id="m-`)), len(s.Messages()); n != want {
+	if n, want := bytes.Count(buf.Bytes(), []byte(` id="m-`)), len(body(s).Messages()); n != want {
 		b.Fatalf("page has %d message anchors, want %d", n, want)
 	}
 
@@ -66,6 +66,6 @@ func BenchmarkSessionPage(b *testing.B) {
 		render()
 	}
 	b.ReportMetric(float64(first.Microseconds())/1e3, "ms-first")
-	b.ReportMetric(float64(len(s.Messages())), "messages")
+	b.ReportMetric(float64(len(body(s).Messages())), "messages")
 	b.ReportMetric(float64(buf.Len())/1e3, "page-kB")
 }

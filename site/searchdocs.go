@@ -44,7 +44,7 @@ var partText = 8 << 20 // a variable for tests
 // and models (number 0: a result that links to the page's top), then one
 // per message, with the text the config includes, in parts of about
 // partText.
-func searchSession(s *Session, include map[string]bool) []*search.Prepared {
+func searchSession(s *Session, body *transcript.Session, include map[string]bool) []*search.Prepared {
 	day := 0
 	if !s.Started.IsZero() {
 		day = int(s.Started.Unix() / 86400)
@@ -58,7 +58,7 @@ func searchSession(s *Session, include map[string]bool) []*search.Prepared {
 		parts = append(parts, search.PreparePart(info, docs, len(parts) > 0))
 		docs, size = nil, 0
 	}
-	for _, t := range s.Turns {
+	for _, t := range body.Turns {
 		for _, m := range t.Messages {
 			n++
 			if d, ok := searchDoc(m, include); ok {

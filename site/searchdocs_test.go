@@ -96,7 +96,7 @@ func TestSearchPreparationIsBounded(t *testing.T) {
 	// a 20,000-word vocabulary, and numbers), and returns the most the
 	// heap held beyond the session and what preparing keeps.
 	overhead := func(n int) int64 {
-		s := &Session{Session: &transcript.Session{}, Project: &Project{}}
+		s, body := &Session{Project: &Project{}}, &transcript.Session{}
 		var turn transcript.Turn
 		rng := rand.New(rand.NewPCG(1, 2))
 		for range n {
@@ -106,7 +106,7 @@ func TestSearchPreparationIsBounded(t *testing.T) {
 			}
 			turn.Messages = append(turn.Messages, &transcript.Message{Role: transcript.Assistant, Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: b.String()}}})
 		}
-		s.Turns = []transcript.Turn{turn}
+		body.Turns = []transcript.Turn{turn}
 
 		defer debug.SetGCPercent(debug.SetGCPercent(5))
 		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
@@ -124,7 +124,7 @@ func TestSearchPreparationIsBounded(t *testing.T) {
 			}
 		}
 		watch()
-		parts := searchSession(s, map[string]bool{"assistant": true})
+		parts := searchSession(s, body, map[string]bool{"assistant": true})
 		done.Store(true)
 		runtime.GC()
 		runtime.GC() // and the scratch pooled for the next session is dropped

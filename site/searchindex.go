@@ -7,6 +7,7 @@ import (
 
 	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/site/search"
+	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 // searchIndex is the site's search index as a build makes it: built anew
@@ -48,7 +49,7 @@ func (searchOutput) start(ctx context.Context, b *builder) error {
 
 func (searchOutput) session(b *builder, j *job) error {
 	if ix := b.index; ix.building() {
-		ix.prepared[j.i] = b.prepare(j.s, j.dig, j.full)
+		ix.prepared[j.i] = b.prepare(j.s, j.dig, j.body)
 		ix.ready <- j.i
 	}
 	return nil
@@ -100,7 +101,7 @@ func (ix *searchIndex) appendReady(ctx context.Context, ready []bool, next *int)
 		parts := ix.prepared[i]
 		if parts == nil {
 			s := b.site.Sessions[i]
-			parts = b.prepare(s, b.digs[i], func() (*Session, error) { return b.loader(ctx, b.units[b.unitOf[i]])(s) })
+			parts = b.prepare(s, b.digs[i], func() (*transcript.Session, error) { return b.loader(ctx, b.units[b.unitOf[i]])(s) })
 		}
 		for _, p := range parts {
 			ix.Append(p)

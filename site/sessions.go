@@ -44,12 +44,12 @@ func (sessionPage) session(b *builder, j *job) error {
 	s := j.s
 	key := b.sessionKey(j.dig, "page", b.theme, j.dig, pageContext(s))
 	err := b.cachedFile(pageFile(s.Path), key, func(w io.Writer) error {
-		fs, err := j.full()
+		body, err := j.body()
 		if err != nil {
 			return err
 		}
-		pg := &Page{Kind: "session", Title: fs.Title, Path: fs.Path, Project: fs.Project, Session: fs, Site: b.site}
-		pg.Turns = turnViews(pg)
+		pg := &Page{Kind: "session", Title: s.Title, Path: s.Path, Project: s.Project, Session: s, Site: b.site}
+		pg.Turns = turnViews(pg, body)
 		b.rendered.Add(1)
 		return b.renderTo(w, "session", pg)
 	})
@@ -67,25 +67,25 @@ func (sessionPage) session(b *builder, j *job) error {
 type sidesOutput struct{ siteOutput }
 
 func (sidesOutput) session(b *builder, j *job) error {
-	if err := b.sides(j.s, j.dig, j.full); err != nil {
+	if err := b.sides(j.s, j.dig, j.body); err != nil {
 		return fmt.Errorf("%s: %w", j.s.Source, err)
 	}
 	return nil
 }
 
 // sides writes the files beside a session's page.
-func (b *builder) sides(s *Session, dig string, full func() (*Session, error)) error {
+func (b *builder) sides(s *Session, dig string, body func() (*transcript.Session, error)) error {
 	listKey := b.sessionKey(dig, "sides", b.theme, dig) // the program decides which outputs are too long
 	var names []string
 	var data map[string]func() ([]byte, error)
 	if list, ok := b.getCached(listKey); ok {
 		names = strings.Fields(string(list))
 	} else {
-		fs, err := full()
+		full, err := body()
 		if err != nil {
 			return err
 		}
-		names, data = b.sideFiles(fs)
+		names, data = b.sideFiles(full)
 		if listKey != "" {
 			b.store.Put(listKey, []byte(strings.Join(names, "\n")))
 		}
@@ -97,11 +97,11 @@ func (b *builder) sides(s *Session, dig string, full func() (*Session, error)) e
 		}
 		err := b.cachedFile(s.Path+name, key, func(w io.Writer) error {
 			if data == nil {
-				fs, err := full()
+				full, err := body()
 				if err != nil {
 					return err
 				}
-				_, data = b.sideFiles(fs)
+				_, data = b.sideFiles(full)
 			}
 			get := data[name]
 			if get == nil {
@@ -122,7 +122,7 @@ func (b *builder) sides(s *Session, dig string, full func() (*Session, error)) e
 
 // sideFiles names the files beside a session's page, in order, and how to
 // get each one's content.
-func (b *builder) sideFiles(s *Session) ([]string, map[string]func() ([]byte, error)) {
+func (b *builder) sideFiles(s *transcript.Session) ([]string, map[string]func() ([]byte, error)) {
 	var names []string
 	data := map[string]func() ([]byte, error){}
 	add := func(name string, get func() ([]byte, error)) {
@@ -170,16 +170,16 @@ func (b *builder) getCached(key string) ([]byte, bool) {
 
 // prepare readies a session for the search index, in parts, from the
 // cache when it can; nil when the session cannot be read.
-func (b *builder) prepare(s *Session, dig string, full func() (*Session, error)) []*search.Prepared {
+func (b *builder) prepare(s *Session, dig string, body func() (*transcript.Session, error)) []*search.Prepared {
 	key := b.sessionKey(dig, prepareParts(b.theme, dig, s)...)
 	if parts, ok := b.cachedParts(key); ok {
 		return parts
 	}
-	fs, err := full()
+	full, err := body()
 	if err != nil {
 		return nil // the page says why
 	}
-	parts := searchSession(fs, b.include)
+	parts := searchSession(s, full, b.include)
 	if key == "" {
 		return parts
 	}
@@ -240,38 +240,36 @@ func (b *builder) cachedParts(key string) ([]*search.Prepared, bool) {
 	}
 }
 
-// unit is sessions rendered together: those of one group of files that
-// were read, and are read back, together (see ingest.Result.Groups).
+// unit is sessions made together: those of one group of files that were
+// read, and are read back, together (see ingest.Result.Groups); or one
+// session of a group held in memory, which costs nothing to read back.
 type unit struct {
-	group    int                   // -1 for a session that kept its turns
-	members  []*transcript.Session // the group's sessions, as Load returns them
-	sessions []int                 // indices in the site's sessions
+	group    int                  // in ingest.Result.Groups
+	members  []*transcript.Header // the group's sessions, in the order Load returns their bodies
+	sessions []int                // indices in the site's sessions
 }
 
 // makeUnits puts the site's sessions in units, and says which each is in.
 func (b *builder) makeUnits() ([]unit, []int) {
-	at := make(map[*transcript.Session]int, len(b.site.Sessions))
+	at := make(map[*transcript.Header]int, len(b.site.Sessions))
 	for i, s := range b.site.Sessions {
-		at[s.Session] = i
+		at[s.header] = i
 	}
 	var us []unit
-	if b.res != nil {
-		for g, members := range b.res.Groups() {
-			u := unit{group: g, members: members}
-			for _, m := range members {
-				if i, ok := at[m]; ok && m.Kept != nil {
-					u.sessions = append(u.sessions, i)
-					delete(at, m)
-				}
-			}
-			if len(u.sessions) > 0 {
-				us = append(us, u)
+	for g, members := range b.res.Groups() {
+		u := unit{group: g, members: members}
+		for _, m := range members {
+			i, ok := at[m]
+			switch {
+			case !ok: // not shown
+			case b.res.Held(g):
+				us = append(us, unit{group: g, members: members, sessions: []int{i}})
+			default:
+				u.sessions = append(u.sessions, i)
 			}
 		}
-	}
-	for i, s := range b.site.Sessions {
-		if _, ok := at[s.Session]; ok {
-			us = append(us, unit{group: -1, sessions: []int{i}})
+		if len(u.sessions) > 0 {
+			us = append(us, u)
 		}
 	}
 	unitOf := make([]int, len(b.site.Sessions))
@@ -283,22 +281,17 @@ func (b *builder) makeUnits() ([]unit, []int) {
 	return us, unitOf
 }
 
-// loader returns how to get a session of u with its turns: the session
-// itself when it kept them, or else u's group is loaded, once, when a
-// session first needs it, and dropped with the loader.
-func (b *builder) loader(ctx context.Context, u unit) func(*Session) (*Session, error) {
+// loader returns how to get the body of a session of u: u's group's bodies
+// are loaded once, when a session first needs them, and let go with the
+// loader.
+func (b *builder) loader(ctx context.Context, u unit) func(*Session) (*transcript.Session, error) {
 	load := sync.OnceValues(func() ([]*transcript.Session, error) { return b.res.Load(ctx, u.group) })
-	return func(s *Session) (*Session, error) {
-		if s.Kept == nil {
-			return s, nil
-		}
+	return func(s *Session) (*transcript.Session, error) {
 		ss, err := load()
 		if err != nil {
 			return nil, err
 		}
-		full := *s
-		full.Session = ss[slices.Index(u.members, s.Session)]
-		return &full, nil
+		return ss[slices.Index(u.members, s.header)], nil
 	}
 }
 
@@ -322,7 +315,7 @@ func pageContext(s *Session) string {
 		children = append(children, link(c))
 	}
 	subagents := map[string]string{}
-	for _, l := range s.summary.Subagents {
+	for _, l := range s.header.Summary.Subagents {
 		subagents[l.Session] = pg.SessionURL(l.Session)
 	}
 	data, _ := json.Marshal([]any{s.Path, s.Title, s.Project.Name, s.Project.Path,
@@ -343,7 +336,7 @@ func digest(s *Session, hashes map[string]string) string {
 		}
 		parts = append(parts, src, h)
 	}
-	for _, l := range s.summary.Subagents {
+	for _, l := range s.header.Summary.Subagents {
 		parts = append(parts, l.CallID, l.Session)
 	}
 	return cache.Key(parts...)

@@ -15,6 +15,12 @@ import (
 
 // loadSite reads a site's sessions as a build does, without writing it.
 func loadSite(t testing.TB, dir string) *Site {
+	st, _ := loadSiteBodies(t, dir)
+	return st
+}
+
+// loadSiteBodies is loadSite, and how to get the body of each session.
+func loadSiteBodies(t testing.TB, dir string) (*Site, func(*Session) *transcript.Session) {
 	t.Helper()
 	cfg, _, err := LoadConfig(Options{Source: dir})
 	if err != nil {
@@ -28,7 +34,7 @@ func loadSite(t testing.TB, dir string) *Site {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newSite(cfg, cfg.selected(res.Sessions))
+	return testSite(cfg, res.Sessions...)
 }
 
 // TestStatsHandCounts checks the figures of testdata/stats.txtar, whose

@@ -46,11 +46,11 @@ func TestSessionPaths(t *testing.T) {
 	mk := func(id, source, title, cwd string, started time.Time) *transcript.Session {
 		return &transcript.Session{ID: id, Source: source, Title: title, CWD: cwd, Started: started, Format: "claude-code"}
 	}
-	st := newSite(&Config{}, []*transcript.Session{
+	st, _ := testSite(&Config{}, []*transcript.Session{
 		mk("11112222-aaaa", "a.jsonl", "Same title", "/w/app", day),
 		mk("11112222-aaaa", "b.jsonl", "Same title", "/w/app", day),
 		mk("/../../x", "c.jsonl", "", `C:\Users\kim\My App\`, time.Time{}),
-	})
+	}...)
 	paths := map[string]bool{}
 	for _, s := range st.Sessions {
 		if paths[s.Path] {
@@ -91,7 +91,7 @@ func TestSessionPathsNeverCollide(t *testing.T) {
 		return &transcript.Session{ID: id, Source: source, Title: "Same", CWD: cwd, Started: day, Format: "claude-code"}
 	}
 	crafted := hash8("12345678-same", "claude-code", "b.jsonl") + "-0000"
-	st := newSite(&Config{}, []*transcript.Session{
+	st, _ := testSite(&Config{}, []*transcript.Session{
 		mk("12345678-same", "b.jsonl", "/w/app"),
 		mk("12345678-same", "c.jsonl", "/w/app"),
 		mk(crafted, "d.jsonl", "/w/app"),
@@ -99,7 +99,7 @@ func TestSessionPathsNeverCollide(t *testing.T) {
 		mk("87654321-twice", "e.jsonl", "/w/app"),
 		mk("x", "f.jsonl", "/w/CON"),
 		mk("y", "g.jsonl", `C:\w\Com1`),
-	})
+	}...)
 	paths := map[string]bool{}
 	for _, s := range st.Sessions {
 		if paths[s.Path] {

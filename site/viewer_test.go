@@ -508,5 +508,6 @@ func newSiteFromDir(t *testing.T, cfg *Config) *Site {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newSite(cfg, res.Sessions)
+	st, _ := testSite(cfg, res.Sessions...)
+	return st
 }

@@ -28,7 +28,6 @@ type Session struct {
 	ParentID     string   // the session that started this one (subagent, fork)
 	ChildIDs     []string // sessions this one started
 	Turns        []Turn
-	Kept         *Summary // what Release kept of the turns; nil while the session has them
 	Meta         map[string]string
 	Skipped      []Skip         // records left out of the conversation, by kind
 	Warnings     []string       // problems met while reading this session
@@ -372,8 +371,8 @@ func (s *Session) UsageByModel() ([]string, map[string]Usage) {
 	return order, by
 }
 
-// Summary is what lists, feeds and statistics show of a session, which a
-// session keeps when its turns are released.
+// Summary is what lists, feeds and statistics show of a session's turns,
+// which its Header keeps.
 type Summary struct {
 	Stats       Stats
 	FirstPrompt string // cut to maxPrompt bytes
@@ -389,12 +388,8 @@ type Link struct{ CallID, Session string }
 // any title or description shows.
 const maxPrompt = 4 << 10
 
-// Summary returns what lists show of the session: counted from its turns,
-// or what Release kept of them.
+// Summary returns what lists show of the session, counted from its turns.
 func (s *Session) Summary() Summary {
-	if s.Kept != nil {
-		return *s.Kept
-	}
 	sum := Summary{Stats: s.Stats(), FirstPrompt: s.FirstPrompt()}
 	if len(sum.FirstPrompt) > maxPrompt {
 		cut := maxPrompt
@@ -412,9 +407,19 @@ func (s *Session) Summary() Summary {
 	return sum
 }
 
-// Release drops the session's turns and keeps their summary, so that many
-// sessions fit in memory at once; whoever read them can read them again.
-func (s *Session) Release() {
-	sum := s.Summary()
-	s.Kept, s.Turns = &sum, nil
+// Header is a session without its turns: its own fields, its Turns left
+// out, and the Summary of them, which is what lists, feeds and statistics
+// show. A build holds the header of every session, and the body, the whole
+// Session, only while the session's pages are made.
+type Header struct {
+	Session *Session // Turns is nil
+	Summary Summary
+}
+
+// Header returns the session's header. It shares the session's fields
+// but Turns, which it leaves out.
+func (s *Session) Header() *Header {
+	h := *s
+	h.Turns = nil
+	return &Header{Session: &h, Summary: s.Summary()}
 }

@@ -1,10 +1,7 @@
 package site
 
 import (
-	"cmp"
-	"path"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -49,149 +46,64 @@ type Project struct {
 // Latest is when the project's newest session started.
 func (p *Project) Latest() time.Time { return p.Sessions[0].Started }
 
-// Session is a session as the site shows it.
+// Session is a session as the templates see it: what the site makes of
+// it (its title, its page, its project, the sessions before and after it),
+// and what was read of it but its turns, which a session's page has as
+// Page.Turns. The fields read are copied from the session's header
+// (transcript.Header), rather than embedded, so that none hides one of
+// the site's (the session's own Title and Project are not the site's).
 type Session struct {
-	*transcript.Session
 	Title      string // the session's title, or its first prompt, or its id
 	Path       string // site-relative URL path, "sessions/<project>/<date>-<title>-<id>/"
 	Project    *Project
 	Stats      transcript.Stats
 	Prev, Next *Session // older and newer sessions of the same project
-	site       *Site
-	summary    transcript.Summary // what lists show, kept when the turns are not
+
+	ID           string
+	Format       string // the reader's name, e.g. "claude-code"
+	Agent        string // e.g. "Claude Code"
+	AgentVersion string
+	Source       string   // the file it was read from, a slash path in the content dir
+	Sources      []string // the other files it was read from (resumed parts, runs)
+	CWD          string
+	Branch       string
+	Models       []string
+	Started      time.Time
+	Ended        time.Time
+	Usage        transcript.Usage
+	ParentID     string   // the session that started this one
+	ChildIDs     []string // the sessions this one started
+	Meta         map[string]string
+	Skipped      []transcript.Skip // records left out, by kind
+	Warnings     []string          // problems met while reading it
+	Redacted     map[string]int    // secrets replaced, by kind
+
+	site   *Site
+	header *transcript.Header
+}
+
+// newSession is the session whose header is h, as the site st shows it.
+func newSession(st *Site, h *transcript.Header) *Session {
+	s := h.Session
+	return &Session{Title: title(s, h.Summary.FirstPrompt), Stats: h.Summary.Stats,
+		ID: s.ID, Format: s.Format, Agent: s.Agent, AgentVersion: s.AgentVersion, Source: s.Source, Sources: s.Sources,
+		CWD: s.CWD, Branch: s.Branch, Models: s.Models, Started: s.Started, Ended: s.Ended, Usage: s.Usage,
+		ParentID: s.ParentID, ChildIDs: s.ChildIDs, Meta: s.Meta, Skipped: s.Skipped, Warnings: s.Warnings, Redacted: s.Redacted,
+		site: st, header: h}
 }
 
 // FirstPrompt is the session's first real prompt, cut to a summary's length.
-func (s *Session) FirstPrompt() string { return s.summary.FirstPrompt }
+func (s *Session) FirstPrompt() string { return s.header.Summary.FirstPrompt }
 
 // UsageByModel is the session's usage by model, in the order models
 // first appear.
 func (s *Session) UsageByModel() ([]string, map[string]transcript.Usage) {
-	return s.summary.Models, s.summary.Usage
+	return s.header.Summary.Models, s.header.Summary.Usage
 }
 
-const (
-	maxTitleSlug   = 48
-	maxProjectSlug = 48
-)
-
-// newSite groups sessions by project, orders everything and gives every
-// page its URL. The result depends only on the sessions, not on the order
-// they were read in.
-func newSite(cfg *Config, sessions []*transcript.Session) *Site {
-	st := &Site{Config: cfg, byID: map[string][]*Session{}}
-	for _, s := range sessions {
-		sum := s.Summary()
-		ss := &Session{Session: s, Title: title(s, sum.FirstPrompt), Stats: sum.Stats, site: st, summary: sum}
-		st.Sessions = append(st.Sessions, ss)
-		st.byID[s.ID] = append(st.byID[s.ID], ss)
-	}
-	slices.SortFunc(st.Sessions, func(a, b *Session) int {
-		return cmp.Or(b.Started.Compare(a.Started), cmp.Compare(a.Source, b.Source), cmp.Compare(a.ID, b.ID))
-	})
-
-	projects := map[string]*Project{}
-	for _, s := range st.Sessions {
-		name := projectName(s.Session)
-		sl := slug(name, maxProjectSlug)
-		if sl == "" || deviceName(sl) {
-			sl = "project-" + cmp.Or(sl, hash8(name))
-		}
-		p := projects[sl]
-		if p == nil {
-			p = &Project{Name: name, Slug: sl, Path: "projects/" + sl + "/"}
-			projects[sl] = p
-			st.Projects = append(st.Projects, p)
-		}
-		s.Project = p
-		p.Sessions = append(p.Sessions, s)
-	}
-	for _, p := range st.Projects {
-		for i, s := range p.Sessions {
-			if i > 0 {
-				s.Next = p.Sessions[i-1]
-			}
-			if i+1 < len(p.Sessions) {
-				s.Prev = p.Sessions[i+1]
-			}
-		}
-	}
-	assignPaths(st.Sessions)
-	st.Stats = statsOf(cfg.Pricing, st.Sessions)
-	for _, p := range st.Projects {
-		p.Stats = statsOf(cfg.Pricing, p.Sessions)
-	}
-	return st
-}
-
-// assignPaths gives each session its URL. Two sessions never share one:
-// when they would, each gets a hash of its id, format and source instead of
-// the short id, which keeps every URL stable whatever else is in the site.
-// Should that URL be taken too (a session's id can be made to match another's
-// hash), a number joins what is hashed until the URL is free.
-func assignPaths(ss []*Session) {
-	byPath := map[string]int{}
-	for _, s := range ss {
-		s.Path = sessionPath(s, shortID(s.ID))
-		byPath[s.Path]++
-	}
-	taken := map[string]bool{}
-	var shared []*Session
-	for _, s := range ss {
-		if byPath[s.Path] == 1 {
-			taken[s.Path] = true
-		} else {
-			shared = append(shared, s)
-		}
-	}
-	for _, s := range shared {
-		p := sessionPath(s, hash8(s.ID, s.Format, s.Source))
-		for n := 1; taken[p]; n++ {
-			p = sessionPath(s, hash8(s.ID, s.Format, s.Source, strconv.Itoa(n)))
-		}
-		s.Path = p
-		taken[p] = true
-	}
-}
-
-func sessionPath(s *Session, id string) string {
-	name := id
-	if t := slug(s.Title, maxTitleSlug); t != "" {
-		name = t + "-" + id
-	}
-	if !s.Started.IsZero() {
-		name = s.Started.UTC().Format("2006-01-02") + "-" + name
-	}
-	return "sessions/" + s.Project.Slug + "/" + name + "/"
-}
-
-// title is what a session is called on the site.
-func title(s *transcript.Session, prompt string) string {
-	if s.Title != "" {
-		return render.Truncate(120, strings.Join(strings.Fields(s.Title), " "))
-	}
-	for _, line := range strings.Split(render.StripANSI(prompt), "\n") {
-		if line = strings.TrimSpace(line); line != "" {
-			return render.Truncate(80, line)
-		}
-	}
-	return "Session " + s.ID
-}
-
-// projectName is the last element of the session's working directory, or,
-// without one, the folder its file is in.
-func projectName(s *transcript.Session) string {
-	if s.Project != "" {
-		return s.Project
-	}
-	if cwd := strings.TrimRight(strings.ReplaceAll(s.CWD, `\`, "/"), "/"); cwd != "" {
-		return path.Base(cwd)
-	}
-	if dir := path.Dir(s.Source); dir != "." {
-		return path.Base(dir)
-	}
-	return "sessions"
-}
+// Duration is the time from the session's first record to its last, or
+// zero when one is unknown.
+func (s *Session) Duration() time.Duration { return s.header.Session.Duration() }
 
 // Page is what a template renders.
 type Page struct {
@@ -375,11 +287,10 @@ func (e Entry) IsEvent() bool {
 	return len(e.Parts) > 0
 }
 
-// turnViews numbers the messages of p's session and works out where each
+// turnViews numbers the messages of p's session, whose body is s, and works out where each
 // tool result is shown. A message that holds nothing but results shown
 // with their calls gets no entry: its number is an alias of the first call.
-func turnViews(p *Page) []TurnView {
-	s := p.Session.Session
+func turnViews(p *Page, s *transcript.Session) []TurnView {
 	callMsg := map[*transcript.ToolResult]int{} // result → number of its call's message
 	n := 0
 	for _, t := range s.Turns {

@@ -1,0 +1,148 @@
+package site
+
+import (
+	"cmp"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/transcriptsite/transcriptsite/render"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+const (
+	maxTitleSlug   = 48
+	maxProjectSlug = 48
+)
+
+// newSite groups sessions by project, orders everything and gives every
+// page its URL. The result depends only on the sessions, not on the order
+// they were read in.
+func newSite(cfg *Config, hs []*transcript.Header) *Site {
+	st := &Site{Config: cfg, byID: map[string][]*Session{}}
+	for _, h := range hs {
+		s := newSession(st, h)
+		st.Sessions = append(st.Sessions, s)
+		st.byID[s.ID] = append(st.byID[s.ID], s)
+	}
+	slices.SortFunc(st.Sessions, func(a, b *Session) int {
+		return cmp.Or(b.Started.Compare(a.Started), cmp.Compare(a.Source, b.Source), cmp.Compare(a.ID, b.ID))
+	})
+
+	projects := map[string]*Project{}
+	for _, s := range st.Sessions {
+		p := newProject(projectName(s.header.Session))
+		if known := projects[p.Slug]; known != nil {
+			p = known
+		} else {
+			projects[p.Slug] = p
+			st.Projects = append(st.Projects, p)
+		}
+		s.Project = p
+		p.Sessions = append(p.Sessions, s)
+	}
+	for _, p := range st.Projects {
+		for i, s := range p.Sessions {
+			if i > 0 {
+				s.Next = p.Sessions[i-1]
+			}
+			if i+1 < len(p.Sessions) {
+				s.Prev = p.Sessions[i+1]
+			}
+		}
+	}
+	assignPaths(st.Sessions)
+	st.Stats = statsOf(cfg.Pricing, st.Sessions)
+	for _, p := range st.Projects {
+		p.Stats = statsOf(cfg.Pricing, p.Sessions)
+	}
+	return st
+}
+
+// alone is a session as an export of it on its own shows it: in a site
+// of that session alone, with the title and the project its page has. The
+// embedded config's title and words describe the demo content, not it.
+func alone(cfg *Config, h *transcript.Header) *Session {
+	own := *cfg
+	own.ownSessions()
+	return newSite(&own, []*transcript.Header{h}).Sessions[0]
+}
+
+// newProject is the project called name, without its sessions.
+func newProject(name string) *Project {
+	sl := slug(name, maxProjectSlug)
+	if sl == "" || deviceName(sl) {
+		sl = "project-" + cmp.Or(sl, hash8(name))
+	}
+	return &Project{Name: name, Slug: sl, Path: "projects/" + sl + "/"}
+}
+
+// assignPaths gives each session its URL. Two sessions never share one:
+// when they would, each gets a hash of its id, format and source instead of
+// the short id, which keeps every URL stable whatever else is in the site.
+// Should that URL be taken too (a session's id can be made to match another's
+// hash), a number joins what is hashed until the URL is free.
+func assignPaths(ss []*Session) {
+	byPath := map[string]int{}
+	for _, s := range ss {
+		s.Path = sessionPath(s, shortID(s.ID))
+		byPath[s.Path]++
+	}
+	taken := map[string]bool{}
+	var shared []*Session
+	for _, s := range ss {
+		if byPath[s.Path] == 1 {
+			taken[s.Path] = true
+		} else {
+			shared = append(shared, s)
+		}
+	}
+	for _, s := range shared {
+		p := sessionPath(s, hash8(s.ID, s.Format, s.Source))
+		for n := 1; taken[p]; n++ {
+			p = sessionPath(s, hash8(s.ID, s.Format, s.Source, strconv.Itoa(n)))
+		}
+		s.Path = p
+		taken[p] = true
+	}
+}
+
+func sessionPath(s *Session, id string) string {
+	name := id
+	if t := slug(s.Title, maxTitleSlug); t != "" {
+		name = t + "-" + id
+	}
+	if !s.Started.IsZero() {
+		name = s.Started.UTC().Format("2006-01-02") + "-" + name
+	}
+	return "sessions/" + s.Project.Slug + "/" + name + "/"
+}
+
+// title is what a session is called on the site.
+func title(s *transcript.Session, prompt string) string {
+	if s.Title != "" {
+		return render.Truncate(120, strings.Join(strings.Fields(s.Title), " "))
+	}
+	for _, line := range strings.Split(render.StripANSI(prompt), "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			return render.Truncate(80, line)
+		}
+	}
+	return "Session " + s.ID
+}
+
+// projectName is the last element of the session's working directory, or,
+// without one, the folder its file is in.
+func projectName(s *transcript.Session) string {
+	if s.Project != "" {
+		return s.Project
+	}
+	if cwd := strings.TrimRight(strings.ReplaceAll(s.CWD, `\`, "/"), "/"); cwd != "" {
+		return path.Base(cwd)
+	}
+	if dir := path.Dir(s.Source); dir != "." {
+		return path.Base(dir)
+	}
+	return "sessions"
+}
