@@ -2,7 +2,6 @@ package site
 
 import (
 	"encoding/xml"
-	"net/url"
 	"strings"
 	"time"
 
@@ -90,7 +89,7 @@ func (b *builder) feed() error {
 // feedID is an entry's permanent id: its URL on a site with an absolute
 // base URL, else a tag URI made of its path, which is as stable.
 func feedID(base, path string) string {
-	if u, err := url.Parse(base); err == nil && u.IsAbs() {
+	if absolute(base) {
 		return base + path
 	}
 	return "tag:transcriptsite.github.io,2026:" + path

@@ -1,8 +1,6 @@
 package site
 
 import (
-	"net/url"
-
 	"github.com/transcriptsite/transcriptsite/render"
 )
 
@@ -28,7 +26,7 @@ func (p *Page) Description() string {
 // absolute base URL (a link preview needs one) or the page has no place of
 // its own (404.html is served at any path).
 func (p *Page) Canonical() string {
-	if u, err := url.Parse(p.Site.Config.BaseURL); err != nil || !u.IsAbs() || p.Kind == "404" {
+	if !absolute(p.Site.Config.BaseURL) || p.Kind == "404" {
 		return ""
 	}
 	return p.Permalink()

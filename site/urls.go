@@ -1,6 +1,9 @@
 package site
 
 import (
+	"errors"
+	"fmt"
+	"net/url"
 	"strings"
 	"unicode"
 
@@ -75,4 +78,68 @@ func shortID(id string) string {
 // hash8 is a short hash of parts, for a URL that must not collide.
 func hash8(parts ...string) string {
 	return cache.Hash([]byte(strings.Join(parts, "\x00") + "\x00"))[:8]
+}
+
+// A site's base URL is "" (a portable site, whose links are relative), a
+// path such as /repo/, or an absolute http(s) URL; it ends in /. It is
+// parsed here, and only here.
+
+// normBaseURL checks a base URL and gives it its trailing slash.
+func normBaseURL(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", nil
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case u.Scheme == "" && u.Host == "" && strings.HasPrefix(u.Path, "/"):
+	case (u.Scheme == "http" || u.Scheme == "https") && u.Host != "":
+	default:
+		return "", errors.New(fmt.Sprintf("%q", s) + " is neither an absolute http(s) URL nor a path starting with /")
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return "", errors.New(fmt.Sprintf("%q", s) + " must not have a query or fragment")
+	}
+	if !strings.HasSuffix(u.Path, "/") {
+		u.Path += "/"
+	}
+	return u.String(), nil
+}
+
+// parseBase parses a base URL that normBaseURL made; nil for none.
+func parseBase(base string) *url.URL {
+	u, err := url.Parse(base)
+	if base == "" || err != nil {
+		return nil
+	}
+	return u
+}
+
+// BasePath is the path a site whose base URL is base is served under, from
+// the host: "/" without one.
+func BasePath(base string) string {
+	u := parseBase(base)
+	if u == nil || u.EscapedPath() == "" {
+		return "/"
+	}
+	return u.EscapedPath()
+}
+
+// BaseHost is the host name of an absolute base URL, lower-cased; "" for
+// a path or none.
+func BaseHost(base string) string {
+	if u := parseBase(base); u != nil {
+		return strings.ToLower(u.Hostname())
+	}
+	return ""
+}
+
+// absolute reports whether base is an absolute URL, which pages can give
+// as their canonical address.
+func absolute(base string) bool {
+	u := parseBase(base)
+	return u != nil && u.IsAbs()
 }

@@ -190,13 +190,8 @@ func (p *Page) SessionURL(id string) string {
 // page, 404 included); without one it is relative to this page and names
 // index.html, so the site also works opened from disk.
 func (p *Page) URL(target string) string {
-	base := p.Site.Config.BaseURL
-	if base != "" {
-		if i := strings.Index(base, "://"); i >= 0 {
-			base = base[i+3:]
-			base = base[strings.IndexByte(base, '/'):]
-		}
-		return base + target
+	if p.Site.Config.BaseURL != "" {
+		return BasePath(p.Site.Config.BaseURL) + target
 	}
 	up := strings.Repeat("../", strings.Count(p.Path, "/"))
 	if target == "" || strings.HasSuffix(target, "/") {

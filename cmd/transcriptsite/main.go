@@ -2,17 +2,13 @@
 package main
 
 import (
-	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"net"
-	"net/http"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"runtime"
@@ -20,13 +16,10 @@ import (
 	"runtime/metrics"
 	"runtime/pprof"
 	"runtime/trace"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"text/tabwriter"
-	"time"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
@@ -409,7 +402,7 @@ func newServe() *cobra.Command {
 		port              int
 		bind              string
 		disableLiveReload bool
-		o                 serveOptions
+		o                 server.Options
 	)
 	c := &cobra.Command{
 		Use:     "serve",
@@ -421,19 +414,20 @@ what changed, and reloads open pages (a stylesheet change applies in place). A
 build that fails keeps the last good site and shows the error on the page.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			ctx := c.Context()
 			ln, err := net.Listen("tcp", net.JoinHostPort(bind, strconv.Itoa(port)))
 			if err != nil {
 				return err
 			}
 			defer ln.Close()
-			addr := ln.Addr().(*net.TCPAddr)
-			opts := f.options(c)
+			o.Site = f.options(c)
 			if !c.Flags().Changed("baseURL") {
-				opts.Overrides["baseURL"] = fmt.Sprintf("http://localhost:%d/", addr.Port)
+				o.Site.Overrides["baseURL"] = fmt.Sprintf("http://localhost:%d/", ln.Addr().(*net.TCPAddr).Port)
 			}
-			o.liveReload = !disableLiveReload
-			return serve(ctx, c, ln, opts, f, o)
+			errOut := c.ErrOrStderr()
+			o.Build = site.BuildOptions{IgnoreCache: f.ignoreCache, Waiting: waiting(errOut)}
+			o.Out, o.Err, o.Quiet, o.Warning = c.OutOrStdout(), errOut, f.quiet, warningPath
+			o.LiveReload = !disableLiveReload
+			return server.Serve(c.Context(), ln, o)
 		},
 	}
 	f.register(c)
@@ -441,174 +435,7 @@ build that fails keeps the last good site and shows the error on the page.`,
 	c.Flags().IntVarP(&port, "port", "p", 1313, "port to listen on (0 picks a free one)")
 	c.Flags().StringVar(&bind, "bind", "127.0.0.1", "interface to listen on")
 	c.Flags().BoolVar(&disableLiveReload, "disableLiveReload", false, "do not reload pages when the site changes")
-	c.Flags().BoolVarP(&o.openBrowser, "openBrowser", "O", false, "open the site in the browser ($BROWSER, or the system's) once it is built")
-	c.Flags().BoolVarP(&o.navigateToChanged, "navigateToChanged", "N", false, "when a session file changes, take open pages to that session's page")
+	c.Flags().BoolVarP(&o.OpenBrowser, "openBrowser", "O", false, "open the site in the browser ($BROWSER, or the system's) once it is built")
+	c.Flags().BoolVarP(&o.NavigateToChanged, "navigateToChanged", "N", false, "when a session file changes, take open pages to that session's page")
 	return c
-}
-
-// serveOptions are serve's own switches.
-type serveOptions struct {
-	liveReload, openBrowser, navigateToChanged bool
-}
-
-func serve(ctx context.Context, c *cobra.Command, ln net.Listener, opts site.Options, f buildFlags, o serveOptions) error {
-	out, errOut := c.OutOrStdout(), c.ErrOrStderr()
-	cfg, warns, err := site.LoadConfig(opts)
-	if err != nil {
-		return err
-	}
-	for _, w := range warns {
-		fmt.Fprintln(errOut, "WARN", w)
-	}
-	b, err := site.NewBuilder(cfg, site.BuildOptions{IgnoreCache: f.ignoreCache, Memory: true, Waiting: waiting(errOut)})
-	if err != nil {
-		return err
-	}
-	srv := server.New(cfg.BaseURL, ln.Addr().(*net.TCPAddr).IP.String(), o.liveReload, errOut)
-	var mu sync.Mutex // one build at a time
-	rebuild := func(changed []string) {
-		mu.Lock()
-		defer mu.Unlock()
-		files, rep, err := b.BuildFiles(ctx)
-		if err != nil {
-			if ctx.Err() == nil {
-				fmt.Fprintln(errOut, "ERROR", err)
-				srv.Fail(err)
-			}
-			return
-		}
-		for _, w := range rep.Warnings {
-			if !f.quiet {
-				fmt.Fprintln(errOut, "WARN", warningPath(cfg, w))
-			}
-		}
-		if o.navigateToChanged {
-			srv.NavigateTo(changedPage(cfg, files, changed))
-		}
-		srv.Update(files)
-		fmt.Fprintf(out, "%s (%s rendered)\n", rep, render.Plural(rep.Rendered, "page"))
-		// serve waits for the next change with only the site to hold:
-		// what the build used goes back to the system now, not minutes
-		// later.
-		debug.FreeOSMemory()
-	}
-	rebuild(nil)
-	url := fmt.Sprintf("http://localhost:%d%s", ln.Addr().(*net.TCPAddr).Port, basePath(cfg.BaseURL))
-	fmt.Fprintf(out, "Serving at %s (bind address %s); press Ctrl+C to stop\n", url, ln.Addr().(*net.TCPAddr).IP)
-	if o.openBrowser {
-		if err := openBrowser(url); err != nil {
-			fmt.Fprintln(errOut, "WARN could not open a browser:", err)
-		}
-	}
-
-	// The content folders, the site's theme and its config: not the whole
-	// site folder, where a log or a build written would rebuild forever.
-	trees := []string{filepath.Join(cfg.Dir, "templates"), filepath.Join(cfg.Dir, "assets")}
-	for _, m := range cfg.Mounts {
-		if m.Dir != "" {
-			trees = append(trees, m.Dir)
-		}
-	}
-	conf, file := isConfig(cfg), cfg.File
-	var watched []server.Target
-	if !slices.Contains(trees, cfg.Dir) { // content in the site dir itself watches it whole
-		watched = append(watched, server.Target{Path: cfg.Dir, Only: func(p string) bool { return conf(p) || slices.Contains(trees, p) }})
-	}
-	if file != "" && filepath.Dir(file) != cfg.Dir {
-		watched = append(watched, server.Target{Path: filepath.Dir(file), Only: func(p string) bool { return p == file }})
-	}
-	for _, t := range trees {
-		watched = append(watched, server.Target{Path: t})
-	}
-	go server.Watch(ctx, watched, func(changed []string) {
-		if slices.ContainsFunc(changed, isConfig(cfg)) {
-			next, _, err := site.LoadConfig(opts)
-			if err == nil {
-				var nb *site.Builder
-				if nb, err = site.NewBuilder(next, site.BuildOptions{Memory: true, Waiting: waiting(errOut)}); err == nil {
-					mu.Lock()
-					cfg, b = next, nb
-					mu.Unlock()
-				}
-			}
-			if err != nil {
-				fmt.Fprintln(errOut, "ERROR", err)
-				srv.Fail(err)
-				return
-			}
-		}
-		rebuild(changed)
-	})
-
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
-	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-		shut, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		defer cancel()
-		return hs.Shutdown(shut)
-	}
-}
-
-// isConfig reports whether a changed path is the site's config file, or a
-// config file appearing in the site dir.
-func isConfig(cfg *site.Config) func(string) bool {
-	return func(p string) bool {
-		if p == cfg.File {
-			return true
-		}
-		base := filepath.Base(p)
-		return filepath.Dir(p) == cfg.Dir && strings.HasPrefix(base, "config.") &&
-			slices.Contains([]string{".yaml", ".yml", ".toml", ".json"}, filepath.Ext(base))
-	}
-}
-
-func basePath(baseURL string) string {
-	if i := strings.Index(baseURL, "://"); i >= 0 {
-		if j := strings.IndexByte(baseURL[i+3:], '/'); j >= 0 {
-			return baseURL[i+3+j:]
-		}
-		return "/"
-	}
-	return cmp.Or(baseURL, "/")
-}
-
-// changedPage is the site path of the page of the first session whose file
-// is among the changed paths, or "".
-func changedPage(cfg *site.Config, files site.Files, changed []string) string {
-	var list []struct{ Source, URL string }
-	if len(changed) == 0 || json.Unmarshal(files["sessions.json"], &list) != nil {
-		return ""
-	}
-	for _, p := range changed {
-		for _, e := range list {
-			if cfg.DiskPath(e.Source) == p {
-				return e.URL
-			}
-		}
-	}
-	return ""
-}
-
-// openBrowser opens url in $BROWSER, or in the system's browser.
-func openBrowser(url string) error {
-	name, args := os.Getenv("BROWSER"), []string{url}
-	switch {
-	case name != "":
-	case runtime.GOOS == "darwin":
-		name = "open"
-	case runtime.GOOS == "windows":
-		name, args = "rundll32", []string{"url.dll,FileProtocolHandler", url}
-	default:
-		name = "xdg-open"
-	}
-	cmd := exec.Command(name, args...)
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	go cmd.Wait() //nolint:errcheck // the browser outlives nothing we wait for
-	return nil
 }

@@ -12,7 +12,6 @@ import (
 	"mime"
 	"net"
 	"net/http"
-	"net/url"
 	"path"
 	"strings"
 	"sync"
@@ -70,15 +69,7 @@ type event struct {
 // baseURL's host, and no other: a web page whose name is made to point
 // at this machine (DNS rebinding) must not read the sessions.
 func New(baseURL, bind string, liveReload bool, log io.Writer) *Server {
-	base := "/"
-	if i := strings.Index(baseURL, "://"); i >= 0 {
-		if j := strings.IndexByte(baseURL[i+3:], '/'); j >= 0 {
-			base = baseURL[i+3+j:]
-		}
-	} else if strings.HasPrefix(baseURL, "/") {
-		base = baseURL
-	}
-	return &Server{base: base, hosts: hosts(baseURL, bind), liveReload: liveReload, log: log, files: map[string]file{}, subs: map[chan event]bool{}}
+	return &Server{base: site.BasePath(baseURL), hosts: hosts(baseURL, bind), liveReload: liveReload, log: log, files: map[string]file{}, subs: map[chan event]bool{}}
 }
 
 // hosts lists the names a request may give as its Host: localhost's, the
@@ -86,8 +77,8 @@ func New(baseURL, bind string, liveReload bool, log io.Writer) *Server {
 // addresses of this machine's.
 func hosts(baseURL, bind string) map[string]bool {
 	ok := map[string]bool{"localhost": true, "127.0.0.1": true, "::1": true, bind: true}
-	if u, err := url.Parse(baseURL); err == nil && u.Hostname() != "" {
-		ok[strings.ToLower(u.Hostname())] = true
+	if h := site.BaseHost(baseURL); h != "" {
+		ok[h] = true
 	}
 	if ip := net.ParseIP(bind); ip != nil && ip.IsUnspecified() {
 		addrs, _ := net.InterfaceAddrs()

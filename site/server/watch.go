@@ -25,12 +25,27 @@ type Target struct {
 // Watch calls rebuild after files of the targets change, once per burst
 // of changes, until ctx is done. A path that does not exist is skipped.
 func Watch(ctx context.Context, targets []Target, rebuild func(changed []string)) error {
-	w, err := fsnotify.NewWatcher()
+	w, err := NewWatcher(targets)
 	if err != nil {
 		return err
 	}
-	defer w.Close()
-	only := map[string]func(string) bool{} // folders watched alone
+	return w.Run(ctx, rebuild)
+}
+
+// Watcher watches targets.
+type Watcher struct {
+	w    *fsnotify.Watcher
+	only map[string]func(string) bool // folders watched alone
+}
+
+// NewWatcher watches the targets from when it returns: a change made
+// after it is seen.
+func NewWatcher(targets []Target) (*Watcher, error) {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, err
+	}
+	only := map[string]func(string) bool{}
 	for _, t := range targets {
 		if t.Only != nil {
 			only[filepath.Clean(t.Path)] = t.Only
@@ -39,6 +54,14 @@ func Watch(ctx context.Context, targets []Target, rebuild func(changed []string)
 			addTree(w, t.Path)
 		}
 	}
+	return &Watcher{w, only}, nil
+}
+
+// Run calls rebuild after files change, once per burst of changes, until
+// ctx is done; then it stops watching.
+func (wt *Watcher) Run(ctx context.Context, rebuild func(changed []string)) error {
+	w := wt.w
+	defer w.Close()
 	var changed []string
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
@@ -50,7 +73,7 @@ func Watch(ctx context.Context, targets []Target, rebuild func(changed []string)
 			if !ok {
 				return nil
 			}
-			if f, alone := only[filepath.Dir(ev.Name)]; alone && !f(ev.Name) {
+			if f, alone := wt.only[filepath.Dir(ev.Name)]; alone && !f(ev.Name) {
 				continue // a log or a build beside the config: not the site's
 			}
 			if ev.Has(fsnotify.Create) {
