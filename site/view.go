@@ -9,6 +9,30 @@ import (
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
+// The view: what a template sees, all of it in this file.
+//
+// Every page template executes with a *Page as its dot: the page's Kind
+// ("home", "project", "session", "search", "stats", "404"), Title and Path,
+// the Site, and on a project's page its Project, on a session's its
+// Session and Turns. The Page's methods give what is computed for the page:
+// URL (a link from it to a path of the site), Permalink, Canonical and
+// Description (meta.go), Parent and Children (the sessions that started
+// or were started by its session), Costs and TotalCost, SessionURL, and
+// Exports (exports.go).
+//
+//   - Site: the Config, every Session newest first, every Project, and
+//     the site's Stats (stats.go).
+//   - Project: its Name, Slug, Path, Sessions and Stats.
+//   - Session: what the site makes of a session (Title, Path, Project,
+//     Stats, Prev and Next), and what was read of it but its turns, as
+//     fields of its own; no field hides another.
+//   - Turns: []TurnView, each turn's entries (Entry: a message, numbered
+//     for its anchor, with its parts as PartView) and, through Blocks,
+//     runs of injected context.
+//
+// A session's turns are on its page only: lists, feeds and the stats know
+// a session by its header (transcript.Header), never its body.
+
 // Site is everything the templates can list.
 type Site struct {
 	Config   *Config

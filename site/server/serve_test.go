@@ -1,33 +1,59 @@
 package server
 
 import (
-	"bytes"
+	"bufio"
 	"context"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/transcriptsite/transcriptsite/site"
 )
 
-// lockedBuffer is a buffer Serve writes to while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+// said is what Serve says, line by line, as it says it.
+type said struct {
+	lines chan string
+	all   []string
 }
 
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
+func newSaid() (*said, io.WriteCloser) {
+	pr, pw := io.Pipe()
+	s := &said{lines: make(chan string, 100)}
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			s.lines <- sc.Text()
+		}
+		close(s.lines)
+	}()
+	return s, pw
 }
 
-func (l *lockedBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
+// next waits for the next line that ok accepts, and returns its
+// submatches.
+func (s *said) next(t *testing.T, what string, ok *regexp.Regexp) []string {
+	t.Helper()
+	timeout := time.After(15 * time.Second)
+	for {
+		select {
+		case l, open := <-s.lines:
+			if !open {
+				t.Fatalf("no %s; Serve said:\n%s", what, strings.Join(s.all, "\n"))
+			}
+			s.all = append(s.all, l)
+			if m := ok.FindStringSubmatch(l); m != nil {
+				return m
+			}
+		case <-timeout:
+			t.Fatalf("no %s; Serve said:\n%s", what, strings.Join(s.all, "\n"))
+		}
+	}
+}
 
 // session is a Claude Code session file of one prompt and one reply.
 func session(id string) string {
@@ -45,16 +71,16 @@ func write(t *testing.T, path, data string) {
 }
 
 // serveDir serves the site in dir until the test ends, and returns what
-// Serve prints, a line a build.
-func serveDir(t *testing.T, dir string, o Options) *lockedBuffer {
+// Serve says, from its first build on.
+func serveDir(t *testing.T, dir string, o Options) *said {
 	t.Helper()
 	t.Setenv("TRANSCRIPTSITE_SASS", "/no/sass") // the stylesheet comes from assets/css: no Dart Sass here
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := new(lockedBuffer)
-	o.Out, o.Err = out, out
+	out, w := newSaid()
+	o.Out, o.Err = w, w
 	if o.Site.Overrides == nil {
 		o.Site.Overrides = map[string]any{}
 	}
@@ -67,28 +93,28 @@ func serveDir(t *testing.T, dir string, o Options) *lockedBuffer {
 		if err := <-done; err != nil {
 			t.Errorf("Serve ended with %v", err)
 		}
+		w.Close()
 	})
-	for deadline := time.Now().Add(15 * time.Second); !strings.Contains(out.String(), "Serving at"); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("Serve did not start; it said:\n%s", out.String())
-		}
-	}
 	return out
 }
 
+// A build says how many sessions it had and how many pages it rendered.
 var built = regexp.MustCompile(`(\d+) sessions? from .* \((\d+) pages? rendered\)`)
 
-// builds waits for the n'th build and returns what each build said: the
-// sessions it had and the pages it rendered.
-func builds(t *testing.T, out *lockedBuffer, n int) [][]string {
+// build waits for the next build and returns its sessions and pages
+// rendered.
+func (s *said) build(t *testing.T) (sessions, rendered string) {
 	t.Helper()
-	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if got := built.FindAllStringSubmatch(out.String(), -1); len(got) >= n {
-			return got
-		}
-	}
-	t.Fatalf("no build %d; Serve said:\n%s", n, out.String())
-	return nil
+	m := s.next(t, "build", built)
+	return m[1], m[2]
+}
+
+// serving waits for the first build, and for Serve to watch its sources.
+func (s *said) serving(t *testing.T) (sessions, rendered string) {
+	t.Helper()
+	sessions, rendered = s.build(t)
+	s.next(t, "server", regexp.MustCompile(`^Serving at`))
+	return sessions, rendered
 }
 
 // A change to the config builds with the options serve was started with:
@@ -100,11 +126,12 @@ func TestReloadKeepsIgnoreCache(t *testing.T) {
 		write(t, filepath.Join(dir, "config.yaml"), "title: Reload\n")
 		write(t, filepath.Join(dir, "content", "s.jsonl"), session("s-1"))
 		out := serveDir(t, dir, Options{Build: site.BuildOptions{IgnoreCache: ignore}})
+		_, first := out.serving(t)
 		write(t, filepath.Join(dir, "config.yaml"), "title: Reload\n# a comment changes no page\n")
-		got := builds(t, out, 2)
+		_, then := out.build(t)
 		want := map[bool]string{true: "1", false: "0"}[ignore]
-		if got[0][2] != "1" || got[1][2] != want {
-			t.Errorf("ignoreCache %v: pages rendered %s, then %s after the config changed; want 1, then %s", ignore, got[0][2], got[1][2], want)
+		if first != "1" || then != want {
+			t.Errorf("ignoreCache %v: pages rendered %s, then %s after the config changed; want 1, then %s", ignore, first, then, want)
 		}
 	}
 }
@@ -116,15 +143,13 @@ func TestReloadWatchesTheFoldersItAdds(t *testing.T) {
 	write(t, filepath.Join(dir, "config.yaml"), "title: Reload\n")
 	write(t, filepath.Join(dir, "content", "s.jsonl"), session("s-1"))
 	out := serveDir(t, dir, Options{})
+	out.serving(t)
 	write(t, filepath.Join(dir, "config.yaml"), "title: Reload\ncontentDirs: [content, "+more+"]\n")
-	if got := builds(t, out, 2); got[1][1] != "1" {
-		t.Fatalf("after the config named a second folder: %s sessions, want 1", got[1][1])
+	if n, _ := out.build(t); n != "1" {
+		t.Fatalf("after the config named a second folder: %s sessions, want 1", n)
 	}
 	write(t, filepath.Join(more, "t.jsonl"), session("s-2"))
-	if got := builds(t, out, 3); got[2][1] != "2" {
-		t.Errorf("after a session was written into the new folder: %s sessions, want 2", got[2][1])
-	}
-	if strings.Contains(out.String(), "ERROR") {
-		t.Errorf("Serve said:\n%s", out.String())
+	if n, _ := out.build(t); n != "2" {
+		t.Errorf("after a session was written into the new folder: %s sessions, want 2", n)
 	}
 }
