@@ -146,7 +146,8 @@ func groupFiles(reads []read) []*group {
 // merge joins the sessions of a group's files and finishes them: from
 // memory, or from the cache when they were released. A file the cache
 // lost since (another build's --gc, a disk that filled) is read again.
-func merge(ctx context.Context, opts Options, g *group, reads []read) ([]*transcript.Session, error) {
+// With args, it fills their tool calls' Args, which only pages need.
+func merge(ctx context.Context, opts Options, g *group, reads []read, args bool) ([]*transcript.Session, error) {
 	var ss []*transcript.Session
 	for _, i := range g.files {
 		if !reads[i].released {
@@ -174,6 +175,9 @@ func merge(ctx context.Context, opts Options, g *group, reads []read) ([]*transc
 	}
 	for _, s := range ss {
 		s.Finish()
+		if args {
+			g.reader.Tools.fill(s)
+		}
 		if opts.Merged != nil {
 			opts.Merged(s)
 		}
@@ -211,7 +215,7 @@ func summarise(ctx context.Context, opts Options, g *group, reads []read) ([]*tr
 			return ss, nil
 		}
 	}
-	ss, err := merge(ctx, opts, g, reads)
+	ss, err := merge(ctx, opts, g, reads, false)
 	if err != nil {
 		return nil, err
 	}
@@ -259,7 +263,7 @@ func (r *Result) Load(ctx context.Context, i int) ([]*transcript.Session, error)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ss, err := merge(ctx, r.opts, g, r.reads)
+	ss, err := merge(ctx, r.opts, g, r.reads, true)
 	if err != nil {
 		return nil, err
 	}

@@ -46,6 +46,8 @@ type Reader struct {
 	// Links, when set, names what, besides session ids, Merge may join a
 	// session by with sessions of other files.
 	Links func(s *transcript.Session) []string
+	// Tools is what it knows of its agent's tools.
+	Tools Tools
 }
 
 // Readers is the table of every format, in detection order: the first reader
@@ -390,10 +392,10 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 		keys := g.cacheKeys(reads)
 		switch {
 		case !release || keys == nil:
-			g.sessions, errs[i] = merge(ctx, opts, g, reads)
+			g.sessions, errs[i] = merge(ctx, opts, g, reads, true)
 		case g.held(reads):
 			// Merged where they are, and summarised for the next load.
-			if g.sessions, errs[i] = merge(ctx, opts, g, reads); errs[i] == nil {
+			if g.sessions, errs[i] = merge(ctx, opts, g, reads, true); errs[i] == nil {
 				putSummaries(cache, keys, g.sessions)
 			}
 		default:

@@ -340,6 +340,9 @@ func walkStrings(v reflect.Value, field string, f func(string, reflect.Value)) {
 			walkStrings(v.Elem(), field, f)
 		}
 	case reflect.Struct:
+		if v.Type() == reflect.TypeFor[transcript.Args]() {
+			return // read from the redacted input once a session is redacted and merged (ingest.Tools)
+		}
 		for i := range v.NumField() {
 			walkStrings(v.Field(i), v.Type().Name()+"."+v.Type().Field(i).Name, f)
 		}

@@ -286,25 +286,3 @@ func Numbered(text string, start int) []Row {
 	}
 	return rows
 }
-
-// Todo is one item of an agent's task list.
-type Todo struct {
-	Text   string
-	Status string // "completed", "in_progress", "pending", or the agent's own word
-}
-
-// Todos reads a task list from a tool call's input: Claude TodoWrite
-// (todos: content, status), Codex update_plan (plan: step, status), Gemini
-// write_todos (todos: description, status). It is nil for other input.
-func Todos(input string) []Todo {
-	var out []Todo
-	for _, key := range []string{"todos", "plan"} {
-		for _, o := range jsonObjects(Field(input, key)) {
-			text := FirstField(o, "content", "step", "description", "text", "title")
-			if text != "" {
-				out = append(out, Todo{Text: text, Status: Field(o, "status")})
-			}
-		}
-	}
-	return out
-}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	transcriptsite "github.com/transcriptsite/transcriptsite"
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/internal/htmlcheck"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
@@ -91,6 +92,7 @@ func TestToolPartialsGolden(t *testing.T) {
 	for _, c := range toolCases {
 		t.Run(c.name, func(t *testing.T) {
 			call := c.call
+			ingest.CommonArgs.Fill(&call) // as a reader fills them
 			var buf bytes.Buffer
 			part := &transcript.Part{Kind: transcript.CallPart, Call: &call}
 			if err := tpl["session"].ExecuteTemplate(&buf, "partials/tool.html", PartView{part, page}); err != nil {
@@ -144,6 +146,7 @@ func FuzzToolPartial(f *testing.F) {
 	f.Fuzz(func(t *testing.T, kind uint8, name, input, output string, isErr bool) {
 		call := transcript.ToolCall{Name: name, Kind: kinds[int(kind)%len(kinds)], Input: input,
 			Result: &transcript.ToolResult{Output: output, IsError: isErr}}
+		ingest.CommonArgs.Fill(&call)
 		var buf bytes.Buffer
 		part := &transcript.Part{Kind: transcript.CallPart, Call: &call}
 		if err := tpl["session"].ExecuteTemplate(&buf, "partials/tool.html", PartView{part, page}); err != nil {
