@@ -138,3 +138,30 @@ func ToolSummary(c *transcript.ToolCall) string {
 	}
 	return Truncate(120, firstLine(v))
 }
+
+// ToolViews lists the partials that may show a call, by preference, as
+// names under templates/partials/tools/ without ".html": the special view
+// its Args call for (the questions it asks, the plan it proposes, the task
+// list it writes, the subagent it starts, the pages a web search found),
+// then its kind's, then "generic". The first the theme has shows it, so a
+// site gives a kind of tool its own view by adding a file.
+func ToolViews(c *transcript.ToolCall) []string {
+	var special string
+	switch {
+	case len(c.Args.Questions) > 0:
+		special = "question"
+	case c.Args.Plan != "":
+		special = "plan"
+	case c.Kind == transcript.TaskTool && len(c.Args.Todos) > 0:
+		special = "todo"
+	case c.Kind == transcript.TaskTool:
+		special = "subagent"
+	case c.Kind == transcript.SearchTool && c.Args.Web != nil:
+		special = "websearch"
+	}
+	views := []string{string(c.Kind), "generic"}
+	if special != "" {
+		views = append([]string{special}, views...)
+	}
+	return views
+}
