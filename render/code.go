@@ -116,16 +116,16 @@ func tokenClass(t chroma.TokenType) string {
 	return ""
 }
 
+// fileLexer is the lexer of the file p by its name. It is remembered by
+// the whole name, not the extension: chroma knows some files by name
+// (Cargo.lock is TOML, uv.lock is not), and which of two such files a
+// build met first must not decide how both are highlighted.
 func fileLexer(p string) chroma.Lexer {
 	name := strings.ToLower(path.Base(strings.ReplaceAll(p, `\`, "/")))
 	if name == "" || name == "." {
 		return nil
 	}
-	key := name
-	if ext := path.Ext(name); ext != "" {
-		key = "*" + ext
-	}
-	return lexer("file:"+key, func(string) chroma.Lexer { return lexers.Match(name) })
+	return lexer("file:"+name, func(string) chroma.Lexer { return lexers.Match(name) })
 }
 
 // FileDiff is the change a tool made to one file.

@@ -2,12 +2,16 @@ package render
 
 import (
 	"fmt"
-	"github.com/transcriptsite/transcriptsite/transcript"
+	"path"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
+
+	"github.com/transcriptsite/transcriptsite/transcript"
 
 	"github.com/transcriptsite/transcriptsite/internal/htmlcheck"
 )
@@ -268,5 +272,27 @@ func TestHighlightCache(t *testing.T) {
 	}
 	if _, ok := c.get(memoKey{199}); !ok {
 		t.Error("the newest entry was evicted")
+	}
+}
+
+// TestFileLexerByName checks that a file is highlighted by its own name,
+// whichever file with its extension came first.
+func TestFileLexerByName(t *testing.T) {
+	name := func(l interface{ Config() *chroma.Config }) string {
+		if l == nil || reflect.ValueOf(l).IsNil() {
+			return ""
+		}
+		return l.Config().Name
+	}
+	for _, order := range [][]string{{"a/Cargo.lock", "b/uv.lock"}, {"c/uv.lock", "d/Cargo.lock"}} {
+		for _, p := range order {
+			want := ""
+			if l := lexers.Match(path.Base(strings.ToLower(p))); l != nil && l.Config().Name != "plaintext" {
+				want = l.Config().Name
+			}
+			if got := name(fileLexer(p)); got != want {
+				t.Errorf("after %v: lexer of %s = %q, want %q", order, p, got, want)
+			}
+		}
 	}
 }
