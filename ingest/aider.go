@@ -33,6 +33,8 @@ var aider = &Reader{
 	Read:   readAider,
 }
 
+func init() { Register(aider) }
+
 var (
 	adStartRE = regexp.MustCompile(`^# aider chat started at (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\s*$`)
 	adHeadRE  = regexp.MustCompile(`(?m)^# aider chat started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\r?$`)
@@ -40,15 +42,15 @@ var (
 	adToolRE  = regexp.MustCompile(`(?m)^>( .*)?  \r?$`)
 )
 
-func detectAider(h *Head) bool {
+func detectAider(h *Head) float64 {
 	if adHeadRE.Match(h.Data) {
-		return true
+		return Likely
 	}
 	users, tools := len(adUserRE.FindAllIndex(h.Data, 3)), len(adToolRE.FindAllIndex(h.Data, 3))
 	if strings.HasSuffix(h.Path, ".aider.chat.history.md") {
-		return users+tools > 0
+		return when(users+tools > 0, Maybe)
 	}
-	return users > 0 && tools > 0 && users+tools >= 3
+	return when(users > 0 && tools > 0 && users+tools >= 3, Weak)
 }
 
 // adMode is the kind of block the reader is in.

@@ -131,7 +131,7 @@ func (cs *ccSession) userParts(cf *ccFile, rec *ccRecord, blocks []ccBlock, tur 
 				}
 				break
 			}
-			if p = ccText(b.Text); p != nil && transcript.IsInjected(b.Text) && !meta {
+			if p = ccText(b.Text); p != nil && claudeTools.IsInjected(b.Text) && !meta {
 				injectedFirst = injectedFirst || len(typed) == 0
 				injected = append(injected, p)
 				continue
@@ -255,7 +255,7 @@ func (cs *ccSession) assistant(cf *ccFile, rec *ccRecord) {
 			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ThinkingPart, Text: t})
 		case b.Type == "tool_use", b.Type == "server_tool_use":
 			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-				ID: b.ID, Name: b.Name, Kind: transcript.KindOf(b.Name), Input: text(b.Input),
+				ID: b.ID, Name: b.Name, Kind: claudeTools.Kind(b.Name), Input: text(b.Input),
 			}})
 		case strings.HasSuffix(b.Type, "_tool_result"):
 			// Results of server tools (web search, web fetch) come back

@@ -145,7 +145,7 @@ func (cs *ccSession) carry(blocks []ccBlock) {
 func ccPromptKey(blocks []ccBlock) string {
 	var b strings.Builder
 	for _, bl := range blocks {
-		if bl.Type == "text" && !transcript.IsInjected(bl.Text) {
+		if bl.Type == "text" && !claudeTools.IsInjected(bl.Text) {
 			b.WriteString(bl.Text)
 			b.WriteByte(' ')
 		}
@@ -177,7 +177,7 @@ func (cs *ccSession) unqueue(cf *ccFile) {
 			for _, b := range cf.blocks(e.content) {
 				if p := ccText(b.Text); b.Type == "text" && p != nil {
 					m := typed
-					if transcript.IsInjected(b.Text) {
+					if claudeTools.IsInjected(b.Text) {
 						m = injected
 					}
 					m.Parts = append(m.Parts, p)

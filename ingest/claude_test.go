@@ -446,7 +446,7 @@ func TestClaudeDetectCompanions(t *testing.T) {
 		{"web.json", `{"loglines":[{"type":"user"}]}`, true},
 		{"web.json", `{"lines":[]}`, false},
 	} {
-		if got := claudeCode.Detect(&Head{Path: c.path, Data: []byte(c.head)}); got != c.want {
+		if got := claudeCode.Detect(&Head{Path: c.path, Data: []byte(c.head)}) > 0; got != c.want {
 			t.Errorf("%s %s: detected %v, want %v", c.path, c.head, got, c.want)
 		}
 	}

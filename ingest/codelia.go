@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,35 +23,59 @@ var codelia = &Reader{
 		"the resume log ~/.codelia/sessions/messages/<session_id>.jsonl (both also under $XDG_STATE_HOME/codelia/)",
 	Detects: `a first line {"type":"header"} with schema_version and run_id; the resume log by lines that are bare ` +
 		`messages (a role of user, assistant, tool, reasoning or system, and no type) in a sessions/messages/ folder`,
-	Detect: detectCodelia,
-	Read:   readCodelia,
-	Merge:  mergeCodelia,
+	Detect:    detectCodelia,
+	Read:      readCodelia,
+	Merge:     mergeCodelia,
+	Locations: codeliaLocations,
+	Tools:     codeliaTools,
+}
+
+// codeliaTools are codelia's tools, and the reminders it injects.
+var codeliaTools = &Tools{
+	Kinds: map[string]transcript.ToolKind{
+		"read_line": transcript.ReadTool, "view_image": transcript.ReadTool, "tool_output_cache": transcript.ReadTool, "tool_output_cache_line": transcript.ReadTool,
+		"tool_output_cache_grep": transcript.SearchTool,
+		"todo_read":              transcript.TaskTool, "todo_new": transcript.TaskTool, "todo_append": transcript.TaskTool, "todo_patch": transcript.TaskTool, "todo_clear": transcript.TaskTool,
+	},
+	Injected: []string{
+		"<system-reminder>",
+	},
+}
+
+func init() { Register(codelia) }
+
+func codeliaLocations(home string, getenv func(string) string) []Location {
+	locs := []Location{{Name: "codelia", Dir: filepath.Join(home, ".codelia", "sessions")}}
+	if xdg := getenv("XDG_STATE_HOME"); xdg != "" {
+		locs = append(locs, Location{Name: "codelia-xdg", Dir: filepath.Join(xdg, "codelia", "sessions")})
+	}
+	return locs
 }
 
 var codeliaRoles = map[string]bool{"user": true, "assistant": true, "tool": true, "reasoning": true, "system": true}
 
-func detectCodelia(h *Head) bool {
+func detectCodelia(h *Head) float64 {
 	rs := h.Records()
 	if len(rs) == 0 || h.IsArray() {
-		return false
+		return 0
 	}
 	if rs[0]["type"] == "header" && rs[0].Has("schema_version", "run_id") {
-		return true
+		return Certain
 	}
 	// Bare role/content lines are too generic to claim on content alone:
 	// the log's folder breaks the tie.
 	if !strings.HasSuffix(h.Path, ".jsonl") ||
 		!(strings.HasPrefix(h.Path, "sessions/messages/") || strings.Contains(h.Path, "/sessions/messages/")) {
-		return false
+		return 0
 	}
 	known := false
 	for _, r := range rs {
 		if !r.Has("role") || r.Has("type") || r.Has("message") {
-			return false
+			return 0
 		}
 		known = known || codeliaRoles[r["role"]] && (r.Has("content") || r.Has("tool_calls"))
 	}
-	return known
+	return when(known, Maybe)
 }
 
 // clMessage is a BaseMessage: a line of the resume log or an item of an
@@ -288,7 +313,7 @@ func clLogLine(f *File, n int, s *transcript.Session, rec *clRecord, line []byte
 // clInjected reports whether user parts are context the runtime added
 // (AGENTS.md, reminders) rather than a prompt.
 func clInjected(ps []*transcript.Part) bool {
-	return len(ps) > 0 && ps[0].Kind == transcript.TextPart && transcript.IsInjected(ps[0].Text)
+	return len(ps) > 0 && ps[0].Kind == transcript.TextPart && codeliaTools.IsInjected(ps[0].Text)
 }
 
 // clParts turns a BaseMessage into parts.
@@ -308,7 +333,7 @@ func clParts(f *File, n int, m *clMessage) []*transcript.Part {
 	}
 	for _, c := range m.ToolCalls {
 		ps = append(ps, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-			ID: c.ID, Name: c.Function.Name, Kind: transcript.KindOf(c.Function.Name), Input: text(c.Function.Arguments),
+			ID: c.ID, Name: c.Function.Name, Kind: codeliaTools.Kind(c.Function.Name), Input: text(c.Function.Arguments),
 		}})
 	}
 	return ps
@@ -679,7 +704,7 @@ func (r *clRun) agentEvent(it clItem, t time.Time) {
 		}
 		a := r.assistant(t)
 		a.Parts = append(a.Parts, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-			ID: ev.ToolCallID, Name: ev.Tool, Kind: transcript.KindOf(ev.Tool), Input: cmp.Or(ev.RawArgs, text(ev.Args)),
+			ID: ev.ToolCallID, Name: ev.Tool, Kind: codeliaTools.Kind(ev.Tool), Input: cmp.Or(ev.RawArgs, text(ev.Args)),
 		}})
 	case "tool_result":
 		res := r.results[ev.ToolCallID]

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,10 +28,44 @@ var codex = &Reader{
 	Detects: "JSONL lines that are exactly {timestamp, type, payload[, ordinal]} (session_meta, response_item, event_msg, …); " +
 		"a bare first line {id, timestamp[, instructions, git]} followed by ResponseItems or {\"record_type\":\"state\"}; " +
 		"a {session, items} document",
-	Detect: detectCodex,
-	Read:   readCodex,
-	Merge:  mergeCodex,
-	Links:  codexLinks,
+	Detect:    detectCodex,
+	Read:      readCodex,
+	Merge:     mergeCodex,
+	Links:     codexLinks,
+	Locations: codexLocations,
+	Tools:     codexTools,
+}
+
+// codexTools are Codex CLI's tools, and the context it sends beside a prompt: the environment, AGENTS.md, permissions, a shell command the user ran, a turn aborted, a subagent's notification, a skill, a /review's findings handed back to the model.
+var codexTools = &Tools{
+	Kinds: map[string]transcript.ToolKind{
+		"shell_command": transcript.ShellTool, "exec_command": transcript.ShellTool, "local_shell_call": transcript.ShellTool, "write_stdin": transcript.ShellTool,
+		"view_image":      transcript.ReadTool,
+		"apply_patch":     transcript.EditTool,
+		"web_search_call": transcript.SearchTool,
+		"update_plan":     transcript.TaskTool, "spawn_agent": transcript.TaskTool,
+	},
+	Injected: []string{
+		"<environment_context>",
+		"<user_instructions>",
+		"# AGENTS.md instructions",
+		"<permissions instructions>",
+		"<user_shell_command>",
+		"<turn_aborted>",
+		"<subagent_notification>",
+		"<skill>",
+		"<user_action>",
+	},
+}
+
+func init() { Register(codex) }
+
+func codexLocations(home string, getenv func(string) string) []Location {
+	dir := cmp.Or(getenv("CODEX_HOME"), filepath.Join(home, ".codex"))
+	return []Location{
+		{Name: "codex", Dir: filepath.Join(dir, "sessions")},
+		{Name: "codex-archived", Dir: filepath.Join(dir, "archived_sessions")},
+	}
 }
 
 // codexItems are the ResponseItem types a bare mid-2025 line holds.
@@ -39,32 +74,32 @@ var codexItems = map[string]bool{
 	"local_shell_call": true, "custom_tool_call": true, "custom_tool_call_output": true, "web_search_call": true,
 }
 
-func detectCodex(h *Head) bool {
+func detectCodex(h *Head) float64 {
 	recs := h.Records()
 	if len(recs) == 0 || h.IsArray() {
-		return false
+		return 0
 	}
 	for _, r := range recs {
 		if r["payload"] == "{" && r["type"] != "" && r.Has("timestamp") && (len(r) == 3 || len(r) == 4 && r.Has("ordinal")) {
-			return true
+			return Likely
 		}
 	}
 	first := recs[0]
 	if first["session"] == "{" && first["items"] == "[" {
-		return true
+		return Likely
 	}
 	if _, typed := first["type"]; typed || !first.Has("id", "timestamp") {
-		return false
+		return 0
 	}
 	if first.Has("instructions") || first.Has("git") {
-		return true
+		return Maybe
 	}
 	for _, r := range recs[1:] {
 		if r["record_type"] == "state" || codexItems[r["type"]] {
-			return true
+			return Maybe
 		}
 	}
-	return false
+	return 0
 }
 
 // cxMeta is a session_meta payload, the bare first line of a mid-2025
@@ -727,7 +762,7 @@ func (cs *cxSession) item(n int, raw, line []byte, t time.Time) error {
 		if it.Type == "custom_tool_call" {
 			input = text(it.Input)
 		}
-		cs.call(&transcript.ToolCall{ID: it.CallID, Name: name, Kind: transcript.KindOf(name), Input: input}, t)
+		cs.call(&transcript.ToolCall{ID: it.CallID, Name: name, Kind: codexTools.Kind(name), Input: input}, t)
 	case "local_shell_call":
 		cs.call(&transcript.ToolCall{ID: firstNonEmpty(it.CallID, it.ID), Name: it.Type, Kind: transcript.ShellTool, Input: text(it.Action)}, t)
 	case "web_search_call":
@@ -787,7 +822,7 @@ func (cs *cxSession) message(n int, it *cxItem, t time.Time) {
 		var meta, typed []*transcript.Part
 		texts = texts[:0]
 		for _, p := range parts {
-			if p.Kind == transcript.TextPart && transcript.IsInjected(p.Text) {
+			if p.Kind == transcript.TextPart && codexTools.IsInjected(p.Text) {
 				meta = append(meta, p)
 			} else {
 				typed = append(typed, p)
@@ -1132,7 +1167,7 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 			parts = append([]*transcript.Part{{Kind: transcript.TextPart, Text: msg}}, parts...)
 		}
 		if len(parts) > 0 {
-			m := &transcript.Message{Role: transcript.User, Time: t, Meta: transcript.IsInjected(msg), Parts: parts}
+			m := &transcript.Message{Role: transcript.User, Time: t, Meta: codexTools.IsInjected(msg), Parts: parts}
 			cs.add(m)
 			cs.remember(true, transcript.User, transcript.TextPart, m, msg)
 		}
@@ -1196,7 +1231,7 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 		cs.fill(n, ev.ContentItems, r)
 		e := cxEnd{isErr: ev.Success != nil && !*ev.Success, output: firstNonEmpty(r.Output, errorMessage(ev.Error)), images: r.Images}
 		cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
-			return &transcript.ToolCall{Name: ev.Tool, Kind: transcript.KindOf(ev.Tool), Input: text(ev.Arguments)}
+			return &transcript.ToolCall{Name: ev.Tool, Kind: codexTools.Kind(ev.Tool), Input: text(ev.Arguments)}
 		})
 	case "web_search_end":
 		cs.searchResults(&ev)

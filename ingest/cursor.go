@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -28,29 +29,62 @@ var cursor = &Reader{
 	Detects: "JSONL records {role, message: {content}} without type or uuid, and {\"type\": \"turn_ended\", status}; " +
 		"text opening with a \"user:\" line followed by <user_query> or an \"assistant:\" line; " +
 		"a SQLite database whose schema creates tables blobs and meta",
-	Detect: detectCursor,
-	Read:   readCursor,
-	Merge:  linkParents,
+	Detect:    detectCursor,
+	Read:      readCursor,
+	Merge:     linkParents,
+	Locations: cursorLocations,
+	Tools:     cursorTools,
 }
 
-func detectCursor(h *Head) bool {
+// cursorTools are Cursor's tools, and the context it sends beside the <user_query> it wraps the prompt in.
+var cursorTools = &Tools{
+	Kinds: map[string]transcript.ToolKind{
+		"run_terminal_cmd": transcript.ShellTool,
+		"readlints":        transcript.ReadTool, "read_lints": transcript.ReadTool,
+		"delete": transcript.WriteTool, "delete_file": transcript.WriteTool,
+		"strreplace": transcript.EditTool, "search_replace": transcript.EditTool, "editnotebook": transcript.EditTool,
+		"codebase_search": transcript.SearchTool, "grep_search": transcript.SearchTool, "file_search": transcript.SearchTool,
+		"todo_write": transcript.TaskTool,
+	},
+	Injected: []string{
+		"<user_info>",
+		"<attached_files>",
+		"<open_and_recently_viewed_files>",
+		"<cursor_commands>",
+		"<system_reminder>",
+		"<user_rules>",
+		"<project_layout>",
+		"<git_status>",
+	},
+}
+
+func init() { Register(cursor) }
+
+func cursorLocations(home string, _ func(string) string) []Location {
+	return []Location{
+		{Name: "cursor", Dir: filepath.Join(home, ".cursor", "projects")},
+		{Name: "cursor-chats", Dir: filepath.Join(home, ".cursor", "chats")},
+	}
+}
+
+func detectCursor(h *Head) float64 {
 	if bytes.HasPrefix(h.Data, sqliteMagic) {
-		return sqliteTables(h, "blobs", "meta")
+		return when(sqliteTables(h, "blobs", "meta"), Likely)
 	}
 	if rs := h.Records(); len(rs) > 0 && !h.IsArray() {
 		if !isCursorRecord(rs[0]) {
-			return false
+			return 0
 		}
 		// Other records may be types Cursor adds later, but none of the
 		// keys that mark other formats' records.
 		for _, r := range rs {
 			if !isCursorRecord(r) && (!r.Has("type") || r.Has("timestamp") || r.Has("uuid") || r.Has("sessionId") || r.Has("parentId") || r.Has("payload")) {
-				return false
+				return 0
 			}
 		}
-		return true
+		return Maybe
 	}
-	return isCursorText(h.Text())
+	return when(isCursorText(h.Text()), Maybe)
 }
 
 var cursorRoles = map[string]bool{"user": true, "assistant": true, "system": true, "tool": true}
@@ -313,7 +347,7 @@ func (b *cuBuilder) part(n int, p cuPart, i int) *transcript.Part {
 		// Transcripts have no ids: one is made from the file and the block's place.
 		id := firstNonEmpty(p.ToolCallID, p.ID, fmt.Sprintf("%s#%d.%d", b.stem, n, i))
 		return &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-			ID: id, Name: name, Kind: transcript.KindOf(name), Input: text(input)}}
+			ID: id, Name: name, Kind: cursorTools.Kind(name), Input: text(input)}}
 	case "tool_result", "tool-result":
 		r := &transcript.ToolResult{CallID: firstNonEmpty(p.ToolCallID, p.ToolUseID), IsError: p.IsError || p.IsErr}
 		out := p.Result
@@ -411,7 +445,7 @@ func (b *cuBuilder) user(n int, ps []cuPart) {
 			ctxMsg.Parts = append(ctxMsg.Parts, &transcript.Part{Kind: transcript.TextPart, Text: rest})
 		}
 		if q != "" {
-			prompt.Parts = append(prompt.Parts, userText(q, &prompt.Meta)...)
+			prompt.Parts = append(prompt.Parts, userText(cursorTools, q, &prompt.Meta)...)
 		}
 	}
 	if prompt.Meta { // injected text Cursor did not wrap
@@ -444,7 +478,7 @@ func cursorWrappers(s string) (query, rest string, t time.Time) {
 	}
 	m := cuQueryRE.FindStringSubmatchIndex(s)
 	if m == nil {
-		if transcript.IsInjected(s) {
+		if cursorTools.IsInjected(s) {
 			return "", strings.TrimSpace(s), t
 		}
 		return strings.TrimSpace(s), "", t
@@ -630,7 +664,7 @@ func (b *cuBuilder) textAssistant(ls []cuTextLine) {
 			id := fmt.Sprintf("%s#%d", b.stem, ls[i].n)
 			b.pending[name] = append(b.pending[name], id)
 			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-				ID: id, Name: name, Kind: transcript.KindOf(name), Input: cuArgs(ls[i+1 : end])}})
+				ID: id, Name: name, Kind: cursorTools.Kind(name), Input: cuArgs(ls[i+1 : end])}})
 			i = end - 1
 		case "Tool result":
 			end := i + 1

@@ -28,16 +28,33 @@ var domarkx = &Reader{
 		"a JSON object with snapshot_id and an execution_config object or a conversation array",
 	Detect: detectDomarkx,
 	Read:   readDomarkx,
+	Tools:  domarkxTools,
 }
 
-func detectDomarkx(h *Head) bool {
+// domarkxTools are the tools of Roo Code, which domarkx's roo_code action runs.
+var domarkxTools = &Tools{
+	Kinds: map[string]transcript.ToolKind{
+		"execute_command": transcript.ShellTool,
+		"list_files":      transcript.ReadTool, "list_code_definition_names": transcript.ReadTool, "view_code_definition": transcript.ReadTool,
+		"write_to_file": transcript.WriteTool,
+		"apply_diff":    transcript.EditTool, "insert_content": transcript.EditTool, "search_and_replace": transcript.EditTool, "modify_python_ast": transcript.EditTool,
+		"search_files":   transcript.SearchTool,
+		"browser_action": transcript.WebTool,
+		"use_mcp_tool":   transcript.MCPTool, "access_mcp_resource": transcript.MCPTool,
+		"new_task": transcript.TaskTool, "update_todo_list": transcript.TaskTool,
+	},
+}
+
+func init() { Register(domarkx) }
+
+func detectDomarkx(h *Head) float64 {
 	if rs := h.Records(); len(rs) > 0 {
 		r := rs[0]
-		return !h.IsArray() && r.Has("snapshot_id") && (r["execution_config"] == "{" || r["conversation"] == "[")
+		return when(!h.IsArray() && r.Has("snapshot_id") && (r["execution_config"] == "{" || r["conversation"] == "["), Likely)
 	}
 	text := h.Text()
 	if text == "" {
-		return false
+		return 0
 	}
 	lines := dxLines(text)
 	_, start := frontMatter(lines)
@@ -49,16 +66,16 @@ func detectDomarkx(h *Head) bool {
 			// domarkx only takes the session-config before the first message,
 			// so a README that shows one under a heading is not claimed.
 			if !heading && strings.Contains(b.info, "session-config") {
-				return true
+				return Maybe
 			}
 		case dxHeading:
 			heading = true
 			if j := dxNext(bs, i+1); j < len(bs) && bs[j].kind == dxFence && strings.Contains(bs[j].info, "msg-metadata") {
-				return true
+				return Maybe
 			}
 		}
 	}
-	return false
+	return 0
 }
 
 // dxSession accumulates the one session of a domarkx file.
@@ -431,7 +448,7 @@ func (d *dxSession) addText(m *transcript.Message, t dxText) {
 		switch {
 		case txt == "":
 		case m.Role == transcript.User:
-			m.Parts = append(m.Parts, userText(txt, &m.Meta)...)
+			m.Parts = append(m.Parts, userText(domarkxTools, txt, &m.Meta)...)
 		default:
 			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: txt})
 		}
@@ -568,7 +585,7 @@ func (d *dxSession) call(name, input string, line int) *transcript.Part {
 	} else {
 		d.ids[id] = 1
 	}
-	c := &transcript.ToolCall{ID: id, Name: name, Kind: transcript.KindOf(name), Input: input}
+	c := &transcript.ToolCall{ID: id, Name: name, Kind: domarkxTools.Kind(name), Input: input}
 	q := d.pending[name]
 	if q == nil || q.msg != d.nmsg {
 		q = &dxCalls{msg: d.nmsg}

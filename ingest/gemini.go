@@ -13,6 +13,7 @@ import (
 	"io"
 	"maps"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -30,28 +31,53 @@ var gemini = &Reader{
 	Detects: "a record with sessionId and projectHash (the JSONL log's first line, a legacy session document), $rewindTo records, " +
 		"type \"gemini\" messages, $set records beside messages, a document whose messages[] have Gemini types; " +
 		"an array of {sessionId, messageId, type, message} (logs.json); {\"history\": [{role, parts}]} or a bare [{role, parts}] array (/chat save)",
-	Detect: detectGemini,
-	Read:   readGemini,
-	Merge:  mergeGemini,
+	Detect:    detectGemini,
+	Read:      readGemini,
+	Merge:     mergeGemini,
+	Locations: geminiLocations,
+	Tools:     geminiTools,
+}
+
+// geminiTools are Gemini CLI's tools, and the context it sends: the session's context (and the environment bootstrap before it existed), and the summary that replaces compressed history.
+var geminiTools = &Tools{
+	Kinds: map[string]transcript.ToolKind{
+		"run_shell_command": transcript.ShellTool,
+		"read_many_files":   transcript.ReadTool, "list_directory": transcript.ReadTool,
+		"replace":             transcript.EditTool,
+		"search_file_content": transcript.SearchTool, "google_web_search": transcript.SearchTool, "grep_search": transcript.SearchTool,
+		"write_todos": transcript.TaskTool, "delegate_to_agent": transcript.TaskTool, "codebase_investigator": transcript.TaskTool,
+	},
+	Injected: []string{
+		"<session_context>",
+		"This is the Gemini CLI. We are setting up the context for our chat.",
+		"<state_snapshot>",
+	},
+}
+
+func init() { Register(gemini) }
+
+func geminiLocations(home string, getenv func(string) string) []Location {
+	dir := filepath.Join(cmp.Or(getenv("GEMINI_CLI_HOME"), home), ".gemini")
+	return []Location{{Name: "gemini", Dir: filepath.Join(dir, "tmp")}}
 }
 
 // geminiTypes are the message types Gemini CLI records ("model" is a drift
 // seen in exported files).
 var geminiTypes = map[string]bool{"user": true, "gemini": true, "model": true, "info": true, "error": true, "warning": true}
 
-func detectGemini(h *Head) bool {
+func detectGemini(h *Head) float64 {
 	rs := h.Records()
 	if len(rs) == 0 {
-		return false
+		return 0
 	}
 	if h.IsArray() {
-		return rs[0].Has("sessionId", "messageId", "type", "message") || isGeminiContent(rs[0])
+		return max(when(rs[0].Has("sessionId", "messageId", "type", "message"), Likely), when(isGeminiContent(rs[0]), Maybe))
 	}
 	var set, msg bool
 	for _, r := range rs {
 		switch {
 		case r.Has("sessionId", "projectHash"), r["$rewindTo"] != "", r["type"] == "gemini" && r.Has("id"):
-			return true
+			return Likely
 		case r["$set"] == "{":
 			set = true
 		case isGeminiMessage(r):
@@ -59,11 +85,11 @@ func detectGemini(h *Head) bool {
 		}
 	}
 	if set && msg {
-		return true // a log whose metadata line is gone
+		return Maybe // a log whose metadata line is gone
 	}
 	// A legacy session whose metadata comes after its messages, or a checkpoint.
-	return len(rs) == 1 && (rs[0]["messages"] == "[" && isGeminiMessage(firstElement(h.Data, "messages")) ||
-		rs[0]["history"] == "[" && isGeminiContent(firstElement(h.Data, "history")))
+	return when(len(rs) == 1 && (rs[0]["messages"] == "[" && isGeminiMessage(firstElement(h.Data, "messages")) ||
+		rs[0]["history"] == "[" && isGeminiContent(firstElement(h.Data, "history"))), Maybe)
 }
 
 func isGeminiMessage(r Record) bool {
@@ -688,7 +714,7 @@ func (b *gmBuilder) message(e *gmEntry) *transcript.Message {
 		m.Parts = b.parts(e.line, content)
 		results := 0
 		for _, p := range m.Parts {
-			if p.Kind == transcript.TextPart && transcript.IsInjected(p.Text) {
+			if p.Kind == transcript.TextPart && geminiTools.IsInjected(p.Text) {
 				m.Meta = true
 			}
 			if p.Kind == transcript.ResultPart {
@@ -813,7 +839,7 @@ func (b *gmBuilder) parts(n int, raw json.RawMessage) []*transcript.Part {
 			} else {
 				b.calls[id] = true
 				out = append(out, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-					ID: id, Name: fc.Name, Kind: transcript.KindOf(fc.Name), Input: text(fc.Args)}})
+					ID: id, Name: fc.Name, Kind: geminiTools.Kind(fc.Name), Input: text(fc.Args)}})
 			}
 		case p.FunctionResponse != nil:
 			fr := p.FunctionResponse
@@ -828,7 +854,7 @@ func (b *gmBuilder) parts(n int, raw json.RawMessage) []*transcript.Part {
 			b.answered[id] = true
 			r := &transcript.ToolResult{CallID: id}
 			r.Output, r.IsError = gmResponse(fr.Response)
-			gmExit(r, transcript.KindOf(fr.Name))
+			gmExit(r, geminiTools.Kind(fr.Name))
 			r.Images = b.images(n, fr.Parts)
 			out = append(out, &transcript.Part{Kind: transcript.ResultPart, Result: r})
 		case gmUnknownPart(p.raw):
@@ -915,7 +941,7 @@ func gmExit(r *transcript.ToolResult, kind transcript.ToolKind) {
 // toolCall maps a recorded tool call to a call and its result, which holds
 // the functionResponse the model was sent.
 func (b *gmBuilder) toolCall(n int, tc *gmToolCall) []*transcript.Part {
-	call := &transcript.ToolCall{ID: tc.ID, Name: tc.Name, Kind: transcript.KindOf(tc.Name), Input: text(tc.Args), Subagent: tc.AgentID}
+	call := &transcript.ToolCall{ID: tc.ID, Name: tc.Name, Kind: geminiTools.Kind(tc.Name), Input: text(tc.Args), Subagent: tc.AgentID}
 	parts := []*transcript.Part{{Kind: transcript.CallPart, Call: call}}
 	r := &transcript.ToolResult{CallID: tc.ID, IsError: tc.Status == "error"}
 	var texts []string

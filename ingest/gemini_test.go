@@ -348,7 +348,7 @@ func TestGeminiDetect(t *testing.T) {
 		{"cursor transcript", `{"role":"user","message":{"content":[{"type":"text","text":"hi"}]}}`, false},
 		{"array of strings", `["a","b"]`, false},
 	} {
-		if got := gemini.Detect(&Head{Path: "x", Data: []byte(c.head)}); got != c.want {
+		if got := gemini.Detect(&Head{Path: "x", Data: []byte(c.head)}) > 0; got != c.want {
 			t.Errorf("%s: detected %v, want %v", c.name, got, c.want)
 		}
 	}
@@ -376,7 +376,7 @@ func TestGeminiDetectCorpus(t *testing.T) {
 		}
 		defer done()
 		want := strings.HasPrefix(p, "gemini-cli/")
-		if got := gemini.Detect(h); got != want {
+		if got := gemini.Detect(h) > 0; got != want {
 			t.Errorf("%s: detected as Gemini = %v, want %v", p, got, want)
 		}
 		if want {

@@ -23,15 +23,18 @@ import (
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// Reader reads one format. Readers are registered in the Readers table.
+// Reader reads one format. Each registers itself (Register), from the
+// package of its agent.
 type Reader struct {
 	Name    string // format name, as it appears in sessions.json
 	Agent   string // the agent that writes it
 	Files   string // which files it reads, for `transcriptsite formats`
 	Detects string // how it recognises them, for `transcriptsite formats`
 
-	// Detect reports whether the file whose first bytes are h is in this format.
-	Detect func(h *Head) bool
+	// Detect says how sure it is that the file whose first bytes are h is
+	// in its format, from 0 (it is not) to Certain. The most confident
+	// reader reads the file, whatever their order.
+	Detect func(h *Head) float64
 	// Read reads every session in f.
 	Read func(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error)
 	// Merge, when set, joins sessions of this format that span several
@@ -46,26 +49,14 @@ type Reader struct {
 	// Links, when set, names what, besides session ids, Merge may join a
 	// session by with sessions of other files.
 	Links func(s *transcript.Session) []string
-	// Tools is what it knows of its agent's tools.
-	Tools Tools
-}
-
-// Readers is the table of every format, in detection order: the first reader
-// whose Detect matches reads the file. Readers of JSON and JSONL come before
-// those of Markdown and text, whose signatures are looser.
-var Readers = []*Reader{
-	codelia,
-	cursor,
-	pi,
-	codex,
-	gemini,
-	claudeCode,
-	specstory,
-	jido,
-	opencode,
-	domarkx,
-	specstoryMarkdown,
-	aider,
+	// Tools is what it knows of its agent's tools; nil knows only the
+	// names all agents share.
+	Tools *Tools
+	// Locations, when set, lists the folders where its agent keeps its
+	// sessions by default, for the user whose home is home: `build
+	// --agents` reads them. getenv reads the agent's own environment
+	// variables, which move them.
+	Locations func(home string, getenv func(string) string) []Location
 }
 
 // Warning is a problem with one file, or one line of it, that did not stop the build.
@@ -539,28 +530,6 @@ func transform(opts Options, ss []*transcript.Session) {
 			opts.Transform(s)
 		}
 	}
-}
-
-// Detect returns the reader for the file whose head is h, or nil.
-func Detect(h *Head) *Reader {
-	for _, r := range Readers {
-		if r.Detect(h) {
-			return r
-		}
-	}
-	return nil
-}
-
-// Lookup returns the reader with the given format name. Two readers may
-// share a name when they read two containers of one format (specstory's
-// SessionData and Markdown): Lookup returns the first, and a name stays a
-// format, whichever reader read a file.
-func Lookup(name string) *Reader {
-	i := slices.IndexFunc(Readers, func(r *Reader) bool { return r.Name == name })
-	if i < 0 {
-		return nil
-	}
-	return Readers[i]
 }
 
 // stem is the file name without directories and extensions.

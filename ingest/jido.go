@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -13,26 +14,37 @@ import (
 
 // jido reads the sessions jido_code saves when one is closed.
 var jido = &Reader{
-	Name:    "jido-code",
-	Agent:   "jido_code",
-	Files:   "~/.jido_code/sessions/<session id>.json: one pretty-printed JSON document per saved session",
-	Detects: "a JSON document with an integer version, project_path, a conversation array and todos; or, when a long conversation pushes those past the head, the leading keys closed_at, config and conversation",
-	Detect:  detectJido,
-	Read:    readJido,
+	Name:      "jido-code",
+	Agent:     "jido_code",
+	Files:     "~/.jido_code/sessions/<session id>.json: one pretty-printed JSON document per saved session",
+	Detects:   "a JSON document with an integer version, project_path, a conversation array and todos; or, when a long conversation pushes those past the head, the leading keys closed_at, config and conversation",
+	Detect:    detectJido,
+	Read:      readJido,
+	Locations: jidoLocations,
+	Tools:     jidoTools,
 }
 
-func detectJido(h *Head) bool {
+// jidoTools: jido_code's tools are the names every agent shares.
+var jidoTools = &Tools{}
+
+func init() { Register(jido) }
+
+func jidoLocations(home string, _ func(string) string) []Location {
+	return []Location{{Name: "jido_code", Dir: filepath.Join(home, ".jido_code", "sessions")}}
+}
+
+func detectJido(h *Head) float64 {
 	rs := h.Records()
 	if h.IsArray() || len(rs) != 1 || rs[0]["conversation"] != "[" {
-		return false
+		return 0
 	}
 	r := rs[0]
 	if _, err := strconv.Atoi(r["version"]); err == nil && r.Has("project_path", "todos") {
-		return true
+		return Likely
 	}
 	// jido_code writes its keys sorted: in a long session, everything after
 	// conversation is beyond the head.
-	return !h.EOF && r["closed_at"] != "" && r["config"] == "{"
+	return when(!h.EOF && r["closed_at"] != "" && r["config"] == "{", Maybe)
 }
 
 // jidoVersion is the file version this reader follows.
@@ -204,7 +216,7 @@ func jidoMsg(f *File, path string, line int, raw json.RawMessage) (*transcript.M
 	switch jm.Role {
 	case "user":
 		m.Role = transcript.User
-		m.Parts = userText(content, &m.Meta)
+		m.Parts = userText(jidoTools, content, &m.Meta)
 	case "assistant", "system":
 		m.Role, m.Meta = transcript.Role(jm.Role), jm.Role == "system"
 		if strings.TrimSpace(content) != "" {

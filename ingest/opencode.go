@@ -3,12 +3,14 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -31,10 +33,32 @@ var opencode = &Reader{
 	Detects: "a SQLite database whose schema in its first 64 KiB creates the tables session, message and part (or named opencode*.db); " +
 		"a JSON object with a ses_ id, a title and a time object (a session), a msg_ id and a role (a message), a prt_ id and a type (a part); " +
 		"project, todo, permission, session_share and session_diff JSON in a storage/ tree; an export {info, messages} naming a ses_ id",
-	Detect: detectOpencode,
-	Read:   readOpencode,
-	Merge:  mergeOpencode,
-	Links:  opencodeLinks,
+	Detect:    detectOpencode,
+	Read:      readOpencode,
+	Merge:     mergeOpencode,
+	Links:     opencodeLinks,
+	Locations: opencodeLocations,
+	Tools:     opencodeTools,
+}
+
+// opencodeTools are opencode's tools, and the reminders it injects (besides the parts it marks synthetic).
+var opencodeTools = &Tools{
+	Kinds: map[string]transcript.ToolKind{
+		"multiedit":  transcript.EditTool,
+		"codesearch": transcript.SearchTool,
+	},
+	Injected: []string{
+		"<system-reminder>",
+	},
+}
+
+func init() { Register(opencode) }
+
+// opencodeLocations: opencode.db and the legacy storage/ tree both live
+// in opencode's data folder.
+func opencodeLocations(home string, getenv func(string) string) []Location {
+	data := cmp.Or(getenv("XDG_DATA_HOME"), filepath.Join(home, ".local", "share"))
+	return []Location{{Name: "opencode", Dir: filepath.Join(data, "opencode")}}
 }
 
 // ocSchema finds the CREATE TABLE statements of opencode's tables, which
@@ -45,18 +69,18 @@ var ocSchema = regexp.MustCompile("CREATE TABLE\\s+[`\"']?(session|message|part)
 // whose schema lies past the head.
 var ocDBName = regexp.MustCompile(`^opencode(-[\w.-]+)?\.db$`)
 
-func detectOpencode(h *Head) bool {
+func detectOpencode(h *Head) float64 {
 	if isSQLite(h) {
 		found := map[string]bool{}
 		for _, m := range ocSchema.FindAllSubmatch(h.Data, -1) {
 			found[string(m[1])] = true
 		}
-		return len(found) == 3 || ocDBName.MatchString(path.Base(h.Path))
+		return max(when(len(found) == 3, Likely), when(ocDBName.MatchString(path.Base(h.Path)), Maybe))
 	}
 	if kind := sqliteCompanion(h.Data); kind != "" {
-		return ocDBName.MatchString(strings.TrimSuffix(path.Base(h.Path), "-"+kind))
+		return when(ocDBName.MatchString(strings.TrimSuffix(path.Base(h.Path), "-"+kind)), Maybe)
 	}
-	return ocKindOf(h) != ""
+	return when(ocKindOf(h) != "", Likely)
 }
 
 // sqliteCompanion says which of the files SQLite keeps beside a database b
@@ -485,7 +509,7 @@ func (b *ocBuilder) part(m *transcript.Message, p *ocPart, raw json.RawMessage) 
 		if strings.TrimSpace(p.Text) == "" {
 			return nil, false
 		}
-		meta = p.Synthetic || p.Ignored || m.Role == transcript.User && transcript.IsInjected(p.Text)
+		meta = p.Synthetic || p.Ignored || m.Role == transcript.User && opencodeTools.IsInjected(p.Text)
 		return one(&transcript.Part{Kind: transcript.TextPart, Text: p.Text}), meta
 	case "reasoning":
 		if strings.TrimSpace(p.Text) == "" {
@@ -567,7 +591,7 @@ func (b *ocBuilder) tool(p *ocPart) []*transcript.Part {
 	if (input == "" || input == "{}") && st.Raw != "" {
 		input = st.Raw // a pending call's arguments, still being streamed
 	}
-	c := &transcript.ToolCall{ID: p.CallID, Name: firstNonEmpty(p.Tool, "unnamed tool"), Kind: transcript.KindOf(p.Tool), Input: input}
+	c := &transcript.ToolCall{ID: p.CallID, Name: firstNonEmpty(p.Tool, "unnamed tool"), Kind: opencodeTools.Kind(p.Tool), Input: input}
 	parts := []*transcript.Part{{Kind: transcript.CallPart, Call: c}}
 	var md struct {
 		Exit      *int   `json:"exit"`

@@ -2,11 +2,13 @@ package ingest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"path"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -23,9 +25,21 @@ var pi = &Reader{
 		"session versions 1 to 3; branches of the session tree shown as branches, forks linked to the session they came from",
 	Detects: "a first line {\"type\": \"session\", id, timestamp[, cwd, version]}, or entries {type, id, parentId, timestamp} " +
 		"of Pi's types (message, model_change, thinking_level_change, compaction, branch_summary, custom, custom_message, label, session_info)",
-	Detect: detectPi,
-	Read:   readPi,
-	Merge:  linkParents,
+	Detect:    detectPi,
+	Read:      readPi,
+	Merge:     linkParents,
+	Locations: piLocations,
+	Tools:     piTools,
+}
+
+// piTools: Pi's tools (read, bash, edit, write, grep, find, ls) are the names every agent shares.
+var piTools = &Tools{}
+
+func init() { Register(pi) }
+
+func piLocations(home string, getenv func(string) string) []Location {
+	dir := cmp.Or(getenv("PI_CODING_AGENT_DIR"), filepath.Join(home, ".pi", "agent"))
+	return []Location{{Name: "pi", Dir: filepath.Join(dir, "sessions")}}
 }
 
 var piTypes = map[string]bool{
@@ -33,20 +47,20 @@ var piTypes = map[string]bool{
 	"custom": true, "custom_message": true, "label": true, "session_info": true,
 }
 
-func detectPi(h *Head) bool {
+func detectPi(h *Head) float64 {
 	rs := h.Records()
 	if len(rs) == 0 || h.IsArray() {
-		return false
+		return 0
 	}
 	if r := rs[0]; r["type"] == "session" && r.Has("id", "timestamp") && !r.Has("payload") {
-		return true
+		return Likely
 	}
 	for _, r := range rs {
 		if piTypes[r["type"]] && r.Has("id", "parentId", "timestamp") {
-			return true
+			return Likely
 		}
 	}
-	return false
+	return 0
 }
 
 // piEntry is any line: the session header or an entry of the tree.
@@ -408,7 +422,7 @@ func (p *piReader) blocks(raw json.RawMessage, meta *bool) []*transcript.Part {
 		switch b.Type {
 		case "text":
 			if meta != nil {
-				out = append(out, userText(b.Text, meta)...)
+				out = append(out, userText(piTools, b.Text, meta)...)
 			} else if strings.TrimSpace(b.Text) != "" {
 				out = append(out, &transcript.Part{Kind: transcript.TextPart, Text: b.Text})
 			}
@@ -420,7 +434,7 @@ func (p *piReader) blocks(raw json.RawMessage, meta *bool) []*transcript.Part {
 			}
 		case "toolCall":
 			out = append(out, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-				ID: b.ID, Name: b.Name, Kind: transcript.KindOf(b.Name), Input: text(b.Arguments)}})
+				ID: b.ID, Name: b.Name, Kind: piTools.Kind(b.Name), Input: text(b.Arguments)}})
 		case "image":
 			img, ok := decodeImage(p.f, b.Data)
 			if !ok {

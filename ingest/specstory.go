@@ -23,11 +23,17 @@ var specstory = &Reader{
 	Detects: "a JSON document whose top-level object has schemaVersion and an exchanges array",
 	Detect:  detectSpecStory,
 	Read:    readSpecStory,
+	Tools:   specstoryTools,
 }
 
-func detectSpecStory(h *Head) bool {
+// specstoryTools are those of the agents whose sessions SpecStory records.
+var specstoryTools = Join(claudeTools, cursorTools, codexTools, geminiTools)
+
+func init() { Register(specstory) }
+
+func detectSpecStory(h *Head) float64 {
 	rs := h.Records()
-	return !h.IsArray() && len(rs) == 1 && rs[0].Has("schemaVersion") && rs[0]["exchanges"] == "["
+	return when(!h.IsArray() && len(rs) == 1 && rs[0].Has("schemaVersion") && rs[0]["exchanges"] == "[", Likely)
 }
 
 // ssVersion is the SessionData schema version this reader follows.
@@ -358,7 +364,7 @@ func (sr *ssReader) part(path string, line int, raw json.RawMessage, m *transcri
 	s := deref(c.Text)
 	switch typ := deref(c.Type); {
 	case typ == "text" && m.Role == transcript.User:
-		return userText(s, &m.Meta)
+		return userText(specstoryTools, s, &m.Meta)
 	case typ == "text" || typ == "thinking":
 		if strings.TrimSpace(s) == "" {
 			return nil
@@ -402,7 +408,7 @@ func (sr *ssReader) tool(path string, line int, t *ssTool) []*transcript.Part {
 func ssToolKind(name, typ string) (kind transcript.ToolKind, known bool) {
 	kind, known = ssToolKinds[typ]
 	// SpecStory's "write" covers edits, which have their own kind here.
-	if byName := transcript.KindOf(name); kind == "" || kind == transcript.WriteTool && byName == transcript.EditTool {
+	if byName := specstoryTools.Kind(name); kind == "" || kind == transcript.WriteTool && byName == transcript.EditTool {
 		kind = byName
 	}
 	return kind, known

@@ -158,10 +158,10 @@ func text(raw json.RawMessage) string {
 }
 
 // userText turns a user's text into parts for any reader: an interruption
-// notice becomes an event, and text the harness injected marks the message
-// as meta.
-func userText(s string, meta *bool) []*transcript.Part {
-	if transcript.IsInjected(s) {
+// notice becomes an event, and text the harness injected (by t's markers)
+// marks the message as meta.
+func userText(t *Tools, s string, meta *bool) []*transcript.Part {
+	if t.IsInjected(s) {
 		*meta = true
 	}
 	if p := ccText(s); p != nil {
