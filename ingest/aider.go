@@ -48,9 +48,9 @@ func detectAider(h *Head) float64 {
 	}
 	users, tools := len(adUserRE.FindAllIndex(h.Data, 3)), len(adToolRE.FindAllIndex(h.Data, 3))
 	if strings.HasSuffix(h.Path, ".aider.chat.history.md") {
-		return when(users+tools > 0, Maybe)
+		return When(users+tools > 0, Maybe)
 	}
-	return when(users > 0 && tools > 0 && users+tools >= 3, Weak)
+	return When(users > 0 && tools > 0 && users+tools >= 3, Weak)
 }
 
 // adMode is the kind of block the reader is in.
@@ -87,9 +87,9 @@ type adReader struct {
 
 func readAider(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
 	a := &adReader{f: f, ids: map[string]int{}}
-	err := lines(ctx, f, r, func(n int, b []byte, _ bool) error {
+	err := Lines(ctx, f, r, func(n int, b []byte, _ bool) error {
 		if b == nil {
-			f.Warn(n, "%v", errTooLong)
+			f.Warn(n, "%v", ErrTooLong)
 			return nil
 		}
 		a.line(n, b)
@@ -284,13 +284,13 @@ func (a *adReader) output(lines []string) {
 			failed = []string{l}
 		case adCommitRE.MatchString(l):
 			flush()
-			m.Parts = append(m.Parts, eventPart("commit", l, nil))
+			m.Parts = append(m.Parts, EventPart("commit", l, nil))
 		case l == "^C again to exit" || l == "^C KeyboardInterrupt":
 			flush()
-			m.Parts = append(m.Parts, eventPart(transcript.Interrupt, l, nil))
+			m.Parts = append(m.Parts, EventPart(transcript.Interrupt, l, nil))
 		case strings.HasPrefix(l, "Unexpected error: "):
 			flush()
-			m.Parts = append(m.Parts, eventPart(transcript.ErrorEvent, l, nil))
+			m.Parts = append(m.Parts, EventPart(transcript.ErrorEvent, l, nil))
 		default:
 			a.startup(l)
 			text = append(text, l)
@@ -332,14 +332,14 @@ func (a *adReader) startup(l string) {
 		// In architect mode the editor model, named next, writes the edits.
 		s.AddModel(m[1])
 		set("editor model", m[1])
-		a.format = firstNonEmpty(m[2], a.format)
+		a.format = FirstNonEmpty(m[2], a.format)
 	}
 	if m := adWeakRE.FindStringSubmatch(l); m != nil {
 		set("weak model", strings.TrimSuffix(m[1], ","))
 	}
 	switch {
 	case strings.HasPrefix(l, "Aider v"):
-		s.AgentVersion = firstNonEmpty(s.AgentVersion, strings.TrimPrefix(l, "Aider v"))
+		s.AgentVersion = FirstNonEmpty(s.AgentVersion, strings.TrimPrefix(l, "Aider v"))
 	case strings.HasPrefix(l, "Git repo: "):
 		set("git repo", strings.TrimPrefix(l, "Git repo: "))
 	case len(s.Turns) == 0 && !s.Started.IsZero() && strings.Contains(l, "aider"):

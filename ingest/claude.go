@@ -90,7 +90,7 @@ func detectClaude(h *Head) float64 {
 	}
 	// A web export is one document; a subagent's companion is recognised by
 	// its content, with its name as the tie-breaker.
-	return max(when(rs[0]["loglines"] == "[", Maybe), when(rs[0].Has("agentType") && isAgentMeta(h.Path), Maybe))
+	return max(When(rs[0]["loglines"] == "[", Maybe), When(rs[0].Has("agentType") && isAgentMeta(h.Path), Maybe))
 }
 
 // isAgentMeta reports whether p names a subagent's companion file.
@@ -107,7 +107,7 @@ type ccRecord struct {
 	LogicalParentUUID string          `json:"logicalParentUuid"`
 	SessionID         string          `json:"sessionId"`
 	AgentID           string          `json:"agentId"`
-	Timestamp         jsonTime        `json:"timestamp"`
+	Timestamp         JSONTime        `json:"timestamp"`
 	CWD               string          `json:"cwd"`
 	GitBranch         string          `json:"gitBranch"`
 	Version           string          `json:"version"`
@@ -259,8 +259,8 @@ type ccSession struct {
 	s       *transcript.Session
 	byMsgID map[string]*transcript.Message
 	titles  map[string][]string // record type → its titles, the last the latest
-	dag     ccDAG
-	node    *ccNode               // the record being read, when it has a uuid
+	dag     Tree
+	node    *Node                 // the record being read, when it has a uuid
 	cur     []*transcript.Message // the messages it made
 	count   int                   // messages made so far
 	queue   []*ccQueued           // prompts typed while the agent worked
@@ -275,18 +275,18 @@ func readClaude(ctx context.Context, f *File, r io.Reader) ([]*transcript.Sessio
 		titles: map[string][]string{}, agentOf: map[string]string{},
 	}
 	if b := path.Base(f.Rel); strings.HasPrefix(b, "agent-") {
-		cf.agent = stem(b)
+		cf.agent = Stem(b)
 		if dir := path.Dir(f.Rel); path.Base(dir) == "subagents" {
 			cf.parent = path.Base(path.Dir(dir))
 		}
 	}
-	br := bufio.NewReaderSize(r, headSize)
-	head, _ := br.Peek(headSize)
+	br := bufio.NewReaderSize(r, HeadSize)
+	head, _ := br.Peek(HeadSize)
 	var err error
 	if isClaudeWebExport(head) {
 		err = cf.readLoglines(ctx, br)
 	} else {
-		err = jsonl(ctx, f, br, func(n int, line []byte) error {
+		err = JSONL(ctx, f, br, func(n int, line []byte) error {
 			cf.line = n
 			return cf.record(line)
 		})
@@ -365,12 +365,12 @@ func (cf *ccFile) warn(format string, args ...any) {
 
 func (cf *ccFile) record(line []byte) error {
 	var rec ccRecord
-	if err := unmarshal(line, &rec); !isDrift(err, "message") {
+	if err := Unmarshal(line, &rec); !IsDrift(err, "message") {
 		return err
 	}
 	switch rec.Type {
 	case "custom-title", "ai-title":
-		cf.title(&rec, rec.Type, firstNonEmpty(rec.CustomTitle, rec.AITitle))
+		cf.title(&rec, rec.Type, FirstNonEmpty(rec.CustomTitle, rec.AITitle))
 		return nil
 	case "summary":
 		if rec.Message == nil {
@@ -414,7 +414,7 @@ func (cf *ccFile) record(line []byte) error {
 	default:
 		cs.add(&transcript.Message{
 			ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
-			Parts: []*transcript.Part{cf.f.unknown("Unknown record type "+strconv.Quote(rec.Type), line)},
+			Parts: []*transcript.Part{cf.f.Unknown("Unknown record type "+strconv.Quote(rec.Type), line)},
 		})
 	}
 	cs.end()
@@ -435,7 +435,7 @@ func (cf *ccFile) session(rec *ccRecord) *ccSession {
 	case id == "" && len(cf.order) > 0:
 		return cf.order[len(cf.order)-1]
 	case id == "":
-		id = stem(cf.f.Rel)
+		id = Stem(cf.f.Rel)
 	}
 	parent := cf.parent
 	if parent == "" && rec.SessionID != id {
@@ -453,7 +453,7 @@ func (cf *ccFile) sessionByID(id, parent string) *ccSession {
 			s:       &transcript.Session{ID: id, ParentID: parent},
 			byMsgID: map[string]*transcript.Message{},
 			titles:  map[string][]string{},
-			dag:     ccDAG{nodes: map[string]*ccNode{}},
+			dag:     Tree{nodes: map[string]*Node{}},
 		}
 		cf.sessions[id] = cs
 		cf.order = append(cf.order, cs)
@@ -467,11 +467,11 @@ func (cf *ccFile) sessionByID(id, parent string) *ccSession {
 // Merge keeps the file's.
 func (cf *ccFile) progressAgent(rec *ccRecord) {
 	var inner ccRecord
-	if len(rec.Data.Message) == 0 || unmarshal(rec.Data.Message, &inner) != nil || inner.Message == nil {
+	if len(rec.Data.Message) == 0 || Unmarshal(rec.Data.Message, &inner) != nil || inner.Message == nil {
 		return
 	}
 	cs := cf.sessionByID("agent-"+rec.Data.AgentID, rec.SessionID)
-	if inner.UUID != "" && cs.dag.nodes[inner.UUID] != nil {
+	if inner.UUID != "" && cs.dag.Has(inner.UUID) {
 		return // a copy of a message already read
 	}
 	setMeta(cs.s, ccFromProgress, "the agent_progress records of its parent")
@@ -552,7 +552,7 @@ func (cf *ccFile) finish() []*transcript.Session {
 				c.Subagent = cf.agentOf[c.ID]
 			}
 		})
-		cs.dag.markBranches()
+		cs.dag.MarkBranches()
 		out = append(out, s)
 	}
 	return out
@@ -602,36 +602,11 @@ func readAgentMeta(f *File, r io.Reader) ([]*transcript.Session, error) {
 	if err := json.NewDecoder(r).Decode(&m); err != nil {
 		return nil, err
 	}
-	s := &transcript.Session{ID: stem(f.Rel), Source: f.Rel, Meta: map[string]string{}}
+	s := &transcript.Session{ID: Stem(f.Rel), Source: f.Rel, Meta: map[string]string{}}
 	for k, v := range map[string]string{"agent type": m.AgentType, "description": m.Description, "tool use id": m.ToolUseID} {
 		if v != "" {
 			s.Meta[k] = v
 		}
 	}
 	return []*transcript.Session{s}, nil
-}
-
-func eventPart(kind, desc string, raw []byte) *transcript.Part {
-	return &transcript.Part{Kind: transcript.EventPart, Text: desc, Event: &transcript.Event{Kind: kind, Raw: string(raw)}}
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s = strings.TrimSpace(s); s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-// isDrift reports whether err is nil or only says that a field held
-// another type than expected: formats drift, and Unmarshal still fills the
-// other fields. A value that is not an object at all, or one of the fields
-// the record cannot do without, is a real error.
-func isDrift(err error, vital ...string) bool {
-	var te *json.UnmarshalTypeError
-	if err == nil {
-		return true
-	}
-	return errors.As(err, &te) && te.Field != "" && !slices.Contains(vital, te.Field)
 }

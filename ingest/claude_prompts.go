@@ -175,7 +175,7 @@ func (cs *ccSession) unqueue(cf *ccFile) {
 			typed := &transcript.Message{Role: transcript.User, Time: e.at}
 			injected := &transcript.Message{Role: transcript.User, Time: e.at, Meta: true}
 			for _, b := range cf.blocks(e.content) {
-				if p := ccText(b.Text); b.Type == "text" && p != nil {
+				if p := UserPart(b.Text); b.Type == "text" && p != nil {
 					m := typed
 					if claudeTools.IsInjected(b.Text) {
 						m = injected

@@ -34,7 +34,6 @@ type ccToolUse struct {
 }
 
 var (
-	exitCodeRE  = regexp.MustCompile(`^(?:Error: )?Exit code:? (\d+)`) // Cursor writes "Exit code: 2"
 	ccAgentIDRE = regexp.MustCompile(`(?m)^agentId: ([\w-]+) \(`)
 )
 
@@ -45,13 +44,13 @@ func (cf *ccFile) toolResult(b ccBlock, structured json.RawMessage) *transcript.
 	cf.resultContent(r, b.Content)
 	var u ccToolUse
 	var s string
-	if unmarshal(structured, &s) == nil {
+	if Unmarshal(structured, &s) == nil {
 		// The result as plain text, an error mostly: "Error: " and what the
 		// model saw, or what it did not see (the user's reason to reject).
 		if t := strings.TrimPrefix(s, "Error: "); !strings.Contains(r.Output, strings.TrimSpace(t)) {
 			r.Output = strings.TrimLeft(r.Output+"\n"+s, "\n")
 		}
-	} else if err := unmarshal(structured, &u); len(structured) > 0 && isDrift(err) {
+	} else if err := Unmarshal(structured, &u); len(structured) > 0 && IsDrift(err) {
 		cf.useStructured(r, &u)
 	}
 	if u.AgentID == "" && strings.Contains(r.Output, "agentId: ") { // the test first: the pattern is tried at every line
@@ -63,7 +62,7 @@ func (cf *ccFile) toolResult(b ccBlock, structured json.RawMessage) *transcript.
 		cf.agentOf[b.ToolUseID] = "agent-" + u.AgentID
 	}
 	if r.ExitCode == nil {
-		r.ExitCode = exitCode(r.Output)
+		r.ExitCode = ExitCode(r.Output)
 	}
 	if r.ExitCode == nil && u.Stdout != nil && !r.IsError && !u.Interrupted && u.BackgroundTaskID == "" {
 		// Bash reports "Exit code N" as an error for any other status.
@@ -79,9 +78,9 @@ func (cf *ccFile) resultContent(r *transcript.ToolResult, raw json.RawMessage) {
 	var s string
 	var elems []json.RawMessage
 	switch {
-	case unmarshal(raw, &s) == nil:
+	case Unmarshal(raw, &s) == nil:
 		r.Output = s
-	case unmarshal(raw, &elems) == nil:
+	case Unmarshal(raw, &elems) == nil:
 		var texts []string
 		for _, e := range elems {
 			var c struct {
@@ -89,8 +88,8 @@ func (cf *ccFile) resultContent(r *transcript.ToolResult, raw json.RawMessage) {
 				Title string `json:"title"`
 				URL   string `json:"url"`
 			}
-			if err := unmarshal(e, &c); !isDrift(err) {
-				texts = append(texts, text(e))
+			if err := Unmarshal(e, &c); !IsDrift(err) {
+				texts = append(texts, Text(e))
 				continue
 			}
 			switch c.Type {
@@ -105,12 +104,12 @@ func (cf *ccFile) resultContent(r *transcript.ToolResult, raw json.RawMessage) {
 			case "web_search_result":
 				texts = append(texts, c.Title+"\n"+c.URL)
 			default:
-				texts = append(texts, text(e))
+				texts = append(texts, Text(e))
 			}
 		}
 		r.Output = strings.Join(texts, "\n")
 	default:
-		r.Output = text(raw)
+		r.Output = Text(raw)
 	}
 }
 
@@ -149,7 +148,7 @@ func (cf *ccFile) useStructured(r *transcript.ToolResult, u *ccToolUse) {
 			r.Output = strings.Join(lines, "\n")
 		}
 		if len(r.Images) == 0 && f.Base64 != "" {
-			if img, ok := decodeImage(cf.f, f.Base64); ok {
+			if img, ok := DecodeImage(cf.f, f.Base64); ok {
 				r.Images = append(r.Images, img)
 			}
 		}

@@ -75,7 +75,7 @@ func detectCodelia(h *Head) float64 {
 		}
 		known = known || codeliaRoles[r["role"]] && (r.Has("content") || r.Has("tool_calls"))
 	}
-	return when(known, Maybe)
+	return When(known, Maybe)
 }
 
 // clMessage is a BaseMessage: a line of the resume log or an item of an
@@ -87,7 +87,7 @@ type clMessage struct {
 	ToolCalls  []clToolCall    `json:"tool_calls"`
 	ToolCallID string          `json:"tool_call_id"`
 	IsError    bool            `json:"is_error"`
-	MessageTS  jsonTime        `json:"message_ts"`
+	MessageTS  JSONTime        `json:"message_ts"`
 }
 
 type clToolCall struct {
@@ -124,13 +124,13 @@ type clVersion struct {
 type clRecord struct {
 	clMessage
 	Type      string   `json:"type"`
-	TS        jsonTime `json:"ts"`
+	TS        JSONTime `json:"ts"`
 	Seq       *int64   `json:"seq"`
 	RunID     string   `json:"run_id"`
 	SessionID string   `json:"session_id"`
 
 	// header
-	StartedAt jsonTime   `json:"started_at"`
+	StartedAt JSONTime   `json:"started_at"`
 	Client    *clVersion `json:"client"`
 	Server    *clVersion `json:"server"`
 	Model     *clModel   `json:"model"`
@@ -246,13 +246,13 @@ func readCodelia(ctx context.Context, f *File, r io.Reader) ([]*transcript.Sessi
 		items []clItem
 		log   *transcript.Session // set once the first record is a bare message
 	)
-	err := jsonl(ctx, f, r, func(n int, line []byte) error {
+	err := JSONL(ctx, f, r, func(n int, line []byte) error {
 		rec := &clRecord{}
-		if err := unmarshal(line, rec); err != nil {
+		if err := Unmarshal(line, rec); err != nil {
 			return err
 		}
 		if log == nil && len(items) == 0 && rec.Type == "" && rec.Role != "" {
-			log = &transcript.Session{ID: stem(f.Rel)}
+			log = &transcript.Session{ID: Stem(f.Rel)}
 		}
 		if log != nil {
 			clLogLine(f, n, log, rec, line)
@@ -261,7 +261,7 @@ func readCodelia(ctx context.Context, f *File, r io.Reader) ([]*transcript.Sessi
 		it := clItem{n: n, rec: rec}
 		if rec.Type == "agent.event" {
 			it.ev = &clEvent{}
-			if unmarshal(rec.Event, it.ev) != nil {
+			if Unmarshal(rec.Event, it.ev) != nil {
 				it.ev = nil
 			}
 		}
@@ -298,7 +298,7 @@ func clLogLine(f *File, n int, s *transcript.Session, rec *clRecord, line []byte
 	}
 	if m.Role == "" || rec.Type != "" {
 		m.Role, m.Meta = transcript.System, true
-		m.Parts = []*transcript.Part{f.unknown("Unknown line in the messages log", line)}
+		m.Parts = []*transcript.Part{f.Unknown("Unknown line in the messages log", line)}
 	} else {
 		m.Parts = clParts(f, n, &rec.clMessage)
 	}
@@ -320,7 +320,7 @@ func clInjected(ps []*transcript.Part) bool {
 func clParts(f *File, n int, m *clMessage) []*transcript.Part {
 	switch m.Role {
 	case "reasoning":
-		if t := text(m.Content); strings.TrimSpace(t) != "" {
+		if t := Text(m.Content); strings.TrimSpace(t) != "" {
 			return []*transcript.Part{{Kind: transcript.ThinkingPart, Text: t}}
 		}
 		return nil // encrypted reasoning, or a hosted web search told by its events
@@ -333,7 +333,7 @@ func clParts(f *File, n int, m *clMessage) []*transcript.Part {
 	}
 	for _, c := range m.ToolCalls {
 		ps = append(ps, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-			ID: c.ID, Name: c.Function.Name, Kind: codeliaTools.Kind(c.Function.Name), Input: text(c.Function.Arguments),
+			ID: c.ID, Name: c.Function.Name, Kind: codeliaTools.Kind(c.Function.Name), Input: Text(c.Function.Arguments),
 		}})
 	}
 	return ps
@@ -357,8 +357,8 @@ type clContentPart struct {
 func clContent(f *File, n int, raw json.RawMessage) []*transcript.Part {
 	var s string
 	var items []json.RawMessage
-	if unmarshal(raw, &s) != nil && unmarshal(raw, &items) != nil {
-		s = text(raw) // drift: keep any other value as its JSON
+	if Unmarshal(raw, &s) != nil && Unmarshal(raw, &items) != nil {
+		s = Text(raw) // drift: keep any other value as its JSON
 	}
 	var ps []*transcript.Part
 	if strings.TrimSpace(s) != "" {
@@ -366,7 +366,7 @@ func clContent(f *File, n int, raw json.RawMessage) []*transcript.Part {
 	}
 	for _, item := range items {
 		var c clContentPart
-		if unmarshal(item, &c) != nil {
+		if Unmarshal(item, &c) != nil {
 			c.Type = ""
 		}
 		switch c.Type {
@@ -379,9 +379,9 @@ func clContent(f *File, n int, raw json.RawMessage) []*transcript.Part {
 		case "document":
 			ps = append(ps, &transcript.Part{Kind: transcript.TextPart, Text: "[document: " + cmp.Or(c.Source.MediaType, "unknown type") + "]"})
 		case "other":
-			ps = append(ps, &transcript.Part{Kind: transcript.CodePart, Lang: "json", Name: c.Provider + "/" + c.Kind, Text: text(c.Payload)})
+			ps = append(ps, &transcript.Part{Kind: transcript.CodePart, Lang: "json", Name: c.Provider + "/" + c.Kind, Text: Text(c.Payload)})
 		default:
-			ps = append(ps, &transcript.Part{Kind: transcript.TextPart, Text: text(item)})
+			ps = append(ps, &transcript.Part{Kind: transcript.TextPart, Text: Text(item)})
 		}
 	}
 	return ps
@@ -395,7 +395,7 @@ func clImage(f *File, n int, url string) *transcript.Part {
 	case !strings.HasPrefix(url, "data:"):
 		return &transcript.Part{Kind: transcript.ImagePart, Image: &transcript.Image{URL: url}}
 	}
-	img, ok := decodeImage(f, url)
+	img, ok := DecodeImage(f, url)
 	if !ok {
 		f.Warn(n, "image data is not base64; skipped")
 		return &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable image)"}
@@ -406,7 +406,7 @@ func clImage(f *File, n int, url string) *transcript.Part {
 // clResult reads a tool's output: a string, or ContentParts with images.
 func clResult(f *File, n int, callID string, raw json.RawMessage, isError bool) *transcript.ToolResult {
 	r := &transcript.ToolResult{CallID: callID, IsError: isError}
-	if unmarshal(raw, &r.Output) == nil {
+	if Unmarshal(raw, &r.Output) == nil {
 		return r
 	}
 	var texts []string
@@ -464,7 +464,7 @@ func clBuildRun(f *File, items []clItem) *transcript.Session {
 		}
 	}
 	for _, it := range items {
-		f.at = it.n // for warnings about the item
+		f.At(it.n) // for warnings about the item
 		r.item(it)
 	}
 	if r.sys != nil {
@@ -474,8 +474,8 @@ func clBuildRun(f *File, items []clItem) *transcript.Session {
 		return nil
 	}
 	s := r.s
-	s.ID = cmp.Or(sessionID, r.runID, stem(f.Rel))
-	s.Meta["run"] = cmp.Or(r.runID, stem(f.Rel))
+	s.ID = cmp.Or(sessionID, r.runID, Stem(f.Rel))
+	s.Meta["run"] = cmp.Or(r.runID, Stem(f.Rel))
 	s.Turns = []transcript.Turn{{Status: r.status, Messages: r.msgs}}
 	return s
 }
@@ -483,7 +483,7 @@ func clBuildRun(f *File, items []clItem) *transcript.Session {
 func (r *clRun) cover(m *clMessage) {
 	switch m.Role {
 	case "reasoning":
-		r.covered["text:"+strings.TrimSpace(text(m.Content))] = true
+		r.covered["text:"+strings.TrimSpace(Text(m.Content))] = true
 	case "assistant":
 		r.covered["text:"+strings.TrimSpace(clDisplay(m.Content))] = true
 		r.covered["text:"+strings.TrimSpace(m.Refusal)] = true
@@ -498,12 +498,12 @@ func (r *clRun) cover(m *clMessage) {
 // clDisplay is content as codelia's text events and final message show it.
 func clDisplay(raw json.RawMessage) string {
 	var s string
-	if unmarshal(raw, &s) == nil {
+	if Unmarshal(raw, &s) == nil {
 		return s
 	}
 	var parts []clContentPart
-	if unmarshal(raw, &parts) != nil {
-		return text(raw)
+	if Unmarshal(raw, &parts) != nil {
+		return Text(raw)
 	}
 	var b strings.Builder
 	for _, p := range parts {
@@ -539,9 +539,9 @@ func (r *clRun) assistant(t time.Time) *transcript.Message {
 }
 
 func (r *clRun) event(kind, desc string, t time.Time, raw string, more ...*transcript.Part) {
-	p := eventPart(kind, desc, nil)
+	p := EventPart(kind, desc, nil)
 	if kind == transcript.Unknown {
-		p = r.f.unknown(desc, nil)
+		p = r.f.Unknown(desc, nil)
 	}
 	p.Event.Raw = raw
 	// A preview's diff is what the agent asked to do: shown, not folded away.
@@ -609,22 +609,22 @@ func (r *clRun) item(it clItem) {
 		switch rec.Status {
 		case "running", "completed", "error": // the run's life, told by run.end and run.error
 		case "cancelled":
-			r.event(transcript.Interrupt, joinNonEmpty(": ", "Run cancelled", rec.Message), t, "")
+			r.event(transcript.Interrupt, JoinNonEmpty(": ", "Run cancelled", rec.Message), t, "")
 		default:
-			r.event("status", joinNonEmpty(": ", "Run status "+strconv.Quote(rec.Status), rec.Message), t, "")
+			r.event("status", JoinNonEmpty(": ", "Run status "+strconv.Quote(rec.Status), rec.Message), t, "")
 		}
 	case "run.error":
 		desc := ""
 		if e := rec.Error; e != nil {
 			var detail []string
 			if e.Status != nil {
-				detail = append(detail, "HTTP "+text(e.Status))
+				detail = append(detail, "HTTP "+Text(e.Status))
 			}
 			if e.MaxAttempts > 0 {
 				detail = append(detail, fmt.Sprintf("after %d of %d attempts", e.Attempts, e.MaxAttempts))
 			}
-			desc = joinNonEmpty(": ", e.Name, e.Message)
-			if d := joinNonEmpty(", ", append([]string{e.Provider, e.Kind}, detail...)...); d != "" {
+			desc = JoinNonEmpty(": ", e.Name, e.Message)
+			if d := JoinNonEmpty(", ", append([]string{e.Provider, e.Kind}, detail...)...); d != "" {
 				desc += " (" + d + ")"
 			}
 		}
@@ -641,7 +641,7 @@ func (r *clRun) item(it clItem) {
 			r.status = ""
 			r.event("status", "Run ended: "+strconv.Quote(rec.Outcome), t, "")
 		}
-		r.final(text(rec.Final), t)
+		r.final(Text(rec.Final), t)
 	default:
 		r.event(transcript.Unknown, "Unknown record type "+strconv.Quote(rec.Type), t, it.raw)
 	}
@@ -663,7 +663,7 @@ func (r *clRun) header(h *clRecord) {
 	if h.Model != nil && h.Model.Reasoning != "" {
 		s.Meta["reasoning effort"] = h.Model.Reasoning
 	}
-	if p := joinNonEmpty("/", h.Runtime.OS, h.Runtime.Arch); p != "" {
+	if p := JoinNonEmpty("/", h.Runtime.OS, h.Runtime.Arch); p != "" {
 		s.Meta["platform"] = p
 	}
 	if defs := h.Tools.Definitions; len(defs) > 0 {
@@ -683,7 +683,7 @@ func (r *clRun) agentEvent(it clItem, t time.Time) {
 	n, ev := it.n, it.ev
 	switch ev.Type {
 	case "text", "reasoning":
-		s := text(ev.Content)
+		s := Text(ev.Content)
 		if strings.TrimSpace(s) == "" || r.seen("text:"+strings.TrimSpace(s)) {
 			return
 		}
@@ -694,7 +694,7 @@ func (r *clRun) agentEvent(it clItem, t time.Time) {
 		a := r.assistant(t)
 		a.Parts = append(a.Parts, &transcript.Part{Kind: kind, Text: s})
 	case "final":
-		r.final(cmp.Or(text(ev.Content), text(ev.Text)), t)
+		r.final(cmp.Or(Text(ev.Content), Text(ev.Text)), t)
 		if ev.TerminationReason != "" && ev.TerminationReason != "normal" {
 			r.event("info", "Run stopped: "+ev.TerminationReason, t, "")
 		}
@@ -704,17 +704,17 @@ func (r *clRun) agentEvent(it clItem, t time.Time) {
 		}
 		a := r.assistant(t)
 		a.Parts = append(a.Parts, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-			ID: ev.ToolCallID, Name: ev.Tool, Kind: codeliaTools.Kind(ev.Tool), Input: cmp.Or(ev.RawArgs, text(ev.Args)),
+			ID: ev.ToolCallID, Name: ev.Tool, Kind: codeliaTools.Kind(ev.Tool), Input: cmp.Or(ev.RawArgs, Text(ev.Args)),
 		}})
 	case "tool_result":
 		res := r.results[ev.ToolCallID]
 		if ev.ToolCallID == "" || !r.seen("result:"+ev.ToolCallID) {
-			res = &transcript.ToolResult{CallID: ev.ToolCallID, Output: text(ev.Result), IsError: ev.IsError}
+			res = &transcript.ToolResult{CallID: ev.ToolCallID, Output: Text(ev.Result), IsError: ev.IsError}
 			r.results[ev.ToolCallID] = res
 			r.add(&transcript.Message{Role: transcript.Tool, Time: t, Parts: []*transcript.Part{{Kind: transcript.ResultPart, Result: res}}})
 		}
 		if ev.Screenshot != "" && res != nil { // only the event carries it
-			if img, ok := decodeImage(r.f, ev.Screenshot); ok {
+			if img, ok := DecodeImage(r.f, ev.Screenshot); ok {
 				res.Images = append(res.Images, img)
 			} else {
 				r.f.Warn(n, "screenshot is not base64; skipped")
@@ -733,7 +733,7 @@ func (r *clRun) agentEvent(it clItem, t time.Time) {
 		}
 		r.event(transcript.Compaction, desc, t, "")
 	case "permission.preview":
-		desc := joinNonEmpty(": ", joinNonEmpty(" ", "Permission preview for", ev.Tool, ev.FilePath), ev.Summary)
+		desc := JoinNonEmpty(": ", JoinNonEmpty(" ", "Permission preview for", ev.Tool, ev.FilePath), ev.Summary)
 		var diff []*transcript.Part
 		if ev.Diff != "" {
 			diff = append(diff, &transcript.Part{Kind: transcript.CodePart, Lang: "diff", Name: ev.FilePath, Text: ev.Diff})
@@ -743,14 +743,14 @@ func (r *clRun) agentEvent(it clItem, t time.Time) {
 		}
 		r.event("permission", desc, t, "", diff...)
 	case "permission.ready":
-		r.event("permission", joinNonEmpty(" ", "Asked permission to run", ev.Tool), t, "")
+		r.event("permission", JoinNonEmpty(" ", "Asked permission to run", ev.Tool), t, "")
 	case "llm.retry":
 		desc := fmt.Sprintf("Retry %d of %d", ev.NextAttempt, ev.MaxAttempts)
 		if ev.FailureKind != "" {
 			desc += " after " + ev.FailureKind
 		}
 		if ev.Status != nil {
-			desc += " (HTTP " + text(ev.Status) + ")"
+			desc += " (HTTP " + Text(ev.Status) + ")"
 		}
 		if ev.DelayMs > 0 {
 			desc += fmt.Sprintf(", waiting %.1f s", ev.DelayMs/1000)
@@ -788,10 +788,6 @@ func (r *clRun) seen(key string) bool {
 	}
 	r.covered[key] = true
 	return false
-}
-
-func joinNonEmpty(sep string, ss ...string) string {
-	return strings.Join(slices.DeleteFunc(ss, func(s string) bool { return strings.TrimSpace(s) == "" }), sep)
 }
 
 // mergeCodelia joins the runs of each session, in the order they started,

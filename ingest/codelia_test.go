@@ -368,8 +368,8 @@ func TestCodeliaDetect(t *testing.T) {
 		{"roles only", "sessions/messages/s.jsonl", `{"role":"user"}`, false},
 	} {
 		h := &Head{Path: c.path, Data: []byte(c.data)}
-		if len(h.Data) > headSize {
-			h.Data = h.Data[:headSize]
+		if len(h.Data) > HeadSize {
+			h.Data = h.Data[:HeadSize]
 		}
 		if got := detectCodelia(h) > 0; got != c.want {
 			t.Errorf("%s: detected %v, want %v", c.name, got, c.want)
@@ -400,7 +400,7 @@ func TestCodeliaCorpusCrash(t *testing.T) {
 		t.Skip("no shared corpus beside the repository")
 	}
 	f := &File{Rel: name}
-	_, ss := readFile(context.Background(), os.DirFS(corpusDir), name, f)
+	_, ss := ReadFile(context.Background(), os.DirFS(corpusDir), name, f)
 	if len(ss) != 1 || ss[0].Turns[0].Status != transcript.Incomplete {
 		t.Fatalf("sessions = %v", ss)
 	}

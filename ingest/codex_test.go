@@ -407,7 +407,7 @@ func TestCodexZstd(t *testing.T) {
 		"b/notes.jsonl":                     {Data: noMeta},
 	}
 	f := &File{Rel: "sessions/rollout-f.jsonl.zst"}
-	r, ss := readFile(context.Background(), fsys, f.Rel, f)
+	r, ss := ReadFile(context.Background(), fsys, f.Rel, f)
 	if r != codex || len(ss) != 1 || ss[0].ID != "F-1" || ss[0].Stats().Messages != 5 {
 		t.Fatalf("zstd rollout read by %v as %v (warnings %v)", r, ss, f.Warnings)
 	}

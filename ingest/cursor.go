@@ -31,7 +31,7 @@ var cursor = &Reader{
 		"a SQLite database whose schema creates tables blobs and meta",
 	Detect:    detectCursor,
 	Read:      readCursor,
-	Merge:     linkParents,
+	Merge:     LinkParents,
 	Locations: cursorLocations,
 	Tools:     cursorTools,
 }
@@ -68,8 +68,8 @@ func cursorLocations(home string, _ func(string) string) []Location {
 }
 
 func detectCursor(h *Head) float64 {
-	if bytes.HasPrefix(h.Data, sqliteMagic) {
-		return when(sqliteTables(h, "blobs", "meta"), Likely)
+	if bytes.HasPrefix(h.Data, SQLiteMagic) {
+		return When(SQLiteTables(h, "blobs", "meta"), Likely)
 	}
 	if rs := h.Records(); len(rs) > 0 && !h.IsArray() {
 		if !isCursorRecord(rs[0]) {
@@ -84,7 +84,7 @@ func detectCursor(h *Head) float64 {
 		}
 		return Maybe
 	}
-	return when(isCursorText(h.Text()), Maybe)
+	return When(isCursorText(h.Text()), Maybe)
 }
 
 var cursorRoles = map[string]bool{"user": true, "assistant": true, "system": true, "tool": true}
@@ -107,14 +107,14 @@ func isCursorText(s string) bool {
 
 func readCursor(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	head, _ := br.Peek(len(sqliteMagic))
-	if bytes.Equal(head, sqliteMagic) {
+	head, _ := br.Peek(len(SQLiteMagic))
+	if bytes.Equal(head, SQLiteMagic) {
 		return readCursorStore(ctx, f, br)
 	}
 	b := newCuBuilder(f)
 	var err error
 	if start, _ := br.Peek(4096); bytes.HasPrefix(bytes.TrimLeft(start, "\ufeff \t\r\n"), []byte("{")) {
-		err = jsonl(ctx, f, br, b.jsonLine)
+		err = JSONL(ctx, f, br, b.jsonLine)
 	} else {
 		err = b.readText(ctx, br)
 	}
@@ -136,7 +136,7 @@ type cuBuilder struct {
 }
 
 func newCuBuilder(f *File) *cuBuilder {
-	b := &cuBuilder{f: f, stem: stem(f.Rel), pending: map[string][]string{}}
+	b := &cuBuilder{f: f, stem: Stem(f.Rel), pending: map[string][]string{}}
 	b.s = &transcript.Session{ID: b.stem, Meta: map[string]string{}}
 	// .../<project>/agent-transcripts/<id>/subagents/<sub>.jsonl
 	dirs := strings.Split(path.Dir(f.Rel), "/")
@@ -159,9 +159,9 @@ func (b *cuBuilder) add(m *transcript.Message) {
 }
 
 func (b *cuBuilder) event(kind, desc string, raw []byte) {
-	p := eventPart(kind, desc, raw)
+	p := EventPart(kind, desc, raw)
 	if kind == transcript.Unknown {
-		p = b.f.unknown(desc, raw)
+		p = b.f.Unknown(desc, raw)
 	}
 	b.add(&transcript.Message{Role: transcript.System, Meta: true, Parts: []*transcript.Part{p}})
 }
@@ -185,12 +185,12 @@ type cuLine struct {
 
 func (b *cuBuilder) jsonLine(n int, line []byte) error {
 	var ln cuLine
-	if err := unmarshal(line, &ln); err != nil {
+	if err := Unmarshal(line, &ln); err != nil {
 		return err
 	}
 	switch {
 	case ln.Type == "turn_ended":
-		b.turnEnded(ln.Status, text(ln.Error), line)
+		b.turnEnded(ln.Status, Text(ln.Error), line)
 	case ln.Type == "" && ln.Role != "" && ln.Message != nil:
 		b.message(n, ln.Role, ln.Message.Content, line)
 	default:
@@ -207,11 +207,11 @@ func (b *cuBuilder) turnEnded(status, errText string, raw []byte) {
 	st, known := turnStatuses[status]
 	switch {
 	case !known:
-		b.event("info", "Turn ended: "+firstNonEmpty(status, "(no status)"), bytes.Clone(raw))
+		b.event("info", "Turn ended: "+FirstNonEmpty(status, "(no status)"), bytes.Clone(raw))
 	case errText != "" && status == "aborted":
 		b.event(transcript.Interrupt, errText, nil)
 	case errText != "" || status == "error":
-		b.event(transcript.ErrorEvent, firstNonEmpty(errText, "The turn ended with an error"), nil)
+		b.event(transcript.ErrorEvent, FirstNonEmpty(errText, "The turn ended with an error"), nil)
 	}
 	if len(b.s.Turns) == 0 {
 		b.event("info", "Turn ended: "+status, nil) // an IDE transcript keeps only these markers
@@ -260,11 +260,11 @@ type cuPart struct {
 // cuParts decodes content: a string or an array of blocks.
 func cuParts(raw json.RawMessage) []cuPart {
 	var s string
-	if unmarshal(raw, &s) == nil {
+	if Unmarshal(raw, &s) == nil {
 		return []cuPart{{Type: "text", Text: s}}
 	}
 	var items []json.RawMessage
-	if unmarshal(raw, &items) != nil {
+	if Unmarshal(raw, &items) != nil {
 		if len(bytes.TrimSpace(raw)) == 0 || string(raw) == "null" {
 			return nil
 		}
@@ -273,9 +273,9 @@ func cuParts(raw json.RawMessage) []cuPart {
 	ps := make([]cuPart, 0, len(items))
 	for _, it := range items {
 		p := cuPart{raw: it}
-		if unmarshal(it, &s) == nil {
+		if Unmarshal(it, &s) == nil {
 			p.Type, p.Text = "text", s
-		} else if unmarshal(it, &p) != nil {
+		} else if Unmarshal(it, &p) != nil {
 			p.Type = "?"
 		}
 		ps = append(ps, p)
@@ -339,17 +339,17 @@ func (b *cuBuilder) part(n int, p cuPart, i int) *transcript.Part {
 		}
 		return &transcript.Part{Kind: transcript.ThinkingPart, Text: t}
 	case "tool_use", "tool-call":
-		name := firstNonEmpty(p.Name, p.ToolName)
+		name := FirstNonEmpty(p.Name, p.ToolName)
 		input := p.Input
 		if len(input) == 0 {
 			input = p.Args
 		}
 		// Transcripts have no ids: one is made from the file and the block's place.
-		id := firstNonEmpty(p.ToolCallID, p.ID, fmt.Sprintf("%s#%d.%d", b.stem, n, i))
+		id := FirstNonEmpty(p.ToolCallID, p.ID, fmt.Sprintf("%s#%d.%d", b.stem, n, i))
 		return &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-			ID: id, Name: name, Kind: cursorTools.Kind(name), Input: text(input)}}
+			ID: id, Name: name, Kind: cursorTools.Kind(name), Input: Text(input)}}
 	case "tool_result", "tool-result":
-		r := &transcript.ToolResult{CallID: firstNonEmpty(p.ToolCallID, p.ToolUseID), IsError: p.IsError || p.IsErr}
+		r := &transcript.ToolResult{CallID: FirstNonEmpty(p.ToolCallID, p.ToolUseID), IsError: p.IsError || p.IsErr}
 		out := p.Result
 		for _, alt := range []json.RawMessage{p.Output, p.Content} {
 			if len(out) == 0 {
@@ -359,34 +359,34 @@ func (b *cuBuilder) part(n int, p cuPart, i int) *transcript.Part {
 		var isErr bool
 		r.Output, r.Images, isErr = b.output(n, out)
 		r.IsError = r.IsError || isErr
-		r.ExitCode = exitCode(r.Output)
+		r.ExitCode = ExitCode(r.Output)
 		return &transcript.Part{Kind: transcript.ResultPart, Result: r}
 	case "image", "file":
 		return b.image(n, p)
 	}
-	return b.f.unknown("Unknown content part", p.raw)
+	return b.f.Unknown("Unknown content part", p.raw)
 }
 
 // image maps an image or file part: base64 data, a data: URL or a link.
 func (b *cuBuilder) image(n int, p cuPart) *transcript.Part {
-	data := firstNonEmpty(p.Image, p.Data, p.URL)
+	data := FirstNonEmpty(p.Image, p.Data, p.URL)
 	if p.Source != nil {
-		data = firstNonEmpty(p.Source.Data, p.Source.URL)
+		data = FirstNonEmpty(p.Source.Data, p.Source.URL)
 	}
-	mime := firstNonEmpty(p.MimeType, p.MediaType)
+	mime := FirstNonEmpty(p.MimeType, p.MediaType)
 	if strings.HasPrefix(data, "http://") || strings.HasPrefix(data, "https://") {
 		if p.Type == "image" || strings.HasPrefix(mime, "image/") {
 			return &transcript.Part{Kind: transcript.ImagePart, Image: &transcript.Image{URL: data}}
 		}
 		return &transcript.Part{Kind: transcript.TextPart, Text: fmt.Sprintf("(file %s, %s)", data, mime)}
 	}
-	img, ok := decodeImage(b.f, data)
+	img, ok := DecodeImage(b.f, data)
 	switch {
 	case !ok:
 		b.f.Warn(n, "%s data is not base64; skipped", p.Type)
-		return &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable " + firstNonEmpty(mime, p.Type) + " data)"}
+		return &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable " + FirstNonEmpty(mime, p.Type) + " data)"}
 	case img.MediaType == "application/octet-stream":
-		return &transcript.Part{Kind: transcript.TextPart, Text: fmt.Sprintf("(%s attachment, %d bytes)", firstNonEmpty(mime, p.Type), len(img.Data))}
+		return &transcript.Part{Kind: transcript.TextPart, Text: fmt.Sprintf("(%s attachment, %d bytes)", FirstNonEmpty(mime, p.Type), len(img.Data))}
 	}
 	return &transcript.Part{Kind: transcript.ImagePart, Image: img}
 }
@@ -398,14 +398,14 @@ func (b *cuBuilder) output(n int, raw json.RawMessage) (out string, imgs []*tran
 		Type  string          `json:"type"`
 		Value json.RawMessage `json:"value"`
 	}
-	if unmarshal(raw, &v5) == nil && v5.Type != "" && v5.Value != nil {
+	if Unmarshal(raw, &v5) == nil && v5.Type != "" && v5.Value != nil {
 		if v5.Type != "content" {
-			return text(v5.Value), nil, strings.HasPrefix(v5.Type, "error")
+			return Text(v5.Value), nil, strings.HasPrefix(v5.Type, "error")
 		}
 		raw = v5.Value
 	}
 	if len(raw) == 0 || raw[0] != '[' {
-		return text(raw), nil, false
+		return Text(raw), nil, false
 	}
 	var texts []string
 	for _, p := range cuParts(raw) {
@@ -417,7 +417,7 @@ func (b *cuBuilder) output(n int, raw json.RawMessage) (out string, imgs []*tran
 		case part.Kind == transcript.TextPart:
 			texts = append(texts, part.Text)
 		default:
-			texts = append(texts, text(p.raw))
+			texts = append(texts, Text(p.raw))
 		}
 	}
 	return strings.Join(texts, "\n"), imgs, false
@@ -445,7 +445,7 @@ func (b *cuBuilder) user(n int, ps []cuPart) {
 			ctxMsg.Parts = append(ctxMsg.Parts, &transcript.Part{Kind: transcript.TextPart, Text: rest})
 		}
 		if q != "" {
-			prompt.Parts = append(prompt.Parts, userText(cursorTools, q, &prompt.Meta)...)
+			prompt.Parts = append(prompt.Parts, UserText(cursorTools, q, &prompt.Meta)...)
 		}
 	}
 	if prompt.Meta { // injected text Cursor did not wrap
@@ -516,7 +516,7 @@ func cursorTime(s string) (time.Time, bool) {
 			return t.UTC(), true
 		}
 	}
-	return parseTime(s)
+	return ParseTime(s)
 }
 
 // userInfo takes the session's working directory and environment from
@@ -533,21 +533,6 @@ func (b *cuBuilder) userInfo(s string) {
 	}
 }
 
-// linkParents lists each session among the children of the session it
-// names as its parent, when both were read: Cursor's subagents, Pi's forks.
-func linkParents(ss []*transcript.Session) []*transcript.Session {
-	byID := map[string]*transcript.Session{}
-	for _, s := range ss {
-		byID[s.ID] = s
-	}
-	for _, s := range ss {
-		if p := byID[s.ParentID]; p != nil && p != s {
-			addChild(p, s.ID)
-		}
-	}
-	return ss
-}
-
 // cuTextLine is a line of a plain-text transcript.
 type cuTextLine struct {
 	n    int
@@ -561,9 +546,9 @@ type cuTextLine struct {
 // call of the same name.
 func (b *cuBuilder) readText(ctx context.Context, r io.Reader) error {
 	var ls []cuTextLine
-	err := lines(ctx, b.f, r, func(n int, line []byte, _ bool) error {
+	err := Lines(ctx, b.f, r, func(n int, line []byte, _ bool) error {
 		if line == nil {
-			b.f.Warn(n, "skipped: %v", errTooLong)
+			b.f.Warn(n, "skipped: %v", ErrTooLong)
 		}
 		ls = append(ls, cuTextLine{n, strings.TrimPrefix(string(line), "\ufeff")})
 		return nil
@@ -676,7 +661,7 @@ func (b *cuBuilder) textAssistant(ls []cuTextLine) {
 			if q := b.pending[name]; len(q) > 0 {
 				r.CallID, b.pending[name] = q[0], q[1:]
 			}
-			r.ExitCode = exitCode(r.Output)
+			r.ExitCode = ExitCode(r.Output)
 			// The result is the tool's, not the assistant's: it gets a message of its own.
 			b.add(m)
 			b.add(&transcript.Message{Role: transcript.Tool, Parts: []*transcript.Part{{Kind: transcript.ResultPart, Result: r}}})

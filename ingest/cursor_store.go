@@ -23,7 +23,7 @@ type cuMeta struct {
 	Root          string   `json:"latestRootBlobId"`
 	Name          string   `json:"name"`
 	Mode          string   `json:"mode"`
-	CreatedAt     jsonTime `json:"createdAt"`
+	CreatedAt     JSONTime `json:"createdAt"`
 	LastUsedModel string   `json:"lastUsedModel"`
 }
 
@@ -49,7 +49,7 @@ type cuBlob struct {
 const maxStoreVisits = 1 << 20
 
 func readCursorStore(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
-	db, done, err := openSQLiteCopy(ctx, f, r)
+	db, done, err := OpenSQLiteCopy(ctx, f, r)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the database: %w", err)
 	}
@@ -64,7 +64,7 @@ func readCursorStore(ctx context.Context, f *File, r io.Reader) ([]*transcript.S
 	}
 
 	var meta cuMeta
-	err = sqliteRows(ctx, f, db, `SELECT key, value FROM meta`, func(rows *sql.Rows) error {
+	err = SQLiteRows(ctx, f, db, `SELECT key, value FROM meta`, func(rows *sql.Rows) error {
 		var key string
 		var value []byte
 		if err := rows.Scan(&key, &value); err != nil || key != "0" {
@@ -73,7 +73,7 @@ func readCursorStore(ctx context.Context, f *File, r io.Reader) ([]*transcript.S
 		if b, err := hex.DecodeString(strings.TrimSpace(string(value))); err == nil {
 			value = b
 		}
-		if err := unmarshal(value, &meta); err != nil {
+		if err := Unmarshal(value, &meta); err != nil {
 			return fmt.Errorf("meta['0'] is not the expected JSON: %w", err)
 		}
 		return nil
@@ -83,7 +83,7 @@ func readCursorStore(ctx context.Context, f *File, r io.Reader) ([]*transcript.S
 	}
 
 	st := &cuStore{blobs: map[string][]byte{}, onPath: map[string]bool{}, shown: map[string]bool{}}
-	err = sqliteRows(ctx, f, db, `SELECT id, data FROM blobs`, func(rows *sql.Rows) error {
+	err = SQLiteRows(ctx, f, db, `SELECT id, data FROM blobs`, func(rows *sql.Rows) error {
 		var id string
 		var data []byte
 		if err := rows.Scan(&id, &data); err != nil {
@@ -103,7 +103,7 @@ func readCursorStore(ctx context.Context, f *File, r io.Reader) ([]*transcript.S
 	b := newCuBuilder(f)
 	s := b.s
 	dir := path.Dir(f.Rel)
-	s.ID = firstNonEmpty(meta.AgentID, path.Base(dir), b.stem)
+	s.ID = FirstNonEmpty(meta.AgentID, path.Base(dir), b.stem)
 	s.Project = path.Base(path.Dir(dir)) // the md5 of the cwd, until <user_info> names it
 	s.Title = meta.Name
 	s.Started = meta.CreatedAt.Time
@@ -213,7 +213,7 @@ func cuMessageJSON(b []byte) []byte {
 	var m struct {
 		Role *string `json:"role"`
 	}
-	if unmarshal(raw, &m) != nil || m.Role == nil {
+	if Unmarshal(raw, &m) != nil || m.Role == nil {
 		return nil
 	}
 	return raw
@@ -226,7 +226,7 @@ func (b *cuBuilder) blob(bl cuBlob, branch string) {
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
 	}
-	if err := unmarshal(bl.data, &m); err != nil || m.Role == "" {
+	if err := Unmarshal(bl.data, &m); err != nil || m.Role == "" {
 		b.mark(func() { b.event(transcript.Unknown, "Unknown blob", bl.data) }, bl.id, branch)
 		return
 	}

@@ -442,8 +442,8 @@ func TestCursorDetect(t *testing.T) {
 		{"another database", string(otherDB), false},
 	} {
 		h := &Head{Path: "x", Data: []byte(c.head)}
-		if len(h.Data) > headSize {
-			h.Data = h.Data[:headSize]
+		if len(h.Data) > HeadSize {
+			h.Data = h.Data[:HeadSize]
 		}
 		if got := detectCursor(h) > 0; got != c.want {
 			t.Errorf("%s: detected %v, want %v", c.name, got, c.want)

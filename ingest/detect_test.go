@@ -21,7 +21,7 @@ func TestDetectionIsUnambiguous(t *testing.T) {
 				return nil
 			}
 			defer fh.Close()
-			h, _, done, err := sniff(p, fh)
+			h, _, done, err := Sniff(p, fh)
 			if err != nil {
 				return nil
 			}

@@ -50,7 +50,7 @@ func init() { Register(domarkx) }
 func detectDomarkx(h *Head) float64 {
 	if rs := h.Records(); len(rs) > 0 {
 		r := rs[0]
-		return when(!h.IsArray() && r.Has("snapshot_id") && (r["execution_config"] == "{" || r["conversation"] == "["), Likely)
+		return When(!h.IsArray() && r.Has("snapshot_id") && (r["execution_config"] == "{" || r["conversation"] == "["), Likely)
 	}
 	text := h.Text()
 	if text == "" {
@@ -282,7 +282,7 @@ func (d *dxSession) msgMeta(raw []byte, line int, speaker string) map[string]jso
 		return nil
 	}
 	var md map[string]json.RawMessage
-	if err := unmarshal(raw, &md); err != nil {
+	if err := Unmarshal(raw, &md); err != nil {
 		d.f.Warn(jsonErrLine(err, raw, line), "msg-metadata of %q skipped: %v", speaker, err)
 		return nil
 	}
@@ -325,8 +325,8 @@ func (d *dxSession) newMessage(speaker string, md map[string]json.RawMessage) *t
 	m := &transcript.Message{}
 	role, ok := dxRoles[strings.ToLower(strings.TrimSpace(speaker))]
 	if !ok {
-		role = cmp.Or(dxTypes[text(md["type"])], transcript.User)
-		m.Parts = append(m.Parts, eventPart("speaker", cmp.Or(speaker, "(no speaker)"), nil))
+		role = cmp.Or(dxTypes[Text(md["type"])], transcript.User)
+		m.Parts = append(m.Parts, EventPart("speaker", cmp.Or(speaker, "(no speaker)"), nil))
 	}
 	m.Role = role
 	if role == transcript.Assistant {
@@ -335,9 +335,9 @@ func (d *dxSession) newMessage(speaker string, md map[string]json.RawMessage) *t
 	// Metadata is almost always {source, type}, which the role says; show
 	// it only when it says more.
 	for k, v := range md {
-		if k != "type" && (k != "source" || dxRoles[text(v)] == "") {
+		if k != "type" && (k != "source" || dxRoles[Text(v)] == "") {
 			b, _ := json.Marshal(md)
-			m.Parts = append(m.Parts, eventPart("metadata", string(b), nil))
+			m.Parts = append(m.Parts, EventPart("metadata", string(b), nil))
 			break
 		}
 	}
@@ -369,14 +369,14 @@ func (d *dxSession) append(m *transcript.Message) {
 // whole.
 func (d *dxSession) config(raw []byte, line int, p *transcript.Part) *transcript.Part {
 	var cfg map[string]json.RawMessage
-	if err := unmarshal(raw, &cfg); err != nil {
+	if err := Unmarshal(raw, &cfg); err != nil {
 		d.f.Warn(jsonErrLine(err, raw, line), "session-config is not a JSON object: %v", err)
 		return p
 	}
 	var typ, version, model string // only when they are strings
-	_ = unmarshal(cfg["type"], &typ)
-	_ = unmarshal(cfg["version"], &version)
-	_ = unmarshal(cfg["model"], &model)
+	_ = Unmarshal(cfg["type"], &typ)
+	_ = Unmarshal(cfg["version"], &version)
+	_ = Unmarshal(cfg["model"], &model)
 	if typ != "" {
 		d.s.Meta["agent type"] = strings.TrimSpace(typ + " " + version)
 	}
@@ -448,7 +448,7 @@ func (d *dxSession) addText(m *transcript.Message, t dxText) {
 		switch {
 		case txt == "":
 		case m.Role == transcript.User:
-			m.Parts = append(m.Parts, userText(domarkxTools, txt, &m.Meta)...)
+			m.Parts = append(m.Parts, UserText(domarkxTools, txt, &m.Meta)...)
 		default:
 			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: txt})
 		}

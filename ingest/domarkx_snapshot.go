@@ -24,11 +24,11 @@ func (d *dxSession) snapshot(data []byte) error {
 		SetupScript     json.RawMessage `json:"setup_script"`
 		Conversation    json.RawMessage `json:"conversation"`
 	}
-	if err := unmarshal(data, &doc); err != nil {
+	if err := Unmarshal(data, &doc); err != nil {
 		return fmt.Errorf("not a Session Snapshot: %w", err)
 	}
-	d.s.ID = cmp.Or(text(doc.SnapshotID), d.f.Rel)
-	if v := text(doc.Version); v != "" {
+	d.s.ID = cmp.Or(Text(doc.SnapshotID), d.f.Rel)
+	if v := Text(doc.Version); v != "" {
 		d.s.Meta["snapshot version"] = v
 	}
 	// Fields are verbatim copies of the file, so their lines can be found.
@@ -42,14 +42,14 @@ func (d *dxSession) snapshot(data []byte) error {
 			ImportTimestamp json.RawMessage            `json:"import_timestamp"`
 			UserMetadata    map[string]json.RawMessage `json:"user_metadata"`
 		}
-		if err := unmarshal(doc.Metadata, &md); err != nil {
+		if err := Unmarshal(doc.Metadata, &md); err != nil {
 			d.f.Warn(jsonErrLine(err, doc.Metadata, lineOf(doc.Metadata)), "metadata skipped: %v", err)
 		}
 		for k, v := range md.UserMetadata {
-			d.meta(k, text(v))
+			d.meta(k, Text(v))
 		}
-		d.meta("source file", text(md.SourceFile))
-		d.meta("imported", text(md.ImportTimestamp))
+		d.meta("source file", Text(md.SourceFile))
+		d.meta("imported", Text(md.ImportTimestamp))
 	}
 
 	var setup []*transcript.Part
@@ -64,7 +64,7 @@ func (d *dxSession) snapshot(data []byte) error {
 			Language string `json:"language"`
 			Code     string `json:"code"`
 		}
-		if err := unmarshal(doc.SetupScript, &ss); err != nil {
+		if err := Unmarshal(doc.SetupScript, &ss); err != nil {
 			d.f.Warn(jsonErrLine(err, doc.SetupScript, lineOf(doc.SetupScript)), "setup_script skipped: %v", err)
 		} else {
 			setup = append(setup, d.setup(&transcript.Part{Kind: transcript.CodePart, Lang: ss.Language, Name: "setup_script", Text: ss.Code}))
@@ -78,7 +78,7 @@ func (d *dxSession) snapshot(data []byte) error {
 		return nil
 	}
 	var msgs []json.RawMessage
-	if err := unmarshal(doc.Conversation, &msgs); err != nil {
+	if err := Unmarshal(doc.Conversation, &msgs); err != nil {
 		d.f.Warn(lineOf(doc.Conversation), "conversation skipped: %v", err)
 		return nil
 	}
@@ -95,7 +95,7 @@ func present(raw json.RawMessage) bool {
 }
 
 func (d *dxSession) snapshotMessage(raw []byte, line int) {
-	d.f.at = line
+	d.f.At(line)
 	var msg struct {
 		Role     string          `json:"role"`
 		Metadata json.RawMessage `json:"message_metadata"`
@@ -105,7 +105,7 @@ func (d *dxSession) snapshotMessage(raw []byte, line int) {
 		d.f.Warn(line, "message skipped: not a JSON object")
 		return
 	}
-	if err := unmarshal(raw, &msg); err != nil {
+	if err := Unmarshal(raw, &msg); err != nil {
 		d.f.Warn(jsonErrLine(err, raw, line), "message skipped: %v", err)
 		return
 	}
@@ -122,9 +122,9 @@ func (d *dxSession) snapshotMessage(raw []byte, line int) {
 	var blocks []json.RawMessage
 	switch {
 	case !present(msg.Content):
-	case unmarshal(msg.Content, &s) == nil:
+	case Unmarshal(msg.Content, &s) == nil:
 		addText(s)
-	case unmarshal(msg.Content, &blocks) != nil:
+	case Unmarshal(msg.Content, &blocks) != nil:
 		d.f.Warn(line, "content of a %q message is neither text nor a list of blocks: skipped", msg.Role)
 	}
 	for _, raw := range blocks {
@@ -135,7 +135,7 @@ func (d *dxSession) snapshotMessage(raw []byte, line int) {
 			Name     string `json:"name"`
 			Code     string `json:"code"`
 		}
-		err := unmarshal(raw, &b)
+		err := Unmarshal(raw, &b)
 		switch {
 		case err == nil && b.Type == "text":
 			addText(b.Value)
@@ -143,7 +143,7 @@ func (d *dxSession) snapshotMessage(raw []byte, line int) {
 			d.includes(b.Code)
 			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.CodePart, Lang: b.Language, Name: b.Name, Text: b.Code})
 		default:
-			m.Parts = append(m.Parts, d.f.unknown("Unknown content block "+strconv.Quote(b.Type), raw))
+			m.Parts = append(m.Parts, d.f.Unknown("Unknown content block "+strconv.Quote(b.Type), raw))
 		}
 	}
 	d.append(m)

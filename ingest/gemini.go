@@ -71,7 +71,7 @@ func detectGemini(h *Head) float64 {
 		return 0
 	}
 	if h.IsArray() {
-		return max(when(rs[0].Has("sessionId", "messageId", "type", "message"), Likely), when(isGeminiContent(rs[0]), Maybe))
+		return max(When(rs[0].Has("sessionId", "messageId", "type", "message"), Likely), When(isGeminiContent(rs[0]), Maybe))
 	}
 	var set, msg bool
 	for _, r := range rs {
@@ -88,7 +88,7 @@ func detectGemini(h *Head) float64 {
 		return Maybe // a log whose metadata line is gone
 	}
 	// A legacy session whose metadata comes after its messages, or a checkpoint.
-	return when(len(rs) == 1 && (rs[0]["messages"] == "[" && isGeminiMessage(firstElement(h.Data, "messages")) ||
+	return When(len(rs) == 1 && (rs[0]["messages"] == "[" && isGeminiMessage(firstElement(h.Data, "messages")) ||
 		rs[0]["history"] == "[" && isGeminiContent(firstElement(h.Data, "history"))), Maybe)
 }
 
@@ -135,7 +135,7 @@ func firstElement(data []byte, key string) Record {
 			}
 			var v json.RawMessage
 			err = dec.Decode(&v)
-			r[name] = text(v)
+			r[name] = Text(v)
 			if len(v) > 0 && (v[0] == '[' || v[0] == '{') {
 				r[name] = string(v[0])
 			}
@@ -152,8 +152,8 @@ func firstElement(data []byte, key string) Record {
 // the session metadata, a logs.json entry or a checkpoint Content.
 type gmRecord struct {
 	ID             json.RawMessage `json:"id"`
-	Timestamp      jsonTime        `json:"timestamp"`
-	TS             jsonTime        `json:"ts"`
+	Timestamp      JSONTime        `json:"timestamp"`
+	TS             JSONTime        `json:"ts"`
 	Type           string          `json:"type"`
 	Content        json.RawMessage `json:"content"`
 	DisplayContent json.RawMessage `json:"displayContent"`
@@ -290,7 +290,7 @@ func (l *gmLog) retire(from int, keep map[string]bool, fallback string) int {
 		delete(l.live, e.id)
 	}
 	for _, e := range gone {
-		e.branch = firstNonEmpty(branch, fallback)
+		e.branch = FirstNonEmpty(branch, fallback)
 	}
 	return len(gone)
 }
@@ -306,7 +306,7 @@ func (l *gmLog) rewind(id string) {
 
 func (l *gmLog) event(kind, desc string) {
 	l.entries = append(l.entries, &gmEntry{event: &transcript.Message{Role: transcript.System, Meta: true,
-		Parts: []*transcript.Part{eventPart(kind, desc, nil)}}})
+		Parts: []*transcript.Part{EventPart(kind, desc, nil)}}})
 }
 
 // set applies one metadata field, from the first line, a $set or a legacy
@@ -314,24 +314,24 @@ func (l *gmLog) event(kind, desc string) {
 func (l *gmLog) set(f *File, n int, key string, raw json.RawMessage) {
 	switch key {
 	case "sessionId":
-		l.id = text(raw)
+		l.id = Text(raw)
 	case "projectHash":
-		l.project = text(raw)
+		l.project = Text(raw)
 	case "startTime", "start_time":
 		l.started = gmTime(raw)
 	case "lastUpdated":
 		l.updated = gmTime(raw)
 	case "summary":
-		l.title = text(raw)
+		l.title = Text(raw)
 	case "kind":
-		l.kind = text(raw)
+		l.kind = Text(raw)
 	case "parentSessionId":
-		l.parent = text(raw)
+		l.parent = Text(raw)
 	case "messages":
 		// A checkpoint of the whole conversation (compression, masking):
 		// it replaces the line; messages it leaves out are kept aside.
 		var msgs []json.RawMessage
-		if err := unmarshal(raw, &msgs); err != nil {
+		if err := Unmarshal(raw, &msgs); err != nil {
 			f.Warn(n, "messages of a $set skipped: %v", err)
 			return
 		}
@@ -354,15 +354,15 @@ func (l *gmLog) set(f *File, n int, key string, raw json.RawMessage) {
 			l.upsert(e)
 		}
 	default:
-		if s := text(raw); s != "" {
+		if s := Text(raw); s != "" {
 			l.meta[key] = s
 		}
 	}
 }
 
 func gmTime(raw json.RawMessage) time.Time {
-	var t jsonTime
-	_ = unmarshal(raw, &t)
+	var t JSONTime
+	_ = Unmarshal(raw, &t)
 	return t.Time
 }
 
@@ -373,7 +373,7 @@ func decodeGm(f *File, n int, at string, raw []byte) (*gmRecord, error) {
 		return nil, errors.New("not a JSON object")
 	}
 	rec := &gmRecord{}
-	if err := unmarshal(raw, rec); err != nil {
+	if err := Unmarshal(raw, rec); err != nil {
 		if _, ok := errors.AsType[*json.UnmarshalTypeError](err); !ok {
 			return nil, err
 		}
@@ -398,7 +398,7 @@ func gmMessageEntry(rec *gmRecord, raw []byte, n int) *gmEntry {
 
 func gmID(raw json.RawMessage) string {
 	if len(raw) > 0 && raw[0] == '"' {
-		return text(raw)
+		return Text(raw)
 	}
 	return ""
 }
@@ -435,7 +435,7 @@ func (g *gmFile) record(n int, raw []byte) error {
 		}
 	case rec.SessionID != "" && rec.ProjectHash != "":
 		var all map[string]json.RawMessage
-		_ = unmarshal(raw, &all)
+		_ = Unmarshal(raw, &all)
 		for _, k := range sortedKeys(all) {
 			l.set(g.f, n, k, all[k])
 		}
@@ -456,7 +456,7 @@ func (g *gmFile) record(n int, raw []byte) error {
 		l.upsert(gmMessageEntry(rec, raw, n))
 	default:
 		l.upsert(&gmEntry{line: n, event: &transcript.Message{Role: transcript.System, Meta: true,
-			Parts: []*transcript.Part{g.f.unknown("Unknown record", bytes.Clone(raw))}}})
+			Parts: []*transcript.Part{g.f.Unknown("Unknown record", bytes.Clone(raw))}}})
 	}
 	return nil
 }
@@ -485,7 +485,7 @@ func readGemini(ctx context.Context, f *File, r io.Reader) ([]*transcript.Sessio
 	body := io.MultiReader(bytes.NewReader(first), br)
 	first = bytes.TrimSpace(first)
 	if _, more := br.Peek(1); more == nil && len(first) > 0 && first[0] == '{' && json.Valid(first) {
-		err = jsonl(ctx, f, body, g.record)
+		err = JSONL(ctx, f, body, g.record)
 	} else {
 		err = g.document(ctx, json.NewDecoder(body))
 	}
@@ -573,7 +573,7 @@ func (l *gmLog) session(f *File) *transcript.Session {
 		s.Meta[k] = v
 	}
 	if s.ID == "" {
-		s.ID = stem(f.Rel)
+		s.ID = Stem(f.Rel)
 	}
 	if l.project != "" {
 		s.Meta["project hash"] = l.project
@@ -595,7 +595,7 @@ func (l *gmLog) session(f *File) *transcript.Session {
 		s.Meta["kind"] = l.kind
 	}
 	if l.origin == gmCheckpoint && s.Title == "" {
-		if _, tag, ok := strings.Cut(stem(f.Rel), "checkpoint-"); ok {
+		if _, tag, ok := strings.Cut(Stem(f.Rel), "checkpoint-"); ok {
 			s.Title = "/chat save " + tag
 		}
 	}
@@ -638,7 +638,7 @@ var gmWorkDir = regexp.MustCompile(`(?m)(?:^I'm currently working in the directo
 func gmProject(s *transcript.Session, directories string) {
 	var stated, candidates []string
 	var folders []string
-	_ = unmarshal([]byte(directories), &folders)
+	_ = Unmarshal([]byte(directories), &folders)
 	stated = append(stated, folders...)
 	s.Parts(func(m *transcript.Message, p *transcript.Part) {
 		switch {
@@ -648,7 +648,7 @@ func gmProject(s *transcript.Session, directories string) {
 			}
 		case p.Call != nil:
 			var args map[string]any
-			_ = unmarshal([]byte(p.Call.Input), &args)
+			_ = Unmarshal([]byte(p.Call.Input), &args)
 			for _, v := range args {
 				if p, ok := v.(string); ok && (strings.HasPrefix(p, "/") || len(p) > 2 && p[1] == ':' && p[2] == '\\') {
 					candidates = append(candidates, p)
@@ -751,10 +751,10 @@ func (b *gmBuilder) message(e *gmEntry) *transcript.Message {
 		if kind == "info" && strings.HasPrefix(gmText(content), "Request cancelled") {
 			kind = transcript.Interrupt
 		}
-		m.Parts = []*transcript.Part{eventPart(kind, gmText(content), nil)}
+		m.Parts = []*transcript.Part{EventPart(kind, gmText(content), nil)}
 	default:
 		m.Role, m.Meta = transcript.System, true
-		m.Parts = []*transcript.Part{b.f.unknown("Unknown message type "+strconv.Quote(rec.Type), e.raw)}
+		m.Parts = []*transcript.Part{b.f.Unknown("Unknown message type "+strconv.Quote(rec.Type), e.raw)}
 	}
 	if len(m.Parts) == 0 {
 		return nil
@@ -778,7 +778,7 @@ func gmText(raw json.RawMessage) string {
 		}
 	}
 	if texts == nil {
-		return text(raw)
+		return Text(raw)
 	}
 	return strings.Join(texts, "")
 }
@@ -791,16 +791,16 @@ func gmParts(raw json.RawMessage) []gmPart {
 		return nil
 	}
 	items := []json.RawMessage{raw}
-	if raw[0] == '[' && unmarshal(raw, &items) != nil {
+	if raw[0] == '[' && Unmarshal(raw, &items) != nil {
 		return []gmPart{{Text: string(raw)}}
 	}
 	ps := make([]gmPart, 0, len(items))
 	for _, it := range items {
 		p := gmPart{raw: it}
 		if len(it) > 0 && it[0] == '"' {
-			p.Text = text(it)
+			p.Text = Text(it)
 		} else {
-			_ = unmarshal(it, &p)
+			_ = Unmarshal(it, &p)
 		}
 		ps = append(ps, p)
 	}
@@ -839,7 +839,7 @@ func (b *gmBuilder) parts(n int, raw json.RawMessage) []*transcript.Part {
 			} else {
 				b.calls[id] = true
 				out = append(out, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-					ID: id, Name: fc.Name, Kind: geminiTools.Kind(fc.Name), Input: text(fc.Args)}})
+					ID: id, Name: fc.Name, Kind: geminiTools.Kind(fc.Name), Input: Text(fc.Args)}})
 			}
 		case p.FunctionResponse != nil:
 			fr := p.FunctionResponse
@@ -858,7 +858,7 @@ func (b *gmBuilder) parts(n int, raw json.RawMessage) []*transcript.Part {
 			r.Images = b.images(n, fr.Parts)
 			out = append(out, &transcript.Part{Kind: transcript.ResultPart, Result: r})
 		case gmUnknownPart(p.raw):
-			out = append(out, b.f.unknown("Unknown content part", p.raw))
+			out = append(out, b.f.Unknown("Unknown content part", p.raw))
 		}
 	}
 	return out
@@ -868,7 +868,7 @@ func (b *gmBuilder) parts(n int, raw json.RawMessage) []*transcript.Part {
 // empty text and a thought signature.
 func gmUnknownPart(raw json.RawMessage) bool {
 	var m map[string]json.RawMessage
-	if unmarshal(raw, &m) != nil {
+	if Unmarshal(raw, &m) != nil {
 		return len(bytes.TrimSpace(raw)) > 0
 	}
 	for k := range m {
@@ -880,7 +880,7 @@ func gmUnknownPart(raw json.RawMessage) bool {
 }
 
 func (b *gmBuilder) image(n int, mime, data string) *transcript.Part {
-	img, ok := decodeImage(b.f, data)
+	img, ok := DecodeImage(b.f, data)
 	switch {
 	case !ok:
 		b.f.Warn(n, "inline data is not base64; skipped")
@@ -907,18 +907,18 @@ func (b *gmBuilder) images(n int, raw json.RawMessage) []*transcript.Image {
 // the whole response as JSON.
 func gmResponse(raw json.RawMessage) (string, bool) {
 	var r map[string]json.RawMessage
-	if unmarshal(raw, &r) != nil {
-		return text(raw), false
+	if Unmarshal(raw, &r) != nil {
+		return Text(raw), false
 	}
 	out, hasOut := r["output"]
 	e, hasErr := r["error"]
 	switch {
-	case hasOut && text(out) != "":
-		return text(out), hasErr && text(e) != ""
+	case hasOut && Text(out) != "":
+		return Text(out), hasErr && Text(e) != ""
 	case hasErr:
-		return text(e), true
+		return Text(e), true
 	}
-	return text(raw), false
+	return Text(raw), false
 }
 
 // gmExitCode finds the "Exit Code: N" line of the trailer run_shell_command
@@ -941,7 +941,7 @@ func gmExit(r *transcript.ToolResult, kind transcript.ToolKind) {
 // toolCall maps a recorded tool call to a call and its result, which holds
 // the functionResponse the model was sent.
 func (b *gmBuilder) toolCall(n int, tc *gmToolCall) []*transcript.Part {
-	call := &transcript.ToolCall{ID: tc.ID, Name: tc.Name, Kind: geminiTools.Kind(tc.Name), Input: text(tc.Args), Subagent: tc.AgentID}
+	call := &transcript.ToolCall{ID: tc.ID, Name: tc.Name, Kind: geminiTools.Kind(tc.Name), Input: Text(tc.Args), Subagent: tc.AgentID}
 	parts := []*transcript.Part{{Kind: transcript.CallPart, Call: call}}
 	r := &transcript.ToolResult{CallID: tc.ID, IsError: tc.Status == "error"}
 	var texts []string
@@ -968,7 +968,7 @@ func (b *gmBuilder) toolCall(n int, tc *gmToolCall) []*transcript.Part {
 		}
 	}
 	r.Output = strings.Join(texts, "\n")
-	if e := text(tc.Error); e != "" {
+	if e := Text(tc.Error); e != "" {
 		r.IsError = true
 		if len(e) > len(r.Output) {
 			r.Output = e // the recorded error is the fuller message
@@ -977,11 +977,11 @@ func (b *gmBuilder) toolCall(n int, tc *gmToolCall) []*transcript.Part {
 	var display struct {
 		FileDiff string `json:"fileDiff"`
 	}
-	switch ds := text(tc.ResultDisplay); {
-	case unmarshal(tc.ResultDisplay, &display) == nil && display.FileDiff != "" && !r.IsError:
+	switch ds := Text(tc.ResultDisplay); {
+	case Unmarshal(tc.ResultDisplay, &display) == nil && display.FileDiff != "" && !r.IsError:
 		// The edit's diff, with its line numbers; the output the model
 		// saw only says "Successfully modified file".
-		if r.Patch = unifiedHunks(display.FileDiff); r.Patch == nil || r.Output == "" {
+		if r.Patch = UnifiedHunks(display.FileDiff); r.Patch == nil || r.Output == "" {
 			r.Output = strings.TrimLeft(r.Output+"\n"+display.FileDiff, "\n")
 		}
 		for i := range r.Patch {
@@ -990,7 +990,7 @@ func (b *gmBuilder) toolCall(n int, tc *gmToolCall) []*transcript.Part {
 	case r.Output == "" && ds != "":
 		r.Output = ds
 	case r.Output == "" && tc.Status != "success":
-		r.Output = "(tool call " + firstNonEmpty(tc.Status, "without a result") + ")"
+		r.Output = "(tool call " + FirstNonEmpty(tc.Status, "without a result") + ")"
 	}
 	gmExit(r, call.Kind)
 	b.answered[tc.ID] = true
@@ -1080,8 +1080,8 @@ func gmJoin(s, o *transcript.Session) {
 	}
 	s.Sources = append(append(s.Sources, o.Source), o.Sources...)
 	s.Warnings = append(s.Warnings, o.Warnings...)
-	s.Title = firstNonEmpty(s.Title, o.Title)
-	s.ParentID = firstNonEmpty(s.ParentID, o.ParentID)
+	s.Title = FirstNonEmpty(s.Title, o.Title)
+	s.ParentID = FirstNonEmpty(s.ParentID, o.ParentID)
 	if !o.Started.IsZero() && (s.Started.IsZero() || o.Started.Before(s.Started)) {
 		s.Started = o.Started
 	}

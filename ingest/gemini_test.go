@@ -325,7 +325,7 @@ func TestGeminiTree(t *testing.T) {
 }
 
 func TestGeminiDetect(t *testing.T) {
-	long := `{"messages":[{"id":"m1","timestamp":"2025-01-01T00:00:00Z","type":"user","content":"` + strings.Repeat("x", headSize)
+	long := `{"messages":[{"id":"m1","timestamp":"2025-01-01T00:00:00Z","type":"user","content":"` + strings.Repeat("x", HeadSize)
 	for _, c := range []struct {
 		name, head string
 		want       bool
@@ -370,7 +370,7 @@ func TestGeminiDetectCorpus(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		h, _, done, err := sniff(p, bytes.NewReader(data))
+		h, _, done, err := Sniff(p, bytes.NewReader(data))
 		if err != nil {
 			return nil
 		}

@@ -163,7 +163,7 @@ func merge(ctx context.Context, opts Options, g *group, reads []read, args bool)
 		}
 		rd := reads[i]
 		f := &File{Rel: rd.rel, FS: rd.fsys, Name: rd.name, blobs: opts.Blobs}
-		r, again := readFile(ctx, rd.fsys, rd.name, f)
+		r, again := ReadFile(ctx, rd.fsys, rd.name, f)
 		if r != g.reader {
 			return nil, fmt.Errorf("%s: no longer in the cache, and no longer a %s file", rd.rel, g.reader.Name)
 		}

@@ -19,7 +19,7 @@ func readTestFile(t *testing.T, name string) ([]*transcript.Session, []Warning) 
 	t.Helper()
 	fsys := os.DirFS("testdata")
 	f := &File{Rel: name, FS: fsys, Name: name}
-	r, ss := readFile(context.Background(), fsys, name, f)
+	r, ss := ReadFile(context.Background(), fsys, name, f)
 	if r == nil {
 		t.Fatalf("%s: no reader: %v", name, f.Warnings)
 	}
@@ -46,7 +46,7 @@ func seedFuzz(f *testing.F, dir string) {
 // panic, whatever the bytes, and what they read must survive Finish.
 func fuzzRead(t *testing.T, r *Reader, name string, data []byte) {
 	f := &File{Rel: name}
-	h, body, done, err := sniff(name, bytes.NewReader(data))
+	h, body, done, err := Sniff(name, bytes.NewReader(data))
 	if err != nil {
 		return
 	}

@@ -118,6 +118,10 @@ func (f *File) Warn(line int, format string, args ...any) {
 	f.Warnings = append(f.Warnings, Warning{File: f.Rel, Line: line, Msg: fmt.Sprintf(format, args...)})
 }
 
+// At says which line of the file is being read: the notes and unknown
+// records met next name it.
+func (f *File) At(n int) { f.at = n }
+
 // note is a problem met on many lines: one warning names the first.
 type note struct{ line, count int }
 
@@ -150,11 +154,11 @@ func (f *File) flush() {
 	slices.SortStableFunc(f.Warnings, func(a, b Warning) int { return a.Line - b.Line })
 }
 
-// unknown is a record or part the reader does not know, kept as an event
+// Unknown is a record or part the reader does not know, kept as an event
 // and reported with the line being read.
-func (f *File) unknown(desc string, raw []byte) *transcript.Part {
+func (f *File) Unknown(desc string, raw []byte) *transcript.Part {
 	f.note(f.at, desc+": shown as an unknown event")
-	return eventPart(transcript.Unknown, desc, raw)
+	return EventPart(transcript.Unknown, desc, raw)
 }
 
 // checkUTF8 reports invalid UTF-8 on line n: JSON decoding and the pages
@@ -342,7 +346,7 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 		if cache != nil {
 			rd = cachedRead(ctx, opts, files[i].fsys, files[i].path, f, release)
 		} else {
-			rd.reader, rd.sessions = readFile(ctx, files[i].fsys, files[i].path, f)
+			rd.reader, rd.sessions = ReadFile(ctx, files[i].fsys, files[i].path, f)
 			transform(opts, rd.sessions)
 		}
 		rd.fsys, rd.name, rd.warnings = files[i].fsys, files[i].path, f.Warnings
@@ -473,15 +477,15 @@ func (r ctxReader) Read(p []byte) (int, error) {
 	return r.ReadCloser.Read(p)
 }
 
-// readFile detects f's format and reads it. Warnings go to f.
-func readFile(ctx context.Context, fsys fs.FS, name string, f *File) (r *Reader, ss []*transcript.Session) {
+// ReadFile detects f's format and reads it. Warnings go to f.
+func ReadFile(ctx context.Context, fsys fs.FS, name string, f *File) (r *Reader, ss []*transcript.Session) {
 	fh, err := open(ctx, fsys, name)
 	if err != nil {
 		f.Warn(0, "cannot open: %v", err)
 		return nil, nil
 	}
 	defer fh.Close()
-	h, body, done, err := sniff(f.Rel, fh)
+	h, body, done, err := Sniff(f.Rel, fh)
 	if err != nil {
 		f.Warn(0, "cannot read: %v", err)
 		return nil, nil
@@ -532,8 +536,8 @@ func transform(opts Options, ss []*transcript.Session) {
 	}
 }
 
-// stem is the file name without directories and extensions.
-func stem(rel string) string {
+// Stem is the file name without directories and extensions.
+func Stem(rel string) string {
 	b := rel[strings.LastIndexByte(rel, '/')+1:]
 	if i := strings.IndexByte(b, '.'); i > 0 {
 		b = b[:i]

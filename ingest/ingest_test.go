@@ -70,7 +70,7 @@ func TestLinesLongAndTorn(t *testing.T) {
 		last bool
 	}
 	var got []line
-	err := lines(context.Background(), &File{}, strings.NewReader(in), func(n int, b []byte, last bool) error {
+	err := Lines(context.Background(), &File{}, strings.NewReader(in), func(n int, b []byte, last bool) error {
 		got = append(got, line{n, string(b), last})
 		return nil
 	})
@@ -94,13 +94,13 @@ func TestParseTime(t *testing.T) {
 		"2026-03-01T10:00:00Z", "2026-03-01T10:00:00.000Z", "2026-03-01T11:00:00+01:00",
 		"2026-03-01T10:00:00.000000", "2026-03-01 10:00:00", "1772359200", "1772359200000",
 	} {
-		got, ok := parseTime(s)
+		got, ok := ParseTime(s)
 		if !ok || !got.Equal(want) {
 			t.Errorf("parseTime(%q) = %v, %v; want %v", s, got, ok, want)
 		}
 	}
 	for _, s := range []string{"", "yesterday", "0"} {
-		if _, ok := parseTime(s); ok {
+		if _, ok := ParseTime(s); ok {
 			t.Errorf("parseTime(%q) succeeded", s)
 		}
 	}
@@ -136,13 +136,13 @@ func TestLoadNamesWhatItSkips(t *testing.T) {
 }
 
 func TestSniffKeepsAllBytes(t *testing.T) {
-	data := bytes.Repeat([]byte("0123456789"), headSize/5)
-	h, r, _, err := sniff("x", bytes.NewReader(data))
+	data := bytes.Repeat([]byte("0123456789"), HeadSize/5)
+	h, r, _, err := Sniff("x", bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
 	all, _ := io.ReadAll(r)
-	if h.EOF || len(h.Data) != headSize || !bytes.Equal(all, data) {
+	if h.EOF || len(h.Data) != HeadSize || !bytes.Equal(all, data) {
 		t.Errorf("head %d bytes eof=%v, body %d bytes of %d", len(h.Data), h.EOF, len(all), len(data))
 	}
 }
@@ -153,7 +153,7 @@ func TestSniffDecompressesZstd(t *testing.T) {
 	line := `{"parentUuid":null,"sessionId":"z","type":"user","message":{"content":"hi"}}` + "\n"
 	_, _ = w.Write([]byte(line))
 	_ = w.Close()
-	h, r, done, err := sniff("x.jsonl.zst", &buf)
+	h, r, done, err := Sniff("x.jsonl.zst", &buf)
 	if err != nil {
 		t.Fatal(err)
 	}

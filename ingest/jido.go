@@ -44,7 +44,7 @@ func detectJido(h *Head) float64 {
 	}
 	// jido_code writes its keys sorted: in a long session, everything after
 	// conversation is beyond the head.
-	return when(!h.EOF && r["closed_at"] != "" && r["config"] == "{", Maybe)
+	return When(!h.EOF && r["closed_at"] != "" && r["config"] == "{", Maybe)
 }
 
 // jidoVersion is the file version this reader follows.
@@ -83,15 +83,15 @@ func readJido(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session,
 		sawVersion   bool
 		hasCumulated bool
 	)
-	d := newJSONDoc(f, r, 1)
-	isObject, err := d.object("the document", func(key string, line int) error {
-		str := func(dst *string) error { return d.value(key, line, dst) }
+	d := NewJSONDoc(f, r, 1)
+	isObject, err := d.Object("the document", func(key string, line int) error {
+		str := func(dst *string) error { return d.Value(key, line, dst) }
 		var v string
 		switch key {
 		case "version":
 			sawVersion = true
 			var raw json.RawMessage
-			if err := d.value(key, line, &raw); err != nil {
+			if err := d.Value(key, line, &raw); err != nil {
 				return err
 			}
 			n, err := strconv.Atoi(string(raw))
@@ -118,7 +118,7 @@ func readJido(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session,
 			if err := str(&v); err != nil {
 				return err
 			}
-			t, ok := parseTime(v)
+			t, ok := ParseTime(v)
 			switch {
 			case !ok && v != "":
 				f.Warn(line, "%s: %q is not a timestamp", key, v)
@@ -131,11 +131,11 @@ func readJido(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session,
 			}
 		case "config":
 			var c map[string]json.RawMessage
-			if err := d.value(key, line, &c); err != nil {
+			if err := d.Value(key, line, &c); err != nil {
 				return err
 			}
-			s.AddModel(text(c["model"]))
-			if p := text(c["provider"]); p != "" {
+			s.AddModel(Text(c["model"]))
+			if p := Text(c["provider"]); p != "" {
 				s.Meta["provider"] = p
 			}
 			if len(c) > 0 {
@@ -144,20 +144,20 @@ func readJido(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session,
 			}
 		case "cumulative_usage":
 			var u jidoUsage
-			if err := d.value(key, line, &u); err != nil {
+			if err := d.Value(key, line, &u); err != nil {
 				return err
 			}
 			s.Usage, cost, hasCumulated = u.usage(), u.Cost, true
 		case "prompt_history":
 			var ph []string
-			if err := d.value(key, line, &ph); err != nil {
+			if err := d.Value(key, line, &ph); err != nil {
 				return err
 			}
 			if len(ph) > 0 {
 				s.Meta["prompt history"] = strings.Join(ph, "\n")
 			}
 		case "conversation":
-			return d.array(key, func(i, line int, raw json.RawMessage) error {
+			return d.Array(key, func(i, line int, raw json.RawMessage) error {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
@@ -172,11 +172,11 @@ func readJido(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session,
 		case "todos":
 			return d.todos(&todos)
 		default: // signature (an HMAC over the file, not verified) and fields to come
-			return d.skip()
+			return d.Skip()
 		}
 		return nil
 	})
-	complete, err := d.end(ctx, err)
+	complete, err := d.End(ctx, err)
 	if err != nil {
 		return nil, err
 	}
@@ -186,25 +186,25 @@ func readJido(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session,
 	if len(todos) > 0 {
 		s.Append(todoMessage(todos))
 	}
-	s.Title = firstNonEmpty(title, name)
+	s.Title = FirstNonEmpty(title, name)
 	if cost > 0 {
 		s.Meta["cost (USD)"] = strconv.FormatFloat(cost, 'f', -1, 64)
 	}
-	return snapshot(f, s), nil
+	return Snapshot(f, s), nil
 }
 
 // jidoMsg reads one conversation message and the cost of its response.
 func jidoMsg(f *File, path string, line int, raw json.RawMessage) (*transcript.Message, float64) {
 	var jm jidoMessage
-	if !decodeAt(f, line, path, raw, &jm) {
+	if !DecodeAt(f, line, path, raw, &jm) {
 		return nil, 0
 	}
-	content := text(jm.Content)
+	content := Text(jm.Content)
 	if len(jm.Content) > 0 && jm.Content[0] != '"' && content != "" {
-		f.Warn(line, "%s.content: expected a string, found %s; shown as JSON", path, rawKind(jm.Content))
+		f.Warn(line, "%s.content: expected a string, found %s; shown as JSON", path, RawKind(jm.Content))
 	}
 	m := &transcript.Message{ID: jm.ID}
-	if t, ok := parseTime(jm.Timestamp); ok {
+	if t, ok := ParseTime(jm.Timestamp); ok {
 		m.Time = t
 	} else if jm.Timestamp != "" {
 		f.Warn(line, "%s.timestamp: %q is not a timestamp", path, jm.Timestamp)
@@ -216,7 +216,7 @@ func jidoMsg(f *File, path string, line int, raw json.RawMessage) (*transcript.M
 	switch jm.Role {
 	case "user":
 		m.Role = transcript.User
-		m.Parts = userText(jidoTools, content, &m.Meta)
+		m.Parts = UserText(jidoTools, content, &m.Meta)
 	case "assistant", "system":
 		m.Role, m.Meta = transcript.Role(jm.Role), jm.Role == "system"
 		if strings.TrimSpace(content) != "" {
@@ -230,7 +230,7 @@ func jidoMsg(f *File, path string, line int, raw json.RawMessage) (*transcript.M
 	default:
 		f.Warn(line, "%s: unknown role %q; kept as an unknown event", path, jm.Role)
 		m.Role, m.Meta = transcript.System, true
-		m.Parts = []*transcript.Part{eventPart(transcript.Unknown, "Message with unknown role "+strconv.Quote(jm.Role), raw)}
+		m.Parts = []*transcript.Part{EventPart(transcript.Unknown, "Message with unknown role "+strconv.Quote(jm.Role), raw)}
 	}
 	if len(m.Parts) == 0 && m.Usage.IsZero() {
 		return nil, cost
@@ -239,11 +239,11 @@ func jidoMsg(f *File, path string, line int, raw json.RawMessage) (*transcript.M
 }
 
 // todos reads the todos array that comes next as lines of a GFM task list.
-func (d *jsonDoc) todos(lines *[]string) error {
-	return d.array("todos", func(i, line int, raw json.RawMessage) error {
+func (d *JSONDoc) todos(lines *[]string) error {
+	return d.Array("todos", func(i, line int, raw json.RawMessage) error {
 		var t jidoTodo
-		if decodeAt(d.f, line, fmt.Sprintf("todos[%d]", i), raw, &t) {
-			*lines = append(*lines, todoLine(d.f, line, i, t))
+		if DecodeAt(d.File, line, fmt.Sprintf("todos[%d]", i), raw, &t) {
+			*lines = append(*lines, todoLine(d.File, line, i, t))
 		}
 		return nil
 	})
@@ -252,7 +252,7 @@ func (d *jsonDoc) todos(lines *[]string) error {
 // todoLine renders a todo as a GFM task list item, which the page shows as a
 // checkbox.
 func todoLine(f *File, line, i int, t jidoTodo) string {
-	item := strings.Join(strings.Fields(firstNonEmpty(t.Content, t.ActiveForm)), " ") // one line
+	item := strings.Join(strings.Fields(FirstNonEmpty(t.Content, t.ActiveForm)), " ") // one line
 	switch t.Status {
 	case "completed":
 		return "- [x] " + item

@@ -117,7 +117,7 @@ func TestJidoLongConversation(t *testing.T) {
 		`{"content":"go","id":"1","role":"user","timestamp":"2026-01-01T00:00:00Z"},` +
 		`{"content":"` + long + `","id":"2","role":"assistant","timestamp":"2026-01-01T00:00:01Z"}],` +
 		`"id":"long","project_path":"/p","todos":[],"version":1}`
-	h, _, _, err := sniff("long.json", strings.NewReader(doc))
+	h, _, _, err := Sniff("long.json", strings.NewReader(doc))
 	if err != nil || h.EOF {
 		t.Fatalf("head: EOF %v, %v", h.EOF, err)
 	}

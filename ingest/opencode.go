@@ -70,17 +70,17 @@ var ocSchema = regexp.MustCompile("CREATE TABLE\\s+[`\"']?(session|message|part)
 var ocDBName = regexp.MustCompile(`^opencode(-[\w.-]+)?\.db$`)
 
 func detectOpencode(h *Head) float64 {
-	if isSQLite(h) {
+	if IsSQLite(h) {
 		found := map[string]bool{}
 		for _, m := range ocSchema.FindAllSubmatch(h.Data, -1) {
 			found[string(m[1])] = true
 		}
-		return max(when(len(found) == 3, Likely), when(ocDBName.MatchString(path.Base(h.Path)), Maybe))
+		return max(When(len(found) == 3, Likely), When(ocDBName.MatchString(path.Base(h.Path)), Maybe))
 	}
 	if kind := sqliteCompanion(h.Data); kind != "" {
-		return when(ocDBName.MatchString(strings.TrimSuffix(path.Base(h.Path), "-"+kind)), Maybe)
+		return When(ocDBName.MatchString(strings.TrimSuffix(path.Base(h.Path), "-"+kind)), Maybe)
 	}
-	return when(ocKindOf(h) != "", Likely)
+	return When(ocKindOf(h) != "", Likely)
 }
 
 // sqliteCompanion says which of the files SQLite keeps beside a database b
@@ -137,10 +137,10 @@ func ocKindOf(h *Head) string {
 }
 
 func readOpencode(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
-	br := bufio.NewReaderSize(r, headSize)
-	head, err := br.Peek(headSize)
+	br := bufio.NewReaderSize(r, HeadSize)
+	head, err := br.Peek(HeadSize)
 	switch {
-	case bytes.HasPrefix(head, sqliteMagic):
+	case bytes.HasPrefix(head, SQLiteMagic):
 		return readOpencodeDB(ctx, f, br)
 	case sqliteCompanion(head) != "":
 		// Read with its database; this only lists it among the sessions' files.
@@ -160,20 +160,20 @@ func readOpencodeExport(ctx context.Context, f *File, r io.Reader) ([]*transcrip
 	b := newOCBuilder(nil)
 	b.warn = func(format string, args ...any) { f.Warn(b.line, format, args...) }
 	var todos []string
-	d := newJSONDoc(f, r, 1)
-	_, err := d.object("the document", func(key string, line int) error {
+	d := NewJSONDoc(f, r, 1)
+	_, err := d.Object("the document", func(key string, line int) error {
 		switch key {
 		case "info":
 			var raw json.RawMessage
-			if err := d.value(key, line, &raw); err != nil {
+			if err := d.Value(key, line, &raw); err != nil {
 				return err
 			}
 			var si ocSession
-			if decodeAt(f, line, key, raw, &si) {
+			if DecodeAt(f, line, key, raw, &si) {
 				b.session(&si)
 			}
 		case "messages":
-			return d.array(key, func(i, line int, raw json.RawMessage) error {
+			return d.Array(key, func(i, line int, raw json.RawMessage) error {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
@@ -181,7 +181,7 @@ func readOpencodeExport(ctx context.Context, f *File, r io.Reader) ([]*transcrip
 					Info  json.RawMessage   `json:"info"`
 					Parts []json.RawMessage `json:"parts"`
 				}
-				if !decodeAt(f, line, fmt.Sprintf("messages[%d]", i), raw, &m) {
+				if !DecodeAt(f, line, fmt.Sprintf("messages[%d]", i), raw, &m) {
 					return nil
 				}
 				parts := make([]ocRaw, len(m.Parts))
@@ -195,16 +195,16 @@ func readOpencodeExport(ctx context.Context, f *File, r io.Reader) ([]*transcrip
 		case "todos":
 			return d.todos(&todos)
 		default:
-			return d.skip()
+			return d.Skip()
 		}
 		return nil
 	})
-	if _, err := d.end(ctx, err); err != nil {
+	if _, err := d.End(ctx, err); err != nil {
 		return nil, err
 	}
 	b.todos(todos)
 	s := b.done()
-	s.ID = firstNonEmpty(s.ID, stem(f.Rel))
+	s.ID = FirstNonEmpty(s.ID, Stem(f.Rel))
 	return []*transcript.Session{s}, nil
 }
 
@@ -218,7 +218,7 @@ type ocSession struct {
 	ParentID  string `json:"parentID"`
 	Title     string `json:"title"`
 	Time      struct {
-		Created, Updated, Archived jsonTime
+		Created, Updated, Archived JSONTime
 	} `json:"time"`
 	Summary *struct {
 		Additions, Deletions, Files int64
@@ -239,7 +239,7 @@ type ocRevert struct {
 type ocMessage struct {
 	ID         string `json:"id"`
 	Role       string `json:"role"`
-	Time       struct{ Created jsonTime }
+	Time       struct{ Created JSONTime }
 	ModelID    string          `json:"modelID"`
 	ProviderID string          `json:"providerID"`
 	Agent      json.RawMessage `json:"agent"`
@@ -334,7 +334,7 @@ func (b *ocBuilder) unknown(desc string, raw []byte) *transcript.Part {
 	if b.warn != nil {
 		b.warn("%s: shown as an unknown event", desc)
 	}
-	return eventPart(transcript.Unknown, desc, raw)
+	return EventPart(transcript.Unknown, desc, raw)
 }
 
 // session applies a session's info.
@@ -364,23 +364,23 @@ func (b *ocBuilder) session(si *ocSession) {
 func (b *ocBuilder) message(id string, raw json.RawMessage, parts []ocRaw) {
 	var info ocMessage
 	if raw != nil {
-		if err := json.Unmarshal(raw, &info); !isDrift(err) {
-			b.warn("message %s skipped: %v", firstNonEmpty(id, "without an id"), err)
+		if err := json.Unmarshal(raw, &info); !IsDrift(err) {
+			b.warn("message %s skipped: %v", FirstNonEmpty(id, "without an id"), err)
 			return
 		} else if err != nil {
-			b.warn("message %s: %v; the rest of it is read", firstNonEmpty(id, info.ID), err)
+			b.warn("message %s: %v; the rest of it is read", FirstNonEmpty(id, info.ID), err)
 		}
 	}
-	id = firstNonEmpty(id, info.ID)
+	id = FirstNonEmpty(id, info.ID)
 	ps := make([]ocPart, 0, len(parts))
 	raws := make([]json.RawMessage, 0, len(parts))
 	for _, r := range parts {
 		var p ocPart
-		if err := json.Unmarshal(r.data, &p); !isDrift(err) {
-			b.warn("message %s: part %s skipped: %v", id, firstNonEmpty(r.id, "without an id"), err)
+		if err := json.Unmarshal(r.data, &p); !IsDrift(err) {
+			b.warn("message %s: part %s skipped: %v", id, FirstNonEmpty(r.id, "without an id"), err)
 			continue
 		}
-		p.ID = firstNonEmpty(r.id, p.ID)
+		p.ID = FirstNonEmpty(r.id, p.ID)
 		ps, raws = append(ps, p), append(raws, r.data)
 	}
 	if raw == nil {
@@ -391,7 +391,7 @@ func (b *ocBuilder) message(id string, raw json.RawMessage, parts []ocRaw) {
 	if id != "" && id == b.revert {
 		// opencode deletes the messages a pending /undo reverts at the next
 		// prompt; until then they are a branch off the kept ones.
-		b.branch = firstNonEmpty(b.kept, "reverted")
+		b.branch = FirstNonEmpty(b.kept, "reverted")
 	} else if b.branch == "" {
 		b.kept = id
 	}
@@ -403,7 +403,7 @@ func (b *ocBuilder) message(id string, raw json.RawMessage, parts []ocRaw) {
 	switch info.Role {
 	case "user":
 		m.Role = transcript.User
-		if s := text(info.System); s != "" {
+		if s := Text(info.System); s != "" {
 			meta = append(meta, &transcript.Part{Kind: transcript.TextPart, Text: "Custom system prompt:\n\n" + s})
 		}
 	case "assistant":
@@ -413,7 +413,7 @@ func (b *ocBuilder) message(id string, raw json.RawMessage, parts []ocRaw) {
 		if info.ProviderID != "" && !slices.Contains(strings.Split(b.s.Meta["providers"], ", "), info.ProviderID) {
 			b.s.Meta["providers"] = strings.TrimPrefix(b.s.Meta["providers"]+", "+info.ProviderID, ", ")
 		}
-		b.s.CWD = firstNonEmpty(b.s.CWD, info.Path.Cwd)
+		b.s.CWD = FirstNonEmpty(b.s.CWD, info.Path.Cwd)
 		b.cost += info.Cost
 		b.systemPrompt(info.System, m)
 	default:
@@ -439,9 +439,9 @@ func (b *ocBuilder) message(id string, raw json.RawMessage, parts []ocRaw) {
 	}
 	status := ""
 	if name, desc := ocError(info.Error); name == "MessageAbortedError" {
-		m.Parts, status = append(m.Parts, eventPart(transcript.Interrupt, desc, nil)), transcript.Aborted
+		m.Parts, status = append(m.Parts, EventPart(transcript.Interrupt, desc, nil)), transcript.Aborted
 	} else if desc != "" {
-		m.Parts, status = append(m.Parts, eventPart(transcript.ErrorEvent, desc, nil)), transcript.Failed
+		m.Parts, status = append(m.Parts, EventPart(transcript.ErrorEvent, desc, nil)), transcript.Failed
 	}
 	switch {
 	case len(m.Parts) > 0 || !m.Usage.IsZero():
@@ -527,13 +527,13 @@ func (b *ocBuilder) part(m *transcript.Message, p *ocPart, raw json.RawMessage) 
 		if len(p.Files) == 0 {
 			return nil, false
 		}
-		return one(eventPart("patch", "Changed "+strings.Join(p.Files, ", "), nil)), true
+		return one(EventPart("patch", "Changed "+strings.Join(p.Files, ", "), nil)), true
 	case "retry":
 		desc := fmt.Sprintf("Retry %d", p.Attempt)
 		if _, msg := ocError(p.Error); msg != "" {
 			desc += " after " + msg
 		}
-		return one(eventPart(transcript.Retry, desc, nil)), false
+		return one(EventPart(transcript.Retry, desc, nil)), false
 	case "compaction":
 		desc := "Conversation compacted"
 		if p.Auto {
@@ -542,15 +542,15 @@ func (b *ocBuilder) part(m *transcript.Message, p *ocPart, raw json.RawMessage) 
 		if p.Overflow {
 			desc += " (context overflow)"
 		}
-		return one(eventPart(transcript.Compaction, desc, nil)), true
+		return one(EventPart(transcript.Compaction, desc, nil)), true
 	case "agent":
-		return one(eventPart("agent", "@"+p.Name, nil)), false
+		return one(EventPart("agent", "@"+p.Name, nil)), false
 	case "subtask":
 		desc := strings.TrimSpace("Subtask for @" + p.Agent + ": " + p.Description)
 		if p.Command != "" {
 			desc += " (/" + p.Command + ")"
 		}
-		return []*transcript.Part{eventPart("subtask", desc, nil), {Kind: transcript.TextPart, Text: p.Prompt}}, false
+		return []*transcript.Part{EventPart("subtask", desc, nil), {Kind: transcript.TextPart, Text: p.Prompt}}, false
 	}
 	return one(b.unknown("Unknown part type "+strconv.Quote(p.Type), raw)), false
 }
@@ -558,10 +558,10 @@ func (b *ocBuilder) part(m *transcript.Message, p *ocPart, raw json.RawMessage) 
 // file maps a file part: a data: URL is decoded (an image is shown, text is
 // kept), anything else is a reference.
 func (b *ocBuilder) file(p *ocPart) *transcript.Part {
-	name := firstNonEmpty(p.Filename, p.URL)
+	name := FirstNonEmpty(p.Filename, p.URL)
 	switch {
 	case strings.HasPrefix(p.URL, "data:"):
-		img, ok := decodeImage(nil, p.URL)
+		img, ok := DecodeImage(nil, p.URL)
 		switch {
 		case !ok:
 			b.warn("message part %s: %s data is not base64; skipped", p.ID, p.Mime)
@@ -587,11 +587,11 @@ func (b *ocBuilder) tool(p *ocPart) []*transcript.Part {
 	if st == nil {
 		st = &ocToolState{}
 	}
-	input := text(st.Input)
+	input := Text(st.Input)
 	if (input == "" || input == "{}") && st.Raw != "" {
 		input = st.Raw // a pending call's arguments, still being streamed
 	}
-	c := &transcript.ToolCall{ID: p.CallID, Name: firstNonEmpty(p.Tool, "unnamed tool"), Kind: opencodeTools.Kind(p.Tool), Input: input}
+	c := &transcript.ToolCall{ID: p.CallID, Name: FirstNonEmpty(p.Tool, "unnamed tool"), Kind: opencodeTools.Kind(p.Tool), Input: input}
 	parts := []*transcript.Part{{Kind: transcript.CallPart, Call: c}}
 	var md struct {
 		Exit      *int   `json:"exit"`
@@ -705,14 +705,14 @@ func mergeOpencode(ss []*transcript.Session) []*transcript.Session {
 	out = kept
 	for _, s := range out {
 		if p := byID[s.ParentID]; p != nil && p != s {
-			addChild(p, s.ID)
+			AddChild(p, s.ID)
 		}
 		s.Parts(func(_ *transcript.Message, part *transcript.Part) {
 			c := part.Call
 			if c == nil || c.Subagent == "" {
 				return
 			}
-			addChild(s, c.Subagent)
+			AddChild(s, c.Subagent)
 			if child := byID[c.Subagent]; child != nil && child != s && child.ParentID == "" {
 				child.ParentID = s.ID
 			}

@@ -15,12 +15,12 @@ import (
 // the same objects as the other containers: a message's and a part's data
 // column is the object without its ids, which are columns.
 func readOpencodeDB(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
-	db, done, err := openSQLiteCopy(ctx, f, r)
+	db, done, err := OpenSQLiteCopy(ctx, f, r)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the database: %w", err)
 	}
 	defer done()
-	tables, err := sqliteTableNames(db)
+	tables, err := SQLiteTableNames(db)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the database's schema: %w", err)
 	}
@@ -31,7 +31,7 @@ func readOpencodeDB(ctx context.Context, f *File, r io.Reader) ([]*transcript.Se
 	}
 	worktrees := map[string]string{}
 	if tables["project"] {
-		err := sqliteRowMaps(db, "SELECT * FROM project", func(row map[string]any) error {
+		err := SQLiteRowMaps(db, "SELECT * FROM project", func(row map[string]any) error {
 			worktrees[rowString(row, "id")] = rowString(row, "worktree")
 			return nil
 		})
@@ -41,7 +41,7 @@ func readOpencodeDB(ctx context.Context, f *File, r io.Reader) ([]*transcript.Se
 	}
 	todos := map[string][]string{}
 	if tables["todo"] {
-		err := sqliteRowMaps(db, "SELECT * FROM todo ORDER BY session_id, position", func(row map[string]any) error {
+		err := SQLiteRowMaps(db, "SELECT * FROM todo ORDER BY session_id, position", func(row map[string]any) error {
 			id := rowString(row, "session_id")
 			t := jidoTodo{Content: rowString(row, "content"), Status: rowString(row, "status")}
 			todos[id] = append(todos[id], todoLine(f, 0, len(todos[id]), t))
@@ -52,7 +52,7 @@ func readOpencodeDB(ctx context.Context, f *File, r io.Reader) ([]*transcript.Se
 		}
 	}
 	var infos []ocSession
-	err = sqliteRowMaps(db, "SELECT * FROM session ORDER BY time_created, id", func(row map[string]any) error {
+	err = SQLiteRowMaps(db, "SELECT * FROM session ORDER BY time_created, id", func(row map[string]any) error {
 		infos = append(infos, ocSessionRow(row))
 		return nil
 	})
@@ -71,7 +71,7 @@ func readOpencodeDB(ctx context.Context, f *File, r io.Reader) ([]*transcript.Se
 			f.Warn(0, "session %s: messages skipped: %v", si.ID, err)
 		}
 		b.todos(todos[si.ID])
-		b.s.CWD = firstNonEmpty(b.s.CWD, worktrees[si.ProjectID])
+		b.s.CWD = FirstNonEmpty(b.s.CWD, worktrees[si.ProjectID])
 		out = append(out, b.done())
 	}
 	return out, nil
@@ -81,7 +81,7 @@ func readOpencodeDB(ctx context.Context, f *File, r io.Reader) ([]*transcript.Se
 // their parts.
 func ocDBMessages(db *sql.DB, session string, b *ocBuilder) error {
 	parts := map[string][]ocRaw{}
-	err := sqliteRowMaps(db, `SELECT part.id AS id, part.message_id AS message_id, part.data AS data
+	err := SQLiteRowMaps(db, `SELECT part.id AS id, part.message_id AS message_id, part.data AS data
 		FROM part JOIN message ON part.message_id = message.id
 		WHERE message.session_id = ? ORDER BY part.message_id, part.id`, func(row map[string]any) error {
 		msg := rowString(row, "message_id")
@@ -91,7 +91,7 @@ func ocDBMessages(db *sql.DB, session string, b *ocBuilder) error {
 	if err != nil {
 		return err
 	}
-	return sqliteRowMaps(db, "SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id", func(row map[string]any) error {
+	return SQLiteRowMaps(db, "SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id", func(row map[string]any) error {
 		id := rowString(row, "id")
 		b.message(id, json.RawMessage(rowString(row, "data")), parts[id])
 		return nil
@@ -106,9 +106,9 @@ func ocSessionRow(row map[string]any) ocSession {
 		ProjectID: rowString(row, "project_id"), Directory: rowString(row, "directory"),
 		ParentID: rowString(row, "parent_id"), Title: rowString(row, "title"),
 	}
-	si.Time.Created.set(rowString(row, "time_created"))
-	si.Time.Updated.set(rowString(row, "time_updated"))
-	si.Time.Archived.set(rowString(row, "time_archived"))
+	si.Time.Created.Set(rowString(row, "time_created"))
+	si.Time.Updated.Set(rowString(row, "time_updated"))
+	si.Time.Archived.Set(rowString(row, "time_archived"))
 	if n, err := strconv.ParseInt(rowString(row, "summary_files"), 10, 64); err == nil {
 		si.Summary = &struct{ Additions, Deletions, Files int64 }{Files: n}
 		si.Summary.Additions, _ = strconv.ParseInt(rowString(row, "summary_additions"), 10, 64)

@@ -80,7 +80,7 @@ func readOpencodePiece(f *File, kind string, r io.Reader) ([]*transcript.Session
 		ProjectID string `json:"projectID"`
 		Worktree  string `json:"worktree"`
 		URL       string `json:"url"`
-		Time      struct{ Created jsonTime }
+		Time      struct{ Created JSONTime }
 	}
 	var todos []jidoTodo
 	if kind == "todo" {
@@ -88,23 +88,23 @@ func readOpencodePiece(f *File, kind string, r io.Reader) ([]*transcript.Session
 	} else if kind != "permission" && kind != "session_diff" {
 		err = json.Unmarshal(data, &obj)
 	}
-	if !isDrift(err) {
+	if !IsDrift(err) {
 		return nil, err
 	} else if err != nil {
 		f.Warn(0, "%v; the rest is read", err)
 	}
 	p := ocPiece(f, kind, loc, nil)
-	p.ID = firstNonEmpty(loc.id, obj.ID)
+	p.ID = FirstNonEmpty(loc.id, obj.ID)
 	switch kind {
 	case "session":
-		p.Meta[ocOwnerKey] = firstNonEmpty(loc.owner, obj.ProjectID)
+		p.Meta[ocOwnerKey] = FirstNonEmpty(loc.owner, obj.ProjectID)
 		p.Meta[ocDataKey] = string(data)
 	case "message":
-		p.Meta[ocOwnerKey] = firstNonEmpty(loc.owner, obj.SessionID)
+		p.Meta[ocOwnerKey] = FirstNonEmpty(loc.owner, obj.SessionID)
 		p.Meta[ocDataKey] = string(data)
 		p.Started = obj.Time.Created.Time // messages are ordered by it
 	case "part":
-		p.Meta[ocOwnerKey] = firstNonEmpty(loc.owner, obj.MessageID)
+		p.Meta[ocOwnerKey] = FirstNonEmpty(loc.owner, obj.MessageID)
 		p.Meta[ocSessionKey] = obj.SessionID
 		p.Meta[ocDataKey] = string(data)
 	case "project":
@@ -233,7 +233,7 @@ func (t *ocTree) assemble() []*transcript.Session {
 	}
 	slices.Sort(orphans)
 	for _, msg := range orphans {
-		sid := firstNonEmpty(t.parts[msg][0].Meta[ocSessionKey], msg)
+		sid := FirstNonEmpty(t.parts[msg][0].Meta[ocSessionKey], msg)
 		if byID[sid] == nil {
 			ids = append(ids, sid)
 		}
@@ -256,7 +256,7 @@ func (t *ocTree) assemble() []*transcript.Session {
 		ts.b.todos(todos)
 		if p := t.projects[ts.project]; p != nil {
 			ts.add(p)
-			ts.b.s.CWD = firstNonEmpty(ts.b.s.CWD, p.Meta[ocDataKey])
+			ts.b.s.CWD = FirstNonEmpty(ts.b.s.CWD, p.Meta[ocDataKey])
 		}
 		s := ts.b.done()
 		s.Source, s.Sources = ts.sources[0], ts.sources[1:] // a session comes from one file at least

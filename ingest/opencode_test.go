@@ -319,7 +319,7 @@ func TestOpencodeDetect(t *testing.T) {
 		want             bool
 	}{
 		{"database", "any.db", string(opencodeDB), true},
-		{"database named opencode, schema past the head", "opencode-beta.db", string(sqliteMagic) + strings.Repeat("\x00", 200), true},
+		{"database named opencode, schema past the head", "opencode-beta.db", string(SQLiteMagic) + strings.Repeat("\x00", 200), true},
 		{"cursor store", "store.db", string(cursorDB), false},
 		{"export", "x.json", `{"info":{"id":"ses_1","title":"t"},"messages":[]}`, true},
 		{"session", "s.json", `{"id":"ses_1","projectID":"p","title":"t","time":{"created":1}}`, true},
@@ -376,7 +376,7 @@ func FuzzOpencode(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if bytes.HasPrefix(data, sqliteMagic) && len(data) > 1<<20 {
+		if bytes.HasPrefix(data, SQLiteMagic) && len(data) > 1<<20 {
 			return // a database is copied to disk: keep the fuzzer's files small
 		}
 		fuzzRead(t, opencode, "opencode/export.json", data)

@@ -27,7 +27,7 @@ var pi = &Reader{
 		"of Pi's types (message, model_change, thinking_level_change, compaction, branch_summary, custom, custom_message, label, session_info)",
 	Detect:    detectPi,
 	Read:      readPi,
-	Merge:     linkParents,
+	Merge:     LinkParents,
 	Locations: piLocations,
 	Tools:     piTools,
 }
@@ -68,7 +68,7 @@ type piEntry struct {
 	Type      string   `json:"type"`
 	ID        string   `json:"id"`
 	ParentID  *string  `json:"parentId"`
-	Timestamp jsonTime `json:"timestamp"`
+	Timestamp JSONTime `json:"timestamp"`
 
 	// session header; version 1 also names the model
 	Version       json.RawMessage `json:"version"`
@@ -98,7 +98,7 @@ type piEntry struct {
 type piMessage struct {
 	Role      string          `json:"role"`
 	Content   json.RawMessage `json:"content"`
-	Timestamp jsonTime        `json:"timestamp"`
+	Timestamp JSONTime        `json:"timestamp"`
 
 	Provider string `json:"provider"` // assistant
 	Model    string `json:"model"`
@@ -148,7 +148,7 @@ type piBlock struct {
 type piReader struct {
 	f       *File
 	s       *transcript.Session
-	dag     ccDAG
+	dag     Tree
 	prev    string // the last entry, parent of a version 1 entry
 	header  bool
 	started bool   // a message was read: settings changes are events from now on
@@ -158,12 +158,12 @@ type piReader struct {
 
 func readPi(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
 	p := &piReader{f: f, s: &transcript.Session{ID: piSessionID(f.Rel), Meta: map[string]string{}},
-		dag: ccDAG{nodes: map[string]*ccNode{}}}
-	err := jsonl(ctx, f, r, p.line)
+		dag: Tree{nodes: map[string]*Node{}}}
+	err := JSONL(ctx, f, r, p.line)
 	if len(p.s.Turns) == 0 {
 		return nil, err
 	}
-	p.dag.markBranches()
+	p.dag.MarkBranches()
 	if p.cost > 0 {
 		p.s.Meta["cost (recorded)"] = fmt.Sprintf("$%.4f", p.cost)
 	}
@@ -172,13 +172,13 @@ func readPi(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, e
 
 // piSessionID is the session id in a file name <time>_<id>.jsonl.
 func piSessionID(name string) string {
-	b := stem(path.Base(name))
+	b := Stem(path.Base(name))
 	return b[strings.LastIndexByte(b, '_')+1:]
 }
 
 func (p *piReader) line(n int, line []byte) error {
 	var e piEntry
-	if err := unmarshal(line, &e); !isDrift(err, "type", "id") {
+	if err := Unmarshal(line, &e); !IsDrift(err, "type", "id") {
 		return err
 	} else if err != nil {
 		p.f.Warn(n, "entry kept without a field: %v", err)
@@ -197,7 +197,7 @@ func (p *piReader) line(n int, line []byte) error {
 	}
 	p.prev = key
 	m := p.entry(&e, line)
-	node := p.dag.add(key, parent, e.Timestamp.Time)
+	node := p.dag.Add(key, parent, e.Timestamp.Time)
 	if m == nil {
 		return nil
 	}
@@ -206,8 +206,8 @@ func (p *piReader) line(n int, line []byte) error {
 		m.Time = e.Timestamp.Time // when it was written; a reply's own time is when it started
 	}
 	p.s.Append(m)
-	node.msgs = append(node.msgs, m)
-	node.live = m.Role == transcript.Assistant || m.StartsTurn()
+	node.Msgs = append(node.Msgs, m)
+	node.Live = m.Role == transcript.Assistant || m.StartsTurn()
 	if m.Role == transcript.Assistant {
 		p.s.Turns[len(p.s.Turns)-1].Status = piStatus[p.stop]
 	}
@@ -216,22 +216,22 @@ func (p *piReader) line(n int, line []byte) error {
 
 func (p *piReader) sessionHeader(e *piEntry, raw []byte) {
 	if p.header {
-		p.system(eventPart("info", "Another session header: "+firstNonEmpty(e.ID, "(no id)"), bytes.Clone(raw)))
+		p.system(EventPart("info", "Another session header: "+FirstNonEmpty(e.ID, "(no id)"), bytes.Clone(raw)))
 		return
 	}
 	p.header = true
 	s := p.s
-	s.ID = firstNonEmpty(e.ID, s.ID)
+	s.ID = FirstNonEmpty(e.ID, s.ID)
 	s.CWD = e.CWD
 	s.Started = e.Timestamp.Time
-	if v := text(e.Version); v != "" {
+	if v := Text(e.Version); v != "" {
 		s.Meta["session version"] = v
 	}
-	if from := firstNonEmpty(e.ParentSession, e.BranchedFrom); from != "" {
+	if from := FirstNonEmpty(e.ParentSession, e.BranchedFrom); from != "" {
 		s.ParentID = piSessionID(from)
 		s.Meta["forked from"] = from
 	}
-	p.setting("model", joinNonEmpty("/", e.Provider, e.ModelID))
+	p.setting("model", JoinNonEmpty("/", e.Provider, e.ModelID))
 	p.setting("thinking level", e.ThinkingLevel)
 }
 
@@ -245,7 +245,7 @@ func (p *piReader) setting(name, value string) *transcript.Message {
 		p.s.Meta[name] = value
 		return nil
 	}
-	return sysMessage(eventPart(strings.ReplaceAll(name, " ", "-"), strings.ToUpper(name[:1])+name[1:]+": "+value, nil))
+	return sysMessage(EventPart(strings.ReplaceAll(name, " ", "-"), strings.ToUpper(name[:1])+name[1:]+": "+value, nil))
 }
 
 func sysMessage(parts ...*transcript.Part) *transcript.Message {
@@ -263,29 +263,29 @@ func (p *piReader) entry(e *piEntry, raw []byte) *transcript.Message {
 		p.started = true
 		return p.message(e, raw)
 	case "model_change":
-		return p.setting("model", joinNonEmpty("/", e.Provider, e.ModelID))
+		return p.setting("model", JoinNonEmpty("/", e.Provider, e.ModelID))
 	case "thinking_level_change":
 		return p.setting("thinking level", e.ThinkingLevel)
 	case "compaction":
 		return piSummary(transcript.Compaction, piCompacted(e.TokensBefore, e.FromHook), e.Summary)
 	case "branch_summary":
-		return piSummary("branch", "Summary of the branch left at "+firstNonEmpty(e.FromID, "the start"), e.Summary)
+		return piSummary("branch", "Summary of the branch left at "+FirstNonEmpty(e.FromID, "the start"), e.Summary)
 	case "custom":
-		return sysMessage(eventPart("extension", "Extension data: "+e.CustomType, e.Data))
+		return sysMessage(EventPart("extension", "Extension data: "+e.CustomType, e.Data))
 	case "custom_message":
 		return p.custom(e.CustomType, e.Content)
 	case "label":
 		if e.Label == nil || *e.Label == "" {
-			return sysMessage(eventPart("label", "Label removed from entry "+e.TargetID, nil))
+			return sysMessage(EventPart("label", "Label removed from entry "+e.TargetID, nil))
 		}
-		return sysMessage(eventPart("label", fmt.Sprintf("Label %q on entry %s", *e.Label, e.TargetID), nil))
+		return sysMessage(EventPart("label", fmt.Sprintf("Label %q on entry %s", *e.Label, e.TargetID), nil))
 	case "session_info":
 		if e.Name != nil && strings.TrimSpace(*e.Name) != "" {
 			p.s.Title = strings.TrimSpace(*e.Name)
 		}
 		return nil
 	}
-	return sysMessage(p.f.unknown("Unknown entry type "+strconv.Quote(e.Type), bytes.Clone(raw)))
+	return sysMessage(p.f.Unknown("Unknown entry type "+strconv.Quote(e.Type), bytes.Clone(raw)))
 }
 
 func piCompacted(tokens int64, byExtension bool) string {
@@ -297,7 +297,7 @@ func piCompacted(tokens int64, byExtension bool) string {
 }
 
 func piSummary(kind, desc, summary string) *transcript.Message {
-	m := sysMessage(eventPart(kind, desc, nil))
+	m := sysMessage(EventPart(kind, desc, nil))
 	if strings.TrimSpace(summary) != "" {
 		m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: summary})
 	}
@@ -313,8 +313,8 @@ var piExitRE = regexp.MustCompile(`Command exited with code (-?\d+)\s*$`)
 
 func (p *piReader) message(e *piEntry, raw []byte) *transcript.Message {
 	var pm piMessage
-	if err := unmarshal(e.Message, &pm); err != nil && !isDrift(err, "role") {
-		return sysMessage(p.f.unknown("Unreadable message: "+err.Error(), bytes.Clone(raw)))
+	if err := Unmarshal(e.Message, &pm); err != nil && !IsDrift(err, "role") {
+		return sysMessage(p.f.Unknown("Unreadable message: "+err.Error(), bytes.Clone(raw)))
 	}
 	m := &transcript.Message{Time: pm.Timestamp.Time}
 	switch pm.Role {
@@ -331,11 +331,11 @@ func (p *piReader) message(e *piEntry, raw []byte) *transcript.Message {
 		p.stop = pm.StopReason
 		switch pm.StopReason {
 		case "error":
-			m.Parts = append(m.Parts, eventPart(transcript.ErrorEvent, firstNonEmpty(pm.ErrorMessage, "The request failed"), nil))
+			m.Parts = append(m.Parts, EventPart(transcript.ErrorEvent, FirstNonEmpty(pm.ErrorMessage, "The request failed"), nil))
 		case "aborted":
-			m.Parts = append(m.Parts, eventPart(transcript.Interrupt, firstNonEmpty(pm.ErrorMessage, "Aborted"), nil))
+			m.Parts = append(m.Parts, EventPart(transcript.Interrupt, FirstNonEmpty(pm.ErrorMessage, "Aborted"), nil))
 		case "length":
-			m.Parts = append(m.Parts, eventPart("info", "The reply reached the output token limit", nil))
+			m.Parts = append(m.Parts, EventPart("info", "The reply reached the output token limit", nil))
 		}
 	case "toolResult":
 		m.Role = transcript.Tool
@@ -360,11 +360,11 @@ func (p *piReader) message(e *piEntry, raw []byte) *transcript.Message {
 	case "custom", "hookMessage":
 		m = p.custom(pm.CustomType, pm.Content)
 	case "branchSummary":
-		m = piSummary("branch", "Summary of the branch left at "+firstNonEmpty(pm.FromID, "the start"), pm.Summary)
+		m = piSummary("branch", "Summary of the branch left at "+FirstNonEmpty(pm.FromID, "the start"), pm.Summary)
 	case "compactionSummary":
 		m = piSummary(transcript.Compaction, piCompacted(pm.TokensBefore, false), pm.Summary)
 	default:
-		return sysMessage(p.f.unknown("Unknown message role "+strconv.Quote(pm.Role), bytes.Clone(raw)))
+		return sysMessage(p.f.Unknown("Unknown message role "+strconv.Quote(pm.Role), bytes.Clone(raw)))
 	}
 	if m.Time.IsZero() {
 		m.Time = pm.Timestamp.Time
@@ -375,7 +375,7 @@ func (p *piReader) message(e *piEntry, raw []byte) *transcript.Message {
 // bash maps a command the user ran with "!": the user's own tool call.
 func (p *piReader) bash(id string, pm *piMessage) *transcript.Message {
 	input, _ := json.Marshal(map[string]string{"command": pm.Command})
-	callID := "!" + firstNonEmpty(id, pm.Command)
+	callID := "!" + FirstNonEmpty(id, pm.Command)
 	r := &transcript.ToolResult{CallID: callID, Output: pm.Output, ExitCode: pm.ExitCode,
 		IsError: pm.Cancelled || pm.ExitCode != nil && *pm.ExitCode != 0}
 	if pm.Cancelled {
@@ -393,7 +393,7 @@ func (p *piReader) bash(id string, pm *piMessage) *transcript.Message {
 // custom maps a message an extension put into the conversation.
 func (p *piReader) custom(customType string, content json.RawMessage) *transcript.Message {
 	m := &transcript.Message{Role: transcript.User, Meta: true,
-		Parts: []*transcript.Part{eventPart("extension", "Extension message: "+firstNonEmpty(customType, "(no type)"), nil)}}
+		Parts: []*transcript.Part{EventPart("extension", "Extension message: "+FirstNonEmpty(customType, "(no type)"), nil)}}
 	m.Parts = append(m.Parts, p.blocks(content, nil)...)
 	return m
 }
@@ -402,27 +402,27 @@ func (p *piReader) custom(customType string, content json.RawMessage) *transcrip
 // message, is set when the text was injected by the harness.
 func (p *piReader) blocks(raw json.RawMessage, meta *bool) []*transcript.Part {
 	var s string
-	if unmarshal(raw, &s) == nil {
+	if Unmarshal(raw, &s) == nil {
 		raw, _ = json.Marshal([]piBlock{{Type: "text", Text: s}})
 	}
 	var items []json.RawMessage
-	if err := unmarshal(raw, &items); err != nil {
+	if err := Unmarshal(raw, &items); err != nil {
 		if len(raw) == 0 || string(raw) == "null" {
 			return nil
 		}
-		return []*transcript.Part{p.f.unknown("Unknown content", raw)}
+		return []*transcript.Part{p.f.Unknown("Unknown content", raw)}
 	}
 	var out []*transcript.Part
 	for _, it := range items {
 		var b piBlock
-		if unmarshal(it, &b) != nil {
-			out = append(out, p.f.unknown("Unknown content block", it))
+		if Unmarshal(it, &b) != nil {
+			out = append(out, p.f.Unknown("Unknown content block", it))
 			continue
 		}
 		switch b.Type {
 		case "text":
 			if meta != nil {
-				out = append(out, userText(piTools, b.Text, meta)...)
+				out = append(out, UserText(piTools, b.Text, meta)...)
 			} else if strings.TrimSpace(b.Text) != "" {
 				out = append(out, &transcript.Part{Kind: transcript.TextPart, Text: b.Text})
 			}
@@ -434,16 +434,16 @@ func (p *piReader) blocks(raw json.RawMessage, meta *bool) []*transcript.Part {
 			}
 		case "toolCall":
 			out = append(out, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-				ID: b.ID, Name: b.Name, Kind: piTools.Kind(b.Name), Input: text(b.Arguments)}})
+				ID: b.ID, Name: b.Name, Kind: piTools.Kind(b.Name), Input: Text(b.Arguments)}})
 		case "image":
-			img, ok := decodeImage(p.f, b.Data)
+			img, ok := DecodeImage(p.f, b.Data)
 			if !ok {
-				out = append(out, &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable " + firstNonEmpty(b.MimeType, "image") + " data)"})
+				out = append(out, &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable " + FirstNonEmpty(b.MimeType, "image") + " data)"})
 				continue
 			}
 			out = append(out, &transcript.Part{Kind: transcript.ImagePart, Image: img})
 		default:
-			out = append(out, p.f.unknown("Unknown content block "+strconv.Quote(b.Type), it))
+			out = append(out, p.f.Unknown("Unknown content block "+strconv.Quote(b.Type), it))
 		}
 	}
 	return out

@@ -15,8 +15,8 @@ const (
 	Weak    = 0.25 // text that only looks like it
 )
 
-// when is c when ok, and 0 otherwise.
-func when(ok bool, c float64) float64 {
+// When is c when ok, and 0 otherwise.
+func When(ok bool, c float64) float64 {
 	if ok {
 		return c
 	}

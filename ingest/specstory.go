@@ -33,7 +33,7 @@ func init() { Register(specstory) }
 
 func detectSpecStory(h *Head) float64 {
 	rs := h.Records()
-	return when(!h.IsArray() && len(rs) == 1 && rs[0].Has("schemaVersion") && rs[0]["exchanges"] == "[", Likely)
+	return When(!h.IsArray() && len(rs) == 1 && rs[0].Has("schemaVersion") && rs[0]["exchanges"] == "[", Likely)
 }
 
 // ssVersion is the SessionData schema version this reader follows.
@@ -112,15 +112,15 @@ func readSpecStory(ctx context.Context, f *File, r io.Reader) ([]*transcript.Ses
 	sr := &ssReader{f: f, s: &transcript.Session{Meta: map[string]string{}}, hinted: map[string]bool{}}
 	s := sr.s
 	seen := map[string]bool{}
-	d := newJSONDoc(f, r, 1)
-	isObject, err := d.object("the document", func(key string, line int) error {
+	d := NewJSONDoc(f, r, 1)
+	isObject, err := d.Object("the document", func(key string, line int) error {
 		seen[key] = true
-		str := func(dst *string) error { return d.value(key, line, dst) }
+		str := func(dst *string) error { return d.Value(key, line, dst) }
 		var v string
 		switch key {
 		case "schemaVersion":
 			var raw json.RawMessage
-			if err := d.value(key, line, &raw); err != nil {
+			if err := d.Value(key, line, &raw); err != nil {
 				return err
 			}
 			sr.checkVersion(line, raw)
@@ -147,7 +147,7 @@ func readSpecStory(ctx context.Context, f *File, r io.Reader) ([]*transcript.Ses
 		case "workspaceRoot":
 			return str(&s.CWD)
 		case "exchanges":
-			return d.array(key, func(i, line int, raw json.RawMessage) error {
+			return d.Array(key, func(i, line int, raw json.RawMessage) error {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
@@ -156,11 +156,11 @@ func readSpecStory(ctx context.Context, f *File, r io.Reader) ([]*transcript.Ses
 			})
 		default:
 			s.Skip(key, "a field SessionData 1.0 does not define", 1)
-			return d.skip()
+			return d.Skip()
 		}
 		return nil
 	})
-	complete, err := d.end(ctx, err)
+	complete, err := d.End(ctx, err)
 	if err != nil {
 		return nil, err
 	}
@@ -172,14 +172,14 @@ func readSpecStory(ctx context.Context, f *File, r io.Reader) ([]*transcript.Ses
 	if len(sr.hints) > 0 {
 		s.Meta["path hints"] = strings.Join(sr.hints, ", ")
 	}
-	return snapshot(f, s), nil
+	return Snapshot(f, s), nil
 }
 
 // checkVersion warns about a schemaVersion other than 1.0; SpecStory itself
 // refuses newer ones, this reader reads what it can.
 func (sr *ssReader) checkVersion(line int, raw json.RawMessage) {
 	var v string
-	if unmarshal(raw, &v) != nil {
+	if Unmarshal(raw, &v) != nil {
 		sr.f.Warn(line, "schemaVersion: expected the string %q, found %s", ssVersion, raw)
 		return
 	}
@@ -195,13 +195,13 @@ func (sr *ssReader) checkVersion(line int, raw json.RawMessage) {
 	}
 }
 
-func (sr *ssReader) provider(d *jsonDoc, line int) error {
+func (sr *ssReader) provider(d *JSONDoc, line int) error {
 	var p struct {
 		ID      *string `json:"id"`
 		Name    *string `json:"name"`
 		Version *string `json:"version"`
 	}
-	if err := d.value("provider", line, &p); err != nil {
+	if err := d.Value("provider", line, &p); err != nil {
 		return err
 	}
 	for _, f := range []struct {
@@ -235,12 +235,12 @@ func (sr *ssReader) exchange(path string, line int, raw json.RawMessage) {
 		seen       = map[string]bool{}
 		v          string
 	)
-	d := newJSONDoc(sr.f, bytes.NewReader(raw), line)
-	isObject, err := d.object(path, func(key string, line int) error {
+	d := NewJSONDoc(sr.f, bytes.NewReader(raw), line)
+	isObject, err := d.Object(path, func(key string, line int) error {
 		seen[key] = true
 		switch key {
 		case "startTime", "endTime":
-			if err := d.value(path+"."+key, line, &v); err != nil {
+			if err := d.Value(path+"."+key, line, &v); err != nil {
 				return err
 			}
 			if t := sr.time(path+"."+key, line, v); key == "startTime" {
@@ -250,23 +250,23 @@ func (sr *ssReader) exchange(path string, line int, raw json.RawMessage) {
 			}
 		case "messages":
 			// Kept raw until the exchange's times, which may come later, are known.
-			return d.array(path+".messages", func(_, line int, raw json.RawMessage) error {
+			return d.Array(path+".messages", func(_, line int, raw json.RawMessage) error {
 				msgs = append(msgs, rawMessage{line, raw})
 				return nil
 			})
 		case "exchangeId": // the session's id and the exchange's number
-			return d.skip()
+			return d.Skip()
 		case "metadata":
 			sr.s.Skip("exchange/metadata", "the exchange's metadata, which no SpecStory provider fills", 1)
-			return d.skip()
+			return d.Skip()
 		default:
 			sr.s.Skip("exchange/"+key, "a field of an exchange SessionData 1.0 does not define", 1)
-			return d.skip()
+			return d.Skip()
 		}
 		return nil
 	})
 	if err != nil { // raw came whole from the decoder: this is only a guard
-		d.fail(err)
+		d.Fail(err)
 		return
 	}
 	if isObject {
@@ -291,7 +291,7 @@ func (sr *ssReader) exchange(path string, line int, raw json.RawMessage) {
 // message that breaks them is reported and still shown.
 func (sr *ssReader) message(path string, line int, raw json.RawMessage, start, end time.Time) *transcript.Message {
 	var sm ssMessage
-	if !decodeAt(sr.f, line, path, raw, &sm) {
+	if !DecodeAt(sr.f, line, path, raw, &sm) {
 		return nil
 	}
 	warn := func(format string, args ...any) { sr.f.Warn(line, path+": "+format, args...) }
@@ -322,7 +322,7 @@ func (sr *ssReader) message(path string, line int, raw json.RawMessage, start, e
 		m.Time = firstTime(m.Time, start)
 	}
 	if sm.Metadata.Queued {
-		m.Parts = append(m.Parts, eventPart("info", "Typed while the agent was busy and never sent", nil))
+		m.Parts = append(m.Parts, EventPart("info", "Typed while the agent was busy and never sent", nil))
 	}
 	for k, c := range sm.Content {
 		m.Parts = append(m.Parts, sr.part(fmt.Sprintf("%s.content[%d]", path, k), line, c, m)...)
@@ -355,7 +355,7 @@ func (sr *ssReader) part(path string, line int, raw json.RawMessage, m *transcri
 		Type *string `json:"type"`
 		Text *string `json:"text"`
 	}
-	if !decodeAt(sr.f, line, path, raw, &c) {
+	if !DecodeAt(sr.f, line, path, raw, &c) {
 		return nil
 	}
 	if c.Type == nil || c.Text == nil {
@@ -364,7 +364,7 @@ func (sr *ssReader) part(path string, line int, raw json.RawMessage, m *transcri
 	s := deref(c.Text)
 	switch typ := deref(c.Type); {
 	case typ == "text" && m.Role == transcript.User:
-		return userText(specstoryTools, s, &m.Meta)
+		return UserText(specstoryTools, s, &m.Meta)
 	case typ == "text" || typ == "thinking":
 		if strings.TrimSpace(s) == "" {
 			return nil
@@ -376,7 +376,7 @@ func (sr *ssReader) part(path string, line int, raw json.RawMessage, m *transcri
 		return []*transcript.Part{{Kind: kind, Text: s}}
 	default:
 		sr.f.Warn(line, "%s: content type %q is neither text nor thinking; kept as an unknown event", path, typ)
-		return []*transcript.Part{eventPart(transcript.Unknown, "Unknown content part "+strconv.Quote(typ), raw)}
+		return []*transcript.Part{EventPart(transcript.Unknown, "Unknown content part "+strconv.Quote(typ), raw)}
 	}
 }
 
@@ -390,7 +390,7 @@ func (sr *ssReader) tool(path string, line int, t *ssTool) []*transcript.Part {
 	if !known && t.Type != nil {
 		sr.f.Warn(line, "%s: tool type %q is not one of write, read, search, shell, task, generic, unknown", path, typ)
 	}
-	c := &transcript.ToolCall{ID: t.UseID, Name: firstNonEmpty(name, "unnamed tool"), Kind: kind, Input: text(t.Input)}
+	c := &transcript.ToolCall{ID: t.UseID, Name: FirstNonEmpty(name, "unnamed tool"), Kind: kind, Input: Text(t.Input)}
 	// SpecStory's own view of the call: its summary line and its Markdown,
 	// shown first; the input and output stay as recorded.
 	parts := []*transcript.Part{{Kind: transcript.CallPart, Call: c, Name: t.Summary, Text: t.FormattedMarkdown}}
@@ -420,7 +420,7 @@ func ssToolKind(name, typ string) (kind transcript.ToolKind, known bool) {
 func ssResult(raw json.RawMessage) *transcript.ToolResult {
 	r := &transcript.ToolResult{}
 	if !bytes.HasPrefix(raw, []byte("{")) {
-		r.Output = text(raw)
+		r.Output = Text(raw)
 		return r
 	}
 	var o struct {
@@ -432,27 +432,27 @@ func ssResult(raw json.RawMessage) *transcript.ToolResult {
 			ExitCode *int `json:"exit_code"`
 		} `json:"metadata"`
 	}
-	_ = unmarshal(raw, &o) // a field of another type is left out; the output stays as JSON
+	_ = Unmarshal(raw, &o) // a field of another type is left out; the output stays as JSON
 	switch {
 	case o.Content != nil:
-		r.Output = text(o.Content)
+		r.Output = Text(o.Content)
 	case o.Raw != nil:
 		r.Output = *o.Raw
 	case o.Output != nil:
 		r.Output = *o.Output
 	default:
-		r.Output = text(raw)
+		r.Output = Text(raw)
 	}
 	r.IsError, r.ExitCode = o.IsError, o.Metadata.ExitCode
 	if r.ExitCode == nil {
-		r.ExitCode = exitCode(r.Output)
+		r.ExitCode = ExitCode(r.Output)
 	}
 	return r
 }
 
 // time reads an optional date-time field, reporting one that is not.
 func (sr *ssReader) time(path string, line int, v string) time.Time {
-	t, ok := parseTime(v)
+	t, ok := ParseTime(v)
 	if !ok && v != "" {
 		sr.f.Warn(line, "%s: %q is not a date-time", path, v)
 	}

@@ -283,8 +283,8 @@ func TestDetectSnapshots(t *testing.T) {
 		{"jsonl with the same keys", `{"schemaVersion":"1.0","exchanges":[]}` + "\n" + `{"schemaVersion":"1.0","exchanges":[]}`, ""},
 	} {
 		h := &Head{Path: "x.json", Data: []byte(c.head)}
-		if len(h.Data) > headSize {
-			h.Data = h.Data[:headSize]
+		if len(h.Data) > HeadSize {
+			h.Data = h.Data[:HeadSize]
 		} else {
 			h.EOF = true
 		}
