@@ -144,7 +144,7 @@ func (a *adReader) line(n int, b []byte) {
 			a.enter(adAssistant, n)
 		}
 		a.block = append(a.block, s)
-		a.fence = fenceState(a.fence, strings.TrimSpace(s))
+		a.fence = FenceState(a.fence, strings.TrimSpace(s))
 	}
 	a.prevBlank = blank
 }

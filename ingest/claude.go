@@ -453,7 +453,7 @@ func (cf *ccFile) sessionByID(id, parent string) *ccSession {
 			s:       &transcript.Session{ID: id, ParentID: parent},
 			byMsgID: map[string]*transcript.Message{},
 			titles:  map[string][]string{},
-			dag:     Tree{nodes: map[string]*Node{}},
+			dag:     Tree{},
 		}
 		cf.sessions[id] = cs
 		cf.order = append(cf.order, cs)

@@ -1181,7 +1181,7 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 	case "task_started", "turn_started":
 		cs.openTurn = true
 	case "task_complete", "turn_complete":
-		if msg := errorMessage(ev.Error); msg != "" {
+		if msg := ErrorMessage(ev.Error); msg != "" {
 			cs.system(true, t, EventPart(transcript.ErrorEvent, msg, nil))
 			cs.turnStatus(transcript.Failed)
 		} else {
@@ -1195,7 +1195,7 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 		cs.compaction("", t)
 	case "error", "stream_error", "warning":
 		kind := map[string]string{"error": transcript.ErrorEvent, "stream_error": transcript.Retry, "warning": "info"}[ev.Type]
-		cs.system(true, t, EventPart(kind, FirstNonEmpty(Text(ev.Message), errorMessage(ev.Error), ev.Type), nil))
+		cs.system(true, t, EventPart(kind, FirstNonEmpty(Text(ev.Message), ErrorMessage(ev.Error), ev.Type), nil))
 	case "thread_name_updated":
 		cs.title = ev.ThreadName
 	case "thread_rolled_back":
@@ -1223,7 +1223,7 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 	case "dynamic_tool_call_response":
 		r := &transcript.ToolResult{}
 		cs.fill(n, ev.ContentItems, r)
-		e := cxEnd{isErr: ev.Success != nil && !*ev.Success, output: FirstNonEmpty(r.Output, errorMessage(ev.Error)), images: r.Images}
+		e := cxEnd{isErr: ev.Success != nil && !*ev.Success, output: FirstNonEmpty(r.Output, ErrorMessage(ev.Error)), images: r.Images}
 		cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
 			return &transcript.ToolCall{Name: ev.Tool, Kind: codexTools.Kind(ev.Tool), Input: Text(ev.Arguments)}
 		})
@@ -1398,16 +1398,6 @@ func (cs *cxSession) tokens(raw json.RawMessage) {
 	if cs.cur != nil {
 		cs.cur.Usage.Add(last.usage())
 	}
-}
-
-func errorMessage(raw json.RawMessage) string {
-	var e struct {
-		Message string `json:"message"`
-	}
-	if Unmarshal(raw, &e) == nil && e.Message != "" {
-		return e.Message
-	}
-	return Text(raw)
 }
 
 func (cs *cxSession) mcpEnd(n int, raw json.RawMessage) cxEnd {

@@ -68,12 +68,6 @@ func (u jidoUsage) usage() transcript.Usage {
 	return transcript.Usage{Input: int64(u.Input), Output: int64(u.Output)}
 }
 
-type jidoTodo struct {
-	Content    string `json:"content"`
-	Status     string `json:"status"`
-	ActiveForm string `json:"active_form"`
-}
-
 func readJido(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
 	s := &transcript.Session{Meta: map[string]string{}}
 	var (
@@ -170,7 +164,7 @@ func readJido(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session,
 				return nil
 			})
 		case "todos":
-			return d.todos(&todos)
+			return d.Todos(&todos)
 		default: // signature (an HMAC over the file, not verified) and fields to come
 			return d.Skip()
 		}
@@ -184,7 +178,7 @@ func readJido(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session,
 		f.Warn(0, "version is missing: jido_code writes it in every session")
 	}
 	if len(todos) > 0 {
-		s.Append(todoMessage(todos))
+		s.Append(TodoMessage(todos))
 	}
 	s.Title = FirstNonEmpty(title, name)
 	if cost > 0 {
@@ -236,41 +230,4 @@ func jidoMsg(f *File, path string, line int, raw json.RawMessage) (*transcript.M
 		return nil, cost
 	}
 	return m, cost
-}
-
-// todos reads the todos array that comes next as lines of a GFM task list.
-func (d *JSONDoc) todos(lines *[]string) error {
-	return d.Array("todos", func(i, line int, raw json.RawMessage) error {
-		var t jidoTodo
-		if DecodeAt(d.File, line, fmt.Sprintf("todos[%d]", i), raw, &t) {
-			*lines = append(*lines, todoLine(d.File, line, i, t))
-		}
-		return nil
-	})
-}
-
-// todoLine renders a todo as a GFM task list item, which the page shows as a
-// checkbox.
-func todoLine(f *File, line, i int, t jidoTodo) string {
-	item := strings.Join(strings.Fields(FirstNonEmpty(t.Content, t.ActiveForm)), " ") // one line
-	switch t.Status {
-	case "completed":
-		return "- [x] " + item
-	case "pending":
-		return "- [ ] " + item
-	case "in_progress":
-		return "- [ ] " + item + " *(in progress)*"
-	case "cancelled": // opencode
-		return "- [ ] ~~" + item + "~~ *(cancelled)*"
-	}
-	f.Warn(line, "todos[%d]: unknown status %q", i, t.Status)
-	return "- [ ] " + item + " *(" + strings.Join(strings.Fields(t.Status), " ") + ")*"
-}
-
-// todoMessage shows a todo list, the session's state when it was saved, as a
-// checklist at the end of the session.
-func todoMessage(lines []string) *transcript.Message {
-	return &transcript.Message{Role: transcript.System, Meta: true, Parts: []*transcript.Part{{
-		Kind: transcript.TextPart, Text: "**Todos**\n\n" + strings.Join(lines, "\n"),
-	}}}
 }

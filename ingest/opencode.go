@@ -193,7 +193,7 @@ func readOpencodeExport(ctx context.Context, f *File, r io.Reader) ([]*transcrip
 				return nil
 			})
 		case "todos":
-			return d.todos(&todos)
+			return d.Todos(&todos)
 		default:
 			return d.Skip()
 		}
@@ -469,9 +469,9 @@ func ocError(raw json.RawMessage) (name, desc string) {
 		Data json.RawMessage `json:"data"`
 	}
 	if json.Unmarshal(raw, &e) != nil || e.Name == "" {
-		return "", errorMessage(raw)
+		return "", ErrorMessage(raw)
 	}
-	return e.Name, strings.TrimSuffix(e.Name+": "+errorMessage(e.Data), ": ")
+	return e.Name, strings.TrimSuffix(e.Name+": "+ErrorMessage(e.Data), ": ")
 }
 
 // ocGuessRole says who wrote a message whose record is missing, from its parts.
@@ -633,7 +633,7 @@ func (b *ocBuilder) tool(p *ocPart) []*transcript.Part {
 // todos adds the session's todo list, as a checklist at the end.
 func (b *ocBuilder) todos(lines []string) {
 	if len(lines) > 0 {
-		b.s.Append(todoMessage(lines))
+		b.s.Append(TodoMessage(lines))
 	}
 }
 

@@ -43,8 +43,8 @@ func readOpencodeDB(ctx context.Context, f *File, r io.Reader) ([]*transcript.Se
 	if tables["todo"] {
 		err := SQLiteRowMaps(db, "SELECT * FROM todo ORDER BY session_id, position", func(row map[string]any) error {
 			id := rowString(row, "session_id")
-			t := jidoTodo{Content: rowString(row, "content"), Status: rowString(row, "status")}
-			todos[id] = append(todos[id], todoLine(f, 0, len(todos[id]), t))
+			t := Todo{Content: rowString(row, "content"), Status: rowString(row, "status")}
+			todos[id] = append(todos[id], TodoLine(f, 0, len(todos[id]), t))
 			return nil
 		})
 		if err != nil {

@@ -82,7 +82,7 @@ func readOpencodePiece(f *File, kind string, r io.Reader) ([]*transcript.Session
 		URL       string `json:"url"`
 		Time      struct{ Created JSONTime }
 	}
-	var todos []jidoTodo
+	var todos []Todo
 	if kind == "todo" {
 		err = json.Unmarshal(data, &todos)
 	} else if kind != "permission" && kind != "session_diff" {
@@ -112,7 +112,7 @@ func readOpencodePiece(f *File, kind string, r io.Reader) ([]*transcript.Session
 	case "todo":
 		lines := make([]string, len(todos))
 		for i, t := range todos {
-			lines[i] = todoLine(f, 0, i, t)
+			lines[i] = TodoLine(f, 0, i, t)
 		}
 		p.Meta[ocDataKey] = strings.Join(lines, "\n")
 	case "session_share":

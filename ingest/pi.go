@@ -158,7 +158,7 @@ type piReader struct {
 
 func readPi(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
 	p := &piReader{f: f, s: &transcript.Session{ID: piSessionID(f.Rel), Meta: map[string]string{}},
-		dag: Tree{nodes: map[string]*Node{}}}
+		dag: Tree{}}
 	err := JSONL(ctx, f, r, p.line)
 	if len(p.s.Turns) == 0 {
 		return nil, err

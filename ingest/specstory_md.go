@@ -104,7 +104,7 @@ func (sr *smReader) line(n int, l string) {
 			return
 		}
 		sr.tool.body = append(sr.tool.body, l)
-		sr.tool.fence = fenceState(sr.tool.fence, t)
+		sr.tool.fence = FenceState(sr.tool.fence, t)
 	case sr.in:
 		if before, ok := strings.CutSuffix(l, smThinkClose); ok {
 			sr.think = append(sr.think, before)
@@ -385,16 +385,4 @@ func smInput(kind transcript.ToolKind, arg string, lines []string) string {
 	}
 	b, _ := json.Marshal(in)
 	return string(b)
-}
-
-// fenceState follows the code fences of Markdown: it returns the fence open
-// after line t, given the one open before it.
-func fenceState(open, t string) string {
-	switch {
-	case open == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")):
-		return t[:len(t)-len(strings.TrimLeft(t, t[:1]))]
-	case open != "" && strings.HasPrefix(t, open) && strings.Trim(t, open[:1]) == "":
-		return ""
-	}
-	return open
 }

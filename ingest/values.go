@@ -355,3 +355,25 @@ func AddChild(s *transcript.Session, id string) {
 		s.ChildIDs = append(s.ChildIDs, id)
 	}
 }
+
+func ErrorMessage(raw json.RawMessage) string {
+	var e struct {
+		Message string `json:"message"`
+	}
+	if Unmarshal(raw, &e) == nil && e.Message != "" {
+		return e.Message
+	}
+	return Text(raw)
+}
+
+// FenceState follows the code fences of Markdown: it returns the fence open
+// after line t, given the one open before it.
+func FenceState(open, t string) string {
+	switch {
+	case open == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")):
+		return t[:len(t)-len(strings.TrimLeft(t, t[:1]))]
+	case open != "" && strings.HasPrefix(t, open) && strings.Trim(t, open[:1]) == "":
+		return ""
+	}
+	return open
+}
