@@ -1,37 +1,20 @@
-package ingest
+package ingest_test
 
 import (
-	"context"
 	"encoding/json"
 	"io/fs"
 	"os"
 	"path"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// corpusDir is the shared corpus of real and synthetic sessions beside the
-// repository. A user's clone does not have it: the tests below skip.
-const corpusDir = "../../shared/corpus"
-
-var corpus = sync.OnceValues(func() (*Result, error) {
-	return Load(context.Background(), Root{FS: os.DirFS(corpusDir)})
-})
-
-func loadCorpus(t *testing.T) *Result {
-	t.Helper()
-	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skip("no shared corpus beside the repository")
-	}
-	res, err := corpus()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
+// loadCorpus is what Load gives for the shared corpus, or a skip when
+// there is none.
+func loadCorpus(t *testing.T) *ingest.Result { return corpus(t).res }
 
 // corpusFormats maps corpus folders to the format their session files are in.
 var corpusFormats = map[string]string{

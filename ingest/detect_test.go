@@ -1,10 +1,12 @@
-package ingest
+package ingest_test
 
 import (
 	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/transcriptsite/transcriptsite/ingest"
 )
 
 // TestDetectionIsUnambiguous checks that every test and corpus file is
@@ -21,14 +23,14 @@ func TestDetectionIsUnambiguous(t *testing.T) {
 				return nil
 			}
 			defer fh.Close()
-			h, _, done, err := Sniff(p, fh)
+			h, _, done, err := ingest.Sniff(p, fh)
 			if err != nil {
 				return nil
 			}
 			defer done()
 			var top float64
 			var sure []string
-			for _, r := range Readers {
+			for _, r := range ingest.Readers {
 				switch c := r.Detect(h); {
 				case c > top:
 					top, sure = c, []string{r.Name}

@@ -1,7 +1,6 @@
-package ingest
+package ingest_test
 
 import (
-	"bytes"
 	"context"
 	"io/fs"
 	"os"
@@ -9,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -47,14 +47,12 @@ func TestReleasedGroupsLoadBack(t *testing.T) {
 		{"held cold", kept, size, false, "all"},
 		{"held warm", kept, size, false, "none"},
 	} {
-		res, err := LoadCached(context.Background(), Options{Cache: run.c, Release: true, Hold: run.hold}, Root{FS: os.DirFS(corpusDir)})
+		res, err := ingest.LoadCached(context.Background(), ingest.Options{Cache: run.c, Release: true, Hold: run.hold}, ingest.Root{FS: os.DirFS(corpusDir)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if run.lose { // the cache loses every parsed file: they are read again
-			for _, rd := range res.reads {
-				run.c.Put(rd.key, nil)
-			}
+			ingest.LoseParsed(res, run.c)
 		}
 		if len(res.Sessions) != len(held.Sessions) || len(res.Warnings) != len(held.Warnings) {
 			t.Fatalf("%s: %d sessions, %d warnings; held: %d, %d", run.name, len(res.Sessions), len(res.Warnings), len(held.Sessions), len(held.Warnings))
@@ -90,47 +88,11 @@ func TestReleasedGroupsLoadBack(t *testing.T) {
 		}
 		// Whether held or released, a group's summaries are kept for the
 		// next load, which then needs none of its turns.
-		for _, g := range res.groups {
-			if keys := g.cacheKeys(res.reads); keys != nil {
-				if _, ok := run.c.Get(groupKey(keys)); !ok {
-					t.Errorf("%s: the summaries of %s are not cached", run.name, res.reads[g.files[0]].rel)
-				}
-			}
+		for _, src := range ingest.UncachedGroups(res, run.c) {
+			t.Errorf("%s: the summaries of %s are not cached", run.name, src)
 		}
 		if got := map[bool]string{true: "none", false: map[bool]string{true: "all", false: "some"}[whole == n]}[whole == 0]; got != run.whole {
 			t.Errorf("%s: %d of %d sessions kept their turns, want %s", run.name, whole, n, run.whole)
 		}
-	}
-}
-
-// gob sends a pointer to zero as nothing: exit code 0 must survive the
-// cache all the same, on a result part and on a call's result.
-func TestCacheKeepsExitCodeZero(t *testing.T) {
-	zero, one := 0, 1
-	m := &transcript.Message{Role: transcript.Assistant, Parts: []*transcript.Part{
-		{Kind: transcript.CallPart, Call: &transcript.ToolCall{ID: "a", Result: &transcript.ToolResult{ExitCode: &zero}}},
-		{Kind: transcript.ResultPart, Result: &transcript.ToolResult{ExitCode: &zero}},
-		{Kind: transcript.ResultPart, Result: &transcript.ToolResult{ExitCode: &one}},
-		{Kind: transcript.ResultPart, Result: &transcript.ToolResult{}},
-	}}
-	s := &transcript.Session{ID: "s"}
-	s.Append(m)
-	var buf bytes.Buffer
-	if err := (&parsed{Reader: 1, Sessions: []*transcript.Session{s}}).encode(&buf); err != nil {
-		t.Fatal(err)
-	}
-	var p parsed
-	if err := p.decode(&buf); err != nil {
-		t.Fatal(err)
-	}
-	got := p.Sessions[0].Turns[0].Messages[0].Parts
-	code := func(r *transcript.ToolResult) any {
-		if r.ExitCode == nil {
-			return nil
-		}
-		return *r.ExitCode
-	}
-	if a, b, c, d := code(got[0].Call.Result), code(got[1].Result), code(got[2].Result), code(got[3].Result); a != 0 || b != 0 || c != 1 || d != nil {
-		t.Errorf("exit codes after the cache: %v %v %v %v, want 0 0 1 nil", a, b, c, d)
 	}
 }

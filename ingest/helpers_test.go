@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -101,4 +102,13 @@ func skips(s *transcript.Session) string {
 	}
 	slices.Sort(out)
 	return strings.Join(out, ", ")
+}
+
+// corpusDir is the shared corpus beside the repository (see ingesttest).
+const corpusDir = "../../shared/corpus"
+
+// notSession: see ingesttest.NotSession.
+func notSession(p string) bool {
+	base := path.Base(p)
+	return base == "SOURCE.txt" || strings.HasSuffix(base, ".meta.json") || base == "session-data-v1.json"
 }

@@ -1,33 +1,34 @@
-package ingest
+package ingest_test
 
 import (
 	"testing"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 func TestToolKinds(t *testing.T) {
 	for _, c := range []struct {
-		tools *Tools
+		tools *ingest.Tools
 		name  string
 		want  transcript.ToolKind
 	}{
-		{claudeTools, "Bash", transcript.ShellTool},
-		{codexTools, "exec_command", transcript.ShellTool},
-		{claudeTools, "Read", transcript.ReadTool},
-		{claudeTools, "Write", transcript.WriteTool},
-		{claudeTools, "MultiEdit", transcript.EditTool},
-		{codexTools, "apply_patch", transcript.EditTool},
-		{claudeTools, "Grep", transcript.SearchTool},
-		{claudeTools, "WebSearch", transcript.SearchTool},
-		{claudeTools, "WebFetch", transcript.WebTool},
-		{claudeTools, "Task", transcript.TaskTool},
-		{claudeTools, "TodoWrite", transcript.TaskTool},
-		{claudeTools, "mcp__github__create_issue", transcript.MCPTool},
-		{claudeTools, "frobnicate", transcript.OtherTool},
+		{ingest.ClaudeTools, "Bash", transcript.ShellTool},
+		{ingest.CodexTools, "exec_command", transcript.ShellTool},
+		{ingest.ClaudeTools, "Read", transcript.ReadTool},
+		{ingest.ClaudeTools, "Write", transcript.WriteTool},
+		{ingest.ClaudeTools, "MultiEdit", transcript.EditTool},
+		{ingest.CodexTools, "apply_patch", transcript.EditTool},
+		{ingest.ClaudeTools, "Grep", transcript.SearchTool},
+		{ingest.ClaudeTools, "WebSearch", transcript.SearchTool},
+		{ingest.ClaudeTools, "WebFetch", transcript.WebTool},
+		{ingest.ClaudeTools, "Task", transcript.TaskTool},
+		{ingest.ClaudeTools, "TodoWrite", transcript.TaskTool},
+		{ingest.ClaudeTools, "mcp__github__create_issue", transcript.MCPTool},
+		{ingest.ClaudeTools, "frobnicate", transcript.OtherTool},
 		// A name is the agent's: Codex's apply_patch is not Gemini's.
-		{geminiTools, "apply_patch", transcript.OtherTool},
-		{specstoryTools, "apply_patch", transcript.EditTool}, // SpecStory records Codex
+		{ingest.GeminiTools, "apply_patch", transcript.OtherTool},
+		{ingest.SpecstoryTools, "apply_patch", transcript.EditTool}, // SpecStory records Codex
 	} {
 		if got := c.tools.Kind(c.name); got != c.want {
 			t.Errorf("Kind(%q) = %q, want %q", c.name, got, c.want)
@@ -37,17 +38,17 @@ func TestToolKinds(t *testing.T) {
 
 func TestIsInjected(t *testing.T) {
 	for _, c := range []struct {
-		tools *Tools
+		tools *ingest.Tools
 		text  string
 		want  bool
 	}{
-		{claudeTools, "<system-reminder>the file changed</system-reminder>", true},
-		{claudeTools, "\n <command-name>/clear</command-name>", true},
-		{codexTools, "<environment_context>cwd</environment_context>", true},
-		{claudeTools, "<environment_context>cwd</environment_context>", false},
-		{specstoryTools, "<environment_context>cwd</environment_context>", true},
-		{claudeTools, "Please look at <system-reminder> handling", false},
-		{claudeTools, "fix the bug", false},
+		{ingest.ClaudeTools, "<system-reminder>the file changed</system-reminder>", true},
+		{ingest.ClaudeTools, "\n <command-name>/clear</command-name>", true},
+		{ingest.CodexTools, "<environment_context>cwd</environment_context>", true},
+		{ingest.ClaudeTools, "<environment_context>cwd</environment_context>", false},
+		{ingest.SpecstoryTools, "<environment_context>cwd</environment_context>", true},
+		{ingest.ClaudeTools, "Please look at <system-reminder> handling", false},
+		{ingest.ClaudeTools, "fix the bug", false},
 	} {
 		if got := c.tools.IsInjected(c.text); got != c.want {
 			t.Errorf("IsInjected(%q) = %v", c.text, got)
