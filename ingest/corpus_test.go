@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/transcriptsite/transcriptsite/ingest"
+	_ "github.com/transcriptsite/transcriptsite/ingest/agents"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 

@@ -29,8 +29,6 @@ func UncachedGroups(res *Result, c Cache) []string {
 
 // The readers still in this package, until they move to their own.
 var (
-	ClaudeCode     = claudeCode
-	ClaudeTools    = claudeTools
 	CodexTools     = codexTools
 	GeminiTools    = geminiTools
 	SpecstoryTools = specstoryTools

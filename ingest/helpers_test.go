@@ -112,3 +112,12 @@ func notSession(p string) bool {
 	base := path.Base(p)
 	return base == "SOURCE.txt" || strings.HasSuffix(base, ".meta.json") || base == "session-data-v1.json"
 }
+
+// kinds: see ingesttest.Kinds.
+func kinds(m *transcript.Message) string {
+	var ks []string
+	for _, p := range m.Parts {
+		ks = append(ks, string(p.Kind))
+	}
+	return strings.Join(ks, " ")
+}

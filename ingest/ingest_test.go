@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -12,7 +13,9 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/ingest/claude"
 	"github.com/transcriptsite/transcriptsite/ingest/ingesttest"
+	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 func TestDetect(t *testing.T) {
@@ -161,7 +164,7 @@ func TestSniffDecompressesZstd(t *testing.T) {
 	}
 	defer done()
 	all, _ := io.ReadAll(r)
-	if string(all) != line || ingest.Detect(h) != ingest.ClaudeCode {
+	if string(all) != line || ingest.Detect(h) != claude.Reader {
 		t.Errorf("decompressed %q, detected %v", all, ingest.Detect(h))
 	}
 }
@@ -239,5 +242,36 @@ func TestNotesOnManyLines(t *testing.T) {
 		`s.jsonl:5: Unknown record type "hologram": shown as an unknown event`)
 	if len(res.Sessions) != 1 || len(res.Sessions[0].Warnings) != 3 {
 		t.Errorf("sessions %d", len(res.Sessions))
+	}
+}
+
+// TestArgsAfterTransform checks that a call's Args are read from its input
+// as the build's transform (redaction) leaves it, and that every call of
+// a loaded session has them.
+func TestArgsAfterTransform(t *testing.T) {
+	opts := ingest.Options{Transform: func(s *transcript.Session) {
+		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+			if p.Call != nil && p.Call.Kind == transcript.ShellTool {
+				p.Call.Input = `{"command":"[REDACTED]"}`
+			}
+		})
+	}}
+	res, err := ingest.LoadCached(context.Background(), opts, ingest.Root{FS: os.DirFS("claude/testdata")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shells := 0
+	for _, s := range res.Sessions {
+		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+			if c := p.Call; c != nil && c.Kind == transcript.ShellTool {
+				shells++
+				if c.Args.Command != "[REDACTED]" || c.Args.Summary != "[REDACTED]" {
+					t.Errorf("%s: args %+v", s.Source, c.Args)
+				}
+			}
+		})
+	}
+	if shells == 0 {
+		t.Error("no shell call in claude/testdata")
 	}
 }

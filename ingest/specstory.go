@@ -27,7 +27,7 @@ var specstory = &Reader{
 }
 
 // specstoryTools are those of the agents whose sessions SpecStory records.
-var specstoryTools = Join(claudeTools, cursorTools, codexTools, geminiTools)
+var specstoryTools = ToolsOf("claude-code", "cursor", "codex", "gemini-cli")
 
 func init() { Register(specstory) }
 

@@ -3,6 +3,7 @@ package ingest
 import (
 	"maps"
 	"strings"
+	"sync"
 
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
@@ -21,6 +22,9 @@ type Tools struct {
 	// Args names the input fields its tools say what views show in; nil
 	// is CommonArgs.
 	Args *ArgNames
+
+	of   []string // formats whose readers' tools these join (ToolsOf)
+	once sync.Once
 }
 
 // CommonKinds are the tool names that mean the same in every agent that
@@ -46,6 +50,7 @@ var CommonKinds = map[string]transcript.ToolKind{
 
 // Kind classifies the tool name.
 func (t *Tools) Kind(name string) transcript.ToolKind {
+	t.join()
 	n := strings.ToLower(name)
 	if k, ok := t.Kinds[n]; ok {
 		return k
@@ -62,6 +67,7 @@ func (t *Tools) Kind(name string) transcript.ToolKind {
 // IsInjected reports whether text was put there by the agent's harness
 // rather than typed by the user.
 func (t *Tools) IsInjected(text string) bool {
+	t.join()
 	s := strings.TrimLeft(text, " \t\r\n")
 	for _, p := range t.Injected {
 		if strings.HasPrefix(s, p) {
@@ -71,15 +77,28 @@ func (t *Tools) IsInjected(text string) bool {
 	return false
 }
 
-// Join returns tools that know what each of ts knows: the tools of a
-// format that records the sessions of several agents.
-func Join(ts ...*Tools) *Tools {
-	out := &Tools{Kinds: map[string]transcript.ToolKind{}}
-	for _, t := range ts {
-		maps.Copy(out.Kinds, t.Kinds)
-		out.Injected = append(out.Injected, t.Injected...)
+// ToolsOf returns tools that know what the tools of the registered
+// readers of formats know: those of a format that records the sessions of
+// other agents. They are joined when first used, once every reader has
+// registered.
+func ToolsOf(formats ...string) *Tools { return &Tools{of: formats} }
+
+func (t *Tools) join() {
+	if t.of == nil {
+		return
 	}
-	return out
+	t.once.Do(func() {
+		kinds := map[string]transcript.ToolKind{}
+		for _, f := range t.of {
+			for _, r := range Readers {
+				if r.Name == f {
+					maps.Copy(kinds, r.Tools.Kinds)
+					t.Injected = append(t.Injected, r.Tools.Injected...)
+				}
+			}
+		}
+		t.Kinds = kinds
+	})
 }
 
 // fill sets the Args of every tool call of s. It runs once s is merged,

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/ingest/claude"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -13,19 +14,19 @@ func TestToolKinds(t *testing.T) {
 		name  string
 		want  transcript.ToolKind
 	}{
-		{ingest.ClaudeTools, "Bash", transcript.ShellTool},
+		{claude.Tools, "Bash", transcript.ShellTool},
 		{ingest.CodexTools, "exec_command", transcript.ShellTool},
-		{ingest.ClaudeTools, "Read", transcript.ReadTool},
-		{ingest.ClaudeTools, "Write", transcript.WriteTool},
-		{ingest.ClaudeTools, "MultiEdit", transcript.EditTool},
+		{claude.Tools, "Read", transcript.ReadTool},
+		{claude.Tools, "Write", transcript.WriteTool},
+		{claude.Tools, "MultiEdit", transcript.EditTool},
 		{ingest.CodexTools, "apply_patch", transcript.EditTool},
-		{ingest.ClaudeTools, "Grep", transcript.SearchTool},
-		{ingest.ClaudeTools, "WebSearch", transcript.SearchTool},
-		{ingest.ClaudeTools, "WebFetch", transcript.WebTool},
-		{ingest.ClaudeTools, "Task", transcript.TaskTool},
-		{ingest.ClaudeTools, "TodoWrite", transcript.TaskTool},
-		{ingest.ClaudeTools, "mcp__github__create_issue", transcript.MCPTool},
-		{ingest.ClaudeTools, "frobnicate", transcript.OtherTool},
+		{claude.Tools, "Grep", transcript.SearchTool},
+		{claude.Tools, "WebSearch", transcript.SearchTool},
+		{claude.Tools, "WebFetch", transcript.WebTool},
+		{claude.Tools, "Task", transcript.TaskTool},
+		{claude.Tools, "TodoWrite", transcript.TaskTool},
+		{claude.Tools, "mcp__github__create_issue", transcript.MCPTool},
+		{claude.Tools, "frobnicate", transcript.OtherTool},
 		// A name is the agent's: Codex's apply_patch is not Gemini's.
 		{ingest.GeminiTools, "apply_patch", transcript.OtherTool},
 		{ingest.SpecstoryTools, "apply_patch", transcript.EditTool}, // SpecStory records Codex
@@ -42,13 +43,13 @@ func TestIsInjected(t *testing.T) {
 		text  string
 		want  bool
 	}{
-		{ingest.ClaudeTools, "<system-reminder>the file changed</system-reminder>", true},
-		{ingest.ClaudeTools, "\n <command-name>/clear</command-name>", true},
+		{claude.Tools, "<system-reminder>the file changed</system-reminder>", true},
+		{claude.Tools, "\n <command-name>/clear</command-name>", true},
 		{ingest.CodexTools, "<environment_context>cwd</environment_context>", true},
-		{ingest.ClaudeTools, "<environment_context>cwd</environment_context>", false},
+		{claude.Tools, "<environment_context>cwd</environment_context>", false},
 		{ingest.SpecstoryTools, "<environment_context>cwd</environment_context>", true},
-		{ingest.ClaudeTools, "Please look at <system-reminder> handling", false},
-		{ingest.ClaudeTools, "fix the bug", false},
+		{claude.Tools, "Please look at <system-reminder> handling", false},
+		{claude.Tools, "fix the bug", false},
 	} {
 		if got := c.tools.IsInjected(c.text); got != c.want {
 			t.Errorf("IsInjected(%q) = %v", c.text, got)

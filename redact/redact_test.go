@@ -13,6 +13,7 @@ import (
 
 	transcriptsite "github.com/transcriptsite/transcriptsite"
 	"github.com/transcriptsite/transcriptsite/ingest"
+	_ "github.com/transcriptsite/transcriptsite/ingest/agents"
 	"github.com/transcriptsite/transcriptsite/internal/synth"
 	"github.com/transcriptsite/transcriptsite/redact"
 	"github.com/transcriptsite/transcriptsite/redact/redacttest"

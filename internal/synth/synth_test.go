@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/transcriptsite/transcriptsite/ingest"
+	_ "github.com/transcriptsite/transcriptsite/ingest/agents"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 

@@ -1,4 +1,4 @@
-package ingest
+package claude
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -145,7 +146,7 @@ func (cs *ccSession) carry(blocks []ccBlock) {
 func ccPromptKey(blocks []ccBlock) string {
 	var b strings.Builder
 	for _, bl := range blocks {
-		if bl.Type == "text" && !claudeTools.IsInjected(bl.Text) {
+		if bl.Type == "text" && !Tools.IsInjected(bl.Text) {
 			b.WriteString(bl.Text)
 			b.WriteByte(' ')
 		}
@@ -175,9 +176,9 @@ func (cs *ccSession) unqueue(cf *ccFile) {
 			typed := &transcript.Message{Role: transcript.User, Time: e.at}
 			injected := &transcript.Message{Role: transcript.User, Time: e.at, Meta: true}
 			for _, b := range cf.blocks(e.content) {
-				if p := UserPart(b.Text); b.Type == "text" && p != nil {
+				if p := ingest.UserPart(b.Text); b.Type == "text" && p != nil {
 					m := typed
-					if claudeTools.IsInjected(b.Text) {
+					if Tools.IsInjected(b.Text) {
 						m = injected
 					}
 					m.Parts = append(m.Parts, p)

@@ -1,4 +1,4 @@
-package ingest
+package claude
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -27,7 +28,7 @@ func (cs *ccSession) begin(cf *ccFile, rec *ccRecord) {
 		return
 	}
 	// A compaction boundary has no parent, only a logical one.
-	cs.node = cs.dag.Add(rec.UUID, FirstNonEmpty(rec.ParentUUID, rec.LogicalParentUUID), rec.Timestamp.Time)
+	cs.node = cs.dag.Add(rec.UUID, ingest.FirstNonEmpty(rec.ParentUUID, rec.LogicalParentUUID), rec.Timestamp.Time)
 	if o := cf.owner[rec.ParentUUID]; o != nil && o != cs && s.ParentID == "" {
 		s.ParentID = o.s.ID // a session continued or forked from another
 	}
@@ -57,11 +58,11 @@ func (cs *ccSession) end() {
 // elements may themselves be strings.
 func (cf *ccFile) blocks(raw json.RawMessage) []ccBlock {
 	var s string
-	if Unmarshal(raw, &s) == nil {
+	if ingest.Unmarshal(raw, &s) == nil {
 		return []ccBlock{{Type: "text", Text: s}}
 	}
 	var elems []json.RawMessage
-	if err := Unmarshal(raw, &elems); err != nil {
+	if err := ingest.Unmarshal(raw, &elems); err != nil {
 		if len(raw) == 0 || string(raw) == "null" {
 			cf.warn("message has no content")
 		} else {
@@ -72,8 +73,8 @@ func (cf *ccFile) blocks(raw json.RawMessage) []ccBlock {
 	bs := make([]ccBlock, 0, len(elems))
 	for _, e := range elems {
 		var b ccBlock
-		if err := Unmarshal(e, &b); !IsDrift(err) {
-			b = ccBlock{Type: "text", Text: Text(e)}
+		if err := ingest.Unmarshal(e, &b); !ingest.IsDrift(err) {
+			b = ccBlock{Type: "text", Text: ingest.Text(e)}
 		}
 		b.raw = e
 		bs = append(bs, b)
@@ -92,7 +93,7 @@ func (cs *ccSession) user(cf *ccFile, rec *ccRecord) {
 		tur = rec.ToolUseResult // it describes the record's one result
 	case 0:
 		var s string
-		if Unmarshal(rec.ToolUseResult, &s) == nil && strings.TrimSpace(s) != "" {
+		if ingest.Unmarshal(rec.ToolUseResult, &s) == nil && strings.TrimSpace(s) != "" {
 			// A result with no block to hold it.
 			blocks = append(blocks, ccBlock{Type: "tool_result", Content: rec.ToolUseResult})
 		}
@@ -109,7 +110,7 @@ func (cs *ccSession) user(cf *ccFile, rec *ccRecord) {
 	}
 	if meta && rec.IsCompactSummary && !cs.afterCompaction() {
 		cs.add(&transcript.Message{ID: ccSubID(rec.UUID, "#compaction"), Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
-			Parts: []*transcript.Part{EventPart(transcript.Compaction, "Conversation compacted", nil)}})
+			Parts: []*transcript.Part{ingest.EventPart(transcript.Compaction, "Conversation compacted", nil)}})
 	}
 	cs.userParts(cf, rec, blocks, tur, meta)
 }
@@ -131,7 +132,7 @@ func (cs *ccSession) userParts(cf *ccFile, rec *ccRecord, blocks []ccBlock, tur 
 				}
 				break
 			}
-			if p = UserPart(b.Text); p != nil && claudeTools.IsInjected(b.Text) && !meta {
+			if p = ingest.UserPart(b.Text); p != nil && Tools.IsInjected(b.Text) && !meta {
 				injectedFirst = injectedFirst || len(typed) == 0
 				injected = append(injected, p)
 				continue
@@ -230,7 +231,7 @@ func (cs *ccSession) assistant(cf *ccFile, rec *ccRecord) {
 	for _, b := range cf.blocks(msg.Content) {
 		switch {
 		case b.Type == "text" && rec.IsAPIError:
-			m.Parts = append(m.Parts, EventPart(transcript.ErrorEvent, b.Text, nil))
+			m.Parts = append(m.Parts, ingest.EventPart(transcript.ErrorEvent, b.Text, nil))
 		case b.Type == "text":
 			if strings.TrimSpace(b.Text) != "" {
 				m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: b.Text})
@@ -243,7 +244,7 @@ func (cs *ccSession) assistant(cf *ccFile, rec *ccRecord) {
 			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ThinkingPart, Text: t})
 		case b.Type == "tool_use", b.Type == "server_tool_use":
 			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-				ID: b.ID, Name: b.Name, Kind: claudeTools.Kind(b.Name), Input: Text(b.Input),
+				ID: b.ID, Name: b.Name, Kind: Tools.Kind(b.Name), Input: ingest.Text(b.Input),
 			}})
 		case strings.HasSuffix(b.Type, "_tool_result"):
 			// Results of server tools (web search, web fetch) come back
@@ -252,7 +253,7 @@ func (cs *ccSession) assistant(cf *ccFile, rec *ccRecord) {
 		case b.Type == "image":
 			m.Parts = append(m.Parts, cf.imagePart(b))
 		case b.Type == "fallback" && b.From != nil && b.To != nil:
-			m.Parts = append(m.Parts, EventPart("info", "Model fell back from "+b.From.Model+" to "+b.To.Model, nil))
+			m.Parts = append(m.Parts, ingest.EventPart("info", "Model fell back from "+b.From.Model+" to "+b.To.Model, nil))
 		default:
 			m.Parts = append(m.Parts, ccUnknownBlock(cf.f, b))
 		}
@@ -260,7 +261,7 @@ func (cs *ccSession) assistant(cf *ccFile, rec *ccRecord) {
 }
 
 // ccUnknownBlock keeps a content block of a type the reader does not know.
-func ccUnknownBlock(f *File, b ccBlock) *transcript.Part {
+func ccUnknownBlock(f *ingest.File, b ccBlock) *transcript.Part {
 	return f.Unknown("Unknown content block "+strconv.Quote(b.Type), b.raw)
 }
 
@@ -278,13 +279,13 @@ func ccDocument(b ccBlock) string {
 func (cs *ccSession) system(rec *ccRecord, line []byte) {
 	var kind, desc string
 	var raw []byte
-	content := Text(rec.Content)
+	content := ingest.Text(rec.Content)
 	errMsg := func() string {
 		var e struct {
 			Message string `json:"message"`
 		}
-		if Unmarshal(rec.Error, &e) != nil || e.Message == "" {
-			return Text(rec.Error)
+		if ingest.Unmarshal(rec.Error, &e) != nil || e.Message == "" {
+			return ingest.Text(rec.Error)
 		}
 		return e.Message
 	}
@@ -298,7 +299,7 @@ func (cs *ccSession) system(rec *ccRecord, line []byte) {
 			desc += ": " + e
 		}
 	case "error":
-		kind, desc = transcript.ErrorEvent, FirstNonEmpty(errMsg(), content, "Error")
+		kind, desc = transcript.ErrorEvent, ingest.FirstNonEmpty(errMsg(), content, "Error")
 	case "compact_boundary":
 		kind = transcript.Compaction
 		desc = "Conversation compacted"
@@ -322,13 +323,13 @@ func (cs *ccSession) system(rec *ccRecord, line []byte) {
 			desc += "\n" + h.Command
 		}
 		for _, e := range rec.HookErrors {
-			desc += "\nerror: " + Text(e)
+			desc += "\nerror: " + ingest.Text(e)
 		}
 		if rec.PreventedContinuation {
 			desc += "\nprevented continuation: " + rec.StopReason
 		}
 	case "api_refusal":
-		kind, desc = transcript.ErrorEvent, "The API refused the request: "+FirstNonEmpty(rec.RefusalExplanation, rec.RefusalCategory, content)
+		kind, desc = transcript.ErrorEvent, "The API refused the request: "+ingest.FirstNonEmpty(rec.RefusalExplanation, rec.RefusalCategory, content)
 		if content != "" && !strings.Contains(desc, content) {
 			desc += " (" + content + ")"
 		}
@@ -343,13 +344,13 @@ func (cs *ccSession) system(rec *ccRecord, line []byte) {
 		default:
 			kind = "info"
 		}
-		desc = FirstNonEmpty(content, rec.Subtype, "system message")
+		desc = ingest.FirstNonEmpty(content, rec.Subtype, "system message")
 		if content == "" {
 			raw = line // a record of a kind not read yet: what it holds is kept
 		}
 	}
 	cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
-		Sidechain: rec.IsSidechain, Parts: []*transcript.Part{EventPart(kind, desc, raw)}})
+		Sidechain: rec.IsSidechain, Parts: []*transcript.Part{ingest.EventPart(kind, desc, raw)}})
 }
 
 // attachment keeps what a harness attachment gave the model or the user:
@@ -380,10 +381,10 @@ func (cs *ccSession) attachment(cf *ccFile, rec *ccRecord) {
 			Content string `json:"content"`
 		} `json:"skills"`
 	}
-	_ = Unmarshal(rec.Attachment, &a)
+	_ = ingest.Unmarshal(rec.Attachment, &a)
 	event := func(desc string) {
 		cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
-			Sidechain: rec.IsSidechain, Parts: []*transcript.Part{EventPart("hook", desc, nil)}})
+			Sidechain: rec.IsSidechain, Parts: []*transcript.Part{ingest.EventPart("hook", desc, nil)}})
 	}
 	var files []*transcript.Part // file contents put in the model's context
 	file := func(name, content string) {
@@ -401,8 +402,8 @@ func (cs *ccSession) attachment(cf *ccFile, rec *ccRecord) {
 		// What a hook added to the model's context (a successful hook
 		// mostly adds nothing, and is then only counted).
 		var lines []string
-		if Unmarshal(a.Content, &lines) != nil {
-			lines = []string{Text(a.Content)}
+		if ingest.Unmarshal(a.Content, &lines) != nil {
+			lines = []string{ingest.Text(a.Content)}
 		}
 		if t := strings.Join(lines, "\n"); strings.TrimSpace(t) != "" {
 			cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time, Meta: true,
@@ -427,8 +428,8 @@ func (cs *ccSession) attachment(cf *ccFile, rec *ccRecord) {
 			Path    string `json:"path"`
 			Content string `json:"content"`
 		}
-		_ = Unmarshal(a.Content, &m)
-		file(FirstNonEmpty(a.DisplayPath, m.Path, a.Path), m.Content)
+		_ = ingest.Unmarshal(a.Content, &m)
+		file(ingest.FirstNonEmpty(a.DisplayPath, m.Path, a.Path), m.Content)
 	case "file":
 		// A file the user mentioned with @, read into the prompt.
 		var c struct {
@@ -437,13 +438,13 @@ func (cs *ccSession) attachment(cf *ccFile, rec *ccRecord) {
 				Content  string `json:"content"`
 			} `json:"file"`
 		}
-		_ = Unmarshal(a.Content, &c)
-		file(FirstNonEmpty(a.DisplayPath, a.Filename, c.File.FilePath), c.File.Content)
+		_ = ingest.Unmarshal(a.Content, &c)
+		file(ingest.FirstNonEmpty(a.DisplayPath, a.Filename, c.File.FilePath), c.File.Content)
 	case "edited_text_file":
 		file(a.Filename+" (edited by the user)", a.Snippet)
 	case "invoked_skills":
 		for _, sk := range a.Skills {
-			file(FirstNonEmpty(sk.Path, sk.Name), sk.Content)
+			file(ingest.FirstNonEmpty(sk.Path, sk.Name), sk.Content)
 		}
 	}
 	if len(files) > 0 {
@@ -477,7 +478,7 @@ func (cf *ccFile) imagePart(b ccBlock) *transcript.Part {
 	if b.Source.URL != "" {
 		return &transcript.Part{Kind: transcript.ImagePart, Image: &transcript.Image{URL: b.Source.URL}}
 	}
-	img, ok := DecodeImage(cf.f, b.Source.Data)
+	img, ok := ingest.DecodeImage(cf.f, b.Source.Data)
 	if !ok {
 		cf.warn("image data is not base64; skipped")
 		return &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable image)"}

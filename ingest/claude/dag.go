@@ -1,4 +1,4 @@
-package ingest
+package claude
 
 import (
 	"cmp"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -203,7 +204,7 @@ func linkClaude(ss, metas []*transcript.Session) {
 			var in struct {
 				Description string `json:"description"`
 			}
-			if sub.Title == "" && Unmarshal([]byte(c.Input), &in) == nil && strings.TrimSpace(in.Description) != "" {
+			if sub.Title == "" && ingest.Unmarshal([]byte(c.Input), &in) == nil && strings.TrimSpace(in.Description) != "" {
 				sub.Title = strings.TrimSpace(in.Description)
 				setMeta(sub, "title source", "description")
 			}

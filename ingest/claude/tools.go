@@ -1,4 +1,4 @@
-package ingest
+package claude
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -44,13 +45,13 @@ func (cf *ccFile) toolResult(b ccBlock, structured json.RawMessage) *transcript.
 	cf.resultContent(r, b.Content)
 	var u ccToolUse
 	var s string
-	if Unmarshal(structured, &s) == nil {
+	if ingest.Unmarshal(structured, &s) == nil {
 		// The result as plain text, an error mostly: "Error: " and what the
 		// model saw, or what it did not see (the user's reason to reject).
 		if t := strings.TrimPrefix(s, "Error: "); !strings.Contains(r.Output, strings.TrimSpace(t)) {
 			r.Output = strings.TrimLeft(r.Output+"\n"+s, "\n")
 		}
-	} else if err := Unmarshal(structured, &u); len(structured) > 0 && IsDrift(err) {
+	} else if err := ingest.Unmarshal(structured, &u); len(structured) > 0 && ingest.IsDrift(err) {
 		cf.useStructured(r, &u)
 	}
 	if u.AgentID == "" && strings.Contains(r.Output, "agentId: ") { // the test first: the pattern is tried at every line
@@ -62,7 +63,7 @@ func (cf *ccFile) toolResult(b ccBlock, structured json.RawMessage) *transcript.
 		cf.agentOf[b.ToolUseID] = "agent-" + u.AgentID
 	}
 	if r.ExitCode == nil {
-		r.ExitCode = ExitCode(r.Output)
+		r.ExitCode = ingest.ExitCode(r.Output)
 	}
 	if r.ExitCode == nil && u.Stdout != nil && !r.IsError && !u.Interrupted && u.BackgroundTaskID == "" {
 		// Bash reports "Exit code N" as an error for any other status.
@@ -78,9 +79,9 @@ func (cf *ccFile) resultContent(r *transcript.ToolResult, raw json.RawMessage) {
 	var s string
 	var elems []json.RawMessage
 	switch {
-	case Unmarshal(raw, &s) == nil:
+	case ingest.Unmarshal(raw, &s) == nil:
 		r.Output = s
-	case Unmarshal(raw, &elems) == nil:
+	case ingest.Unmarshal(raw, &elems) == nil:
 		var texts []string
 		for _, e := range elems {
 			var c struct {
@@ -88,8 +89,8 @@ func (cf *ccFile) resultContent(r *transcript.ToolResult, raw json.RawMessage) {
 				Title string `json:"title"`
 				URL   string `json:"url"`
 			}
-			if err := Unmarshal(e, &c); !IsDrift(err) {
-				texts = append(texts, Text(e))
+			if err := ingest.Unmarshal(e, &c); !ingest.IsDrift(err) {
+				texts = append(texts, ingest.Text(e))
 				continue
 			}
 			switch c.Type {
@@ -104,12 +105,12 @@ func (cf *ccFile) resultContent(r *transcript.ToolResult, raw json.RawMessage) {
 			case "web_search_result":
 				texts = append(texts, c.Title+"\n"+c.URL)
 			default:
-				texts = append(texts, Text(e))
+				texts = append(texts, ingest.Text(e))
 			}
 		}
 		r.Output = strings.Join(texts, "\n")
 	default:
-		r.Output = Text(raw)
+		r.Output = ingest.Text(raw)
 	}
 }
 
@@ -148,7 +149,7 @@ func (cf *ccFile) useStructured(r *transcript.ToolResult, u *ccToolUse) {
 			r.Output = strings.Join(lines, "\n")
 		}
 		if len(r.Images) == 0 && f.Base64 != "" {
-			if img, ok := DecodeImage(cf.f, f.Base64); ok {
+			if img, ok := ingest.DecodeImage(cf.f, f.Base64); ok {
 				r.Images = append(r.Images, img)
 			}
 		}

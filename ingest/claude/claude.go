@@ -1,4 +1,6 @@
-package ingest
+// Package claude reads the sessions of Claude Code: the JSONL files under
+// ~/.claude/projects, their subagents, and Claude Code for web exports.
+package claude
 
 import (
 	"bufio"
@@ -14,10 +16,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-var claudeCode = &Reader{
+// Reader reads Claude Code's session files.
+var Reader = &ingest.Reader{
 	Name:  "claude-code",
 	Agent: "Claude Code",
 	Files: "~/.claude/projects/<project>/<session>.jsonl; subagents in <session>/subagents/agent-<id>.jsonl " +
@@ -30,11 +34,15 @@ var claudeCode = &Reader{
 	Merge:     mergeClaude,
 	Links:     claudeLinks,
 	Locations: claudeLocations,
-	Tools:     claudeTools,
+	Tools:     Tools,
 }
 
-// claudeTools are Claude Code's tools (and the Anthropic API's text editor, view, create and str_replace), and the context its harness adds: reminders, slash commands and their output, the shell of the prompt (!), hooks, a compacted conversation's summary, the IDE's selection, teammates' messages.
-var claudeTools = &Tools{
+// Tools are Claude Code's tools (and the Anthropic API's text editor:
+// view, create, str_replace), and the context its harness adds:
+// reminders, slash commands and their output, the shell of the prompt (!),
+// hooks, a compacted conversation's summary, the IDE's selection,
+// teammates' messages.
+var Tools = &ingest.Tools{
 	Kinds: map[string]transcript.ToolKind{
 		"bashoutput": transcript.ShellTool, "killshell": transcript.ShellTool, "killbash": transcript.ShellTool, "taskoutput": transcript.ShellTool,
 		"notebookread": transcript.ReadTool, "view": transcript.ReadTool,
@@ -64,25 +72,25 @@ var claudeTools = &Tools{
 	},
 }
 
-func init() { Register(claudeCode) }
+func init() { ingest.Register(Reader) }
 
-func claudeLocations(home string, getenv func(string) string) []Location {
+func claudeLocations(home string, getenv func(string) string) []ingest.Location {
 	dir := cmp.Or(getenv("CLAUDE_CONFIG_DIR"), filepath.Join(home, ".claude"))
-	return []Location{{Name: "claude", Dir: filepath.Join(dir, "projects")}}
+	return []ingest.Location{{Name: "claude", Dir: filepath.Join(dir, "projects")}}
 }
 
 var claudeTypes = map[string]bool{"user": true, "assistant": true, "system": true, "progress": true, "attachment": true}
 
-func detectClaude(h *Head) float64 {
+func detectClaude(h *ingest.Head) float64 {
 	rs := h.Records()
 	for _, r := range rs {
 		switch t := r["type"]; {
 		case claudeTypes[t] && r.Has("parentUuid", "sessionId"):
-			return Likely
+			return ingest.Likely
 		case t == "summary" && r.Has("leafUuid"),
 			t == "file-history-snapshot" && r.Has("messageId"),
 			(t == "queue-operation" || t == "custom-title" || t == "ai-title") && r.Has("sessionId"):
-			return Likely
+			return ingest.Likely
 		}
 	}
 	if len(rs) != 1 || h.IsArray() {
@@ -90,7 +98,7 @@ func detectClaude(h *Head) float64 {
 	}
 	// A web export is one document; a subagent's companion is recognised by
 	// its content, with its name as the tie-breaker.
-	return max(When(rs[0]["loglines"] == "[", Maybe), When(rs[0].Has("agentType") && isAgentMeta(h.Path), Maybe))
+	return max(ingest.When(rs[0]["loglines"] == "[", ingest.Maybe), ingest.When(rs[0].Has("agentType") && isAgentMeta(h.Path), ingest.Maybe))
 }
 
 // isAgentMeta reports whether p names a subagent's companion file.
@@ -107,7 +115,7 @@ type ccRecord struct {
 	LogicalParentUUID string          `json:"logicalParentUuid"`
 	SessionID         string          `json:"sessionId"`
 	AgentID           string          `json:"agentId"`
-	Timestamp         JSONTime        `json:"timestamp"`
+	Timestamp         ingest.JSONTime `json:"timestamp"`
 	CWD               string          `json:"cwd"`
 	GitBranch         string          `json:"gitBranch"`
 	Version           string          `json:"version"`
@@ -238,7 +246,7 @@ func ccSkipReason(kind string) string {
 
 // ccFile is the state of one Claude Code file being read.
 type ccFile struct {
-	f        *File
+	f        *ingest.File
 	sessions map[string]*ccSession
 	order    []*ccSession
 	owner    map[string]*ccSession // uuid → the session that wrote it
@@ -259,14 +267,14 @@ type ccSession struct {
 	s       *transcript.Session
 	byMsgID map[string]*transcript.Message
 	titles  map[string][]string // record type → its titles, the last the latest
-	dag     Tree
-	node    *Node                 // the record being read, when it has a uuid
+	dag     ingest.Tree
+	node    *ingest.Node          // the record being read, when it has a uuid
 	cur     []*transcript.Message // the messages it made
 	count   int                   // messages made so far
 	queue   []*ccQueued           // prompts typed while the agent worked
 }
 
-func readClaude(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
+func readClaude(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
 	if isAgentMeta(f.Rel) {
 		return readAgentMeta(f, r)
 	}
@@ -275,18 +283,18 @@ func readClaude(ctx context.Context, f *File, r io.Reader) ([]*transcript.Sessio
 		titles: map[string][]string{}, agentOf: map[string]string{},
 	}
 	if b := path.Base(f.Rel); strings.HasPrefix(b, "agent-") {
-		cf.agent = Stem(b)
+		cf.agent = ingest.Stem(b)
 		if dir := path.Dir(f.Rel); path.Base(dir) == "subagents" {
 			cf.parent = path.Base(path.Dir(dir))
 		}
 	}
-	br := bufio.NewReaderSize(r, HeadSize)
-	head, _ := br.Peek(HeadSize)
+	br := bufio.NewReaderSize(r, ingest.HeadSize)
+	head, _ := br.Peek(ingest.HeadSize)
 	var err error
 	if isClaudeWebExport(head) {
 		err = cf.readLoglines(ctx, br)
 	} else {
-		err = JSONL(ctx, f, br, func(n int, line []byte) error {
+		err = ingest.JSONL(ctx, f, br, func(n int, line []byte) error {
 			cf.line = n
 			return cf.record(line)
 		})
@@ -365,12 +373,12 @@ func (cf *ccFile) warn(format string, args ...any) {
 
 func (cf *ccFile) record(line []byte) error {
 	var rec ccRecord
-	if err := Unmarshal(line, &rec); !IsDrift(err, "message") {
+	if err := ingest.Unmarshal(line, &rec); !ingest.IsDrift(err, "message") {
 		return err
 	}
 	switch rec.Type {
 	case "custom-title", "ai-title":
-		cf.title(&rec, rec.Type, FirstNonEmpty(rec.CustomTitle, rec.AITitle))
+		cf.title(&rec, rec.Type, ingest.FirstNonEmpty(rec.CustomTitle, rec.AITitle))
 		return nil
 	case "summary":
 		if rec.Message == nil {
@@ -435,7 +443,7 @@ func (cf *ccFile) session(rec *ccRecord) *ccSession {
 	case id == "" && len(cf.order) > 0:
 		return cf.order[len(cf.order)-1]
 	case id == "":
-		id = Stem(cf.f.Rel)
+		id = ingest.Stem(cf.f.Rel)
 	}
 	parent := cf.parent
 	if parent == "" && rec.SessionID != id {
@@ -453,7 +461,7 @@ func (cf *ccFile) sessionByID(id, parent string) *ccSession {
 			s:       &transcript.Session{ID: id, ParentID: parent},
 			byMsgID: map[string]*transcript.Message{},
 			titles:  map[string][]string{},
-			dag:     Tree{},
+			dag:     ingest.Tree{},
 		}
 		cf.sessions[id] = cs
 		cf.order = append(cf.order, cs)
@@ -467,7 +475,7 @@ func (cf *ccFile) sessionByID(id, parent string) *ccSession {
 // Merge keeps the file's.
 func (cf *ccFile) progressAgent(rec *ccRecord) {
 	var inner ccRecord
-	if len(rec.Data.Message) == 0 || Unmarshal(rec.Data.Message, &inner) != nil || inner.Message == nil {
+	if len(rec.Data.Message) == 0 || ingest.Unmarshal(rec.Data.Message, &inner) != nil || inner.Message == nil {
 		return
 	}
 	cs := cf.sessionByID("agent-"+rec.Data.AgentID, rec.SessionID)
@@ -593,7 +601,7 @@ func setMeta(s *transcript.Session, k, v string) {
 
 // readAgentMeta reads a subagent's companion file into a session without
 // messages that Merge folds into the subagent it describes.
-func readAgentMeta(f *File, r io.Reader) ([]*transcript.Session, error) {
+func readAgentMeta(f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
 	var m struct {
 		AgentType   string `json:"agentType"`
 		Description string `json:"description"`
@@ -602,7 +610,7 @@ func readAgentMeta(f *File, r io.Reader) ([]*transcript.Session, error) {
 	if err := json.NewDecoder(r).Decode(&m); err != nil {
 		return nil, err
 	}
-	s := &transcript.Session{ID: Stem(f.Rel), Source: f.Rel, Meta: map[string]string{}}
+	s := &transcript.Session{ID: ingest.Stem(f.Rel), Source: f.Rel, Meta: map[string]string{}}
 	for k, v := range map[string]string{"agent type": m.AgentType, "description": m.Description, "tool use id": m.ToolUseID} {
 		if v != "" {
 			s.Meta[k] = v

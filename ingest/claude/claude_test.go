@@ -1,4 +1,4 @@
-package ingest
+package claude
 
 import (
 	"context"
@@ -9,12 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/ingest/ingesttest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 func TestClaudeSession(t *testing.T) {
-	ss, warns := readTestFile(t, "claude/basic.jsonl")
-	wantWarnings(t, warns, `claude/basic.jsonl:12: Unknown record type "a-record-from-the-future": shown as an unknown event`)
+	ss, warns := ingesttest.ReadFile(t, "basic.jsonl")
+	ingesttest.WantWarnings(t, warns, `basic.jsonl:12: Unknown record type "a-record-from-the-future": shown as an unknown event`)
 	if len(ss) != 1 {
 		t.Fatalf("got %d sessions, want 1", len(ss))
 	}
@@ -26,10 +28,10 @@ func TestClaudeSession(t *testing.T) {
 		{"cwd", s.CWD, "/home/kim/proj/loader"},
 		{"branch", s.Branch, "main"},
 		{"version", s.AgentVersion, "2.1.1"},
-		{"source", s.Source, "claude/basic.jsonl"},
+		{"source", s.Source, "basic.jsonl"},
 		{"started", s.Started.Format("15:04:05"), "10:00:00"},
 		{"ended", s.Ended.Format("15:04:05"), "10:01:00"},
-		{"skipped", skips(s), "file-history-snapshot 1"},
+		{"skipped", ingesttest.Skips(s), "file-history-snapshot 1"},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s = %q, want %q", c.name, c.got, c.want)
@@ -83,12 +85,12 @@ func kinds(m *transcript.Message) string {
 }
 
 func TestClaudeBadLines(t *testing.T) {
-	ss, warns := readTestFile(t, "claude/malformed.jsonl")
-	wantWarnings(t, warns,
-		"claude/malformed.jsonl:2: skipped: not a JSON object",
-		"claude/malformed.jsonl:3: skipped: not a JSON object",
-		"claude/malformed.jsonl:5: skipped: json: cannot unmarshal string",
-		"claude/malformed.jsonl:8: incomplete last line skipped",
+	ss, warns := ingesttest.ReadFile(t, "malformed.jsonl")
+	ingesttest.WantWarnings(t, warns,
+		"malformed.jsonl:2: skipped: not a JSON object",
+		"malformed.jsonl:3: skipped: not a JSON object",
+		"malformed.jsonl:5: skipped: json: cannot unmarshal string",
+		"malformed.jsonl:8: incomplete last line skipped",
 	)
 	if len(ss) != 1 || ss[0].Stats().Messages != 3 {
 		t.Fatalf("the good lines must still make a session of 3 messages: %v", ss)
@@ -99,7 +101,7 @@ func TestClaudeBadLines(t *testing.T) {
 }
 
 func TestClaudeImages(t *testing.T) {
-	ss, _ := readTestFile(t, "claude/images.jsonl")
+	ss, _ := ingesttest.ReadFile(t, "images.jsonl")
 	ms := ss[0].Messages()
 	img := ms[0].Parts[0].Image
 	if img == nil || img.MediaType != "image/png" || len(img.Data) != 70 {
@@ -133,7 +135,7 @@ func ccDescribe(m *transcript.Message) string {
 }
 
 func TestClaudeRewind(t *testing.T) {
-	ss, warns := readTestFile(t, "claude/rewind.jsonl")
+	ss, warns := ingesttest.ReadFile(t, "rewind.jsonl")
 	if len(warns) != 0 || len(ss) != 1 {
 		t.Fatalf("%d sessions, warnings %v", len(ss), warns)
 	}
@@ -179,8 +181,8 @@ func TestClaudeRewind(t *testing.T) {
 }
 
 func TestClaudeTools(t *testing.T) {
-	ss, warns := readTestFile(t, "claude/tools.jsonl")
-	wantWarnings(t, warns, `claude/tools.jsonl:23: Unknown content block "future_block": shown as an unknown event`)
+	ss, warns := ingesttest.ReadFile(t, "tools.jsonl")
+	ingesttest.WantWarnings(t, warns, `tools.jsonl:23: Unknown content block "future_block": shown as an unknown event`)
 	if len(ss) != 2 {
 		t.Fatalf("%d sessions, warnings %v", len(ss), warns)
 	}
@@ -245,8 +247,8 @@ func TestClaudeTools(t *testing.T) {
 		t.Errorf("unknown blocks = %q, want the future_block", unknown)
 	}
 	// The agent_progress copy of the subagent's message is no message here.
-	if st := ss[0].Stats(); st.Messages != 26 || st.ToolCalls != 13 || skips(ss[0]) != "progress/agent_progress 1" {
-		t.Errorf("stats = %+v, skipped %s; want 26 messages and 13 calls", st, skips(ss[0]))
+	if st := ss[0].Stats(); st.Messages != 26 || st.ToolCalls != 13 || ingesttest.Skips(ss[0]) != "progress/agent_progress 1" {
+		t.Errorf("stats = %+v, skipped %s; want 26 messages and 13 calls", st, ingesttest.Skips(ss[0]))
 	}
 	// The Task result's usage is the subagent's, not this session's.
 	if ss[0].Usage != (transcript.Usage{}) {
@@ -255,8 +257,8 @@ func TestClaudeTools(t *testing.T) {
 }
 
 func TestClaudeContext(t *testing.T) {
-	ss, warns := readTestFile(t, "claude/context.jsonl")
-	wantWarnings(t, warns, `claude/context.jsonl:29: Unknown record type "brand-new-record": shown as an unknown event`)
+	ss, warns := ingesttest.ReadFile(t, "context.jsonl")
+	ingesttest.WantWarnings(t, warns, `context.jsonl:29: Unknown record type "brand-new-record": shown as an unknown event`)
 	if len(ss) != 1 {
 		t.Fatalf("%d sessions, warnings %v", len(ss), warns)
 	}
@@ -321,7 +323,7 @@ func TestClaudeContext(t *testing.T) {
 	if ms[1].Parts[0].Text != "/model" || ms[2].Parts[0].Result.Output != "Set model to opus" || ms[17].Parts[0].Text != "/cost" {
 		t.Errorf("command %q, its output %+v, local command %q", ms[1].Parts[0].Text, ms[2].Parts[0].Result, ms[17].Parts[0].Text)
 	}
-	if got, want := skips(s), "attachment/deferred_tools_delta 1, file-history-snapshot 1, permission-mode 1, progress/hook_progress 1"; got != want {
+	if got, want := ingesttest.Skips(s), "attachment/deferred_tools_delta 1, file-history-snapshot 1, permission-mode 1, progress/hook_progress 1"; got != want {
 		t.Errorf("skipped = %q, want %q", got, want)
 	}
 	if s.Models == nil || slices.Contains(s.Models, "<synthetic>") {
@@ -330,7 +332,7 @@ func TestClaudeContext(t *testing.T) {
 }
 
 func TestClaudeTitles(t *testing.T) {
-	ss, _ := readTestFile(t, "claude/titles.jsonl")
+	ss, _ := ingesttest.ReadFile(t, "titles.jsonl")
 	got := map[string]string{}
 	for _, s := range ss {
 		got[s.ID] = s.Title + " / " + s.Meta["title source"]
@@ -348,8 +350,8 @@ func TestClaudeTitles(t *testing.T) {
 }
 
 func TestClaudeWebExport(t *testing.T) {
-	ss, warns := readTestFile(t, "claude/web.json")
-	if len(warns) != 1 || !strings.HasPrefix(warns[0].String(), "claude/web.json: loglines[3]: skipped: json: cannot unmarshal number") {
+	ss, warns := ingesttest.ReadFile(t, "web.json")
+	if len(warns) != 1 || !strings.HasPrefix(warns[0].String(), "web.json: loglines[3]: skipped: json: cannot unmarshal number") {
 		t.Errorf("warnings = %v", warns)
 	}
 	if len(ss) != 1 {
@@ -370,7 +372,7 @@ func TestClaudeWebExport(t *testing.T) {
 // TestClaudeProject reads a project folder: subagents in both layouts, a
 // companion .meta.json, and a session resumed in a second file.
 func TestClaudeProject(t *testing.T) {
-	res, err := Load(context.Background(), Root{FS: os.DirFS("testdata/claude/project")})
+	res, err := ingest.Load(context.Background(), ingest.Root{FS: os.DirFS("testdata/project")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,8 +391,8 @@ func TestClaudeProject(t *testing.T) {
 		t.Errorf("children = %v, want %v", p.ChildIDs, want)
 	}
 	// agent_progress repeats a subagent message: it is counted as skipped only.
-	if st := p.Stats(); st.Messages != 6 || skips(p) != "progress/agent_progress 1" {
-		t.Errorf("parent: %+v, %v", st, skips(p))
+	if st := p.Stats(); st.Messages != 6 || ingesttest.Skips(p) != "progress/agent_progress 1" {
+		t.Errorf("parent: %+v, %v", st, ingesttest.Skips(p))
 	}
 	subagents := map[string]string{}
 	p.Parts(func(_ *transcript.Message, part *transcript.Part) {
@@ -446,19 +448,19 @@ func TestClaudeDetectCompanions(t *testing.T) {
 		{"web.json", `{"loglines":[{"type":"user"}]}`, true},
 		{"web.json", `{"lines":[]}`, false},
 	} {
-		if got := claudeCode.Detect(&Head{Path: c.path, Data: []byte(c.head)}) > 0; got != c.want {
+		if got := Reader.Detect(&ingest.Head{Path: c.path, Data: []byte(c.head)}) > 0; got != c.want {
 			t.Errorf("%s %s: detected %v, want %v", c.path, c.head, got, c.want)
 		}
 	}
 }
 
 func FuzzClaude(f *testing.F) {
-	seedFuzz(f, "claude")
-	seedFuzz(f, "claude/project")
+	ingesttest.SeedFuzz(f)
+	ingesttest.SeedFuzz(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzRead(t, claudeCode, "s.jsonl", data)
-		fuzzRead(t, claudeCode, "s/subagents/agent-a1.jsonl", data)
-		fuzzRead(t, claudeCode, "s/subagents/agent-a1.meta.json", data)
+		ingesttest.FuzzRead(t, Reader, "s.jsonl", data)
+		ingesttest.FuzzRead(t, Reader, "s/subagents/agent-a1.jsonl", data)
+		ingesttest.FuzzRead(t, Reader, "s/subagents/agent-a1.meta.json", data)
 	})
 }
 
@@ -467,8 +469,8 @@ func FuzzClaude(f *testing.F) {
 // queued_command attachment usually carries it too; one nothing carries is
 // shown where it was taken, and none is shown twice.
 func TestClaudeQueuedPrompts(t *testing.T) {
-	ss, warns := readTestFile(t, "claude/queue/q1.jsonl")
-	wantWarnings(t, warns)
+	ss, warns := ingesttest.ReadFile(t, "queue/q1.jsonl")
+	ingesttest.WantWarnings(t, warns)
 	s := ss[0]
 	var got []string
 	for _, m := range s.Messages() {
@@ -500,7 +502,7 @@ func TestClaudeQueuedPrompts(t *testing.T) {
 // sessionId. Whatever it is called, it is the parent's subagent, never
 // its main line or its title.
 func TestClaudeWarmupSidechain(t *testing.T) {
-	res, err := Load(context.Background(), Root{FS: os.DirFS("testdata/claude/warmup")})
+	res, err := ingest.Load(context.Background(), ingest.Root{FS: os.DirFS("testdata/warmup")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -525,7 +527,7 @@ func TestClaudeWarmupSidechain(t *testing.T) {
 // compaction is the parent's subagent, named for what it did, and the
 // parent's compaction links to it.
 func TestClaudeCompactionAgent(t *testing.T) {
-	res, err := Load(context.Background(), Root{FS: os.DirFS("testdata/claude/compact")})
+	res, err := ingest.Load(context.Background(), ingest.Root{FS: os.DirFS("testdata/compact")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -555,7 +557,7 @@ func TestClaudeCompactionAgent(t *testing.T) {
 // TestClaudeWorktree: an agent working in a worktree Claude Code made for
 // it is of the repository's project, not a project named for the worktree.
 func TestClaudeWorktree(t *testing.T) {
-	ss, _ := readTestFile(t, "claude/worktree.jsonl")
+	ss, _ := ingesttest.ReadFile(t, "worktree.jsonl")
 	if len(ss) != 1 || ss[0].Project != "shop" || ss[0].CWD != "/src/shop/.claude/worktrees/agent-ab12" {
 		t.Fatalf("sessions %+v", ss)
 	}

@@ -1,0 +1,8 @@
+// Package agents registers the reader of every agent transcriptsite
+// knows: a program that reads sessions imports it for its effect. An
+// agent's package is its folder under ingest/, and one line here.
+package agents
+
+import (
+	_ "github.com/transcriptsite/transcriptsite/ingest/claude"
+)
