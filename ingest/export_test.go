@@ -29,7 +29,6 @@ func UncachedGroups(res *Result, c Cache) []string {
 
 // The readers still in this package, until they move to their own.
 var (
-	CodexTools     = codexTools
 	GeminiTools    = geminiTools
 	SpecstoryTools = specstoryTools
 )

@@ -5,6 +5,7 @@ import (
 
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/ingest/claude"
+	"github.com/transcriptsite/transcriptsite/ingest/codex"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -15,11 +16,11 @@ func TestToolKinds(t *testing.T) {
 		want  transcript.ToolKind
 	}{
 		{claude.Tools, "Bash", transcript.ShellTool},
-		{ingest.CodexTools, "exec_command", transcript.ShellTool},
+		{codex.Tools, "exec_command", transcript.ShellTool},
 		{claude.Tools, "Read", transcript.ReadTool},
 		{claude.Tools, "Write", transcript.WriteTool},
 		{claude.Tools, "MultiEdit", transcript.EditTool},
-		{ingest.CodexTools, "apply_patch", transcript.EditTool},
+		{codex.Tools, "apply_patch", transcript.EditTool},
 		{claude.Tools, "Grep", transcript.SearchTool},
 		{claude.Tools, "WebSearch", transcript.SearchTool},
 		{claude.Tools, "WebFetch", transcript.WebTool},
@@ -45,7 +46,7 @@ func TestIsInjected(t *testing.T) {
 	}{
 		{claude.Tools, "<system-reminder>the file changed</system-reminder>", true},
 		{claude.Tools, "\n <command-name>/clear</command-name>", true},
-		{ingest.CodexTools, "<environment_context>cwd</environment_context>", true},
+		{codex.Tools, "<environment_context>cwd</environment_context>", true},
 		{claude.Tools, "<environment_context>cwd</environment_context>", false},
 		{ingest.SpecstoryTools, "<environment_context>cwd</environment_context>", true},
 		{claude.Tools, "Please look at <system-reminder> handling", false},

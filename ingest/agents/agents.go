@@ -5,4 +5,5 @@ package agents
 
 import (
 	_ "github.com/transcriptsite/transcriptsite/ingest/claude"
+	_ "github.com/transcriptsite/transcriptsite/ingest/codex"
 )

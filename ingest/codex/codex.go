@@ -1,4 +1,7 @@
-package ingest
+// Package codex reads the rollouts of Codex CLI: the JSONL files under
+// ~/.codex/sessions (compressed or not), archived sessions, and the
+// TypeScript CLI's JSON rollouts.
+package codex
 
 import (
 	"bufio"
@@ -15,12 +18,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// codex reads Codex CLI rollouts: the JSONL envelope codex-rs writes since
+// Reader reads Codex CLI rollouts: the JSONL envelope codex-rs writes since
 // late 2025, the bare layout of mid-2025, and the TypeScript CLI's JSON.
-var codex = &Reader{
+var Reader = &ingest.Reader{
 	Name:  "codex",
 	Agent: "Codex CLI",
 	Files: "~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl (or .jsonl.zst) and ~/.codex/archived_sessions/; " +
@@ -33,11 +37,14 @@ var codex = &Reader{
 	Merge:     mergeCodex,
 	Links:     codexLinks,
 	Locations: codexLocations,
-	Tools:     codexTools,
+	Tools:     Tools,
 }
 
-// codexTools are Codex CLI's tools, and the context it sends beside a prompt: the environment, AGENTS.md, permissions, a shell command the user ran, a turn aborted, a subagent's notification, a skill, a /review's findings handed back to the model.
-var codexTools = &Tools{
+// Tools are Codex CLI's tools, and the context it sends beside a prompt:
+// the environment, AGENTS.md, permissions, a shell command the user ran, a
+// turn aborted, a subagent's notification, a skill, a /review's findings
+// handed back to the model.
+var Tools = &ingest.Tools{
 	Kinds: map[string]transcript.ToolKind{
 		"shell_command": transcript.ShellTool, "exec_command": transcript.ShellTool, "local_shell_call": transcript.ShellTool, "write_stdin": transcript.ShellTool,
 		"view_image":      transcript.ReadTool,
@@ -58,11 +65,11 @@ var codexTools = &Tools{
 	},
 }
 
-func init() { Register(codex) }
+func init() { ingest.Register(Reader) }
 
-func codexLocations(home string, getenv func(string) string) []Location {
+func codexLocations(home string, getenv func(string) string) []ingest.Location {
 	dir := cmp.Or(getenv("CODEX_HOME"), filepath.Join(home, ".codex"))
-	return []Location{
+	return []ingest.Location{
 		{Name: "codex", Dir: filepath.Join(dir, "sessions")},
 		{Name: "codex-archived", Dir: filepath.Join(dir, "archived_sessions")},
 	}
@@ -74,29 +81,29 @@ var codexItems = map[string]bool{
 	"local_shell_call": true, "custom_tool_call": true, "custom_tool_call_output": true, "web_search_call": true,
 }
 
-func detectCodex(h *Head) float64 {
+func detectCodex(h *ingest.Head) float64 {
 	recs := h.Records()
 	if len(recs) == 0 || h.IsArray() {
 		return 0
 	}
 	for _, r := range recs {
 		if r["payload"] == "{" && r["type"] != "" && r.Has("timestamp") && (len(r) == 3 || len(r) == 4 && r.Has("ordinal")) {
-			return Likely
+			return ingest.Likely
 		}
 	}
 	first := recs[0]
 	if first["session"] == "{" && first["items"] == "[" {
-		return Likely
+		return ingest.Likely
 	}
 	if _, typed := first["type"]; typed || !first.Has("id", "timestamp") {
 		return 0
 	}
 	if first.Has("instructions") || first.Has("git") {
-		return Maybe
+		return ingest.Maybe
 	}
 	for _, r := range recs[1:] {
 		if r["record_type"] == "state" || codexItems[r["type"]] {
-			return Maybe
+			return ingest.Maybe
 		}
 	}
 	return 0
@@ -107,7 +114,7 @@ func detectCodex(h *Head) float64 {
 type cxMeta struct {
 	ID             string          `json:"id"`
 	SessionID      string          `json:"session_id"`
-	Timestamp      JSONTime        `json:"timestamp"`
+	Timestamp      ingest.JSONTime `json:"timestamp"`
 	CWD            string          `json:"cwd"`
 	Originator     string          `json:"originator"`
 	CLIVersion     string          `json:"cli_version"`
@@ -130,20 +137,20 @@ type cxMeta struct {
 // it was spawned as.
 func (m *cxMeta) source() (desc, parent, agentPath string) {
 	var s string
-	if Unmarshal(m.Source, &s) == nil {
+	if ingest.Unmarshal(m.Source, &s) == nil {
 		return s, "", ""
 	}
 	var obj struct {
 		Subagent json.RawMessage `json:"subagent"`
 	}
-	if Unmarshal(m.Source, &obj) != nil || obj.Subagent == nil {
-		return Text(m.Source), "", ""
+	if ingest.Unmarshal(m.Source, &obj) != nil || obj.Subagent == nil {
+		return ingest.Text(m.Source), "", ""
 	}
-	if Unmarshal(obj.Subagent, &s) == nil {
+	if ingest.Unmarshal(obj.Subagent, &s) == nil {
 		return "subagent " + s, "", ""
 	}
 	var sub map[string]json.RawMessage
-	_ = Unmarshal(obj.Subagent, &sub)
+	_ = ingest.Unmarshal(obj.Subagent, &sub)
 	kinds := make([]string, 0, len(sub))
 	for k := range sub {
 		kinds = append(kinds, k)
@@ -153,7 +160,7 @@ func (m *cxMeta) source() (desc, parent, agentPath string) {
 		Parent string `json:"parent_thread_id"`
 		Path   string `json:"agent_path"`
 	}
-	_ = Unmarshal(sub["thread_spawn"], &spawn)
+	_ = ingest.Unmarshal(sub["thread_spawn"], &spawn)
 	return "subagent " + strings.Join(kinds, " "), spawn.Parent, spawn.Path
 }
 
@@ -275,13 +282,13 @@ func (u cxUsage) usage() transcript.Usage {
 
 // cxReader reads one file, which may hold several sessions.
 type cxReader struct {
-	f    *File
+	f    *ingest.File
 	byID map[string]*cxSession
 	all  []*cxSession
 	cur  *cxSession
 }
 
-func readCodex(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
+func readCodex(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
 	rd := &cxReader{f: f, byID: map[string]*cxSession{}}
 	br := bufio.NewReaderSize(r, 64<<10)
 	var err error
@@ -294,7 +301,7 @@ func readCodex(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session
 			rd.document(0, doc.Session, doc.Items)
 		}
 	} else {
-		err = JSONL(ctx, f, br, rd.line)
+		err = ingest.JSONL(ctx, f, br, rd.line)
 	}
 	var out []*transcript.Session
 	for _, cs := range rd.all {
@@ -317,7 +324,7 @@ func prettyJSON(br *bufio.Reader) bool {
 
 func (rd *cxReader) line(n int, line []byte) error {
 	var ln struct {
-		Timestamp  JSONTime          `json:"timestamp"`
+		Timestamp  ingest.JSONTime   `json:"timestamp"`
 		Type       string            `json:"type"`
 		Payload    json.RawMessage   `json:"payload"`
 		RecordType string            `json:"record_type"`
@@ -325,7 +332,7 @@ func (rd *cxReader) line(n int, line []byte) error {
 		Session    json.RawMessage   `json:"session"`
 		Items      []json.RawMessage `json:"items"`
 	}
-	if err := Unmarshal(line, &ln); err != nil {
+	if err := ingest.Unmarshal(line, &ln); err != nil {
 		return err
 	}
 	t := ln.Timestamp.Time
@@ -378,7 +385,7 @@ func (rd *cxReader) envelope(n int, typ string, payload, line []byte, t time.Tim
 			Model string `json:"model"`
 			CWD   string `json:"cwd"`
 		}
-		if err := Unmarshal(payload, &tc); err != nil {
+		if err := ingest.Unmarshal(payload, &tc); err != nil {
 			return err
 		}
 		if tc.Model != "" {
@@ -396,7 +403,7 @@ func (rd *cxReader) envelope(n int, typ string, payload, line []byte, t time.Tim
 		var c struct {
 			Message string `json:"message"`
 		}
-		if err := Unmarshal(payload, &c); err != nil {
+		if err := ingest.Unmarshal(payload, &c); err != nil {
 			return err
 		}
 		cs.compaction(c.Message, t)
@@ -406,7 +413,7 @@ func (rd *cxReader) envelope(n int, typ string, payload, line []byte, t time.Tim
 			Recipient string `json:"recipient"`
 			Content   string `json:"content"`
 		}
-		if err := Unmarshal(payload, &c); err != nil {
+		if err := ingest.Unmarshal(payload, &c); err != nil {
 			return err
 		}
 		cs.agentMessage(c.Author, c.Recipient, []*transcript.Part{{Kind: transcript.TextPart, Text: c.Content}}, t)
@@ -414,10 +421,10 @@ func (rd *cxReader) envelope(n int, typ string, payload, line []byte, t time.Tim
 		// The model-visible environment (AGENTS.md, permissions, skills):
 		// injected context, kept whole as the event's record.
 		var w map[string]json.RawMessage
-		_ = Unmarshal(payload, &w)
+		_ = ingest.Unmarshal(payload, &w)
 		if st := w["state"]; st != nil {
 			w = nil
-			_ = Unmarshal(st, &w)
+			_ = ingest.Unmarshal(st, &w)
 		}
 		keys := make([]string, 0, len(w))
 		for k := range w {
@@ -426,7 +433,7 @@ func (rd *cxReader) envelope(n int, typ string, payload, line []byte, t time.Tim
 			}
 		}
 		slices.Sort(keys)
-		cs.system(true, t, EventPart("context", "World state: "+strings.Join(keys, ", "), line))
+		cs.system(true, t, ingest.EventPart("context", "World state: "+strings.Join(keys, ", "), line))
 	case "inter_agent_communication_metadata":
 		cs.skip(typ)
 	default:
@@ -439,7 +446,7 @@ func (rd *cxReader) envelope(n int, typ string, payload, line []byte, t time.Tim
 // after the file for records that come before any session_meta.
 func (rd *cxReader) session() *cxSession {
 	if rd.cur == nil {
-		rd.cur = rd.start(Stem(rd.f.Rel))
+		rd.cur = rd.start(ingest.Stem(rd.f.Rel))
 	}
 	return rd.cur
 }
@@ -465,16 +472,16 @@ func (rd *cxReader) start(id string) *cxSession {
 // starts a session of its own.
 func (rd *cxReader) meta(raw []byte, t time.Time) error {
 	var m cxMeta
-	if err := Unmarshal(raw, &m); err != nil {
+	if err := ingest.Unmarshal(raw, &m); err != nil {
 		return err
 	}
-	id := FirstNonEmpty(m.ID, m.SessionID)
+	id := ingest.FirstNonEmpty(m.ID, m.SessionID)
 	desc, parent, agentPath := m.source()
-	parent = FirstNonEmpty(parent, m.ParentThreadID, m.ForkedFromID)
+	parent = ingest.FirstNonEmpty(parent, m.ParentThreadID, m.ForkedFromID)
 	cs := rd.cur
 	switch {
 	case cs == nil:
-		cs = rd.start(FirstNonEmpty(id, Stem(rd.f.Rel)))
+		cs = rd.start(ingest.FirstNonEmpty(id, ingest.Stem(rd.f.Rel)))
 	case !cs.hasMeta && rd.byID[id] == nil:
 		// Records came before the first session_meta: they are this thread's.
 		if id != "" {
@@ -485,13 +492,13 @@ func (rd *cxReader) meta(raw []byte, t time.Time) error {
 	case rd.byID[id] != nil:
 		cs = rd.byID[id]
 	case id != "" && rd.byID[parent] != nil:
-		AddChild(rd.byID[parent].s, id)
+		ingest.AddChild(rd.byID[parent].s, id)
 		cs = rd.start(id)
 	default:
 		if !cs.sawItem && cs.s.ParentID == "" && id != cs.s.ID {
 			cs.s.ParentID = id // a fork that predates forked_from_id
 		}
-		cs.system(true, t, EventPart("info", "History copied from thread "+FirstNonEmpty(id, "(no id)"), nil))
+		cs.system(true, t, ingest.EventPart("info", "History copied from thread "+ingest.FirstNonEmpty(id, "(no id)"), nil))
 		return nil
 	}
 	rd.cur = cs
@@ -504,11 +511,11 @@ func (rd *cxReader) meta(raw []byte, t time.Time) error {
 	if s.Started.IsZero() {
 		s.Started = m.Timestamp.Time
 	}
-	s.AgentVersion = FirstNonEmpty(m.CLIVersion, s.AgentVersion)
-	s.CWD = FirstNonEmpty(s.CWD, m.CWD)
+	s.AgentVersion = ingest.FirstNonEmpty(m.CLIVersion, s.AgentVersion)
+	s.CWD = ingest.FirstNonEmpty(s.CWD, m.CWD)
 	var commit, repo string
 	if g := m.Git; g != nil {
-		s.Branch = FirstNonEmpty(g.Branch, s.Branch)
+		s.Branch = ingest.FirstNonEmpty(g.Branch, s.Branch)
 		commit, repo = g.CommitHash, g.RepositoryURL
 	}
 	for _, kv := range [][2]string{
@@ -523,7 +530,7 @@ func (rd *cxReader) meta(raw []byte, t time.Time) error {
 			s.Meta[kv[0]] = kv[1]
 		}
 	}
-	if ins := Text(m.Instructions); first && strings.TrimSpace(ins) != "" {
+	if ins := ingest.Text(m.Instructions); first && strings.TrimSpace(ins) != "" {
 		cs.system(true, m.Timestamp.Time, &transcript.Part{Kind: transcript.TextPart, Text: ins})
 	}
 	return nil
@@ -531,7 +538,7 @@ func (rd *cxReader) meta(raw []byte, t time.Time) error {
 
 // cxSession accumulates one session of a rollout.
 type cxSession struct {
-	f       *File
+	f       *ingest.File
 	s       *transcript.Session
 	hasMeta bool
 	sawItem bool
@@ -590,7 +597,7 @@ func cxPatch(raw json.RawMessage) []transcript.Hunk {
 			Content string `json:"content"`
 		}
 	}
-	if Unmarshal(raw, &changes) != nil {
+	if ingest.Unmarshal(raw, &changes) != nil {
 		return nil
 	}
 	var out []transcript.Hunk
@@ -599,7 +606,7 @@ func cxPatch(raw json.RawMessage) []transcript.Hunk {
 		var hs []transcript.Hunk
 		switch {
 		case c.Update != nil:
-			hs = UnifiedHunks(c.Update.UnifiedDiff)
+			hs = ingest.UnifiedHunks(c.Update.UnifiedDiff)
 		case c.Add != nil:
 			hs = []transcript.Hunk{{NewStart: 1, Lines: prefixLines("+", c.Add.Content)}}
 		case c.Delete != nil:
@@ -727,7 +734,7 @@ func mergeImages(m *transcript.Message, parts []*transcript.Part) {
 
 func (cs *cxSession) item(n int, raw, line []byte, t time.Time) error {
 	var it cxItem
-	if err := Unmarshal(raw, &it); err != nil {
+	if err := ingest.Unmarshal(raw, &it); err != nil {
 		return err
 	}
 	cs.sawItem = true
@@ -736,7 +743,7 @@ func (cs *cxSession) item(n int, raw, line []byte, t time.Time) error {
 		cs.message(n, &it, t)
 	case "reasoning":
 		var content []cxContent
-		_ = Unmarshal(it.Content, &content)
+		_ = ingest.Unmarshal(it.Content, &content)
 		texts := it.Summary
 		if len(texts) == 0 {
 			texts = content // raw reasoning, from models that show it
@@ -758,21 +765,21 @@ func (cs *cxSession) item(n int, raw, line []byte, t time.Time) error {
 			return nil
 		}
 		name := it.Namespace + it.Name
-		input := Text(it.Arguments)
+		input := ingest.Text(it.Arguments)
 		if it.Type == "custom_tool_call" {
-			input = Text(it.Input)
+			input = ingest.Text(it.Input)
 		}
-		cs.call(&transcript.ToolCall{ID: it.CallID, Name: name, Kind: codexTools.Kind(name), Input: input}, t)
+		cs.call(&transcript.ToolCall{ID: it.CallID, Name: name, Kind: Tools.Kind(name), Input: input}, t)
 	case "local_shell_call":
-		cs.call(&transcript.ToolCall{ID: FirstNonEmpty(it.CallID, it.ID), Name: it.Type, Kind: transcript.ShellTool, Input: Text(it.Action)}, t)
+		cs.call(&transcript.ToolCall{ID: ingest.FirstNonEmpty(it.CallID, it.ID), Name: it.Type, Kind: transcript.ShellTool, Input: ingest.Text(it.Action)}, t)
 	case "web_search_call":
-		cs.call(&transcript.ToolCall{ID: it.ID, Name: "web_search", Kind: transcript.SearchTool, Input: Text(it.Action)}, t)
+		cs.call(&transcript.ToolCall{ID: it.ID, Name: "web_search", Kind: transcript.SearchTool, Input: ingest.Text(it.Action)}, t)
 	case "tool_search_call":
-		cs.call(&transcript.ToolCall{ID: it.CallID, Name: "tool_search", Kind: transcript.SearchTool, Input: Text(it.Arguments)}, t)
+		cs.call(&transcript.ToolCall{ID: it.CallID, Name: "tool_search", Kind: transcript.SearchTool, Input: ingest.Text(it.Arguments)}, t)
 	case "image_generation_call":
 		cs.call(&transcript.ToolCall{ID: it.ID, Name: "image_generation", Kind: transcript.OtherTool, Input: it.RevisedPrompt}, t)
 		r := &transcript.ToolResult{CallID: it.ID}
-		if p := cs.image(n, Text(it.Result)); p.Image != nil {
+		if p := cs.image(n, ingest.Text(it.Result)); p.Image != nil {
 			r.Images = []*transcript.Image{p.Image}
 		} else {
 			r.Output = p.Text
@@ -822,7 +829,7 @@ func (cs *cxSession) message(n int, it *cxItem, t time.Time) {
 		var meta, typed []*transcript.Part
 		texts = texts[:0]
 		for _, p := range parts {
-			if p.Kind == transcript.TextPart && codexTools.IsInjected(p.Text) {
+			if p.Kind == transcript.TextPart && Tools.IsInjected(p.Text) {
 				meta = append(meta, p)
 			} else {
 				typed = append(typed, p)
@@ -840,7 +847,7 @@ func (cs *cxSession) message(n int, it *cxItem, t time.Time) {
 		texts = append(texts, strings.Join(texts, "\n"))
 		if m := cs.twin(false, transcript.User, transcript.TextPart, texts...); m != nil {
 			mergeImages(m, typed)
-			m.ID = FirstNonEmpty(m.ID, it.ID)
+			m.ID = ingest.FirstNonEmpty(m.ID, it.ID)
 			return
 		}
 		m := &transcript.Message{ID: it.ID, Role: transcript.User, Time: t, Parts: typed}
@@ -857,7 +864,7 @@ func (cs *cxSession) message(n int, it *cxItem, t time.Time) {
 func (cs *cxSession) content(n int, raw json.RawMessage) []*transcript.Part {
 	items, ok := contentItems(raw)
 	if !ok {
-		if s := Text(raw); strings.TrimSpace(s) != "" {
+		if s := ingest.Text(raw); strings.TrimSpace(s) != "" {
 			return []*transcript.Part{{Kind: transcript.TextPart, Text: s}}
 		}
 		return nil
@@ -870,7 +877,7 @@ func (cs *cxSession) parts(n int, items []cxContent) []*transcript.Part {
 	for _, c := range items {
 		switch c.Type {
 		case "input_image", "output_image", "image", "inputImage":
-			parts = append(parts, cs.image(n, FirstNonEmpty(c.ImageURL, c.Data, c.URL)))
+			parts = append(parts, cs.image(n, ingest.FirstNonEmpty(c.ImageURL, c.Data, c.URL)))
 		case "encrypted_content":
 			cs.skip("encrypted_content")
 		default: // input_text, output_text, text, refusal
@@ -885,7 +892,7 @@ func (cs *cxSession) parts(n int, items []cxContent) []*transcript.Part {
 // contentItems reads an array of content items, each with a type.
 func contentItems(raw []byte) ([]cxContent, bool) {
 	var items []cxContent
-	if Unmarshal(raw, &items) != nil || len(items) == 0 {
+	if ingest.Unmarshal(raw, &items) != nil || len(items) == 0 {
 		return nil, false
 	}
 	for _, c := range items {
@@ -904,7 +911,7 @@ func (cs *cxSession) image(n int, u string) *transcript.Part {
 	case strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://"):
 		return &transcript.Part{Kind: transcript.ImagePart, Image: &transcript.Image{URL: u}}
 	}
-	img, ok := DecodeImage(cs.f, u)
+	img, ok := ingest.DecodeImage(cs.f, u)
 	if !ok {
 		cs.f.Warn(n, "image data is not base64; skipped")
 		return &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable image)"}
@@ -913,8 +920,8 @@ func (cs *cxSession) image(n int, u string) *transcript.Part {
 }
 
 func (cs *cxSession) agentMessage(author, recipient string, parts []*transcript.Part, t time.Time) {
-	desc := strings.TrimSpace("Message from " + FirstNonEmpty(author, "another agent") + " to " + FirstNonEmpty(recipient, "this agent"))
-	cs.system(true, t, append([]*transcript.Part{EventPart("agent message", desc, nil)}, parts...)...)
+	desc := strings.TrimSpace("Message from " + ingest.FirstNonEmpty(author, "another agent") + " to " + ingest.FirstNonEmpty(recipient, "this agent"))
+	cs.system(true, t, append([]*transcript.Part{ingest.EventPart("agent message", desc, nil)}, parts...)...)
 }
 
 func (cs *cxSession) call(c *transcript.ToolCall, t time.Time) {
@@ -951,7 +958,7 @@ func (cs *cxSession) result(r *transcript.ToolResult, t time.Time) {
 		var out struct {
 			AgentID string `json:"agent_id"`
 		}
-		if Unmarshal([]byte(r.Output), &out) == nil && out.AgentID != "" {
+		if ingest.Unmarshal([]byte(r.Output), &out) == nil && out.AgentID != "" {
 			cs.spawned(c, out.AgentID)
 		}
 	}
@@ -961,7 +968,7 @@ func (cs *cxSession) spawned(c *transcript.ToolCall, child string) {
 	if c != nil {
 		c.Subagent = child
 	}
-	AddChild(cs.s, child)
+	ingest.AddChild(cs.s, child)
 }
 
 func (e cxEnd) apply(r *transcript.ToolResult) {
@@ -1003,7 +1010,7 @@ func (cs *cxSession) ended(id string, e cxEnd, t time.Time, mk func() *transcrip
 func (cs *cxSession) output(n int, callID string, raw json.RawMessage) *transcript.ToolResult {
 	r := &transcript.ToolResult{CallID: callID}
 	var s string
-	if Unmarshal(raw, &s) == nil {
+	if ingest.Unmarshal(raw, &s) == nil {
 		trimmed := strings.TrimSpace(s)
 		var wrapped struct {
 			Output   *string `json:"output"`
@@ -1012,7 +1019,7 @@ func (cs *cxSession) output(n int, callID string, raw json.RawMessage) *transcri
 			} `json:"metadata"`
 		}
 		switch {
-		case strings.HasPrefix(trimmed, "{") && Unmarshal([]byte(trimmed), &wrapped) == nil && wrapped.Output != nil:
+		case strings.HasPrefix(trimmed, "{") && ingest.Unmarshal([]byte(trimmed), &wrapped) == nil && wrapped.Output != nil:
 			r.Output, r.ExitCode = *wrapped.Output, wrapped.Metadata.ExitCode
 		case strings.HasPrefix(trimmed, "[") && cs.contentOutput(n, []byte(trimmed), r):
 		default:
@@ -1025,15 +1032,15 @@ func (cs *cxSession) output(n int, callID string, raw json.RawMessage) *transcri
 			cxContent
 		}
 		switch {
-		case Unmarshal(raw, &obj) != nil:
-			r.Output = Text(raw)
+		case ingest.Unmarshal(raw, &obj) != nil:
+			r.Output = ingest.Text(raw)
 		case obj.Content != nil && obj.Content[0] != '{': // a string or items, not nested again
 			r = cs.output(n, callID, obj.Content)
 			r.IsError = obj.Success != nil && !*obj.Success
 		case obj.Type != "":
 			cs.fill(n, []cxContent{obj.cxContent}, r)
 		default:
-			r.Output = Text(raw)
+			r.Output = ingest.Text(raw)
 		}
 	}
 	r.IsError = r.IsError || r.ExitCode != nil && *r.ExitCode != 0
@@ -1100,7 +1107,7 @@ func toolNames(raw json.RawMessage) []string {
 		Tools []tool `json:"tools"`
 	}
 	var tools []tool
-	_ = Unmarshal(raw, &tools)
+	_ = ingest.Unmarshal(raw, &tools)
 	var names []string
 	for _, t := range tools {
 		if len(t.Tools) == 0 {
@@ -1117,7 +1124,7 @@ func (cs *cxSession) compaction(summary string, t time.Time) {
 	m := cs.last
 	if m == nil || len(m.Parts) == 0 || m.Parts[0].Event == nil || m.Parts[0].Event.Kind != transcript.Compaction {
 		m = &transcript.Message{Role: transcript.User, Meta: true, Time: t,
-			Parts: []*transcript.Part{EventPart(transcript.Compaction, "Conversation compacted", nil)}}
+			Parts: []*transcript.Part{ingest.EventPart(transcript.Compaction, "Conversation compacted", nil)}}
 		cs.add(m)
 	}
 	if strings.TrimSpace(summary) != "" && len(m.Parts) == 1 {
@@ -1135,20 +1142,20 @@ func (cs *cxSession) turnStatus(status string) {
 
 func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 	var ev cxEvent
-	if err := Unmarshal(payload, &ev); err != nil {
+	if err := ingest.Unmarshal(payload, &ev); err != nil {
 		return err
 	}
 	switch ev.Type {
 	case "user_message":
 		if cs.review.c != nil {
 			// The reviewer's prompt, which /review wrote: not typed here.
-			if msg := Text(ev.Message); strings.TrimSpace(msg) != "" {
+			if msg := ingest.Text(ev.Message); strings.TrimSpace(msg) != "" {
 				cs.add(&transcript.Message{Role: transcript.User, Time: t, Meta: true,
 					Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: msg}}})
 			}
 			return nil
 		}
-		msg := Text(ev.Message)
+		msg := ingest.Text(ev.Message)
 		var parts []*transcript.Part
 		for _, u := range ev.Images {
 			parts = append(parts, cs.image(n, u))
@@ -1161,12 +1168,12 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 			parts = append([]*transcript.Part{{Kind: transcript.TextPart, Text: msg}}, parts...)
 		}
 		if len(parts) > 0 {
-			m := &transcript.Message{Role: transcript.User, Time: t, Meta: codexTools.IsInjected(msg), Parts: parts}
+			m := &transcript.Message{Role: transcript.User, Time: t, Meta: Tools.IsInjected(msg), Parts: parts}
 			cs.add(m)
 			cs.remember(true, transcript.User, transcript.TextPart, m, msg)
 		}
 	case "agent_message", "agent_reasoning", "agent_reasoning_raw_content":
-		kind, s := transcript.TextPart, Text(ev.Message)
+		kind, s := transcript.TextPart, ingest.Text(ev.Message)
 		if ev.Type != "agent_message" {
 			kind, s = transcript.ThinkingPart, ev.Text
 		}
@@ -1181,21 +1188,21 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 	case "task_started", "turn_started":
 		cs.openTurn = true
 	case "task_complete", "turn_complete":
-		if msg := ErrorMessage(ev.Error); msg != "" {
-			cs.system(true, t, EventPart(transcript.ErrorEvent, msg, nil))
+		if msg := ingest.ErrorMessage(ev.Error); msg != "" {
+			cs.system(true, t, ingest.EventPart(transcript.ErrorEvent, msg, nil))
 			cs.turnStatus(transcript.Failed)
 		} else {
 			cs.turnStatus(transcript.Completed)
 		}
 	case "turn_aborted":
 		cs.review = cxCall{} // an aborted review writes no exited_review_mode
-		cs.system(true, t, EventPart(transcript.Interrupt, "Turn aborted: "+FirstNonEmpty(ev.Reason, "unknown reason"), nil))
+		cs.system(true, t, ingest.EventPart(transcript.Interrupt, "Turn aborted: "+ingest.FirstNonEmpty(ev.Reason, "unknown reason"), nil))
 		cs.turnStatus(transcript.Aborted)
 	case "context_compacted":
 		cs.compaction("", t)
 	case "error", "stream_error", "warning":
 		kind := map[string]string{"error": transcript.ErrorEvent, "stream_error": transcript.Retry, "warning": "info"}[ev.Type]
-		cs.system(true, t, EventPart(kind, FirstNonEmpty(Text(ev.Message), ErrorMessage(ev.Error), ev.Type), nil))
+		cs.system(true, t, ingest.EventPart(kind, ingest.FirstNonEmpty(ingest.Text(ev.Message), ingest.ErrorMessage(ev.Error), ev.Type), nil))
 	case "thread_name_updated":
 		cs.title = ev.ThreadName
 	case "thread_rolled_back":
@@ -1204,11 +1211,11 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 		out := strings.TrimRight(ev.Stdout+"\n"+ev.Stderr, "\n")
 		e := cxEnd{isErr: ev.Success != nil && !*ev.Success, output: strings.TrimLeft(out, "\n"), patch: cxPatch(ev.Changes)}
 		cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
-			return &transcript.ToolCall{Name: "apply_patch", Kind: transcript.EditTool, Input: Text(ev.Changes)}
+			return &transcript.ToolCall{Name: "apply_patch", Kind: transcript.EditTool, Input: ingest.Text(ev.Changes)}
 		})
 	case "exec_command_end":
 		e := cxEnd{exit: ev.ExitCode, isErr: ev.ExitCode != nil && *ev.ExitCode != 0,
-			output: FirstNonEmpty(ev.Aggregated, strings.TrimRight(ev.Stdout+"\n"+ev.Stderr, "\n"))}
+			output: ingest.FirstNonEmpty(ev.Aggregated, strings.TrimRight(ev.Stdout+"\n"+ev.Stderr, "\n"))}
 		cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
 			input, _ := json.Marshal(struct {
 				Command json.RawMessage `json:"command,omitempty"`
@@ -1218,22 +1225,22 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 	case "mcp_tool_call_end":
 		cs.ended(ev.CallID, cs.mcpEnd(n, ev.Result), t, func() *transcript.ToolCall {
 			name := "mcp__" + ev.Invocation.Server + "__" + ev.Invocation.Tool
-			return &transcript.ToolCall{Name: name, Kind: transcript.MCPTool, Input: Text(ev.Invocation.Arguments)}
+			return &transcript.ToolCall{Name: name, Kind: transcript.MCPTool, Input: ingest.Text(ev.Invocation.Arguments)}
 		})
 	case "dynamic_tool_call_response":
 		r := &transcript.ToolResult{}
 		cs.fill(n, ev.ContentItems, r)
-		e := cxEnd{isErr: ev.Success != nil && !*ev.Success, output: FirstNonEmpty(r.Output, ErrorMessage(ev.Error)), images: r.Images}
+		e := cxEnd{isErr: ev.Success != nil && !*ev.Success, output: ingest.FirstNonEmpty(r.Output, ingest.ErrorMessage(ev.Error)), images: r.Images}
 		cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
-			return &transcript.ToolCall{Name: ev.Tool, Kind: codexTools.Kind(ev.Tool), Input: Text(ev.Arguments)}
+			return &transcript.ToolCall{Name: ev.Tool, Kind: Tools.Kind(ev.Tool), Input: ingest.Text(ev.Arguments)}
 		})
 	case "web_search_end":
 		cs.searchResults(&ev)
 	case "collab_agent_spawn_end":
 		cs.spawned(cs.calls[ev.CallID].c, ev.NewThread)
 	case "sub_agent_activity":
-		AddChild(cs.s, ev.AgentTID)
-		cs.system(true, t, EventPart("subagent", strings.TrimSpace("Subagent "+FirstNonEmpty(ev.AgentPath, ev.AgentTID)+": "+Text(ev.Kind)), nil))
+		ingest.AddChild(cs.s, ev.AgentTID)
+		cs.system(true, t, ingest.EventPart("subagent", strings.TrimSpace("Subagent "+ingest.FirstNonEmpty(ev.AgentPath, ev.AgentTID)+": "+ingest.Text(ev.Kind)), nil))
 	case "entered_review_mode":
 		cs.enterReview(&ev, t)
 	case "exited_review_mode":
@@ -1242,18 +1249,18 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 		var g struct {
 			Goal struct{ Objective, Status string }
 		}
-		_ = Unmarshal(payload, &g)
-		cs.system(true, t, EventPart("goal", strings.TrimSpace("Goal: "+g.Goal.Objective+" ("+g.Goal.Status+")"), nil))
+		_ = ingest.Unmarshal(payload, &g)
+		cs.system(true, t, ingest.EventPart("goal", strings.TrimSpace("Goal: "+g.Goal.Objective+" ("+g.Goal.Status+")"), nil))
 	case "undo_completed":
-		cs.system(true, t, EventPart("info", "Undo: "+FirstNonEmpty(Text(ev.Message), "done"), nil))
+		cs.system(true, t, ingest.EventPart("info", "Undo: "+ingest.FirstNonEmpty(ingest.Text(ev.Message), "done"), nil))
 	case "guardian_assessment":
-		cs.system(true, t, EventPart("permission", strings.TrimSpace("Guardian assessment "+Text(ev.Status)+": "+ev.Rationale), line))
+		cs.system(true, t, ingest.EventPart("permission", strings.TrimSpace("Guardian assessment "+ingest.Text(ev.Status)+": "+ev.Rationale), line))
 	case "item_completed":
 		var item struct {
 			Type string `json:"type"`
 			Text string `json:"text"`
 		}
-		_ = Unmarshal(ev.Item, &item)
+		_ = ingest.Unmarshal(ev.Item, &item)
 		switch item.Type {
 		case "UserMessage", "AgentMessage", "Reasoning":
 			// Newer rollouts write these turn items in place of the
@@ -1269,12 +1276,12 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 				m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: item.Text})
 			}
 		case "Sleep":
-			cs.system(true, t, EventPart("info", "Slept", line))
+			cs.system(true, t, ingest.EventPart("info", "Slept", line))
 		case "HookPrompt": // what a hook told the model
 			var hp struct {
 				Fragments []struct{ Text string } `json:"fragments"`
 			}
-			_ = Unmarshal(ev.Item, &hp)
+			_ = ingest.Unmarshal(ev.Item, &hp)
 			var parts []*transcript.Part
 			for _, f := range hp.Fragments {
 				parts = append(parts, &transcript.Part{Kind: transcript.TextPart, Text: f.Text})
@@ -1306,7 +1313,7 @@ func cxLegacyEvent(raw json.RawMessage) ([]byte, error) {
 		Summary []string `json:"summary_text"`
 		Raw     []string `json:"raw_content"`
 	}
-	if err := Unmarshal(raw, &it); err != nil {
+	if err := ingest.Unmarshal(raw, &it); err != nil {
 		return nil, err
 	}
 	var texts, images []string
@@ -1335,9 +1342,9 @@ func (cs *cxSession) enterReview(ev *cxEvent, t time.Time) {
 		Type         string `json:"type"`
 		Instructions string `json:"instructions"`
 	}
-	_ = Unmarshal(ev.Target, &target)
-	in := map[string]any{"description": "Review " + FirstNonEmpty(ev.Hint, target.Type, Text(ev.Message))}
-	if p := FirstNonEmpty(ev.Prompt, target.Instructions); p != "" {
+	_ = ingest.Unmarshal(ev.Target, &target)
+	in := map[string]any{"description": "Review " + ingest.FirstNonEmpty(ev.Hint, target.Type, ingest.Text(ev.Message))}
+	if p := ingest.FirstNonEmpty(ev.Prompt, target.Instructions); p != "" {
 		in["prompt"] = p
 	}
 	if ev.Target != nil {
@@ -1354,10 +1361,10 @@ func (cs *cxSession) enterReview(ev *cxEvent, t time.Time) {
 func (cs *cxSession) exitReview(out *cxReviewOutput, t time.Time) {
 	md := "The review ended without a result: it was interrupted."
 	if out != nil {
-		md = FirstNonEmpty(out.markdown(), "No findings.")
+		md = ingest.FirstNonEmpty(out.markdown(), "No findings.")
 	}
 	if cs.review.c == nil { // the review began before this file did
-		cs.system(false, t, EventPart("review", "Review finished", nil), &transcript.Part{Kind: transcript.TextPart, Text: md})
+		cs.system(false, t, ingest.EventPart("review", "Review finished", nil), &transcript.Part{Kind: transcript.TextPart, Text: md})
 		return
 	}
 	r := &transcript.ToolResult{CallID: cs.review.c.ID, Output: md}
@@ -1377,7 +1384,7 @@ func (cs *cxSession) tokens(raw json.RawMessage) {
 		Prompt     int64 `json:"prompt"`
 		Completion int64 `json:"completion"`
 	}
-	if Unmarshal(raw, &info) != nil {
+	if ingest.Unmarshal(raw, &info) != nil {
 		return
 	}
 	last := info.Last
@@ -1408,8 +1415,8 @@ func (cs *cxSession) mcpEnd(n int, raw json.RawMessage) cxEnd {
 		} `json:"Ok"`
 		Err json.RawMessage `json:"Err"`
 	}
-	if Unmarshal(raw, &res) != nil || res.Ok == nil {
-		return cxEnd{isErr: res.Err != nil, output: FirstNonEmpty(Text(res.Err), Text(raw))}
+	if ingest.Unmarshal(raw, &res) != nil || res.Ok == nil {
+		return cxEnd{isErr: res.Err != nil, output: ingest.FirstNonEmpty(ingest.Text(res.Err), ingest.Text(raw))}
 	}
 	r := &transcript.ToolResult{}
 	cs.contentOutput(n, res.Ok.Content, r)
@@ -1433,7 +1440,7 @@ func (cs *cxSession) searchResults(ev *cxEvent) {
 			Query string `json:"query"`
 		}
 		if c == nil && (sc.c.ID == "" || cs.results[sc.c.ID] == nil) &&
-			Unmarshal([]byte(sc.c.Input), &a) == nil && a.Query == ev.Query {
+			ingest.Unmarshal([]byte(sc.c.Input), &a) == nil && a.Query == ev.Query {
 			c = sc.c
 			if c.ID == "" { // the call had no id: the event's names it
 				c.ID = ev.CallID
@@ -1488,7 +1495,7 @@ func (cs *cxSession) rollback(n int, t time.Time) {
 	if n == 1 {
 		turnWord = "turn"
 	}
-	cs.system(true, t, EventPart("rewind", fmt.Sprintf("Rolled back %d %s", n, turnWord), nil))
+	cs.system(true, t, ingest.EventPart("rewind", fmt.Sprintf("Rolled back %d %s", n, turnWord), nil))
 }
 
 // finish settles what the whole file was needed for.
@@ -1541,7 +1548,7 @@ func mergeCodex(ss []*transcript.Session) []*transcript.Session {
 	for _, s := range out {
 		if i, ok := byID[s.ParentID]; ok {
 			linkSpawn(out[i], s)
-			AddChild(out[i], s.ID)
+			ingest.AddChild(out[i], s.ID)
 		}
 	}
 	for _, s := range out {
@@ -1561,10 +1568,10 @@ func titleSpawned(child *transcript.Session, c *transcript.ToolCall) {
 		Message  string `json:"message"`
 		TaskName string `json:"task_name"`
 	}
-	if child.Title != "" || child.FirstPrompt() != "" || Unmarshal([]byte(c.Input), &in) != nil {
+	if child.Title != "" || child.FirstPrompt() != "" || ingest.Unmarshal([]byte(c.Input), &in) != nil {
 		return
 	}
-	child.Title = FirstNonEmpty(strings.TrimSpace(in.Message), in.TaskName)
+	child.Title = ingest.FirstNonEmpty(strings.TrimSpace(in.Message), in.TaskName)
 }
 
 // callsOf lists the session's calls of a tool.
@@ -1671,7 +1678,7 @@ func linkSpawn(parent, child *transcript.Session) {
 		var out struct {
 			TaskName string `json:"task_name"`
 		}
-		if c.Subagent == "" && Unmarshal([]byte(outputs[c.ID]), &out) == nil && out.TaskName == path {
+		if c.Subagent == "" && ingest.Unmarshal([]byte(outputs[c.ID]), &out) == nil && out.TaskName == path {
 			c.Subagent = child.ID
 		}
 	}

@@ -1,4 +1,4 @@
-package ingest
+package codex
 
 import (
 	"bytes"
@@ -13,13 +13,15 @@ import (
 	"testing/fstest"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/ingest/ingesttest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 func TestCodexSession(t *testing.T) {
-	ss, warns := readTestFile(t, "codex/basic.jsonl")
-	wantWarnings(t, warns, `codex/basic.jsonl:39: Unknown record type "future_thing": shown as an unknown event`,
-		`codex/basic.jsonl:40: Unknown event "brand_new_event": shown as an unknown event`)
+	ss, warns := ingesttest.ReadFile(t, "basic.jsonl")
+	ingesttest.WantWarnings(t, warns, `basic.jsonl:39: Unknown record type "future_thing": shown as an unknown event`,
+		`basic.jsonl:40: Unknown event "brand_new_event": shown as an unknown event`)
 	if len(ss) != 1 {
 		t.Fatalf("got %d sessions, want 1", len(ss))
 	}
@@ -38,7 +40,7 @@ func TestCodexSession(t *testing.T) {
 		{"ended", s.Ended.Format("15:04:05.000"), "09:02:02.000"},
 		{"commit", s.Meta["git commit"], "c0ffee"},
 		{"source", s.Meta["source"], "cli"},
-		{"skipped", skips(s), ""},
+		{"skipped", ingesttest.Skips(s), ""},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s = %q, want %q", c.name, c.got, c.want)
@@ -60,7 +62,7 @@ func TestCodexSession(t *testing.T) {
 	}
 	var got []string
 	for _, m := range s.Messages() {
-		got = append(got, string(m.Role)+map[bool]string{true: "*"}[m.Meta]+"("+kinds(m)+")")
+		got = append(got, string(m.Role)+map[bool]string{true: "*"}[m.Meta]+"("+ingesttest.Kinds(m)+")")
 	}
 	want := []string{
 		"system*(text)", "user*(text text)", // permissions; AGENTS.md and environment
@@ -130,7 +132,7 @@ func TestCodexSession(t *testing.T) {
 }
 
 func TestCodexLegacy(t *testing.T) {
-	ss, warns := readTestFile(t, "codex/legacy.jsonl")
+	ss, warns := ingesttest.ReadFile(t, "legacy.jsonl")
 	if len(warns) != 0 || len(ss) != 1 {
 		t.Fatalf("got %d sessions, warnings %v", len(ss), warns)
 	}
@@ -138,7 +140,7 @@ func TestCodexLegacy(t *testing.T) {
 	if s.ID != "5c1d2e3f-0000-4000-8000-00000000beef" || s.Branch != "main" || s.Started.Format("2006-01-02 15:04") != "2025-06-02 14:00" {
 		t.Errorf("session %s, branch %q, started %v", s.ID, s.Branch, s.Started)
 	}
-	if got, want := skips(s), "record_type/state 2, response_item/reasoning (encrypted) 1"; got != want {
+	if got, want := ingesttest.Skips(s), "record_type/state 2, response_item/reasoning (encrypted) 1"; got != want {
 		t.Errorf("skipped = %q, want %q", got, want)
 	}
 	ms := s.Messages()
@@ -159,7 +161,7 @@ func TestCodexLegacy(t *testing.T) {
 }
 
 func TestCodexTypeScriptRollout(t *testing.T) {
-	ss, warns := readTestFile(t, "codex/rollout-2025-04-20-ts.json")
+	ss, warns := ingesttest.ReadFile(t, "rollout-2025-04-20-ts.json")
 	if len(warns) != 0 || len(ss) != 1 {
 		t.Fatalf("got %d sessions, warnings %v", len(ss), warns)
 	}
@@ -173,12 +175,12 @@ func TestCodexTypeScriptRollout(t *testing.T) {
 }
 
 func TestCodexBadLines(t *testing.T) {
-	ss, warns := readTestFile(t, "codex/malformed.jsonl")
+	ss, warns := ingesttest.ReadFile(t, "malformed.jsonl")
 	want := []string{
-		"codex/malformed.jsonl:2: skipped: not a JSON object",
-		"codex/malformed.jsonl:4: skipped: not a JSON object",
-		"codex/malformed.jsonl:5: skipped: json: cannot unmarshal string",
-		"codex/malformed.jsonl:8: incomplete last line skipped",
+		"malformed.jsonl:2: skipped: not a JSON object",
+		"malformed.jsonl:4: skipped: not a JSON object",
+		"malformed.jsonl:5: skipped: json: cannot unmarshal string",
+		"malformed.jsonl:8: incomplete last line skipped",
 	}
 	if len(warns) != len(want) {
 		t.Fatalf("warnings %v, want %d", warns, len(want))
@@ -194,7 +196,7 @@ func TestCodexBadLines(t *testing.T) {
 }
 
 func TestCodexFork(t *testing.T) {
-	ss, _ := readTestFile(t, "codex/fork.jsonl")
+	ss, _ := ingesttest.ReadFile(t, "fork.jsonl")
 	if len(ss) != 1 {
 		t.Fatalf("got %d sessions, want 1: copied history stays in the fork", len(ss))
 	}
@@ -212,7 +214,7 @@ func TestCodexFork(t *testing.T) {
 }
 
 func TestCodexSubagents(t *testing.T) {
-	res, err := Load(context.Background(), Root{FS: os.DirFS("testdata/codex")})
+	res, err := ingest.Load(context.Background(), ingest.Root{FS: os.DirFS("testdata")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +256,7 @@ func TestCodexSubagents(t *testing.T) {
 // files as a build does, and returns its sessions by id.
 func loadDir(t *testing.T, dir string) map[string]*transcript.Session {
 	t.Helper()
-	res, err := Load(context.Background(), Root{FS: os.DirFS("testdata/" + dir)})
+	res, err := ingest.Load(context.Background(), ingest.Root{FS: os.DirFS("testdata/" + dir)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +271,7 @@ func loadDir(t *testing.T, dir string) map[string]*transcript.Session {
 // (0.12x) nothing in it names the parent: the /review that started it is
 // the latest one before it, in a session of the same folder.
 func TestCodexReviewSubagent(t *testing.T) {
-	byID := loadDir(t, "codex/review-tui")
+	byID := loadDir(t, "review-tui")
 	const parent, review, other = "019d4e00-0000-7000-8000-0000000000a1", "019d4e04-0000-7000-8000-0000000000b2", "019d4df0-0000-7000-8000-0000000000c3"
 	p, r, o := byID[parent], byID[review], byID[other]
 	if p == nil || r == nil || o == nil {
@@ -306,7 +308,7 @@ func TestCodexReviewSubagent(t *testing.T) {
 // MultiAgentV2's spawn_agent returns the agent path, not the thread id;
 // the rollouts of its time hold prompts and replies only as turn items.
 func TestCodexSpawnV2(t *testing.T) {
-	byID := loadDir(t, "codex/spawn-v2")
+	byID := loadDir(t, "spawn-v2")
 	const parent, child = "019e1000-0000-7000-8000-00000000d001", "019e1000-0000-7000-8000-00000000d002"
 	p, c := byID[parent], byID[child]
 	if p == nil || c == nil {
@@ -320,7 +322,7 @@ func TestCodexSpawnV2(t *testing.T) {
 	}
 	var got []string
 	for _, m := range p.Messages() {
-		got = append(got, string(m.Role)+map[bool]string{true: "*"}[m.Meta]+"("+kinds(m)+")")
+		got = append(got, string(m.Role)+map[bool]string{true: "*"}[m.Meta]+"("+ingesttest.Kinds(m)+")")
 	}
 	if want := []string{"user(text)", "user*(text)", "assistant(thinking call result)", "assistant(text)"}; !slices.Equal(got, want) {
 		t.Errorf("parent's messages %q, want %q", got, want)
@@ -334,13 +336,13 @@ func TestCodexSpawnV2(t *testing.T) {
 	if ms := c.Messages(); len(ms) != 2 || ms[1].Parts[0].Text != "payments/ holds charge.go and refund.go; rounding is in charge.go." {
 		t.Errorf("child's messages %+v", ms)
 	}
-	if skips(p) != "" {
-		t.Errorf("parent skipped %s", skips(p))
+	if ingesttest.Skips(p) != "" {
+		t.Errorf("parent skipped %s", ingesttest.Skips(p))
 	}
 }
 
 func TestCodexEvents(t *testing.T) {
-	ss, warns := readTestFile(t, "codex/events.jsonl")
+	ss, warns := ingesttest.ReadFile(t, "events.jsonl")
 	if len(warns) != 0 || len(ss) != 1 {
 		t.Fatalf("got %d sessions, warnings %v", len(ss), warns)
 	}
@@ -390,7 +392,7 @@ func TestCodexEvents(t *testing.T) {
 }
 
 func TestCodexZstd(t *testing.T) {
-	plain, err := os.ReadFile("testdata/codex/fork.jsonl")
+	plain, err := os.ReadFile("testdata/fork.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -406,14 +408,14 @@ func TestCodexZstd(t *testing.T) {
 		"a/notes.jsonl":                     {Data: noMeta},
 		"b/notes.jsonl":                     {Data: noMeta},
 	}
-	f := &File{Rel: "sessions/rollout-f.jsonl.zst"}
-	r, ss := ReadFile(context.Background(), fsys, f.Rel, f)
-	if r != codex || len(ss) != 1 || ss[0].ID != "F-1" || ss[0].Stats().Messages != 5 {
+	f := &ingest.File{Rel: "sessions/rollout-f.jsonl.zst"}
+	r, ss := ingest.ReadFile(context.Background(), fsys, f.Rel, f)
+	if r != Reader || len(ss) != 1 || ss[0].ID != "F-1" || ss[0].Stats().Messages != 5 {
 		t.Fatalf("zstd rollout read by %v as %v (warnings %v)", r, ss, f.Warnings)
 	}
 	// The same rollout, compressed and archived, is one session; files
 	// without a session_meta are never taken for copies of each other.
-	res, err := Load(context.Background(), Root{FS: fsys})
+	res, err := ingest.Load(context.Background(), ingest.Root{FS: fsys})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -451,14 +453,14 @@ func TestCodexDetect(t *testing.T) {
 		{"payload not an object", `{"timestamp":"t","type":"x","payload":"s"}`, false},
 		{"array", `[{"timestamp":"t","type":"x","payload":{}}]`, false},
 	} {
-		if got := detectCodex(&Head{Data: []byte(c.head)}) > 0; got != c.want {
+		if got := detectCodex(&ingest.Head{Data: []byte(c.head)}) > 0; got != c.want {
 			t.Errorf("%s: detected %v, want %v", c.name, got, c.want)
 		}
 	}
 }
 
 func TestCodexOutput(t *testing.T) {
-	cs := &cxSession{f: &File{}, s: &transcript.Session{}}
+	cs := &cxSession{f: &ingest.File{}, s: &transcript.Session{}}
 	js := func(v any) string { b, _ := json.Marshal(v); return string(b) }
 	for _, c := range []struct {
 		name, raw, want string
@@ -491,9 +493,9 @@ func TestCodexOutput(t *testing.T) {
 }
 
 func FuzzCodex(f *testing.F) {
-	seedFuzz(f, "codex")
+	ingesttest.SeedFuzz(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzRead(t, codex, "rollout.jsonl", data)
+		ingesttest.FuzzRead(t, Reader, "rollout.jsonl", data)
 	})
 }
 
