@@ -26,9 +26,3 @@ func UncachedGroups(res *Result, c Cache) []string {
 	}
 	return out
 }
-
-// The readers still in this package, until they move to their own.
-var (
-	GeminiTools    = geminiTools
-	SpecstoryTools = specstoryTools
-)

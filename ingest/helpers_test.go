@@ -121,3 +121,26 @@ func kinds(m *transcript.Message) string {
 	}
 	return strings.Join(ks, " ")
 }
+
+// readDoc: see ingesttest.ReadDoc.
+func readDoc(t *testing.T, r *Reader, name, doc string) ([]*transcript.Session, []Warning) {
+	t.Helper()
+	f := &File{Rel: name}
+	ss, err := r.Read(context.Background(), f, strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ss, f.Warnings
+}
+
+// checkWarnings: see ingesttest.CheckWarnings.
+func checkWarnings(t *testing.T, warns []Warning, file string, want []string) {
+	t.Helper()
+	var got []string
+	for _, w := range warns {
+		got = append(got, strings.TrimPrefix(w.String(), file))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/ingest/claude"
 	"github.com/transcriptsite/transcriptsite/ingest/codex"
+	"github.com/transcriptsite/transcriptsite/ingest/gemini"
+	"github.com/transcriptsite/transcriptsite/ingest/specstory"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -29,8 +31,8 @@ func TestToolKinds(t *testing.T) {
 		{claude.Tools, "mcp__github__create_issue", transcript.MCPTool},
 		{claude.Tools, "frobnicate", transcript.OtherTool},
 		// A name is the agent's: Codex's apply_patch is not Gemini's.
-		{ingest.GeminiTools, "apply_patch", transcript.OtherTool},
-		{ingest.SpecstoryTools, "apply_patch", transcript.EditTool}, // SpecStory records Codex
+		{gemini.Tools, "apply_patch", transcript.OtherTool},
+		{specstory.Tools, "apply_patch", transcript.EditTool}, // SpecStory records Codex
 	} {
 		if got := c.tools.Kind(c.name); got != c.want {
 			t.Errorf("Kind(%q) = %q, want %q", c.name, got, c.want)
@@ -48,7 +50,7 @@ func TestIsInjected(t *testing.T) {
 		{claude.Tools, "\n <command-name>/clear</command-name>", true},
 		{codex.Tools, "<environment_context>cwd</environment_context>", true},
 		{claude.Tools, "<environment_context>cwd</environment_context>", false},
-		{ingest.SpecstoryTools, "<environment_context>cwd</environment_context>", true},
+		{specstory.Tools, "<environment_context>cwd</environment_context>", true},
 		{claude.Tools, "Please look at <system-reminder> handling", false},
 		{claude.Tools, "fix the bug", false},
 	} {

@@ -6,4 +6,6 @@ package agents
 import (
 	_ "github.com/transcriptsite/transcriptsite/ingest/claude"
 	_ "github.com/transcriptsite/transcriptsite/ingest/codex"
+	_ "github.com/transcriptsite/transcriptsite/ingest/gemini"
+	_ "github.com/transcriptsite/transcriptsite/ingest/specstory"
 )

@@ -1,16 +1,17 @@
-package ingest
+package specstory
 
 import (
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/transcriptsite/transcriptsite/ingest/ingesttest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 func TestSpecStoryMarkdown(t *testing.T) {
-	s, warns := oneSession(t, "specstory/history.md")
-	wantWarnings(t, warns, "specstory/history.md:94: the shell_command tool block is not closed")
+	s, warns := ingesttest.OneSession(t, "history.md")
+	ingesttest.WantWarnings(t, warns, "history.md:94: the shell_command tool block is not closed")
 	for _, c := range []struct{ name, got, want string }{
 		{"id", s.ID, "019a0000-0000-7000-8000-00000000abcd"},
 		{"format", s.Format, "specstory"},
@@ -27,7 +28,7 @@ func TestSpecStoryMarkdown(t *testing.T) {
 	}
 	want := []string{"user(text)", "assistant(thinking call result)", "assistant(call result)", "assistant(call result call)",
 		"assistant(text)", "user*(text)", "assistant(call)"}
-	if got := ocDescribe(s); !slices.Equal(got, want) {
+	if got := ingesttest.Describe(s); !slices.Equal(got, want) {
 		t.Fatalf("messages:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	ms := s.Messages()
@@ -71,12 +72,12 @@ func TestSpecStoryMarkdown(t *testing.T) {
 }
 
 func TestSpecStoryMarkdownExtension(t *testing.T) {
-	s, warns := oneSession(t, "specstory/extension.md")
-	wantWarnings(t, warns)
+	s, warns := ingesttest.OneSession(t, "extension.md")
+	ingesttest.WantWarnings(t, warns)
 	if s.ID != "extension" || s.Title != "Rename the flag" || s.Started.Format("2006-01-02 15:04:05") != "2025-01-02 09:10:11" || s.Agent != "SpecStory" {
 		t.Errorf("session %q %q %v %q", s.ID, s.Title, s.Started, s.Agent)
 	}
-	if got := ocDescribe(s); !slices.Equal(got, []string{"user(text)", "assistant(text)"}) {
+	if got := ingesttest.Describe(s); !slices.Equal(got, []string{"user(text)", "assistant(text)"}) {
 		t.Errorf("messages %v", got)
 	}
 }
@@ -101,8 +102,8 @@ func TestSpecStoryMarkdownInput(t *testing.T) {
 }
 
 func FuzzSpecStoryMarkdown(f *testing.F) {
-	seedFuzz(f, "specstory")
+	ingesttest.SeedFuzz(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzRead(t, specstoryMarkdown, "history.md", data)
+		ingesttest.FuzzRead(t, MarkdownReader, "history.md", data)
 	})
 }

@@ -1,4 +1,4 @@
-package ingest
+package gemini
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/ingest/ingesttest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -26,7 +28,7 @@ func shape(s *transcript.Session) []string {
 		if m.Branch != "" {
 			r += "@" + m.Branch
 		}
-		out = append(out, r+" "+kinds(m))
+		out = append(out, r+" "+ingesttest.Kinds(m))
 	}
 	return out
 }
@@ -39,13 +41,13 @@ func wantShape(t *testing.T, s *transcript.Session, want []string) {
 }
 
 func TestGeminiLog(t *testing.T) {
-	s, warns := oneSession(t, "gemini/log.jsonl")
-	wantWarnings(t, warns,
-		"gemini/log.jsonl:6: skipped: not a JSON object",
-		"gemini/log.jsonl:8: skipped: not a JSON object",
-		"gemini/log.jsonl:19: Unknown record: shown as an unknown event",
-		`gemini/log.jsonl:20: Unknown message type "compression": shown as an unknown event`,
-		"gemini/log.jsonl:21: incomplete last line skipped",
+	s, warns := ingesttest.OneSession(t, "log.jsonl")
+	ingesttest.WantWarnings(t, warns,
+		"log.jsonl:6: skipped: not a JSON object",
+		"log.jsonl:8: skipped: not a JSON object",
+		"log.jsonl:19: Unknown record: shown as an unknown event",
+		`log.jsonl:20: Unknown message type "compression": shown as an unknown event`,
+		"log.jsonl:21: incomplete last line skipped",
 	)
 	for _, c := range []struct{ name, got, want string }{
 		{"id", s.ID, "7c0ffee0-1111-4222-8333-444455556666"},
@@ -57,7 +59,7 @@ func TestGeminiLog(t *testing.T) {
 		{"ended", s.Ended.Format("15:04:05"), "10:02:30"},
 		{"directories", s.Meta["directories"], `["/w","/w/lib"]`},
 		{"kind", s.Meta["kind"], "main"},
-		{"skipped", skips(s), "functionResponse 1"}, // a result echoed in the next user record
+		{"skipped", ingesttest.Skips(s), "functionResponse 1"}, // a result echoed in the next user record
 	} {
 		if c.got != c.want {
 			t.Errorf("%s = %q, want %q", c.name, c.got, c.want)
@@ -167,8 +169,8 @@ func TestGeminiLog(t *testing.T) {
 }
 
 func TestGeminiRewriteAndRewind(t *testing.T) {
-	s, warns := oneSession(t, "gemini/checkpointed.jsonl")
-	wantWarnings(t, warns)
+	s, warns := ingesttest.OneSession(t, "checkpointed.jsonl")
+	ingesttest.WantWarnings(t, warns)
 	// The $set checkpoint keeps c and d, adds s and ack, and drops a and b;
 	// the rewind to an unknown id then clears the line, as upstream does.
 	wantShape(t, s, []string{
@@ -196,10 +198,10 @@ func TestGeminiRewriteAndRewind(t *testing.T) {
 }
 
 func TestGeminiLegacy(t *testing.T) {
-	s, warns := oneSession(t, "gemini/legacy.json")
-	wantWarnings(t, warns,
-		"gemini/legacy.json: messages[1]: record kept without a field: json: cannot unmarshal string",
-		"gemini/legacy.json: messages[4]: skipped: not a JSON object",
+	s, warns := ingesttest.OneSession(t, "legacy.json")
+	ingesttest.WantWarnings(t, warns,
+		"legacy.json: messages[1]: record kept without a field: json: cannot unmarshal string",
+		"legacy.json: messages[4]: skipped: not a JSON object",
 	)
 	// Metadata after the messages still applies; m1 written twice keeps its
 	// first place and its last content; m2's call, also in its content, shows
@@ -208,7 +210,7 @@ func TestGeminiLegacy(t *testing.T) {
 		t.Errorf("session = %s %q %v", s.ID, s.Title, s.Meta)
 	}
 	wantShape(t, s, []string{"user text", "assistant call result", "assistant text"})
-	if got := skips(s); got != "functionCall 1" {
+	if got := ingesttest.Skips(s); got != "functionCall 1" {
 		t.Errorf("skipped %q, want the functionCall copy of m2's call", got)
 	}
 	ms := s.Messages()
@@ -219,16 +221,16 @@ func TestGeminiLegacy(t *testing.T) {
 		t.Errorf("usage %+v (tokens null), started %v", s.Usage, s.Started)
 	}
 
-	s, warns = oneSession(t, "gemini/torn-legacy.json")
-	wantWarnings(t, warns, "gemini/torn-legacy.json: gemini-cli: messages[1] is incomplete, the file ends early")
+	s, warns = ingesttest.OneSession(t, "torn-legacy.json")
+	ingesttest.WantWarnings(t, warns, "torn-legacy.json: gemini-cli: messages[1] is incomplete, the file ends early")
 	if s.ID != "torn-0001" || len(s.Messages()) != 1 {
 		t.Errorf("torn session %s has %d messages, want torn-0001 with 1", s.ID, len(s.Messages()))
 	}
 }
 
 func TestGeminiCheckpoints(t *testing.T) {
-	s, warns := oneSession(t, "gemini/checkpoint-refactor.json")
-	wantWarnings(t, warns)
+	s, warns := ingesttest.OneSession(t, "checkpoint-refactor.json")
+	ingesttest.WantWarnings(t, warns)
 	if s.ID != "checkpoint-refactor" || s.Title != "/chat save refactor" || s.Meta["authType"] != "gemini-api-key" {
 		t.Errorf("session = %s %q %v", s.ID, s.Title, s.Meta)
 	}
@@ -256,14 +258,14 @@ func TestGeminiCheckpoints(t *testing.T) {
 	}
 
 	// One line, with a byte order mark: still a document, not a log.
-	s, warns = oneSession(t, "gemini/checkpoint-minified.json")
-	wantWarnings(t, warns)
+	s, warns = ingesttest.OneSession(t, "checkpoint-minified.json")
+	ingesttest.WantWarnings(t, warns)
 	wantShape(t, s, []string{"user text", "assistant text"})
 	if s.Title != "/chat save minified" {
 		t.Errorf("title = %q", s.Title)
 	}
 
-	s, _ = oneSession(t, "gemini/bare-checkpoint.json")
+	s, _ = ingesttest.OneSession(t, "bare-checkpoint.json")
 	wantShape(t, s, []string{"user text", "assistant text event"})
 	if ev := s.Messages()[1].Parts[1].Event; ev.Kind != transcript.Unknown || !strings.Contains(ev.Raw, "executableCode") {
 		t.Errorf("unknown part = %+v", ev)
@@ -271,8 +273,8 @@ func TestGeminiCheckpoints(t *testing.T) {
 }
 
 func TestGeminiPromptLog(t *testing.T) {
-	ss, warns := readTestFile(t, "gemini/logs.json")
-	wantWarnings(t, warns)
+	ss, warns := ingesttest.ReadFile(t, "logs.json")
+	ingesttest.WantWarnings(t, warns)
 	if len(ss) != 2 || ss[0].ID != "s-a" || ss[1].ID != "s-b" {
 		t.Fatalf("sessions = %v, want s-a and s-b", ss)
 	}
@@ -287,7 +289,7 @@ func TestGeminiPromptLog(t *testing.T) {
 // TestGeminiTree reads a ~/.gemini/tmp tree: a legacy session and the .jsonl
 // it was migrated to, its subagent, logs.json and a checkpoint.
 func TestGeminiTree(t *testing.T) {
-	res, err := Load(context.Background(), Root{FS: os.DirFS("testdata/gemini/tree")})
+	res, err := ingest.Load(context.Background(), ingest.Root{FS: os.DirFS("testdata/tree")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +327,7 @@ func TestGeminiTree(t *testing.T) {
 }
 
 func TestGeminiDetect(t *testing.T) {
-	long := `{"messages":[{"id":"m1","timestamp":"2025-01-01T00:00:00Z","type":"user","content":"` + strings.Repeat("x", HeadSize)
+	long := `{"messages":[{"id":"m1","timestamp":"2025-01-01T00:00:00Z","type":"user","content":"` + strings.Repeat("x", ingest.HeadSize)
 	for _, c := range []struct {
 		name, head string
 		want       bool
@@ -348,7 +350,7 @@ func TestGeminiDetect(t *testing.T) {
 		{"cursor transcript", `{"role":"user","message":{"content":[{"type":"text","text":"hi"}]}}`, false},
 		{"array of strings", `["a","b"]`, false},
 	} {
-		if got := gemini.Detect(&Head{Path: "x", Data: []byte(c.head)}) > 0; got != c.want {
+		if got := Reader.Detect(&ingest.Head{Path: "x", Data: []byte(c.head)}) > 0; got != c.want {
 			t.Errorf("%s: detected %v, want %v", c.name, got, c.want)
 		}
 	}
@@ -357,26 +359,26 @@ func TestGeminiDetect(t *testing.T) {
 // TestGeminiDetectCorpus checks detection on every corpus file: Gemini's
 // files are claimed, no other format's are.
 func TestGeminiDetectCorpus(t *testing.T) {
-	if _, err := os.Stat(corpusDir); err != nil {
+	if _, err := os.Stat(ingesttest.CorpusDir()); err != nil {
 		t.Skip("no shared corpus beside the repository")
 	}
-	fsys := os.DirFS(corpusDir)
+	fsys := os.DirFS(ingesttest.CorpusDir())
 	n := 0
 	_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || notSession(p) || strings.HasPrefix(p, "LICENSES/") {
+		if err != nil || d.IsDir() || ingesttest.NotSession(p) || strings.HasPrefix(p, "LICENSES/") {
 			return err
 		}
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return err
 		}
-		h, _, done, err := Sniff(p, bytes.NewReader(data))
+		h, _, done, err := ingest.Sniff(p, bytes.NewReader(data))
 		if err != nil {
 			return nil
 		}
 		defer done()
 		want := strings.HasPrefix(p, "gemini-cli/")
-		if got := gemini.Detect(h) > 0; got != want {
+		if got := Reader.Detect(h) > 0; got != want {
 			t.Errorf("%s: detected as Gemini = %v, want %v", p, got, want)
 		}
 		if want {
@@ -390,9 +392,9 @@ func TestGeminiDetectCorpus(t *testing.T) {
 }
 
 func FuzzGemini(f *testing.F) {
-	seedFuzz(f, "gemini")
+	ingesttest.SeedFuzz(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzRead(t, gemini, "tmp/p/chats/parent/child.jsonl", data)
+		ingesttest.FuzzRead(t, Reader, "tmp/p/chats/parent/child.jsonl", data)
 	})
 }
 
@@ -410,8 +412,8 @@ func TestGeminiReplay(t *testing.T) {
 		msg("c", "user") + // an id that left comes back as a new message
 		`{"$rewindTo":"c"}` + "\n" +
 		msg("f", "user")
-	f := &File{Rel: "r.jsonl"}
-	ss, err := gemini.Read(context.Background(), f, strings.NewReader(log))
+	f := &ingest.File{Rel: "r.jsonl"}
+	ss, err := Reader.Read(context.Background(), f, strings.NewReader(log))
 	if err != nil || len(ss) != 1 || len(f.Warnings) != 0 {
 		t.Fatalf("sessions %v, err %v, warnings %v", ss, err, f.Warnings)
 	}
@@ -464,7 +466,7 @@ func TestGeminiProjectName(t *testing.T) {
 		{"paths outside the root", "session.jsonl", meta(hash("/srv/site")) + prompt + read("/etc/hosts"), hash("/srv/site")[:8], ""},
 		{"a named project", ".gemini/tmp/my-app/chats/session.jsonl", meta(hash("/srv/my-app")) + prompt, "my-app", ""},
 	} {
-		ss, _ := readDoc(t, gemini, c.file, c.doc)
+		ss, _ := ingesttest.ReadDoc(t, Reader, c.file, c.doc)
 		if len(ss) != 1 || ss[0].Project != c.project || ss[0].CWD != c.cwd {
 			for _, s := range ss {
 				t.Errorf("%s: project %q, cwd %q; want %q, %q", c.name, s.Project, s.CWD, c.project, c.cwd)

@@ -1,4 +1,6 @@
-package ingest
+// Package specstory reads what SpecStory keeps of any agent's sessions:
+// its SessionData JSON and its Markdown history.
+package specstory
 
 import (
 	"bytes"
@@ -10,30 +12,32 @@ import (
 	"strings"
 	"time"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/ingest/gemini"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// specstory reads SpecStory SessionData: the normalised form SpecStory's
+// Reader reads SpecStory SessionData: the normalised form SpecStory's
 // providers (Claude Code, Codex, Gemini, Cursor, Droid, …) turn their agent's
-// sessions into. SpecStory's Markdown history is another reader's.
-var specstory = &Reader{
+// sessions into. SpecStory's Markdown history is MarkdownReader's.
+var Reader = &ingest.Reader{
 	Name:    "specstory",
 	Agent:   "SpecStory",
 	Files:   ".specstory/debug/<sessionId>/session-data.json (written by specstory --debug-raw) and SpecStory cloud-sync payloads: SessionData JSON, schema 1.0",
 	Detects: "a JSON document whose top-level object has schemaVersion and an exchanges array",
 	Detect:  detectSpecStory,
 	Read:    readSpecStory,
-	Tools:   specstoryTools,
+	Tools:   Tools,
 }
 
-// specstoryTools are those of the agents whose sessions SpecStory records.
-var specstoryTools = ToolsOf("claude-code", "cursor", "codex", "gemini-cli")
+// Tools are those of the agents whose sessions SpecStory records.
+var Tools = ingest.ToolsOf("claude-code", "cursor", "codex", "gemini-cli")
 
-func init() { Register(specstory) }
+func init() { ingest.Register(Reader) }
 
-func detectSpecStory(h *Head) float64 {
+func detectSpecStory(h *ingest.Head) float64 {
 	rs := h.Records()
-	return When(!h.IsArray() && len(rs) == 1 && rs[0].Has("schemaVersion") && rs[0]["exchanges"] == "[", Likely)
+	return ingest.When(!h.IsArray() && len(rs) == 1 && rs[0].Has("schemaVersion") && rs[0]["exchanges"] == "[", ingest.Likely)
 }
 
 // ssVersion is the SessionData schema version this reader follows.
@@ -83,10 +87,10 @@ type ssUsage struct {
 
 // usage converts the counts as each provider wrote them: Claude's and
 // Droid's input leaves out what the cache held, Codex's and Gemini's
-// includes it (see cxUsage and gmUsage).
+// includes it (see gemini.Usage).
 func (u ssUsage) usage() transcript.Usage {
 	if u.CachedTokens+u.ThoughtTokens+u.ToolTokens > 0 {
-		g := gmUsage(u.InputTokens, u.OutputTokens, u.CachedTokens, u.ThoughtTokens, u.ToolTokens)
+		g := gemini.Usage(u.InputTokens, u.OutputTokens, u.CachedTokens, u.ThoughtTokens, u.ToolTokens)
 		g.CacheWrite = u.CacheCreationInputTokens
 		return g
 	}
@@ -101,18 +105,18 @@ func (u ssUsage) usage() transcript.Usage {
 
 // ssReader accumulates the session of one SessionData file.
 type ssReader struct {
-	f         *File
+	f         *ingest.File
 	s         *transcript.Session
 	hints     []string // pathHints, first seen first
 	hinted    map[string]bool
 	lastUsage transcript.Usage
 }
 
-func readSpecStory(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
+func readSpecStory(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
 	sr := &ssReader{f: f, s: &transcript.Session{Meta: map[string]string{}}, hinted: map[string]bool{}}
 	s := sr.s
 	seen := map[string]bool{}
-	d := NewJSONDoc(f, r, 1)
+	d := ingest.NewJSONDoc(f, r, 1)
 	isObject, err := d.Object("the document", func(key string, line int) error {
 		seen[key] = true
 		str := func(dst *string) error { return d.Value(key, line, dst) }
@@ -172,14 +176,14 @@ func readSpecStory(ctx context.Context, f *File, r io.Reader) ([]*transcript.Ses
 	if len(sr.hints) > 0 {
 		s.Meta["path hints"] = strings.Join(sr.hints, ", ")
 	}
-	return Snapshot(f, s), nil
+	return ingest.Snapshot(f, s), nil
 }
 
 // checkVersion warns about a schemaVersion other than 1.0; SpecStory itself
 // refuses newer ones, this reader reads what it can.
 func (sr *ssReader) checkVersion(line int, raw json.RawMessage) {
 	var v string
-	if Unmarshal(raw, &v) != nil {
+	if ingest.Unmarshal(raw, &v) != nil {
 		sr.f.Warn(line, "schemaVersion: expected the string %q, found %s", ssVersion, raw)
 		return
 	}
@@ -195,7 +199,7 @@ func (sr *ssReader) checkVersion(line int, raw json.RawMessage) {
 	}
 }
 
-func (sr *ssReader) provider(d *JSONDoc, line int) error {
+func (sr *ssReader) provider(d *ingest.JSONDoc, line int) error {
 	var p struct {
 		ID      *string `json:"id"`
 		Name    *string `json:"name"`
@@ -235,7 +239,7 @@ func (sr *ssReader) exchange(path string, line int, raw json.RawMessage) {
 		seen       = map[string]bool{}
 		v          string
 	)
-	d := NewJSONDoc(sr.f, bytes.NewReader(raw), line)
+	d := ingest.NewJSONDoc(sr.f, bytes.NewReader(raw), line)
 	isObject, err := d.Object(path, func(key string, line int) error {
 		seen[key] = true
 		switch key {
@@ -291,7 +295,7 @@ func (sr *ssReader) exchange(path string, line int, raw json.RawMessage) {
 // message that breaks them is reported and still shown.
 func (sr *ssReader) message(path string, line int, raw json.RawMessage, start, end time.Time) *transcript.Message {
 	var sm ssMessage
-	if !DecodeAt(sr.f, line, path, raw, &sm) {
+	if !ingest.DecodeAt(sr.f, line, path, raw, &sm) {
 		return nil
 	}
 	warn := func(format string, args ...any) { sr.f.Warn(line, path+": "+format, args...) }
@@ -322,7 +326,7 @@ func (sr *ssReader) message(path string, line int, raw json.RawMessage, start, e
 		m.Time = firstTime(m.Time, start)
 	}
 	if sm.Metadata.Queued {
-		m.Parts = append(m.Parts, EventPart("info", "Typed while the agent was busy and never sent", nil))
+		m.Parts = append(m.Parts, ingest.EventPart("info", "Typed while the agent was busy and never sent", nil))
 	}
 	for k, c := range sm.Content {
 		m.Parts = append(m.Parts, sr.part(fmt.Sprintf("%s.content[%d]", path, k), line, c, m)...)
@@ -355,7 +359,7 @@ func (sr *ssReader) part(path string, line int, raw json.RawMessage, m *transcri
 		Type *string `json:"type"`
 		Text *string `json:"text"`
 	}
-	if !DecodeAt(sr.f, line, path, raw, &c) {
+	if !ingest.DecodeAt(sr.f, line, path, raw, &c) {
 		return nil
 	}
 	if c.Type == nil || c.Text == nil {
@@ -364,7 +368,7 @@ func (sr *ssReader) part(path string, line int, raw json.RawMessage, m *transcri
 	s := deref(c.Text)
 	switch typ := deref(c.Type); {
 	case typ == "text" && m.Role == transcript.User:
-		return UserText(specstoryTools, s, &m.Meta)
+		return ingest.UserText(Tools, s, &m.Meta)
 	case typ == "text" || typ == "thinking":
 		if strings.TrimSpace(s) == "" {
 			return nil
@@ -376,7 +380,7 @@ func (sr *ssReader) part(path string, line int, raw json.RawMessage, m *transcri
 		return []*transcript.Part{{Kind: kind, Text: s}}
 	default:
 		sr.f.Warn(line, "%s: content type %q is neither text nor thinking; kept as an unknown event", path, typ)
-		return []*transcript.Part{EventPart(transcript.Unknown, "Unknown content part "+strconv.Quote(typ), raw)}
+		return []*transcript.Part{ingest.EventPart(transcript.Unknown, "Unknown content part "+strconv.Quote(typ), raw)}
 	}
 }
 
@@ -390,7 +394,7 @@ func (sr *ssReader) tool(path string, line int, t *ssTool) []*transcript.Part {
 	if !known && t.Type != nil {
 		sr.f.Warn(line, "%s: tool type %q is not one of write, read, search, shell, task, generic, unknown", path, typ)
 	}
-	c := &transcript.ToolCall{ID: t.UseID, Name: FirstNonEmpty(name, "unnamed tool"), Kind: kind, Input: Text(t.Input)}
+	c := &transcript.ToolCall{ID: t.UseID, Name: ingest.FirstNonEmpty(name, "unnamed tool"), Kind: kind, Input: ingest.Text(t.Input)}
 	// SpecStory's own view of the call: its summary line and its Markdown,
 	// shown first; the input and output stay as recorded.
 	parts := []*transcript.Part{{Kind: transcript.CallPart, Call: c, Name: t.Summary, Text: t.FormattedMarkdown}}
@@ -408,7 +412,7 @@ func (sr *ssReader) tool(path string, line int, t *ssTool) []*transcript.Part {
 func ssToolKind(name, typ string) (kind transcript.ToolKind, known bool) {
 	kind, known = ssToolKinds[typ]
 	// SpecStory's "write" covers edits, which have their own kind here.
-	if byName := specstoryTools.Kind(name); kind == "" || kind == transcript.WriteTool && byName == transcript.EditTool {
+	if byName := Tools.Kind(name); kind == "" || kind == transcript.WriteTool && byName == transcript.EditTool {
 		kind = byName
 	}
 	return kind, known
@@ -420,7 +424,7 @@ func ssToolKind(name, typ string) (kind transcript.ToolKind, known bool) {
 func ssResult(raw json.RawMessage) *transcript.ToolResult {
 	r := &transcript.ToolResult{}
 	if !bytes.HasPrefix(raw, []byte("{")) {
-		r.Output = Text(raw)
+		r.Output = ingest.Text(raw)
 		return r
 	}
 	var o struct {
@@ -432,27 +436,27 @@ func ssResult(raw json.RawMessage) *transcript.ToolResult {
 			ExitCode *int `json:"exit_code"`
 		} `json:"metadata"`
 	}
-	_ = Unmarshal(raw, &o) // a field of another type is left out; the output stays as JSON
+	_ = ingest.Unmarshal(raw, &o) // a field of another type is left out; the output stays as JSON
 	switch {
 	case o.Content != nil:
-		r.Output = Text(o.Content)
+		r.Output = ingest.Text(o.Content)
 	case o.Raw != nil:
 		r.Output = *o.Raw
 	case o.Output != nil:
 		r.Output = *o.Output
 	default:
-		r.Output = Text(raw)
+		r.Output = ingest.Text(raw)
 	}
 	r.IsError, r.ExitCode = o.IsError, o.Metadata.ExitCode
 	if r.ExitCode == nil {
-		r.ExitCode = ExitCode(r.Output)
+		r.ExitCode = ingest.ExitCode(r.Output)
 	}
 	return r
 }
 
 // time reads an optional date-time field, reporting one that is not.
 func (sr *ssReader) time(path string, line int, v string) time.Time {
-	t, ok := ParseTime(v)
+	t, ok := ingest.ParseTime(v)
 	if !ok && v != "" {
 		sr.f.Warn(line, "%s: %q is not a date-time", path, v)
 	}

@@ -1,20 +1,18 @@
-package ingest
+package specstory
 
 import (
-	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/transcriptsite/transcriptsite/ingest/ingesttest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 func TestSpecStoryCodex(t *testing.T) {
-	ss, warns := readTestFile(t, "specstory/codex.json")
+	ss, warns := ingesttest.ReadFile(t, "codex.json")
 	if len(warns) != 0 {
 		t.Errorf("warnings: %v", warns)
 	}
@@ -51,7 +49,7 @@ func TestSpecStoryCodex(t *testing.T) {
 		t.Errorf("stats = %+v with %d turns, want 9 messages, 2 prompts, 4 calls, 2 turns of 6 and 3", st, len(s.Turns))
 	}
 	ms := s.Messages()
-	if got := kinds(ms[1]); got != "thinking" || ms[1].Role != transcript.Assistant || ms[1].Time.Format("05.000") != "05.250" {
+	if got := ingesttest.Kinds(ms[1]); got != "thinking" || ms[1].Role != transcript.Assistant || ms[1].Time.Format("05.000") != "05.250" {
 		t.Errorf("reasoning message = %s %q at %v", ms[1].Role, got, ms[1].Time)
 	}
 	for i, c := range []struct {
@@ -65,7 +63,7 @@ func TestSpecStoryCodex(t *testing.T) {
 		{4, transcript.EditTool, "Success. Updated the following files:\nM cache/cache_test.go", -1}, // the output beside its formattedMarkdown
 	} {
 		m := ms[c.msg]
-		if got := kinds(m); got != "call result" {
+		if got := ingesttest.Kinds(m); got != "call result" {
 			t.Fatalf("tool %d parts = %q, want call result", i, got)
 		}
 		call := m.Parts[0].Call
@@ -99,7 +97,7 @@ func TestSpecStoryCodex(t *testing.T) {
 	// take the exchange's start (user) or end (agent), whatever the key order.
 	plan := ms[7].Parts[0].Call
 	if plan.Name != "update_plan" || plan.Kind != transcript.TaskTool || plan.Result != nil || len(ms[7].Parts) != 1 {
-		t.Errorf("update_plan = %+v in %q", plan, kinds(ms[7]))
+		t.Errorf("update_plan = %+v in %q", plan, ingesttest.Kinds(ms[7]))
 	}
 	if ms[6].Time.Format("15:04") != "09:05" || ms[7].Time.Format("15:04") != "09:06" || ms[8].Time.Format("15:04") != "09:06" {
 		t.Errorf("fallback times = %v %v %v", ms[6].Time, ms[7].Time, ms[8].Time)
@@ -107,7 +105,7 @@ func TestSpecStoryCodex(t *testing.T) {
 }
 
 func TestSpecStoryClaude(t *testing.T) {
-	ss, warns := readTestFile(t, "specstory/claude.json")
+	ss, warns := ingesttest.ReadFile(t, "claude.json")
 	if len(warns) != 0 {
 		t.Errorf("warnings: %v", warns)
 	}
@@ -160,13 +158,13 @@ func TestSpecStoryClaude(t *testing.T) {
 	if ev := ms[9].Parts[0].Event; ev == nil || ev.Kind != transcript.Interrupt {
 		t.Errorf("interrupt = %+v", ms[9].Parts[0])
 	}
-	if got := kinds(ms[10]); got != "event text" || ms[10].Parts[0].Event.Kind != "info" {
+	if got := ingesttest.Kinds(ms[10]); got != "event text" || ms[10].Parts[0].Event.Kind != "info" {
 		t.Errorf("queued input parts = %q", got)
 	}
 }
 
 func TestSpecStoryInvalid(t *testing.T) {
-	ss, warns := readTestFile(t, "specstory/invalid.json")
+	ss, warns := ingesttest.ReadFile(t, "invalid.json")
 	want := []string{
 		`:2: schemaVersion "1.1" is newer than 1.0, the version this reader knows: reading what it can`,
 		`:3: provider.version is missing: the SessionData schema requires it`,
@@ -188,7 +186,7 @@ func TestSpecStoryInvalid(t *testing.T) {
 		`:19: exchanges[2].messages: expected an array, found an object; skipped`,
 		`: sessionId is missing: the SessionData schema requires it`,
 	}
-	checkWarnings(t, warns, "specstory/invalid.json", want)
+	ingesttest.CheckWarnings(t, warns, "invalid.json", want)
 	// What the schema forbids is still shown.
 	if len(ss) != 1 {
 		t.Fatalf("got %d sessions, want 1", len(ss))
@@ -198,11 +196,11 @@ func TestSpecStoryInvalid(t *testing.T) {
 		t.Fatalf("session %q by %q with %d messages, want invalid by Gemini CLI with 3", s.ID, s.Agent, s.Stats().Messages)
 	}
 	ms := s.Messages()
-	if got := kinds(ms[0]); got != "event call" || ms[0].Parts[0].Event.Kind != transcript.Unknown || !strings.Contains(ms[0].Parts[0].Event.Raw, "cat.png") {
+	if got := ingesttest.Kinds(ms[0]); got != "event call" || ms[0].Parts[0].Event.Kind != transcript.Unknown || !strings.Contains(ms[0].Parts[0].Event.Raw, "cat.png") {
 		t.Errorf("user message with an image part and a tool = %q %+v", got, ms[0].Parts[0].Event)
 	}
 	if ms[1].Role != transcript.System || !ms[1].Meta || ms[1].Parts[0].Text != "I am the model" {
-		t.Errorf("message with role model = %s meta=%v %q", ms[1].Role, ms[1].Meta, kinds(ms[1]))
+		t.Errorf("message with role model = %s meta=%v %q", ms[1].Role, ms[1].Meta, ingesttest.Kinds(ms[1]))
 	}
 	grep := ms[2].Parts[0].Call
 	if grep.Kind != transcript.SearchTool || grep.Result == nil || grep.Result.Output != "a.go:1: TODO" || grep.Result.IsError {
@@ -211,8 +209,8 @@ func TestSpecStoryInvalid(t *testing.T) {
 }
 
 func TestSpecStoryTruncated(t *testing.T) {
-	ss, warns := readTestFile(t, "specstory/truncated.json")
-	checkWarnings(t, warns, "specstory/truncated.json", []string{
+	ss, warns := ingesttest.ReadFile(t, "truncated.json")
+	ingesttest.CheckWarnings(t, warns, "truncated.json", []string{
 		":14: the file ends in the middle of the document (the agent may still be writing it): read up to this line",
 	})
 	if len(ss) != 1 || ss[0].Stats().Messages != 2 || ss[0].Usage != (transcript.Usage{Input: 700, Output: 12, Reasoning: 30}) {
@@ -245,8 +243,8 @@ func TestSpecStoryDocuments(t *testing.T) {
 		{"empty", ``, 0, []string{":1: the file ends in the middle of the document (the agent may still be writing it): read up to this line"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			ss, warns := readDoc(t, specstory, "s.json", c.doc)
-			checkWarnings(t, warns, "s.json", c.warnings)
+			ss, warns := ingesttest.ReadDoc(t, Reader, "s.json", c.doc)
+			ingesttest.CheckWarnings(t, warns, "s.json", c.warnings)
 			n := 0
 			for _, s := range ss {
 				n += s.Stats().Messages
@@ -258,74 +256,11 @@ func TestSpecStoryDocuments(t *testing.T) {
 	}
 }
 
-func TestDetectSnapshots(t *testing.T) {
-	read := func(name string) string {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
-	long := strings.Repeat("a long answer ", 6000) // pushes the keys after conversation past the head
-	for _, c := range []struct {
-		name, head string
-		want       string
-	}{
-		{"specstory", read("specstory/codex.json"), "specstory"},
-		{"specstory cut by the head", `{"schemaVersion":"1.0","provider":{},"exchanges":[{"messages":[{"role":"user","content":[{"type":"text","text":"` + long, "specstory"},
-		{"specstory schema", `{"$schema":"https://json-schema.org/draft/2020-12/schema","title":"Session Data","required":["schemaVersion","exchanges"],"properties":{"schemaVersion":{}}}`, ""},
-		{"specstory markdown", "<!-- Generated by SpecStory, Markdown v2.1.0 -->\n\n# 2026-06-30\n", "specstory"}, // specstoryMarkdown
-		{"jido", read("jido-code/session.json"), "jido-code"},
-		{"jido with a long conversation", `{"closed_at":"2026-01-01T00:00:00Z","config":{"model":"m"},"conversation":[{"content":"` + long, "jido-code"},
-		{"jido version as text", `{"conversation":[],"project_path":"/p","todos":[],"version":"one"}`, ""},
-		{"domarkx snapshot", `{"version":"1.0","snapshot_id":"s","execution_config":{},"conversation":[]}`, "domarkx"},
-		{"conversation alone", `{"conversation":[],"closed_at":"x","config":{}}`, ""},
-		{"jsonl with the same keys", `{"schemaVersion":"1.0","exchanges":[]}` + "\n" + `{"schemaVersion":"1.0","exchanges":[]}`, ""},
-	} {
-		h := &Head{Path: "x.json", Data: []byte(c.head)}
-		if len(h.Data) > HeadSize {
-			h.Data = h.Data[:HeadSize]
-		} else {
-			h.EOF = true
-		}
-		got := ""
-		if r := Detect(h); r != nil {
-			got = r.Name
-		}
-		if got != c.want {
-			t.Errorf("%s: detected %q, want %q", c.name, got, c.want)
-		}
-	}
-}
-
 func FuzzSpecStory(f *testing.F) {
-	seedFuzz(f, "specstory")
+	ingesttest.SeedFuzz(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzRead(t, specstory, "session-data.json", data)
+		ingesttest.FuzzRead(t, Reader, "session-data.json", data)
 	})
-}
-
-// readDoc reads doc with reader r as the file name.
-func readDoc(t *testing.T, r *Reader, name, doc string) ([]*transcript.Session, []Warning) {
-	t.Helper()
-	f := &File{Rel: name}
-	ss, err := r.Read(context.Background(), f, strings.NewReader(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ss, f.Warnings
-}
-
-// checkWarnings compares warnings with want, each written without the file name.
-func checkWarnings(t *testing.T, warns []Warning, file string, want []string) {
-	t.Helper()
-	var got []string
-	for _, w := range warns {
-		got = append(got, strings.TrimPrefix(w.String(), file))
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
 }
 
 // Each provider's counts, as SpecStory copies them, come out the same way:
@@ -357,13 +292,13 @@ func TestSpecStoryUsage(t *testing.T) {
 // Fields the reader does not show are listed with a reason, not dropped
 // unseen.
 func TestSpecStorySkipped(t *testing.T) {
-	ss, _ := readDoc(t, specstory, "session-data.json", `{"schemaVersion":"1.0","provider":{"id":"cursoride","name":"Cursor","version":"2.1"},
+	ss, _ := ingesttest.ReadDoc(t, Reader, "session-data.json", `{"schemaVersion":"1.0","provider":{"id":"cursoride","name":"Cursor","version":"2.1"},
 "sessionId":"s1","createdAt":"2026-03-02T09:00:00Z","workspaceRoot":"/w","futureSummary":"What we did",
 "exchanges":[{"exchangeId":"s1:0","metadata":{"mode":"agent"},"rating":5,"messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}]}`)
 	if len(ss) != 1 {
 		t.Fatalf("got %d sessions", len(ss))
 	}
-	if got, want := skips(ss[0]), "exchange/metadata 1, exchange/rating 1, futureSummary 1"; got != want {
+	if got, want := ingesttest.Skips(ss[0]), "exchange/metadata 1, exchange/rating 1, futureSummary 1"; got != want {
 		t.Errorf("skipped %q, want %q", got, want)
 	}
 }

@@ -1,4 +1,7 @@
-package ingest
+// Package gemini reads the sessions of Gemini CLI: the chat logs under
+// ~/.gemini/tmp (JSONL, and the legacy JSON), their subagents, the prompt
+// log logs.json and /chat save checkpoints.
+package gemini
 
 import (
 	"bufio"
@@ -20,10 +23,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-var gemini = &Reader{
+// Reader reads Gemini CLI's chat logs, prompt logs and checkpoints.
+var Reader = &ingest.Reader{
 	Name:  "gemini-cli",
 	Agent: "Gemini CLI",
 	Files: "~/.gemini/tmp/<project>/chats/session-*.jsonl (legacy .json), subagents in chats/<parent session>/<session>.jsonl, " +
@@ -35,11 +40,13 @@ var gemini = &Reader{
 	Read:      readGemini,
 	Merge:     mergeGemini,
 	Locations: geminiLocations,
-	Tools:     geminiTools,
+	Tools:     Tools,
 }
 
-// geminiTools are Gemini CLI's tools, and the context it sends: the session's context (and the environment bootstrap before it existed), and the summary that replaces compressed history.
-var geminiTools = &Tools{
+// Tools are Gemini CLI's tools, and the context it sends: the session's
+// context (and the environment bootstrap before it existed), and the
+// summary that replaces compressed history.
+var Tools = &ingest.Tools{
 	Kinds: map[string]transcript.ToolKind{
 		"run_shell_command": transcript.ShellTool,
 		"read_many_files":   transcript.ReadTool, "list_directory": transcript.ReadTool,
@@ -54,30 +61,30 @@ var geminiTools = &Tools{
 	},
 }
 
-func init() { Register(gemini) }
+func init() { ingest.Register(Reader) }
 
-func geminiLocations(home string, getenv func(string) string) []Location {
+func geminiLocations(home string, getenv func(string) string) []ingest.Location {
 	dir := filepath.Join(cmp.Or(getenv("GEMINI_CLI_HOME"), home), ".gemini")
-	return []Location{{Name: "gemini", Dir: filepath.Join(dir, "tmp")}}
+	return []ingest.Location{{Name: "gemini", Dir: filepath.Join(dir, "tmp")}}
 }
 
 // geminiTypes are the message types Gemini CLI records ("model" is a drift
 // seen in exported files).
 var geminiTypes = map[string]bool{"user": true, "gemini": true, "model": true, "info": true, "error": true, "warning": true}
 
-func detectGemini(h *Head) float64 {
+func detectGemini(h *ingest.Head) float64 {
 	rs := h.Records()
 	if len(rs) == 0 {
 		return 0
 	}
 	if h.IsArray() {
-		return max(When(rs[0].Has("sessionId", "messageId", "type", "message"), Likely), When(isGeminiContent(rs[0]), Maybe))
+		return max(ingest.When(rs[0].Has("sessionId", "messageId", "type", "message"), ingest.Likely), ingest.When(isGeminiContent(rs[0]), ingest.Maybe))
 	}
 	var set, msg bool
 	for _, r := range rs {
 		switch {
 		case r.Has("sessionId", "projectHash"), r["$rewindTo"] != "", r["type"] == "gemini" && r.Has("id"):
-			return Likely
+			return ingest.Likely
 		case r["$set"] == "{":
 			set = true
 		case isGeminiMessage(r):
@@ -85,26 +92,26 @@ func detectGemini(h *Head) float64 {
 		}
 	}
 	if set && msg {
-		return Maybe // a log whose metadata line is gone
+		return ingest.Maybe // a log whose metadata line is gone
 	}
 	// A legacy session whose metadata comes after its messages, or a checkpoint.
-	return When(len(rs) == 1 && (rs[0]["messages"] == "[" && isGeminiMessage(firstElement(h.Data, "messages")) ||
-		rs[0]["history"] == "[" && isGeminiContent(firstElement(h.Data, "history"))), Maybe)
+	return ingest.When(len(rs) == 1 && (rs[0]["messages"] == "[" && isGeminiMessage(firstElement(h.Data, "messages")) ||
+		rs[0]["history"] == "[" && isGeminiContent(firstElement(h.Data, "history"))), ingest.Maybe)
 }
 
-func isGeminiMessage(r Record) bool {
+func isGeminiMessage(r ingest.Record) bool {
 	return geminiTypes[r["type"]] && r.Has("id", "timestamp", "content")
 }
 
 // isGeminiContent reports whether r is a Gemini API Content, the element of
 // a /chat save checkpoint.
-func isGeminiContent(r Record) bool {
+func isGeminiContent(r ingest.Record) bool {
 	return (r["role"] == "user" || r["role"] == "model") && r["parts"] == "["
 }
 
 // firstElement returns the keys of the first element of the array under key
 // in the JSON object that data starts with, as far as data goes.
-func firstElement(data []byte, key string) Record {
+func firstElement(data []byte, key string) ingest.Record {
 	dec := json.NewDecoder(bytes.NewReader(bytes.TrimLeft(data, " \t\r\n\ufeff")))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return nil
@@ -126,7 +133,7 @@ func firstElement(data []byte, key string) Record {
 				return nil
 			}
 		}
-		r := Record{}
+		r := ingest.Record{}
 		for dec.More() {
 			k, err := dec.Token()
 			name, _ := k.(string)
@@ -135,7 +142,7 @@ func firstElement(data []byte, key string) Record {
 			}
 			var v json.RawMessage
 			err = dec.Decode(&v)
-			r[name] = Text(v)
+			r[name] = ingest.Text(v)
 			if len(v) > 0 && (v[0] == '[' || v[0] == '{') {
 				r[name] = string(v[0])
 			}
@@ -152,8 +159,8 @@ func firstElement(data []byte, key string) Record {
 // the session metadata, a logs.json entry or a checkpoint Content.
 type gmRecord struct {
 	ID             json.RawMessage `json:"id"`
-	Timestamp      JSONTime        `json:"timestamp"`
-	TS             JSONTime        `json:"ts"`
+	Timestamp      ingest.JSONTime `json:"timestamp"`
+	TS             ingest.JSONTime `json:"ts"`
 	Type           string          `json:"type"`
 	Content        json.RawMessage `json:"content"`
 	DisplayContent json.RawMessage `json:"displayContent"`
@@ -290,7 +297,7 @@ func (l *gmLog) retire(from int, keep map[string]bool, fallback string) int {
 		delete(l.live, e.id)
 	}
 	for _, e := range gone {
-		e.branch = FirstNonEmpty(branch, fallback)
+		e.branch = ingest.FirstNonEmpty(branch, fallback)
 	}
 	return len(gone)
 }
@@ -306,32 +313,32 @@ func (l *gmLog) rewind(id string) {
 
 func (l *gmLog) event(kind, desc string) {
 	l.entries = append(l.entries, &gmEntry{event: &transcript.Message{Role: transcript.System, Meta: true,
-		Parts: []*transcript.Part{EventPart(kind, desc, nil)}}})
+		Parts: []*transcript.Part{ingest.EventPart(kind, desc, nil)}}})
 }
 
 // set applies one metadata field, from the first line, a $set or a legacy
 // session document.
-func (l *gmLog) set(f *File, n int, key string, raw json.RawMessage) {
+func (l *gmLog) set(f *ingest.File, n int, key string, raw json.RawMessage) {
 	switch key {
 	case "sessionId":
-		l.id = Text(raw)
+		l.id = ingest.Text(raw)
 	case "projectHash":
-		l.project = Text(raw)
+		l.project = ingest.Text(raw)
 	case "startTime", "start_time":
 		l.started = gmTime(raw)
 	case "lastUpdated":
 		l.updated = gmTime(raw)
 	case "summary":
-		l.title = Text(raw)
+		l.title = ingest.Text(raw)
 	case "kind":
-		l.kind = Text(raw)
+		l.kind = ingest.Text(raw)
 	case "parentSessionId":
-		l.parent = Text(raw)
+		l.parent = ingest.Text(raw)
 	case "messages":
 		// A checkpoint of the whole conversation (compression, masking):
 		// it replaces the line; messages it leaves out are kept aside.
 		var msgs []json.RawMessage
-		if err := Unmarshal(raw, &msgs); err != nil {
+		if err := ingest.Unmarshal(raw, &msgs); err != nil {
 			f.Warn(n, "messages of a $set skipped: %v", err)
 			return
 		}
@@ -354,26 +361,26 @@ func (l *gmLog) set(f *File, n int, key string, raw json.RawMessage) {
 			l.upsert(e)
 		}
 	default:
-		if s := Text(raw); s != "" {
+		if s := ingest.Text(raw); s != "" {
 			l.meta[key] = s
 		}
 	}
 }
 
 func gmTime(raw json.RawMessage) time.Time {
-	var t JSONTime
-	_ = Unmarshal(raw, &t)
+	var t ingest.JSONTime
+	_ = ingest.Unmarshal(raw, &t)
 	return t.Time
 }
 
 // decodeGm decodes a record. A field of an unexpected type is reported and
 // left out; the rest of the record is kept.
-func decodeGm(f *File, n int, at string, raw []byte) (*gmRecord, error) {
+func decodeGm(f *ingest.File, n int, at string, raw []byte) (*gmRecord, error) {
 	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 		return nil, errors.New("not a JSON object")
 	}
 	rec := &gmRecord{}
-	if err := Unmarshal(raw, rec); err != nil {
+	if err := ingest.Unmarshal(raw, rec); err != nil {
 		if _, ok := errors.AsType[*json.UnmarshalTypeError](err); !ok {
 			return nil, err
 		}
@@ -398,7 +405,7 @@ func gmMessageEntry(rec *gmRecord, raw []byte, n int) *gmEntry {
 
 func gmID(raw json.RawMessage) string {
 	if len(raw) > 0 && raw[0] == '"' {
-		return Text(raw)
+		return ingest.Text(raw)
 	}
 	return ""
 }
@@ -406,7 +413,7 @@ func gmID(raw json.RawMessage) string {
 // gmFile reads one Gemini CLI file: the conversation it records and, for
 // logs.json, one prompt log per session.
 type gmFile struct {
-	f     *File
+	f     *ingest.File
 	main  *gmLog
 	logs  map[string]*gmLog
 	order []string
@@ -435,7 +442,7 @@ func (g *gmFile) record(n int, raw []byte) error {
 		}
 	case rec.SessionID != "" && rec.ProjectHash != "":
 		var all map[string]json.RawMessage
-		_ = Unmarshal(raw, &all)
+		_ = ingest.Unmarshal(raw, &all)
 		for _, k := range sortedKeys(all) {
 			l.set(g.f, n, k, all[k])
 		}
@@ -471,7 +478,7 @@ func sortedKeys(m map[string]json.RawMessage) []string {
 	return keys
 }
 
-func readGemini(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
+func readGemini(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
 	g := &gmFile{f: f, main: newGmLog(gmChat), logs: map[string]*gmLog{}}
 	// A JSONL log is a whole JSON object on its first line and more lines; a
 	// legacy session, logs.json or a checkpoint is one document, usually
@@ -485,7 +492,7 @@ func readGemini(ctx context.Context, f *File, r io.Reader) ([]*transcript.Sessio
 	body := io.MultiReader(bytes.NewReader(first), br)
 	first = bytes.TrimSpace(first)
 	if _, more := br.Peek(1); more == nil && len(first) > 0 && first[0] == '{' && json.Valid(first) {
-		err = JSONL(ctx, f, body, g.record)
+		err = ingest.JSONL(ctx, f, body, g.record)
 	} else {
 		err = g.document(ctx, json.NewDecoder(body))
 	}
@@ -566,14 +573,14 @@ func (g *gmFile) array(ctx context.Context, dec *json.Decoder, key string) error
 }
 
 // session maps the replayed log to the model.
-func (l *gmLog) session(f *File) *transcript.Session {
+func (l *gmLog) session(f *ingest.File) *transcript.Session {
 	s := &transcript.Session{ID: l.id, Title: l.title, Project: l.project, Started: l.started, Ended: l.updated,
 		Meta: map[string]string{gmOrigin: l.origin}}
 	for k, v := range l.meta {
 		s.Meta[k] = v
 	}
 	if s.ID == "" {
-		s.ID = Stem(f.Rel)
+		s.ID = ingest.Stem(f.Rel)
 	}
 	if l.project != "" {
 		s.Meta["project hash"] = l.project
@@ -595,13 +602,13 @@ func (l *gmLog) session(f *File) *transcript.Session {
 		s.Meta["kind"] = l.kind
 	}
 	if l.origin == gmCheckpoint && s.Title == "" {
-		if _, tag, ok := strings.Cut(Stem(f.Rel), "checkpoint-"); ok {
+		if _, tag, ok := strings.Cut(ingest.Stem(f.Rel), "checkpoint-"); ok {
 			s.Title = "/chat save " + tag
 		}
 	}
 	b := &gmBuilder{f: f, s: s, calls: map[string]bool{}, answered: map[string]bool{}, pending: map[string][]string{}}
 	for _, e := range l.entries {
-		f.at = e.line // for warnings about the entry
+		f.At(e.line) // for warnings about the entry
 		m := e.event
 		if m == nil {
 			m = b.message(e)
@@ -638,7 +645,7 @@ var gmWorkDir = regexp.MustCompile(`(?m)(?:^I'm currently working in the directo
 func gmProject(s *transcript.Session, directories string) {
 	var stated, candidates []string
 	var folders []string
-	_ = Unmarshal([]byte(directories), &folders)
+	_ = ingest.Unmarshal([]byte(directories), &folders)
 	stated = append(stated, folders...)
 	s.Parts(func(m *transcript.Message, p *transcript.Part) {
 		switch {
@@ -648,7 +655,7 @@ func gmProject(s *transcript.Session, directories string) {
 			}
 		case p.Call != nil:
 			var args map[string]any
-			_ = Unmarshal([]byte(p.Call.Input), &args)
+			_ = ingest.Unmarshal([]byte(p.Call.Input), &args)
 			for _, v := range args {
 				if p, ok := v.(string); ok && (strings.HasPrefix(p, "/") || len(p) > 2 && p[1] == ':' && p[2] == '\\') {
 					candidates = append(candidates, p)
@@ -688,7 +695,7 @@ func gmParent(p string) string {
 // gmBuilder maps messages, keeping each tool call and result once: chat
 // records repeat them as functionCall/functionResponse parts.
 type gmBuilder struct {
-	f        *File
+	f        *ingest.File
 	s        *transcript.Session
 	calls    map[string]bool
 	answered map[string]bool
@@ -714,7 +721,7 @@ func (b *gmBuilder) message(e *gmEntry) *transcript.Message {
 		m.Parts = b.parts(e.line, content)
 		results := 0
 		for _, p := range m.Parts {
-			if p.Kind == transcript.TextPart && geminiTools.IsInjected(p.Text) {
+			if p.Kind == transcript.TextPart && Tools.IsInjected(p.Text) {
 				m.Meta = true
 			}
 			if p.Kind == transcript.ResultPart {
@@ -743,7 +750,7 @@ func (b *gmBuilder) message(e *gmEntry) *transcript.Message {
 			m.Parts = append(m.Parts, b.toolCall(e.line, &rec.ToolCalls[i])...)
 		}
 		if t := rec.Tokens; t != nil {
-			m.Usage = gmUsage(t.Input, t.Output, t.Cached, t.Thoughts, t.Tool)
+			m.Usage = Usage(t.Input, t.Output, t.Cached, t.Thoughts, t.Tool)
 		}
 	case "info", "warning", "error":
 		m.Role, m.Meta = transcript.System, true
@@ -751,7 +758,7 @@ func (b *gmBuilder) message(e *gmEntry) *transcript.Message {
 		if kind == "info" && strings.HasPrefix(gmText(content), "Request cancelled") {
 			kind = transcript.Interrupt
 		}
-		m.Parts = []*transcript.Part{EventPart(kind, gmText(content), nil)}
+		m.Parts = []*transcript.Part{ingest.EventPart(kind, gmText(content), nil)}
 	default:
 		m.Role, m.Meta = transcript.System, true
 		m.Parts = []*transcript.Part{b.f.Unknown("Unknown message type "+strconv.Quote(rec.Type), e.raw)}
@@ -762,10 +769,10 @@ func (b *gmBuilder) message(e *gmEntry) *transcript.Message {
 	return m
 }
 
-// gmUsage converts Gemini's token counts (the API's usageMetadata): the
+// Usage converts Gemini's token counts (the API's usageMetadata): the
 // prompt count includes the cached content, and thoughts and tool-use
 // prompts are counted apart from the prompt and the reply.
-func gmUsage(prompt, candidates, cached, thoughts, tool int64) transcript.Usage {
+func Usage(prompt, candidates, cached, thoughts, tool int64) transcript.Usage {
 	return transcript.Usage{Input: max(prompt-cached, 0) + tool, Output: candidates + thoughts, CacheRead: cached, Reasoning: thoughts}
 }
 
@@ -778,7 +785,7 @@ func gmText(raw json.RawMessage) string {
 		}
 	}
 	if texts == nil {
-		return Text(raw)
+		return ingest.Text(raw)
 	}
 	return strings.Join(texts, "")
 }
@@ -791,16 +798,16 @@ func gmParts(raw json.RawMessage) []gmPart {
 		return nil
 	}
 	items := []json.RawMessage{raw}
-	if raw[0] == '[' && Unmarshal(raw, &items) != nil {
+	if raw[0] == '[' && ingest.Unmarshal(raw, &items) != nil {
 		return []gmPart{{Text: string(raw)}}
 	}
 	ps := make([]gmPart, 0, len(items))
 	for _, it := range items {
 		p := gmPart{raw: it}
 		if len(it) > 0 && it[0] == '"' {
-			p.Text = Text(it)
+			p.Text = ingest.Text(it)
 		} else {
-			_ = Unmarshal(it, &p)
+			_ = ingest.Unmarshal(it, &p)
 		}
 		ps = append(ps, p)
 	}
@@ -839,7 +846,7 @@ func (b *gmBuilder) parts(n int, raw json.RawMessage) []*transcript.Part {
 			} else {
 				b.calls[id] = true
 				out = append(out, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-					ID: id, Name: fc.Name, Kind: geminiTools.Kind(fc.Name), Input: Text(fc.Args)}})
+					ID: id, Name: fc.Name, Kind: Tools.Kind(fc.Name), Input: ingest.Text(fc.Args)}})
 			}
 		case p.FunctionResponse != nil:
 			fr := p.FunctionResponse
@@ -854,7 +861,7 @@ func (b *gmBuilder) parts(n int, raw json.RawMessage) []*transcript.Part {
 			b.answered[id] = true
 			r := &transcript.ToolResult{CallID: id}
 			r.Output, r.IsError = gmResponse(fr.Response)
-			gmExit(r, geminiTools.Kind(fr.Name))
+			gmExit(r, Tools.Kind(fr.Name))
 			r.Images = b.images(n, fr.Parts)
 			out = append(out, &transcript.Part{Kind: transcript.ResultPart, Result: r})
 		case gmUnknownPart(p.raw):
@@ -868,7 +875,7 @@ func (b *gmBuilder) parts(n int, raw json.RawMessage) []*transcript.Part {
 // empty text and a thought signature.
 func gmUnknownPart(raw json.RawMessage) bool {
 	var m map[string]json.RawMessage
-	if Unmarshal(raw, &m) != nil {
+	if ingest.Unmarshal(raw, &m) != nil {
 		return len(bytes.TrimSpace(raw)) > 0
 	}
 	for k := range m {
@@ -880,7 +887,7 @@ func gmUnknownPart(raw json.RawMessage) bool {
 }
 
 func (b *gmBuilder) image(n int, mime, data string) *transcript.Part {
-	img, ok := DecodeImage(b.f, data)
+	img, ok := ingest.DecodeImage(b.f, data)
 	switch {
 	case !ok:
 		b.f.Warn(n, "inline data is not base64; skipped")
@@ -907,18 +914,18 @@ func (b *gmBuilder) images(n int, raw json.RawMessage) []*transcript.Image {
 // the whole response as JSON.
 func gmResponse(raw json.RawMessage) (string, bool) {
 	var r map[string]json.RawMessage
-	if Unmarshal(raw, &r) != nil {
-		return Text(raw), false
+	if ingest.Unmarshal(raw, &r) != nil {
+		return ingest.Text(raw), false
 	}
 	out, hasOut := r["output"]
 	e, hasErr := r["error"]
 	switch {
-	case hasOut && Text(out) != "":
-		return Text(out), hasErr && Text(e) != ""
+	case hasOut && ingest.Text(out) != "":
+		return ingest.Text(out), hasErr && ingest.Text(e) != ""
 	case hasErr:
-		return Text(e), true
+		return ingest.Text(e), true
 	}
-	return Text(raw), false
+	return ingest.Text(raw), false
 }
 
 // gmExitCode finds the "Exit Code: N" line of the trailer run_shell_command
@@ -941,7 +948,7 @@ func gmExit(r *transcript.ToolResult, kind transcript.ToolKind) {
 // toolCall maps a recorded tool call to a call and its result, which holds
 // the functionResponse the model was sent.
 func (b *gmBuilder) toolCall(n int, tc *gmToolCall) []*transcript.Part {
-	call := &transcript.ToolCall{ID: tc.ID, Name: tc.Name, Kind: geminiTools.Kind(tc.Name), Input: Text(tc.Args), Subagent: tc.AgentID}
+	call := &transcript.ToolCall{ID: tc.ID, Name: tc.Name, Kind: Tools.Kind(tc.Name), Input: ingest.Text(tc.Args), Subagent: tc.AgentID}
 	parts := []*transcript.Part{{Kind: transcript.CallPart, Call: call}}
 	r := &transcript.ToolResult{CallID: tc.ID, IsError: tc.Status == "error"}
 	var texts []string
@@ -968,7 +975,7 @@ func (b *gmBuilder) toolCall(n int, tc *gmToolCall) []*transcript.Part {
 		}
 	}
 	r.Output = strings.Join(texts, "\n")
-	if e := Text(tc.Error); e != "" {
+	if e := ingest.Text(tc.Error); e != "" {
 		r.IsError = true
 		if len(e) > len(r.Output) {
 			r.Output = e // the recorded error is the fuller message
@@ -977,11 +984,11 @@ func (b *gmBuilder) toolCall(n int, tc *gmToolCall) []*transcript.Part {
 	var display struct {
 		FileDiff string `json:"fileDiff"`
 	}
-	switch ds := Text(tc.ResultDisplay); {
-	case Unmarshal(tc.ResultDisplay, &display) == nil && display.FileDiff != "" && !r.IsError:
+	switch ds := ingest.Text(tc.ResultDisplay); {
+	case ingest.Unmarshal(tc.ResultDisplay, &display) == nil && display.FileDiff != "" && !r.IsError:
 		// The edit's diff, with its line numbers; the output the model
 		// saw only says "Successfully modified file".
-		if r.Patch = UnifiedHunks(display.FileDiff); r.Patch == nil || r.Output == "" {
+		if r.Patch = ingest.UnifiedHunks(display.FileDiff); r.Patch == nil || r.Output == "" {
 			r.Output = strings.TrimLeft(r.Output+"\n"+display.FileDiff, "\n")
 		}
 		for i := range r.Patch {
@@ -990,7 +997,7 @@ func (b *gmBuilder) toolCall(n int, tc *gmToolCall) []*transcript.Part {
 	case r.Output == "" && ds != "":
 		r.Output = ds
 	case r.Output == "" && tc.Status != "success":
-		r.Output = "(tool call " + FirstNonEmpty(tc.Status, "without a result") + ")"
+		r.Output = "(tool call " + ingest.FirstNonEmpty(tc.Status, "without a result") + ")"
 	}
 	gmExit(r, call.Kind)
 	b.answered[tc.ID] = true
@@ -1080,8 +1087,8 @@ func gmJoin(s, o *transcript.Session) {
 	}
 	s.Sources = append(append(s.Sources, o.Source), o.Sources...)
 	s.Warnings = append(s.Warnings, o.Warnings...)
-	s.Title = FirstNonEmpty(s.Title, o.Title)
-	s.ParentID = FirstNonEmpty(s.ParentID, o.ParentID)
+	s.Title = ingest.FirstNonEmpty(s.Title, o.Title)
+	s.ParentID = ingest.FirstNonEmpty(s.ParentID, o.ParentID)
 	if !o.Started.IsZero() && (s.Started.IsZero() || o.Started.Before(s.Started)) {
 		s.Started = o.Started
 	}
