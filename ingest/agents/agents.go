@@ -7,5 +7,6 @@ import (
 	_ "github.com/transcriptsite/transcriptsite/ingest/claude"
 	_ "github.com/transcriptsite/transcriptsite/ingest/codex"
 	_ "github.com/transcriptsite/transcriptsite/ingest/gemini"
+	_ "github.com/transcriptsite/transcriptsite/ingest/jido"
 	_ "github.com/transcriptsite/transcriptsite/ingest/specstory"
 )

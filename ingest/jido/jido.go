@@ -1,4 +1,6 @@
-package ingest
+// Package jido reads the sessions jido_code saves under
+// ~/.jido_code/sessions, one JSON document each.
+package jido
 
 import (
 	"context"
@@ -9,11 +11,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// jido reads the sessions jido_code saves when one is closed.
-var jido = &Reader{
+// Reader reads the sessions jido_code saves when one is closed.
+var Reader = &ingest.Reader{
 	Name:      "jido-code",
 	Agent:     "jido_code",
 	Files:     "~/.jido_code/sessions/<session id>.json: one pretty-printed JSON document per saved session",
@@ -21,30 +24,30 @@ var jido = &Reader{
 	Detect:    detectJido,
 	Read:      readJido,
 	Locations: jidoLocations,
-	Tools:     jidoTools,
+	Tools:     Tools,
 }
 
-// jidoTools: jido_code's tools are the names every agent shares.
-var jidoTools = &Tools{}
+// Tools: jido_code's tools are the names every agent shares.
+var Tools = &ingest.Tools{}
 
-func init() { Register(jido) }
+func init() { ingest.Register(Reader) }
 
-func jidoLocations(home string, _ func(string) string) []Location {
-	return []Location{{Name: "jido_code", Dir: filepath.Join(home, ".jido_code", "sessions")}}
+func jidoLocations(home string, _ func(string) string) []ingest.Location {
+	return []ingest.Location{{Name: "jido_code", Dir: filepath.Join(home, ".jido_code", "sessions")}}
 }
 
-func detectJido(h *Head) float64 {
+func detectJido(h *ingest.Head) float64 {
 	rs := h.Records()
 	if h.IsArray() || len(rs) != 1 || rs[0]["conversation"] != "[" {
 		return 0
 	}
 	r := rs[0]
 	if _, err := strconv.Atoi(r["version"]); err == nil && r.Has("project_path", "todos") {
-		return Likely
+		return ingest.Likely
 	}
 	// jido_code writes its keys sorted: in a long session, everything after
 	// conversation is beyond the head.
-	return When(!h.EOF && r["closed_at"] != "" && r["config"] == "{", Maybe)
+	return ingest.When(!h.EOF && r["closed_at"] != "" && r["config"] == "{", ingest.Maybe)
 }
 
 // jidoVersion is the file version this reader follows.
@@ -68,7 +71,7 @@ func (u jidoUsage) usage() transcript.Usage {
 	return transcript.Usage{Input: int64(u.Input), Output: int64(u.Output)}
 }
 
-func readJido(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
+func readJido(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
 	s := &transcript.Session{Meta: map[string]string{}}
 	var (
 		todos        []string // lines of a GFM task list
@@ -77,7 +80,7 @@ func readJido(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session,
 		sawVersion   bool
 		hasCumulated bool
 	)
-	d := NewJSONDoc(f, r, 1)
+	d := ingest.NewJSONDoc(f, r, 1)
 	isObject, err := d.Object("the document", func(key string, line int) error {
 		str := func(dst *string) error { return d.Value(key, line, dst) }
 		var v string
@@ -112,7 +115,7 @@ func readJido(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session,
 			if err := str(&v); err != nil {
 				return err
 			}
-			t, ok := ParseTime(v)
+			t, ok := ingest.ParseTime(v)
 			switch {
 			case !ok && v != "":
 				f.Warn(line, "%s: %q is not a timestamp", key, v)
@@ -128,8 +131,8 @@ func readJido(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session,
 			if err := d.Value(key, line, &c); err != nil {
 				return err
 			}
-			s.AddModel(Text(c["model"]))
-			if p := Text(c["provider"]); p != "" {
+			s.AddModel(ingest.Text(c["model"]))
+			if p := ingest.Text(c["provider"]); p != "" {
 				s.Meta["provider"] = p
 			}
 			if len(c) > 0 {
@@ -178,27 +181,27 @@ func readJido(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session,
 		f.Warn(0, "version is missing: jido_code writes it in every session")
 	}
 	if len(todos) > 0 {
-		s.Append(TodoMessage(todos))
+		s.Append(ingest.TodoMessage(todos))
 	}
-	s.Title = FirstNonEmpty(title, name)
+	s.Title = ingest.FirstNonEmpty(title, name)
 	if cost > 0 {
 		s.Meta["cost (USD)"] = strconv.FormatFloat(cost, 'f', -1, 64)
 	}
-	return Snapshot(f, s), nil
+	return ingest.Snapshot(f, s), nil
 }
 
 // jidoMsg reads one conversation message and the cost of its response.
-func jidoMsg(f *File, path string, line int, raw json.RawMessage) (*transcript.Message, float64) {
+func jidoMsg(f *ingest.File, path string, line int, raw json.RawMessage) (*transcript.Message, float64) {
 	var jm jidoMessage
-	if !DecodeAt(f, line, path, raw, &jm) {
+	if !ingest.DecodeAt(f, line, path, raw, &jm) {
 		return nil, 0
 	}
-	content := Text(jm.Content)
+	content := ingest.Text(jm.Content)
 	if len(jm.Content) > 0 && jm.Content[0] != '"' && content != "" {
-		f.Warn(line, "%s.content: expected a string, found %s; shown as JSON", path, RawKind(jm.Content))
+		f.Warn(line, "%s.content: expected a string, found %s; shown as JSON", path, ingest.RawKind(jm.Content))
 	}
 	m := &transcript.Message{ID: jm.ID}
-	if t, ok := ParseTime(jm.Timestamp); ok {
+	if t, ok := ingest.ParseTime(jm.Timestamp); ok {
 		m.Time = t
 	} else if jm.Timestamp != "" {
 		f.Warn(line, "%s.timestamp: %q is not a timestamp", path, jm.Timestamp)
@@ -210,7 +213,7 @@ func jidoMsg(f *File, path string, line int, raw json.RawMessage) (*transcript.M
 	switch jm.Role {
 	case "user":
 		m.Role = transcript.User
-		m.Parts = UserText(jidoTools, content, &m.Meta)
+		m.Parts = ingest.UserText(Tools, content, &m.Meta)
 	case "assistant", "system":
 		m.Role, m.Meta = transcript.Role(jm.Role), jm.Role == "system"
 		if strings.TrimSpace(content) != "" {
@@ -224,7 +227,7 @@ func jidoMsg(f *File, path string, line int, raw json.RawMessage) (*transcript.M
 	default:
 		f.Warn(line, "%s: unknown role %q; kept as an unknown event", path, jm.Role)
 		m.Role, m.Meta = transcript.System, true
-		m.Parts = []*transcript.Part{EventPart(transcript.Unknown, "Message with unknown role "+strconv.Quote(jm.Role), raw)}
+		m.Parts = []*transcript.Part{ingest.EventPart(transcript.Unknown, "Message with unknown role "+strconv.Quote(jm.Role), raw)}
 	}
 	if len(m.Parts) == 0 && m.Usage.IsZero() {
 		return nil, cost

@@ -1,4 +1,4 @@
-package ingest
+package jido
 
 import (
 	"slices"
@@ -6,11 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/ingest/ingesttest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 func TestJidoSession(t *testing.T) {
-	ss, warns := readTestFile(t, "jido-code/session.json")
+	ss, warns := ingesttest.ReadFile(t, "session.json")
 	if len(warns) != 0 {
 		t.Errorf("warnings: %v", warns)
 	}
@@ -71,13 +73,13 @@ func TestJidoSession(t *testing.T) {
 	todos := ms[7]
 	want := "**Todos**\n\n- [x] Add a retry\n- [ ] Document the retry *(in progress)*\n- [ ] Release 0.2.0"
 	if !todos.Meta || len(todos.Parts) != 1 || todos.Parts[0].Kind != transcript.TextPart || todos.Parts[0].Text != want {
-		t.Errorf("todos = meta %v %q, want %q", todos.Meta, kinds(todos), want)
+		t.Errorf("todos = meta %v %q, want %q", todos.Meta, ingesttest.Kinds(todos), want)
 	}
 }
 
 func TestJidoFuture(t *testing.T) {
-	ss, warns := readTestFile(t, "jido-code/future.json")
-	checkWarnings(t, warns, "jido-code/future.json", []string{
+	ss, warns := ingesttest.ReadFile(t, "future.json")
+	ingesttest.CheckWarnings(t, warns, "future.json", []string{
 		`:7: conversation[1].timestamp: "not a time" is not a timestamp`,
 		`:8: conversation[2].content: expected a string, found an object; shown as JSON`,
 		`:8: conversation[2]: unknown role "critic"; kept as an unknown event`,
@@ -117,22 +119,22 @@ func TestJidoLongConversation(t *testing.T) {
 		`{"content":"go","id":"1","role":"user","timestamp":"2026-01-01T00:00:00Z"},` +
 		`{"content":"` + long + `","id":"2","role":"assistant","timestamp":"2026-01-01T00:00:01Z"}],` +
 		`"id":"long","project_path":"/p","todos":[],"version":1}`
-	h, _, _, err := Sniff("long.json", strings.NewReader(doc))
+	h, _, _, err := ingest.Sniff("long.json", strings.NewReader(doc))
 	if err != nil || h.EOF {
 		t.Fatalf("head: EOF %v, %v", h.EOF, err)
 	}
-	if r := Detect(h); r != jido {
+	if r := ingest.Detect(h); r != Reader {
 		t.Fatalf("detected %v, want jido-code", r)
 	}
-	ss, warns := readDoc(t, jido, "long.json", doc)
+	ss, warns := ingesttest.ReadDoc(t, Reader, "long.json", doc)
 	if len(warns) != 0 || len(ss) != 1 || ss[0].ID != "long" || len(ss[0].Messages()) != 2 || len(ss[0].Messages()[1].Parts[0].Text) != len(long) {
 		t.Errorf("warnings %v, sessions %v", warns, ss)
 	}
 }
 
 func FuzzJido(f *testing.F) {
-	seedFuzz(f, "jido-code")
+	ingesttest.SeedFuzz(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzRead(t, jido, "session.json", data)
+		ingesttest.FuzzRead(t, Reader, "session.json", data)
 	})
 }
