@@ -6,6 +6,7 @@ package agents
 import (
 	_ "github.com/transcriptsite/transcriptsite/ingest/claude"
 	_ "github.com/transcriptsite/transcriptsite/ingest/codex"
+	_ "github.com/transcriptsite/transcriptsite/ingest/domarkx"
 	_ "github.com/transcriptsite/transcriptsite/ingest/gemini"
 	_ "github.com/transcriptsite/transcriptsite/ingest/jido"
 	_ "github.com/transcriptsite/transcriptsite/ingest/specstory"

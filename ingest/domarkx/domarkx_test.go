@@ -1,4 +1,4 @@
-package ingest
+package domarkx
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/ingest/ingesttest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -18,10 +20,10 @@ func msgRoles(ms []*transcript.Message) string {
 }
 
 func TestDomarkxDocument(t *testing.T) {
-	s, warns := oneSession(t, "domarkx/session.md")
-	wantWarnings(t, warns)
+	s, warns := ingesttest.OneSession(t, "session.md")
+	ingesttest.WantWarnings(t, warns)
 	for _, c := range []struct{ name, got, want string }{
-		{"id", s.ID, "domarkx/session.md"},
+		{"id", s.ID, "session.md"},
 		{"format", s.Format, "domarkx"},
 		{"agent", s.Agent, "domarkx"},
 		{"title", s.Title, "Rename helper"},
@@ -48,9 +50,9 @@ func TestDomarkxDocument(t *testing.T) {
 	}
 
 	setup := ms[0]
-	if !setup.Meta || kinds(setup) != "code code" || setup.Parts[0].Name != "session-config" ||
+	if !setup.Meta || ingesttest.Kinds(setup) != "code code" || setup.Parts[0].Name != "session-config" ||
 		setup.Parts[1].Lang != "python" || setup.Parts[1].Name != "setup-script" || !strings.Contains(setup.Parts[1].Text, `model="vendor/model-a"`) {
-		t.Errorf("setup message = meta %v, parts %q, %+v", setup.Meta, kinds(setup), setup.Parts)
+		t.Errorf("setup message = meta %v, parts %q, %+v", setup.Meta, ingesttest.Kinds(setup), setup.Parts)
 	}
 	if ms[1].Meta || ms[1].Parts[0].Text != "You are a careful coding assistant." {
 		t.Errorf("system_message = %+v", ms[1].Parts[0])
@@ -60,7 +62,7 @@ func TestDomarkxDocument(t *testing.T) {
 	}
 
 	a := ms[3]
-	if got := kinds(a); got != "thinking text code call call" || a.Model != "vendor/model-a" {
+	if got := ingesttest.Kinds(a); got != "thinking text code call call" || a.Model != "vendor/model-a" {
 		t.Fatalf("assistant parts = %q, model %q", got, a.Model)
 	}
 	// exec_doc writes the thought as a quote inside the body: one more '>' per line.
@@ -72,7 +74,7 @@ func TestDomarkxDocument(t *testing.T) {
 	}
 	write := a.Parts[3].Call
 	wantInput := `{"path":"util.py","content":"# util\n` + "```python\\ndef tidy(x): return x.strip()  # <b>&</b>\\n```" + `"}`
-	if write.ID != "domarkx/session.md#61" || write.Name != "write_to_file" || write.Kind != transcript.WriteTool || write.Input != wantInput {
+	if write.ID != "session.md#61" || write.Name != "write_to_file" || write.Kind != transcript.WriteTool || write.Input != wantInput {
 		t.Errorf("write call = %+v\nwant input %s", write, wantInput)
 	}
 	if r := write.Result; r == nil || r.Output != "File 'util.py' written." || r.IsError {
@@ -85,15 +87,15 @@ func TestDomarkxDocument(t *testing.T) {
 	if r := run.Result; r == nil || !r.IsError || r.ExitCode == nil || *r.ExitCode != 2 || !strings.HasSuffix(r.Output, "--- 命令输出 (stdout) ---\n1 failed") {
 		t.Errorf("command result = %+v", r)
 	}
-	if ms[4].StartsTurn() || kinds(ms[4]) != "result result" {
-		t.Errorf("tool output message: starts turn %v, parts %q", ms[4].StartsTurn(), kinds(ms[4]))
+	if ms[4].StartsTurn() || ingesttest.Kinds(ms[4]) != "result result" {
+		t.Errorf("tool output message: starts turn %v, parts %q", ms[4].StartsTurn(), ingesttest.Kinds(ms[4]))
 	}
 
 	// A free-text speaker takes its role from the metadata's type and is shown.
 	rev := ms[5]
-	if rev.Role != transcript.Assistant || kinds(rev) != "event event text" || rev.Parts[0].Text != "Reviewer" ||
+	if rev.Role != transcript.Assistant || ingesttest.Kinds(rev) != "event event text" || rev.Parts[0].Text != "Reviewer" ||
 		rev.Parts[1].Text != `{"source":"reviewer","type":"AssistantMessage"}` {
-		t.Errorf("reviewer = %s %q %+v", rev.Role, kinds(rev), rev.Parts)
+		t.Errorf("reviewer = %s %q %+v", rev.Role, ingesttest.Kinds(rev), rev.Parts)
 	}
 	if got := rev.Parts[2].Text; !strings.Contains(got, "mention <read_file> only as text") {
 		t.Errorf("a tag without its closing tag must stay text: %q", got)
@@ -101,8 +103,8 @@ func TestDomarkxDocument(t *testing.T) {
 }
 
 func TestDomarkxToolPairing(t *testing.T) {
-	s, warns := oneSession(t, "domarkx/tools.md")
-	wantWarnings(t, warns)
+	s, warns := ingesttest.OneSession(t, "tools.md")
+	ingesttest.WantWarnings(t, warns)
 	ms := s.Messages()
 	if got := msgRoles(ms); got != "assistant user assistant tool" {
 		t.Fatalf("roles = %q", got)
@@ -111,11 +113,11 @@ func TestDomarkxToolPairing(t *testing.T) {
 		t.Errorf("the call nobody ran must stay unanswered, got %+v", c.Result)
 	}
 	want := []struct{ id, input, output string }{
-		{"domarkx/tools.md#17", `{"path":"b.py"}`, "B"},
-		{"domarkx/tools.md#17.2", `{"path":"c.py"}`, "C"},
-		{"domarkx/tools.md#18", `{"command":"ls -la"}`, "total 0"}, // an unclosed parameter runs to the tool's end
+		{"tools.md#17", `{"path":"b.py"}`, "B"},
+		{"tools.md#17.2", `{"path":"c.py"}`, "C"},
+		{"tools.md#18", `{"command":"ls -la"}`, "total 0"}, // an unclosed parameter runs to the tool's end
 	}
-	if got := kinds(ms[2]); got != "call call call text" {
+	if got := ingesttest.Kinds(ms[2]); got != "call call call text" {
 		t.Fatalf("parts = %q", got)
 	}
 	for i, w := range want {
@@ -134,14 +136,14 @@ func TestDomarkxToolPairing(t *testing.T) {
 }
 
 func TestDomarkxMalformed(t *testing.T) {
-	s, warns := oneSession(t, "domarkx/malformed.md")
-	wantWarnings(t, warns,
-		"domarkx/malformed.md:3: session-config is not a JSON object",
-		"domarkx/malformed.md:12: msg-metadata of \"user\" skipped",
-		"domarkx/malformed.md:18: text of message \"user\" outside its blockquote is kept",
-		"domarkx/malformed.md:20: message \"assistant\" has no blockquote body",
-		"domarkx/malformed.md:28: message \"odd speaker\" has no blockquote body: its unquoted text is kept",
-		"domarkx/malformed.md:30: code fence is never closed",
+	s, warns := ingesttest.OneSession(t, "malformed.md")
+	ingesttest.WantWarnings(t, warns,
+		"malformed.md:3: session-config is not a JSON object",
+		"malformed.md:12: msg-metadata of \"user\" skipped",
+		"malformed.md:18: text of message \"user\" outside its blockquote is kept",
+		"malformed.md:20: message \"assistant\" has no blockquote body",
+		"malformed.md:28: message \"odd speaker\" has no blockquote body: its unquoted text is kept",
+		"malformed.md:30: code fence is never closed",
 	)
 	if len(s.Warnings) != 6 {
 		t.Errorf("session carries %d warnings, want 6", len(s.Warnings))
@@ -157,20 +159,20 @@ func TestDomarkxMalformed(t *testing.T) {
 		t.Errorf("user body = %q", got)
 	}
 	if len(ms[2].Parts) != 0 {
-		t.Errorf("message without a body has parts %q", kinds(ms[2]))
+		t.Errorf("message without a body has parts %q", ingesttest.Kinds(ms[2]))
 	}
 	if p := ms[3].Parts[0]; p.Kind != transcript.CodePart || p.Lang != "python" || p.Text != "print(1)" {
 		t.Errorf("quoted fence = %+v", p)
 	}
 	odd := ms[4]
-	if kinds(odd) != "event code" || odd.Parts[0].Text != "odd speaker" || odd.Parts[1].Text != "never closed\n## not a heading" {
-		t.Errorf("odd speaker = %q %+v", kinds(odd), odd.Parts)
+	if ingesttest.Kinds(odd) != "event code" || odd.Parts[0].Text != "odd speaker" || odd.Parts[1].Text != "never closed\n## not a heading" {
+		t.Errorf("odd speaker = %q %+v", ingesttest.Kinds(odd), odd.Parts)
 	}
 }
 
 func TestDomarkxBadFrontMatter(t *testing.T) {
-	s, warns := oneSession(t, "domarkx/badyaml.md")
-	wantWarnings(t, warns, "domarkx/badyaml.md:3: front matter is not valid YAML (mapping values are not allowed in this context): read as Markdown")
+	s, warns := ingesttest.OneSession(t, "badyaml.md")
+	ingesttest.WantWarnings(t, warns, "badyaml.md:3: front matter is not valid YAML (mapping values are not allowed in this context): read as Markdown")
 	ms := s.Messages()
 	if s.Title != "" || len(ms) != 2 || !ms[0].Meta || !strings.Contains(ms[0].Parts[0].Text, "author: kim: lee") || ms[1].Parts[0].Text != "hi" {
 		t.Errorf("title %q, messages %d: %+v", s.Title, len(ms), ms[0].Parts)
@@ -178,11 +180,11 @@ func TestDomarkxBadFrontMatter(t *testing.T) {
 }
 
 func TestDomarkxSnapshot(t *testing.T) {
-	s, warns := oneSession(t, "domarkx/snapshot.json")
-	wantWarnings(t, warns,
-		`domarkx/snapshot.json:14: Unknown content block "image": shown as an unknown event`,
-		"domarkx/snapshot.json:19: message skipped: not a JSON object",
-		"domarkx/snapshot.json:20: msg-metadata of \"user\" skipped",
+	s, warns := ingesttest.OneSession(t, "snapshot.json")
+	ingesttest.WantWarnings(t, warns,
+		`snapshot.json:14: Unknown content block "image": shown as an unknown event`,
+		"snapshot.json:19: message skipped: not a JSON object",
+		"snapshot.json:20: msg-metadata of \"user\" skipped",
 	)
 	for _, c := range []struct{ name, got, want string }{
 		{"id", s.ID, "snap-0001"},
@@ -205,7 +207,7 @@ func TestDomarkxSnapshot(t *testing.T) {
 	if got := msgRoles(ms); got != "system system user assistant tool assistant" {
 		t.Fatalf("roles = %q", got)
 	}
-	if setup := ms[0]; !setup.Meta || kinds(setup) != "code code" || setup.Parts[0].Name != "execution_config" ||
+	if setup := ms[0]; !setup.Meta || ingesttest.Kinds(setup) != "code code" || setup.Parts[0].Name != "execution_config" ||
 		setup.Parts[1].Text != "client = make(model='vendor/model-b')" {
 		t.Errorf("setup = %+v", setup.Parts)
 	}
@@ -213,26 +215,26 @@ func TestDomarkxSnapshot(t *testing.T) {
 		t.Errorf("content given as a string = %q", got)
 	}
 	a := ms[3]
-	if got := kinds(a); got != "thinking text call code event" {
+	if got := ingesttest.Kinds(a); got != "thinking text call code event" {
 		t.Fatalf("assistant parts = %q", got)
 	}
 	if a.Parts[0].Text != "Read it first." || a.Parts[3].Name != "parser.py" || a.Model != "vendor/model-b" {
 		t.Errorf("assistant = %+v", a.Parts)
 	}
 	c := a.Parts[2].Call
-	if c.ID != "domarkx/snapshot.json#14" || c.Kind != transcript.ReadTool || c.Result == nil || c.Result.Output != "def parse(): ..." {
+	if c.ID != "snapshot.json#14" || c.Kind != transcript.ReadTool || c.Result == nil || c.Result.Output != "def parse(): ..." {
 		t.Errorf("call = %+v result %+v", c, c.Result)
 	}
 	if ev := a.Parts[4].Event; ev.Kind != transcript.Unknown || !strings.Contains(ev.Raw, "x.png") {
 		t.Errorf("unknown block = %+v", ev)
 	}
-	if critic := ms[5]; critic.Role != transcript.Assistant || kinds(critic) != "event event text" || critic.Parts[0].Text != "critic" {
-		t.Errorf("critic = %s %q", critic.Role, kinds(critic))
+	if critic := ms[5]; critic.Role != transcript.Assistant || ingesttest.Kinds(critic) != "event event text" || critic.Parts[0].Text != "critic" {
+		t.Errorf("critic = %s %q", critic.Role, ingesttest.Kinds(critic))
 	}
 }
 
 func TestDomarkxDetect(t *testing.T) {
-	readme, err := os.ReadFile("testdata/domarkx/readme.md")
+	readme, err := os.ReadFile("testdata/readme.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,15 +256,15 @@ func TestDomarkxDetect(t *testing.T) {
 		{"array of snapshots", `[{"snapshot_id":"s","execution_config":{},"conversation":[]}]`, false},
 		{"include line", "[include](a.md)\n", false},
 	} {
-		if got := detectDomarkx(&Head{Path: "x", Data: []byte(c.head), EOF: true}) > 0; got != c.want {
+		if got := detectDomarkx(&ingest.Head{Path: "x", Data: []byte(c.head), EOF: true}) > 0; got != c.want {
 			t.Errorf("%s: detected %v, want %v", c.name, got, c.want)
 		}
 	}
 }
 
 func FuzzDomarkx(f *testing.F) {
-	seedFuzz(f, "domarkx")
+	ingesttest.SeedFuzz(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzRead(t, domarkx, "fuzz.md", data)
+		ingesttest.FuzzRead(t, Reader, "fuzz.md", data)
 	})
 }

@@ -1,4 +1,4 @@
-package ingest
+package domarkx
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -24,11 +25,11 @@ func (d *dxSession) snapshot(data []byte) error {
 		SetupScript     json.RawMessage `json:"setup_script"`
 		Conversation    json.RawMessage `json:"conversation"`
 	}
-	if err := Unmarshal(data, &doc); err != nil {
+	if err := ingest.Unmarshal(data, &doc); err != nil {
 		return fmt.Errorf("not a Session Snapshot: %w", err)
 	}
-	d.s.ID = cmp.Or(Text(doc.SnapshotID), d.f.Rel)
-	if v := Text(doc.Version); v != "" {
+	d.s.ID = cmp.Or(ingest.Text(doc.SnapshotID), d.f.Rel)
+	if v := ingest.Text(doc.Version); v != "" {
 		d.s.Meta["snapshot version"] = v
 	}
 	// Fields are verbatim copies of the file, so their lines can be found.
@@ -42,14 +43,14 @@ func (d *dxSession) snapshot(data []byte) error {
 			ImportTimestamp json.RawMessage            `json:"import_timestamp"`
 			UserMetadata    map[string]json.RawMessage `json:"user_metadata"`
 		}
-		if err := Unmarshal(doc.Metadata, &md); err != nil {
+		if err := ingest.Unmarshal(doc.Metadata, &md); err != nil {
 			d.f.Warn(jsonErrLine(err, doc.Metadata, lineOf(doc.Metadata)), "metadata skipped: %v", err)
 		}
 		for k, v := range md.UserMetadata {
-			d.meta(k, Text(v))
+			d.meta(k, ingest.Text(v))
 		}
-		d.meta("source file", Text(md.SourceFile))
-		d.meta("imported", Text(md.ImportTimestamp))
+		d.meta("source file", ingest.Text(md.SourceFile))
+		d.meta("imported", ingest.Text(md.ImportTimestamp))
 	}
 
 	var setup []*transcript.Part
@@ -64,7 +65,7 @@ func (d *dxSession) snapshot(data []byte) error {
 			Language string `json:"language"`
 			Code     string `json:"code"`
 		}
-		if err := Unmarshal(doc.SetupScript, &ss); err != nil {
+		if err := ingest.Unmarshal(doc.SetupScript, &ss); err != nil {
 			d.f.Warn(jsonErrLine(err, doc.SetupScript, lineOf(doc.SetupScript)), "setup_script skipped: %v", err)
 		} else {
 			setup = append(setup, d.setup(&transcript.Part{Kind: transcript.CodePart, Lang: ss.Language, Name: "setup_script", Text: ss.Code}))
@@ -78,7 +79,7 @@ func (d *dxSession) snapshot(data []byte) error {
 		return nil
 	}
 	var msgs []json.RawMessage
-	if err := Unmarshal(doc.Conversation, &msgs); err != nil {
+	if err := ingest.Unmarshal(doc.Conversation, &msgs); err != nil {
 		d.f.Warn(lineOf(doc.Conversation), "conversation skipped: %v", err)
 		return nil
 	}
@@ -105,7 +106,7 @@ func (d *dxSession) snapshotMessage(raw []byte, line int) {
 		d.f.Warn(line, "message skipped: not a JSON object")
 		return
 	}
-	if err := Unmarshal(raw, &msg); err != nil {
+	if err := ingest.Unmarshal(raw, &msg); err != nil {
 		d.f.Warn(jsonErrLine(err, raw, line), "message skipped: %v", err)
 		return
 	}
@@ -122,9 +123,9 @@ func (d *dxSession) snapshotMessage(raw []byte, line int) {
 	var blocks []json.RawMessage
 	switch {
 	case !present(msg.Content):
-	case Unmarshal(msg.Content, &s) == nil:
+	case ingest.Unmarshal(msg.Content, &s) == nil:
 		addText(s)
-	case Unmarshal(msg.Content, &blocks) != nil:
+	case ingest.Unmarshal(msg.Content, &blocks) != nil:
 		d.f.Warn(line, "content of a %q message is neither text nor a list of blocks: skipped", msg.Role)
 	}
 	for _, raw := range blocks {
@@ -135,7 +136,7 @@ func (d *dxSession) snapshotMessage(raw []byte, line int) {
 			Name     string `json:"name"`
 			Code     string `json:"code"`
 		}
-		err := Unmarshal(raw, &b)
+		err := ingest.Unmarshal(raw, &b)
 		switch {
 		case err == nil && b.Type == "text":
 			addText(b.Value)

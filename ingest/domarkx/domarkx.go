@@ -1,4 +1,6 @@
-package ingest
+// Package domarkx reads the sessions of domarkx: Markdown documents an
+// agent executes and appends to, and its JSON session snapshots.
+package domarkx
 
 import (
 	"bytes"
@@ -14,13 +16,14 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// domarkx reads domarkx sessions: the Markdown session documents domarkx
+// Reader reads domarkx sessions: the Markdown session documents domarkx
 // executes and appends to, and the JSON Session Snapshot of `domarkx import`
-// (domarkx_snapshot.go).
-var domarkx = &Reader{
+// (snapshot.go).
+var Reader = &ingest.Reader{
 	Name:  "domarkx",
 	Agent: "domarkx",
 	Files: "domarkx session documents (any .md: front matter, session-config, ## speaker headings, blockquoted bodies) and Session Snapshot JSON files",
@@ -28,11 +31,11 @@ var domarkx = &Reader{
 		"a JSON object with snapshot_id and an execution_config object or a conversation array",
 	Detect: detectDomarkx,
 	Read:   readDomarkx,
-	Tools:  domarkxTools,
+	Tools:  Tools,
 }
 
-// domarkxTools are the tools of Roo Code, which domarkx's roo_code action runs.
-var domarkxTools = &Tools{
+// Tools are the tools of Roo Code, which domarkx's roo_code action runs.
+var Tools = &ingest.Tools{
 	Kinds: map[string]transcript.ToolKind{
 		"execute_command": transcript.ShellTool,
 		"list_files":      transcript.ReadTool, "list_code_definition_names": transcript.ReadTool, "view_code_definition": transcript.ReadTool,
@@ -45,12 +48,12 @@ var domarkxTools = &Tools{
 	},
 }
 
-func init() { Register(domarkx) }
+func init() { ingest.Register(Reader) }
 
-func detectDomarkx(h *Head) float64 {
+func detectDomarkx(h *ingest.Head) float64 {
 	if rs := h.Records(); len(rs) > 0 {
 		r := rs[0]
-		return When(!h.IsArray() && r.Has("snapshot_id") && (r["execution_config"] == "{" || r["conversation"] == "["), Likely)
+		return ingest.When(!h.IsArray() && r.Has("snapshot_id") && (r["execution_config"] == "{" || r["conversation"] == "["), ingest.Likely)
 	}
 	text := h.Text()
 	if text == "" {
@@ -66,12 +69,12 @@ func detectDomarkx(h *Head) float64 {
 			// domarkx only takes the session-config before the first message,
 			// so a README that shows one under a heading is not claimed.
 			if !heading && strings.Contains(b.info, "session-config") {
-				return Maybe
+				return ingest.Maybe
 			}
 		case dxHeading:
 			heading = true
 			if j := dxNext(bs, i+1); j < len(bs) && bs[j].kind == dxFence && strings.Contains(bs[j].info, "msg-metadata") {
-				return Maybe
+				return ingest.Maybe
 			}
 		}
 	}
@@ -80,7 +83,7 @@ func detectDomarkx(h *Head) float64 {
 
 // dxSession accumulates the one session of a domarkx file.
 type dxSession struct {
-	f       *File
+	f       *ingest.File
 	s       *transcript.Session
 	model   string              // the client's model, from the setup script
 	incl    []string            // [include] targets, never followed
@@ -97,7 +100,7 @@ type dxCalls struct {
 	calls []*transcript.ToolCall
 }
 
-func readDomarkx(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
+func readDomarkx(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
@@ -282,7 +285,7 @@ func (d *dxSession) msgMeta(raw []byte, line int, speaker string) map[string]jso
 		return nil
 	}
 	var md map[string]json.RawMessage
-	if err := Unmarshal(raw, &md); err != nil {
+	if err := ingest.Unmarshal(raw, &md); err != nil {
 		d.f.Warn(jsonErrLine(err, raw, line), "msg-metadata of %q skipped: %v", speaker, err)
 		return nil
 	}
@@ -325,8 +328,8 @@ func (d *dxSession) newMessage(speaker string, md map[string]json.RawMessage) *t
 	m := &transcript.Message{}
 	role, ok := dxRoles[strings.ToLower(strings.TrimSpace(speaker))]
 	if !ok {
-		role = cmp.Or(dxTypes[Text(md["type"])], transcript.User)
-		m.Parts = append(m.Parts, EventPart("speaker", cmp.Or(speaker, "(no speaker)"), nil))
+		role = cmp.Or(dxTypes[ingest.Text(md["type"])], transcript.User)
+		m.Parts = append(m.Parts, ingest.EventPart("speaker", cmp.Or(speaker, "(no speaker)"), nil))
 	}
 	m.Role = role
 	if role == transcript.Assistant {
@@ -335,9 +338,9 @@ func (d *dxSession) newMessage(speaker string, md map[string]json.RawMessage) *t
 	// Metadata is almost always {source, type}, which the role says; show
 	// it only when it says more.
 	for k, v := range md {
-		if k != "type" && (k != "source" || dxRoles[Text(v)] == "") {
+		if k != "type" && (k != "source" || dxRoles[ingest.Text(v)] == "") {
 			b, _ := json.Marshal(md)
-			m.Parts = append(m.Parts, EventPart("metadata", string(b), nil))
+			m.Parts = append(m.Parts, ingest.EventPart("metadata", string(b), nil))
 			break
 		}
 	}
@@ -369,14 +372,14 @@ func (d *dxSession) append(m *transcript.Message) {
 // whole.
 func (d *dxSession) config(raw []byte, line int, p *transcript.Part) *transcript.Part {
 	var cfg map[string]json.RawMessage
-	if err := Unmarshal(raw, &cfg); err != nil {
+	if err := ingest.Unmarshal(raw, &cfg); err != nil {
 		d.f.Warn(jsonErrLine(err, raw, line), "session-config is not a JSON object: %v", err)
 		return p
 	}
 	var typ, version, model string // only when they are strings
-	_ = Unmarshal(cfg["type"], &typ)
-	_ = Unmarshal(cfg["version"], &version)
-	_ = Unmarshal(cfg["model"], &model)
+	_ = ingest.Unmarshal(cfg["type"], &typ)
+	_ = ingest.Unmarshal(cfg["version"], &version)
+	_ = ingest.Unmarshal(cfg["model"], &model)
 	if typ != "" {
 		d.s.Meta["agent type"] = strings.TrimSpace(typ + " " + version)
 	}
@@ -448,7 +451,7 @@ func (d *dxSession) addText(m *transcript.Message, t dxText) {
 		switch {
 		case txt == "":
 		case m.Role == transcript.User:
-			m.Parts = append(m.Parts, UserText(domarkxTools, txt, &m.Meta)...)
+			m.Parts = append(m.Parts, ingest.UserText(Tools, txt, &m.Meta)...)
 		default:
 			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: txt})
 		}
@@ -585,7 +588,7 @@ func (d *dxSession) call(name, input string, line int) *transcript.Part {
 	} else {
 		d.ids[id] = 1
 	}
-	c := &transcript.ToolCall{ID: id, Name: name, Kind: domarkxTools.Kind(name), Input: input}
+	c := &transcript.ToolCall{ID: id, Name: name, Kind: Tools.Kind(name), Input: input}
 	q := d.pending[name]
 	if q == nil || q.msg != d.nmsg {
 		q = &dxCalls{msg: d.nmsg}
