@@ -5,6 +5,7 @@ package agents
 
 import (
 	_ "github.com/transcriptsite/transcriptsite/ingest/claude"
+	_ "github.com/transcriptsite/transcriptsite/ingest/codelia"
 	_ "github.com/transcriptsite/transcriptsite/ingest/codex"
 	_ "github.com/transcriptsite/transcriptsite/ingest/domarkx"
 	_ "github.com/transcriptsite/transcriptsite/ingest/gemini"

@@ -1,4 +1,4 @@
-package ingest
+package codelia
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/ingest/ingesttest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -27,10 +29,10 @@ func roles(s *transcript.Session) string {
 }
 
 func TestCodeliaRun(t *testing.T) {
-	s, warns := oneSession(t, "codelia/run.jsonl")
-	wantWarnings(t, warns, "codelia/run.jsonl:24: llm.response seq 2 repeated; the copy is skipped",
-		`codelia/run.jsonl:30: Unknown record type "x.acme.audit": shown as an unknown event`,
-		`codelia/run.jsonl:31: Unknown agent event "a_future_event": shown as an unknown event`)
+	s, warns := ingesttest.OneSession(t, "run.jsonl")
+	ingesttest.WantWarnings(t, warns, "run.jsonl:24: llm.response seq 2 repeated; the copy is skipped",
+		`run.jsonl:30: Unknown record type "x.acme.audit": shown as an unknown event`,
+		`run.jsonl:31: Unknown agent event "a_future_event": shown as an unknown event`)
 	for _, c := range []struct{ name, got, want string }{
 		{"id", s.ID, "sess-1"},
 		{"agent", s.Agent, "codelia"},
@@ -67,12 +69,12 @@ func TestCodeliaRun(t *testing.T) {
 
 	ms := s.Messages()
 	if p := ms[0].Parts; len(p) != 2 || p[0].Text != "fix the cart total" || p[1].Image == nil || p[1].Image.MediaType != "image/png" {
-		t.Errorf("prompt parts = %v, want text and a PNG (its bytes beat the jpeg label)", kinds(ms[0]))
+		t.Errorf("prompt parts = %v, want text and a PNG (its bytes beat the jpeg label)", ingesttest.Kinds(ms[0]))
 	}
 	if ms[1].ID != clSystemPrompt || ms[1].Parts[0].Text != "You are codelia, a coding agent.\nFollow AGENTS.md." {
 		t.Errorf("system prompt message = %+v", ms[1])
 	}
-	if got := kinds(ms[2]); got != "thinking call" || ms[2].Model != "openai/gpt-5" {
+	if got := ingesttest.Kinds(ms[2]); got != "thinking call" || ms[2].Model != "openai/gpt-5" {
 		t.Errorf("first response = %q model %q", got, ms[2].Model)
 	}
 	read := ms[2].Parts[1].Call
@@ -84,15 +86,15 @@ func TestCodeliaRun(t *testing.T) {
 	calls := ms[4].Parts
 	if len(calls) != 2 || calls[0].Call.Name != "edit" || calls[1].Call.Name != "web_search" ||
 		calls[1].Call.Kind != transcript.SearchTool || calls[1].Call.Result == nil {
-		t.Errorf("second response = %q %+v", kinds(ms[4]), calls)
+		t.Errorf("second response = %q %+v", ingesttest.Kinds(ms[4]), calls)
 	}
 	if p := ms[6].Parts; len(p) != 2 || p[0].Event.Kind != "permission" ||
 		p[0].Text != "Permission preview for edit cart.ts: 1 line changed (diff truncated)" ||
 		p[1].Kind != transcript.CodePart || p[1].Lang != "diff" || p[1].Name != "cart.ts" {
-		t.Errorf("permission preview = %q %+v", kinds(ms[6]), p[0])
+		t.Errorf("permission preview = %q %+v", ingesttest.Kinds(ms[6]), p[0])
 	}
 	if got := ms[9].Parts; len(got) != 1 || got[0].Text != "The total now includes tax." {
-		t.Errorf("final answer parts = %q: the final event and run.end copies must not add text", kinds(ms[9]))
+		t.Errorf("final answer parts = %q: the final event and run.end copies must not add text", ingesttest.Kinds(ms[9]))
 	}
 	for i, want := range []struct{ kind, text string }{
 		{transcript.Compaction, "Compacting the conversation"},
@@ -117,8 +119,8 @@ func TestCodeliaRun(t *testing.T) {
 }
 
 func TestCodeliaAgentEventFallback(t *testing.T) {
-	s, warns := oneSession(t, "codelia/events.jsonl")
-	wantWarnings(t, warns)
+	s, warns := ingesttest.OneSession(t, "events.jsonl")
+	ingesttest.WantWarnings(t, warns)
 	// No session_id: the run is its own session.
 	if s.ID != "run-b" || s.AgentVersion != "0.4.9" || s.CWD != "/srv/app" {
 		t.Errorf("id %q version %q cwd %q", s.ID, s.AgentVersion, s.CWD)
@@ -134,7 +136,7 @@ func TestCodeliaAgentEventFallback(t *testing.T) {
 	if got := ms[0].Time.Format("15:04:05Z07:00"); got != "08:00:01Z" {
 		t.Errorf("prompt time = %s", got)
 	}
-	if got := kinds(ms[1]); got != "thinking call" || ms[1].Model != "anthropic/claude-sonnet-4-5" {
+	if got := ingesttest.Kinds(ms[1]); got != "thinking call" || ms[1].Model != "anthropic/claude-sonnet-4-5" {
 		t.Errorf("first assistant message = %q model %q", got, ms[1].Model)
 	}
 	todo := ms[1].Parts[1].Call
@@ -174,8 +176,8 @@ func TestCodeliaAgentEventFallback(t *testing.T) {
 }
 
 func TestCodeliaCrashedRun(t *testing.T) {
-	s, warns := oneSession(t, "codelia/crashed.jsonl")
-	wantWarnings(t, warns, "codelia/crashed.jsonl:5: incomplete last line skipped")
+	s, warns := ingesttest.OneSession(t, "crashed.jsonl")
+	ingesttest.WantWarnings(t, warns, "crashed.jsonl:5: incomplete last line skipped")
 	if s.Turns[0].Status != transcript.Incomplete {
 		t.Errorf("status = %q, want incomplete: the run has no run.end", s.Turns[0].Status)
 	}
@@ -193,14 +195,14 @@ func TestCodeliaCrashedRun(t *testing.T) {
 // At the step limit the final message is the last response with a prefix:
 // a marker, not the summary twice.
 func TestCodeliaMaxIterations(t *testing.T) {
-	s, warns := oneSession(t, "codelia/max-iterations.jsonl")
-	wantWarnings(t, warns)
+	s, warns := ingesttest.OneSession(t, "max-iterations.jsonl")
+	ingesttest.WantWarnings(t, warns)
 	if got := roles(s); got != "user assistant system*" {
 		t.Fatalf("roles = %q", got)
 	}
 	ms := s.Messages()
 	if len(ms[1].Parts) != 1 || ms[1].Parts[0].Text != "Migrated core and cli.\nStill pending: web." {
-		t.Errorf("summary parts = %q", kinds(ms[1]))
+		t.Errorf("summary parts = %q", ingesttest.Kinds(ms[1]))
 	}
 	if p := ms[2].Parts[0]; p.Event.Kind != "info" || p.Text != "Max iterations reached" {
 		t.Errorf("marker = %+v %q", p.Event, p.Text)
@@ -208,13 +210,13 @@ func TestCodeliaMaxIterations(t *testing.T) {
 }
 
 func TestCodeliaBadLines(t *testing.T) {
-	s, warns := oneSession(t, "codelia/malformed.jsonl")
-	wantWarnings(t, warns,
-		"codelia/malformed.jsonl:2: skipped: not a JSON object",
-		"codelia/malformed.jsonl:3: skipped: not a JSON object",
-		"codelia/malformed.jsonl:4: skipped: json: cannot unmarshal number",
-		"codelia/malformed.jsonl:7: image data is not base64; skipped",
-		"codelia/malformed.jsonl:8: Unknown agent event: shown as an unknown event",
+	s, warns := ingesttest.OneSession(t, "malformed.jsonl")
+	ingesttest.WantWarnings(t, warns,
+		"malformed.jsonl:2: skipped: not a JSON object",
+		"malformed.jsonl:3: skipped: not a JSON object",
+		"malformed.jsonl:4: skipped: json: cannot unmarshal number",
+		"malformed.jsonl:7: image data is not base64; skipped",
+		"malformed.jsonl:8: Unknown agent event: shown as an unknown event",
 	)
 	if len(s.Warnings) != 5 {
 		t.Errorf("session carries %d warnings, want 4", len(s.Warnings))
@@ -223,7 +225,7 @@ func TestCodeliaBadLines(t *testing.T) {
 		t.Errorf("roles = %q status %q", got, s.Turns[0].Status)
 	}
 	ms := s.Messages()
-	if got := kinds(ms[1]); got != "text image text code text" {
+	if got := ingesttest.Kinds(ms[1]); got != "text image text code text" {
 		t.Errorf("content parts = %q", got)
 	}
 	p := ms[1].Parts
@@ -241,8 +243,8 @@ func TestCodeliaBadLines(t *testing.T) {
 }
 
 func TestCodeliaMessagesLog(t *testing.T) {
-	s, warns := oneSession(t, "codelia/sessions/messages/sess-log.jsonl")
-	wantWarnings(t, warns, "codelia/sessions/messages/sess-log.jsonl:8: Unknown line in the messages log: shown as an unknown event")
+	s, warns := ingesttest.OneSession(t, "sessions/messages/sess-log.jsonl")
+	ingesttest.WantWarnings(t, warns, "sessions/messages/sess-log.jsonl:8: Unknown line in the messages log: shown as an unknown event")
 	if s.ID != "sess-log" || len(s.Turns) != 2 {
 		t.Errorf("id %q, %d turns", s.ID, len(s.Turns))
 	}
@@ -253,11 +255,11 @@ func TestCodeliaMessagesLog(t *testing.T) {
 	if ms[2].Time.Format("15:04:05") != "15:00:00" || ms[4].Time.Format("15:04:05") != "15:00:05" || !ms[3].Time.IsZero() {
 		t.Errorf("times = %v %v %v: message_ts as ISO and epoch ms, else none", ms[2].Time, ms[3].Time, ms[4].Time)
 	}
-	if got := kinds(ms[2]); got != "text image" {
+	if got := ingesttest.Kinds(ms[2]); got != "text image" {
 		t.Errorf("prompt = %q", got)
 	}
 	if ms[3].Parts[0].Kind != transcript.ThinkingPart {
-		t.Errorf("reasoning line = %q", kinds(ms[3]))
+		t.Errorf("reasoning line = %q", ingesttest.Kinds(ms[3]))
 	}
 	c := ms[4].Parts[0].Call
 	if c.Kind != transcript.ReadTool || c.Result == nil || c.Result.Output != "chart.png (3x2)" || len(c.Result.Images) != 1 {
@@ -272,7 +274,7 @@ func TestCodeliaMessagesLog(t *testing.T) {
 }
 
 func TestCodeliaMerge(t *testing.T) {
-	res, err := Load(context.Background(), Root{FS: os.DirFS("testdata/codelia")})
+	res, err := ingest.Load(context.Background(), ingest.Root{FS: os.DirFS("testdata")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +289,7 @@ func TestCodeliaMerge(t *testing.T) {
 			sources[src] = true
 		}
 	}
-	_ = fs.WalkDir(os.DirFS("testdata/codelia"), ".", func(p string, d fs.DirEntry, err error) error {
+	_ = fs.WalkDir(os.DirFS("testdata"), ".", func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && !sources[p] {
 			t.Errorf("%s is in no session", p)
 		}
@@ -367,9 +369,9 @@ func TestCodeliaDetect(t *testing.T) {
 		{"records with a type", "sessions/messages/s.jsonl", `{"role":"user","type":"user","content":"x"}`, false},
 		{"roles only", "sessions/messages/s.jsonl", `{"role":"user"}`, false},
 	} {
-		h := &Head{Path: c.path, Data: []byte(c.data)}
-		if len(h.Data) > HeadSize {
-			h.Data = h.Data[:HeadSize]
+		h := &ingest.Head{Path: c.path, Data: []byte(c.data)}
+		if len(h.Data) > ingest.HeadSize {
+			h.Data = h.Data[:ingest.HeadSize]
 		}
 		if got := detectCodelia(h) > 0; got != c.want {
 			t.Errorf("%s: detected %v, want %v", c.name, got, c.want)
@@ -383,7 +385,7 @@ func TestCodeliaHugeHeader(t *testing.T) {
 	system := strings.Repeat("Follow the rules. ", 5000) // 90 KB
 	data := `{"type":"header","schema_version":1,"run_id":"big","started_at":"2026-01-01T00:00:00Z","prompts":{"system":"` + system + `"}}` + "\n" +
 		`{"type":"run.start","run_id":"big","ts":"2026-01-01T00:00:01Z","input":{"type":"text","text":"go"}}` + "\n"
-	res, err := Load(context.Background(), Root{FS: fstest.MapFS{"big.jsonl": {Data: []byte(data)}}})
+	res, err := ingest.Load(context.Background(), ingest.Root{FS: fstest.MapFS{"big.jsonl": {Data: []byte(data)}}})
 	if err != nil || len(res.Sessions) != 1 || len(res.Warnings) != 0 {
 		t.Fatalf("sessions %d, warnings %v, err %v", len(res.Sessions), res.Warnings, err)
 	}
@@ -395,12 +397,12 @@ func TestCodeliaHugeHeader(t *testing.T) {
 
 // The corpus's crashed copy of a run, read alone, is an incomplete turn.
 func TestCodeliaCorpusCrash(t *testing.T) {
-	const name = "codelia/sessions/2026/02/03/SYNTHETIC_crashed_run_no_end.jsonl"
-	if _, err := os.Stat(filepath.Join(corpusDir, name)); err != nil {
+	const name = "sessions/2026/02/03/SYNTHETIC_crashed_run_no_end.jsonl"
+	if _, err := os.Stat(filepath.Join(ingesttest.CorpusDir(), name)); err != nil {
 		t.Skip("no shared corpus beside the repository")
 	}
-	f := &File{Rel: name}
-	_, ss := ReadFile(context.Background(), os.DirFS(corpusDir), name, f)
+	f := &ingest.File{Rel: name}
+	_, ss := ingest.ReadFile(context.Background(), os.DirFS(ingesttest.CorpusDir()), name, f)
 	if len(ss) != 1 || ss[0].Turns[0].Status != transcript.Incomplete {
 		t.Fatalf("sessions = %v", ss)
 	}
@@ -410,8 +412,8 @@ func TestCodeliaCorpusCrash(t *testing.T) {
 }
 
 func FuzzCodelia(f *testing.F) {
-	seedFuzz(f, "codelia")
-	_ = filepath.WalkDir("testdata/codelia/sessions", func(p string, d fs.DirEntry, err error) error {
+	ingesttest.SeedFuzz(f)
+	_ = filepath.WalkDir("testdata/sessions", func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			if b, err := os.ReadFile(p); err == nil {
 				f.Add(b)
@@ -420,6 +422,6 @@ func FuzzCodelia(f *testing.F) {
 		return nil
 	})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzRead(t, codelia, "codelia/sessions/messages/fuzz.jsonl", data)
+		ingesttest.FuzzRead(t, Reader, "sessions/messages/fuzz.jsonl", data)
 	})
 }

@@ -1,4 +1,6 @@
-package ingest
+// Package codelia reads the sessions of codelia: its run files under
+// ~/.codelia/sessions, joined into sessions, and its resume messages logs.
+package codelia
 
 import (
 	"cmp"
@@ -12,11 +14,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// codelia reads codelia's run files and its resume messages log.
-var codelia = &Reader{
+// Reader reads codelia's run files and its resume messages log.
+var Reader = &ingest.Reader{
 	Name:  "codelia",
 	Agent: "codelia",
 	Files: "~/.codelia/sessions/YYYY/MM/DD/<run_id>.jsonl, one file per run, joined into sessions by session_id; " +
@@ -27,11 +30,11 @@ var codelia = &Reader{
 	Read:      readCodelia,
 	Merge:     mergeCodelia,
 	Locations: codeliaLocations,
-	Tools:     codeliaTools,
+	Tools:     Tools,
 }
 
-// codeliaTools are codelia's tools, and the reminders it injects.
-var codeliaTools = &Tools{
+// Tools are codelia's tools, and the reminders it injects.
+var Tools = &ingest.Tools{
 	Kinds: map[string]transcript.ToolKind{
 		"read_line": transcript.ReadTool, "view_image": transcript.ReadTool, "tool_output_cache": transcript.ReadTool, "tool_output_cache_line": transcript.ReadTool,
 		"tool_output_cache_grep": transcript.SearchTool,
@@ -42,25 +45,25 @@ var codeliaTools = &Tools{
 	},
 }
 
-func init() { Register(codelia) }
+func init() { ingest.Register(Reader) }
 
-func codeliaLocations(home string, getenv func(string) string) []Location {
-	locs := []Location{{Name: "codelia", Dir: filepath.Join(home, ".codelia", "sessions")}}
+func codeliaLocations(home string, getenv func(string) string) []ingest.Location {
+	locs := []ingest.Location{{Name: "codelia", Dir: filepath.Join(home, ".codelia", "sessions")}}
 	if xdg := getenv("XDG_STATE_HOME"); xdg != "" {
-		locs = append(locs, Location{Name: "codelia-xdg", Dir: filepath.Join(xdg, "codelia", "sessions")})
+		locs = append(locs, ingest.Location{Name: "codelia-xdg", Dir: filepath.Join(xdg, "codelia", "sessions")})
 	}
 	return locs
 }
 
 var codeliaRoles = map[string]bool{"user": true, "assistant": true, "tool": true, "reasoning": true, "system": true}
 
-func detectCodelia(h *Head) float64 {
+func detectCodelia(h *ingest.Head) float64 {
 	rs := h.Records()
 	if len(rs) == 0 || h.IsArray() {
 		return 0
 	}
 	if rs[0]["type"] == "header" && rs[0].Has("schema_version", "run_id") {
-		return Certain
+		return ingest.Certain
 	}
 	// Bare role/content lines are too generic to claim on content alone:
 	// the log's folder breaks the tie.
@@ -75,7 +78,7 @@ func detectCodelia(h *Head) float64 {
 		}
 		known = known || codeliaRoles[r["role"]] && (r.Has("content") || r.Has("tool_calls"))
 	}
-	return When(known, Maybe)
+	return ingest.When(known, ingest.Maybe)
 }
 
 // clMessage is a BaseMessage: a line of the resume log or an item of an
@@ -87,7 +90,7 @@ type clMessage struct {
 	ToolCalls  []clToolCall    `json:"tool_calls"`
 	ToolCallID string          `json:"tool_call_id"`
 	IsError    bool            `json:"is_error"`
-	MessageTS  JSONTime        `json:"message_ts"`
+	MessageTS  ingest.JSONTime `json:"message_ts"`
 }
 
 type clToolCall struct {
@@ -123,17 +126,17 @@ type clVersion struct {
 // log line, and the tool_call_id and is_error of tool.output records.
 type clRecord struct {
 	clMessage
-	Type      string   `json:"type"`
-	TS        JSONTime `json:"ts"`
-	Seq       *int64   `json:"seq"`
-	RunID     string   `json:"run_id"`
-	SessionID string   `json:"session_id"`
+	Type      string          `json:"type"`
+	TS        ingest.JSONTime `json:"ts"`
+	Seq       *int64          `json:"seq"`
+	RunID     string          `json:"run_id"`
+	SessionID string          `json:"session_id"`
 
 	// header
-	StartedAt JSONTime   `json:"started_at"`
-	Client    *clVersion `json:"client"`
-	Server    *clVersion `json:"server"`
-	Model     *clModel   `json:"model"`
+	StartedAt ingest.JSONTime `json:"started_at"`
+	Client    *clVersion      `json:"client"`
+	Server    *clVersion      `json:"server"`
+	Model     *clModel        `json:"model"`
 	Prompts   struct {
 		System string `json:"system"`
 	} `json:"prompts"`
@@ -241,18 +244,18 @@ type clItem struct {
 	raw string // the line, for records shown as unknown
 }
 
-func readCodelia(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
+func readCodelia(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
 	var (
 		items []clItem
 		log   *transcript.Session // set once the first record is a bare message
 	)
-	err := JSONL(ctx, f, r, func(n int, line []byte) error {
+	err := ingest.JSONL(ctx, f, r, func(n int, line []byte) error {
 		rec := &clRecord{}
-		if err := Unmarshal(line, rec); err != nil {
+		if err := ingest.Unmarshal(line, rec); err != nil {
 			return err
 		}
 		if log == nil && len(items) == 0 && rec.Type == "" && rec.Role != "" {
-			log = &transcript.Session{ID: Stem(f.Rel)}
+			log = &transcript.Session{ID: ingest.Stem(f.Rel)}
 		}
 		if log != nil {
 			clLogLine(f, n, log, rec, line)
@@ -261,7 +264,7 @@ func readCodelia(ctx context.Context, f *File, r io.Reader) ([]*transcript.Sessi
 		it := clItem{n: n, rec: rec}
 		if rec.Type == "agent.event" {
 			it.ev = &clEvent{}
-			if Unmarshal(rec.Event, it.ev) != nil {
+			if ingest.Unmarshal(rec.Event, it.ev) != nil {
 				it.ev = nil
 			}
 		}
@@ -284,7 +287,7 @@ func readCodelia(ctx context.Context, f *File, r io.Reader) ([]*transcript.Sessi
 
 // clLogLine adds one line of the resume log: one BaseMessage, without time
 // unless the optional message_ts is there.
-func clLogLine(f *File, n int, s *transcript.Session, rec *clRecord, line []byte) {
+func clLogLine(f *ingest.File, n int, s *transcript.Session, rec *clRecord, line []byte) {
 	m := &transcript.Message{Time: rec.MessageTS.Time}
 	switch rec.Role {
 	case "user":
@@ -313,14 +316,14 @@ func clLogLine(f *File, n int, s *transcript.Session, rec *clRecord, line []byte
 // clInjected reports whether user parts are context the runtime added
 // (AGENTS.md, reminders) rather than a prompt.
 func clInjected(ps []*transcript.Part) bool {
-	return len(ps) > 0 && ps[0].Kind == transcript.TextPart && codeliaTools.IsInjected(ps[0].Text)
+	return len(ps) > 0 && ps[0].Kind == transcript.TextPart && Tools.IsInjected(ps[0].Text)
 }
 
 // clParts turns a BaseMessage into parts.
-func clParts(f *File, n int, m *clMessage) []*transcript.Part {
+func clParts(f *ingest.File, n int, m *clMessage) []*transcript.Part {
 	switch m.Role {
 	case "reasoning":
-		if t := Text(m.Content); strings.TrimSpace(t) != "" {
+		if t := ingest.Text(m.Content); strings.TrimSpace(t) != "" {
 			return []*transcript.Part{{Kind: transcript.ThinkingPart, Text: t}}
 		}
 		return nil // encrypted reasoning, or a hosted web search told by its events
@@ -333,7 +336,7 @@ func clParts(f *File, n int, m *clMessage) []*transcript.Part {
 	}
 	for _, c := range m.ToolCalls {
 		ps = append(ps, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-			ID: c.ID, Name: c.Function.Name, Kind: codeliaTools.Kind(c.Function.Name), Input: Text(c.Function.Arguments),
+			ID: c.ID, Name: c.Function.Name, Kind: Tools.Kind(c.Function.Name), Input: ingest.Text(c.Function.Arguments),
 		}})
 	}
 	return ps
@@ -354,11 +357,11 @@ type clContentPart struct {
 }
 
 // clContent reads content that is a string or an array of ContentParts.
-func clContent(f *File, n int, raw json.RawMessage) []*transcript.Part {
+func clContent(f *ingest.File, n int, raw json.RawMessage) []*transcript.Part {
 	var s string
 	var items []json.RawMessage
-	if Unmarshal(raw, &s) != nil && Unmarshal(raw, &items) != nil {
-		s = Text(raw) // drift: keep any other value as its JSON
+	if ingest.Unmarshal(raw, &s) != nil && ingest.Unmarshal(raw, &items) != nil {
+		s = ingest.Text(raw) // drift: keep any other value as its JSON
 	}
 	var ps []*transcript.Part
 	if strings.TrimSpace(s) != "" {
@@ -366,7 +369,7 @@ func clContent(f *File, n int, raw json.RawMessage) []*transcript.Part {
 	}
 	for _, item := range items {
 		var c clContentPart
-		if Unmarshal(item, &c) != nil {
+		if ingest.Unmarshal(item, &c) != nil {
 			c.Type = ""
 		}
 		switch c.Type {
@@ -379,23 +382,23 @@ func clContent(f *File, n int, raw json.RawMessage) []*transcript.Part {
 		case "document":
 			ps = append(ps, &transcript.Part{Kind: transcript.TextPart, Text: "[document: " + cmp.Or(c.Source.MediaType, "unknown type") + "]"})
 		case "other":
-			ps = append(ps, &transcript.Part{Kind: transcript.CodePart, Lang: "json", Name: c.Provider + "/" + c.Kind, Text: Text(c.Payload)})
+			ps = append(ps, &transcript.Part{Kind: transcript.CodePart, Lang: "json", Name: c.Provider + "/" + c.Kind, Text: ingest.Text(c.Payload)})
 		default:
-			ps = append(ps, &transcript.Part{Kind: transcript.TextPart, Text: Text(item)})
+			ps = append(ps, &transcript.Part{Kind: transcript.TextPart, Text: ingest.Text(item)})
 		}
 	}
 	return ps
 }
 
 // clImage reads an image_url: a data: URL with base64 bytes, or a link.
-func clImage(f *File, n int, url string) *transcript.Part {
+func clImage(f *ingest.File, n int, url string) *transcript.Part {
 	switch {
 	case url == "":
 		return &transcript.Part{Kind: transcript.TextPart, Text: "(image without data)"}
 	case !strings.HasPrefix(url, "data:"):
 		return &transcript.Part{Kind: transcript.ImagePart, Image: &transcript.Image{URL: url}}
 	}
-	img, ok := DecodeImage(f, url)
+	img, ok := ingest.DecodeImage(f, url)
 	if !ok {
 		f.Warn(n, "image data is not base64; skipped")
 		return &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable image)"}
@@ -404,9 +407,9 @@ func clImage(f *File, n int, url string) *transcript.Part {
 }
 
 // clResult reads a tool's output: a string, or ContentParts with images.
-func clResult(f *File, n int, callID string, raw json.RawMessage, isError bool) *transcript.ToolResult {
+func clResult(f *ingest.File, n int, callID string, raw json.RawMessage, isError bool) *transcript.ToolResult {
 	r := &transcript.ToolResult{CallID: callID, IsError: isError}
-	if Unmarshal(raw, &r.Output) == nil {
+	if ingest.Unmarshal(raw, &r.Output) == nil {
 		return r
 	}
 	var texts []string
@@ -427,7 +430,7 @@ const clSystemPrompt = "system-prompt"
 
 // clRun builds the one Turn of a run.
 type clRun struct {
-	f       *File
+	f       *ingest.File
 	s       *transcript.Session
 	runID   string
 	model   string
@@ -444,7 +447,7 @@ type clRun struct {
 	covered map[string]bool
 }
 
-func clBuildRun(f *File, items []clItem) *transcript.Session {
+func clBuildRun(f *ingest.File, items []clItem) *transcript.Session {
 	r := &clRun{f: f, s: &transcript.Session{Meta: map[string]string{}}, status: transcript.Incomplete,
 		seqs: map[int64]bool{}, results: map[string]*transcript.ToolResult{}, covered: map[string]bool{}}
 	var sessionID string
@@ -474,8 +477,8 @@ func clBuildRun(f *File, items []clItem) *transcript.Session {
 		return nil
 	}
 	s := r.s
-	s.ID = cmp.Or(sessionID, r.runID, Stem(f.Rel))
-	s.Meta["run"] = cmp.Or(r.runID, Stem(f.Rel))
+	s.ID = cmp.Or(sessionID, r.runID, ingest.Stem(f.Rel))
+	s.Meta["run"] = cmp.Or(r.runID, ingest.Stem(f.Rel))
 	s.Turns = []transcript.Turn{{Status: r.status, Messages: r.msgs}}
 	return s
 }
@@ -483,7 +486,7 @@ func clBuildRun(f *File, items []clItem) *transcript.Session {
 func (r *clRun) cover(m *clMessage) {
 	switch m.Role {
 	case "reasoning":
-		r.covered["text:"+strings.TrimSpace(Text(m.Content))] = true
+		r.covered["text:"+strings.TrimSpace(ingest.Text(m.Content))] = true
 	case "assistant":
 		r.covered["text:"+strings.TrimSpace(clDisplay(m.Content))] = true
 		r.covered["text:"+strings.TrimSpace(m.Refusal)] = true
@@ -498,12 +501,12 @@ func (r *clRun) cover(m *clMessage) {
 // clDisplay is content as codelia's text events and final message show it.
 func clDisplay(raw json.RawMessage) string {
 	var s string
-	if Unmarshal(raw, &s) == nil {
+	if ingest.Unmarshal(raw, &s) == nil {
 		return s
 	}
 	var parts []clContentPart
-	if Unmarshal(raw, &parts) != nil {
-		return Text(raw)
+	if ingest.Unmarshal(raw, &parts) != nil {
+		return ingest.Text(raw)
 	}
 	var b strings.Builder
 	for _, p := range parts {
@@ -539,7 +542,7 @@ func (r *clRun) assistant(t time.Time) *transcript.Message {
 }
 
 func (r *clRun) event(kind, desc string, t time.Time, raw string, more ...*transcript.Part) {
-	p := EventPart(kind, desc, nil)
+	p := ingest.EventPart(kind, desc, nil)
 	if kind == transcript.Unknown {
 		p = r.f.Unknown(desc, nil)
 	}
@@ -609,22 +612,22 @@ func (r *clRun) item(it clItem) {
 		switch rec.Status {
 		case "running", "completed", "error": // the run's life, told by run.end and run.error
 		case "cancelled":
-			r.event(transcript.Interrupt, JoinNonEmpty(": ", "Run cancelled", rec.Message), t, "")
+			r.event(transcript.Interrupt, ingest.JoinNonEmpty(": ", "Run cancelled", rec.Message), t, "")
 		default:
-			r.event("status", JoinNonEmpty(": ", "Run status "+strconv.Quote(rec.Status), rec.Message), t, "")
+			r.event("status", ingest.JoinNonEmpty(": ", "Run status "+strconv.Quote(rec.Status), rec.Message), t, "")
 		}
 	case "run.error":
 		desc := ""
 		if e := rec.Error; e != nil {
 			var detail []string
 			if e.Status != nil {
-				detail = append(detail, "HTTP "+Text(e.Status))
+				detail = append(detail, "HTTP "+ingest.Text(e.Status))
 			}
 			if e.MaxAttempts > 0 {
 				detail = append(detail, fmt.Sprintf("after %d of %d attempts", e.Attempts, e.MaxAttempts))
 			}
-			desc = JoinNonEmpty(": ", e.Name, e.Message)
-			if d := JoinNonEmpty(", ", append([]string{e.Provider, e.Kind}, detail...)...); d != "" {
+			desc = ingest.JoinNonEmpty(": ", e.Name, e.Message)
+			if d := ingest.JoinNonEmpty(", ", append([]string{e.Provider, e.Kind}, detail...)...); d != "" {
 				desc += " (" + d + ")"
 			}
 		}
@@ -641,7 +644,7 @@ func (r *clRun) item(it clItem) {
 			r.status = ""
 			r.event("status", "Run ended: "+strconv.Quote(rec.Outcome), t, "")
 		}
-		r.final(Text(rec.Final), t)
+		r.final(ingest.Text(rec.Final), t)
 	default:
 		r.event(transcript.Unknown, "Unknown record type "+strconv.Quote(rec.Type), t, it.raw)
 	}
@@ -663,7 +666,7 @@ func (r *clRun) header(h *clRecord) {
 	if h.Model != nil && h.Model.Reasoning != "" {
 		s.Meta["reasoning effort"] = h.Model.Reasoning
 	}
-	if p := JoinNonEmpty("/", h.Runtime.OS, h.Runtime.Arch); p != "" {
+	if p := ingest.JoinNonEmpty("/", h.Runtime.OS, h.Runtime.Arch); p != "" {
 		s.Meta["platform"] = p
 	}
 	if defs := h.Tools.Definitions; len(defs) > 0 {
@@ -683,7 +686,7 @@ func (r *clRun) agentEvent(it clItem, t time.Time) {
 	n, ev := it.n, it.ev
 	switch ev.Type {
 	case "text", "reasoning":
-		s := Text(ev.Content)
+		s := ingest.Text(ev.Content)
 		if strings.TrimSpace(s) == "" || r.seen("text:"+strings.TrimSpace(s)) {
 			return
 		}
@@ -694,7 +697,7 @@ func (r *clRun) agentEvent(it clItem, t time.Time) {
 		a := r.assistant(t)
 		a.Parts = append(a.Parts, &transcript.Part{Kind: kind, Text: s})
 	case "final":
-		r.final(cmp.Or(Text(ev.Content), Text(ev.Text)), t)
+		r.final(cmp.Or(ingest.Text(ev.Content), ingest.Text(ev.Text)), t)
 		if ev.TerminationReason != "" && ev.TerminationReason != "normal" {
 			r.event("info", "Run stopped: "+ev.TerminationReason, t, "")
 		}
@@ -704,17 +707,17 @@ func (r *clRun) agentEvent(it clItem, t time.Time) {
 		}
 		a := r.assistant(t)
 		a.Parts = append(a.Parts, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-			ID: ev.ToolCallID, Name: ev.Tool, Kind: codeliaTools.Kind(ev.Tool), Input: cmp.Or(ev.RawArgs, Text(ev.Args)),
+			ID: ev.ToolCallID, Name: ev.Tool, Kind: Tools.Kind(ev.Tool), Input: cmp.Or(ev.RawArgs, ingest.Text(ev.Args)),
 		}})
 	case "tool_result":
 		res := r.results[ev.ToolCallID]
 		if ev.ToolCallID == "" || !r.seen("result:"+ev.ToolCallID) {
-			res = &transcript.ToolResult{CallID: ev.ToolCallID, Output: Text(ev.Result), IsError: ev.IsError}
+			res = &transcript.ToolResult{CallID: ev.ToolCallID, Output: ingest.Text(ev.Result), IsError: ev.IsError}
 			r.results[ev.ToolCallID] = res
 			r.add(&transcript.Message{Role: transcript.Tool, Time: t, Parts: []*transcript.Part{{Kind: transcript.ResultPart, Result: res}}})
 		}
 		if ev.Screenshot != "" && res != nil { // only the event carries it
-			if img, ok := DecodeImage(r.f, ev.Screenshot); ok {
+			if img, ok := ingest.DecodeImage(r.f, ev.Screenshot); ok {
 				res.Images = append(res.Images, img)
 			} else {
 				r.f.Warn(n, "screenshot is not base64; skipped")
@@ -733,7 +736,7 @@ func (r *clRun) agentEvent(it clItem, t time.Time) {
 		}
 		r.event(transcript.Compaction, desc, t, "")
 	case "permission.preview":
-		desc := JoinNonEmpty(": ", JoinNonEmpty(" ", "Permission preview for", ev.Tool, ev.FilePath), ev.Summary)
+		desc := ingest.JoinNonEmpty(": ", ingest.JoinNonEmpty(" ", "Permission preview for", ev.Tool, ev.FilePath), ev.Summary)
 		var diff []*transcript.Part
 		if ev.Diff != "" {
 			diff = append(diff, &transcript.Part{Kind: transcript.CodePart, Lang: "diff", Name: ev.FilePath, Text: ev.Diff})
@@ -743,14 +746,14 @@ func (r *clRun) agentEvent(it clItem, t time.Time) {
 		}
 		r.event("permission", desc, t, "", diff...)
 	case "permission.ready":
-		r.event("permission", JoinNonEmpty(" ", "Asked permission to run", ev.Tool), t, "")
+		r.event("permission", ingest.JoinNonEmpty(" ", "Asked permission to run", ev.Tool), t, "")
 	case "llm.retry":
 		desc := fmt.Sprintf("Retry %d of %d", ev.NextAttempt, ev.MaxAttempts)
 		if ev.FailureKind != "" {
 			desc += " after " + ev.FailureKind
 		}
 		if ev.Status != nil {
-			desc += " (HTTP " + Text(ev.Status) + ")"
+			desc += " (HTTP " + ingest.Text(ev.Status) + ")"
 		}
 		if ev.DelayMs > 0 {
 			desc += fmt.Sprintf(", waiting %.1f s", ev.DelayMs/1000)
