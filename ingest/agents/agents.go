@@ -7,6 +7,7 @@ import (
 	_ "github.com/transcriptsite/transcriptsite/ingest/claude"
 	_ "github.com/transcriptsite/transcriptsite/ingest/codelia"
 	_ "github.com/transcriptsite/transcriptsite/ingest/codex"
+	_ "github.com/transcriptsite/transcriptsite/ingest/cursor"
 	_ "github.com/transcriptsite/transcriptsite/ingest/domarkx"
 	_ "github.com/transcriptsite/transcriptsite/ingest/gemini"
 	_ "github.com/transcriptsite/transcriptsite/ingest/jido"

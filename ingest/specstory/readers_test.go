@@ -5,4 +5,5 @@ package specstory
 import (
 	_ "github.com/transcriptsite/transcriptsite/ingest/claude"
 	_ "github.com/transcriptsite/transcriptsite/ingest/codex"
+	_ "github.com/transcriptsite/transcriptsite/ingest/cursor"
 )

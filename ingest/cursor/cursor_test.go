@@ -1,4 +1,4 @@
-package ingest
+package cursor
 
 import (
 	"context"
@@ -14,16 +14,18 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/ingest/ingesttest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 func TestCursorTranscript(t *testing.T) {
-	s, warns := oneSession(t, "cursor/transcript.jsonl")
-	wantWarnings(t, warns,
-		"cursor/transcript.jsonl:5: skipped: unexpected end of JSON input",
-		"cursor/transcript.jsonl:6: Unknown content part: shown as an unknown event",
-		"cursor/transcript.jsonl:9: Unknown record: shown as an unknown event",
-		"cursor/transcript.jsonl:12: incomplete last line skipped",
+	s, warns := ingesttest.OneSession(t, "transcript.jsonl")
+	ingesttest.WantWarnings(t, warns,
+		"transcript.jsonl:5: skipped: unexpected end of JSON input",
+		"transcript.jsonl:6: Unknown content part: shown as an unknown event",
+		"transcript.jsonl:9: Unknown record: shown as an unknown event",
+		"transcript.jsonl:12: incomplete last line skipped",
 	)
 	for _, c := range []struct{ name, got, want string }{
 		{"id", s.ID, "transcript"},
@@ -43,7 +45,7 @@ func TestCursorTranscript(t *testing.T) {
 	}
 	var got []string
 	for _, m := range s.Messages() {
-		got = append(got, string(m.Role)+map[bool]string{true: "*"}[m.Meta]+"("+kinds(m)+")")
+		got = append(got, string(m.Role)+map[bool]string{true: "*"}[m.Meta]+"("+ingesttest.Kinds(m)+")")
 	}
 	want := []string{
 		"user*(text)", // <user_info>, kept as context
@@ -104,7 +106,7 @@ func TestCursorTranscript(t *testing.T) {
 }
 
 func TestCursorSubagents(t *testing.T) {
-	res, err := Load(context.Background(), Root{FS: os.DirFS("testdata/cursor/projects")})
+	res, err := ingest.Load(context.Background(), ingest.Root{FS: os.DirFS("testdata/projects")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,11 +130,11 @@ func TestCursorSubagents(t *testing.T) {
 }
 
 func TestCursorText(t *testing.T) {
-	s, warns := oneSession(t, "cursor/legacy.txt")
-	wantWarnings(t, warns)
+	s, warns := ingesttest.OneSession(t, "legacy.txt")
+	ingesttest.WantWarnings(t, warns)
 	var got []string
 	for _, m := range s.Messages() {
-		got = append(got, string(m.Role)+"("+kinds(m)+")")
+		got = append(got, string(m.Role)+"("+ingesttest.Kinds(m)+")")
 	}
 	want := []string{"user(text)", "assistant(thinking text call call)", "tool(result)", "tool(result)", "tool(result)", "assistant(thinking text)"}
 	if !slices.Equal(got, want) {
@@ -281,14 +283,14 @@ func TestCursorStore(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp) // where the reader copies the database
 
-	res, err := Load(context.Background(), Root{FS: os.DirFS(dir)})
+	res, err := ingest.Load(context.Background(), ingest.Root{FS: os.DirFS(dir)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Errorf("the copy was left behind: %v", left)
 	}
-	wantWarnings(t, res.Warnings, "chats/0123456789abcdef0123456789abcdef/agent-1/store.db: 1 blobs the conversation refers to are missing")
+	ingesttest.WantWarnings(t, res.Warnings, "chats/0123456789abcdef0123456789abcdef/agent-1/store.db: 1 blobs the conversation refers to are missing")
 	if len(res.Sessions) != 1 {
 		t.Fatalf("%d sessions", len(res.Sessions))
 	}
@@ -309,7 +311,7 @@ func TestCursorStore(t *testing.T) {
 	}
 	var got []string
 	for _, m := range s.Messages() {
-		got = append(got, string(m.Role)+map[bool]string{true: "*"}[m.Meta]+"("+kinds(m)+")"+map[bool]string{true: " branch"}[m.Branch != ""])
+		got = append(got, string(m.Role)+map[bool]string{true: "*"}[m.Meta]+"("+ingesttest.Kinds(m)+")"+map[bool]string{true: " branch"}[m.Branch != ""])
 	}
 	want := []string{
 		"system*(text)", "user*(text)", "user(text image)",
@@ -357,7 +359,7 @@ func TestCursorStoreWAL(t *testing.T) {
 	if len(fsys["c/a/store.db-wal"].Data) == 0 {
 		t.Fatal("the test store has an empty -wal")
 	}
-	res, err := Load(context.Background(), Root{FS: fsys})
+	res, err := ingest.Load(context.Background(), ingest.Root{FS: fsys})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,11 +368,11 @@ func TestCursorStoreWAL(t *testing.T) {
 		t.Fatalf("%d sessions from %d files, warnings %v", len(res.Sessions), res.Files, res.Warnings)
 	}
 	delete(fsys, "c/a/store.db-wal")
-	res, err = Load(context.Background(), Root{FS: fsys})
+	res, err = ingest.Load(context.Background(), ingest.Root{FS: fsys})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantWarnings(t, res.Warnings, "c/a/store.db: cursor file holds no messages")
+	ingesttest.WantWarnings(t, res.Warnings, "c/a/store.db: cursor file holds no messages")
 }
 
 // execDB creates a database at path with the statements.
@@ -401,11 +403,11 @@ func TestCursorStoreWithoutRoot(t *testing.T) {
 		`INSERT INTO blobs VALUES ('b', '{"role":"user","content":"<user_query>hi</user_query>"}')`,
 		`INSERT INTO blobs VALUES ('a', '{"role":"assistant","content":"hello"}')`,
 		`INSERT INTO blobs VALUES ('c', x'0a20')`)
-	res, err := Load(context.Background(), Root{FS: fstest.MapFS{"x/store.db": {Data: data}}})
+	res, err := ingest.Load(context.Background(), ingest.Root{FS: fstest.MapFS{"x/store.db": {Data: data}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantWarnings(t, res.Warnings, "x/store.db: meta names no root blob")
+	ingesttest.WantWarnings(t, res.Warnings, "x/store.db: meta names no root blob")
 	if len(res.Sessions) != 1 {
 		t.Fatalf("%d sessions", len(res.Sessions))
 	}
@@ -441,9 +443,9 @@ func TestCursorDetect(t *testing.T) {
 		{"store", string(storeDB), true},
 		{"another database", string(otherDB), false},
 	} {
-		h := &Head{Path: "x", Data: []byte(c.head)}
-		if len(h.Data) > HeadSize {
-			h.Data = h.Data[:HeadSize]
+		h := &ingest.Head{Path: "x", Data: []byte(c.head)}
+		if len(h.Data) > ingest.HeadSize {
+			h.Data = h.Data[:ingest.HeadSize]
 		}
 		if got := detectCursor(h) > 0; got != c.want {
 			t.Errorf("%s: detected %v, want %v", c.name, got, c.want)
@@ -452,13 +454,13 @@ func TestCursorDetect(t *testing.T) {
 }
 
 func FuzzCursor(f *testing.F) {
-	seedFuzz(f, "cursor")
+	ingesttest.SeedFuzz(f)
 	store := filepath.Join(f.TempDir(), "store.db")
 	writeStore(f, store, false, nil)
 	if b, err := os.ReadFile(store); err == nil {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzRead(t, cursor, "t/agent-transcripts/x/x.jsonl", data)
+		ingesttest.FuzzRead(t, Reader, "t/agent-transcripts/x/x.jsonl", data)
 	})
 }

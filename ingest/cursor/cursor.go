@@ -1,4 +1,6 @@
-package ingest
+// Package cursor reads the sessions of Cursor: the agent transcripts under
+// ~/.cursor/projects and the cursor-agent CLI's SQLite store.
+package cursor
 
 import (
 	"bufio"
@@ -16,12 +18,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// cursor reads Cursor's agent transcripts (JSONL since early 2026, plain
+// Reader reads Cursor's agent transcripts (JSONL since early 2026, plain
 // text before) and the cursor-agent CLI's SQLite store.
-var cursor = &Reader{
+var Reader = &ingest.Reader{
 	Name:  "cursor",
 	Agent: "Cursor",
 	Files: "~/.cursor/projects/<project>/agent-transcripts/<id>/<id>.jsonl with subagents in <id>/subagents/*.jsonl (linked to their parent), " +
@@ -31,13 +34,14 @@ var cursor = &Reader{
 		"a SQLite database whose schema creates tables blobs and meta",
 	Detect:    detectCursor,
 	Read:      readCursor,
-	Merge:     LinkParents,
+	Merge:     ingest.LinkParents,
 	Locations: cursorLocations,
-	Tools:     cursorTools,
+	Tools:     Tools,
 }
 
-// cursorTools are Cursor's tools, and the context it sends beside the <user_query> it wraps the prompt in.
-var cursorTools = &Tools{
+// Tools are Cursor's tools, and the context it sends beside the
+// <user_query> it wraps the prompt in.
+var Tools = &ingest.Tools{
 	Kinds: map[string]transcript.ToolKind{
 		"run_terminal_cmd": transcript.ShellTool,
 		"readlints":        transcript.ReadTool, "read_lints": transcript.ReadTool,
@@ -58,18 +62,18 @@ var cursorTools = &Tools{
 	},
 }
 
-func init() { Register(cursor) }
+func init() { ingest.Register(Reader) }
 
-func cursorLocations(home string, _ func(string) string) []Location {
-	return []Location{
+func cursorLocations(home string, _ func(string) string) []ingest.Location {
+	return []ingest.Location{
 		{Name: "cursor", Dir: filepath.Join(home, ".cursor", "projects")},
 		{Name: "cursor-chats", Dir: filepath.Join(home, ".cursor", "chats")},
 	}
 }
 
-func detectCursor(h *Head) float64 {
-	if bytes.HasPrefix(h.Data, SQLiteMagic) {
-		return When(SQLiteTables(h, "blobs", "meta"), Likely)
+func detectCursor(h *ingest.Head) float64 {
+	if bytes.HasPrefix(h.Data, ingest.SQLiteMagic) {
+		return ingest.When(ingest.SQLiteTables(h, "blobs", "meta"), ingest.Likely)
 	}
 	if rs := h.Records(); len(rs) > 0 && !h.IsArray() {
 		if !isCursorRecord(rs[0]) {
@@ -82,14 +86,14 @@ func detectCursor(h *Head) float64 {
 				return 0
 			}
 		}
-		return Maybe
+		return ingest.Maybe
 	}
-	return When(isCursorText(h.Text()), Maybe)
+	return ingest.When(isCursorText(h.Text()), ingest.Maybe)
 }
 
 var cursorRoles = map[string]bool{"user": true, "assistant": true, "system": true, "tool": true}
 
-func isCursorRecord(r Record) bool {
+func isCursorRecord(r ingest.Record) bool {
 	if r["type"] == "turn_ended" {
 		return true
 	}
@@ -105,16 +109,16 @@ func isCursorText(s string) bool {
 	return strings.Contains(rest, "<user_query>") || strings.Contains(rest, "\nassistant:")
 }
 
-func readCursor(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
+func readCursor(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	head, _ := br.Peek(len(SQLiteMagic))
-	if bytes.Equal(head, SQLiteMagic) {
+	head, _ := br.Peek(len(ingest.SQLiteMagic))
+	if bytes.Equal(head, ingest.SQLiteMagic) {
 		return readCursorStore(ctx, f, br)
 	}
 	b := newCuBuilder(f)
 	var err error
 	if start, _ := br.Peek(4096); bytes.HasPrefix(bytes.TrimLeft(start, "\ufeff \t\r\n"), []byte("{")) {
-		err = JSONL(ctx, f, br, b.jsonLine)
+		err = ingest.JSONL(ctx, f, br, b.jsonLine)
 	} else {
 		err = b.readText(ctx, br)
 	}
@@ -127,7 +131,7 @@ func readCursor(ctx context.Context, f *File, r io.Reader) ([]*transcript.Sessio
 
 // cuBuilder builds one Cursor session from messages in order.
 type cuBuilder struct {
-	f       *File
+	f       *ingest.File
 	s       *transcript.Session
 	stem    string
 	pending map[string][]string   // tool name → ids of text transcript calls waiting for their result
@@ -135,8 +139,8 @@ type cuBuilder struct {
 	model   string                // the model the store's reasoning last named
 }
 
-func newCuBuilder(f *File) *cuBuilder {
-	b := &cuBuilder{f: f, stem: Stem(f.Rel), pending: map[string][]string{}}
+func newCuBuilder(f *ingest.File) *cuBuilder {
+	b := &cuBuilder{f: f, stem: ingest.Stem(f.Rel), pending: map[string][]string{}}
 	b.s = &transcript.Session{ID: b.stem, Meta: map[string]string{}}
 	// .../<project>/agent-transcripts/<id>/subagents/<sub>.jsonl
 	dirs := strings.Split(path.Dir(f.Rel), "/")
@@ -159,7 +163,7 @@ func (b *cuBuilder) add(m *transcript.Message) {
 }
 
 func (b *cuBuilder) event(kind, desc string, raw []byte) {
-	p := EventPart(kind, desc, raw)
+	p := ingest.EventPart(kind, desc, raw)
 	if kind == transcript.Unknown {
 		p = b.f.Unknown(desc, raw)
 	}
@@ -185,12 +189,12 @@ type cuLine struct {
 
 func (b *cuBuilder) jsonLine(n int, line []byte) error {
 	var ln cuLine
-	if err := Unmarshal(line, &ln); err != nil {
+	if err := ingest.Unmarshal(line, &ln); err != nil {
 		return err
 	}
 	switch {
 	case ln.Type == "turn_ended":
-		b.turnEnded(ln.Status, Text(ln.Error), line)
+		b.turnEnded(ln.Status, ingest.Text(ln.Error), line)
 	case ln.Type == "" && ln.Role != "" && ln.Message != nil:
 		b.message(n, ln.Role, ln.Message.Content, line)
 	default:
@@ -207,11 +211,11 @@ func (b *cuBuilder) turnEnded(status, errText string, raw []byte) {
 	st, known := turnStatuses[status]
 	switch {
 	case !known:
-		b.event("info", "Turn ended: "+FirstNonEmpty(status, "(no status)"), bytes.Clone(raw))
+		b.event("info", "Turn ended: "+ingest.FirstNonEmpty(status, "(no status)"), bytes.Clone(raw))
 	case errText != "" && status == "aborted":
 		b.event(transcript.Interrupt, errText, nil)
 	case errText != "" || status == "error":
-		b.event(transcript.ErrorEvent, FirstNonEmpty(errText, "The turn ended with an error"), nil)
+		b.event(transcript.ErrorEvent, ingest.FirstNonEmpty(errText, "The turn ended with an error"), nil)
 	}
 	if len(b.s.Turns) == 0 {
 		b.event("info", "Turn ended: "+status, nil) // an IDE transcript keeps only these markers
@@ -260,11 +264,11 @@ type cuPart struct {
 // cuParts decodes content: a string or an array of blocks.
 func cuParts(raw json.RawMessage) []cuPart {
 	var s string
-	if Unmarshal(raw, &s) == nil {
+	if ingest.Unmarshal(raw, &s) == nil {
 		return []cuPart{{Type: "text", Text: s}}
 	}
 	var items []json.RawMessage
-	if Unmarshal(raw, &items) != nil {
+	if ingest.Unmarshal(raw, &items) != nil {
 		if len(bytes.TrimSpace(raw)) == 0 || string(raw) == "null" {
 			return nil
 		}
@@ -273,9 +277,9 @@ func cuParts(raw json.RawMessage) []cuPart {
 	ps := make([]cuPart, 0, len(items))
 	for _, it := range items {
 		p := cuPart{raw: it}
-		if Unmarshal(it, &s) == nil {
+		if ingest.Unmarshal(it, &s) == nil {
 			p.Type, p.Text = "text", s
-		} else if Unmarshal(it, &p) != nil {
+		} else if ingest.Unmarshal(it, &p) != nil {
 			p.Type = "?"
 		}
 		ps = append(ps, p)
@@ -339,17 +343,17 @@ func (b *cuBuilder) part(n int, p cuPart, i int) *transcript.Part {
 		}
 		return &transcript.Part{Kind: transcript.ThinkingPart, Text: t}
 	case "tool_use", "tool-call":
-		name := FirstNonEmpty(p.Name, p.ToolName)
+		name := ingest.FirstNonEmpty(p.Name, p.ToolName)
 		input := p.Input
 		if len(input) == 0 {
 			input = p.Args
 		}
 		// Transcripts have no ids: one is made from the file and the block's place.
-		id := FirstNonEmpty(p.ToolCallID, p.ID, fmt.Sprintf("%s#%d.%d", b.stem, n, i))
+		id := ingest.FirstNonEmpty(p.ToolCallID, p.ID, fmt.Sprintf("%s#%d.%d", b.stem, n, i))
 		return &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-			ID: id, Name: name, Kind: cursorTools.Kind(name), Input: Text(input)}}
+			ID: id, Name: name, Kind: Tools.Kind(name), Input: ingest.Text(input)}}
 	case "tool_result", "tool-result":
-		r := &transcript.ToolResult{CallID: FirstNonEmpty(p.ToolCallID, p.ToolUseID), IsError: p.IsError || p.IsErr}
+		r := &transcript.ToolResult{CallID: ingest.FirstNonEmpty(p.ToolCallID, p.ToolUseID), IsError: p.IsError || p.IsErr}
 		out := p.Result
 		for _, alt := range []json.RawMessage{p.Output, p.Content} {
 			if len(out) == 0 {
@@ -359,7 +363,7 @@ func (b *cuBuilder) part(n int, p cuPart, i int) *transcript.Part {
 		var isErr bool
 		r.Output, r.Images, isErr = b.output(n, out)
 		r.IsError = r.IsError || isErr
-		r.ExitCode = ExitCode(r.Output)
+		r.ExitCode = ingest.ExitCode(r.Output)
 		return &transcript.Part{Kind: transcript.ResultPart, Result: r}
 	case "image", "file":
 		return b.image(n, p)
@@ -369,24 +373,24 @@ func (b *cuBuilder) part(n int, p cuPart, i int) *transcript.Part {
 
 // image maps an image or file part: base64 data, a data: URL or a link.
 func (b *cuBuilder) image(n int, p cuPart) *transcript.Part {
-	data := FirstNonEmpty(p.Image, p.Data, p.URL)
+	data := ingest.FirstNonEmpty(p.Image, p.Data, p.URL)
 	if p.Source != nil {
-		data = FirstNonEmpty(p.Source.Data, p.Source.URL)
+		data = ingest.FirstNonEmpty(p.Source.Data, p.Source.URL)
 	}
-	mime := FirstNonEmpty(p.MimeType, p.MediaType)
+	mime := ingest.FirstNonEmpty(p.MimeType, p.MediaType)
 	if strings.HasPrefix(data, "http://") || strings.HasPrefix(data, "https://") {
 		if p.Type == "image" || strings.HasPrefix(mime, "image/") {
 			return &transcript.Part{Kind: transcript.ImagePart, Image: &transcript.Image{URL: data}}
 		}
 		return &transcript.Part{Kind: transcript.TextPart, Text: fmt.Sprintf("(file %s, %s)", data, mime)}
 	}
-	img, ok := DecodeImage(b.f, data)
+	img, ok := ingest.DecodeImage(b.f, data)
 	switch {
 	case !ok:
 		b.f.Warn(n, "%s data is not base64; skipped", p.Type)
-		return &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable " + FirstNonEmpty(mime, p.Type) + " data)"}
+		return &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable " + ingest.FirstNonEmpty(mime, p.Type) + " data)"}
 	case img.MediaType == "application/octet-stream":
-		return &transcript.Part{Kind: transcript.TextPart, Text: fmt.Sprintf("(%s attachment, %d bytes)", FirstNonEmpty(mime, p.Type), len(img.Data))}
+		return &transcript.Part{Kind: transcript.TextPart, Text: fmt.Sprintf("(%s attachment, %d bytes)", ingest.FirstNonEmpty(mime, p.Type), len(img.Data))}
 	}
 	return &transcript.Part{Kind: transcript.ImagePart, Image: img}
 }
@@ -398,14 +402,14 @@ func (b *cuBuilder) output(n int, raw json.RawMessage) (out string, imgs []*tran
 		Type  string          `json:"type"`
 		Value json.RawMessage `json:"value"`
 	}
-	if Unmarshal(raw, &v5) == nil && v5.Type != "" && v5.Value != nil {
+	if ingest.Unmarshal(raw, &v5) == nil && v5.Type != "" && v5.Value != nil {
 		if v5.Type != "content" {
-			return Text(v5.Value), nil, strings.HasPrefix(v5.Type, "error")
+			return ingest.Text(v5.Value), nil, strings.HasPrefix(v5.Type, "error")
 		}
 		raw = v5.Value
 	}
 	if len(raw) == 0 || raw[0] != '[' {
-		return Text(raw), nil, false
+		return ingest.Text(raw), nil, false
 	}
 	var texts []string
 	for _, p := range cuParts(raw) {
@@ -417,7 +421,7 @@ func (b *cuBuilder) output(n int, raw json.RawMessage) (out string, imgs []*tran
 		case part.Kind == transcript.TextPart:
 			texts = append(texts, part.Text)
 		default:
-			texts = append(texts, Text(p.raw))
+			texts = append(texts, ingest.Text(p.raw))
 		}
 	}
 	return strings.Join(texts, "\n"), imgs, false
@@ -445,7 +449,7 @@ func (b *cuBuilder) user(n int, ps []cuPart) {
 			ctxMsg.Parts = append(ctxMsg.Parts, &transcript.Part{Kind: transcript.TextPart, Text: rest})
 		}
 		if q != "" {
-			prompt.Parts = append(prompt.Parts, UserText(cursorTools, q, &prompt.Meta)...)
+			prompt.Parts = append(prompt.Parts, ingest.UserText(Tools, q, &prompt.Meta)...)
 		}
 	}
 	if prompt.Meta { // injected text Cursor did not wrap
@@ -478,7 +482,7 @@ func cursorWrappers(s string) (query, rest string, t time.Time) {
 	}
 	m := cuQueryRE.FindStringSubmatchIndex(s)
 	if m == nil {
-		if cursorTools.IsInjected(s) {
+		if Tools.IsInjected(s) {
 			return "", strings.TrimSpace(s), t
 		}
 		return strings.TrimSpace(s), "", t
@@ -516,7 +520,7 @@ func cursorTime(s string) (time.Time, bool) {
 			return t.UTC(), true
 		}
 	}
-	return ParseTime(s)
+	return ingest.ParseTime(s)
 }
 
 // userInfo takes the session's working directory and environment from
@@ -546,9 +550,9 @@ type cuTextLine struct {
 // call of the same name.
 func (b *cuBuilder) readText(ctx context.Context, r io.Reader) error {
 	var ls []cuTextLine
-	err := Lines(ctx, b.f, r, func(n int, line []byte, _ bool) error {
+	err := ingest.Lines(ctx, b.f, r, func(n int, line []byte, _ bool) error {
 		if line == nil {
-			b.f.Warn(n, "skipped: %v", ErrTooLong)
+			b.f.Warn(n, "skipped: %v", ingest.ErrTooLong)
 		}
 		ls = append(ls, cuTextLine{n, strings.TrimPrefix(string(line), "\ufeff")})
 		return nil
@@ -649,7 +653,7 @@ func (b *cuBuilder) textAssistant(ls []cuTextLine) {
 			id := fmt.Sprintf("%s#%d", b.stem, ls[i].n)
 			b.pending[name] = append(b.pending[name], id)
 			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-				ID: id, Name: name, Kind: cursorTools.Kind(name), Input: cuArgs(ls[i+1 : end])}})
+				ID: id, Name: name, Kind: Tools.Kind(name), Input: cuArgs(ls[i+1 : end])}})
 			i = end - 1
 		case "Tool result":
 			end := i + 1
@@ -661,7 +665,7 @@ func (b *cuBuilder) textAssistant(ls []cuTextLine) {
 			if q := b.pending[name]; len(q) > 0 {
 				r.CallID, b.pending[name] = q[0], q[1:]
 			}
-			r.ExitCode = ExitCode(r.Output)
+			r.ExitCode = ingest.ExitCode(r.Output)
 			// The result is the tool's, not the assistant's: it gets a message of its own.
 			b.add(m)
 			b.add(&transcript.Message{Role: transcript.Tool, Parts: []*transcript.Part{{Kind: transcript.ResultPart, Result: r}}})

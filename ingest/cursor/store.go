@@ -1,4 +1,4 @@
-package ingest
+package cursor
 
 import (
 	"bytes"
@@ -14,17 +14,18 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 // cuMeta is meta['0'] of a cursor-agent store, hex-encoded JSON.
 type cuMeta struct {
-	AgentID       string   `json:"agentId"`
-	Root          string   `json:"latestRootBlobId"`
-	Name          string   `json:"name"`
-	Mode          string   `json:"mode"`
-	CreatedAt     JSONTime `json:"createdAt"`
-	LastUsedModel string   `json:"lastUsedModel"`
+	AgentID       string          `json:"agentId"`
+	Root          string          `json:"latestRootBlobId"`
+	Name          string          `json:"name"`
+	Mode          string          `json:"mode"`
+	CreatedAt     ingest.JSONTime `json:"createdAt"`
+	LastUsedModel string          `json:"lastUsedModel"`
 }
 
 // cuStore is a cursor-agent store.db: content-addressed blobs, some JSON
@@ -48,8 +49,8 @@ type cuBlob struct {
 // maxStoreVisits bounds the walk of a store whose nodes share children.
 const maxStoreVisits = 1 << 20
 
-func readCursorStore(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
-	db, done, err := OpenSQLiteCopy(ctx, f, r)
+func readCursorStore(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+	db, done, err := ingest.OpenSQLiteCopy(ctx, f, r)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the database: %w", err)
 	}
@@ -64,7 +65,7 @@ func readCursorStore(ctx context.Context, f *File, r io.Reader) ([]*transcript.S
 	}
 
 	var meta cuMeta
-	err = SQLiteRows(ctx, f, db, `SELECT key, value FROM meta`, func(rows *sql.Rows) error {
+	err = ingest.SQLiteRows(ctx, f, db, `SELECT key, value FROM meta`, func(rows *sql.Rows) error {
 		var key string
 		var value []byte
 		if err := rows.Scan(&key, &value); err != nil || key != "0" {
@@ -73,7 +74,7 @@ func readCursorStore(ctx context.Context, f *File, r io.Reader) ([]*transcript.S
 		if b, err := hex.DecodeString(strings.TrimSpace(string(value))); err == nil {
 			value = b
 		}
-		if err := Unmarshal(value, &meta); err != nil {
+		if err := ingest.Unmarshal(value, &meta); err != nil {
 			return fmt.Errorf("meta['0'] is not the expected JSON: %w", err)
 		}
 		return nil
@@ -83,7 +84,7 @@ func readCursorStore(ctx context.Context, f *File, r io.Reader) ([]*transcript.S
 	}
 
 	st := &cuStore{blobs: map[string][]byte{}, onPath: map[string]bool{}, shown: map[string]bool{}}
-	err = SQLiteRows(ctx, f, db, `SELECT id, data FROM blobs`, func(rows *sql.Rows) error {
+	err = ingest.SQLiteRows(ctx, f, db, `SELECT id, data FROM blobs`, func(rows *sql.Rows) error {
 		var id string
 		var data []byte
 		if err := rows.Scan(&id, &data); err != nil {
@@ -103,7 +104,7 @@ func readCursorStore(ctx context.Context, f *File, r io.Reader) ([]*transcript.S
 	b := newCuBuilder(f)
 	s := b.s
 	dir := path.Dir(f.Rel)
-	s.ID = FirstNonEmpty(meta.AgentID, path.Base(dir), b.stem)
+	s.ID = ingest.FirstNonEmpty(meta.AgentID, path.Base(dir), b.stem)
 	s.Project = path.Base(path.Dir(dir)) // the md5 of the cwd, until <user_info> names it
 	s.Title = meta.Name
 	s.Started = meta.CreatedAt.Time
@@ -213,7 +214,7 @@ func cuMessageJSON(b []byte) []byte {
 	var m struct {
 		Role *string `json:"role"`
 	}
-	if Unmarshal(raw, &m) != nil || m.Role == nil {
+	if ingest.Unmarshal(raw, &m) != nil || m.Role == nil {
 		return nil
 	}
 	return raw
@@ -226,7 +227,7 @@ func (b *cuBuilder) blob(bl cuBlob, branch string) {
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
 	}
-	if err := Unmarshal(bl.data, &m); err != nil || m.Role == "" {
+	if err := ingest.Unmarshal(bl.data, &m); err != nil || m.Role == "" {
 		b.mark(func() { b.event(transcript.Unknown, "Unknown blob", bl.data) }, bl.id, branch)
 		return
 	}
