@@ -144,3 +144,12 @@ func checkWarnings(t *testing.T, warns []Warning, file string, want []string) {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// ocDescribe: see ingesttest.Describe.
+func ocDescribe(s *transcript.Session) []string {
+	var got []string
+	for _, m := range s.Messages() {
+		got = append(got, string(m.Role)+map[bool]string{true: "*"}[m.Meta]+"("+kinds(m)+")")
+	}
+	return got
+}

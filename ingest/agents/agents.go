@@ -11,5 +11,6 @@ import (
 	_ "github.com/transcriptsite/transcriptsite/ingest/domarkx"
 	_ "github.com/transcriptsite/transcriptsite/ingest/gemini"
 	_ "github.com/transcriptsite/transcriptsite/ingest/jido"
+	_ "github.com/transcriptsite/transcriptsite/ingest/opencode"
 	_ "github.com/transcriptsite/transcriptsite/ingest/specstory"
 )

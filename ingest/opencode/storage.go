@@ -1,4 +1,4 @@
-package ingest
+package opencode
 
 import (
 	"cmp"
@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -60,7 +61,7 @@ func ocLocate(rel string) (ocLoc, bool) {
 }
 
 // readOpencodePiece reads one file of a storage tree into a piece.
-func readOpencodePiece(f *File, kind string, r io.Reader) ([]*transcript.Session, error) {
+func readOpencodePiece(f *ingest.File, kind string, r io.Reader) ([]*transcript.Session, error) {
 	if kind == "" {
 		return nil, errors.New("not a file of opencode's storage tree")
 	}
@@ -80,31 +81,31 @@ func readOpencodePiece(f *File, kind string, r io.Reader) ([]*transcript.Session
 		ProjectID string `json:"projectID"`
 		Worktree  string `json:"worktree"`
 		URL       string `json:"url"`
-		Time      struct{ Created JSONTime }
+		Time      struct{ Created ingest.JSONTime }
 	}
-	var todos []Todo
+	var todos []ingest.Todo
 	if kind == "todo" {
 		err = json.Unmarshal(data, &todos)
 	} else if kind != "permission" && kind != "session_diff" {
 		err = json.Unmarshal(data, &obj)
 	}
-	if !IsDrift(err) {
+	if !ingest.IsDrift(err) {
 		return nil, err
 	} else if err != nil {
 		f.Warn(0, "%v; the rest is read", err)
 	}
 	p := ocPiece(f, kind, loc, nil)
-	p.ID = FirstNonEmpty(loc.id, obj.ID)
+	p.ID = ingest.FirstNonEmpty(loc.id, obj.ID)
 	switch kind {
 	case "session":
-		p.Meta[ocOwnerKey] = FirstNonEmpty(loc.owner, obj.ProjectID)
+		p.Meta[ocOwnerKey] = ingest.FirstNonEmpty(loc.owner, obj.ProjectID)
 		p.Meta[ocDataKey] = string(data)
 	case "message":
-		p.Meta[ocOwnerKey] = FirstNonEmpty(loc.owner, obj.SessionID)
+		p.Meta[ocOwnerKey] = ingest.FirstNonEmpty(loc.owner, obj.SessionID)
 		p.Meta[ocDataKey] = string(data)
 		p.Started = obj.Time.Created.Time // messages are ordered by it
 	case "part":
-		p.Meta[ocOwnerKey] = FirstNonEmpty(loc.owner, obj.MessageID)
+		p.Meta[ocOwnerKey] = ingest.FirstNonEmpty(loc.owner, obj.MessageID)
 		p.Meta[ocSessionKey] = obj.SessionID
 		p.Meta[ocDataKey] = string(data)
 	case "project":
@@ -112,7 +113,7 @@ func readOpencodePiece(f *File, kind string, r io.Reader) ([]*transcript.Session
 	case "todo":
 		lines := make([]string, len(todos))
 		for i, t := range todos {
-			lines[i] = TodoLine(f, 0, i, t)
+			lines[i] = ingest.TodoLine(f, 0, i, t)
 		}
 		p.Meta[ocDataKey] = strings.Join(lines, "\n")
 	case "session_share":
@@ -122,7 +123,7 @@ func readOpencodePiece(f *File, kind string, r io.Reader) ([]*transcript.Session
 }
 
 // ocPiece makes the placeholder session a file of a storage tree is read into.
-func ocPiece(f *File, kind string, loc ocLoc, data []byte) *transcript.Session {
+func ocPiece(f *ingest.File, kind string, loc ocLoc, data []byte) *transcript.Session {
 	return &transcript.Session{ID: loc.id, Source: f.Rel, Meta: map[string]string{
 		ocKindKey: kind, ocRootKey: loc.root, ocDataKey: string(data)}}
 }
@@ -233,7 +234,7 @@ func (t *ocTree) assemble() []*transcript.Session {
 	}
 	slices.Sort(orphans)
 	for _, msg := range orphans {
-		sid := FirstNonEmpty(t.parts[msg][0].Meta[ocSessionKey], msg)
+		sid := ingest.FirstNonEmpty(t.parts[msg][0].Meta[ocSessionKey], msg)
 		if byID[sid] == nil {
 			ids = append(ids, sid)
 		}
@@ -256,7 +257,7 @@ func (t *ocTree) assemble() []*transcript.Session {
 		ts.b.todos(todos)
 		if p := t.projects[ts.project]; p != nil {
 			ts.add(p)
-			ts.b.s.CWD = FirstNonEmpty(ts.b.s.CWD, p.Meta[ocDataKey])
+			ts.b.s.CWD = ingest.FirstNonEmpty(ts.b.s.CWD, p.Meta[ocDataKey])
 		}
 		s := ts.b.done()
 		s.Source, s.Sources = ts.sources[0], ts.sources[1:] // a session comes from one file at least

@@ -1,4 +1,6 @@
-package ingest
+// Package opencode reads the sessions of opencode: its SQLite database,
+// its legacy storage tree and the JSON of `opencode export`.
+package opencode
 
 import (
 	"bufio"
@@ -17,14 +19,15 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// opencode reads opencode's three storage generations: the SQLite database
-// (opencode_db.go), the legacy storage/ tree of one JSON file per object
-// (opencode_storage.go), and `opencode export` JSON. All three hold the same
+// Reader reads opencode's three storage generations: the SQLite database
+// (db.go), the legacy storage/ tree of one JSON file per object
+// (storage.go), and `opencode export` JSON. All three hold the same
 // session, message and part objects, mapped here.
-var opencode = &Reader{
+var Reader = &ingest.Reader{
 	Name:  "opencode",
 	Agent: "opencode",
 	Files: "~/.local/share/opencode/opencode.db or opencode-<channel>.db (every session in it; the -wal beside it is read too), " +
@@ -38,11 +41,12 @@ var opencode = &Reader{
 	Merge:     mergeOpencode,
 	Links:     opencodeLinks,
 	Locations: opencodeLocations,
-	Tools:     opencodeTools,
+	Tools:     Tools,
 }
 
-// opencodeTools are opencode's tools, and the reminders it injects (besides the parts it marks synthetic).
-var opencodeTools = &Tools{
+// Tools are opencode's tools, and the reminders it injects (besides the
+// parts it marks synthetic).
+var Tools = &ingest.Tools{
 	Kinds: map[string]transcript.ToolKind{
 		"multiedit":  transcript.EditTool,
 		"codesearch": transcript.SearchTool,
@@ -52,13 +56,13 @@ var opencodeTools = &Tools{
 	},
 }
 
-func init() { Register(opencode) }
+func init() { ingest.Register(Reader) }
 
 // opencodeLocations: opencode.db and the legacy storage/ tree both live
 // in opencode's data folder.
-func opencodeLocations(home string, getenv func(string) string) []Location {
+func opencodeLocations(home string, getenv func(string) string) []ingest.Location {
 	data := cmp.Or(getenv("XDG_DATA_HOME"), filepath.Join(home, ".local", "share"))
-	return []Location{{Name: "opencode", Dir: filepath.Join(data, "opencode")}}
+	return []ingest.Location{{Name: "opencode", Dir: filepath.Join(data, "opencode")}}
 }
 
 // ocSchema finds the CREATE TABLE statements of opencode's tables, which
@@ -69,18 +73,18 @@ var ocSchema = regexp.MustCompile("CREATE TABLE\\s+[`\"']?(session|message|part)
 // whose schema lies past the head.
 var ocDBName = regexp.MustCompile(`^opencode(-[\w.-]+)?\.db$`)
 
-func detectOpencode(h *Head) float64 {
-	if IsSQLite(h) {
+func detectOpencode(h *ingest.Head) float64 {
+	if ingest.IsSQLite(h) {
 		found := map[string]bool{}
 		for _, m := range ocSchema.FindAllSubmatch(h.Data, -1) {
 			found[string(m[1])] = true
 		}
-		return max(When(len(found) == 3, Likely), When(ocDBName.MatchString(path.Base(h.Path)), Maybe))
+		return max(ingest.When(len(found) == 3, ingest.Likely), ingest.When(ocDBName.MatchString(path.Base(h.Path)), ingest.Maybe))
 	}
 	if kind := sqliteCompanion(h.Data); kind != "" {
-		return When(ocDBName.MatchString(strings.TrimSuffix(path.Base(h.Path), "-"+kind)), Maybe)
+		return ingest.When(ocDBName.MatchString(strings.TrimSuffix(path.Base(h.Path), "-"+kind)), ingest.Maybe)
 	}
-	return When(ocKindOf(h) != "", Likely)
+	return ingest.When(ocKindOf(h) != "", ingest.Likely)
 }
 
 // sqliteCompanion says which of the files SQLite keeps beside a database b
@@ -102,7 +106,7 @@ func sqliteCompanion(b []byte) string {
 // the storage tree ("session", "message", "part", "project", "todo", …), or
 // "". Sessions, messages and parts are known by their ids; the other files
 // of the tree have generic shapes, so their place in it decides.
-func ocKindOf(h *Head) string {
+func ocKindOf(h *ingest.Head) string {
 	loc, inTree := ocLocate(h.Path)
 	rs := h.Records()
 	if h.IsArray() {
@@ -136,17 +140,17 @@ func ocKindOf(h *Head) string {
 	return ""
 }
 
-func readOpencode(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
-	br := bufio.NewReaderSize(r, HeadSize)
-	head, err := br.Peek(HeadSize)
+func readOpencode(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+	br := bufio.NewReaderSize(r, ingest.HeadSize)
+	head, err := br.Peek(ingest.HeadSize)
 	switch {
-	case bytes.HasPrefix(head, SQLiteMagic):
+	case bytes.HasPrefix(head, ingest.SQLiteMagic):
 		return readOpencodeDB(ctx, f, br)
 	case sqliteCompanion(head) != "":
 		// Read with its database; this only lists it among the sessions' files.
 		return []*transcript.Session{ocPiece(f, sqliteCompanion(head), ocLoc{}, nil)}, nil
 	}
-	h := &Head{Path: f.Rel, Data: head, EOF: err != nil}
+	h := &ingest.Head{Path: f.Rel, Data: head, EOF: err != nil}
 	kind := ocKindOf(h)
 	if kind == "export" {
 		return readOpencodeExport(ctx, f, br)
@@ -156,11 +160,11 @@ func readOpencode(ctx context.Context, f *File, r io.Reader) ([]*transcript.Sess
 
 // readOpencodeExport reads the output of `opencode export`: {info, messages:
 // [{info, parts}], todos}, a message at a time.
-func readOpencodeExport(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
+func readOpencodeExport(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
 	b := newOCBuilder(nil)
 	b.warn = func(format string, args ...any) { f.Warn(b.line, format, args...) }
 	var todos []string
-	d := NewJSONDoc(f, r, 1)
+	d := ingest.NewJSONDoc(f, r, 1)
 	_, err := d.Object("the document", func(key string, line int) error {
 		switch key {
 		case "info":
@@ -169,7 +173,7 @@ func readOpencodeExport(ctx context.Context, f *File, r io.Reader) ([]*transcrip
 				return err
 			}
 			var si ocSession
-			if DecodeAt(f, line, key, raw, &si) {
+			if ingest.DecodeAt(f, line, key, raw, &si) {
 				b.session(&si)
 			}
 		case "messages":
@@ -181,7 +185,7 @@ func readOpencodeExport(ctx context.Context, f *File, r io.Reader) ([]*transcrip
 					Info  json.RawMessage   `json:"info"`
 					Parts []json.RawMessage `json:"parts"`
 				}
-				if !DecodeAt(f, line, fmt.Sprintf("messages[%d]", i), raw, &m) {
+				if !ingest.DecodeAt(f, line, fmt.Sprintf("messages[%d]", i), raw, &m) {
 					return nil
 				}
 				parts := make([]ocRaw, len(m.Parts))
@@ -204,7 +208,7 @@ func readOpencodeExport(ctx context.Context, f *File, r io.Reader) ([]*transcrip
 	}
 	b.todos(todos)
 	s := b.done()
-	s.ID = FirstNonEmpty(s.ID, Stem(f.Rel))
+	s.ID = ingest.FirstNonEmpty(s.ID, ingest.Stem(f.Rel))
 	return []*transcript.Session{s}, nil
 }
 
@@ -218,7 +222,7 @@ type ocSession struct {
 	ParentID  string `json:"parentID"`
 	Title     string `json:"title"`
 	Time      struct {
-		Created, Updated, Archived JSONTime
+		Created, Updated, Archived ingest.JSONTime
 	} `json:"time"`
 	Summary *struct {
 		Additions, Deletions, Files int64
@@ -239,7 +243,7 @@ type ocRevert struct {
 type ocMessage struct {
 	ID         string `json:"id"`
 	Role       string `json:"role"`
-	Time       struct{ Created JSONTime }
+	Time       struct{ Created ingest.JSONTime }
 	ModelID    string          `json:"modelID"`
 	ProviderID string          `json:"providerID"`
 	Agent      json.RawMessage `json:"agent"`
@@ -334,7 +338,7 @@ func (b *ocBuilder) unknown(desc string, raw []byte) *transcript.Part {
 	if b.warn != nil {
 		b.warn("%s: shown as an unknown event", desc)
 	}
-	return EventPart(transcript.Unknown, desc, raw)
+	return ingest.EventPart(transcript.Unknown, desc, raw)
 }
 
 // session applies a session's info.
@@ -364,23 +368,23 @@ func (b *ocBuilder) session(si *ocSession) {
 func (b *ocBuilder) message(id string, raw json.RawMessage, parts []ocRaw) {
 	var info ocMessage
 	if raw != nil {
-		if err := json.Unmarshal(raw, &info); !IsDrift(err) {
-			b.warn("message %s skipped: %v", FirstNonEmpty(id, "without an id"), err)
+		if err := json.Unmarshal(raw, &info); !ingest.IsDrift(err) {
+			b.warn("message %s skipped: %v", ingest.FirstNonEmpty(id, "without an id"), err)
 			return
 		} else if err != nil {
-			b.warn("message %s: %v; the rest of it is read", FirstNonEmpty(id, info.ID), err)
+			b.warn("message %s: %v; the rest of it is read", ingest.FirstNonEmpty(id, info.ID), err)
 		}
 	}
-	id = FirstNonEmpty(id, info.ID)
+	id = ingest.FirstNonEmpty(id, info.ID)
 	ps := make([]ocPart, 0, len(parts))
 	raws := make([]json.RawMessage, 0, len(parts))
 	for _, r := range parts {
 		var p ocPart
-		if err := json.Unmarshal(r.data, &p); !IsDrift(err) {
-			b.warn("message %s: part %s skipped: %v", id, FirstNonEmpty(r.id, "without an id"), err)
+		if err := json.Unmarshal(r.data, &p); !ingest.IsDrift(err) {
+			b.warn("message %s: part %s skipped: %v", id, ingest.FirstNonEmpty(r.id, "without an id"), err)
 			continue
 		}
-		p.ID = FirstNonEmpty(r.id, p.ID)
+		p.ID = ingest.FirstNonEmpty(r.id, p.ID)
 		ps, raws = append(ps, p), append(raws, r.data)
 	}
 	if raw == nil {
@@ -391,7 +395,7 @@ func (b *ocBuilder) message(id string, raw json.RawMessage, parts []ocRaw) {
 	if id != "" && id == b.revert {
 		// opencode deletes the messages a pending /undo reverts at the next
 		// prompt; until then they are a branch off the kept ones.
-		b.branch = FirstNonEmpty(b.kept, "reverted")
+		b.branch = ingest.FirstNonEmpty(b.kept, "reverted")
 	} else if b.branch == "" {
 		b.kept = id
 	}
@@ -403,7 +407,7 @@ func (b *ocBuilder) message(id string, raw json.RawMessage, parts []ocRaw) {
 	switch info.Role {
 	case "user":
 		m.Role = transcript.User
-		if s := Text(info.System); s != "" {
+		if s := ingest.Text(info.System); s != "" {
 			meta = append(meta, &transcript.Part{Kind: transcript.TextPart, Text: "Custom system prompt:\n\n" + s})
 		}
 	case "assistant":
@@ -413,7 +417,7 @@ func (b *ocBuilder) message(id string, raw json.RawMessage, parts []ocRaw) {
 		if info.ProviderID != "" && !slices.Contains(strings.Split(b.s.Meta["providers"], ", "), info.ProviderID) {
 			b.s.Meta["providers"] = strings.TrimPrefix(b.s.Meta["providers"]+", "+info.ProviderID, ", ")
 		}
-		b.s.CWD = FirstNonEmpty(b.s.CWD, info.Path.Cwd)
+		b.s.CWD = ingest.FirstNonEmpty(b.s.CWD, info.Path.Cwd)
 		b.cost += info.Cost
 		b.systemPrompt(info.System, m)
 	default:
@@ -439,9 +443,9 @@ func (b *ocBuilder) message(id string, raw json.RawMessage, parts []ocRaw) {
 	}
 	status := ""
 	if name, desc := ocError(info.Error); name == "MessageAbortedError" {
-		m.Parts, status = append(m.Parts, EventPart(transcript.Interrupt, desc, nil)), transcript.Aborted
+		m.Parts, status = append(m.Parts, ingest.EventPart(transcript.Interrupt, desc, nil)), transcript.Aborted
 	} else if desc != "" {
-		m.Parts, status = append(m.Parts, EventPart(transcript.ErrorEvent, desc, nil)), transcript.Failed
+		m.Parts, status = append(m.Parts, ingest.EventPart(transcript.ErrorEvent, desc, nil)), transcript.Failed
 	}
 	switch {
 	case len(m.Parts) > 0 || !m.Usage.IsZero():
@@ -469,9 +473,9 @@ func ocError(raw json.RawMessage) (name, desc string) {
 		Data json.RawMessage `json:"data"`
 	}
 	if json.Unmarshal(raw, &e) != nil || e.Name == "" {
-		return "", ErrorMessage(raw)
+		return "", ingest.ErrorMessage(raw)
 	}
-	return e.Name, strings.TrimSuffix(e.Name+": "+ErrorMessage(e.Data), ": ")
+	return e.Name, strings.TrimSuffix(e.Name+": "+ingest.ErrorMessage(e.Data), ": ")
 }
 
 // ocGuessRole says who wrote a message whose record is missing, from its parts.
@@ -509,7 +513,7 @@ func (b *ocBuilder) part(m *transcript.Message, p *ocPart, raw json.RawMessage) 
 		if strings.TrimSpace(p.Text) == "" {
 			return nil, false
 		}
-		meta = p.Synthetic || p.Ignored || m.Role == transcript.User && opencodeTools.IsInjected(p.Text)
+		meta = p.Synthetic || p.Ignored || m.Role == transcript.User && Tools.IsInjected(p.Text)
 		return one(&transcript.Part{Kind: transcript.TextPart, Text: p.Text}), meta
 	case "reasoning":
 		if strings.TrimSpace(p.Text) == "" {
@@ -527,13 +531,13 @@ func (b *ocBuilder) part(m *transcript.Message, p *ocPart, raw json.RawMessage) 
 		if len(p.Files) == 0 {
 			return nil, false
 		}
-		return one(EventPart("patch", "Changed "+strings.Join(p.Files, ", "), nil)), true
+		return one(ingest.EventPart("patch", "Changed "+strings.Join(p.Files, ", "), nil)), true
 	case "retry":
 		desc := fmt.Sprintf("Retry %d", p.Attempt)
 		if _, msg := ocError(p.Error); msg != "" {
 			desc += " after " + msg
 		}
-		return one(EventPart(transcript.Retry, desc, nil)), false
+		return one(ingest.EventPart(transcript.Retry, desc, nil)), false
 	case "compaction":
 		desc := "Conversation compacted"
 		if p.Auto {
@@ -542,15 +546,15 @@ func (b *ocBuilder) part(m *transcript.Message, p *ocPart, raw json.RawMessage) 
 		if p.Overflow {
 			desc += " (context overflow)"
 		}
-		return one(EventPart(transcript.Compaction, desc, nil)), true
+		return one(ingest.EventPart(transcript.Compaction, desc, nil)), true
 	case "agent":
-		return one(EventPart("agent", "@"+p.Name, nil)), false
+		return one(ingest.EventPart("agent", "@"+p.Name, nil)), false
 	case "subtask":
 		desc := strings.TrimSpace("Subtask for @" + p.Agent + ": " + p.Description)
 		if p.Command != "" {
 			desc += " (/" + p.Command + ")"
 		}
-		return []*transcript.Part{EventPart("subtask", desc, nil), {Kind: transcript.TextPart, Text: p.Prompt}}, false
+		return []*transcript.Part{ingest.EventPart("subtask", desc, nil), {Kind: transcript.TextPart, Text: p.Prompt}}, false
 	}
 	return one(b.unknown("Unknown part type "+strconv.Quote(p.Type), raw)), false
 }
@@ -558,10 +562,10 @@ func (b *ocBuilder) part(m *transcript.Message, p *ocPart, raw json.RawMessage) 
 // file maps a file part: a data: URL is decoded (an image is shown, text is
 // kept), anything else is a reference.
 func (b *ocBuilder) file(p *ocPart) *transcript.Part {
-	name := FirstNonEmpty(p.Filename, p.URL)
+	name := ingest.FirstNonEmpty(p.Filename, p.URL)
 	switch {
 	case strings.HasPrefix(p.URL, "data:"):
-		img, ok := DecodeImage(nil, p.URL)
+		img, ok := ingest.DecodeImage(nil, p.URL)
 		switch {
 		case !ok:
 			b.warn("message part %s: %s data is not base64; skipped", p.ID, p.Mime)
@@ -587,11 +591,11 @@ func (b *ocBuilder) tool(p *ocPart) []*transcript.Part {
 	if st == nil {
 		st = &ocToolState{}
 	}
-	input := Text(st.Input)
+	input := ingest.Text(st.Input)
 	if (input == "" || input == "{}") && st.Raw != "" {
 		input = st.Raw // a pending call's arguments, still being streamed
 	}
-	c := &transcript.ToolCall{ID: p.CallID, Name: FirstNonEmpty(p.Tool, "unnamed tool"), Kind: opencodeTools.Kind(p.Tool), Input: input}
+	c := &transcript.ToolCall{ID: p.CallID, Name: ingest.FirstNonEmpty(p.Tool, "unnamed tool"), Kind: Tools.Kind(p.Tool), Input: input}
 	parts := []*transcript.Part{{Kind: transcript.CallPart, Call: c}}
 	var md struct {
 		Exit      *int   `json:"exit"`
@@ -633,7 +637,7 @@ func (b *ocBuilder) tool(p *ocPart) []*transcript.Part {
 // todos adds the session's todo list, as a checklist at the end.
 func (b *ocBuilder) todos(lines []string) {
 	if len(lines) > 0 {
-		b.s.Append(TodoMessage(lines))
+		b.s.Append(ingest.TodoMessage(lines))
 	}
 }
 
@@ -705,14 +709,14 @@ func mergeOpencode(ss []*transcript.Session) []*transcript.Session {
 	out = kept
 	for _, s := range out {
 		if p := byID[s.ParentID]; p != nil && p != s {
-			AddChild(p, s.ID)
+			ingest.AddChild(p, s.ID)
 		}
 		s.Parts(func(_ *transcript.Message, part *transcript.Part) {
 			c := part.Call
 			if c == nil || c.Subagent == "" {
 				return
 			}
-			AddChild(s, c.Subagent)
+			ingest.AddChild(s, c.Subagent)
 			if child := byID[c.Subagent]; child != nil && child != s && child.ParentID == "" {
 				child.ParentID = s.ID
 			}

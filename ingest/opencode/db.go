@@ -1,4 +1,4 @@
-package ingest
+package opencode
 
 import (
 	"context"
@@ -8,19 +8,20 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 // readOpencodeDB reads every session of an opencode database. Its rows hold
 // the same objects as the other containers: a message's and a part's data
 // column is the object without its ids, which are columns.
-func readOpencodeDB(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
-	db, done, err := OpenSQLiteCopy(ctx, f, r)
+func readOpencodeDB(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+	db, done, err := ingest.OpenSQLiteCopy(ctx, f, r)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the database: %w", err)
 	}
 	defer done()
-	tables, err := SQLiteTableNames(db)
+	tables, err := ingest.SQLiteTableNames(db)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the database's schema: %w", err)
 	}
@@ -31,7 +32,7 @@ func readOpencodeDB(ctx context.Context, f *File, r io.Reader) ([]*transcript.Se
 	}
 	worktrees := map[string]string{}
 	if tables["project"] {
-		err := SQLiteRowMaps(db, "SELECT * FROM project", func(row map[string]any) error {
+		err := ingest.SQLiteRowMaps(db, "SELECT * FROM project", func(row map[string]any) error {
 			worktrees[rowString(row, "id")] = rowString(row, "worktree")
 			return nil
 		})
@@ -41,10 +42,10 @@ func readOpencodeDB(ctx context.Context, f *File, r io.Reader) ([]*transcript.Se
 	}
 	todos := map[string][]string{}
 	if tables["todo"] {
-		err := SQLiteRowMaps(db, "SELECT * FROM todo ORDER BY session_id, position", func(row map[string]any) error {
+		err := ingest.SQLiteRowMaps(db, "SELECT * FROM todo ORDER BY session_id, position", func(row map[string]any) error {
 			id := rowString(row, "session_id")
-			t := Todo{Content: rowString(row, "content"), Status: rowString(row, "status")}
-			todos[id] = append(todos[id], TodoLine(f, 0, len(todos[id]), t))
+			t := ingest.Todo{Content: rowString(row, "content"), Status: rowString(row, "status")}
+			todos[id] = append(todos[id], ingest.TodoLine(f, 0, len(todos[id]), t))
 			return nil
 		})
 		if err != nil {
@@ -52,7 +53,7 @@ func readOpencodeDB(ctx context.Context, f *File, r io.Reader) ([]*transcript.Se
 		}
 	}
 	var infos []ocSession
-	err = SQLiteRowMaps(db, "SELECT * FROM session ORDER BY time_created, id", func(row map[string]any) error {
+	err = ingest.SQLiteRowMaps(db, "SELECT * FROM session ORDER BY time_created, id", func(row map[string]any) error {
 		infos = append(infos, ocSessionRow(row))
 		return nil
 	})
@@ -71,7 +72,7 @@ func readOpencodeDB(ctx context.Context, f *File, r io.Reader) ([]*transcript.Se
 			f.Warn(0, "session %s: messages skipped: %v", si.ID, err)
 		}
 		b.todos(todos[si.ID])
-		b.s.CWD = FirstNonEmpty(b.s.CWD, worktrees[si.ProjectID])
+		b.s.CWD = ingest.FirstNonEmpty(b.s.CWD, worktrees[si.ProjectID])
 		out = append(out, b.done())
 	}
 	return out, nil
@@ -81,7 +82,7 @@ func readOpencodeDB(ctx context.Context, f *File, r io.Reader) ([]*transcript.Se
 // their parts.
 func ocDBMessages(db *sql.DB, session string, b *ocBuilder) error {
 	parts := map[string][]ocRaw{}
-	err := SQLiteRowMaps(db, `SELECT part.id AS id, part.message_id AS message_id, part.data AS data
+	err := ingest.SQLiteRowMaps(db, `SELECT part.id AS id, part.message_id AS message_id, part.data AS data
 		FROM part JOIN message ON part.message_id = message.id
 		WHERE message.session_id = ? ORDER BY part.message_id, part.id`, func(row map[string]any) error {
 		msg := rowString(row, "message_id")
@@ -91,7 +92,7 @@ func ocDBMessages(db *sql.DB, session string, b *ocBuilder) error {
 	if err != nil {
 		return err
 	}
-	return SQLiteRowMaps(db, "SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id", func(row map[string]any) error {
+	return ingest.SQLiteRowMaps(db, "SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id", func(row map[string]any) error {
 		id := rowString(row, "id")
 		b.message(id, json.RawMessage(rowString(row, "data")), parts[id])
 		return nil

@@ -1,4 +1,4 @@
-package ingest
+package opencode
 
 import (
 	"bytes"
@@ -12,22 +12,17 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/ingest/ingesttest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 // ocDescribe lists a session's messages as role, a * for meta, and the
 // kinds of their parts.
-func ocDescribe(s *transcript.Session) []string {
-	var got []string
-	for _, m := range s.Messages() {
-		got = append(got, string(m.Role)+map[bool]string{true: "*"}[m.Meta]+"("+kinds(m)+")")
-	}
-	return got
-}
 
 func TestOpencodeExport(t *testing.T) {
-	s, warns := oneSession(t, "opencode/export.json")
-	wantWarnings(t, warns, `opencode/export.json:425: Unknown part type "hologram": shown as an unknown event`)
+	s, warns := ingesttest.OneSession(t, "export.json")
+	ingesttest.WantWarnings(t, warns, `export.json:425: Unknown part type "hologram": shown as an unknown event`)
 	for _, c := range []struct{ name, got, want string }{
 		{"id", s.ID, "ses_0a1b2c3d4e5fAbCdEfGhIjKlMn"},
 		{"format", s.Format, "opencode"},
@@ -55,7 +50,7 @@ func TestOpencodeExport(t *testing.T) {
 		"user(text)", "assistant(event event event)",
 		"system*(text)", // the todo list
 	}
-	if got := ocDescribe(s); !slices.Equal(got, want) {
+	if got := ingesttest.Describe(s); !slices.Equal(got, want) {
 		t.Errorf("messages:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	if len(s.Turns) != 2 || s.Turns[0].Status != "" || s.Turns[1].Status != transcript.Aborted {
@@ -132,12 +127,12 @@ func TestOpencodeExport(t *testing.T) {
 // TestOpencodeStorage reads the legacy tree: a session is joined from the
 // files of its messages and their parts, with ids from the paths.
 func TestOpencodeStorage(t *testing.T) {
-	res, err := Load(context.Background(), Root{FS: os.DirFS("testdata/opencode")})
+	res, err := ingest.Load(context.Background(), ingest.Root{FS: os.DirFS("testdata")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// project, todo, permission and share files are consumed
-	wantWarnings(t, res.Warnings, `export.json:425: Unknown part type "hologram": shown as an unknown event`)
+	ingesttest.WantWarnings(t, res.Warnings, `export.json:425: Unknown part type "hologram": shown as an unknown event`)
 	byID := map[string]*transcript.Session{}
 	for _, s := range res.Sessions {
 		byID[s.ID] = s
@@ -155,7 +150,7 @@ func TestOpencodeStorage(t *testing.T) {
 		{"cwd", parent.CWD, "/home/ana/tool"}, // from the project's worktree
 		{"source", parent.Source, "storage/session/e3f1a2/ses_0b000000001aParentSession.json"},
 		{"share", parent.Meta["share url"], "https://opncd.ai/s/parent"},
-		{"skipped", skips(parent), "message without parts 1"},
+		{"skipped", ingesttest.Skips(parent), "message without parts 1"},
 		{"children", strings.Join(parent.ChildIDs, ","), "ses_0b000000002aChildSession0"},
 		{"child's parent", child.ParentID, "ses_0b000000001aParentSession"},
 		{"child's cwd", child.CWD, "/home/ana/tool"},
@@ -165,7 +160,7 @@ func TestOpencodeStorage(t *testing.T) {
 		}
 	}
 	want := []string{"user(text)", "system*(text)", "assistant(call result text)", "assistant(text)", "system*(text)"}
-	if got := ocDescribe(parent); !slices.Equal(got, want) {
+	if got := ingesttest.Describe(parent); !slices.Equal(got, want) {
 		t.Errorf("messages:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	ms := parent.Messages()
@@ -182,7 +177,7 @@ func TestOpencodeStorage(t *testing.T) {
 	if w := parent.Warnings; len(w) != 1 || !strings.HasPrefix(w[0], "storage/session/e3f1a2/ses_0b000000001aParentSession.json: message msg_a9: its own record is missing") {
 		t.Errorf("warnings = %q", w)
 	}
-	if got := ocDescribe(child); !slices.Equal(got, []string{"user(text)"}) {
+	if got := ingesttest.Describe(child); !slices.Equal(got, []string{"user(text)"}) {
 		t.Errorf("child messages = %v", got)
 	}
 }
@@ -245,14 +240,14 @@ func TestOpencodeDB(t *testing.T) {
 			defer db.Close() // open while read, as when opencode runs
 			before := ocSnapshotDir(t, dir)
 
-			res, err := Load(context.Background(), Root{FS: os.DirFS(dir)})
+			res, err := ingest.Load(context.Background(), ingest.Root{FS: os.DirFS(dir)})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if after := ocSnapshotDir(t, dir); !maps.Equal(before, after) {
 				t.Errorf("the database's folder changed while read:\n%v\n%v", before, after)
 			}
-			wantWarnings(t, res.Warnings) // the -wal and -shm files are the database's
+			ingesttest.WantWarnings(t, res.Warnings) // the -wal and -shm files are the database's
 			if len(res.Sessions) != 2 {
 				t.Fatalf("got %d sessions, want 2", len(res.Sessions))
 			}
@@ -272,7 +267,7 @@ func TestOpencodeDB(t *testing.T) {
 				}
 			}
 			want := []string{"user(text)", "assistant(call result text)", "user(text)", "system*(text)"}
-			if got := ocDescribe(s); !slices.Equal(got, want) {
+			if got := ingesttest.Describe(s); !slices.Equal(got, want) {
 				t.Errorf("messages %v, want %v", got, want)
 			}
 			// A pending /undo reverted the last prompt; the todo list is not a message.
@@ -319,7 +314,7 @@ func TestOpencodeDetect(t *testing.T) {
 		want             bool
 	}{
 		{"database", "any.db", string(opencodeDB), true},
-		{"database named opencode, schema past the head", "opencode-beta.db", string(SQLiteMagic) + strings.Repeat("\x00", 200), true},
+		{"database named opencode, schema past the head", "opencode-beta.db", string(ingest.SQLiteMagic) + strings.Repeat("\x00", 200), true},
 		{"cursor store", "store.db", string(cursorDB), false},
 		{"export", "x.json", `{"info":{"id":"ses_1","title":"t"},"messages":[]}`, true},
 		{"session", "s.json", `{"id":"ses_1","projectID":"p","title":"t","time":{"created":1}}`, true},
@@ -333,11 +328,11 @@ func TestOpencodeDetect(t *testing.T) {
 		{"other list in a todo folder", "storage/todo/ses_1.json", `[{"name":"x"}]`, false},
 		{"an id alone", "x.json", `{"id":"ses_1"}`, false},
 	} {
-		h := &Head{Path: c.path, Data: []byte(c.head), EOF: true}
+		h := &ingest.Head{Path: c.path, Data: []byte(c.head), EOF: true}
 		if got := detectOpencode(h) > 0; got != c.want {
 			t.Errorf("%s: detected %v, want %v", c.name, got, c.want)
 		}
-		if r := Detect(h); c.want && r != opencode {
+		if r := ingest.Detect(h); c.want && r != Reader {
 			t.Errorf("%s: read by %v, want opencode", c.name, r)
 		}
 	}
@@ -346,7 +341,7 @@ func TestOpencodeDetect(t *testing.T) {
 func TestOpencodeLocation(t *testing.T) {
 	env := map[string]string{}
 	find := func() string {
-		for _, l := range AgentLocations("/home/ana", func(k string) string { return env[k] }) {
+		for _, l := range ingest.AgentLocations("/home/ana", func(k string) string { return env[k] }) {
 			if l.Format == "opencode" {
 				return l.Dir
 			}
@@ -363,10 +358,10 @@ func TestOpencodeLocation(t *testing.T) {
 }
 
 func FuzzOpencode(f *testing.F) {
-	seedFuzz(f, "opencode")
+	ingesttest.SeedFuzz(f)
 	for _, p := range []string{"storage/part/msg_a2/prt_a2a.json", "storage/message/ses_0b000000001aParentSession/msg_a2.json",
 		"storage/session/e3f1a2/ses_0b000000001aParentSession.json", "storage/todo/ses_0b000000001aParentSession.json"} {
-		if b, err := os.ReadFile(filepath.Join("testdata/opencode", p)); err == nil {
+		if b, err := os.ReadFile(filepath.Join("testdata", p)); err == nil {
 			f.Add(b)
 		}
 	}
@@ -376,12 +371,12 @@ func FuzzOpencode(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if bytes.HasPrefix(data, SQLiteMagic) && len(data) > 1<<20 {
+		if bytes.HasPrefix(data, ingest.SQLiteMagic) && len(data) > 1<<20 {
 			return // a database is copied to disk: keep the fuzzer's files small
 		}
-		fuzzRead(t, opencode, "opencode/export.json", data)
-		fuzzRead(t, opencode, "storage/part/msg_1/prt_1.json", data)
-		fuzzRead(t, opencode, "storage/todo/ses_1.json", data)
+		ingesttest.FuzzRead(t, Reader, "export.json", data)
+		ingesttest.FuzzRead(t, Reader, "storage/part/msg_1/prt_1.json", data)
+		ingesttest.FuzzRead(t, Reader, "storage/todo/ses_1.json", data)
 	})
 }
 
@@ -395,7 +390,7 @@ func TestLoadSkipsBareGit(t *testing.T) {
 		"notes/HEAD":                      {Data: []byte("a file named HEAD, not a repository\n")},
 		"export.json":                     {Data: []byte(`{"info":{"id":"ses_1","title":"t"},"messages":[]}`)},
 	}
-	res, err := Load(context.Background(), Root{FS: fsys})
+	res, err := ingest.Load(context.Background(), ingest.Root{FS: fsys})
 	if err != nil {
 		t.Fatal(err)
 	}
