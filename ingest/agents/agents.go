@@ -4,6 +4,7 @@
 package agents
 
 import (
+	_ "github.com/transcriptsite/transcriptsite/ingest/aider"
 	_ "github.com/transcriptsite/transcriptsite/ingest/claude"
 	_ "github.com/transcriptsite/transcriptsite/ingest/codelia"
 	_ "github.com/transcriptsite/transcriptsite/ingest/codex"

@@ -1,19 +1,22 @@
-package ingest
+package aider
 
 import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/ingest/ingesttest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 func TestAiderHistory(t *testing.T) {
-	ss, warns := readTestFile(t, "aider/.aider.chat.history.md")
-	wantWarnings(t, warns)
+	ss, warns := ingesttest.ReadFile(t, ".aider.chat.history.md")
+	ingesttest.WantWarnings(t, warns)
 	var ids []string
 	for _, s := range ss {
 		ids = append(ids, s.ID)
@@ -33,7 +36,7 @@ func TestAiderHistory(t *testing.T) {
 		{"system(code)", "user(text)", "assistant(text call)", "system(result)", "user(text)", "assistant(text)", "system(event)"},
 		{"system(code)", "user(text)", "assistant(call)", "system(result event)"},
 	} {
-		if got := ocDescribe(ss[i]); !slices.Equal(got, want) {
+		if got := ingesttest.Describe(ss[i]); !slices.Equal(got, want) {
 			t.Errorf("%s messages:\n%s\nwant\n%s", ss[i].ID, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	}
@@ -47,7 +50,7 @@ func TestAiderHistory(t *testing.T) {
 		{"edit format", s.Meta["edit format"], "diff"},
 		{"command", s.Meta["command"], "aider --model sonnet calc.py"},
 		{"cost", s.Meta["cost (USD)"], "0.02"},
-		{"skipped", skips(s), "empty input 1"},
+		{"skipped", ingesttest.Skips(s), "empty input 1"},
 		{"first prompt", s.FirstPrompt(), "Add a mul function\nand test it"},
 	} {
 		if c.got != c.want {
@@ -114,7 +117,15 @@ func TestAiderHistory(t *testing.T) {
 // TestAiderHiddenFile checks that a content dir's walk reads the history,
 // whose name starts with a dot.
 func TestAiderHiddenFile(t *testing.T) {
-	res, err := Load(context.Background(), Root{FS: os.DirFS("testdata/aider")})
+	dir := t.TempDir() // testdata/ holds the fuzz corpus too
+	data, err := os.ReadFile("testdata/.aider.chat.history.md")
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, ".aider.chat.history.md"), data, 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ingest.Load(context.Background(), ingest.Root{FS: os.DirFS(dir)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +180,7 @@ func TestAiderDetect(t *testing.T) {
 		{"Markdown with a heading and a quote", "README.md", "#### Install  \n\n> note  \n", false},
 		{"Markdown without the line breaks", "README.md", "#### Install\n\n> note\n\n#### Use\n", false},
 	} {
-		h := &Head{Path: c.path, Data: []byte(c.head), EOF: true}
+		h := &ingest.Head{Path: c.path, Data: []byte(c.head), EOF: true}
 		if got := detectAider(h) > 0; got != c.want {
 			t.Errorf("%s: detected %v, want %v", c.name, got, c.want)
 		}
@@ -178,32 +189,32 @@ func TestAiderDetect(t *testing.T) {
 
 // TestAiderWithoutHeader reads a file that holds the end of one session.
 func TestAiderWithoutHeader(t *testing.T) {
-	ss, warns := readDoc(t, aider, "repo/.aider.chat.history.md", "#### hi  \n\nHello!\n\n> Tokens: 10 sent, 2 received.  \n")
-	wantWarnings(t, warns)
+	ss, warns := ingesttest.ReadDoc(t, Reader, "repo/.aider.chat.history.md", "#### hi  \n\nHello!\n\n> Tokens: 10 sent, 2 received.  \n")
+	ingesttest.WantWarnings(t, warns)
 	if len(ss) != 1 || ss[0].ID != "aider-repo/.aider.chat.history.md" || !ss[0].Started.IsZero() {
 		t.Fatalf("sessions %+v", ss)
 	}
-	if got := ocDescribe(ss[0]); !slices.Equal(got, []string{"user(text)", "assistant(text)"}) {
+	if got := ingesttest.Describe(ss[0]); !slices.Equal(got, []string{"user(text)", "assistant(text)"}) {
 		t.Errorf("messages %v", got)
 	}
 }
 
 // TestAiderRunWithoutPrompts names a session that only ran a command.
 func TestAiderRunWithoutPrompts(t *testing.T) {
-	ss, warns := readDoc(t, aider, "h.md", "\n# aider chat started at 2024-08-05 19:33:02\n\n> /home/kim/.venv/bin/aider --lint --commit  \n> Commit d0ffbf1 fix: Reorder imports  \n")
-	wantWarnings(t, warns)
+	ss, warns := ingesttest.ReadDoc(t, Reader, "h.md", "\n# aider chat started at 2024-08-05 19:33:02\n\n> /home/kim/.venv/bin/aider --lint --commit  \n> Commit d0ffbf1 fix: Reorder imports  \n")
+	ingesttest.WantWarnings(t, warns)
 	if len(ss) != 1 || ss[0].Title != "aider --lint --commit" {
 		t.Fatalf("sessions %+v", ss)
 	}
-	if got := ocDescribe(ss[0]); !slices.Equal(got, []string{"system(code event)"}) {
+	if got := ingesttest.Describe(ss[0]); !slices.Equal(got, []string{"system(code event)"}) {
 		t.Errorf("messages %v", got)
 	}
 }
 
 func FuzzAider(f *testing.F) {
-	seedFuzz(f, "aider")
+	ingesttest.SeedFuzz(f)
 	f.Add([]byte("#### a  \n\nb\n```\n<<<<<<< SEARCH\n=======\n>>>>>>> REPLACE\n> x\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzRead(t, aider, ".aider.chat.history.md", data)
+		ingesttest.FuzzRead(t, Reader, ".aider.chat.history.md", data)
 	})
 }

@@ -1,4 +1,6 @@
-package ingest
+// Package aider reads the chat histories Aider appends to in each
+// repository: .aider.chat.history.md.
+package aider
 
 import (
 	"bytes"
@@ -14,15 +16,16 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// aider reads Aider's chat history: one Markdown file per repository that
+// Reader reads Aider's chat history: one Markdown file per repository that
 // every session run there is appended to. aider/io.py writes it: a header
 // per session, "#### " before each line the user typed, the model's
 // response as it came, and "> " before aider's own output, each of those
 // lines ending in two spaces (a Markdown line break).
-var aider = &Reader{
+var Reader = &ingest.Reader{
 	Name:  "aider",
 	Agent: "Aider",
 	Files: "<repository>/.aider.chat.history.md (or --chat-history-file): every session aider ran there, one after another; " +
@@ -33,7 +36,7 @@ var aider = &Reader{
 	Read:   readAider,
 }
 
-func init() { Register(aider) }
+func init() { ingest.Register(Reader) }
 
 var (
 	adStartRE = regexp.MustCompile(`^# aider chat started at (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\s*$`)
@@ -42,15 +45,15 @@ var (
 	adToolRE  = regexp.MustCompile(`(?m)^>( .*)?  \r?$`)
 )
 
-func detectAider(h *Head) float64 {
+func detectAider(h *ingest.Head) float64 {
 	if adHeadRE.Match(h.Data) {
-		return Likely
+		return ingest.Likely
 	}
 	users, tools := len(adUserRE.FindAllIndex(h.Data, 3)), len(adToolRE.FindAllIndex(h.Data, 3))
 	if strings.HasSuffix(h.Path, ".aider.chat.history.md") {
-		return When(users+tools > 0, Maybe)
+		return ingest.When(users+tools > 0, ingest.Maybe)
 	}
-	return When(users > 0 && tools > 0 && users+tools >= 3, Weak)
+	return ingest.When(users > 0 && tools > 0 && users+tools >= 3, ingest.Weak)
 }
 
 // adMode is the kind of block the reader is in.
@@ -67,7 +70,7 @@ const (
 // adReader reads one history file, a line at a time: the files grow past
 // 100 MB, and only the block being read is held.
 type adReader struct {
-	f   *File
+	f   *ingest.File
 	out []*transcript.Session
 	s   *transcript.Session
 	ids map[string]int
@@ -85,11 +88,11 @@ type adReader struct {
 	skipped       int                    // empty inputs
 }
 
-func readAider(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
+func readAider(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
 	a := &adReader{f: f, ids: map[string]int{}}
-	err := Lines(ctx, f, r, func(n int, b []byte, _ bool) error {
+	err := ingest.Lines(ctx, f, r, func(n int, b []byte, _ bool) error {
 		if b == nil {
-			f.Warn(n, "%v", ErrTooLong)
+			f.Warn(n, "%v", ingest.ErrTooLong)
 			return nil
 		}
 		a.line(n, b)
@@ -144,7 +147,7 @@ func (a *adReader) line(n int, b []byte) {
 			a.enter(adAssistant, n)
 		}
 		a.block = append(a.block, s)
-		a.fence = FenceState(a.fence, strings.TrimSpace(s))
+		a.fence = ingest.FenceState(a.fence, strings.TrimSpace(s))
 	}
 	a.prevBlank = blank
 }
@@ -284,13 +287,13 @@ func (a *adReader) output(lines []string) {
 			failed = []string{l}
 		case adCommitRE.MatchString(l):
 			flush()
-			m.Parts = append(m.Parts, EventPart("commit", l, nil))
+			m.Parts = append(m.Parts, ingest.EventPart("commit", l, nil))
 		case l == "^C again to exit" || l == "^C KeyboardInterrupt":
 			flush()
-			m.Parts = append(m.Parts, EventPart(transcript.Interrupt, l, nil))
+			m.Parts = append(m.Parts, ingest.EventPart(transcript.Interrupt, l, nil))
 		case strings.HasPrefix(l, "Unexpected error: "):
 			flush()
-			m.Parts = append(m.Parts, EventPart(transcript.ErrorEvent, l, nil))
+			m.Parts = append(m.Parts, ingest.EventPart(transcript.ErrorEvent, l, nil))
 		default:
 			a.startup(l)
 			text = append(text, l)
@@ -332,14 +335,14 @@ func (a *adReader) startup(l string) {
 		// In architect mode the editor model, named next, writes the edits.
 		s.AddModel(m[1])
 		set("editor model", m[1])
-		a.format = FirstNonEmpty(m[2], a.format)
+		a.format = ingest.FirstNonEmpty(m[2], a.format)
 	}
 	if m := adWeakRE.FindStringSubmatch(l); m != nil {
 		set("weak model", strings.TrimSuffix(m[1], ","))
 	}
 	switch {
 	case strings.HasPrefix(l, "Aider v"):
-		s.AgentVersion = FirstNonEmpty(s.AgentVersion, strings.TrimPrefix(l, "Aider v"))
+		s.AgentVersion = ingest.FirstNonEmpty(s.AgentVersion, strings.TrimPrefix(l, "Aider v"))
 	case strings.HasPrefix(l, "Git repo: "):
 		set("git repo", strings.TrimPrefix(l, "Git repo: "))
 	case len(s.Turns) == 0 && !s.Started.IsZero() && strings.Contains(l, "aider"):
