@@ -464,3 +464,10 @@ func FuzzCursor(f *testing.F) {
 		ingesttest.FuzzRead(t, Reader, "t/agent-transcripts/x/x.jsonl", data)
 	})
 }
+
+func TestCursorLocations(t *testing.T) {
+	want := []ingest.Location{{Name: "cursor", Dir: "/home/u/.cursor/projects"}, {Name: "cursor-chats", Dir: "/home/u/.cursor/chats"}}
+	if locs := Reader.Locations("/home/u", func(string) string { return "" }); !slices.Equal(locs, want) {
+		t.Errorf("locations %v, want %v", locs, want)
+	}
+}
