@@ -13,5 +13,6 @@ import (
 	_ "github.com/transcriptsite/transcriptsite/ingest/gemini"
 	_ "github.com/transcriptsite/transcriptsite/ingest/jido"
 	_ "github.com/transcriptsite/transcriptsite/ingest/opencode"
+	_ "github.com/transcriptsite/transcriptsite/ingest/pi"
 	_ "github.com/transcriptsite/transcriptsite/ingest/specstory"
 )

@@ -1,20 +1,22 @@
-package ingest
+package pi
 
 import (
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/ingest/ingesttest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 func TestPiSession(t *testing.T) {
-	s, warns := oneSession(t, "pi/session.jsonl")
-	wantWarnings(t, warns,
-		"pi/session.jsonl:18: skipped: invalid character",
-		`pi/session.jsonl:25: Unknown entry type "future_entry": shown as an unknown event`,
-		`pi/session.jsonl:26: Unknown message role "notification": shown as an unknown event`,
-		"pi/session.jsonl:27: incomplete last line skipped",
+	s, warns := ingesttest.OneSession(t, "session.jsonl")
+	ingesttest.WantWarnings(t, warns,
+		"session.jsonl:18: skipped: invalid character",
+		`session.jsonl:25: Unknown entry type "future_entry": shown as an unknown event`,
+		`session.jsonl:26: Unknown message role "notification": shown as an unknown event`,
+		"session.jsonl:27: incomplete last line skipped",
 	)
 	for _, c := range []struct{ name, got, want string }{
 		{"id", s.ID, "s-pi-1"},
@@ -42,7 +44,7 @@ func TestPiSession(t *testing.T) {
 
 	var got []string
 	for _, m := range s.Messages() {
-		got = append(got, m.ID+" "+string(m.Role)+map[bool]string{true: "*"}[m.Meta]+"("+kinds(m)+")"+map[bool]string{true: " branch " + m.Branch}[m.Branch != ""])
+		got = append(got, m.ID+" "+string(m.Role)+map[bool]string{true: "*"}[m.Meta]+"("+ingesttest.Kinds(m)+")"+map[bool]string{true: " branch " + m.Branch}[m.Branch != ""])
 	}
 	want := []string{
 		"u1 user(text)", "r1 assistant(thinking text call)", "t1 tool(result)", "r2 assistant(text)",
@@ -122,14 +124,14 @@ func TestPiSession(t *testing.T) {
 }
 
 func TestPiVersion1(t *testing.T) {
-	s, warns := oneSession(t, "pi/v1.jsonl")
-	wantWarnings(t, warns)
+	s, warns := ingesttest.OneSession(t, "v1.jsonl")
+	ingesttest.WantWarnings(t, warns)
 	if s.ID != "old-1" || s.ParentID != "old-0" || s.Meta["model"] != "anthropic/claude-opus-4" || s.Meta["thinking level"] != "off" {
 		t.Errorf("session = %s parent %s meta %v", s.ID, s.ParentID, s.Meta)
 	}
 	var got []string
 	for _, m := range s.Messages() {
-		got = append(got, string(m.Role)+map[bool]string{true: "*"}[m.Meta]+"("+kinds(m)+")"+m.Branch)
+		got = append(got, string(m.Role)+map[bool]string{true: "*"}[m.Meta]+"("+ingesttest.Kinds(m)+")"+m.Branch)
 	}
 	// Entries without ids follow each other: no branches.
 	want := []string{"user(text)", "assistant(text)", "system*(event)", "user*(event text)"}
@@ -155,39 +157,34 @@ func TestPiDetect(t *testing.T) {
 		{"typed message without a tree", `{"type":"message","role":"user","content":"hi"}`, false},
 		{"claude record", `{"parentUuid":null,"sessionId":"s","type":"user","uuid":"u","timestamp":"2026-01-01T00:00:00Z","message":{}}`, false},
 	} {
-		h := &Head{Path: "x.jsonl", Data: []byte(c.head + "\n")}
+		h := &ingest.Head{Path: "x.jsonl", Data: []byte(c.head + "\n")}
 		if got := detectPi(h) > 0; got != c.want {
 			t.Errorf("%s: detected %v, want %v", c.name, got, c.want)
 		}
-		if r := Detect(h); c.want && r != pi {
+		if r := ingest.Detect(h); c.want && r != Reader {
 			t.Errorf("%s: read by %v, want pi", c.name, r)
 		}
 	}
 }
 
 func FuzzPi(f *testing.F) {
-	seedFuzz(f, "pi")
+	ingesttest.SeedFuzz(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzRead(t, pi, "2026-01-01T00-00-00-000Z_x.jsonl", data)
+		ingesttest.FuzzRead(t, Reader, "2026-01-01T00-00-00-000Z_x.jsonl", data)
 	})
 }
 
-func TestPiAndCursorLocations(t *testing.T) {
+func TestPiLocations(t *testing.T) {
 	for _, c := range []struct {
 		env  map[string]string
-		want []Location
+		want ingest.Location
 	}{
-		{nil, []Location{
-			{"cursor", "cursor", "/home/u/.cursor/projects"}, {"cursor", "cursor-chats", "/home/u/.cursor/chats"},
-			{"pi", "pi", "/home/u/.pi/agent/sessions"},
-		}},
-		{map[string]string{"PI_CODING_AGENT_DIR": "/opt/pi"}, []Location{{"pi", "pi", "/opt/pi/sessions"}}},
+		{nil, ingest.Location{Name: "pi", Dir: "/home/u/.pi/agent/sessions"}},
+		{map[string]string{"PI_CODING_AGENT_DIR": "/opt/pi"}, ingest.Location{Name: "pi", Dir: "/opt/pi/sessions"}},
 	} {
-		locs := AgentLocations("/home/u", func(k string) string { return c.env[k] })
-		for _, want := range c.want {
-			if !slices.Contains(locs, want) {
-				t.Errorf("env %v: locations %v lack %v", c.env, locs, want)
-			}
+		locs := Reader.Locations("/home/u", func(k string) string { return c.env[k] })
+		if len(locs) != 1 || locs[0] != c.want {
+			t.Errorf("env %v: locations %v, want %v", c.env, locs, c.want)
 		}
 	}
 }

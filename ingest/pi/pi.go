@@ -1,4 +1,6 @@
-package ingest
+// Package pi reads the sessions of the Pi coding agent (pi-mono): the
+// JSONL files under ~/.pi/agent/sessions.
+package pi
 
 import (
 	"bytes"
@@ -13,12 +15,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// pi reads the sessions of the Pi coding agent (pi-mono): a JSONL tree of
+// Reader reads the sessions of the Pi coding agent (pi-mono): a JSONL tree of
 // entries linked by id and parentId, after a session header.
-var pi = &Reader{
+var Reader = &ingest.Reader{
 	Name:  "pi",
 	Agent: "Pi",
 	Files: "~/.pi/agent/sessions/--<cwd>--/<time>_<id>.jsonl (the agent dir moves with $PI_CODING_AGENT_DIR), " +
@@ -27,19 +30,20 @@ var pi = &Reader{
 		"of Pi's types (message, model_change, thinking_level_change, compaction, branch_summary, custom, custom_message, label, session_info)",
 	Detect:    detectPi,
 	Read:      readPi,
-	Merge:     LinkParents,
+	Merge:     ingest.LinkParents,
 	Locations: piLocations,
-	Tools:     piTools,
+	Tools:     Tools,
 }
 
-// piTools: Pi's tools (read, bash, edit, write, grep, find, ls) are the names every agent shares.
-var piTools = &Tools{}
+// Tools: Pi's tools (read, bash, edit, write, grep, find, ls) are the
+// names every agent shares.
+var Tools = &ingest.Tools{}
 
-func init() { Register(pi) }
+func init() { ingest.Register(Reader) }
 
-func piLocations(home string, getenv func(string) string) []Location {
+func piLocations(home string, getenv func(string) string) []ingest.Location {
 	dir := cmp.Or(getenv("PI_CODING_AGENT_DIR"), filepath.Join(home, ".pi", "agent"))
-	return []Location{{Name: "pi", Dir: filepath.Join(dir, "sessions")}}
+	return []ingest.Location{{Name: "pi", Dir: filepath.Join(dir, "sessions")}}
 }
 
 var piTypes = map[string]bool{
@@ -47,17 +51,17 @@ var piTypes = map[string]bool{
 	"custom": true, "custom_message": true, "label": true, "session_info": true,
 }
 
-func detectPi(h *Head) float64 {
+func detectPi(h *ingest.Head) float64 {
 	rs := h.Records()
 	if len(rs) == 0 || h.IsArray() {
 		return 0
 	}
 	if r := rs[0]; r["type"] == "session" && r.Has("id", "timestamp") && !r.Has("payload") {
-		return Likely
+		return ingest.Likely
 	}
 	for _, r := range rs {
 		if piTypes[r["type"]] && r.Has("id", "parentId", "timestamp") {
-			return Likely
+			return ingest.Likely
 		}
 	}
 	return 0
@@ -65,10 +69,10 @@ func detectPi(h *Head) float64 {
 
 // piEntry is any line: the session header or an entry of the tree.
 type piEntry struct {
-	Type      string   `json:"type"`
-	ID        string   `json:"id"`
-	ParentID  *string  `json:"parentId"`
-	Timestamp JSONTime `json:"timestamp"`
+	Type      string          `json:"type"`
+	ID        string          `json:"id"`
+	ParentID  *string         `json:"parentId"`
+	Timestamp ingest.JSONTime `json:"timestamp"`
 
 	// session header; version 1 also names the model
 	Version       json.RawMessage `json:"version"`
@@ -98,7 +102,7 @@ type piEntry struct {
 type piMessage struct {
 	Role      string          `json:"role"`
 	Content   json.RawMessage `json:"content"`
-	Timestamp JSONTime        `json:"timestamp"`
+	Timestamp ingest.JSONTime `json:"timestamp"`
 
 	Provider string `json:"provider"` // assistant
 	Model    string `json:"model"`
@@ -146,9 +150,9 @@ type piBlock struct {
 }
 
 type piReader struct {
-	f       *File
+	f       *ingest.File
 	s       *transcript.Session
-	dag     Tree
+	dag     ingest.Tree
 	prev    string // the last entry, parent of a version 1 entry
 	header  bool
 	started bool   // a message was read: settings changes are events from now on
@@ -156,10 +160,10 @@ type piReader struct {
 	cost    float64
 }
 
-func readPi(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error) {
+func readPi(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
 	p := &piReader{f: f, s: &transcript.Session{ID: piSessionID(f.Rel), Meta: map[string]string{}},
-		dag: Tree{}}
-	err := JSONL(ctx, f, r, p.line)
+		dag: ingest.Tree{}}
+	err := ingest.JSONL(ctx, f, r, p.line)
 	if len(p.s.Turns) == 0 {
 		return nil, err
 	}
@@ -172,13 +176,13 @@ func readPi(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, e
 
 // piSessionID is the session id in a file name <time>_<id>.jsonl.
 func piSessionID(name string) string {
-	b := Stem(path.Base(name))
+	b := ingest.Stem(path.Base(name))
 	return b[strings.LastIndexByte(b, '_')+1:]
 }
 
 func (p *piReader) line(n int, line []byte) error {
 	var e piEntry
-	if err := Unmarshal(line, &e); !IsDrift(err, "type", "id") {
+	if err := ingest.Unmarshal(line, &e); !ingest.IsDrift(err, "type", "id") {
 		return err
 	} else if err != nil {
 		p.f.Warn(n, "entry kept without a field: %v", err)
@@ -216,22 +220,22 @@ func (p *piReader) line(n int, line []byte) error {
 
 func (p *piReader) sessionHeader(e *piEntry, raw []byte) {
 	if p.header {
-		p.system(EventPart("info", "Another session header: "+FirstNonEmpty(e.ID, "(no id)"), bytes.Clone(raw)))
+		p.system(ingest.EventPart("info", "Another session header: "+ingest.FirstNonEmpty(e.ID, "(no id)"), bytes.Clone(raw)))
 		return
 	}
 	p.header = true
 	s := p.s
-	s.ID = FirstNonEmpty(e.ID, s.ID)
+	s.ID = ingest.FirstNonEmpty(e.ID, s.ID)
 	s.CWD = e.CWD
 	s.Started = e.Timestamp.Time
-	if v := Text(e.Version); v != "" {
+	if v := ingest.Text(e.Version); v != "" {
 		s.Meta["session version"] = v
 	}
-	if from := FirstNonEmpty(e.ParentSession, e.BranchedFrom); from != "" {
+	if from := ingest.FirstNonEmpty(e.ParentSession, e.BranchedFrom); from != "" {
 		s.ParentID = piSessionID(from)
 		s.Meta["forked from"] = from
 	}
-	p.setting("model", JoinNonEmpty("/", e.Provider, e.ModelID))
+	p.setting("model", ingest.JoinNonEmpty("/", e.Provider, e.ModelID))
 	p.setting("thinking level", e.ThinkingLevel)
 }
 
@@ -245,7 +249,7 @@ func (p *piReader) setting(name, value string) *transcript.Message {
 		p.s.Meta[name] = value
 		return nil
 	}
-	return sysMessage(EventPart(strings.ReplaceAll(name, " ", "-"), strings.ToUpper(name[:1])+name[1:]+": "+value, nil))
+	return sysMessage(ingest.EventPart(strings.ReplaceAll(name, " ", "-"), strings.ToUpper(name[:1])+name[1:]+": "+value, nil))
 }
 
 func sysMessage(parts ...*transcript.Part) *transcript.Message {
@@ -263,22 +267,22 @@ func (p *piReader) entry(e *piEntry, raw []byte) *transcript.Message {
 		p.started = true
 		return p.message(e, raw)
 	case "model_change":
-		return p.setting("model", JoinNonEmpty("/", e.Provider, e.ModelID))
+		return p.setting("model", ingest.JoinNonEmpty("/", e.Provider, e.ModelID))
 	case "thinking_level_change":
 		return p.setting("thinking level", e.ThinkingLevel)
 	case "compaction":
 		return piSummary(transcript.Compaction, piCompacted(e.TokensBefore, e.FromHook), e.Summary)
 	case "branch_summary":
-		return piSummary("branch", "Summary of the branch left at "+FirstNonEmpty(e.FromID, "the start"), e.Summary)
+		return piSummary("branch", "Summary of the branch left at "+ingest.FirstNonEmpty(e.FromID, "the start"), e.Summary)
 	case "custom":
-		return sysMessage(EventPart("extension", "Extension data: "+e.CustomType, e.Data))
+		return sysMessage(ingest.EventPart("extension", "Extension data: "+e.CustomType, e.Data))
 	case "custom_message":
 		return p.custom(e.CustomType, e.Content)
 	case "label":
 		if e.Label == nil || *e.Label == "" {
-			return sysMessage(EventPart("label", "Label removed from entry "+e.TargetID, nil))
+			return sysMessage(ingest.EventPart("label", "Label removed from entry "+e.TargetID, nil))
 		}
-		return sysMessage(EventPart("label", fmt.Sprintf("Label %q on entry %s", *e.Label, e.TargetID), nil))
+		return sysMessage(ingest.EventPart("label", fmt.Sprintf("Label %q on entry %s", *e.Label, e.TargetID), nil))
 	case "session_info":
 		if e.Name != nil && strings.TrimSpace(*e.Name) != "" {
 			p.s.Title = strings.TrimSpace(*e.Name)
@@ -297,7 +301,7 @@ func piCompacted(tokens int64, byExtension bool) string {
 }
 
 func piSummary(kind, desc, summary string) *transcript.Message {
-	m := sysMessage(EventPart(kind, desc, nil))
+	m := sysMessage(ingest.EventPart(kind, desc, nil))
 	if strings.TrimSpace(summary) != "" {
 		m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: summary})
 	}
@@ -313,7 +317,7 @@ var piExitRE = regexp.MustCompile(`Command exited with code (-?\d+)\s*$`)
 
 func (p *piReader) message(e *piEntry, raw []byte) *transcript.Message {
 	var pm piMessage
-	if err := Unmarshal(e.Message, &pm); err != nil && !IsDrift(err, "role") {
+	if err := ingest.Unmarshal(e.Message, &pm); err != nil && !ingest.IsDrift(err, "role") {
 		return sysMessage(p.f.Unknown("Unreadable message: "+err.Error(), bytes.Clone(raw)))
 	}
 	m := &transcript.Message{Time: pm.Timestamp.Time}
@@ -331,11 +335,11 @@ func (p *piReader) message(e *piEntry, raw []byte) *transcript.Message {
 		p.stop = pm.StopReason
 		switch pm.StopReason {
 		case "error":
-			m.Parts = append(m.Parts, EventPart(transcript.ErrorEvent, FirstNonEmpty(pm.ErrorMessage, "The request failed"), nil))
+			m.Parts = append(m.Parts, ingest.EventPart(transcript.ErrorEvent, ingest.FirstNonEmpty(pm.ErrorMessage, "The request failed"), nil))
 		case "aborted":
-			m.Parts = append(m.Parts, EventPart(transcript.Interrupt, FirstNonEmpty(pm.ErrorMessage, "Aborted"), nil))
+			m.Parts = append(m.Parts, ingest.EventPart(transcript.Interrupt, ingest.FirstNonEmpty(pm.ErrorMessage, "Aborted"), nil))
 		case "length":
-			m.Parts = append(m.Parts, EventPart("info", "The reply reached the output token limit", nil))
+			m.Parts = append(m.Parts, ingest.EventPart("info", "The reply reached the output token limit", nil))
 		}
 	case "toolResult":
 		m.Role = transcript.Tool
@@ -360,7 +364,7 @@ func (p *piReader) message(e *piEntry, raw []byte) *transcript.Message {
 	case "custom", "hookMessage":
 		m = p.custom(pm.CustomType, pm.Content)
 	case "branchSummary":
-		m = piSummary("branch", "Summary of the branch left at "+FirstNonEmpty(pm.FromID, "the start"), pm.Summary)
+		m = piSummary("branch", "Summary of the branch left at "+ingest.FirstNonEmpty(pm.FromID, "the start"), pm.Summary)
 	case "compactionSummary":
 		m = piSummary(transcript.Compaction, piCompacted(pm.TokensBefore, false), pm.Summary)
 	default:
@@ -375,7 +379,7 @@ func (p *piReader) message(e *piEntry, raw []byte) *transcript.Message {
 // bash maps a command the user ran with "!": the user's own tool call.
 func (p *piReader) bash(id string, pm *piMessage) *transcript.Message {
 	input, _ := json.Marshal(map[string]string{"command": pm.Command})
-	callID := "!" + FirstNonEmpty(id, pm.Command)
+	callID := "!" + ingest.FirstNonEmpty(id, pm.Command)
 	r := &transcript.ToolResult{CallID: callID, Output: pm.Output, ExitCode: pm.ExitCode,
 		IsError: pm.Cancelled || pm.ExitCode != nil && *pm.ExitCode != 0}
 	if pm.Cancelled {
@@ -393,7 +397,7 @@ func (p *piReader) bash(id string, pm *piMessage) *transcript.Message {
 // custom maps a message an extension put into the conversation.
 func (p *piReader) custom(customType string, content json.RawMessage) *transcript.Message {
 	m := &transcript.Message{Role: transcript.User, Meta: true,
-		Parts: []*transcript.Part{EventPart("extension", "Extension message: "+FirstNonEmpty(customType, "(no type)"), nil)}}
+		Parts: []*transcript.Part{ingest.EventPart("extension", "Extension message: "+ingest.FirstNonEmpty(customType, "(no type)"), nil)}}
 	m.Parts = append(m.Parts, p.blocks(content, nil)...)
 	return m
 }
@@ -402,11 +406,11 @@ func (p *piReader) custom(customType string, content json.RawMessage) *transcrip
 // message, is set when the text was injected by the harness.
 func (p *piReader) blocks(raw json.RawMessage, meta *bool) []*transcript.Part {
 	var s string
-	if Unmarshal(raw, &s) == nil {
+	if ingest.Unmarshal(raw, &s) == nil {
 		raw, _ = json.Marshal([]piBlock{{Type: "text", Text: s}})
 	}
 	var items []json.RawMessage
-	if err := Unmarshal(raw, &items); err != nil {
+	if err := ingest.Unmarshal(raw, &items); err != nil {
 		if len(raw) == 0 || string(raw) == "null" {
 			return nil
 		}
@@ -415,14 +419,14 @@ func (p *piReader) blocks(raw json.RawMessage, meta *bool) []*transcript.Part {
 	var out []*transcript.Part
 	for _, it := range items {
 		var b piBlock
-		if Unmarshal(it, &b) != nil {
+		if ingest.Unmarshal(it, &b) != nil {
 			out = append(out, p.f.Unknown("Unknown content block", it))
 			continue
 		}
 		switch b.Type {
 		case "text":
 			if meta != nil {
-				out = append(out, UserText(piTools, b.Text, meta)...)
+				out = append(out, ingest.UserText(Tools, b.Text, meta)...)
 			} else if strings.TrimSpace(b.Text) != "" {
 				out = append(out, &transcript.Part{Kind: transcript.TextPart, Text: b.Text})
 			}
@@ -434,11 +438,11 @@ func (p *piReader) blocks(raw json.RawMessage, meta *bool) []*transcript.Part {
 			}
 		case "toolCall":
 			out = append(out, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-				ID: b.ID, Name: b.Name, Kind: piTools.Kind(b.Name), Input: Text(b.Arguments)}})
+				ID: b.ID, Name: b.Name, Kind: Tools.Kind(b.Name), Input: ingest.Text(b.Arguments)}})
 		case "image":
-			img, ok := DecodeImage(p.f, b.Data)
+			img, ok := ingest.DecodeImage(p.f, b.Data)
 			if !ok {
-				out = append(out, &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable " + FirstNonEmpty(b.MimeType, "image") + " data)"})
+				out = append(out, &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable " + ingest.FirstNonEmpty(b.MimeType, "image") + " data)"})
 				continue
 			}
 			out = append(out, &transcript.Part{Kind: transcript.ImagePart, Image: img})
