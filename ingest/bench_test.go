@@ -19,7 +19,7 @@ import (
 // sessions of a realistic size.
 func BenchmarkRead(b *testing.B) {
 	folders := map[string]string{} // format → its corpus folder
-	for dir, format := range corpusFormats {
+	for dir, format := range corpusFormats() {
 		folders[format] = dir
 	}
 	var formats []string
