@@ -5,6 +5,8 @@ package ingest
 import (
 	"cmp"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -114,13 +116,36 @@ type File struct {
 }
 
 // Warn records a problem with line n of the file (0 for the whole file).
+// An error among args is told in the session's terms, not Go's.
 func (f *File) Warn(line int, format string, args ...any) {
+	for i, a := range args {
+		if err, ok := a.(error); ok {
+			args[i] = sessionTerms(err)
+		}
+	}
 	f.Warnings = append(f.Warnings, Warning{File: f.Rel, Line: line, Msg: fmt.Sprintf(format, args...)})
 }
 
 // At says which line of the file is being read: the notes and unknown
 // records met next name it.
 func (f *File) At(n int) { f.at = n }
+
+// sessionTerms tells a decoding error by the record's own field and JSON
+// types, where Go's message names the reader's struct types ("cannot
+// unmarshal string into Go struct field ccRecord.message of type
+// ingest.ccMessage").
+func sessionTerms(err error) string {
+	msg := err.Error()
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		what := mismatch(te)
+		if te.Field != "" {
+			what = te.Field + ": " + what
+		}
+		msg = strings.Replace(msg, te.Error(), what, 1)
+	}
+	return msg
+}
 
 // note is a problem met on many lines: one warning names the first.
 type note struct{ line, count int }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"strings"
@@ -188,14 +189,20 @@ func warnType(f *File, line int, path string, err error) bool {
 	if te.Field != "" {
 		path += "." + te.Field
 	}
+	f.Warn(line, "%s: %s; ignored", path, mismatch(te))
+	return true
+}
+
+// mismatch says what a value of the wrong type was, in JSON's terms:
+// "expected an object, found a string".
+func mismatch(te *json.UnmarshalTypeError) string {
 	found, _, _ := strings.Cut(te.Value, " ") // "number 7": the kind, then the value
 	if found != "" && strings.ContainsRune("aeiou", rune(found[0])) {
 		found = "an " + found
 	} else {
 		found = "a " + found
 	}
-	f.Warn(line, "%s: expected %s, found %s; ignored", path, jsonKind(te.Type), found)
-	return true
+	return fmt.Sprintf("expected %s, found %s", jsonKind(te.Type), found)
 }
 
 // jsonKind names the JSON kind a Go type is decoded from.

@@ -151,10 +151,11 @@ var cssFormatter = chromahtml.New(chromahtml.WithClasses(true))
 // scope puts every rule of chroma's stylesheet, one "selector { … }" a
 // line, under the ancestor selector. A first rule resets what the light
 // style colours and this one does not: it is more specific than the light
-// rules and less than this style's own.
+// rules and less than this style's own. It leaves alone the rows of a diff
+// (.row), whose added and removed lines the theme colours.
 func scope(css, ancestor string) string {
 	var b strings.Builder
-	b.WriteString(ancestor + " .chroma span { color: inherit; background-color: transparent; font-weight: inherit; font-style: inherit }\n")
+	b.WriteString(ancestor + " .chroma span:not(.row) { color: inherit; background-color: transparent; font-weight: inherit; font-style: inherit }\n")
 	for _, line := range strings.Split(strings.TrimSpace(css), "\n") {
 		if line = strings.TrimSpace(line); line != "" {
 			b.WriteString(ancestor + " " + line + "\n")

@@ -56,17 +56,33 @@ var controlChars = func() *strings.Replacer {
 	return strings.NewReplacer(append(pairs, "\x7f", "")...)
 }()
 
-// headingShift demotes headings by two levels so a "# Title" in a message
-// does not outrank the page's own headings.
+// headingShift places a text's headings below the page's own: the levels
+// the text uses become h3, h4 and on, in order, so a "# Title" does not
+// outrank the page's headings and a "###" is not read as three levels below
+// the message.
 type headingShift struct{}
 
 func (headingShift) Transform(doc *ast.Document, _ text.Reader, _ parser.Context) {
+	var hs []*ast.Heading
+	var used [7]bool
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if h, ok := n.(*ast.Heading); ok && entering {
-			h.Level = min(h.Level+2, 6)
+			hs = append(hs, h)
+			used[h.Level] = true
 		}
 		return ast.WalkContinue, nil
 	})
+	var level [7]int
+	next := 3
+	for l := 1; l <= 6; l++ {
+		if used[l] {
+			level[l] = min(next, 6)
+			next++
+		}
+	}
+	for _, h := range hs {
+		h.Level = level[h.Level]
+	}
 }
 
 // untrusted replaces goldmark's renderers for the nodes where transcript

@@ -45,10 +45,10 @@ type Report struct {
 func (r *Report) String() string {
 	redacted := ""
 	if n := Sum(r.Redacted); n > 0 {
-		redacted = fmt.Sprintf(", %d secrets redacted", n)
+		redacted = ", " + render.Plural(n, "secret") + " redacted"
 	}
-	return fmt.Sprintf("%d sessions from %d files (%d warnings%s) in %d ms",
-		r.Sessions, r.Files, len(r.Warnings), redacted, r.Elapsed.Milliseconds())
+	return fmt.Sprintf("%s from %s (%s%s) in %d ms", render.Plural(r.Sessions, "session"),
+		render.Plural(r.Files, "file"), render.Plural(len(r.Warnings), "warning"), redacted, r.Elapsed.Milliseconds())
 }
 
 // Build reads the content, renders the site and swaps it into the
@@ -538,8 +538,8 @@ type sessionEntry struct {
 	Format    string         `json:"format"`
 	Source    string         `json:"source"`
 	URL       string         `json:"url"`
-	Started   time.Time      `json:"started"`
-	Ended     time.Time      `json:"ended"`
+	Started   time.Time      `json:"started,omitzero"`
+	Ended     time.Time      `json:"ended,omitzero"`
 	Messages  int            `json:"messages"`
 	ToolCalls int            `json:"tool_calls"`
 	Models    []string       `json:"models"`

@@ -1,11 +1,14 @@
 package site
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/transcriptsite/transcriptsite/render"
+	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 // Chart is a bar chart that the theme draws as inline SVG, with a table of
@@ -184,6 +187,25 @@ func charts(st *Stats) []Chart {
 	c.Head, c.Rows = []string{"Day", "Sessions"}, dayRows
 	out = append(out, c)
 
+	// Tokens per day, the table by model.
+	var dayTok []datum
+	var tokRows [][]Cell
+	for _, d := range st.Days {
+		date := d.Date.Format(time.DateOnly)
+		var sum int64
+		for _, t := range d.Tokens {
+			sum += t.Tokens
+			tokRows = append(tokRows, cells(date, modelName(t.Model), render.HumanInt(t.Tokens)))
+		}
+		dayTok = append(dayTok, datum{date, render.HumanInt(sum) + " tokens", float64(sum)})
+	}
+	if len(tokRows) > 0 {
+		c = columnChart("day-tokens", "Tokens per day", "Tokens the sessions that started on each day (UTC) used; "+
+			"the table gives them by model.", dayTok)
+		c.Head, c.Rows = []string{"Day", "Model", "Tokens"}, tokRows
+		out = append(out, c)
+	}
+
 	var data []datum
 	var rows [][]Cell
 	for _, a := range st.Agents {
@@ -203,6 +225,14 @@ func charts(st *Stats) []Chart {
 			u := r.Usage
 			tokRows = append(tokRows, cells(n, render.HumanInt(r.Sessions), render.HumanInt(u.Input), render.HumanInt(u.Output),
 				render.HumanInt(u.CacheRead), render.HumanInt(u.CacheWrite), render.HumanInt(u.Reasoning), render.HumanInt(r.Tokens())))
+		}
+		// The costs, the dearest first.
+		byCost := slices.Clone(rs)
+		slices.SortStableFunc(byCost, func(a, b UsageRow) int {
+			return cmp.Or(cmp.Compare(b.Cost, a.Cost), cmp.Compare(b.Unpriced, a.Unpriced))
+		})
+		for _, r := range byCost {
+			n := name(r.Name)
 			if r.Cost > 0 {
 				cost = append(cost, datum{n, dollars(r.Cost), r.Cost})
 			}
@@ -241,13 +271,14 @@ func charts(st *Stats) []Chart {
 
 	data, rows = nil, nil
 	for _, s := range st.Longest {
-		d := render.Duration(s.Duration())
-		data = append(data, datum{s.Title, d, s.Duration().Seconds()})
+		d := render.Duration(s.Stats.Active)
+		data = append(data, datum{s.Title, d, s.Stats.Active.Seconds()})
 		rows = append(rows, []Cell{{Text: s.Title, Link: s.Path}, {Text: s.Project.Name},
-			{Text: s.Started.UTC().Format("2006-01-02 15:04")}, {Text: d}, {Text: render.HumanInt(s.Stats.Messages)}})
+			{Text: s.Started.UTC().Format("2006-01-02 15:04")}, {Text: d}, {Text: render.Duration(s.Duration())}, {Text: render.HumanInt(s.Stats.Messages)}})
 	}
-	c = rowChart("longest", "Longest sessions", "The sessions with the most time from their first record to their last.", data)
-	c.Head, c.Rows = []string{"Session", "Project", "Started (UTC)", "Duration", "Messages"}, rows
+	c = rowChart("longest", "Longest sessions", fmt.Sprintf("The sessions with the most time spent on them: the time between messages, "+
+		"leaving out pauses longer than %d minutes.", int(transcript.ActiveGap.Minutes())), data)
+	c.Head, c.Rows = []string{"Session", "Project", "Started (UTC)", "Active", "First to last", "Messages"}, rows
 	return append(out, c)
 }
 

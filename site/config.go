@@ -112,6 +112,9 @@ var keys = map[string][]string{
 	"cname":        nil,
 }
 
+// defaultTitle is the title of a site whose config sets none.
+const defaultTitle = "Agent sessions"
+
 // configNames are the file names looked for in the site dir, in order.
 var configNames = []string{"config.yaml", "config.yml", "config.toml", "config.json"}
 
@@ -205,7 +208,7 @@ func LoadConfig(o Options) (*Config, []string, error) {
 		return nil, warns, fmt.Errorf("%s: baseURL: %w", name, err)
 	}
 	c.LanguageCode = cmp.Or(c.LanguageCode, "en")
-	c.Title = cmp.Or(c.Title, "Agent sessions")
+	c.Title = cmp.Or(c.Title, defaultTitle)
 	c.Highlight.Style = cmp.Or(c.Highlight.Style, "github")
 	c.Highlight.DarkStyle = cmp.Or(c.Highlight.DarkStyle, "github-dark")
 	c.Destination = abs(src, cmp.Or(c.Destination, "public"))
@@ -285,9 +288,24 @@ func LoadConfig(o Options) (*Config, []string, error) {
 			warns = append(warns, "agents: no agent session folders found here (see `transcriptsite formats`)")
 		}
 	}
+	if !(len(c.Mounts) == 1 && c.Mounts[0].Dir == "") {
+		c.ownSessions()
+	}
 	nameMounts(c.Mounts)
 	c.Theme = overlay{upper: os.DirFS(src), lower: transcriptsite.FS}
 	return c, warns, nil
+}
+
+// ownSessions is for a config that reads the user's own sessions: the
+// embedded config's title and words describe the demo content, not them.
+func (c *Config) ownSessions() {
+	if c.File != "" {
+		return
+	}
+	if _, set := os.LookupEnv("TRANSCRIPTSITE_TITLE"); !set {
+		c.Title = defaultTitle
+	}
+	c.Params = nil
 }
 
 // nameMounts names the mounts of a site that reads several content dirs, so

@@ -4,16 +4,22 @@ import (
 	"bufio"
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
 	"fmt"
+	"html/template"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/viper"
 
 	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/site/export"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
@@ -90,6 +96,9 @@ type ExportLink struct {
 
 // Exports links the exports of the page's session that the site writes.
 func (p *Page) Exports() []ExportLink {
+	if p.Inline != nil {
+		return nil // a page on its own has nothing beside it
+	}
 	var out []ExportLink
 	for _, e := range exportFormats {
 		if p.Session != nil && e.on(p.Site.Config.Outputs) {
@@ -176,28 +185,33 @@ func (b *builder) fromCache(rel, key string) bool {
 	}) == nil
 }
 
-// Export writes the export of one session of file in format ("md" or
-// "json") to w, without building a site. The file is read as a build reads
+// Export writes the export of one session of file in format ("md",
+// "json" or "html") to w, without building a site. The file is read as a build reads
 // it, redacted unless the config turns redaction off. id chooses the
 // session of a file that holds several. The warnings are about the file.
 func Export(ctx context.Context, cfg *Config, file, id, format string, w io.Writer) ([]ingest.Warning, error) {
-	i := -1
+	write := htmlExport // not one of the site's exports: a page has its site
 	var names []string
-	for j, e := range exportFormats {
+	for _, e := range exportFormats {
 		names = append(names, e.Format)
 		if e.Format == format {
-			i = j
+			write = e.write
 		}
 	}
-	if i < 0 {
-		return nil, fmt.Errorf("format %q: want one of %s", format, strings.Join(names, ", "))
+	if format != "html" && !slices.Contains(names, format) {
+		return nil, fmt.Errorf("format %q: want one of %s, html", format, strings.Join(names, ", "))
 	}
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		return nil, err
 	}
-	if fi, err := os.Stat(abs); err != nil || fi.IsDir() {
-		return nil, fmt.Errorf("%s: not a session file", file)
+	switch fi, err := os.Stat(abs); {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("%s: no such file", file)
+	case err != nil:
+		return nil, err
+	case fi.IsDir():
+		return nil, fmt.Errorf("%s is a folder: export reads one session file", file)
 	}
 	opts, err := readOptions(cfg)
 	if err != nil {
@@ -226,9 +240,11 @@ func Export(ctx context.Context, cfg *Config, file, id, format string, w io.Writ
 		return res.Warnings, fmt.Errorf("%s holds no session %q: it holds %s", file, id, strings.Join(ids, ", "))
 	}
 	// The site gives the session its title and project, as on its page.
-	s := newSite(cfg, []*transcript.Session{chosen}).Sessions[0]
+	own := *cfg
+	own.ownSessions()
+	s := newSite(&own, []*transcript.Session{chosen}).Sessions[0]
 	bw := bufio.NewWriter(w) // an export is written in small pieces
-	if err := exportFormats[i].write(bw, s, nil); err != nil {
+	if err := write(bw, s, nil); err != nil {
 		return res.Warnings, err
 	}
 	return res.Warnings, bw.Flush()
@@ -251,4 +267,50 @@ func (o oneFile) ReadDir(name string) ([]fs.DirEntry, error) {
 		return nil, err
 	}
 	return []fs.DirEntry{fs.FileInfoToDirEntry(fi)}, nil
+}
+
+// Inline is what a page that stands alone holds instead of links: its
+// stylesheets, and a Content-Security-Policy that allows them by their
+// hashes and nothing else but images in data: URLs.
+type Inline struct {
+	CSP    string
+	Styles []template.CSS
+}
+
+// htmlExport writes a session's page as one file that works offline:
+// the site's page, its stylesheets inlined, its images as data: URLs,
+// no script, and no link to the rest of the site.
+func htmlExport(w io.Writer, s *Session, _ *builder) error {
+	cfg := s.site.Config
+	tpls, err := loadTemplates(cfg.Theme)
+	if err != nil {
+		return err
+	}
+	tpl := tpls["session"].Funcs(template.FuncMap{"imageURL": dataURL})
+	theme, err := fs.ReadFile(cfg.Theme, precompiled)
+	if err != nil {
+		return err
+	}
+	chroma, err := render.ChromaCSS(cfg.Highlight.Style, cfg.Highlight.DarkStyle)
+	if err != nil {
+		return err
+	}
+	in := &Inline{CSP: "default-src 'none'; img-src data:; base-uri 'none'; form-action 'none'; style-src"}
+	for _, css := range []string{string(theme), chroma} {
+		sum := sha256.Sum256([]byte(css))
+		in.CSP += " 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+		in.Styles = append(in.Styles, template.CSS(css)) // the theme's own files: trusted
+	}
+	pg := &Page{Kind: "session", Title: s.Title, Project: s.Project, Session: s, Site: s.site, Inline: in}
+	pg.Turns = turnViews(pg)
+	return tpl.ExecuteTemplate(w, "baseof.html", pg)
+}
+
+// dataURL is an image as a data: URL, for a page that holds its images;
+// "" for what is not a picture the page can show.
+func dataURL(img *transcript.Image) template.URL {
+	if imageURL(img) == "" || len(img.Data) == 0 {
+		return ""
+	}
+	return template.URL("data:" + img.MediaType + ";base64," + base64.StdEncoding.EncodeToString(img.Data))
 }

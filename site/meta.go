@@ -1,8 +1,9 @@
 package site
 
 import (
-	"fmt"
 	"net/url"
+
+	"github.com/transcriptsite/transcriptsite/render"
 )
 
 // Description is what the page is about, for search engines and link
@@ -13,9 +14,9 @@ func (p *Page) Description() string {
 	case "session":
 		return summary(p.Session.FirstPrompt(), 200)
 	case "project":
-		return fmt.Sprintf("%d sessions in %s", len(p.Project.Sessions), p.Project.Name)
+		return render.Plural(len(p.Project.Sessions), "session") + " in " + p.Project.Name
 	case "stats":
-		return fmt.Sprintf("Sessions per day, tokens and estimated cost, tool calls and errors of %d sessions", len(p.Site.Sessions))
+		return "Sessions per day, tokens and estimated cost, tool calls and errors of " + render.Plural(len(p.Site.Sessions), "session")
 	case "home":
 		d, _ := p.Site.Config.Params["description"].(string)
 		return d

@@ -202,6 +202,10 @@ type Page struct {
 	Project *Project
 	Session *Session
 	Turns   []TurnView // the session's turns, numbered, on a session page
+	// Inline is set on a page that stands alone, outside any site: it
+	// holds its styles, links to no other page and runs no script.
+	Inline  *Inline
+	aliases map[*transcript.ToolResult]int // see PartView.Alias
 }
 
 // Parent is the session that started this page's session, if the site has it.
@@ -309,10 +313,41 @@ type TurnView struct {
 	Entries []Entry
 }
 
+// Blocks are the turn's entries as the page shows them: consecutive
+// injected context is one collapsed block, so that a session does not open
+// on a stack of cards no one wrote.
+func (t TurnView) Blocks() []Block {
+	var out []Block
+	for _, e := range t.Entries {
+		ctx := e.Msg.Meta && !e.IsEvent()
+		if ctx && len(out) > 0 && out[len(out)-1].Context {
+			out[len(out)-1].Entries = append(out[len(out)-1].Entries, e)
+			continue
+		}
+		out = append(out, Block{Context: ctx, Entries: []Entry{e}})
+	}
+	return out
+}
+
+// Block is one message, or a run of injected context.
+type Block struct {
+	Context bool
+	Entries []Entry
+}
+
 // PartView is a part as a template sees it, with the page it is on.
 type PartView struct {
 	*transcript.Part
 	Page *Page
+}
+
+// Alias is the number of the message that held this call's result, when
+// that message is shown only here: its anchor leads to the call.
+func (p PartView) Alias() int {
+	if p.Call == nil || p.Call.Result == nil {
+		return 0
+	}
+	return p.Page.aliases[p.Call.Result]
 }
 
 // Entry is one message on a session page.
@@ -341,7 +376,8 @@ func (e Entry) IsEvent() bool {
 }
 
 // turnViews numbers the messages of p's session and works out where each
-// tool result is shown.
+// tool result is shown. A message that holds nothing but results shown
+// with their calls gets no entry: its number is an alias of the first call.
 func turnViews(p *Page) []TurnView {
 	s := p.Session.Session
 	callMsg := map[*transcript.ToolResult]int{} // result → number of its call's message
@@ -356,6 +392,7 @@ func turnViews(p *Page) []TurnView {
 			}
 		}
 	}
+	p.aliases = map[*transcript.ToolResult]int{}
 	var out []TurnView
 	n = 0
 	day := s.Started.UTC().Format(time.DateOnly)
@@ -367,17 +404,25 @@ func turnViews(p *Page) []TurnView {
 		for _, m := range t.Messages {
 			n++
 			e := Entry{Page: p, N: n, Msg: m}
-			if d := m.Time.UTC().Format(time.DateOnly); !m.Time.IsZero() && d != day {
-				e.NewDay, day = true, d
-			}
+			var shown []*transcript.ToolResult // results whose calls show them
 			for _, part := range m.Parts {
 				if part.Result != nil && part.Result.Paired {
-					if c := callMsg[part.Result]; c != 0 && c != n && !slices.Contains(e.ResultsOf, c) {
-						e.ResultsOf = append(e.ResultsOf, c)
+					if c := callMsg[part.Result]; c != 0 && c != n {
+						shown = append(shown, part.Result)
+						if !slices.Contains(e.ResultsOf, c) {
+							e.ResultsOf = append(e.ResultsOf, c)
+						}
 					}
 					continue
 				}
 				e.Parts = append(e.Parts, PartView{part, p})
+			}
+			if len(e.Parts) == 0 && len(shown) > 0 {
+				p.aliases[shown[0]] = n
+				continue
+			}
+			if d := m.Time.UTC().Format(time.DateOnly); !m.Time.IsZero() && d != day {
+				e.NewDay, day = true, d
 			}
 			tv.Entries = append(tv.Entries, e)
 		}

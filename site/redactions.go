@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/transcriptsite/transcriptsite/render"
 	"maps"
 	"os"
 	"path/filepath"
@@ -75,7 +76,7 @@ func (b *builder) redactions(ctx context.Context) ([]byte, error) {
 	case n == 0:
 		fmt.Fprintf(&out, "# no secret redacted in %d sessions\n", len(b.site.Sessions))
 	default:
-		fmt.Fprintf(&out, "# %d secrets redacted in %d of %d sessions: %s\n", n, in, len(b.site.Sessions), ByKind(total))
+		fmt.Fprintf(&out, "# %s redacted in %d of %s: %s\n", render.Plural(n, "secret"), in, render.Plural(len(b.site.Sessions), "session"), ByKind(total))
 	}
 	out.WriteString(redactionsHeader)
 	out.Write(body.Bytes())
@@ -94,16 +95,16 @@ func ByKind(counts map[string]int) string {
 	return strings.Join(parts, ", ")
 }
 
-// Redacted adds up what was redacted in the site built in dir, by kind,
-// from its sessions.json.
-func Redacted(dir string) (map[string]int, error) {
+// Published reads a built site's sessions.json: how many sessions it
+// holds, and the secrets redacted in them, by kind.
+func Published(dir string) (sessions int, redacted map[string]int, err error) {
 	data, err := os.ReadFile(filepath.Join(dir, "sessions.json"))
 	if err != nil {
-		return nil, err
+		return 0, nil, err
 	}
 	var list []sessionEntry
 	if err := json.Unmarshal(data, &list); err != nil {
-		return nil, fmt.Errorf("sessions.json: %w", err)
+		return 0, nil, fmt.Errorf("sessions.json: %w", err)
 	}
 	t := map[string]int{}
 	for _, e := range list {
@@ -111,5 +112,5 @@ func Redacted(dir string) (map[string]int, error) {
 			t[k] += n
 		}
 	}
-	return t, nil
+	return len(list), t, nil
 }

@@ -3,6 +3,7 @@ package site
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -69,21 +70,20 @@ func searchInclude(v *viper.Viper) (map[string]bool, error) {
 // tokenizes, and a session can hold gigabytes.
 var partText = 8 << 20 // a variable for tests
 
-// searchSession prepares a session for the index: a document per message,
-// with the text the config includes, in parts of about partText.
+// searchSession prepares a session for the index: a document of its title
+// and models (number 0: a result that links to the page's top), then one
+// per message, with the text the config includes, in parts of about
+// partText.
 func searchSession(s *Session, include map[string]bool) []*search.Prepared {
-	model := ""
-	if len(s.Models) > 0 {
-		model = s.Models[0]
-	}
 	day := 0
 	if !s.Started.IsZero() {
 		day = int(s.Started.Unix() / 86400)
 	}
-	info := search.Session{Title: s.Title, Project: s.Project.Name, Agent: s.Agent, Model: model, Path: s.Path, Day: day}
+	info := search.Session{Title: s.Title, Project: s.Project.Name, Agent: s.Agent, Models: s.Models, Path: s.Path, Day: day}
+	about := strings.Join(append([]string{s.Title}, s.Models...), "\n")
+	docs := []search.Doc{{Role: search.RoleSystem, Text: about, Excerpt: about}}
 	var parts []*search.Prepared
-	var docs []search.Doc
-	size, n := 0, 0
+	size, n := len(about), 0
 	flush := func() {
 		parts = append(parts, search.PreparePart(info, docs, len(parts) > 0))
 		docs, size = nil, 0
@@ -111,29 +111,46 @@ func searchDoc(m *transcript.Message, include map[string]bool) (search.Doc, bool
 		transcript.User: search.RoleUser, transcript.Assistant: search.RoleAssistant,
 		transcript.System: search.RoleSystem, transcript.Tool: search.RoleTool,
 	}[m.Role]}
-	var b strings.Builder
-	add := func(on bool, text string) {
+	var b, ex strings.Builder // what is indexed; what a result shows of it
+	show := func(text string, markdown bool) {
+		if ex.Len() < excerptSource {
+			text = text[:min(len(text), excerptSource)]
+			if markdown {
+				text = plainText(text)
+			}
+			ex.WriteString(text)
+			ex.WriteByte('\n')
+		}
+	}
+	addText := func(on bool, text string, markdown bool) {
 		if on && text != "" {
 			b.WriteString(text)
 			b.WriteByte('\n')
+			show(text, markdown)
 		}
 	}
+	add := func(on bool, text string) { addText(on, text, false) }
 	textPart := include["assistant"]
 	if m.Role == transcript.User {
 		textPart = include["prompts"] && !m.Meta
 	}
 	for _, p := range m.Parts {
 		switch p.Kind {
-		case transcript.TextPart, transcript.CodePart:
+		case transcript.TextPart:
+			addText(textPart, p.Text, true)
+		case transcript.CodePart:
 			add(textPart, p.Text)
 		case transcript.ThinkingPart:
-			add(include["thinking"], p.Text)
+			addText(include["thinking"], p.Text, true)
 		case transcript.EventPart:
 			add(true, p.Text)
 		case transcript.CallPart:
 			c := p.Call
 			d.Kinds |= 1 << slices.Index(toolKinds, c.Kind)
-			add(include["tools"], c.Name+" "+c.ID) // an id is how a log, an API error or a colleague names a call
+			if include["tools"] { // an id is how a log, an API error or a colleague names a call; a result shows the name
+				b.WriteString(c.Name + " " + c.ID + "\n")
+				show(c.Name, false)
+			}
 			if include["commands"] || include["paths"] {
 				var in toolInput
 				if json.Unmarshal([]byte(c.Input), &in) != nil {
@@ -161,8 +178,34 @@ func searchDoc(m *transcript.Message, include map[string]bool) (search.Doc, bool
 			}
 		}
 	}
-	d.Text = b.String()
+	d.Text, d.Excerpt = b.String(), ex.String()
 	return d, d.Text != ""
+}
+
+// excerptSource is how much of a document's text is made plain for its
+// excerpt: more than the index keeps of it.
+const excerptSource = 4 << 10
+
+// markdownSyntax is what plainText takes out of Markdown: fences, heading
+// and quote markers, list bullets, emphasis and code marks, and the
+// brackets of links and images (their text stays, their address goes).
+var markdownSyntax = []struct {
+	re  *regexp.Regexp
+	new string
+}{
+	{regexp.MustCompile("(?m)^\\s*(```|~~~).*$"), ""},
+	{regexp.MustCompile(`(?m)^\s{0,3}(#{1,6}\s+|>\s?|[-*+]\s+(\[[ xX]\]\s+)?|\d+[.)]\s+)`), ""},
+	{regexp.MustCompile(`!?\[([^\]\n]*)\]\([^)\n]*\)`), "$1"},
+	{regexp.MustCompile("\\*\\*|__|`+|~~"), ""},
+	{regexp.MustCompile(`(^|\s)[*_]|[*_]($|\s|[.,;:!?])`), "$1$2"},
+}
+
+// plainText is Markdown as a reader sees it, for a search result.
+func plainText(md string) string {
+	for _, r := range markdownSyntax {
+		md = r.re.ReplaceAllString(md, r.new)
+	}
+	return md
 }
 
 // words returns a string input value, or an argv list joined by spaces.

@@ -27,13 +27,21 @@ type Stats struct {
 	Models    []UsageRow // every model the sessions name, most tokens first
 	Projects  []UsageRow // most tokens first
 	Tools     []ToolRow  // tool kinds that were called, most calls first
-	Longest   []*Session // the longest sessions by duration, at most maxLongest
+	Longest   []*Session // the longest sessions by active time, at most maxLongest
 }
 
-// Day is how many sessions started on a day.
+// Day is how many sessions started on a day, and the tokens they used, by
+// model.
 type Day struct {
 	Date     time.Time
 	Sessions int
+	Tokens   []ModelTokens // most tokens first
+}
+
+// ModelTokens is how many tokens a model used.
+type ModelTokens struct {
+	Model  string // "" for usage recorded with no model
+	Tokens int64
 }
 
 // Count is how many sessions have something: an agent.
@@ -87,6 +95,7 @@ const maxLongest = 10
 func statsOf(pricing Pricing, ss []*Session) *Stats {
 	st := &Stats{Sessions: len(ss)}
 	perDay := map[time.Time]int{}
+	dayTokens := map[time.Time]map[string]int64{} // by the day a session started
 	agents := map[string]int{}
 	models := map[string]*UsageRow{}
 	projects := map[string]*UsageRow{}
@@ -131,6 +140,13 @@ func statsOf(pricing Pricing, ss []*Session) *Stats {
 		}
 		order, by := s.UsageByModel()
 		for _, m := range order {
+			if !s.Started.IsZero() {
+				d := day0(s.Started)
+				if dayTokens[d] == nil {
+					dayTokens[d] = map[string]int64{}
+				}
+				dayTokens[d][m] += tokens(by[m])
+			}
 			r := row(models, m)
 			if !seen[m] {
 				r.Sessions++ // usage under a model the session does not list: ""
@@ -151,7 +167,14 @@ func statsOf(pricing Pricing, ss []*Session) *Stats {
 	if len(perDay) > 0 {
 		days := slices.SortedFunc(maps.Keys(perDay), time.Time.Compare)
 		for d := days[0]; !d.After(days[len(days)-1]); d = d.AddDate(0, 0, 1) {
-			st.Days = append(st.Days, Day{d, perDay[d]})
+			day := Day{Date: d, Sessions: perDay[d]}
+			for m, n := range dayTokens[d] {
+				day.Tokens = append(day.Tokens, ModelTokens{m, n})
+			}
+			slices.SortFunc(day.Tokens, func(a, b ModelTokens) int {
+				return cmp.Or(cmp.Compare(b.Tokens, a.Tokens), cmp.Compare(a.Model, b.Model))
+			})
+			st.Days = append(st.Days, day)
 		}
 	}
 	for name, n := range agents {
@@ -165,13 +188,15 @@ func statsOf(pricing Pricing, ss []*Session) *Stats {
 	}
 	slices.SortFunc(st.Tools, func(a, b ToolRow) int { return cmp.Or(b.Calls-a.Calls, cmp.Compare(a.Kind, b.Kind)) })
 
+	// By the time spent on them, not from first record to last: a session
+	// taken up again a year later did not last a year.
 	for _, s := range ss {
-		if s.Duration() > 0 {
+		if s.Stats.Active > 0 {
 			st.Longest = append(st.Longest, s)
 		}
 	}
 	// Stable: of two as long, the newer comes first, as in the site's order.
-	slices.SortStableFunc(st.Longest, func(a, b *Session) int { return cmp.Compare(b.Duration(), a.Duration()) })
+	slices.SortStableFunc(st.Longest, func(a, b *Session) int { return cmp.Compare(b.Stats.Active, a.Stats.Active) })
 	st.Longest = st.Longest[:min(len(st.Longest), maxLongest)]
 	return st
 }

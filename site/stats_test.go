@@ -60,6 +60,10 @@ func TestStatsHandCounts(t *testing.T) {
 
 	// Two sessions on 1 March, one on 2 and 3 March; a2 has no day.
 	check("days", days(all.Days), []string{"2026-03-01: 2", "2026-03-02: 1", "2026-03-03: 1"})
+	// Their tokens by model: w1 and w2 (sonnet) on 1 March, a1 (the
+	// mystery model) on 2 March, w3 (opus) on 3 March.
+	check("tokens per day", dayTokens(all.Days), []string{
+		"2026-03-01: claude-sonnet-4-5 3300000", "2026-03-02: mystery-model-1 550000", "2026-03-03: claude-opus-4-1 1110000"})
 	check("agents", all.Agents, []Count{{"Claude Code", 5}})
 
 	// Sonnet: w1 1.1M + w2 2.2M tokens, $4.50 + $9.00; opus: w3's 1.11M,
@@ -111,6 +115,16 @@ func days(ds []Day) []string {
 	return out
 }
 
+func dayTokens(ds []Day) []string {
+	var out []string
+	for _, d := range ds {
+		for _, t := range d.Tokens {
+			out = append(out, fmt.Sprintf("%s: %s %d", d.Date.Format("2006-01-02"), t.Model, t.Tokens))
+		}
+	}
+	return out
+}
+
 func usage(rs []UsageRow) []string {
 	var out []string
 	for _, r := range rs {
@@ -143,7 +157,7 @@ func TestStatsPages(t *testing.T) {
 		return out
 	}
 	stats := readFile(t, cfg.Destination, "stats/index.html")
-	want := []string{"chart-days", "chart-agents", "chart-tokens-model", "chart-cost-model",
+	want := []string{"chart-days", "chart-day-tokens", "chart-agents", "chart-tokens-model", "chart-cost-model",
 		"chart-tokens-project", "chart-cost-project", "chart-tools", "chart-errors", "chart-longest"}
 	if got := charts(stats); !reflect.DeepEqual(got, want) {
 		t.Errorf("stats page charts %v, want %v", got, want)
@@ -151,6 +165,8 @@ func TestStatsPages(t *testing.T) {
 	for _, w := range []string{
 		`<title>2026-03-01: 2 sessions</title>`,
 		`<th scope="row">claude-sonnet-4-5</th><td>3,300,000</td><td>$13.50</td>`,
+		`<title>2026-03-01: 3,300,000 tokens</title>`,
+		`<th scope="row">2026-03-02</th><td>mystery-model-1</td><td>550,000</td>`,
 		`<th scope="row">web</th><td>4,410,000</td><td>$17.25</td>`,
 		`<th scope="row">mystery-model-1</th><td>550,000</td><td>no price</td>`,
 		`<th scope="row">read</th><td>1</td><td>1</td><td>100.0%</td>`,

@@ -3,6 +3,7 @@
 package transcript
 
 import (
+	"cmp"
 	"slices"
 	"time"
 	"unicode/utf8"
@@ -264,15 +265,32 @@ type Stats struct {
 	Errors    int
 	ByKind    map[ToolKind]int // tool calls by kind
 	Failed    map[ToolKind]int // tool calls whose result is an error, by kind
+	// Active is the time spent: the gaps between one message and the
+	// next, but for pauses longer than ActiveGap.
+	Active time.Duration
 }
+
+// ActiveGap is the longest pause that counts as time spent on a session:
+// past it, the session was left and taken up again later.
+const ActiveGap = 30 * time.Minute
 
 // Stats counts the session's messages and tool calls.
 func (s *Session) Stats() Stats {
 	st := Stats{ByKind: map[ToolKind]int{}, Failed: map[ToolKind]int{}}
+	var last time.Time
 	for _, t := range s.Turns {
 		st.Messages += len(t.Messages)
 		if len(t.Messages) > 0 && t.Messages[0].Role == User && !t.Messages[0].Meta {
 			st.Prompts++
+		}
+		for _, m := range t.Messages {
+			if m.Time.IsZero() {
+				continue
+			}
+			if gap := m.Time.Sub(last); !last.IsZero() && gap > 0 && gap <= ActiveGap {
+				st.Active += gap
+			}
+			last = m.Time
 		}
 	}
 	s.Parts(func(_ *Message, p *Part) {
@@ -329,23 +347,28 @@ func (s *Session) AddModel(name string) {
 func (s *Session) UsageByModel() ([]string, map[string]Usage) {
 	var order []string
 	by := map[string]Usage{}
+	only := "" // the session's model, when it names one
+	if len(s.Models) == 1 {
+		only = s.Models[0]
+	}
+	at := "" // the model of the last message that named one
 	for _, m := range s.Messages() {
+		at = cmp.Or(m.Model, at)
 		if m.Usage.IsZero() {
 			continue
 		}
-		u, seen := by[m.Model]
+		// Usage recorded apart from the reply it paid for (Codex's token
+		// counts) is the model's that was at work.
+		model := cmp.Or(m.Model, at, only)
+		u, seen := by[model]
 		if !seen {
-			order = append(order, m.Model)
+			order = append(order, model)
 		}
 		u.Add(m.Usage)
-		by[m.Model] = u
+		by[model] = u
 	}
 	if len(order) == 0 && !s.Usage.IsZero() {
-		model := ""
-		if len(s.Models) == 1 {
-			model = s.Models[0]
-		}
-		return []string{model}, map[string]Usage{model: s.Usage}
+		return []string{only}, map[string]Usage{only: s.Usage}
 	}
 	return order, by
 }

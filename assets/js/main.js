@@ -99,6 +99,85 @@
     a.closest(".msg-head").appendChild(b);
   });
 
+  // A region that scrolls can be focused, so it can be scrolled from the
+  // keyboard. Sizes are read first, then attributes written: one layout.
+  var scrollers = Array.prototype.filter.call(
+    document.querySelectorAll("pre, .rows, .facts dd, .outline ol, .scroll, .text table"),
+    function (e) {
+      var st = getComputedStyle(e);
+      var scrolls = function (o) {
+        return o === "auto" || o === "scroll";
+      };
+      return (
+        (scrolls(st.overflowY) && e.scrollHeight > e.clientHeight + 1) ||
+        (scrolls(st.overflowX) && e.scrollWidth > e.clientWidth + 1)
+      );
+    }
+  );
+  scrollers.forEach(function (e) {
+    if (!e.querySelector("a, button, summary, input, select")) e.tabIndex = 0;
+  });
+
+  // The anchor of a message that only held tool results leads to the call
+  // that shows them: open it.
+  function openAlias() {
+    var t = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (t && t.classList.contains("alias") && t.nextElementSibling && t.nextElementSibling.tagName === "DETAILS") {
+      t.nextElementSibling.open = true;
+      t.scrollIntoView();
+    }
+  }
+  openAlias();
+  window.addEventListener("hashchange", openAlias);
+
+  // What a session page shows: prompts only, without tool calls or
+  // thinking, every block open or closed; kept in the address
+  // (?only=prompts&tools=0&thinking=0&open=all) so a view can be linked.
+  var session = document.getElementById("session");
+  var view = document.getElementById("view-controls");
+  if (session && view) {
+    var params = new URLSearchParams(location.search);
+    var el = view.elements;
+    el.only.checked = params.get("only") === "prompts";
+    el.tools.checked = params.get("tools") !== "0";
+    el.thinking.checked = params.get("thinking") !== "0";
+    var open = params.get("open");
+    var apply = function () {
+      session.classList.toggle("only-prompts", el.only.checked);
+      session.classList.toggle("hide-tools", !el.tools.checked);
+      session.classList.toggle("hide-thinking", !el.thinking.checked);
+      var p = new URLSearchParams(location.search);
+      var set = function (k, v) {
+        if (v) p.set(k, v);
+        else p.delete(k);
+      };
+      set("only", el.only.checked && "prompts");
+      set("tools", !el.tools.checked && "0");
+      set("thinking", !el.thinking.checked && "0");
+      set("open", open);
+      var qs = p.toString();
+      history.replaceState(null, "", (qs ? "?" + qs : location.pathname) + location.hash);
+    };
+    var openAll = function () {
+      if (open === "all" || open === "none") {
+        session.querySelectorAll("details").forEach(function (d) {
+          d.open = open === "all";
+        });
+      }
+    };
+    view.addEventListener("change", apply);
+    view.addEventListener("click", function (e) {
+      var b = e.target.closest("button[name=open]");
+      if (!b) return;
+      open = b.value;
+      openAll();
+      apply();
+    });
+    view.hidden = false;
+    openAll();
+    apply();
+  }
+
   // The search box opens the search page; the page's own form runs queries.
   var box = document.getElementById("search-box");
   if (box) {

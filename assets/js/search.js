@@ -109,9 +109,10 @@
   // parse turns a query into units, every one of which a result must match:
   // a term, a phrase (quoted, or a word such as a path that splits into
   // several terms, which is looked up first as the compound it is), or a
-  // prefix (a word ending in *, or, while the query is being typed, its
-  // last word).
-  function parse(query, typing) {
+  // prefix (a word ending in *, or the query's last word unless a space
+  // follows it). The query alone decides: typed, submitted or linked, it
+  // finds the same.
+  function parse(query) {
     var units = [];
     var re = /"([^"]*)"?|(\S+)/g;
     var m;
@@ -129,7 +130,7 @@
         units.push(unit);
       } else units.push({ term: toks[0], prefix: prefix });
     }
-    if (typing && units.length && !/[\s"*]$/.test(query)) units[units.length - 1].prefix = true;
+    if (units.length && !/[\s"*]$/.test(query)) units[units.length - 1].prefix = true;
     return units;
   }
 
@@ -179,7 +180,7 @@
     var self = this;
     if (!this.ready) {
       this.ready = this.fetchJSON(this.base + "meta.json").then(function (meta) {
-        if (meta.version !== 2) throw new Error("unknown search index version " + meta.version);
+        if (meta.version !== 3) throw new Error("unknown search index version " + meta.version);
         self.meta = meta;
         return self.fetchJSON(self.base + meta.sessions);
       }).then(function (table) {
@@ -294,15 +295,15 @@
     return lowerBound(rows, doc + 1, function (r) { return r[5]; }) - 1;
   };
 
-  // search returns the sessions that match, best first, each with its best
-  // documents. filters: {project, agent, role, kind, from, to} (strings as
-  // in the form; from and to as days since 1970). typing makes the last word
-  // a prefix.
-  Searcher.prototype.search = function (query, filters, limit, typing) {
+  // search returns the sessions that match, best first, each with all its
+  // matching documents, best first. filters: {project, agent, model, role,
+  // kind, from, to} (strings as in the form; from and to as days since
+  // 1970).
+  Searcher.prototype.search = function (query, filters, limit) {
     var self = this;
     filters = filters || {};
     limit = limit || 20;
-    var units = parse(query, typing);
+    var units = parse(query);
     return this.load().then(function () {
       if (!units.length) return { sessions: [], total: 0, terms: [] };
       return Promise.all(units.map(function (u) { return self.unitDocs(u); })).then(function (found) {
@@ -327,6 +328,7 @@
       var row = table.sessions[si];
       if (f.project && table.projects[row[1]] !== f.project) return;
       if (f.agent && table.agents[row[2]] !== f.agent) return;
+      if (f.model && !row[3].some(function (m) { return table.models[m] === f.model; })) return;
       if (f.from && row[4] < f.from) return;
       if (f.to && row[4] > f.to) return;
       var score = 0;
@@ -352,11 +354,11 @@
     found.forEach(function (u) { terms = terms.concat(u.terms); });
     sessions = sessions.slice(0, limit).map(function (s) {
       s.docs.sort(function (a, b) { return b.score - a.score || a.doc - b.doc; });
-      s.docs = s.docs.slice(0, 3);
       var row = table.sessions[s.session];
       return {
         session: s.session, title: row[0], project: table.projects[row[1]], agent: table.agents[row[2]],
-        model: table.models[row[3]], day: row[4], docs: s.docs.map(function (d) { return d.doc; }),
+        models: row[3].map(function (m) { return table.models[m]; }), day: row[4],
+        docs: s.docs.map(function (d) { return d.doc; }),
       };
     });
     return { sessions: sessions, total: total, matchedSessions: bySession.size, terms: terms };
@@ -432,6 +434,10 @@
     return e;
   }
 
+  function plural(n, noun) {
+    return n + " " + noun + (n === 1 ? "" : "s");
+  }
+
   function day(d) {
     return d ? new Date(d * 86400000).toISOString().slice(0, 10) : "";
   }
@@ -440,9 +446,11 @@
     return siteRoot + path + (portable ? "index.html" : "");
   }
 
+  var fields = ["project", "agent", "model", "role", "kind", "from", "to"];
+
   function filters() {
     var f = {};
-    ["project", "agent", "role", "kind"].forEach(function (k) { f[k] = form.elements[k].value; });
+    ["project", "agent", "model", "role", "kind"].forEach(function (k) { f[k] = form.elements[k].value; });
     ["from", "to"].forEach(function (k) {
       var v = form.elements[k].value;
       if (v) f[k] = Math.floor(Date.parse(v + "T00:00:00Z") / 86400000);
@@ -462,7 +470,7 @@
   function syncURL() {
     var params = new URLSearchParams();
     if (input.value) params.set("q", input.value);
-    ["project", "agent", "role", "kind", "from", "to"].forEach(function (k) {
+    fields.forEach(function (k) {
       if (form.elements[k].value) params.set(k, form.elements[k].value);
     });
     var qs = params.toString();
@@ -480,7 +488,30 @@
     run(true);
   });
 
-  function run(keepLimit, typing) {
+  var shown = 3; // a session's hits shown before "N more in this session"
+
+  // hit shows one matching message: its number, role and the excerpt
+  // around the first match, each matched word marked.
+  function hit(hits, doc, terms, mine, onPage) {
+    var li = el("li", "search-hit");
+    hits.appendChild(li);
+    searcher.excerpt(doc).then(function (row) {
+      if (mine !== seq || !row) return;
+      onPage(pageURL(row[3]));
+      var link = el("a", "search-hit-link");
+      // Document 0 is the session's title and models: it links to the top.
+      link.href = pageURL(row[3]) + (row[0] ? "#m-" + row[0] : "");
+      link.appendChild(el("span", "search-hit-role", row[0] ? "#" + row[0] + " " + roles[row[1]] : "session"));
+      var text = el("span", "search-hit-text");
+      highlight(row[2], terms).forEach(function (p) {
+        text.appendChild(p.mark ? el("mark", "", p.text) : document.createTextNode(p.text));
+      });
+      link.appendChild(text);
+      li.appendChild(link);
+    });
+  }
+
+  function run(keepLimit) {
     if (!keepLimit) limit = 10;
     var mine = ++seq;
     var q = input.value;
@@ -492,11 +523,11 @@
       return;
     }
     var t0 = performance.now();
-    searcher.search(q, filters(), limit, typing).then(function (res) {
+    searcher.search(q, filters(), limit).then(function (res) {
       if (mine !== seq) return;
       var ms = Math.round(performance.now() - t0);
       status.textContent = res.total
-        ? res.total + " matching messages in " + res.matchedSessions + " sessions (" + ms + " ms)"
+        ? plural(res.total, "matching message") + " in " + plural(res.matchedSessions, "session") + " (" + ms + " ms)"
         : "No messages match.";
       list.replaceChildren();
       more.hidden = res.matchedSessions <= res.sessions.length;
@@ -506,27 +537,28 @@
         var a = el("a", "", s.title);
         h.appendChild(a);
         li.appendChild(h);
-        li.appendChild(el("p", "meta", [s.project, s.agent, day(s.day)].filter(Boolean).join(" · ")));
+        li.appendChild(el("p", "meta", [s.project, s.agent, s.models.join(", "), day(s.day)].filter(Boolean).join(" · ")));
         var hits = el("ul", "search-hits");
         li.appendChild(hits);
         list.appendChild(li);
-        s.docs.slice(0, 2).forEach(function (doc, i) {
-          var hit = el("li", "search-hit");
-          hits.appendChild(hit);
-          searcher.excerpt(doc).then(function (row) {
-            if (mine !== seq || !row) return;
-            if (i === 0) a.href = pageURL(row[3]);
-            var link = el("a", "search-hit-link");
-            link.href = pageURL(row[3]) + "#m-" + row[0];
-            link.appendChild(el("span", "search-hit-role", "#" + row[0] + " " + roles[row[1]]));
-            var text = el("span", "search-hit-text");
-            highlight(row[2], res.terms).forEach(function (p) {
-              text.appendChild(p.mark ? el("mark", "", p.text) : document.createTextNode(p.text));
-            });
-            link.appendChild(text);
-            hit.appendChild(link);
-          });
+        var page = function (url) {
+          if (!a.href) a.href = url;
+        };
+        s.docs.slice(0, shown).forEach(function (doc) {
+          hit(hits, doc, res.terms, mine, page);
         });
+        var rest = s.docs.slice(shown);
+        if (rest.length) {
+          var all = el("button", "search-more-hits", rest.length + " more in this session");
+          all.type = "button";
+          all.addEventListener("click", function () {
+            all.remove();
+            rest.forEach(function (doc) {
+              hit(hits, doc, res.terms, mine, page);
+            });
+          });
+          li.appendChild(all);
+        }
       });
     }).catch(function (err) {
       status.textContent = location.protocol === "file:"
@@ -540,19 +572,19 @@
     e.preventDefault();
     run(false);
   });
-  form.addEventListener("input", function (e) {
+  form.addEventListener("input", function () {
     clearTimeout(timer);
-    var typing = e.target === input;
-    timer = setTimeout(function () { run(false, typing); }, 120);
+    timer = setTimeout(function () { run(false); }, 120);
   });
   searcher.load().then(function () {
     var t = searcher.table;
     fillSelect("project", t.projects);
     fillSelect("agent", t.agents);
+    fillSelect("model", t.models);
     fillSelect("kind", t.kinds);
     var params = new URLSearchParams(location.search);
     input.value = params.get("q") || "";
-    ["project", "agent", "role", "kind", "from", "to"].forEach(function (k) {
+    fields.forEach(function (k) {
       if (params.has(k)) form.elements[k].value = params.get(k);
     });
     if (input.value) run(false);

@@ -4,6 +4,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"runtime"
@@ -25,11 +27,14 @@ import (
 	"syscall"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	transcriptsite "github.com/transcriptsite/transcriptsite"
 	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/site"
 	"github.com/transcriptsite/transcriptsite/site/server"
 )
@@ -107,7 +112,9 @@ Run "transcriptsite build" in a site directory (one with config.yaml and
 content/), or anywhere to build the embedded demo site into public/.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       versionLine(),
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.AddCommand(newBuild(), newServe(), newExport(), newVersion(), newFormats(), newPublish(), newNew())
 	var cpuProfile, memProfile, traceFile string
 	root.PersistentFlags().StringVar(&cpuProfile, "profile-cpu", "", "write a CPU profile to this file")
@@ -179,10 +186,11 @@ func (f *buildFlags) register(c *cobra.Command) {
 	fl := c.Flags()
 	fl.StringVarP(&f.source, "source", "s", "", "site directory: where config.yaml and content/ are (default: current directory)")
 	fl.StringVar(&f.config, "config", "", "config file (default: config.yaml, .yml, .toml or .json in the site directory)")
-	fl.StringVar(&f.contentDir, "contentDir", "", "folder of session files to read")
+	fl.StringVarP(&f.contentDir, "contentDir", "c", "", "folder of session files to read")
 	fl.StringVarP(&f.destination, "destination", "d", "", "folder to write the site to (default: public)")
-	fl.StringVar(&f.baseURL, "baseURL", "", "URL the site is served from, e.g. https://user.github.io/repo/")
-	fl.BoolVar(&f.agents, "agents", false, "also read every installed agent's session folders (see `transcriptsite formats`)")
+	fl.StringVarP(&f.baseURL, "baseURL", "b", "", "URL the site is served from, e.g. https://user.github.io/repo/")
+	// No backticks: pflag would show the quoted words as the flag's argument.
+	fl.BoolVar(&f.agents, "agents", false, "also read every installed agent's session folders (see \"transcriptsite formats\")")
 	fl.StringVar(&f.cacheDir, "cacheDir", "", "folder of the build cache (default: under the user cache dir)")
 	fl.BoolVar(&f.ignoreCache, "ignoreCache", false, "rebuild everything: do not read the build cache")
 	fl.BoolVar(&f.gc, "gc", false, "remove build cache entries this build did not use")
@@ -267,7 +275,7 @@ func (f *buildFlags) build(c *cobra.Command, cfg *site.Config, warns []string) (
 		for _, w := range rep.Warnings {
 			list.WriteString("\n  " + warningPath(cfg, w))
 		}
-		return rep, fmt.Errorf("--strict: %d warnings about session files:%s", len(rep.Warnings), list.String())
+		return rep, fmt.Errorf("--strict: %s about session files:%s", render.Plural(len(rep.Warnings), "warning"), list.String())
 	}
 	return rep, nil
 }
@@ -294,9 +302,14 @@ func newVersion() *cobra.Command {
 		Short: "Print the version",
 		Args:  cobra.NoArgs,
 		Run: func(c *cobra.Command, _ []string) {
-			fmt.Fprintf(c.OutOrStdout(), "transcriptsite %s %s/%s %s\n", transcriptsite.Version, runtime.GOOS, runtime.GOARCH, runtime.Version())
+			fmt.Fprintln(c.OutOrStdout(), versionLine())
 		},
 	}
+}
+
+// versionLine is what version and --version print.
+func versionLine() string {
+	return fmt.Sprintf("transcriptsite %s %s/%s %s", transcriptsite.Version, runtime.GOOS, runtime.GOARCH, runtime.Version())
 }
 
 func newFormats() *cobra.Command {
@@ -309,13 +322,26 @@ agents keep their sessions on this machine: "build --agents" reads those that
 exist (config key agentDirs moves them).`,
 		Args: cobra.NoArgs,
 		Run: func(c *cobra.Command, _ []string) {
-			w := tabwriter.NewWriter(c.OutOrStdout(), 0, 4, 2, ' ', 0)
+			out := c.OutOrStdout()
+			width := termWidth(out)
+			// A format read by several readers (SpecStory's JSON and its
+			// Markdown) is listed once, with what each reads.
+			done := map[string]bool{}
 			for _, r := range ingest.Readers {
-				fmt.Fprintf(w, "%s\t%s\n", r.Name, r.Agent)
-				fmt.Fprintf(w, "\treads:\t%s\n", r.Files)
-				fmt.Fprintf(w, "\tdetects:\t%s\n", r.Detects)
+				if done[r.Name] {
+					continue
+				}
+				done[r.Name] = true
+				fmt.Fprintf(out, "%s (%s)\n", r.Name, r.Agent)
+				for _, same := range ingest.Readers {
+					if same.Name == r.Name {
+						fmt.Fprint(out, wrap("  reads:    ", same.Files, width))
+						fmt.Fprint(out, wrap("  detects:  ", same.Detects, width))
+					}
+				}
 			}
-			fmt.Fprintln(w, "\nAgent session folders on this machine (build --agents):")
+			fmt.Fprintln(out, "\nAgent session folders on this machine (build --agents):")
+			w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 			home, _ := os.UserHomeDir()
 			for _, l := range ingest.AgentLocations(home, os.Getenv) {
 				fmt.Fprintf(w, "%s\t%s\t%s\n", l.Format, l.Dir, countFiles(l.Dir))
@@ -323,6 +349,40 @@ exist (config key agentDirs moves them).`,
 			w.Flush()
 		},
 	}
+}
+
+// termWidth is the width of the terminal out writes to, or 80 when it is
+// not one.
+func termWidth(out io.Writer) int {
+	if f, ok := out.(*os.File); ok {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 40 {
+			return w
+		}
+	}
+	return 80
+}
+
+// wrap writes text after label, in lines no wider than width, each line
+// after the first indented as far as the label.
+func wrap(label, text string, width int) string {
+	var b strings.Builder
+	b.WriteString(label)
+	indent := strings.Repeat(" ", len(label))
+	col := len(label)
+	for i, word := range strings.Fields(text) {
+		n := utf8.RuneCountInString(word)
+		if i > 0 && col+1+n > width {
+			b.WriteString("\n" + indent)
+			col = len(indent)
+		} else if i > 0 {
+			b.WriteByte(' ')
+			col++
+		}
+		b.WriteString(word)
+		col += n
+	}
+	b.WriteByte('\n')
+	return b.String()
 }
 
 // countFiles says how many files are under dir, or that it does not exist.
@@ -340,7 +400,7 @@ func countFiles(dir string) string {
 	case err != nil:
 		return err.Error()
 	}
-	return fmt.Sprintf("%d files", n)
+	return render.Plural(n, "file")
 }
 
 func newServe() *cobra.Command {
@@ -349,10 +409,12 @@ func newServe() *cobra.Command {
 		port              int
 		bind              string
 		disableLiveReload bool
+		o                 serveOptions
 	)
 	c := &cobra.Command{
-		Use:   "serve",
-		Short: "Serve the site, rebuilding it as sessions, templates and config change",
+		Use:     "serve",
+		Aliases: []string{"server"},
+		Short:   "Serve the site, rebuilding it as sessions, templates and config change",
 		Long: `Serve builds the site into memory and serves it at http://localhost:1313/.
 It watches the content, the site's templates and assets and its config, rebuilds
 what changed, and reloads open pages (a stylesheet change applies in place). A
@@ -370,17 +432,26 @@ build that fails keeps the last good site and shows the error on the page.`,
 			if !c.Flags().Changed("baseURL") {
 				opts.Overrides["baseURL"] = fmt.Sprintf("http://localhost:%d/", addr.Port)
 			}
-			return serve(ctx, c, ln, opts, f, !disableLiveReload)
+			o.liveReload = !disableLiveReload
+			return serve(ctx, c, ln, opts, f, o)
 		},
 	}
 	f.register(c)
+	_ = c.Flags().MarkHidden("destination") // serve keeps the site in memory: it writes no folder
 	c.Flags().IntVarP(&port, "port", "p", 1313, "port to listen on (0 picks a free one)")
 	c.Flags().StringVar(&bind, "bind", "127.0.0.1", "interface to listen on")
 	c.Flags().BoolVar(&disableLiveReload, "disableLiveReload", false, "do not reload pages when the site changes")
+	c.Flags().BoolVarP(&o.openBrowser, "openBrowser", "O", false, "open the site in the browser ($BROWSER, or the system's) once it is built")
+	c.Flags().BoolVarP(&o.navigateToChanged, "navigateToChanged", "N", false, "when a session file changes, take open pages to that session's page")
 	return c
 }
 
-func serve(ctx context.Context, c *cobra.Command, ln net.Listener, opts site.Options, f buildFlags, liveReload bool) error {
+// serveOptions are serve's own switches.
+type serveOptions struct {
+	liveReload, openBrowser, navigateToChanged bool
+}
+
+func serve(ctx context.Context, c *cobra.Command, ln net.Listener, opts site.Options, f buildFlags, o serveOptions) error {
 	out, errOut := c.OutOrStdout(), c.ErrOrStderr()
 	cfg, warns, err := site.LoadConfig(opts)
 	if err != nil {
@@ -393,9 +464,9 @@ func serve(ctx context.Context, c *cobra.Command, ln net.Listener, opts site.Opt
 	if err != nil {
 		return err
 	}
-	srv := server.New(cfg.BaseURL, ln.Addr().(*net.TCPAddr).IP.String(), liveReload, errOut)
+	srv := server.New(cfg.BaseURL, ln.Addr().(*net.TCPAddr).IP.String(), o.liveReload, errOut)
 	var mu sync.Mutex // one build at a time
-	rebuild := func() {
+	rebuild := func(changed []string) {
 		mu.Lock()
 		defer mu.Unlock()
 		files, rep, err := b.BuildFiles(ctx)
@@ -411,16 +482,24 @@ func serve(ctx context.Context, c *cobra.Command, ln net.Listener, opts site.Opt
 				fmt.Fprintln(errOut, "WARN", warningPath(cfg, w))
 			}
 		}
+		if o.navigateToChanged {
+			srv.NavigateTo(changedPage(cfg, files, changed))
+		}
 		srv.Update(files)
-		fmt.Fprintf(out, "%s (%d pages rendered)\n", rep, rep.Rendered)
+		fmt.Fprintf(out, "%s (%s rendered)\n", rep, render.Plural(rep.Rendered, "page"))
 		// serve waits for the next change with only the site to hold:
 		// what the build used goes back to the system now, not minutes
 		// later.
 		debug.FreeOSMemory()
 	}
-	rebuild()
+	rebuild(nil)
 	url := fmt.Sprintf("http://localhost:%d%s", ln.Addr().(*net.TCPAddr).Port, basePath(cfg.BaseURL))
 	fmt.Fprintf(out, "Serving at %s (bind address %s); press Ctrl+C to stop\n", url, ln.Addr().(*net.TCPAddr).IP)
+	if o.openBrowser {
+		if err := openBrowser(url); err != nil {
+			fmt.Fprintln(errOut, "WARN could not open a browser:", err)
+		}
+	}
 
 	// The content folders, the site's theme and its config: not the whole
 	// site folder, where a log or a build written would rebuild forever.
@@ -458,7 +537,7 @@ func serve(ctx context.Context, c *cobra.Command, ln net.Listener, opts site.Opt
 				return
 			}
 		}
-		rebuild()
+		rebuild(changed)
 	})
 
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
@@ -495,4 +574,41 @@ func basePath(baseURL string) string {
 		return "/"
 	}
 	return cmp.Or(baseURL, "/")
+}
+
+// changedPage is the site path of the page of the first session whose file
+// is among the changed paths, or "".
+func changedPage(cfg *site.Config, files site.Files, changed []string) string {
+	var list []struct{ Source, URL string }
+	if len(changed) == 0 || json.Unmarshal(files["sessions.json"], &list) != nil {
+		return ""
+	}
+	for _, p := range changed {
+		for _, e := range list {
+			if cfg.DiskPath(e.Source) == p {
+				return e.URL
+			}
+		}
+	}
+	return ""
+}
+
+// openBrowser opens url in $BROWSER, or in the system's browser.
+func openBrowser(url string) error {
+	name, args := os.Getenv("BROWSER"), []string{url}
+	switch {
+	case name != "":
+	case runtime.GOOS == "darwin":
+		name = "open"
+	case runtime.GOOS == "windows":
+		name, args = "rundll32", []string{"url.dll,FileProtocolHandler", url}
+	default:
+		name = "xdg-open"
+	}
+	cmd := exec.Command(name, args...)
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go cmd.Wait() //nolint:errcheck // the browser outlives nothing we wait for
+	return nil
 }

@@ -12,8 +12,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// scaffold is a new site: config.yaml, content/README.md, .gitignore and,
-// on request, a GitHub Actions workflow.
+// scaffold is a new site: config.yaml, README.md, .gitignore and, on
+// request, a GitHub Actions workflow. content/ is made empty: a file in it
+// that is not a session would warn on every build.
 //
 //go:embed all:scaffold
 var scaffold embed.FS
@@ -28,7 +29,8 @@ func newNew() *cobra.Command {
 		Use:   "site DIR",
 		Short: "Create a new site in DIR",
 		Long: `New site writes a site directory: config.yaml with every key documented,
-content/ for the session files, and a .gitignore for the built site. With
+an empty content/ for the session files, a README.md that says what to put in
+it, and a .gitignore for the built site. With
 --github-actions it also writes .github/workflows/pages.yml, which builds the
 site and deploys it to GitHub Pages on every push. DIR must be new or empty.`,
 		Args: cobra.ExactArgs(1),
@@ -55,6 +57,9 @@ site and deploys it to GitHub Pages on every push. DIR must be new or empty.`,
 				return os.WriteFile(dst, data, 0o644)
 			})
 			if err != nil {
+				return err
+			}
+			if err := os.MkdirAll(filepath.Join(dir, "content"), 0o755); err != nil {
 				return err
 			}
 			out := c.OutOrStdout()

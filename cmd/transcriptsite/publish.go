@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/site"
 	"github.com/transcriptsite/transcriptsite/site/publish"
 )
@@ -44,13 +45,14 @@ On GitHub, set Settings > Pages > Source to "Deploy from a branch", gh-pages.`,
 				return err
 			}
 			pages := publish.PagesURL(remote, cfg.CNAME)
-			opt.Remote, opt.Dir, opt.CNAME = remote, cfg.Destination, cfg.CNAME
+			opt.Remote, opt.Dir, opt.CNAME, opt.Repo = remote, cfg.Destination, cfg.CNAME, cfg.Dir
 			var redacted map[string]int
+			sessions := 0
 			if c.Flags().Changed("destination") {
 				if f.redactions != "" {
 					return errors.New("--redactions lists what a build redacts: leave out -d to build and publish")
 				}
-				if redacted, err = site.Redacted(opt.Dir); err != nil {
+				if sessions, redacted, err = site.Published(opt.Dir); err != nil {
 					return fmt.Errorf("%s holds no site built by transcriptsite (no sessions.json): build it, or leave out -d to build and publish", opt.Dir)
 				}
 			} else {
@@ -61,18 +63,21 @@ On GitHub, set Settings > Pages > Source to "Deploy from a branch", gh-pages.`,
 				if err != nil {
 					return err
 				}
-				redacted = rep.Redacted
-				if !c.Flags().Changed("message") {
-					opt.Message = fmt.Sprintf("Publish %d sessions", rep.Sessions)
-				}
+				redacted, sessions = rep.Redacted, rep.Sessions
+			}
+			if opt.Message == "" {
+				opt.Message = "Publish " + render.Plural(sessions, "session")
 			}
 			res, err := publish.Publish(ctx, opt)
 			if err != nil {
 				return err
 			}
+			if f.quiet {
+				return nil
+			}
 			out := c.OutOrStdout()
 			if n := site.Sum(redacted); n > 0 {
-				fmt.Fprintf(out, "Redacted %d secrets: %s\n", n, site.ByKind(redacted))
+				fmt.Fprintf(out, "Redacted %s: %s\n", render.Plural(n, "secret"), site.ByKind(redacted))
 			} else if cfg.Redact.Enabled {
 				fmt.Fprintln(out, "Redacted no secret")
 			}
@@ -93,7 +98,7 @@ On GitHub, set Settings > Pages > Source to "Deploy from a branch", gh-pages.`,
 	fl := c.Flags()
 	fl.StringVar(&opt.Remote, "remote", "origin", "the git remote to publish to: a remote name of the site directory's repository, or a URL")
 	fl.StringVar(&opt.Branch, "branch", "gh-pages", "the branch to commit the site to")
-	fl.StringVar(&opt.Message, "message", "Publish the site", "the commit message")
+	fl.StringVar(&opt.Message, "message", "", `the commit message (default "Publish N sessions", N the number of sessions in the site)`)
 	fl.BoolVar(&allowSecrets, "allow-secrets", false, "publish even though redaction is turned off in the config")
 	return c
 }

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -37,60 +36,34 @@ const serveSession = `{"parentUuid":null,"sessionId":"s-1","cwd":"/w/app","type"
 
 // served is a site dir that serve is serving for the test.
 type served struct {
-	t           *testing.T
 	dir, base   string // base is the site's address
 	out, errOut *lockedBuffer
 	ctx         context.Context // done when the test ends
+	write       func(rel, data string)
 }
 
 // serveSite writes a site dir with one session and serves it on a free
 // port until the test ends.
 func serveSite(t *testing.T, title string) *served {
-	s := &served{t: t, dir: t.TempDir(), out: new(lockedBuffer), errOut: new(lockedBuffer)}
+	s := &served{dir: t.TempDir()}
+	s.write = writeIn(t, s.dir)
 	s.write("config.yaml", "title: "+title+"\n")
 	s.write("content/app/s.jsonl", serveSession)
 	t.Setenv("TRANSCRIPTSITE_SASS", "/no/sass") // the stylesheet comes from assets/css: no Dart Sass here
-
-	ctx, cancel := context.WithCancel(context.Background())
-	s.ctx = ctx
-	root := newRoot()
-	root.SetOut(s.out)
-	root.SetErr(s.errOut)
-	root.SetArgs([]string{"serve", "-s", s.dir, "--port", "0", "--cacheDir", t.TempDir()})
-	done := make(chan error, 1)
-	go func() { done <- root.ExecuteContext(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve ended with %v", err)
-		}
-	})
-	waitFor(t, "the server", func() bool {
-		m := regexp.MustCompile(`Serving at (\S+)`).FindStringSubmatch(s.out.String())
-		if m != nil {
-			s.base = m[1]
-		}
-		return m != nil
-	})
+	s.ctx, s.base, s.out, s.errOut = serving(t, "serve", "-s", s.dir, "--port", "0", "--cacheDir", t.TempDir())
 	return s
-}
-
-// write writes the file rel of the site dir.
-func (s *served) write(rel, data string) {
-	s.t.Helper()
-	p := filepath.Join(s.dir, rel)
-	_ = os.MkdirAll(filepath.Dir(p), 0o755)
-	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-		s.t.Fatal(err)
-	}
 }
 
 // TestServe starts serve on a free port, edits a session, a template and a
 // stylesheet, breaks and mends a template, and watches the site change over
 // HTTP and through reload events.
 func TestServe(t *testing.T) {
-	s := serveSite(t, "Serve test")
-	dir, base, out, errOut, ctx, write := s.dir, s.base, s.out, s.errOut, s.ctx, s.write
+	dir := t.TempDir()
+	write := writeIn(t, dir)
+	write("config.yaml", "title: Serve test\n")
+	write("content/app/s.jsonl", serveSession)
+	t.Setenv("TRANSCRIPTSITE_SASS", "/no/sass") // the stylesheet comes from assets/css: no Dart Sass here
+	ctx, base, out, errOut := serving(t, "serve", "-s", dir, "--port", "0", "--cacheDir", t.TempDir())
 	get := func(path string) (int, string) {
 		resp, err := http.Get(base + path)
 		if err != nil {
@@ -222,7 +195,7 @@ func TestServeWatchesOnlyTheSite(t *testing.T) {
 	s := serveSite(t, "Watch test")
 	dir, out, write := s.dir, s.out, s.write
 	write("backup/old/notes.txt", "a folder of the user's")
-	builds := func() int { return strings.Count(out.String(), "pages rendered") }
+	builds := func() int { return strings.Count(out.String(), " rendered)") }
 
 	// A log beside the config, written line by line as serve's output
 	// would be, and a folder of the user's: no rebuild.

@@ -89,7 +89,7 @@ func TestClaudeBadLines(t *testing.T) {
 	ingesttest.WantWarnings(t, warns,
 		"malformed.jsonl:2: skipped: not a JSON object",
 		"malformed.jsonl:3: skipped: not a JSON object",
-		"malformed.jsonl:5: skipped: json: cannot unmarshal string",
+		"malformed.jsonl:5: skipped: message: expected an object, found a string",
 		"malformed.jsonl:8: incomplete last line skipped",
 	)
 	if len(ss) != 1 || ss[0].Stats().Messages != 3 {
@@ -351,7 +351,7 @@ func TestClaudeTitles(t *testing.T) {
 
 func TestClaudeWebExport(t *testing.T) {
 	ss, warns := ingesttest.ReadFile(t, "web.json")
-	if len(warns) != 1 || !strings.HasPrefix(warns[0].String(), "web.json: loglines[3]: skipped: json: cannot unmarshal number") {
+	if len(warns) != 1 || !strings.HasPrefix(warns[0].String(), "web.json: loglines[3]: skipped: expected an object, found a number") {
 		t.Errorf("warnings = %v", warns)
 	}
 	if len(ss) != 1 {

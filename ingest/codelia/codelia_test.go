@@ -214,7 +214,7 @@ func TestCodeliaBadLines(t *testing.T) {
 	ingesttest.WantWarnings(t, warns,
 		"malformed.jsonl:2: skipped: not a JSON object",
 		"malformed.jsonl:3: skipped: not a JSON object",
-		"malformed.jsonl:4: skipped: json: cannot unmarshal number",
+		"malformed.jsonl:4: skipped: outcome: expected a string, found a number",
 		"malformed.jsonl:7: image data is not base64; skipped",
 		"malformed.jsonl:8: Unknown agent event: shown as an unknown event",
 	)

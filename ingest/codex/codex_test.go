@@ -179,7 +179,7 @@ func TestCodexBadLines(t *testing.T) {
 	want := []string{
 		"malformed.jsonl:2: skipped: not a JSON object",
 		"malformed.jsonl:4: skipped: not a JSON object",
-		"malformed.jsonl:5: skipped: json: cannot unmarshal string",
+		"malformed.jsonl:5: skipped: summary: expected an array, found a string",
 		"malformed.jsonl:8: incomplete last line skipped",
 	}
 	if len(warns) != len(want) {

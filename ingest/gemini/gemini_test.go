@@ -200,7 +200,7 @@ func TestGeminiRewriteAndRewind(t *testing.T) {
 func TestGeminiLegacy(t *testing.T) {
 	s, warns := ingesttest.OneSession(t, "legacy.json")
 	ingesttest.WantWarnings(t, warns,
-		"legacy.json: messages[1]: record kept without a field: json: cannot unmarshal string",
+		"legacy.json: messages[1]: record kept without a field: thoughts: expected an array, found a string",
 		"legacy.json: messages[4]: skipped: not a JSON object",
 	)
 	// Metadata after the messages still applies; m1 written twice keeps its

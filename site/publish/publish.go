@@ -162,16 +162,26 @@ func Publish(ctx context.Context, opt Options) (*Result, error) {
 }
 
 // identity is the author and committer for the commit: the user's, as git
-// finds it from the site's repository, or transcriptsite's when they have
-// none, so that publishing from CI works.
+// finds them in the site's repository (its own user.name and user.email
+// first, as git itself would there; the commit is made in a repository of
+// our own, which would see only the global ones), or transcriptsite's when
+// there are none, so that publishing from CI works.
 func identity(ctx context.Context, repo string) []string {
 	env := os.Environ()
-	if _, err := git(ctx, repo, nil, "var", "GIT_COMMITTER_IDENT"); err == nil {
-		return env
+	for _, who := range []string{"AUTHOR", "COMMITTER"} {
+		name, email := "transcriptsite", "transcriptsite@localhost"
+		if out, err := git(ctx, repo, nil, "var", "GIT_"+who+"_IDENT"); err == nil {
+			if m := identRE.FindStringSubmatch(out); m != nil {
+				name, email = m[1], m[2]
+			}
+		}
+		env = append(env, "GIT_"+who+"_NAME="+name, "GIT_"+who+"_EMAIL="+email)
 	}
-	return append(env, "GIT_AUTHOR_NAME=transcriptsite", "GIT_AUTHOR_EMAIL=transcriptsite@localhost",
-		"GIT_COMMITTER_NAME=transcriptsite", "GIT_COMMITTER_EMAIL=transcriptsite@localhost")
+	return env
 }
+
+// identRE reads git's "Name <email> 1700000000 +0000".
+var identRE = regexp.MustCompile(`^(.*) <(.*)> \d+ [+-]\d{4}$`)
 
 // git runs git in dir ("" for the current dir) with env (nil for this
 // process's) and returns its output, trimmed, or an error with what it said.

@@ -30,7 +30,7 @@ import (
 )
 
 // Version is written into the meta file; the client refuses another.
-const Version = 2
+const Version = 3
 
 const (
 	maxTokens = 2000    // indexed per document: past it a long output only adds noise and size
@@ -41,7 +41,7 @@ const (
 	titleLen    = 48       // characters of a title in the eager table
 	maxTokenLen = 64       // longer runs (base64, hashes of hashes) are not words anyone types
 	maxSuffixes = 3        // of a path, the parts after its last three '/' are terms too
-	excerptLen  = 200      // bytes of a document kept for excerpts: two lines of a result
+	excerptLen  = 1000     // bytes of a document kept for excerpts: the client shows the part around the first match
 	shardTarget = 32 << 10 // bytes of JSON per shard before a new one starts
 	BlockDocs   = 16       // documents per excerpt file: a result downloads one small block
 )
@@ -60,13 +60,17 @@ type Doc struct {
 	Role  int    // RoleUser, …
 	Kinds uint16 // a bit per tool kind the message calls, in the order of Options.Kinds
 	Text  string
+	// Excerpt is what a result shows of the document, as plain text; ""
+	// shows the start of Text.
+	Excerpt string
 }
 
 // Session describes a session for results and filters.
 type Session struct {
-	Title, Project, Agent, Model string
-	Path                         string // its page, relative to the site root
-	Day                          int    // the day it started, as days since 1970-01-01; 0 if unknown
+	Title, Project, Agent string
+	Models                []string
+	Path                  string // its page, relative to the site root
+	Day                   int    // the day it started, as days since 1970-01-01; 0 if unknown
 }
 
 // Index accumulates documents. Sessions must be added in the site's order
@@ -95,8 +99,9 @@ type termLists struct{ docs, pos, last uint32 }
 
 type sessionRow struct {
 	Session
-	project, agent, model int
-	docStart              int
+	project, agent int
+	models         []int
+	docStart       int
 }
 
 type fragment struct {
@@ -197,7 +202,7 @@ func PreparePart(s Session, docs []Doc, more bool) *Prepared {
 			}
 			e.records++
 		}
-		p.frags = append(p.frags, fragment{n: d.N, role: d.Role, text: excerpt(d.Text), path: s.Path})
+		p.frags = append(p.frags, fragment{n: d.N, role: d.Role, text: excerpt(cmp.Or(d.Excerpt, d.Text)), path: s.Path})
 	}
 
 	// Group the log by term, in document order, and encode each term's
@@ -282,7 +287,10 @@ func (ix *Index) Append(p *Prepared) {
 		row := sessionRow{Session: p.session, docStart: ix.docs}
 		row.project = intern(&ix.projects, p.session.Project)
 		row.agent = intern(&ix.agents, p.session.Agent)
-		row.model = intern(&ix.models, p.session.Model)
+		row.models = []int{} // [], not null, in the table
+		for _, m := range p.session.Models {
+			row.models = append(row.models, intern(&ix.models, m))
+		}
 		ix.sessions = append(ix.sessions, row)
 	}
 	from := uint32(0)
@@ -830,7 +838,7 @@ func (ix *Index) writeTables(build hash.Hash, starts []string) error {
 	rows := make([][6]any, len(ix.sessions))
 	day, doc := 0, 0
 	for i, s := range ix.sessions {
-		rows[i] = [6]any{cut(s.Title, titleLen), s.project, s.agent, s.model, s.Day - day, s.docStart - doc}
+		rows[i] = [6]any{cut(s.Title, titleLen), s.project, s.agent, s.models, s.Day - day, s.docStart - doc}
 		day, doc = s.Day, s.docStart
 	}
 	sessions, err := json.Marshal(struct {

@@ -95,12 +95,12 @@ func testIndex(t *testing.T) string {
 		session Session
 		docs    []Doc
 	}{
-		{Session{Title: "Fix the cache", Project: "weather", Agent: "Claude Code", Model: "claude-sonnet-4-5", Path: "sessions/weather/a/", Day: 20400}, []Doc{
+		{Session{Title: "Fix the cache", Project: "weather", Agent: "Claude Code", Models: []string{"claude-sonnet-4-5"}, Path: "sessions/weather/a/", Day: 20400}, []Doc{
 			{N: 1, Role: RoleUser, Text: "The cache never hit twice in a row"},
 			{N: 2, Role: RoleAssistant, Text: "The cache key changes every second.\nRead internal/api/client.go (toolu_01XYZ)", Kinds: 1 << 1},
 			{N: 4, Role: RoleAssistant, Text: "Fixed."},
 		}},
-		{Session{Title: "Borrow checker", Project: "rustlings", Agent: "Codex CLI", Model: "gpt-5", Path: "sessions/rustlings/b/", Day: 20401}, []Doc{
+		{Session{Title: "Borrow checker", Project: "rustlings", Agent: "Codex CLI", Models: []string{"gpt-5"}, Path: "sessions/rustlings/b/", Day: 20401}, []Doc{
 			{N: 1, Role: RoleUser, Text: "error[E0382]: borrow of moved value: `v`"},
 			{N: 2, Role: RoleAssistant, Text: "shell\ncargo build\n   Compiling x", Kinds: 1 << 0},
 		}},
@@ -307,13 +307,13 @@ func TestShortestAfter(t *testing.T) {
 }
 
 func TestExcerpt(t *testing.T) {
-	long := strings.Repeat("word ", 200)
+	long := strings.Repeat("word ", excerptLen/2)
 	for in, want := range map[string]string{
 		"  a\n\tb  c ":                     "a b c",
 		"":                                 "",
 		strings.Repeat(" ", 5000) + "late": "",
 		long:                               strings.TrimSpace(long[:excerptLen]),
-		strings.Repeat("é", 400):           strings.Repeat("é", excerptLen/2),
+		strings.Repeat("é", excerptLen):    strings.Repeat("é", excerptLen/2),
 	} {
 		if got := excerpt(in); got != want {
 			t.Errorf("excerpt(%.20q…) = %.40q… (%d bytes), want %.40q… (%d bytes)", in, got, len(got), want, len(want))

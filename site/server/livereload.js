@@ -37,6 +37,10 @@
   source.onmessage = function (e) {
     var ev = JSON.parse(e.data);
     if (ev.type === "reload") location.reload();
+    else if (ev.type === "navigate") {
+      if (location.pathname === ev.path) location.reload();
+      else location.href = ev.path;
+    }
     else if (ev.type === "css") {
       if (overlay) location.reload();
       else swapCSS();

@@ -36,10 +36,11 @@ type Server struct {
 	liveReload bool
 	log        io.Writer
 
-	mu      sync.RWMutex
-	files   map[string]file
-	built   time.Time
-	lastErr string
+	mu       sync.RWMutex
+	files    map[string]file
+	built    time.Time
+	lastErr  string
+	navigate string // see NavigateTo
 
 	subMu sync.Mutex
 	subs  map[chan event]bool
@@ -60,8 +61,9 @@ type compressed struct {
 }
 
 type event struct {
-	Type    string `json:"type"` // "reload", "css" or "error"
+	Type    string `json:"type"` // "reload", "navigate", "css" or "error"
 	Message string `json:"message,omitempty"`
+	Path    string `json:"path,omitempty"` // where "navigate" goes
 }
 
 // New returns a server of a site whose base URL is baseURL, listening on
@@ -111,6 +113,14 @@ func (s *Server) allowed(host string) bool {
 	return s.hosts[host] || strings.HasSuffix(host, ".localhost") // RFC 6761: always this machine
 }
 
+// NavigateTo makes the next update that changes the site take open pages
+// to page, a path of the site, instead of reloading them ("" reloads).
+func (s *Server) NavigateTo(page string) {
+	s.mu.Lock()
+	s.navigate = page
+	s.mu.Unlock()
+}
+
 // Update serves a new build, and tells open pages what changed: a
 // stylesheet alone is swapped in place, anything else reloads the page.
 func (s *Server) Update(files site.Files) {
@@ -127,8 +137,8 @@ func (s *Server) Update(files site.Files) {
 		next[name] = f
 	}
 	s.mu.Lock()
-	prev, failed := s.files, s.lastErr != ""
-	s.files, s.built, s.lastErr = next, time.Now(), ""
+	prev, failed, page := s.files, s.lastErr != "", s.navigate
+	s.files, s.built, s.lastErr, s.navigate = next, time.Now(), "", ""
 	s.mu.Unlock()
 	if failed { // pages show the error: the recovered site replaces it
 		s.broadcast(event{Type: "reload"})
@@ -151,6 +161,8 @@ func (s *Server) Update(files site.Files) {
 	case !changed:
 	case onlyCSS:
 		s.broadcast(event{Type: "css"})
+	case page != "":
+		s.broadcast(event{Type: "navigate", Path: s.base + page})
 	default:
 		s.broadcast(event{Type: "reload"})
 	}

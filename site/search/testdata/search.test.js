@@ -21,22 +21,21 @@ test("scan agrees with the Go indexer", () => {
 });
 
 test("parse", () => {
-  assert.deepStrictEqual(search.parse('fix "token bucket" src/app.go err*', true), [
+  assert.deepStrictEqual(search.parse('fix "token bucket" src/app.go err*'), [
     { term: "fix", prefix: false },
     { phrase: ["token", "bucket"], prefix: false },
     { phrase: ["src", "app", "go"], compound: "src/app.go", prefix: false },
     { term: "err", prefix: true },
   ]);
-  assert.deepStrictEqual(search.parse("refac", true), [{ term: "refac", prefix: true }]);
-  assert.deepStrictEqual(search.parse("refac ", true), [{ term: "refac", prefix: false }]);
-  assert.deepStrictEqual(search.parse("refac", false), [{ term: "refac", prefix: false }], "a deep link is exact");
-  assert.deepStrictEqual(search.parse("main.go:12", false), [{ phrase: ["main", "go", "12"], prefix: false }],
+  assert.deepStrictEqual(search.parse("refac"), [{ term: "refac", prefix: true }], "typed or linked, the last word is a prefix");
+  assert.deepStrictEqual(search.parse("refac "), [{ term: "refac", prefix: false }]);
+  assert.deepStrictEqual(search.parse("main.go:12 "), [{ phrase: ["main", "go", "12"], prefix: false }],
     "a word that is more than its compound is a phrase");
 });
 
 async function run(q, filters) {
   const s = new search.Searcher("", fetchJSON);
-  const res = await s.search(q, filters || {}, 20, true);
+  const res = await s.search(q, filters || {}, 20);
   return { res, s };
 }
 
@@ -54,7 +53,7 @@ test("phrases need adjacent terms", async () => {
 test("prefixes and exact identifiers", async () => {
   assert.strictEqual((await run("toolu_01 ")).res.total, 0, "a partial id does not match as a term");
   assert.strictEqual((await run("toolu_01XYZ ")).res.total, 1);
-  assert.strictEqual((await run("toolu_01X")).res.total, 1, "the last word is a prefix while typing");
+  assert.strictEqual((await run("toolu_01X")).res.total, 1, "the last word is a prefix");
   assert.strictEqual((await run("internal/api/client.go ")).res.total, 1);
   assert.strictEqual((await run("E0382 ")).res.sessions[0].title, "Borrow checker");
 });
@@ -81,6 +80,8 @@ test("filters", async () => {
   assert.strictEqual((await run("cargo ", { kind: "shell" })).res.total, 1);
   assert.strictEqual((await run("cache ", { project: "rustlings" })).res.total, 0);
   assert.strictEqual((await run("cargo ", { agent: "Codex CLI" })).res.total, 1);
+  assert.strictEqual((await run("cache ", { model: "claude-sonnet-4-5" })).res.total, 2);
+  assert.strictEqual((await run("cache ", { model: "gpt-5" })).res.total, 0);
   assert.strictEqual((await run("cache ", { from: 20000 })).res.total, 2);
   assert.strictEqual((await run("cache ", { to: 19000 })).res.total, 0);
 });
