@@ -314,9 +314,48 @@ type Options struct {
 
 // LoadCached is Load with options.
 func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, error) {
-	cache := opts.Cache
-	var files []file
-	var skipped []Warning
+	files, skipped, err := walk(roots)
+	if err != nil {
+		return nil, err
+	}
+	reads := readAll(ctx, opts, files)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res := &Result{Files: len(files), opts: opts, reads: reads, Warnings: skipped}
+	if opts.Cache != nil {
+		res.Hashes = make(map[string]string, len(files))
+	}
+	for _, rd := range reads {
+		res.Warnings = append(res.Warnings, rd.warnings...)
+		if rd.hash != "" {
+			res.Hashes[rd.rel] = rd.hash
+		}
+	}
+	res.groups = groupFiles(reads)
+	errs := res.mergeAll(ctx, files)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for i, g := range res.groups {
+		if errs[i] != nil {
+			// The cache lost a file's entry since it was read, and the file
+			// changed format meanwhile: its sessions are missing, not wrong.
+			res.Warnings = append(res.Warnings, Warning{File: reads[g.files[0]].rel, Msg: errs[i].Error()})
+			continue
+		}
+		res.Sessions = append(res.Sessions, g.sessions...)
+	}
+	if !opts.Release || opts.Cache == nil {
+		res.reads = nil // the sessions are in their groups
+	}
+	return res, nil
+}
+
+// walk lists the files of every root, and warns of those that are not
+// regular files. A database's -wal and -shm files are read with it, not
+// on their own.
+func walk(roots []Root) (files []file, skipped []Warning, err error) {
 	for _, root := range roots {
 		err := fs.WalkDir(root.FS, ".", func(p string, d fs.DirEntry, err error) error {
 			if err != nil && p == "." {
@@ -333,74 +372,81 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 				files = append(files, f)
 				return nil
 			}
-			// Only regular files are read, links resolved: a named pipe
-			// or a device (/dev/zero) would block or never end.
-			info, err := d.Info()
-			if err == nil && d.Type()&fs.ModeSymlink != 0 {
-				info, err = fs.Stat(root.FS, p)
-			}
-			switch {
-			case err == nil && !info.Mode().IsRegular():
-				skipped = append(skipped, Warning{File: f.rel, Msg: fmt.Sprintf("skipped: %s, not a regular file", kind(info.Mode()))})
-			case err == nil:
-				f.size = info.Size()
-				fallthrough
-			default:
+			if w := f.stat(d); w != "" {
+				skipped = append(skipped, Warning{File: f.rel, Msg: w})
+			} else {
 				files = append(files, f)
 			}
 			return nil
 		})
 		if err != nil {
-			return nil, fmt.Errorf("content dir %s: %w", cmp.Or(root.Name, "."), err)
+			return nil, nil, fmt.Errorf("content dir %s: %w", cmp.Or(root.Name, "."), err)
 		}
 	}
-	// A database's -wal and -shm files are read with it, not on their own.
 	rels := map[string]bool{}
 	for _, f := range files {
 		rels[f.rel] = true
 	}
-	files = slices.DeleteFunc(files, func(f file) bool { return isSQLiteSidecar(f.rel, rels) })
+	return slices.DeleteFunc(files, func(f file) bool { return isSQLiteSidecar(f.rel, rels) }), skipped, nil
+}
 
-	release := opts.Release && cache != nil
+// stat sets f's size, and says why f is skipped if it is not a regular
+// file: only regular files are read, links resolved, as a named pipe or a
+// device (/dev/zero) would block or never end. A file that cannot be
+// stat'ed is read, and the error reported then.
+func (f *file) stat(d fs.DirEntry) (skip string) {
+	info, err := d.Info()
+	if err == nil && d.Type()&fs.ModeSymlink != 0 {
+		info, err = fs.Stat(f.fsys, f.path)
+	}
+	switch {
+	case err != nil:
+	case !info.Mode().IsRegular():
+		return fmt.Sprintf("skipped: %s, not a regular file", kind(info.Mode()))
+	default:
+		f.size = info.Size()
+	}
+	return ""
+}
+
+// readAll reads every file, largest first, through the cache when there
+// is one. With Release, what a file gave is dropped once the cache has it,
+// but for the files Hold keeps whole.
+func readAll(ctx context.Context, opts Options, files []file) []read {
+	release := opts.Release && opts.Cache != nil
 	var held atomic.Int64
 	reads := make([]read, len(files))
 	order := parallel.LargestFirst(len(files), func(i int) int64 { return files[i].size })
 	parallel.Run(ctx, runtime.GOMAXPROCS(0), order, func(i int) {
-		f := &File{Rel: files[i].rel, FS: files[i].fsys, Name: files[i].path, blobs: opts.Blobs}
+		fl := files[i]
+		f := &File{Rel: fl.rel, FS: fl.fsys, Name: fl.path, blobs: opts.Blobs}
 		rd := read{rel: f.Rel}
-		if cache != nil {
-			rd = cachedRead(ctx, opts, files[i].fsys, files[i].path, f, release)
+		if opts.Cache != nil {
+			rd = cachedRead(ctx, opts, fl.fsys, fl.path, f, release)
 		} else {
-			rd.reader, rd.sessions = ReadFile(ctx, files[i].fsys, files[i].path, f)
+			rd.reader, rd.sessions = ReadFile(ctx, fl.fsys, fl.path, f)
 			transform(opts, rd.sessions)
 		}
-		rd.fsys, rd.name, rd.warnings = files[i].fsys, files[i].path, f.Warnings
+		rd.fsys, rd.name, rd.warnings = fl.fsys, fl.path, f.Warnings
 		if rd.reader != nil && rd.links == nil {
 			rd.links = rd.reader.links(rd.sessions)
 		}
-		keep := rd.sessions != nil && opts.Hold > 0 && held.Add(files[i].size) <= opts.Hold
+		keep := rd.sessions != nil && opts.Hold > 0 && held.Add(fl.size) <= opts.Hold
 		if release && rd.key != "" && !keep {
 			rd.sessions, rd.released = nil, true // read again from the cache when its group is merged
 		}
 		reads[i] = rd
 	})
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
+	return reads
+}
 
-	res := &Result{Files: len(files), opts: opts, reads: reads, Warnings: skipped}
-	if cache != nil {
-		res.Hashes = make(map[string]string, len(files))
-	}
-	for _, rd := range reads {
-		res.Warnings = append(res.Warnings, rd.warnings...)
-		if rd.hash != "" {
-			res.Hashes[rd.rel] = rd.hash
-		}
-	}
-	res.groups = groupFiles(reads)
+// mergeAll merges each group, largest first: from memory, or, with
+// Release, into summaries that the cache keeps for the next load.
+func (res *Result) mergeAll(ctx context.Context, files []file) []error {
+	opts, reads := res.opts, res.reads
+	release := opts.Release && opts.Cache != nil
 	errs := make([]error, len(res.groups))
-	order = parallel.LargestFirst(len(res.groups), func(i int) int64 {
+	order := parallel.LargestFirst(len(res.groups), func(i int) int64 {
 		var n int64
 		for _, f := range res.groups[i].files {
 			n += files[f].size
@@ -416,7 +462,7 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 		case g.held(reads):
 			// Merged where they are, and summarised for the next load.
 			if g.sessions, errs[i] = merge(ctx, opts, g, reads, true); errs[i] == nil {
-				putSummaries(cache, keys, g.sessions)
+				putSummaries(opts.Cache, keys, g.sessions)
 			}
 		default:
 			g.release(reads)
@@ -424,22 +470,7 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 			g.sessions, errs[i] = summarise(ctx, opts, g, reads)
 		}
 	})
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	for i, g := range res.groups {
-		if errs[i] != nil {
-			// The cache lost a file's entry since it was read, and the file
-			// changed format meanwhile: its sessions are missing, not wrong.
-			res.Warnings = append(res.Warnings, Warning{File: reads[g.files[0]].rel, Msg: errs[i].Error()})
-			continue
-		}
-		res.Sessions = append(res.Sessions, g.sessions...)
-	}
-	if !release {
-		res.reads = nil // the sessions are in their groups
-	}
-	return res, nil
+	return errs
 }
 
 // read is what reading one file gave.

@@ -7,17 +7,20 @@ import (
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// Node is a record with a uuid in a session's conversation graph, which
-// Claude Code writes as parentUuid links. Harness records take part too,
-// so that their children are not taken for roots.
+// Node is a record with an id in a session's conversation tree, linked to
+// its parent's: Claude Code's uuid and parentUuid, Pi's id and parentId.
+// Harness records take part too, so that their children are not taken for
+// roots.
 type Node struct {
 	ID     string
 	Parent string
 	Time   time.Time
-	Live   bool // it holds a prompt or a reply
-	Msgs   []*transcript.Message
+	Live   bool                  // it holds a prompt or a reply
+	Msgs   []*transcript.Message // the messages read from it
 }
 
+// Tree is a session's conversation as its records link it: where the user
+// rewound or edited a prompt, it branches (MarkBranches).
 type Tree struct {
 	nodes map[string]*Node
 	order []*Node
@@ -26,6 +29,7 @@ type Tree struct {
 // Has reports whether the tree has a node of the id.
 func (d *Tree) Has(id string) bool { return d.nodes[id] != nil }
 
+// Add adds the record id, whose parent is parent, written at t.
 func (d *Tree) Add(uuid, parent string, t time.Time) *Node {
 	n := &Node{ID: uuid, Parent: parent, Time: t}
 	if d.nodes == nil {
@@ -43,16 +47,33 @@ func (d *Tree) Add(uuid, parent string, t time.Time) *Node {
 // Parallel tool calls fork too (each result hangs off the line of its own
 // call), but only one of their children goes on, so they are not branches.
 func (d *Tree) MarkBranches() {
-	nodes := d.order
+	parent := d.parents()
+	below := map[*Node]bool{} // a prompt or a reply is at or under it
+	for _, n := range d.order {
+		for c := n; n.Live && c != nil && !below[c]; c = parent[c] {
+			below[c] = true
+		}
+	}
+	active := activeLines(d.order, parent, below)
+	fork := map[*Node]string{}
+	for _, n := range d.order {
+		if _, ok := fork[n]; !ok && !active[n] {
+			markFork(n, parent, active, below, fork)
+		}
+	}
+}
+
+// parents links each node to its parent. A malformed file may link in a
+// cycle: it is cut where it closes.
+func (d *Tree) parents() map[*Node]*Node {
 	parent := map[*Node]*Node{}
-	for _, n := range nodes {
+	for _, n := range d.order {
 		if p := d.nodes[n.Parent]; p != nil && p != n {
 			parent[n] = p
 		}
 	}
-	// A malformed file may link in a cycle: cut it where it closes.
 	done, seen := map[*Node]bool{}, map[*Node]bool{}
-	for _, n := range nodes {
+	for _, n := range d.order {
 		clear(seen)
 		for c := n; c != nil && !done[c]; c = parent[c] {
 			if seen[c] {
@@ -65,19 +86,17 @@ func (d *Tree) MarkBranches() {
 			done[c] = true
 		}
 	}
+	return parent
+}
 
-	below := map[*Node]bool{} // a prompt or a reply is at or under it
-	for _, n := range nodes {
-		for c := n; n.Live && c != nil && !below[c]; c = parent[c] {
-			below[c] = true
-		}
-	}
+// activeLines returns the nodes on the conversation's line: each tree (a
+// session resumed without a link starts a new one) keeps the line to its
+// latest leaf that holds a prompt or a reply.
+func activeLines(nodes []*Node, parent map[*Node]*Node, below map[*Node]bool) map[*Node]bool {
 	liveChild := map[*Node]bool{}
 	for n, p := range parent {
 		liveChild[p] = liveChild[p] || below[n]
 	}
-	// Each tree (a session resumed without a link starts a new one) keeps
-	// the line to its latest leaf.
 	rootOf := map[*Node]*Node{}
 	latest := map[*Node]*Node{}
 	var roots []*Node
@@ -107,41 +126,37 @@ func (d *Tree) MarkBranches() {
 			active[c] = true
 		}
 	}
+	return active
+}
 
-	fork := map[*Node]string{}
-	for _, n := range nodes {
-		if active[n] {
-			continue
+// markFork walks up from n, off the active line, to the line: the child
+// met there decides where the branch left from, which every node on the
+// way, and its messages, gets.
+func markFork(n *Node, parent map[*Node]*Node, active, below map[*Node]bool, fork map[*Node]string) {
+	var path []*Node
+	at, c := "", n
+	for {
+		path = append(path, c)
+		p := parent[c]
+		if p == nil {
+			break
 		}
-		if _, ok := fork[n]; ok {
-			continue
+		if active[p] {
+			if below[c] {
+				at = forkID(p, parent)
+			}
+			break
 		}
-		// Walk up to the active line: the child met there decides.
-		var path []*Node
-		at, c := "", n
-		for {
-			path = append(path, c)
-			p := parent[c]
-			if p == nil {
-				break
-			}
-			if active[p] {
-				if below[c] {
-					at = forkID(p, parent)
-				}
-				break
-			}
-			if f, ok := fork[p]; ok {
-				at = f
-				break
-			}
-			c = p
+		if f, ok := fork[p]; ok {
+			at = f
+			break
 		}
-		for _, x := range path {
-			fork[x] = at
-			for _, m := range x.Msgs {
-				m.Branch = at
-			}
+		c = p
+	}
+	for _, x := range path {
+		fork[x] = at
+		for _, m := range x.Msgs {
+			m.Branch = at
 		}
 	}
 }
