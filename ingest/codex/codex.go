@@ -1145,44 +1145,79 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 	if err := ingest.Unmarshal(payload, &ev); err != nil {
 		return err
 	}
+	if cs.messageEvent(n, &ev, t) || cs.turnEvent(&ev, t) || cs.toolEvent(n, &ev, t) || cs.noteEvent(&ev, payload, line, t) {
+		return nil
+	}
+	switch ev.Type {
+	case "item_completed":
+		return cs.itemCompleted(n, &ev, line, t)
+	case "image_generation_end", "view_image_tool_call", "collab_agent_interaction_end", "collab_waiting_end",
+		"collab_close_end", "collab_resume_end", "dynamic_tool_call_request", "thread_settings_applied",
+		"agent_reasoning_section_break", "mcp_tool_call_begin", "exec_command_begin", "patch_apply_begin":
+		cs.skip("event_msg/" + ev.Type) // copies of response items, or settings
+	default:
+		cs.unknown("Unknown event "+strconv.Quote(ev.Type), line, t)
+	}
+	return nil
+}
+
+// messageEvent reads what the user and the agent wrote; it reports
+// whether ev was one of those.
+func (cs *cxSession) messageEvent(n int, ev *cxEvent, t time.Time) bool {
 	switch ev.Type {
 	case "user_message":
-		if cs.review.c != nil {
-			// The reviewer's prompt, which /review wrote: not typed here.
-			if msg := ingest.Text(ev.Message); strings.TrimSpace(msg) != "" {
-				cs.add(&transcript.Message{Role: transcript.User, Time: t, Meta: true,
-					Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: msg}}})
-			}
-			return nil
-		}
-		msg := ingest.Text(ev.Message)
-		var parts []*transcript.Part
-		for _, u := range ev.Images {
-			parts = append(parts, cs.image(n, u))
-		}
-		if m := cs.twin(true, transcript.User, transcript.TextPart, msg); m != nil {
-			mergeImages(m, parts)
-			return nil
-		}
-		if strings.TrimSpace(msg) != "" {
-			parts = append([]*transcript.Part{{Kind: transcript.TextPart, Text: msg}}, parts...)
-		}
-		if len(parts) > 0 {
-			m := &transcript.Message{Role: transcript.User, Time: t, Meta: Tools.IsInjected(msg), Parts: parts}
-			cs.add(m)
-			cs.remember(true, transcript.User, transcript.TextPart, m, msg)
-		}
+		cs.userMessage(n, ev, t)
 	case "agent_message", "agent_reasoning", "agent_reasoning_raw_content":
 		kind, s := transcript.TextPart, ingest.Text(ev.Message)
 		if ev.Type != "agent_message" {
 			kind, s = transcript.ThinkingPart, ev.Text
 		}
 		if strings.TrimSpace(s) == "" || cs.twin(true, transcript.Assistant, kind, s) != nil {
-			return nil
+			return true
 		}
 		m := cs.assistant(t)
 		m.Parts = append(m.Parts, &transcript.Part{Kind: kind, Text: s})
 		cs.remember(true, transcript.Assistant, kind, m, s)
+	default:
+		return false
+	}
+	return true
+}
+
+// userMessage reads what the user typed, with its images: once, however
+// many records carry it.
+func (cs *cxSession) userMessage(n int, ev *cxEvent, t time.Time) {
+	if cs.review.c != nil {
+		// The reviewer's prompt, which /review wrote: not typed here.
+		if msg := ingest.Text(ev.Message); strings.TrimSpace(msg) != "" {
+			cs.add(&transcript.Message{Role: transcript.User, Time: t, Meta: true,
+				Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: msg}}})
+		}
+		return
+	}
+	msg := ingest.Text(ev.Message)
+	var parts []*transcript.Part
+	for _, u := range ev.Images {
+		parts = append(parts, cs.image(n, u))
+	}
+	if m := cs.twin(true, transcript.User, transcript.TextPart, msg); m != nil {
+		mergeImages(m, parts)
+		return
+	}
+	if strings.TrimSpace(msg) != "" {
+		parts = append([]*transcript.Part{{Kind: transcript.TextPart, Text: msg}}, parts...)
+	}
+	if len(parts) > 0 {
+		m := &transcript.Message{Role: transcript.User, Time: t, Meta: Tools.IsInjected(msg), Parts: parts}
+		cs.add(m)
+		cs.remember(true, transcript.User, transcript.TextPart, m, msg)
+	}
+}
+
+// turnEvent reads what happened to a turn and to the thread: its start,
+// end, abort or compaction, its tokens, an error, a new name, a rollback.
+func (cs *cxSession) turnEvent(ev *cxEvent, t time.Time) bool {
+	switch ev.Type {
 	case "token_count":
 		cs.tokens(ev.Info)
 	case "task_started", "turn_started":
@@ -1207,6 +1242,16 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 		cs.title = ev.ThreadName
 	case "thread_rolled_back":
 		cs.rollback(ev.NumTurns, t)
+	default:
+		return false
+	}
+	return true
+}
+
+// toolEvent reads the end of a tool call, a subagent's start or activity,
+// and a review's start and end.
+func (cs *cxSession) toolEvent(n int, ev *cxEvent, t time.Time) bool {
+	switch ev.Type {
 	case "patch_apply_end":
 		out := strings.TrimRight(ev.Stdout+"\n"+ev.Stderr, "\n")
 		e := cxEnd{isErr: ev.Success != nil && !*ev.Success, output: strings.TrimLeft(out, "\n"), patch: cxPatch(ev.Changes)}
@@ -1235,16 +1280,25 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 			return &transcript.ToolCall{Name: ev.Tool, Kind: Tools.Kind(ev.Tool), Input: ingest.Text(ev.Arguments)}
 		})
 	case "web_search_end":
-		cs.searchResults(&ev)
+		cs.searchResults(ev)
 	case "collab_agent_spawn_end":
 		cs.spawned(cs.calls[ev.CallID].c, ev.NewThread)
 	case "sub_agent_activity":
 		ingest.AddChild(cs.s, ev.AgentTID)
 		cs.system(true, t, ingest.EventPart("subagent", strings.TrimSpace("Subagent "+ingest.FirstNonEmpty(ev.AgentPath, ev.AgentTID)+": "+ingest.Text(ev.Kind)), nil))
 	case "entered_review_mode":
-		cs.enterReview(&ev, t)
+		cs.enterReview(ev, t)
 	case "exited_review_mode":
 		cs.exitReview(ev.Review, t)
+	default:
+		return false
+	}
+	return true
+}
+
+// noteEvent reads a goal, an undo or a guardian's assessment as events.
+func (cs *cxSession) noteEvent(ev *cxEvent, payload, line []byte, t time.Time) bool {
+	switch ev.Type {
 	case "thread_goal_updated":
 		var g struct {
 			Goal struct{ Objective, Status string }
@@ -1255,47 +1309,48 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 		cs.system(true, t, ingest.EventPart("info", "Undo: "+ingest.FirstNonEmpty(ingest.Text(ev.Message), "done"), nil))
 	case "guardian_assessment":
 		cs.system(true, t, ingest.EventPart("permission", strings.TrimSpace("Guardian assessment "+ingest.Text(ev.Status)+": "+ev.Rationale), line))
-	case "item_completed":
-		var item struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		}
-		_ = ingest.Unmarshal(ev.Item, &item)
-		switch item.Type {
-		case "UserMessage", "AgentMessage", "Reasoning":
-			// Newer rollouts write these turn items in place of the
-			// user_message, agent_message and agent_reasoning events.
-			legacy, err := cxLegacyEvent(ev.Item)
-			if err != nil {
-				return err
-			}
-			return cs.event(n, legacy, line, t)
-		case "Plan": // a plan-mode proposal: no response item carries it
-			if strings.TrimSpace(item.Text) != "" {
-				m := cs.assistant(t)
-				m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: item.Text})
-			}
-		case "Sleep":
-			cs.system(true, t, ingest.EventPart("info", "Slept", line))
-		case "HookPrompt": // what a hook told the model
-			var hp struct {
-				Fragments []struct{ Text string } `json:"fragments"`
-			}
-			_ = ingest.Unmarshal(ev.Item, &hp)
-			var parts []*transcript.Part
-			for _, f := range hp.Fragments {
-				parts = append(parts, &transcript.Part{Kind: transcript.TextPart, Text: f.Text})
-			}
-			cs.add(&transcript.Message{Role: transcript.User, Time: t, Meta: true, Parts: parts})
-		default: // copies of response items
-			cs.skip("event_msg/item_completed/" + item.Type)
-		}
-	case "image_generation_end", "view_image_tool_call", "collab_agent_interaction_end", "collab_waiting_end",
-		"collab_close_end", "collab_resume_end", "dynamic_tool_call_request", "thread_settings_applied",
-		"agent_reasoning_section_break", "mcp_tool_call_begin", "exec_command_begin", "patch_apply_begin":
-		cs.skip("event_msg/" + ev.Type) // copies of response items, or settings
 	default:
-		cs.unknown("Unknown event "+strconv.Quote(ev.Type), line, t)
+		return false
+	}
+	return true
+}
+
+// itemCompleted reads a turn item: newer rollouts write the user's,
+// the agent's and the reasoning's in place of the events of older ones.
+func (cs *cxSession) itemCompleted(n int, ev *cxEvent, line []byte, t time.Time) error {
+	var item struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	_ = ingest.Unmarshal(ev.Item, &item)
+	switch item.Type {
+	case "UserMessage", "AgentMessage", "Reasoning":
+		// Newer rollouts write these turn items in place of the
+		// user_message, agent_message and agent_reasoning events.
+		legacy, err := cxLegacyEvent(ev.Item)
+		if err != nil {
+			return err
+		}
+		return cs.event(n, legacy, line, t)
+	case "Plan": // a plan-mode proposal: no response item carries it
+		if strings.TrimSpace(item.Text) != "" {
+			m := cs.assistant(t)
+			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: item.Text})
+		}
+	case "Sleep":
+		cs.system(true, t, ingest.EventPart("info", "Slept", line))
+	case "HookPrompt": // what a hook told the model
+		var hp struct {
+			Fragments []struct{ Text string } `json:"fragments"`
+		}
+		_ = ingest.Unmarshal(ev.Item, &hp)
+		var parts []*transcript.Part
+		for _, f := range hp.Fragments {
+			parts = append(parts, &transcript.Part{Kind: transcript.TextPart, Text: f.Text})
+		}
+		cs.add(&transcript.Message{Role: transcript.User, Time: t, Meta: true, Parts: parts})
+	default: // copies of response items
+		cs.skip("event_msg/item_completed/" + item.Type)
 	}
 	return nil
 }
