@@ -72,122 +72,153 @@ func (u jidoUsage) usage() transcript.Usage {
 }
 
 func readJido(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
-	s := &transcript.Session{Meta: map[string]string{}}
-	var (
-		todos        []string // lines of a GFM task list
-		cost         float64
-		name, title  string
-		sawVersion   bool
-		hasCumulated bool
-	)
-	d := ingest.NewJSONDoc(f, r, 1)
-	isObject, err := d.Object("the document", func(key string, line int) error {
-		str := func(dst *string) error { return d.Value(key, line, dst) }
-		var v string
-		switch key {
-		case "version":
-			sawVersion = true
-			var raw json.RawMessage
-			if err := d.Value(key, line, &raw); err != nil {
-				return err
-			}
-			n, err := strconv.Atoi(string(raw))
-			switch {
-			case err != nil || n < 1:
-				f.Warn(line, "version: expected a positive integer, found %s", raw)
-			case n > jidoVersion:
-				f.Warn(line, "version %d is newer than %d, the version this reader knows: reading what it can", n, jidoVersion)
-			}
-		case "id":
-			return str(&s.ID)
-		case "name":
-			return str(&name)
-		case "title":
-			return str(&title)
-		case "project_path":
-			return str(&s.CWD)
-		case "language":
-			if err := str(&v); err != nil {
-				return err
-			}
-			s.Meta["language"] = v
-		case "created_at", "updated_at", "closed_at":
-			if err := str(&v); err != nil {
-				return err
-			}
-			t, ok := ingest.ParseTime(v)
-			switch {
-			case !ok && v != "":
-				f.Warn(line, "%s: %q is not a timestamp", key, v)
-			case key == "created_at":
-				s.Started = t
-			case key == "updated_at": // the last activity; closed_at is when it was saved
-				s.Ended = t
-			default:
-				s.Meta["closed at"] = v
-			}
-		case "config":
-			var c map[string]json.RawMessage
-			if err := d.Value(key, line, &c); err != nil {
-				return err
-			}
-			s.AddModel(ingest.Text(c["model"]))
-			if p := ingest.Text(c["provider"]); p != "" {
-				s.Meta["provider"] = p
-			}
-			if len(c) > 0 {
-				b, _ := json.Marshal(c) // sorted keys: deterministic
-				s.Meta["config"] = string(b)
-			}
-		case "cumulative_usage":
-			var u jidoUsage
-			if err := d.Value(key, line, &u); err != nil {
-				return err
-			}
-			s.Usage, cost, hasCumulated = u.usage(), u.Cost, true
-		case "prompt_history":
-			var ph []string
-			if err := d.Value(key, line, &ph); err != nil {
-				return err
-			}
-			if len(ph) > 0 {
-				s.Meta["prompt history"] = strings.Join(ph, "\n")
-			}
-		case "conversation":
-			return d.Array(key, func(i, line int, raw json.RawMessage) error {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				if m, c := jidoMsg(f, fmt.Sprintf("conversation[%d]", i), line, raw); m != nil {
-					s.Append(m)
-					if !hasCumulated {
-						cost += c
-					}
-				}
-				return nil
-			})
-		case "todos":
-			return d.Todos(&todos)
-		default: // signature (an HMAC over the file, not verified) and fields to come
-			return d.Skip()
-		}
-		return nil
-	})
-	complete, err := d.End(ctx, err)
+	jr := &jidoReader{ctx: ctx, f: f, d: ingest.NewJSONDoc(f, r, 1), s: &transcript.Session{Meta: map[string]string{}}}
+	isObject, err := jr.d.Object("the document", jr.key)
+	complete, err := jr.d.End(ctx, err)
 	if err != nil {
 		return nil, err
 	}
-	if complete && isObject && !sawVersion {
+	s := jr.s
+	if complete && isObject && !jr.sawVersion {
 		f.Warn(0, "version is missing: jido_code writes it in every session")
 	}
-	if len(todos) > 0 {
-		s.Append(ingest.TodoMessage(todos))
+	if len(jr.todos) > 0 {
+		s.Append(ingest.TodoMessage(jr.todos))
 	}
-	s.Title = ingest.FirstNonEmpty(title, name)
-	if cost > 0 {
-		s.Meta["cost (USD)"] = strconv.FormatFloat(cost, 'f', -1, 64)
+	s.Title = ingest.FirstNonEmpty(jr.title, jr.name)
+	if jr.cost > 0 {
+		s.Meta["cost (USD)"] = strconv.FormatFloat(jr.cost, 'f', -1, 64)
 	}
 	return ingest.Snapshot(f, s), nil
+}
+
+// jidoReader reads the keys of a saved session.
+type jidoReader struct {
+	ctx          context.Context
+	f            *ingest.File
+	d            *ingest.JSONDoc
+	s            *transcript.Session
+	todos        []string // lines of a GFM task list
+	cost         float64
+	name, title  string
+	sawVersion   bool
+	hasCumulated bool
+}
+
+// key reads the value of the document's key, on line.
+func (jr *jidoReader) key(key string, line int) error {
+	s, d := jr.s, jr.d
+	str := func(dst *string) error { return d.Value(key, line, dst) }
+	switch key {
+	case "version":
+		return jr.version(line)
+	case "id":
+		return str(&s.ID)
+	case "name":
+		return str(&jr.name)
+	case "title":
+		return str(&jr.title)
+	case "project_path":
+		return str(&s.CWD)
+	case "language":
+		var v string
+		if err := str(&v); err != nil {
+			return err
+		}
+		s.Meta["language"] = v
+	case "created_at", "updated_at", "closed_at":
+		return jr.time(key, line)
+	case "config":
+		return jr.config(line)
+	case "cumulative_usage":
+		var u jidoUsage
+		if err := d.Value(key, line, &u); err != nil {
+			return err
+		}
+		s.Usage, jr.cost, jr.hasCumulated = u.usage(), u.Cost, true
+	case "prompt_history":
+		var ph []string
+		if err := d.Value(key, line, &ph); err != nil {
+			return err
+		}
+		if len(ph) > 0 {
+			s.Meta["prompt history"] = strings.Join(ph, "\n")
+		}
+	case "conversation":
+		return d.Array(key, jr.message)
+	case "todos":
+		return d.Todos(&jr.todos)
+	default: // signature (an HMAC over the file, not verified) and fields to come
+		return d.Skip()
+	}
+	return nil
+}
+
+func (jr *jidoReader) version(line int) error {
+	jr.sawVersion = true
+	var raw json.RawMessage
+	if err := jr.d.Value("version", line, &raw); err != nil {
+		return err
+	}
+	n, err := strconv.Atoi(string(raw))
+	switch {
+	case err != nil || n < 1:
+		jr.f.Warn(line, "version: expected a positive integer, found %s", raw)
+	case n > jidoVersion:
+		jr.f.Warn(line, "version %d is newer than %d, the version this reader knows: reading what it can", n, jidoVersion)
+	}
+	return nil
+}
+
+// time reads created_at, updated_at (the last activity) or closed_at
+// (when it was saved).
+func (jr *jidoReader) time(key string, line int) error {
+	var v string
+	if err := jr.d.Value(key, line, &v); err != nil {
+		return err
+	}
+	t, ok := ingest.ParseTime(v)
+	switch {
+	case !ok && v != "":
+		jr.f.Warn(line, "%s: %q is not a timestamp", key, v)
+	case key == "created_at":
+		jr.s.Started = t
+	case key == "updated_at":
+		jr.s.Ended = t
+	default:
+		jr.s.Meta["closed at"] = v
+	}
+	return nil
+}
+
+func (jr *jidoReader) config(line int) error {
+	var c map[string]json.RawMessage
+	if err := jr.d.Value("config", line, &c); err != nil {
+		return err
+	}
+	jr.s.AddModel(ingest.Text(c["model"]))
+	if p := ingest.Text(c["provider"]); p != "" {
+		jr.s.Meta["provider"] = p
+	}
+	if len(c) > 0 {
+		b, _ := json.Marshal(c) // sorted keys: deterministic
+		jr.s.Meta["config"] = string(b)
+	}
+	return nil
+}
+
+// message reads element i of the conversation, on line.
+func (jr *jidoReader) message(i, line int, raw json.RawMessage) error {
+	if err := jr.ctx.Err(); err != nil {
+		return err
+	}
+	if m, c := jidoMsg(jr.f, fmt.Sprintf("conversation[%d]", i), line, raw); m != nil {
+		jr.s.Append(m)
+		if !jr.hasCumulated {
+			jr.cost += c
+		}
+	}
+	return nil
 }
 
 // jidoMsg reads one conversation message and the cost of its response.
