@@ -443,22 +443,9 @@ var (
 // <tool_output> blocks results. Tags are only seen outside fences, and
 // fences inside a tag (a file being written) stay in it.
 func (d *dxSession) addText(m *transcript.Message, t dxText) {
-	s := strings.Join(t.lines, "\n")
-	var buf strings.Builder
-	flush := func() {
-		txt := trimBlank(buf.String())
-		buf.Reset()
-		switch {
-		case txt == "":
-		case m.Role == transcript.User:
-			m.Parts = append(m.Parts, ingest.UserText(Tools, txt, &m.Meta)...)
-		default:
-			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: txt})
-		}
-	}
-	closeAt := map[string]int{} // where each tag's next closing tag is, -1 for none
-	nl, nlPos := 0, 0           // lines before nlPos, counted as the scan moves on
-	eol := -1                   // the end of the line being scanned
+	sc := &dxScan{d: d, m: m, t: t, s: strings.Join(t.lines, "\n"), closeAt: map[string]int{}}
+	s := sc.s
+	eol := -1 // the end of the line being scanned
 	for pos := 0; pos < len(s); {
 		if pos > eol {
 			eol = len(s)
@@ -468,88 +455,140 @@ func (d *dxSession) addText(m *transcript.Message, t dxText) {
 		}
 		lineStart := pos == 0 || s[pos-1] == '\n'
 		if mark, info, ok := openFence(s[pos:eol]); ok && lineStart {
-			flush()
+			sc.flush()
 			var p *transcript.Part
 			p, pos = fenceAt(s, eol, mark, info)
 			m.Parts = append(m.Parts, p)
 			continue
 		}
-		next, found := min(eol+1, len(s)), false
-		for q := pos; !found; {
-			loc := dxTagRE.FindStringSubmatchIndex(s[q:eol])
-			if loc == nil {
-				break
-			}
-			for i := range loc {
-				if loc[i] >= 0 {
-					loc[i] += q
-				}
-			}
-			open, openEnd := loc[0], loc[1]
-			name, attr := s[loc[2]:loc[3]], loc[4] >= 0
-			q = openEnd
-			kind := ""
-			switch {
-			case name == "think" && !attr:
-				kind = "think"
-			case name == "tool_output" && attr && m.Role != transcript.Assistant:
-				kind = "output"
-			case dxTools[name] && !attr && m.Role == transcript.Assistant:
-				kind = "call"
-			}
-			if kind == "" {
-				continue
-			}
-			// Closing tags are searched once each, not once per opening tag.
-			c, ok := closeAt[name]
-			if !ok || (c >= 0 && c < openEnd) {
-				if c = strings.Index(s[openEnd:], "</"+name+">"); c >= 0 {
-					c += openEnd
-				}
-				closeAt[name] = c
-			}
-			if c < 0 {
-				continue
-			}
-			inner, end := s[openEnd:c], c+len(name)+3
-			before := s[pos:open]
-			var p *transcript.Part
-			switch kind {
-			case "think":
-				// exec_doc writes the thought as a blockquote inside the
-				// body: "> <think>…" with "> " on each line.
-				if lineStart && strings.Contains(before, ">") && strings.Trim(before, "> \t") == "" {
-					before, inner = "", unquoteLines(inner)
-				}
-				p = &transcript.Part{Kind: transcript.ThinkingPart, Text: strings.TrimSpace(inner)}
-			case "output":
-				p = d.result(s[loc[6]:loc[7]], inner)
-			case "call":
-				// A tool never nests itself: another opening tag of the same
-				// tool inside means this one is only mentioned.
-				if strings.Contains(inner, "<"+name+">") {
-					continue
-				}
-				input, ok := rooParams(inner)
-				if !ok {
-					continue
-				}
-				nl, nlPos = nl+strings.Count(s[nlPos:open], "\n"), open
-				p = d.call(name, input, t.line(nl))
-			}
-			buf.WriteString(before)
-			flush()
-			if p.Kind != transcript.ThinkingPart || p.Text != "" {
-				m.Parts = append(m.Parts, p)
-			}
-			next, found = end, true
-		}
+		next, found := sc.tags(pos, eol, lineStart)
 		if !found {
-			buf.WriteString(s[pos:next])
+			sc.buf.WriteString(s[pos:next])
 		}
 		pos = next
 	}
-	flush()
+	sc.flush()
+}
+
+// dxScan is the scan of a message's text for the tags that are parts of
+// their own: a thought, a tool call, a tool's output.
+type dxScan struct {
+	d       *dxSession
+	m       *transcript.Message
+	t       dxText
+	s       string
+	buf     strings.Builder // text not yet made a part
+	closeAt map[string]int  // where each tag's next closing tag is, -1 for none
+	nl      int             // lines before nlPos, counted as the scan moves on
+	nlPos   int
+}
+
+// flush makes the text read since the last part a part.
+func (sc *dxScan) flush() {
+	txt := trimBlank(sc.buf.String())
+	sc.buf.Reset()
+	switch {
+	case txt == "":
+	case sc.m.Role == transcript.User:
+		sc.m.Parts = append(sc.m.Parts, ingest.UserText(Tools, txt, &sc.m.Meta)...)
+	default:
+		sc.m.Parts = append(sc.m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: txt})
+	}
+}
+
+// tags looks in the line from pos to eol for the first tag that is a part
+// and makes it one, with the text before it. It returns where the scan goes
+// on: after the tag's closing tag, or else at the next line.
+func (sc *dxScan) tags(pos, eol int, lineStart bool) (next int, found bool) {
+	for q := pos; ; {
+		loc := dxTagRE.FindStringSubmatchIndex(sc.s[q:eol])
+		if loc == nil {
+			return min(eol+1, len(sc.s)), false
+		}
+		for i := range loc {
+			if loc[i] >= 0 {
+				loc[i] += q
+			}
+		}
+		q = loc[1]
+		if end, ok := sc.tag(loc, pos, lineStart); ok {
+			return end, true
+		}
+	}
+}
+
+// tagKind says what the tag name (with attributes or not) is in this
+// message: "think", "output", "call", or "" for text.
+func (sc *dxScan) tagKind(name string, attr bool) string {
+	switch {
+	case name == "think" && !attr:
+		return "think"
+	case name == "tool_output" && attr && sc.m.Role != transcript.Assistant:
+		return "output"
+	case dxTools[name] && !attr && sc.m.Role == transcript.Assistant:
+		return "call"
+	}
+	return ""
+}
+
+// closing returns where the next closing tag of name after openEnd is, or
+// -1. Closing tags are searched once each, not once per opening tag.
+func (sc *dxScan) closing(name string, openEnd int) int {
+	c, ok := sc.closeAt[name]
+	if !ok || (c >= 0 && c < openEnd) {
+		if c = strings.Index(sc.s[openEnd:], "</"+name+">"); c >= 0 {
+			c += openEnd
+		}
+		sc.closeAt[name] = c
+	}
+	return c
+}
+
+// tag makes the tag matched at loc a part, with the text from pos before
+// it, if it is one and is closed; it returns the end of its closing tag.
+func (sc *dxScan) tag(loc []int, pos int, lineStart bool) (end int, ok bool) {
+	s := sc.s
+	open, openEnd := loc[0], loc[1]
+	name, attr := s[loc[2]:loc[3]], loc[4] >= 0
+	kind := sc.tagKind(name, attr)
+	if kind == "" {
+		return 0, false
+	}
+	c := sc.closing(name, openEnd)
+	if c < 0 {
+		return 0, false
+	}
+	inner, before := s[openEnd:c], s[pos:open]
+	var p *transcript.Part
+	switch kind {
+	case "think":
+		// exec_doc writes the thought as a blockquote inside the
+		// body: "> <think>…" with "> " on each line.
+		if lineStart && strings.Contains(before, ">") && strings.Trim(before, "> \t") == "" {
+			before, inner = "", unquoteLines(inner)
+		}
+		p = &transcript.Part{Kind: transcript.ThinkingPart, Text: strings.TrimSpace(inner)}
+	case "output":
+		p = sc.d.result(s[loc[6]:loc[7]], inner)
+	case "call":
+		// A tool never nests itself: another opening tag of the same
+		// tool inside means this one is only mentioned.
+		if strings.Contains(inner, "<"+name+">") {
+			return 0, false
+		}
+		input, ok := rooParams(inner)
+		if !ok {
+			return 0, false
+		}
+		sc.nl, sc.nlPos = sc.nl+strings.Count(s[sc.nlPos:open], "\n"), open
+		p = sc.d.call(name, input, sc.t.line(sc.nl))
+	}
+	sc.buf.WriteString(before)
+	sc.flush()
+	if p.Kind != transcript.ThinkingPart || p.Text != "" {
+		sc.m.Parts = append(sc.m.Parts, p)
+	}
+	return c + len(name) + 3, true
 }
 
 // fenceAt reads the fenced block whose opening line ends at eol and returns
