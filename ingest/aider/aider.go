@@ -423,102 +423,135 @@ var (
 // response maps the lines of a model response: its reasoning, its text and
 // the edits in it, which become edit calls in their place.
 func (a *adReader) response(lines []string) []*transcript.Part {
-	var parts []*transcript.Part
-	lines, parts = adThinking(lines)
-	text := func(ls []string) {
-		if t := strings.Trim(strings.Join(ls, "\n"), "\n"); strings.TrimSpace(t) != "" {
-			parts = append(parts, &transcript.Part{Kind: transcript.TextPart, Text: t})
-		}
-	}
-	call := func(n int, name string, kind transcript.ToolKind, input map[string]string) {
-		b, _ := json.Marshal(input)
-		parts = append(parts, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-			ID: fmt.Sprintf("edit-%d", a.at+n), Name: name, Kind: kind, Input: string(b)}})
-	}
-	whole := strings.HasSuffix(a.format, "whole")
-	from, path := 0, "" // the first line not yet mapped; the file of the last SEARCH block
-	for i := 0; i < len(lines); i++ {
-		l := lines[i]
+	r := &adResponse{a: a, whole: strings.HasSuffix(a.format, "whole")}
+	r.lines, r.parts = adThinking(lines)
+	for i := 0; i < len(r.lines); i++ {
+		l := strings.TrimSpace(r.lines[i])
 		switch {
-		case adSearchRE.MatchString(l):
-			// The file is named on a line before, around the fence the
-			// block is in; a block without one edits the last block's file.
-			cut, named, fenced := i, false, false
-			for j := i - 1; j >= max(from, i-3); j-- {
-				t := strings.TrimSpace(lines[j])
-				if p := adFilename(t); p != "" && !named {
-					path, cut, named = p, j, true
-				} else if adFence(t) && !fenced {
-					cut, fenced = j, true
-				} else {
-					break
-				}
-			}
-			text(lines[from:cut])
-			var search, replace []string
-			j := i + 1
-			for ; j < len(lines) && !adDividerRE.MatchString(lines[j]); j++ {
-				search = append(search, lines[j])
-			}
-			for j++; j < len(lines) && !adReplaceRE.MatchString(lines[j]); j++ {
-				replace = append(replace, lines[j])
-			}
-			call(i, "search_replace", transcript.EditTool, map[string]string{"file_path": path,
-				"old_string": strings.Join(search, "\n"), "new_string": strings.Join(replace, "\n")})
-			i = j
-			if i+1 < len(lines) && adFence(strings.TrimSpace(lines[i+1])) && strings.TrimSpace(lines[i+1])[3:] == "" {
-				i++ // the fence it was in closes
-			}
-			from = i + 1
-		case strings.TrimSpace(l) == "*** Begin Patch":
-			cut, end := i, i+1
-			if i > from && adFence(strings.TrimSpace(lines[i-1])) {
-				cut = i - 1
-			}
-			for end < len(lines) && strings.TrimSpace(lines[end]) != "*** End Patch" {
-				end++
-			}
-			text(lines[from:cut])
-			call(i, "apply_patch", transcript.EditTool, map[string]string{"patch": strings.Join(lines[i:min(end+1, len(lines))], "\n")})
-			i = end
-			if cut < i && i+1 < len(lines) && strings.TrimSpace(lines[i+1]) == "```" {
-				i++
-			}
-			from = i + 1
-		case adFence(strings.TrimSpace(l)):
-			end := adCloseFence(lines, i)
-			body := lines[i+1 : end]
-			name := ""
-			if i > from {
-				name = adFilename(strings.TrimSpace(lines[i-1]))
-			}
-			switch {
-			case strings.HasPrefix(strings.TrimSpace(l), "```diff") && strings.Contains(a.format, "udiff") && adIsDiff(body):
-				text(lines[from:i])
-				p := ""
-				for _, b := range body {
-					if f, ok := strings.CutPrefix(b, "+++ "); ok && p == "" && strings.TrimSpace(f) != "" {
-						p = strings.TrimPrefix(strings.Fields(f)[0], "b/")
-					}
-				}
-				call(i, "udiff", transcript.EditTool, map[string]string{"file_path": p, "patch": strings.Join(body, "\n")})
-			case whole && name != "":
-				text(lines[from : i-1])
-				call(i, "whole_file", transcript.WriteTool, map[string]string{"file_path": name, "content": strings.Join(body, "\n")})
-			case adHasEdit(body):
-				continue // a fence around SEARCH/REPLACE blocks or a patch: read next
-			default:
-				i = end // a code block: its lines are text, whatever they hold
-				continue
-			}
-			i = end
-			from = i + 1
+		case adSearchRE.MatchString(r.lines[i]):
+			i = r.searchReplace(i)
+		case l == "*** Begin Patch":
+			i = r.patch(i)
+		case adFence(l):
+			i = r.fence(i)
 		}
 	}
-	if from < len(lines) {
-		text(lines[from:])
+	if r.from < len(r.lines) {
+		r.text(r.lines[r.from:])
 	}
-	return parts
+	return r.parts
+}
+
+// adResponse maps the lines of a response to parts.
+type adResponse struct {
+	a     *adReader
+	lines []string
+	parts []*transcript.Part
+	whole bool   // the edit format writes whole files
+	from  int    // the first line not yet mapped
+	path  string // the file of the last SEARCH block
+}
+
+func (r *adResponse) text(ls []string) {
+	if t := strings.Trim(strings.Join(ls, "\n"), "\n"); strings.TrimSpace(t) != "" {
+		r.parts = append(r.parts, &transcript.Part{Kind: transcript.TextPart, Text: t})
+	}
+}
+
+func (r *adResponse) call(n int, name string, kind transcript.ToolKind, input map[string]string) {
+	b, _ := json.Marshal(input)
+	r.parts = append(r.parts, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
+		ID: fmt.Sprintf("edit-%d", r.a.at+n), Name: name, Kind: kind, Input: string(b)}})
+}
+
+// searchReplace maps the SEARCH/REPLACE block that starts on line i, and
+// returns its last line.
+func (r *adResponse) searchReplace(i int) int {
+	lines := r.lines
+	// The file is named on a line before, around the fence the block is
+	// in; a block without one edits the last block's file.
+	cut, named, fenced := i, false, false
+	for j := i - 1; j >= max(r.from, i-3); j-- {
+		t := strings.TrimSpace(lines[j])
+		if p := adFilename(t); p != "" && !named {
+			r.path, cut, named = p, j, true
+		} else if adFence(t) && !fenced {
+			cut, fenced = j, true
+		} else {
+			break
+		}
+	}
+	r.text(lines[r.from:cut])
+	var search, replace []string
+	j := i + 1
+	for ; j < len(lines) && !adDividerRE.MatchString(lines[j]); j++ {
+		search = append(search, lines[j])
+	}
+	for j++; j < len(lines) && !adReplaceRE.MatchString(lines[j]); j++ {
+		replace = append(replace, lines[j])
+	}
+	r.call(i, "search_replace", transcript.EditTool, map[string]string{"file_path": r.path,
+		"old_string": strings.Join(search, "\n"), "new_string": strings.Join(replace, "\n")})
+	i = j
+	if i+1 < len(lines) && adFence(strings.TrimSpace(lines[i+1])) && strings.TrimSpace(lines[i+1])[3:] == "" {
+		i++ // the fence it was in closes
+	}
+	r.from = i + 1
+	return i
+}
+
+// patch maps the patch that starts on line i, and returns its last line.
+func (r *adResponse) patch(i int) int {
+	lines := r.lines
+	cut, end := i, i+1
+	if i > r.from && adFence(strings.TrimSpace(lines[i-1])) {
+		cut = i - 1
+	}
+	for end < len(lines) && strings.TrimSpace(lines[end]) != "*** End Patch" {
+		end++
+	}
+	r.text(lines[r.from:cut])
+	r.call(i, "apply_patch", transcript.EditTool, map[string]string{"patch": strings.Join(lines[i:min(end+1, len(lines))], "\n")})
+	i = end
+	if cut < i && i+1 < len(lines) && strings.TrimSpace(lines[i+1]) == "```" {
+		i++
+	}
+	r.from = i + 1
+	return i
+}
+
+// fence maps the fenced block that opens on line i: a udiff, a whole
+// file, a fence around edits (read on from the next line) or code, whose
+// lines are text whatever they hold. It returns the line to go on after.
+func (r *adResponse) fence(i int) int {
+	lines := r.lines
+	l := strings.TrimSpace(lines[i])
+	end := adCloseFence(lines, i)
+	body := lines[i+1 : end]
+	name := ""
+	if i > r.from {
+		name = adFilename(strings.TrimSpace(lines[i-1]))
+	}
+	switch {
+	case strings.HasPrefix(l, "```diff") && strings.Contains(r.a.format, "udiff") && adIsDiff(body):
+		r.text(lines[r.from:i])
+		p := ""
+		for _, b := range body {
+			if f, ok := strings.CutPrefix(b, "+++ "); ok && p == "" && strings.TrimSpace(f) != "" {
+				p = strings.TrimPrefix(strings.Fields(f)[0], "b/")
+			}
+		}
+		r.call(i, "udiff", transcript.EditTool, map[string]string{"file_path": p, "patch": strings.Join(body, "\n")})
+	case r.whole && name != "":
+		r.text(lines[r.from : i-1])
+		r.call(i, "whole_file", transcript.WriteTool, map[string]string{"file_path": name, "content": strings.Join(body, "\n")})
+	case adHasEdit(body):
+		return i // a fence around SEARCH/REPLACE blocks or a patch: read next
+	default:
+		return end // a code block: its lines are text, whatever they hold
+	}
+	r.from = end + 1
+	return end
 }
 
 // adThinking takes the reasoning a response starts with: aider's
