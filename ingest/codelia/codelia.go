@@ -557,43 +557,11 @@ func (r *clRun) item(it clItem) {
 	case "header":
 		r.header(rec)
 	case "run.start":
-		m := &transcript.Message{Role: transcript.User, Time: t}
-		if rec.Input.Text != "" {
-			m.Parts = []*transcript.Part{{Kind: transcript.TextPart, Text: rec.Input.Text}}
-		}
-		m.Parts = append(m.Parts, clContent(r.f, it.n, rec.Input.Parts)...)
-		m.Meta = clInjected(m.Parts)
-		if len(m.Parts) > 0 {
-			r.add(m)
-		}
-		if r.sys != nil {
-			r.add(r.sys)
-			r.sys = nil
-		}
+		r.runStart(it, t)
 	case "llm.request":
 		r.model = cmp.Or(rec.Model.String(), r.model)
 	case "llm.response":
-		if rec.Seq != nil {
-			if r.seqs[*rec.Seq] {
-				r.f.Warn(it.n, "llm.response seq %d repeated; the copy is skipped", *rec.Seq)
-				return
-			}
-			r.seqs[*rec.Seq] = true
-		}
-		m := &transcript.Message{Role: transcript.Assistant, Model: r.model, Time: t}
-		if u := rec.Output.Usage; u != nil {
-			// codelia's input_tokens is the whole prompt: what the cache held
-			// and what it took in are counted inside it, for every provider.
-			m.Usage = transcript.Usage{Input: max(u.Input-u.CacheRead-u.CacheWrite, 0), Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite}
-			m.Model = cmp.Or(m.Model, u.Model)
-		}
-		for _, om := range rec.Output.Messages {
-			m.Parts = append(m.Parts, clParts(r.f, it.n, &om)...)
-		}
-		if len(m.Parts) > 0 || !m.Usage.IsZero() {
-			r.add(m)
-			r.cur = m
-		}
+		r.response(it, t)
 	case "tool.output":
 		res := clResult(r.f, it.n, rec.ToolCallID, rec.ResultRaw, rec.IsError)
 		r.results[rec.ToolCallID] = res
@@ -609,42 +577,11 @@ func (r *clRun) item(it clItem) {
 			r.s.Meta["context left"] = strconv.FormatFloat(*rec.ContextLeft, 'f', -1, 64) + "%"
 		}
 	case "run.status":
-		switch rec.Status {
-		case "running", "completed", "error": // the run's life, told by run.end and run.error
-		case "cancelled":
-			r.event(transcript.Interrupt, ingest.JoinNonEmpty(": ", "Run cancelled", rec.Message), t, "")
-		default:
-			r.event("status", ingest.JoinNonEmpty(": ", "Run status "+strconv.Quote(rec.Status), rec.Message), t, "")
-		}
+		r.runStatus(rec, t)
 	case "run.error":
-		desc := ""
-		if e := rec.Error; e != nil {
-			var detail []string
-			if e.Status != nil {
-				detail = append(detail, "HTTP "+ingest.Text(e.Status))
-			}
-			if e.MaxAttempts > 0 {
-				detail = append(detail, fmt.Sprintf("after %d of %d attempts", e.Attempts, e.MaxAttempts))
-			}
-			desc = ingest.JoinNonEmpty(": ", e.Name, e.Message)
-			if d := ingest.JoinNonEmpty(", ", append([]string{e.Provider, e.Kind}, detail...)...); d != "" {
-				desc += " (" + d + ")"
-			}
-		}
-		r.event(transcript.ErrorEvent, cmp.Or(desc, "Run failed"), t, "")
+		r.runError(rec, t)
 	case "run.end":
-		switch rec.Outcome {
-		case "completed":
-			r.status = transcript.Completed
-		case "cancelled":
-			r.status = transcript.Aborted
-		case "error":
-			r.status = transcript.Failed
-		default:
-			r.status = ""
-			r.event("status", "Run ended: "+strconv.Quote(rec.Outcome), t, "")
-		}
-		r.final(ingest.Text(rec.Final), t)
+		r.runEnd(rec, t)
 	default:
 		r.event(transcript.Unknown, "Unknown record type "+strconv.Quote(rec.Type), t, it.raw)
 	}
@@ -686,16 +623,7 @@ func (r *clRun) agentEvent(it clItem, t time.Time) {
 	n, ev := it.n, it.ev
 	switch ev.Type {
 	case "text", "reasoning":
-		s := ingest.Text(ev.Content)
-		if strings.TrimSpace(s) == "" || r.seen("text:"+strings.TrimSpace(s)) {
-			return
-		}
-		kind := transcript.TextPart
-		if ev.Type == "reasoning" {
-			kind = transcript.ThinkingPart
-		}
-		a := r.assistant(t)
-		a.Parts = append(a.Parts, &transcript.Part{Kind: kind, Text: s})
+		r.agentText(ev, t)
 	case "final":
 		r.final(cmp.Or(ingest.Text(ev.Content), ingest.Text(ev.Text)), t)
 		if ev.TerminationReason != "" && ev.TerminationReason != "normal" {
@@ -710,19 +638,7 @@ func (r *clRun) agentEvent(it clItem, t time.Time) {
 			ID: ev.ToolCallID, Name: ev.Tool, Kind: Tools.Kind(ev.Tool), Input: cmp.Or(ev.RawArgs, ingest.Text(ev.Args)),
 		}})
 	case "tool_result":
-		res := r.results[ev.ToolCallID]
-		if ev.ToolCallID == "" || !r.seen("result:"+ev.ToolCallID) {
-			res = &transcript.ToolResult{CallID: ev.ToolCallID, Output: ingest.Text(ev.Result), IsError: ev.IsError}
-			r.results[ev.ToolCallID] = res
-			r.add(&transcript.Message{Role: transcript.Tool, Time: t, Parts: []*transcript.Part{{Kind: transcript.ResultPart, Result: res}}})
-		}
-		if ev.Screenshot != "" && res != nil { // only the event carries it
-			if img, ok := ingest.DecodeImage(r.f, ev.Screenshot); ok {
-				res.Images = append(res.Images, img)
-			} else {
-				r.f.Warn(n, "screenshot is not base64; skipped")
-			}
-		}
+		r.agentResult(n, ev, t)
 	case "hidden_user_message":
 		if ps := clContent(r.f, n, ev.Content); len(ps) > 0 {
 			r.add(&transcript.Message{Role: transcript.User, Meta: true, Time: t, Parts: ps})
@@ -736,37 +652,169 @@ func (r *clRun) agentEvent(it clItem, t time.Time) {
 		}
 		r.event(transcript.Compaction, desc, t, "")
 	case "permission.preview":
-		desc := ingest.JoinNonEmpty(": ", ingest.JoinNonEmpty(" ", "Permission preview for", ev.Tool, ev.FilePath), ev.Summary)
-		var diff []*transcript.Part
-		if ev.Diff != "" {
-			diff = append(diff, &transcript.Part{Kind: transcript.CodePart, Lang: "diff", Name: ev.FilePath, Text: ev.Diff})
-			if ev.Truncated {
-				desc += " (diff truncated)"
-			}
-		}
-		r.event("permission", desc, t, "", diff...)
+		r.permissionPreview(ev, t)
 	case "permission.ready":
 		r.event("permission", ingest.JoinNonEmpty(" ", "Asked permission to run", ev.Tool), t, "")
 	case "llm.retry":
-		desc := fmt.Sprintf("Retry %d of %d", ev.NextAttempt, ev.MaxAttempts)
-		if ev.FailureKind != "" {
-			desc += " after " + ev.FailureKind
-		}
-		if ev.Status != nil {
-			desc += " (HTTP " + ingest.Text(ev.Status) + ")"
-		}
-		if ev.DelayMs > 0 {
-			desc += fmt.Sprintf(", waiting %.1f s", ev.DelayMs/1000)
-			if ev.DelaySource != "" {
-				desc += " (" + ev.DelaySource + ")"
-			}
-		}
-		r.event(transcript.Retry, desc, t, "")
+		r.retry(ev, t)
 	case "step_start", "step_complete":
 		// They only frame a tool call, which its call and result show.
 	default:
 		r.event(transcript.Unknown, "Unknown agent event "+strconv.Quote(ev.Type), t, it.raw)
 	}
+}
+
+// runStart reads the prompt that starts a run.
+func (r *clRun) runStart(it clItem, t time.Time) {
+	rec := it.rec
+	m := &transcript.Message{Role: transcript.User, Time: t}
+	if rec.Input.Text != "" {
+		m.Parts = []*transcript.Part{{Kind: transcript.TextPart, Text: rec.Input.Text}}
+	}
+	m.Parts = append(m.Parts, clContent(r.f, it.n, rec.Input.Parts)...)
+	m.Meta = clInjected(m.Parts)
+	if len(m.Parts) > 0 {
+		r.add(m)
+	}
+	if r.sys != nil {
+		r.add(r.sys)
+		r.sys = nil
+	}
+}
+
+// response reads what the model answered, and what it cost.
+func (r *clRun) response(it clItem, t time.Time) {
+	rec := it.rec
+	if rec.Seq != nil {
+		if r.seqs[*rec.Seq] {
+			r.f.Warn(it.n, "llm.response seq %d repeated; the copy is skipped", *rec.Seq)
+			return
+		}
+		r.seqs[*rec.Seq] = true
+	}
+	m := &transcript.Message{Role: transcript.Assistant, Model: r.model, Time: t}
+	if u := rec.Output.Usage; u != nil {
+		// codelia's input_tokens is the whole prompt: what the cache held
+		// and what it took in are counted inside it, for every provider.
+		m.Usage = transcript.Usage{Input: max(u.Input-u.CacheRead-u.CacheWrite, 0), Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite}
+		m.Model = cmp.Or(m.Model, u.Model)
+	}
+	for _, om := range rec.Output.Messages {
+		m.Parts = append(m.Parts, clParts(r.f, it.n, &om)...)
+	}
+	if len(m.Parts) > 0 || !m.Usage.IsZero() {
+		r.add(m)
+		r.cur = m
+	}
+}
+
+// runStatus tells a run cancelled, or in a state codelia may add.
+func (r *clRun) runStatus(rec *clRecord, t time.Time) {
+	switch rec.Status {
+	case "running", "completed", "error": // the run's life, told by run.end and run.error
+	case "cancelled":
+		r.event(transcript.Interrupt, ingest.JoinNonEmpty(": ", "Run cancelled", rec.Message), t, "")
+	default:
+		r.event("status", ingest.JoinNonEmpty(": ", "Run status "+strconv.Quote(rec.Status), rec.Message), t, "")
+	}
+}
+
+// runError tells why a run failed.
+func (r *clRun) runError(rec *clRecord, t time.Time) {
+	desc := ""
+	if e := rec.Error; e != nil {
+		var detail []string
+		if e.Status != nil {
+			detail = append(detail, "HTTP "+ingest.Text(e.Status))
+		}
+		if e.MaxAttempts > 0 {
+			detail = append(detail, fmt.Sprintf("after %d of %d attempts", e.Attempts, e.MaxAttempts))
+		}
+		desc = ingest.JoinNonEmpty(": ", e.Name, e.Message)
+		if d := ingest.JoinNonEmpty(", ", append([]string{e.Provider, e.Kind}, detail...)...); d != "" {
+			desc += " (" + d + ")"
+		}
+	}
+	r.event(transcript.ErrorEvent, cmp.Or(desc, "Run failed"), t, "")
+}
+
+// runEnd gives the turn its status, and the run's final message.
+func (r *clRun) runEnd(rec *clRecord, t time.Time) {
+	switch rec.Outcome {
+	case "completed":
+		r.status = transcript.Completed
+	case "cancelled":
+		r.status = transcript.Aborted
+	case "error":
+		r.status = transcript.Failed
+	default:
+		r.status = ""
+		r.event("status", "Run ended: "+strconv.Quote(rec.Outcome), t, "")
+	}
+	r.final(ingest.Text(rec.Final), t)
+}
+
+// agentText reads the agent's text or reasoning, once.
+func (r *clRun) agentText(ev *clEvent, t time.Time) {
+	s := ingest.Text(ev.Content)
+	if strings.TrimSpace(s) == "" || r.seen("text:"+strings.TrimSpace(s)) {
+		return
+	}
+	kind := transcript.TextPart
+	if ev.Type == "reasoning" {
+		kind = transcript.ThinkingPart
+	}
+	a := r.assistant(t)
+	a.Parts = append(a.Parts, &transcript.Part{Kind: kind, Text: s})
+}
+
+// agentResult reads a tool's result, once, and the screenshot only the
+// event carries.
+func (r *clRun) agentResult(n int, ev *clEvent, t time.Time) {
+	res := r.results[ev.ToolCallID]
+	if ev.ToolCallID == "" || !r.seen("result:"+ev.ToolCallID) {
+		res = &transcript.ToolResult{CallID: ev.ToolCallID, Output: ingest.Text(ev.Result), IsError: ev.IsError}
+		r.results[ev.ToolCallID] = res
+		r.add(&transcript.Message{Role: transcript.Tool, Time: t, Parts: []*transcript.Part{{Kind: transcript.ResultPart, Result: res}}})
+	}
+	if ev.Screenshot != "" && res != nil { // only the event carries it
+		if img, ok := ingest.DecodeImage(r.f, ev.Screenshot); ok {
+			res.Images = append(res.Images, img)
+		} else {
+			r.f.Warn(n, "screenshot is not base64; skipped")
+		}
+	}
+}
+
+// permissionPreview tells what a tool asked leave to do, with its diff.
+func (r *clRun) permissionPreview(ev *clEvent, t time.Time) {
+	desc := ingest.JoinNonEmpty(": ", ingest.JoinNonEmpty(" ", "Permission preview for", ev.Tool, ev.FilePath), ev.Summary)
+	var diff []*transcript.Part
+	if ev.Diff != "" {
+		diff = append(diff, &transcript.Part{Kind: transcript.CodePart, Lang: "diff", Name: ev.FilePath, Text: ev.Diff})
+		if ev.Truncated {
+			desc += " (diff truncated)"
+		}
+	}
+	r.event("permission", desc, t, "", diff...)
+}
+
+// retry tells a model call tried again, why and when.
+func (r *clRun) retry(ev *clEvent, t time.Time) {
+	desc := fmt.Sprintf("Retry %d of %d", ev.NextAttempt, ev.MaxAttempts)
+	if ev.FailureKind != "" {
+		desc += " after " + ev.FailureKind
+	}
+	if ev.Status != nil {
+		desc += " (HTTP " + ingest.Text(ev.Status) + ")"
+	}
+	if ev.DelayMs > 0 {
+		desc += fmt.Sprintf(", waiting %.1f s", ev.DelayMs/1000)
+		if ev.DelaySource != "" {
+			desc += " (" + ev.DelaySource + ")"
+		}
+	}
+	r.event(transcript.Retry, desc, t, "")
 }
 
 // final adds the run's final message unless the transcript already shows it.
