@@ -156,68 +156,31 @@ func joinClaude(parts []*transcript.Session) *transcript.Session {
 // the companion file's toolUseId, or was named while reading from the
 // result's agentId or a progress record's parentToolUseID.
 func linkClaude(ss, metas []*transcript.Session) {
-	byKey := map[ccKey]*transcript.Session{}
-	find := func(from *transcript.Session, id string) *transcript.Session {
-		return byKey[ccKey{claudeProject(from.Source), id}]
-	}
-	calls := map[string]*transcript.ToolCall{}
+	l := ccLinks{byKey: map[ccKey]*transcript.Session{}, calls: map[string]*transcript.ToolCall{}}
 	for _, s := range ss {
-		if k := (ccKey{claudeProject(s.Source), s.ID}); byKey[k] == nil {
-			byKey[k] = s
+		if k := (ccKey{claudeProject(s.Source), s.ID}); l.byKey[k] == nil {
+			l.byKey[k] = s
 		}
 		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
-			if c := p.Call; c != nil && c.ID != "" && calls[c.ID] == nil {
-				calls[c.ID] = c
+			if c := p.Call; c != nil && c.ID != "" && l.calls[c.ID] == nil {
+				l.calls[c.ID] = c
 			}
 		})
 	}
 	for _, m := range metas {
-		s := find(m, m.ID)
-		if s == nil {
-			continue
-		}
-		s.Sources = append(s.Sources, m.Source)
-		for k, v := range m.Meta {
-			if _, ok := s.Meta[k]; !ok {
-				setMeta(s, k, v)
-			}
-		}
-		if d := m.Meta["description"]; s.Title == "" && d != "" {
-			s.Title = d
-			setMeta(s, "title source", "description")
-		}
-		if c := calls[m.Meta["tool use id"]]; c != nil {
-			c.Subagent = s.ID
-		}
+		l.fold(m)
 	}
 	for _, s := range ss {
-		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
-			c := p.Call
-			if c == nil {
-				return
-			}
-			sub := find(s, c.Subagent)
-			if sub == nil || sub == s {
-				return
-			}
-			sub.ParentID = cmp.Or(sub.ParentID, s.ID)
-			var in struct {
-				Description string `json:"description"`
-			}
-			if sub.Title == "" && ingest.Unmarshal([]byte(c.Input), &in) == nil && strings.TrimSpace(in.Description) != "" {
-				sub.Title = strings.TrimSpace(in.Description)
-				setMeta(sub, "title source", "description")
-			}
-		})
+		l.subagents(s)
 	}
 	for _, s := range ss {
-		if p := find(s, s.ParentID); p != nil && strings.HasPrefix(s.ID, ccCompactionAgent) {
+		if p := l.find(s, s.ParentID); p != nil && strings.HasPrefix(s.ID, ccCompactionAgent) {
 			linkCompaction(p, s)
 		}
 	}
 	children := map[*transcript.Session][]*transcript.Session{}
 	for _, s := range ss {
-		if p := find(s, s.ParentID); p != nil && p != s && !slices.Contains(children[p], s) {
+		if p := l.find(s, s.ParentID); p != nil && p != s && !slices.Contains(children[p], s) {
 			children[p] = append(children[p], s)
 		}
 	}
@@ -229,6 +192,62 @@ func linkClaude(ss, metas []*transcript.Session) {
 			}
 		}
 	}
+}
+
+// ccLinks finds the sessions of a group, and their calls, by id.
+type ccLinks struct {
+	byKey map[ccKey]*transcript.Session
+	calls map[string]*transcript.ToolCall
+}
+
+// find returns the session id of the project of from.
+func (l ccLinks) find(from *transcript.Session, id string) *transcript.Session {
+	return l.byKey[ccKey{claudeProject(from.Source), id}]
+}
+
+// fold folds a subagent's companion file m into the subagent's session:
+// its facts, its description as a title, and the call that started it.
+func (l ccLinks) fold(m *transcript.Session) {
+	s := l.find(m, m.ID)
+	if s == nil {
+		return
+	}
+	s.Sources = append(s.Sources, m.Source)
+	for k, v := range m.Meta {
+		if _, ok := s.Meta[k]; !ok {
+			setMeta(s, k, v)
+		}
+	}
+	if d := m.Meta["description"]; s.Title == "" && d != "" {
+		s.Title = d
+		setMeta(s, "title source", "description")
+	}
+	if c := l.calls[m.Meta["tool use id"]]; c != nil {
+		c.Subagent = s.ID
+	}
+}
+
+// subagents makes s the parent of the sessions its calls started, and
+// titles those that have none by the call's description.
+func (l ccLinks) subagents(s *transcript.Session) {
+	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+		c := p.Call
+		if c == nil {
+			return
+		}
+		sub := l.find(s, c.Subagent)
+		if sub == nil || sub == s {
+			return
+		}
+		sub.ParentID = cmp.Or(sub.ParentID, s.ID)
+		var in struct {
+			Description string `json:"description"`
+		}
+		if sub.Title == "" && ingest.Unmarshal([]byte(c.Input), &in) == nil && strings.TrimSpace(in.Description) != "" {
+			sub.Title = strings.TrimSpace(in.Description)
+			setMeta(sub, "title source", "description")
+		}
+	})
 }
 
 // linkCompaction links the compaction the agent sub summarised to it: the
