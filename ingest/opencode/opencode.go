@@ -366,32 +366,10 @@ func (b *ocBuilder) session(si *ocSession) {
 // message maps one message and its parts, in order. raw is nil when the
 // message's own file is missing (a legacy tree the app was still writing).
 func (b *ocBuilder) message(id string, raw json.RawMessage, parts []ocRaw) {
-	var info ocMessage
-	if raw != nil {
-		if err := json.Unmarshal(raw, &info); !ingest.IsDrift(err) {
-			b.warn("message %s skipped: %v", ingest.FirstNonEmpty(id, "without an id"), err)
-			return
-		} else if err != nil {
-			b.warn("message %s: %v; the rest of it is read", ingest.FirstNonEmpty(id, info.ID), err)
-		}
+	info, ps, raws, ok := b.decode(&id, raw, parts)
+	if !ok {
+		return
 	}
-	id = ingest.FirstNonEmpty(id, info.ID)
-	ps := make([]ocPart, 0, len(parts))
-	raws := make([]json.RawMessage, 0, len(parts))
-	for _, r := range parts {
-		var p ocPart
-		if err := json.Unmarshal(r.data, &p); !ingest.IsDrift(err) {
-			b.warn("message %s: part %s skipped: %v", id, ingest.FirstNonEmpty(r.id, "without an id"), err)
-			continue
-		}
-		p.ID = ingest.FirstNonEmpty(r.id, p.ID)
-		ps, raws = append(ps, p), append(raws, r.data)
-	}
-	if raw == nil {
-		info.Role = ocGuessRole(ps)
-		b.warn("message %s: its own record is missing; its %d parts are shown as written by the %s", id, len(ps), info.Role)
-	}
-
 	if id != "" && id == b.revert {
 		// opencode deletes the messages a pending /undo reverts at the next
 		// prompt; until then they are a branch off the kept ones.
@@ -402,8 +380,64 @@ func (b *ocBuilder) message(id string, raw json.RawMessage, parts []ocRaw) {
 	m := &transcript.Message{ID: id, Time: info.Time.Created.Time, Branch: b.branch}
 	// Context opencode added to a message (synthetic text, file changes) is
 	// shown apart from it, as a meta message after it.
-	var meta []*transcript.Part
+	meta := b.role(m, &info, raw)
 	var steps transcript.Usage
+	for i, p := range ps {
+		parts, isMeta := b.part(m, &p, raws[i])
+		if isMeta {
+			meta = append(meta, parts...)
+		} else {
+			m.Parts = append(m.Parts, parts...)
+		}
+		if p.Type == "step-finish" {
+			steps.Add(p.Tokens.usage())
+		}
+	}
+	// Each step-finish is one model response; the message's own tokens are
+	// only its last step's.
+	m.Usage = steps
+	if steps.IsZero() {
+		m.Usage = info.Tokens.usage()
+	}
+	b.add(m, meta, &info)
+}
+
+// decode reads a message and its parts, reporting what it skips; ok is
+// false when the message itself cannot be read. A message whose record is
+// missing is guessed from its parts. id becomes the message's own when it
+// is "".
+func (b *ocBuilder) decode(id *string, raw json.RawMessage, parts []ocRaw) (info ocMessage, ps []ocPart, raws []json.RawMessage, ok bool) {
+	if raw != nil {
+		if err := json.Unmarshal(raw, &info); !ingest.IsDrift(err) {
+			b.warn("message %s skipped: %v", ingest.FirstNonEmpty(*id, "without an id"), err)
+			return info, nil, nil, false
+		} else if err != nil {
+			b.warn("message %s: %v; the rest of it is read", ingest.FirstNonEmpty(*id, info.ID), err)
+		}
+	}
+	*id = ingest.FirstNonEmpty(*id, info.ID)
+	ps = make([]ocPart, 0, len(parts))
+	raws = make([]json.RawMessage, 0, len(parts))
+	for _, r := range parts {
+		var p ocPart
+		if err := json.Unmarshal(r.data, &p); !ingest.IsDrift(err) {
+			b.warn("message %s: part %s skipped: %v", *id, ingest.FirstNonEmpty(r.id, "without an id"), err)
+			continue
+		}
+		p.ID = ingest.FirstNonEmpty(r.id, p.ID)
+		ps, raws = append(ps, p), append(raws, r.data)
+	}
+	if raw == nil {
+		info.Role = ocGuessRole(ps)
+		b.warn("message %s: its own record is missing; its %d parts are shown as written by the %s", *id, len(ps), info.Role)
+	}
+	return info, ps, raws, true
+}
+
+// role sets who wrote m, and what it tells of the session: an assistant's
+// model, provider, folder, cost and system prompt. It returns the context
+// shown apart from m: a user's custom system prompt.
+func (b *ocBuilder) role(m *transcript.Message, info *ocMessage, raw json.RawMessage) (meta []*transcript.Part) {
 	switch info.Role {
 	case "user":
 		m.Role = transcript.User
@@ -424,23 +458,12 @@ func (b *ocBuilder) message(id string, raw json.RawMessage, parts []ocRaw) {
 		m.Role, m.Meta = transcript.System, true
 		m.Parts = append(m.Parts, b.unknown("Message with unknown role "+strconv.Quote(info.Role), raw))
 	}
-	for i, p := range ps {
-		parts, isMeta := b.part(m, &p, raws[i])
-		if isMeta {
-			meta = append(meta, parts...)
-		} else {
-			m.Parts = append(m.Parts, parts...)
-		}
-		if p.Type == "step-finish" {
-			steps.Add(p.Tokens.usage())
-		}
-	}
-	// Each step-finish is one model response; the message's own tokens are
-	// only its last step's.
-	m.Usage = steps
-	if steps.IsZero() {
-		m.Usage = info.Tokens.usage()
-	}
+	return meta
+}
+
+// add appends m, with its context after it, and ends its turn as its error
+// says.
+func (b *ocBuilder) add(m *transcript.Message, meta []*transcript.Part, info *ocMessage) {
 	status := ""
 	if name, desc := ocError(info.Error); name == "MessageAbortedError" {
 		m.Parts, status = append(m.Parts, ingest.EventPart(transcript.Interrupt, desc, nil)), transcript.Aborted
@@ -458,7 +481,7 @@ func (b *ocBuilder) message(id string, raw json.RawMessage, parts []ocRaw) {
 		if m.Role == transcript.User {
 			role = transcript.User
 		}
-		b.s.Append(&transcript.Message{ID: id + "#context", Role: role, Time: m.Time, Meta: true, Parts: meta, Branch: b.branch})
+		b.s.Append(&transcript.Message{ID: m.ID + "#context", Role: role, Time: m.Time, Meta: true, Parts: meta, Branch: b.branch})
 	}
 	if status != "" && len(b.s.Turns) > 0 {
 		b.s.Turns[len(b.s.Turns)-1].Status = status
