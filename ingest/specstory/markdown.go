@@ -327,63 +327,77 @@ func smInput(kind transcript.ToolKind, arg string, lines []string) string {
 	if main == "" {
 		main = "input"
 	}
-	in := map[string]string{}
-	set := func(k, v string) {
-		if _, ok := in[k]; !ok {
-			in[k] = v
-		}
-	}
+	in := smArgs{}
 	var desc []string
 	for i := 0; i < len(lines); i++ {
 		t := strings.TrimSpace(lines[i])
 		switch {
 		case t == "" || t == "**Input:**":
 		case strings.HasPrefix(t, "```"):
-			fence := t[:len(t)-len(strings.TrimLeft(t, "`"))]
-			var code []string
-			for i++; i < len(lines) && strings.TrimSpace(lines[i]) != fence; i++ {
-				code = append(code, lines[i])
-			}
-			switch {
-			case kind == transcript.ShellTool:
-				set("command", strings.Join(code, "\n"))
-			case kind == transcript.WriteTool:
-				set("content", strings.Join(code, "\n"))
+			var code string
+			code, i = smFence(lines, i, t[:len(t)-len(strings.TrimLeft(t, "`"))])
+			switch kind {
+			case transcript.ShellTool:
+				in.set("command", code)
+			case transcript.WriteTool:
+				in.set("content", code)
 			default:
-				desc = append(desc, t, strings.Join(code, "\n"), fence)
+				desc = append(desc, t, code, t[:len(t)-len(strings.TrimLeft(t, "`"))])
 			}
 		case smItemRE.MatchString(t):
-			m := smItemRE.FindStringSubmatch(t)
-			v := m[2]
-			if v == "" { // a multi-line value follows in a fence
-				for i+1 < len(lines) && strings.TrimSpace(lines[i+1]) == "" {
-					i++
-				}
-				if i+1 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i+1]), "```") {
-					var code []string
-					for i += 2; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
-						code = append(code, lines[i])
-					}
-					v = strings.Join(code, "\n")
-				}
-			}
-			set(m[1], v)
+			i = in.item(lines, i, smItemRE.FindStringSubmatch(t))
 		case len(t) > 2 && t[0] == '`' && t[len(t)-1] == '`' && !strings.Contains(t[1:len(t)-1], "`"):
-			set(main, t[1:len(t)-1])
+			in.set(main, t[1:len(t)-1])
 		case smPairsRE.MatchString(t):
 			for _, m := range smPairRE.FindAllStringSubmatch(t, -1) {
-				set(m[1], m[2])
+				in.set(m[1], m[2])
 			}
 		default:
 			desc = append(desc, lines[i])
 		}
 	}
 	if arg != "" {
-		set(main, arg)
+		in.set(main, arg)
 	}
 	if d := strings.TrimSpace(strings.Join(desc, "\n")); d != "" {
-		set("description", d)
+		in.set("description", d)
 	}
-	b, _ := json.Marshal(in)
+	b, _ := json.Marshal(map[string]string(in))
 	return string(b)
+}
+
+// smArgs are a tool's input as SpecStory shows it: the first value of each
+// name is kept.
+type smArgs map[string]string
+
+func (in smArgs) set(k, v string) {
+	if _, ok := in[k]; !ok {
+		in[k] = v
+	}
+}
+
+// item reads a "- name: value" item on line i, whose value, when empty, is
+// in the fence that follows; it returns the last line it read.
+func (in smArgs) item(lines []string, i int, m []string) int {
+	v := m[2]
+	if v == "" { // a multi-line value follows in a fence
+		for i+1 < len(lines) && strings.TrimSpace(lines[i+1]) == "" {
+			i++
+		}
+		if i+1 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i+1]), "```") {
+			v, i = smFence(lines, i+1, "```")
+		}
+	}
+	in.set(m[1], v)
+	return i
+}
+
+// smFence returns the lines of the fenced block that opens on line i and
+// closes with fence, joined, and the line that closes it.
+func smFence(lines []string, i int, fence string) (string, int) {
+	var code []string
+	for i++; i < len(lines) && strings.TrimSpace(lines[i]) != fence; i++ {
+		code = append(code, lines[i])
+	}
+	return strings.Join(code, "\n"), i
 }
