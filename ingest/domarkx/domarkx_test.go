@@ -49,6 +49,12 @@ func TestDomarkxDocument(t *testing.T) {
 		t.Errorf("roles = %q, want the setup, system_message, User, assistant, tool output and Reviewer", got)
 	}
 
+	checkDomarkxSetup(t, ms)
+	checkDomarkxAssistant(t, ms)
+	checkDomarkxReviewer(t, ms)
+}
+
+func checkDomarkxSetup(t *testing.T, ms []*transcript.Message) {
 	setup := ms[0]
 	if !setup.Meta || ingesttest.Kinds(setup) != "code code" || setup.Parts[0].Name != "session-config" ||
 		setup.Parts[1].Lang != "python" || setup.Parts[1].Name != "setup-script" || !strings.Contains(setup.Parts[1].Text, `model="vendor/model-a"`) {
@@ -61,6 +67,9 @@ func TestDomarkxDocument(t *testing.T) {
 		t.Errorf("prompt = %q", got)
 	}
 
+}
+
+func checkDomarkxAssistant(t *testing.T, ms []*transcript.Message) {
 	a := ms[3]
 	if got := ingesttest.Kinds(a); got != "thinking text code call call" || a.Model != "vendor/model-a" {
 		t.Fatalf("assistant parts = %q, model %q", got, a.Model)
@@ -91,6 +100,9 @@ func TestDomarkxDocument(t *testing.T) {
 		t.Errorf("tool output message: starts turn %v, parts %q", ms[4].StartsTurn(), ingesttest.Kinds(ms[4]))
 	}
 
+}
+
+func checkDomarkxReviewer(t *testing.T, ms []*transcript.Message) {
 	// A free-text speaker takes its role from the metadata's type and is shown.
 	rev := ms[5]
 	if rev.Role != transcript.Assistant || ingesttest.Kinds(rev) != "event event text" || rev.Parts[0].Text != "Reviewer" ||

@@ -97,6 +97,12 @@ func TestGeminiLog(t *testing.T) {
 	}
 
 	ms := s.Messages()
+	checkGeminiLogImages(t, ms)
+	checkGeminiLogCalls(t, ms)
+	checkGeminiLogEvents(t, ms)
+}
+
+func checkGeminiLogImages(t *testing.T, ms []*transcript.Message) {
 	if img := ms[1].Parts[1].Image; img == nil || img.MediaType != "image/png" || len(img.Data) != 71 {
 		t.Errorf("inline image = %+v, want a 71-byte PNG (the bytes win over the jpeg label)", img)
 	}
@@ -106,6 +112,9 @@ func TestGeminiLog(t *testing.T) {
 	if img := ms[1].Parts[3].Image; img == nil || img.URL != "https://example.com/shot.png" {
 		t.Errorf("fileData image = %+v", img)
 	}
+}
+
+func checkGeminiLogCalls(t *testing.T, ms []*transcript.Message) {
 	g1 := ms[2]
 	if g1.Model != "gemini-3-pro" || g1.Parts[0].Text != "**Checking CI**\n\nLook at the failing job first." {
 		t.Errorf("g1 model %q, thought %q", g1.Model, g1.Parts[0].Text)
@@ -146,6 +155,9 @@ func TestGeminiLog(t *testing.T) {
 	if p := g1.Parts[5].Call.Result.Patch; len(p) != 1 || p[0].Path != "" || p[0].OldStart != 1 || !slices.Equal(p[0].Lines, []string{"-a", "+b"}) {
 		t.Errorf("ed-1 patch = %+v", p)
 	}
+}
+
+func checkGeminiLogEvents(t *testing.T, ms []*transcript.Message) {
 	if ev := ms[4].Parts[0].Event; ev.Kind != transcript.Interrupt {
 		t.Errorf("Request cancelled = %+v, want an interrupt", ev)
 	}

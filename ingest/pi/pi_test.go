@@ -41,7 +41,14 @@ func TestPiSession(t *testing.T) {
 	if want := (transcript.Usage{Input: 615, Output: 96, CacheRead: 150, CacheWrite: 10}); s.Usage != want {
 		t.Errorf("usage = %+v, want %+v", s.Usage, want)
 	}
+	ms := s.Messages()
 
+	checkPiMessages(t, s)
+	checkPiCalls(t, ms)
+	checkPiEvents(t, ms, s)
+}
+
+func checkPiMessages(t *testing.T, s *transcript.Session) {
 	var got []string
 	for _, m := range s.Messages() {
 		got = append(got, m.ID+" "+string(m.Role)+map[bool]string{true: "*"}[m.Meta]+"("+ingesttest.Kinds(m)+")"+map[bool]string{true: " branch " + m.Branch}[m.Branch != ""])
@@ -66,7 +73,9 @@ func TestPiSession(t *testing.T) {
 		}
 	}
 
-	ms := s.Messages()
+}
+
+func checkPiCalls(t *testing.T, ms []*transcript.Message) {
 	call := ms[1].Parts[2].Call
 	if call.ID != "call_1" || call.Kind != transcript.ShellTool || call.Input != `{"command":"go test ./..."}` || call.Result == nil {
 		t.Errorf("call = %+v", call)
@@ -83,6 +92,9 @@ func TestPiSession(t *testing.T) {
 	if ms[1].Usage != (transcript.Usage{Input: 100, Output: 20, CacheRead: 50, CacheWrite: 10}) || ms[1].Model != "claude-sonnet-4-5" {
 		t.Errorf("first reply usage %+v, model %q", ms[1].Usage, ms[1].Model)
 	}
+}
+
+func checkPiEvents(t *testing.T, ms []*transcript.Message, s *transcript.Session) {
 	for _, c := range []struct {
 		m          int
 		kind, text string

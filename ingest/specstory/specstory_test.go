@@ -52,6 +52,11 @@ func TestSpecStoryCodex(t *testing.T) {
 	if got := ingesttest.Kinds(ms[1]); got != "thinking" || ms[1].Role != transcript.Assistant || ms[1].Time.Format("05.000") != "05.250" {
 		t.Errorf("reasoning message = %s %q at %v", ms[1].Role, got, ms[1].Time)
 	}
+	checkSpecStoryCodexTools(t, ms)
+	checkSpecStoryCodexViews(t, ms)
+}
+
+func checkSpecStoryCodexTools(t *testing.T, ms []*transcript.Message) {
 	for i, c := range []struct {
 		msg    int
 		kind   transcript.ToolKind
@@ -79,6 +84,9 @@ func TestSpecStoryCodex(t *testing.T) {
 	if in := ms[2].Parts[0].Call.Input; in != `{"cmd":"go test -count=20 ./cache"}` {
 		t.Errorf("exec_command input = %s", in)
 	}
+}
+
+func checkSpecStoryCodexViews(t *testing.T, ms []*transcript.Message) {
 	// SpecStory's summary and formatted Markdown are the call's own view,
 	// shown before what the tool was given and gave back.
 	for _, c := range []struct {
@@ -130,6 +138,10 @@ func TestSpecStoryClaude(t *testing.T) {
 		t.Errorf("stats = %+v with %d turns, want 11 messages, 1 prompt, 4 calls, 1 error, 2 turns", st, len(s.Turns))
 	}
 	ms := s.Messages()
+	checkSpecStoryClaudeMessages(t, ms)
+}
+
+func checkSpecStoryClaudeMessages(t *testing.T, ms []*transcript.Message) {
 	bash := ms[2].Parts[0].Call
 	if r := bash.Result; r == nil || !r.IsError || r.ExitCode == nil || *r.ExitCode != 2 {
 		t.Errorf("bash result = %+v, want an error with exit code 2", r)
