@@ -32,12 +32,14 @@ func TestArgsField(t *testing.T) {
 	}
 }
 
-func TestArgsFill(t *testing.T) {
-	fill := func(kind transcript.ToolKind, input string, r *transcript.ToolResult) transcript.Args {
-		c := &transcript.ToolCall{Kind: kind, Input: input, Result: r}
-		CommonArgs.Fill(c)
-		return c.Args
-	}
+// fill returns the Args CommonArgs fill a call of kind with input and result r.
+func fill(kind transcript.ToolKind, input string, r *transcript.ToolResult) transcript.Args {
+	c := &transcript.ToolCall{Kind: kind, Input: input, Result: r}
+	CommonArgs.Fill(c)
+	return c.Args
+}
+
+func TestArgsSummary(t *testing.T) {
 	for _, c := range []struct {
 		kind     transcript.ToolKind
 		in, want string
@@ -55,6 +57,9 @@ func TestArgsFill(t *testing.T) {
 			t.Errorf("Summary of %s = %q, want %q", c.in, got, c.want)
 		}
 	}
+}
+
+func TestArgsSearch(t *testing.T) {
 	shell := fill(transcript.ShellTool, "ls -la", nil)
 	if shell.Command != "ls -la" {
 		t.Errorf("a command as text: %+v", shell)
@@ -70,6 +75,9 @@ func TestArgsFill(t *testing.T) {
 	if !web.Query || web.Web == nil || fmt.Sprint(web.Web.Pages) != "[{T https://x.org}]" || web.Web.Text != "Found." {
 		t.Errorf("web search: %+v", web)
 	}
+}
+
+func TestArgsFiles(t *testing.T) {
 	multi := fill(transcript.EditTool, `{"file_path":"a.txt","edits":[{"old_string":"a","new_string":"b"},{"old_str":"c","new_str":"d"}]}`, nil)
 	if multi.Path != "a.txt" || fmt.Sprint(multi.Edits) != "[{a b} {c d}]" {
 		t.Errorf("multiedit: %+v", multi)
@@ -84,6 +92,9 @@ func TestArgsFill(t *testing.T) {
 	if w := fill(transcript.WriteTool, `{"filePath":"x.go","contents":"package x"}`, nil); w.Path != "x.go" || w.Content != "package x" {
 		t.Errorf("write: %+v", w)
 	}
+}
+
+func TestArgsTasks(t *testing.T) {
 	todos := fill(transcript.TaskTool, `{"todos":[{"content":"a","status":"completed"},{"content":"b","status":"pending"}]}`, nil).Todos
 	plan := fill(transcript.TaskTool, `{"plan":[{"step":"x","status":"in_progress"}]}`, nil)
 	if fmt.Sprint(todos) != "[{a completed} {b pending}]" || fmt.Sprint(plan.Todos) != "[{x in_progress}]" || plan.Plan != "" {

@@ -41,6 +41,11 @@ func TestAiderHistory(t *testing.T) {
 		}
 	}
 
+	checkAiderSession(t, ss)
+	checkAiderOtherEdits(t, ss)
+}
+
+func checkAiderSession(t *testing.T, ss []*transcript.Session) {
 	s := ss[1]
 	for _, c := range []struct{ name, got, want string }{
 		{"started", s.Started.Format("2006-01-02 15:04:05"), "2025-03-01 09:00:00"},
@@ -101,6 +106,9 @@ func TestAiderHistory(t *testing.T) {
 		t.Errorf("failed reply usage = %+v", u)
 	}
 
+}
+
+func checkAiderOtherEdits(t *testing.T, ss []*transcript.Session) {
 	whole := ss[2].Messages()[2].Parts[1].Call
 	if whole.Kind != transcript.WriteTool || whole.Input != `{"content":"print(\"hello\")","file_path":"hello.py"}` || whole.Result == nil {
 		t.Errorf("whole-file edit = %+v", whole)

@@ -45,12 +45,16 @@ func TestClaudeSession(t *testing.T) {
 	if s.Usage != want {
 		t.Errorf("usage = %+v, want %+v", s.Usage, want)
 	}
+	ms := s.Messages()
 
 	st := s.Stats()
 	if st.Messages != 10 || st.Prompts != 2 || st.ToolCalls != 2 || st.Errors != 1 || len(s.Turns) != 2 {
 		t.Errorf("stats = %+v with %d turns, want 10 messages, 2 prompts, 2 calls, 1 error, 2 turns", st, len(s.Turns))
 	}
-	ms := s.Messages()
+	checkClaudeMessages(t, ms)
+}
+
+func checkClaudeMessages(t *testing.T, ms []*transcript.Message) {
 	if got := kinds(ms[1]); got != "thinking call" {
 		t.Errorf("merged assistant message parts = %q, want thinking then call", got)
 	}
@@ -202,6 +206,10 @@ func TestClaudeTools(t *testing.T) {
 			unknown = append(unknown, p.Event.Raw)
 		}
 	})
+	checkClaudeToolResults(t, calls, unknown, ss)
+}
+
+func checkClaudeToolResults(t *testing.T, calls map[string]*transcript.ToolCall, unknown []string, ss []*transcript.Session) {
 	code := func(n int) *int { return &n }
 	for _, c := range []struct {
 		id, output string
@@ -394,6 +402,11 @@ func TestClaudeProject(t *testing.T) {
 	if st := p.Stats(); st.Messages != 6 || ingesttest.Skips(p) != "progress/agent_progress 1" {
 		t.Errorf("parent: %+v, %v", st, ingesttest.Skips(p))
 	}
+	checkClaudeSubagents(t, p, byID)
+	checkClaudeResumed(t, byID)
+}
+
+func checkClaudeSubagents(t *testing.T, p *transcript.Session, byID map[string]*transcript.Session) {
 	subagents := map[string]string{}
 	p.Parts(func(_ *transcript.Message, part *transcript.Part) {
 		if part.Call != nil {
@@ -417,6 +430,9 @@ func TestClaudeProject(t *testing.T) {
 		t.Errorf("agent type = %q", byID["agent-aa11"].Meta["agent type"])
 	}
 
+}
+
+func checkClaudeResumed(t *testing.T, byID map[string]*transcript.Session) {
 	r := byID["r1"]
 	var ids []string
 	for _, m := range r.Messages() {

@@ -50,7 +50,13 @@ func TestCodexSession(t *testing.T) {
 	if want := (transcript.Usage{Input: 2000, Output: 200, CacheRead: 2000, Reasoning: 60}); s.Usage != want {
 		t.Errorf("usage = %+v, want %+v", s.Usage, want)
 	}
+	ms := s.Messages()
 
+	checkCodexMessages(t, s)
+	checkCodexCalls(t, ms, s)
+}
+
+func checkCodexMessages(t *testing.T, s *transcript.Session) {
 	st := s.Stats()
 	if st.Messages != 15 || st.Prompts != 2 || st.ToolCalls != 6 || st.Errors != 3 || len(s.Turns) != 3 {
 		t.Errorf("stats = %+v with %d turns, want 15 messages, 2 prompts, 6 calls, 3 errors, 3 turns", st, len(s.Turns))
@@ -77,7 +83,9 @@ func TestCodexSession(t *testing.T) {
 		t.Errorf("messages:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 
-	ms := s.Messages()
+}
+
+func checkCodexCalls(t *testing.T, ms []*transcript.Message, s *transcript.Session) {
 	if u := ms[3].Usage; u != (transcript.Usage{Input: 200, Output: 50, CacheRead: 800, Reasoning: 20}) {
 		t.Errorf("first response usage = %+v", u)
 	}
@@ -369,6 +377,10 @@ func TestCodexEvents(t *testing.T) {
 			t.Errorf("event %d = %+v %q, want %s %q", i, ev.Event, ev.Text, want.kind, want.text)
 		}
 	}
+	checkCodexReview(t, ms)
+}
+
+func checkCodexReview(t *testing.T, ms []*transcript.Message) {
 	// A /review is the call of its subagent; its findings are the result.
 	review := ms[6].Parts[0].Call
 	if ms[6].Meta || review == nil || review.Name != "review" || review.Kind != transcript.TaskTool ||

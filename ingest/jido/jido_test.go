@@ -50,6 +50,10 @@ func TestJidoSession(t *testing.T) {
 		t.Errorf("stats = %+v with %d turns, want 8 messages, 2 prompts, no calls, 3 turns", st, len(s.Turns))
 	}
 	ms := s.Messages()
+	checkJidoMessages(t, ms)
+}
+
+func checkJidoMessages(t *testing.T, ms []*transcript.Message) {
 	var roles []string
 	for _, m := range ms {
 		roles = append(roles, string(m.Role))

@@ -72,6 +72,10 @@ func TestOpencodeExport(t *testing.T) {
 		t.Errorf("image = %+v", img)
 	}
 
+	checkOpencodeCalls(t, s, ms)
+}
+
+func checkOpencodeCalls(t *testing.T, s *transcript.Session, ms []*transcript.Message) {
 	calls := map[string]*transcript.ToolCall{}
 	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
 		if p.Call != nil {
