@@ -1,4 +1,4 @@
-package ingest
+package ingest_test
 
 import (
 	"io/fs"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/internal/synth"
 )
 
@@ -18,11 +19,11 @@ import (
 // sessions of a realistic size.
 func BenchmarkRead(b *testing.B) {
 	folders := map[string]string{} // format → its corpus folder
-	for dir, format := range corpusFormats {
+	for dir, format := range corpusFormats() {
 		folders[format] = dir
 	}
 	var formats []string
-	for _, r := range Readers {
+	for _, r := range ingest.Readers {
 		if !slices.Contains(formats, r.Name) {
 			formats = append(formats, r.Name) // specstory has two readers, one folder
 		}
@@ -82,7 +83,7 @@ func benchLoad(b *testing.B, fsys fs.FS, size int64) {
 	b.SetBytes(size)
 	b.ReportAllocs()
 	for b.Loop() {
-		res, err := Load(b.Context(), Root{FS: fsys})
+		res, err := ingest.Load(b.Context(), ingest.Root{FS: fsys})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -122,7 +122,7 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 	rd := read{rel: f.Rel}
 	sum, err := contentHash(ctx, c, fsys, name, f.Rel)
 	if err != nil {
-		rd.reader, rd.sessions = readFile(ctx, fsys, name, f)
+		rd.reader, rd.sessions = ReadFile(ctx, fsys, name, f)
 		transform(opts, rd.sessions)
 		return rd
 	}
@@ -151,7 +151,7 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 			rd.reader, rd.sessions, rd.key = Readers[p.Reader-1], p.Sessions, key
 		}
 	} else {
-		rd.reader, rd.sessions = readFile(ctx, fsys, name, f)
+		rd.reader, rd.sessions = ReadFile(ctx, fsys, name, f)
 		transform(opts, rd.sessions)
 		if ctx.Err() != nil {
 			rd.hash = "" // an interrupted read is not the file's result

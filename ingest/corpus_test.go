@@ -1,61 +1,36 @@
-package ingest
+package ingest_test
 
 import (
-	"context"
 	"encoding/json"
 	"io/fs"
 	"os"
-	"path"
-	"strings"
-	"sync"
+	"path/filepath"
 	"testing"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
+	_ "github.com/transcriptsite/transcriptsite/ingest/agents"
+	"github.com/transcriptsite/transcriptsite/ingest/ingesttest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// corpusDir is the shared corpus of real and synthetic sessions beside the
-// repository. A user's clone does not have it: the tests below skip.
-const corpusDir = "../../shared/corpus"
+// loadCorpus is what Load gives for the shared corpus, or a skip when
+// there is none.
+func loadCorpus(t *testing.T) *ingest.Result { return corpus(t).res }
 
-var corpus = sync.OnceValues(func() (*Result, error) {
-	return Load(context.Background(), Root{FS: os.DirFS(corpusDir)})
-})
-
-func loadCorpus(t *testing.T) *Result {
-	t.Helper()
-	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skip("no shared corpus beside the repository")
+// corpusFormats maps the corpus's folders to the format their session
+// files are in: each is named after its format.
+func corpusFormats() map[string]string {
+	out := map[string]string{}
+	for _, r := range ingest.Readers {
+		if info, err := os.Stat(filepath.Join(corpusDir, r.Name)); err == nil && info.IsDir() {
+			out[r.Name] = r.Name
+		}
 	}
-	res, err := corpus()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
-// corpusFormats maps corpus folders to the format their session files are in.
-var corpusFormats = map[string]string{
-	"claude-code": "claude-code",
-	"codex":       "codex",
-	"gemini-cli":  "gemini-cli",
-	"specstory":   "specstory",
-	"jido-code":   "jido-code",
-	"domarkx":     "domarkx",
-	"codelia":     "codelia",
-	"cursor":      "cursor",
-	"pi":          "pi",
-	"opencode":    "opencode",
-	"aider":       "aider",
+	return out
 }
 
 // pending are formats whose reader has not landed yet.
 var pending = map[string]bool{}
-
-// notSessions are corpus files that hold no session of their own.
-func notSession(p string) bool {
-	base := path.Base(p)
-	return base == "SOURCE.txt" || strings.HasSuffix(base, ".meta.json") || base == "session-data-v1.json"
-}
 
 // TestCorpus checks that every session file of every format in the shared
 // corpus becomes a session of that format with messages.
@@ -73,13 +48,13 @@ func TestCorpus(t *testing.T) {
 			warned[w.File] = w.Msg
 		}
 	}
-	for dir, format := range corpusFormats {
+	for dir, format := range corpusFormats() {
 		t.Run(format, func(t *testing.T) {
 			if pending[format] {
 				t.Skip("reader not written yet")
 			}
 			_ = fs.WalkDir(os.DirFS(corpusDir), dir, func(p string, d fs.DirEntry, err error) error {
-				if err != nil || d.IsDir() || notSession(p) || pending[p] {
+				if err != nil || d.IsDir() || ingesttest.NotSession(p) || pending[p] {
 					return err
 				}
 				ss := bySource[p]

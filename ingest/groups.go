@@ -149,7 +149,8 @@ func groupFiles(reads []read) []*group {
 // merge joins the sessions of a group's files and finishes them: from
 // memory, or from the cache when they were released. A file the cache
 // lost since (another build's --gc, a disk that filled) is read again.
-func merge(ctx context.Context, opts Options, g *group, reads []read) ([]*transcript.Session, error) {
+// With args, it fills their tool calls' Args, which only pages need.
+func merge(ctx context.Context, opts Options, g *group, reads []read, args bool) ([]*transcript.Session, error) {
 	var ss []*transcript.Session
 	for _, i := range g.files {
 		if !reads[i].released {
@@ -165,23 +166,27 @@ func merge(ctx context.Context, opts Options, g *group, reads []read) ([]*transc
 		}
 		rd := reads[i]
 		f := &File{Rel: rd.rel, FS: rd.fsys, Name: rd.name, blobs: opts.Blobs}
-		r, again := readFile(ctx, rd.fsys, rd.name, f)
+		r, again := ReadFile(ctx, rd.fsys, rd.name, f)
 		if r != g.reader {
 			return nil, fmt.Errorf("%s: no longer in the cache, and no longer a %s file", rd.rel, g.reader.Name)
 		}
 		transform(opts, again)
 		ss = append(ss, again...)
 	}
-	return finish(opts, g.reader, ss), nil
+	return finish(opts, g.reader, ss, args), nil
 }
 
-// finish joins sessions of r's format as r merges them, and finishes each.
-func finish(opts Options, r *Reader, ss []*transcript.Session) []*transcript.Session {
+// finish joins sessions of r's format as r merges them, and finishes each;
+// with args it fills their tool calls' Args.
+func finish(opts Options, r *Reader, ss []*transcript.Session, args bool) []*transcript.Session {
 	if r.Merge != nil && len(ss) > 0 {
 		ss = r.Merge(ss)
 	}
 	for _, s := range ss {
 		s.Finish()
+		if args {
+			r.Tools.fill(s)
+		}
 		if opts.Merged != nil {
 			opts.Merged(s)
 		}
@@ -195,12 +200,12 @@ func finish(opts Options, r *Reader, ss []*transcript.Session) []*transcript.Ses
 // cache.
 func LoadFile(ctx context.Context, opts Options, root Root, name string) ([]*transcript.Session, []Warning) {
 	f := &File{Rel: path.Join(root.Name, name), FS: root.FS, Name: name, blobs: opts.Blobs}
-	r, ss := readFile(ctx, root.FS, name, f)
+	r, ss := ReadFile(ctx, root.FS, name, f)
 	if r == nil {
 		return nil, f.Warnings
 	}
 	transform(opts, ss)
-	return finish(opts, r, ss), f.Warnings
+	return finish(opts, r, ss, true), f.Warnings
 }
 
 // openParsed reads a parsed file back from the cache.
@@ -233,7 +238,7 @@ func summarise(ctx context.Context, opts Options, g *group, reads []read) ([]*tr
 			return hs, nil
 		}
 	}
-	ss, err := merge(ctx, opts, g, reads)
+	ss, err := merge(ctx, opts, g, reads, false)
 	if err != nil {
 		return nil, err
 	}
@@ -296,7 +301,7 @@ func (r *Result) Load(ctx context.Context, i int) ([]*transcript.Session, error)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ss, err := merge(ctx, r.opts, g, r.reads)
+	ss, err := merge(ctx, r.opts, g, r.reads, true)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package ingest
+package ingest_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -46,14 +47,12 @@ func TestReleasedGroupsLoadBack(t *testing.T) {
 		{"held cold", kept, size, false, "all"},
 		{"held warm", kept, size, false, "none"},
 	} {
-		res, err := LoadCached(context.Background(), Options{Cache: run.c, Release: true, Hold: run.hold}, Root{FS: os.DirFS(corpusDir)})
+		res, err := ingest.LoadCached(context.Background(), ingest.Options{Cache: run.c, Release: true, Hold: run.hold}, ingest.Root{FS: os.DirFS(corpusDir)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if run.lose { // the cache loses every parsed file: they are read again
-			for _, rd := range res.reads {
-				run.c.Put(rd.key, nil)
-			}
+			ingest.LoseParsed(res, run.c)
 		}
 		if len(res.Headers) != len(held.Sessions) || len(res.Warnings) != len(held.Warnings) || res.Sessions != nil {
 			t.Fatalf("%s: %d headers, %d warnings, %d whole; held: %d, %d", run.name, len(res.Headers), len(res.Warnings), len(res.Sessions), len(held.Sessions), len(held.Warnings))
@@ -95,12 +94,8 @@ func TestReleasedGroupsLoadBack(t *testing.T) {
 		}
 		// Whether held or released, a group's headers are kept for the
 		// next load, which then needs none of its turns.
-		for _, g := range res.groups {
-			if keys := g.cacheKeys(res.reads); keys != nil {
-				if _, ok := run.c.Get(groupKey(keys)); !ok {
-					t.Errorf("%s: the headers of %s are not cached", run.name, res.reads[g.files[0]].rel)
-				}
-			}
+		for _, src := range ingest.UncachedGroups(res, run.c) {
+			t.Errorf("%s: the headers of %s are not cached", run.name, src)
 		}
 		if got := map[bool]string{true: "none", false: map[bool]string{true: "all", false: "some"}[whole == n]}[whole == 0]; got != run.whole {
 			t.Errorf("%s: %d of %d sessions kept their turns, want %s", run.name, whole, n, run.whole)

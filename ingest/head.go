@@ -11,8 +11,8 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// headSize is how much of a file detection sees.
-const headSize = 64 << 10
+// HeadSize is how much of a file detection sees.
+const HeadSize = 64 << 10
 
 // maxRecords is how many leading JSON values detection looks at.
 const maxRecords = 20
@@ -20,7 +20,7 @@ const maxRecords = 20
 // Head is the start of a file, as detection sees it.
 type Head struct {
 	Path string // slash path relative to the content dir: a hint only
-	Data []byte // up to headSize bytes
+	Data []byte // up to HeadSize bytes
 	EOF  bool   // Data is the whole file
 
 	once    sync.Once
@@ -138,9 +138,9 @@ func (h *Head) Text() string {
 // zstdMagic opens a zstd stream: Codex can compress its rollouts.
 var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 
-// sniff reads the head of r and returns it with a reader of the whole
+// Sniff reads the head of r and returns it with a reader of the whole
 // content, decompressed when it is zstd. done releases the decompressor.
-func sniff(rel string, r io.Reader) (h *Head, body io.Reader, done func(), err error) {
+func Sniff(rel string, r io.Reader) (h *Head, body io.Reader, done func(), err error) {
 	h, body, err = readHead(rel, r)
 	if err != nil || !bytes.HasPrefix(h.Data, zstdMagic) {
 		return h, body, func() {}, err
@@ -158,7 +158,7 @@ func sniff(rel string, r io.Reader) (h *Head, body io.Reader, done func(), err e
 }
 
 func readHead(rel string, r io.Reader) (*Head, io.Reader, error) {
-	buf := make([]byte, headSize)
+	buf := make([]byte, HeadSize)
 	n, err := io.ReadFull(r, buf)
 	h := &Head{Path: rel, Data: buf[:n]}
 	switch err {

@@ -25,15 +25,18 @@ import (
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// Reader reads one format. Readers are registered in the Readers table.
+// Reader reads one format. Each registers itself (Register), from the
+// package of its agent.
 type Reader struct {
 	Name    string // format name, as it appears in sessions.json
 	Agent   string // the agent that writes it
 	Files   string // which files it reads, for `transcriptsite formats`
 	Detects string // how it recognises them, for `transcriptsite formats`
 
-	// Detect reports whether the file whose first bytes are h is in this format.
-	Detect func(h *Head) bool
+	// Detect says how sure it is that the file whose first bytes are h is
+	// in its format, from 0 (it is not) to Certain. The most confident
+	// reader reads the file, whatever their order.
+	Detect func(h *Head) float64
 	// Read reads every session in f.
 	Read func(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error)
 	// Merge, when set, joins sessions of this format that span several
@@ -48,24 +51,14 @@ type Reader struct {
 	// Links, when set, names what, besides session ids, Merge may join a
 	// session by with sessions of other files.
 	Links func(s *transcript.Session) []string
-}
-
-// Readers is the table of every format, in detection order: the first reader
-// whose Detect matches reads the file. Readers of JSON and JSONL come before
-// those of Markdown and text, whose signatures are looser.
-var Readers = []*Reader{
-	codelia,
-	cursor,
-	pi,
-	codex,
-	gemini,
-	claudeCode,
-	specstory,
-	jido,
-	opencode,
-	domarkx,
-	specstoryMarkdown,
-	aider,
+	// Tools is what it knows of its agent's tools; nil knows only the
+	// names all agents share.
+	Tools *Tools
+	// Locations, when set, lists the folders where its agent keeps its
+	// sessions by default, for the user whose home is home: `build
+	// --agents` reads them. getenv reads the agent's own environment
+	// variables, which move them.
+	Locations func(home string, getenv func(string) string) []Location
 }
 
 // Warning is a problem with one file, or one line of it, that did not stop the build.
@@ -133,6 +126,10 @@ func (f *File) Warn(line int, format string, args ...any) {
 	f.Warnings = append(f.Warnings, Warning{File: f.Rel, Line: line, Msg: fmt.Sprintf(format, args...)})
 }
 
+// At says which line of the file is being read: the notes and unknown
+// records met next name it.
+func (f *File) At(n int) { f.at = n }
+
 // sessionTerms tells a decoding error by the record's own field and JSON
 // types, where Go's message names the reader's struct types ("cannot
 // unmarshal string into Go struct field ccRecord.message of type
@@ -182,11 +179,11 @@ func (f *File) flush() {
 	slices.SortStableFunc(f.Warnings, func(a, b Warning) int { return a.Line - b.Line })
 }
 
-// unknown is a record or part the reader does not know, kept as an event
+// Unknown is a record or part the reader does not know, kept as an event
 // and reported with the line being read.
-func (f *File) unknown(desc string, raw []byte) *transcript.Part {
+func (f *File) Unknown(desc string, raw []byte) *transcript.Part {
 	f.note(f.at, desc+": shown as an unknown event")
-	return eventPart(transcript.Unknown, desc, raw)
+	return EventPart(transcript.Unknown, desc, raw)
 }
 
 // checkUTF8 reports invalid UTF-8 on line n: JSON decoding and the pages
@@ -364,8 +361,9 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 	return res, nil
 }
 
-// walk lists the files of the roots to read, and warns of those that are
-// not regular files.
+// walk lists the files of every root, and warns of those that are not
+// regular files. A database's -wal and -shm files are read with it, not
+// on their own.
 func walk(roots []Root) (files []file, skipped []Warning, err error) {
 	for _, root := range roots {
 		err := fs.WalkDir(root.FS, ".", func(p string, d fs.DirEntry, err error) error {
@@ -383,19 +381,9 @@ func walk(roots []Root) (files []file, skipped []Warning, err error) {
 				files = append(files, f)
 				return nil
 			}
-			// Only regular files are read, links resolved: a named pipe
-			// or a device (/dev/zero) would block or never end.
-			info, err := d.Info()
-			if err == nil && d.Type()&fs.ModeSymlink != 0 {
-				info, err = fs.Stat(root.FS, p)
-			}
-			switch {
-			case err == nil && !info.Mode().IsRegular():
-				skipped = append(skipped, Warning{File: f.rel, Msg: fmt.Sprintf("skipped: %s, not a regular file", kind(info.Mode()))})
-			case err == nil:
-				f.size = info.Size()
-				fallthrough
-			default:
+			if w := f.stat(d); w != "" {
+				skipped = append(skipped, Warning{File: f.rel, Msg: w})
+			} else {
 				files = append(files, f)
 			}
 			return nil
@@ -404,7 +392,6 @@ func walk(roots []Root) (files []file, skipped []Warning, err error) {
 			return nil, nil, fmt.Errorf("content dir %s: %w", cmp.Or(root.Name, "."), err)
 		}
 	}
-	// A database's -wal and -shm files are read with it, not on their own.
 	rels := map[string]bool{}
 	for _, f := range files {
 		rels[f.rel] = true
@@ -412,28 +399,48 @@ func walk(roots []Root) (files []file, skipped []Warning, err error) {
 	return slices.DeleteFunc(files, func(f file) bool { return isSQLiteSidecar(f.rel, rels) }), skipped, nil
 }
 
-// readAll reads every file, on every core, the biggest first. With
-// Release, a file's sessions go back to the cache once read, but for the
-// first Hold bytes of files.
+// stat sets f's size, and says why f is skipped if it is not a regular
+// file: only regular files are read, links resolved, as a named pipe or a
+// device (/dev/zero) would block or never end. A file that cannot be
+// stat'ed is read, and the error reported then.
+func (f *file) stat(d fs.DirEntry) (skip string) {
+	info, err := d.Info()
+	if err == nil && d.Type()&fs.ModeSymlink != 0 {
+		info, err = fs.Stat(f.fsys, f.path)
+	}
+	switch {
+	case err != nil:
+	case !info.Mode().IsRegular():
+		return fmt.Sprintf("skipped: %s, not a regular file", kind(info.Mode()))
+	default:
+		f.size = info.Size()
+	}
+	return ""
+}
+
+// readAll reads every file, largest first, through the cache when there
+// is one. With Release, what a file gave is dropped once the cache has it,
+// but for the files Hold keeps whole.
 func readAll(ctx context.Context, opts Options, files []file) []read {
 	release := opts.Release && opts.Cache != nil
 	var held atomic.Int64
 	reads := make([]read, len(files))
 	order := parallel.LargestFirst(len(files), func(i int) int64 { return files[i].size })
 	parallel.Run(ctx, runtime.GOMAXPROCS(0), order, func(i int) {
-		f := &File{Rel: files[i].rel, FS: files[i].fsys, Name: files[i].path, blobs: opts.Blobs}
+		fl := files[i]
+		f := &File{Rel: fl.rel, FS: fl.fsys, Name: fl.path, blobs: opts.Blobs}
 		rd := read{rel: f.Rel}
 		if opts.Cache != nil {
-			rd = cachedRead(ctx, opts, files[i].fsys, files[i].path, f, release)
+			rd = cachedRead(ctx, opts, fl.fsys, fl.path, f, release)
 		} else {
-			rd.reader, rd.sessions = readFile(ctx, files[i].fsys, files[i].path, f)
+			rd.reader, rd.sessions = ReadFile(ctx, fl.fsys, fl.path, f)
 			transform(opts, rd.sessions)
 		}
-		rd.fsys, rd.name, rd.warnings = files[i].fsys, files[i].path, f.Warnings
+		rd.fsys, rd.name, rd.warnings = fl.fsys, fl.path, f.Warnings
 		if rd.reader != nil && rd.links == nil {
 			rd.links = rd.reader.links(rd.sessions)
 		}
-		keep := rd.sessions != nil && opts.Hold > 0 && held.Add(files[i].size) <= opts.Hold
+		keep := rd.sessions != nil && opts.Hold > 0 && held.Add(fl.size) <= opts.Hold
 		if release && rd.key != "" && !keep {
 			rd.sessions, rd.released = nil, true // read again from the cache when its group is merged
 		}
@@ -442,40 +449,41 @@ func readAll(ctx context.Context, opts Options, files []file) []read {
 	return reads
 }
 
-// released reports whether the load keeps only headers of the sessions it
-// does not hold.
-func (r *Result) released() bool { return r.opts.Release && r.opts.Cache != nil }
+// released reports whether the load keeps only the headers of the
+// sessions it does not hold.
+func (res *Result) released() bool { return res.opts.Release && res.opts.Cache != nil }
 
-// mergeAll merges every group, on every core, the biggest first, and
-// gives each its headers: from the merged sessions, which it holds, or,
-// for a group whose files went back to the cache, from the cache.
-func (r *Result) mergeAll(ctx context.Context, files []file) []error {
-	errs := make([]error, len(r.groups))
-	order := parallel.LargestFirst(len(r.groups), func(i int) int64 {
+// mergeAll merges each group, largest first, and gives each its headers:
+// from the merged sessions, which it holds, or, for a group whose files
+// went back to the cache, from the cache when they have not changed.
+func (res *Result) mergeAll(ctx context.Context, files []file) []error {
+	opts, reads := res.opts, res.reads
+	errs := make([]error, len(res.groups))
+	order := parallel.LargestFirst(len(res.groups), func(i int) int64 {
 		var n int64
-		for _, f := range r.groups[i].files {
+		for _, f := range res.groups[i].files {
 			n += files[f].size
 		}
 		return n
 	})
 	parallel.Run(ctx, runtime.GOMAXPROCS(0), order, func(i int) {
-		g := r.groups[i]
-		keys := g.cacheKeys(r.reads)
-		if r.released() && keys != nil && !g.held(r.reads) {
-			g.release(r.reads)
+		g := res.groups[i]
+		keys := g.cacheKeys(reads)
+		if res.released() && keys != nil && !g.held(reads) {
+			g.release(reads)
 			g.keys = keys
-			g.headers, errs[i] = summarise(ctx, r.opts, g, r.reads)
+			g.headers, errs[i] = summarise(ctx, opts, g, reads)
 			return
 		}
-		if g.bodies, errs[i] = merge(ctx, r.opts, g, r.reads); errs[i] != nil {
+		if g.bodies, errs[i] = merge(ctx, opts, g, reads, true); errs[i] != nil {
 			return
 		}
 		g.headers = headers(g.bodies)
-		if r.released() && keys != nil {
+		if res.released() && keys != nil {
 			// Held, and summarised for the next load, which may read them
 			// back after Drop.
 			g.keys = keys
-			putHeaders(r.opts.Cache, keys, g.headers)
+			putHeaders(opts.Cache, keys, g.headers)
 		}
 	})
 	return errs
@@ -541,15 +549,15 @@ func (r ctxReader) Read(p []byte) (int, error) {
 	return r.ReadCloser.Read(p)
 }
 
-// readFile detects f's format and reads it. Warnings go to f.
-func readFile(ctx context.Context, fsys fs.FS, name string, f *File) (r *Reader, ss []*transcript.Session) {
+// ReadFile detects f's format and reads it. Warnings go to f.
+func ReadFile(ctx context.Context, fsys fs.FS, name string, f *File) (r *Reader, ss []*transcript.Session) {
 	fh, err := open(ctx, fsys, name)
 	if err != nil {
 		f.Warn(0, "cannot open: %v", err)
 		return nil, nil
 	}
 	defer fh.Close()
-	h, body, done, err := sniff(f.Rel, fh)
+	h, body, done, err := Sniff(f.Rel, fh)
 	if err != nil {
 		f.Warn(0, "cannot read: %v", err)
 		return nil, nil
@@ -600,30 +608,8 @@ func transform(opts Options, ss []*transcript.Session) {
 	}
 }
 
-// Detect returns the reader for the file whose head is h, or nil.
-func Detect(h *Head) *Reader {
-	for _, r := range Readers {
-		if r.Detect(h) {
-			return r
-		}
-	}
-	return nil
-}
-
-// Lookup returns the reader with the given format name. Two readers may
-// share a name when they read two containers of one format (specstory's
-// SessionData and Markdown): Lookup returns the first, and a name stays a
-// format, whichever reader read a file.
-func Lookup(name string) *Reader {
-	i := slices.IndexFunc(Readers, func(r *Reader) bool { return r.Name == name })
-	if i < 0 {
-		return nil
-	}
-	return Readers[i]
-}
-
-// stem is the file name without directories and extensions.
-func stem(rel string) string {
+// Stem is the file name without directories and extensions.
+func Stem(rel string) string {
 	b := rel[strings.LastIndexByte(rel, '/')+1:]
 	if i := strings.IndexByte(b, '.'); i > 0 {
 		b = b[:i]

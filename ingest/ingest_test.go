@@ -1,9 +1,10 @@
-package ingest
+package ingest_test
 
 import (
 	"bytes"
 	"context"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +12,10 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/ingest/claude"
+	"github.com/transcriptsite/transcriptsite/ingest/ingesttest"
+	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 func TestDetect(t *testing.T) {
@@ -28,7 +33,7 @@ func TestDetect(t *testing.T) {
 		{"binary", "\x00\x01\x02PK", ""},
 		{"empty", "", ""},
 	} {
-		r := Detect(&Head{Path: "x", Data: []byte(c.head)})
+		r := ingest.Detect(&ingest.Head{Path: "x", Data: []byte(c.head)})
 		got := ""
 		if r != nil {
 			got = r.Name
@@ -40,7 +45,7 @@ func TestDetect(t *testing.T) {
 }
 
 func TestHeadRecords(t *testing.T) {
-	h := &Head{Data: []byte(`[{"a":"1","n":2,"o":{"a":"nested"},"l":[1,{"x":2}],"b":true}, {"c":null}]`)}
+	h := &ingest.Head{Data: []byte(`[{"a":"1","n":2,"o":{"a":"nested"},"l":[1,{"x":2}],"b":true}, {"c":null}]`)}
 	rs := h.Records()
 	if !h.IsArray() || len(rs) != 2 {
 		t.Fatalf("records = %v array=%v", rs, h.IsArray())
@@ -54,7 +59,7 @@ func TestHeadRecords(t *testing.T) {
 
 	// Lines of JSONL, the last cut off by the head inside a nested value,
 	// with bytes that are not UTF-8 and a key written twice.
-	h = &Head{Data: []byte("{\"a\":\"\xff\",\"a\":\"2\"}\n\"str\"\n{\"b\":1.5e3,\"o\":{\"x\":\"cut")}
+	h = &ingest.Head{Data: []byte("{\"a\":\"\xff\",\"a\":\"2\"}\n\"str\"\n{\"b\":1.5e3,\"o\":{\"x\":\"cut")}
 	rs = h.Records()
 	if h.IsArray() || len(rs) != 2 || rs[0]["a"] != "2" || rs[1]["b"] != "1.5e3" || rs[1]["o"] != "{" || len(rs[1]) != 2 {
 		t.Errorf("records = %q array=%v", rs, h.IsArray())
@@ -70,7 +75,7 @@ func TestLinesLongAndTorn(t *testing.T) {
 		last bool
 	}
 	var got []line
-	err := lines(context.Background(), &File{}, strings.NewReader(in), func(n int, b []byte, last bool) error {
+	err := ingest.Lines(context.Background(), &ingest.File{}, strings.NewReader(in), func(n int, b []byte, last bool) error {
 		got = append(got, line{n, string(b), last})
 		return nil
 	})
@@ -94,13 +99,13 @@ func TestParseTime(t *testing.T) {
 		"2026-03-01T10:00:00Z", "2026-03-01T10:00:00.000Z", "2026-03-01T11:00:00+01:00",
 		"2026-03-01T10:00:00.000000", "2026-03-01 10:00:00", "1772359200", "1772359200000",
 	} {
-		got, ok := parseTime(s)
+		got, ok := ingest.ParseTime(s)
 		if !ok || !got.Equal(want) {
 			t.Errorf("parseTime(%q) = %v, %v; want %v", s, got, ok, want)
 		}
 	}
 	for _, s := range []string{"", "yesterday", "0"} {
-		if _, ok := parseTime(s); ok {
+		if _, ok := ingest.ParseTime(s); ok {
 			t.Errorf("parseTime(%q) succeeded", s)
 		}
 	}
@@ -116,7 +121,7 @@ func TestLoadNamesWhatItSkips(t *testing.T) {
 		".git/objects/x":     {Data: []byte(claude)},
 		"p/only-meta.jsonl":  {Data: []byte(`{"type":"summary","summary":"x","leafUuid":"u"}` + "\n")},
 	}
-	res, err := Load(context.Background(), Root{FS: fsys})
+	res, err := ingest.Load(context.Background(), ingest.Root{FS: fsys})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,13 +141,13 @@ func TestLoadNamesWhatItSkips(t *testing.T) {
 }
 
 func TestSniffKeepsAllBytes(t *testing.T) {
-	data := bytes.Repeat([]byte("0123456789"), headSize/5)
-	h, r, _, err := sniff("x", bytes.NewReader(data))
+	data := bytes.Repeat([]byte("0123456789"), ingest.HeadSize/5)
+	h, r, _, err := ingest.Sniff("x", bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
 	all, _ := io.ReadAll(r)
-	if h.EOF || len(h.Data) != headSize || !bytes.Equal(all, data) {
+	if h.EOF || len(h.Data) != ingest.HeadSize || !bytes.Equal(all, data) {
 		t.Errorf("head %d bytes eof=%v, body %d bytes of %d", len(h.Data), h.EOF, len(all), len(data))
 	}
 }
@@ -153,14 +158,14 @@ func TestSniffDecompressesZstd(t *testing.T) {
 	line := `{"parentUuid":null,"sessionId":"z","type":"user","message":{"content":"hi"}}` + "\n"
 	_, _ = w.Write([]byte(line))
 	_ = w.Close()
-	h, r, done, err := sniff("x.jsonl.zst", &buf)
+	h, r, done, err := ingest.Sniff("x.jsonl.zst", &buf)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer done()
 	all, _ := io.ReadAll(r)
-	if string(all) != line || Detect(h) != claudeCode {
-		t.Errorf("decompressed %q, detected %v", all, Detect(h))
+	if string(all) != line || ingest.Detect(h) != claude.Reader {
+		t.Errorf("decompressed %q, detected %v", all, ingest.Detect(h))
 	}
 }
 
@@ -205,14 +210,14 @@ func (c *memCache) Write(k string, fn func(io.Writer) error) bool {
 func TestContentHashCoversTheWAL(t *testing.T) {
 	fsys := fstest.MapFS{"a.db": {Data: []byte("db")}, "a.db-wal": {Data: []byte("wal 1")}}
 	c := &memCache{}
-	h1, err := contentHash(context.Background(), c, fsys, "a.db", "a.db")
+	h1, err := ingest.ContentHash(context.Background(), c, fsys, "a.db", "a.db")
 	if err != nil {
 		t.Fatal(err)
 	}
 	fsys["a.db-wal"] = &fstest.MapFile{Data: []byte("wal two"), ModTime: time.Unix(5, 0)}
-	h2, _ := contentHash(context.Background(), c, fsys, "a.db", "a.db")
+	h2, _ := ingest.ContentHash(context.Background(), c, fsys, "a.db", "a.db")
 	delete(fsys, "a.db-wal")
-	h3, _ := contentHash(context.Background(), c, fsys, "a.db", "a.db")
+	h3, _ := ingest.ContentHash(context.Background(), c, fsys, "a.db", "a.db")
 	if h1 == h2 || h2 == h3 || h1 == h3 {
 		t.Errorf("hashes %s %s %s: a change to the -wal must change the hash", h1, h2, h3)
 	}
@@ -227,15 +232,46 @@ func TestNotesOnManyLines(t *testing.T) {
 	}
 	data := line("u1", "null", "ok") + line("u2", `"u1"`, "bad \xff") + "garbage\n" + line("u3", `"u2"`, "bad \xfe too") +
 		`{"type":"hologram","sessionId":"s"}` + "\n"
-	res, err := Load(context.Background(), Root{FS: fstest.MapFS{"s.jsonl": {Data: []byte(data)}}})
+	res, err := ingest.Load(context.Background(), ingest.Root{FS: fstest.MapFS{"s.jsonl": {Data: []byte(data)}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantWarnings(t, res.Warnings,
+	ingesttest.WantWarnings(t, res.Warnings,
 		"s.jsonl:2: invalid UTF-8: the bad bytes show as U+FFFD (2 lines, the first here)",
 		"s.jsonl:3: skipped: not a JSON object",
 		`s.jsonl:5: Unknown record type "hologram": shown as an unknown event`)
 	if len(res.Sessions) != 1 || len(res.Sessions[0].Warnings) != 3 {
 		t.Errorf("sessions %d", len(res.Sessions))
+	}
+}
+
+// TestArgsAfterTransform checks that a call's Args are read from its input
+// as the build's transform (redaction) leaves it, and that every call of
+// a loaded session has them.
+func TestArgsAfterTransform(t *testing.T) {
+	opts := ingest.Options{Transform: func(s *transcript.Session) {
+		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+			if p.Call != nil && p.Call.Kind == transcript.ShellTool {
+				p.Call.Input = `{"command":"[REDACTED]"}`
+			}
+		})
+	}}
+	res, err := ingest.LoadCached(context.Background(), opts, ingest.Root{FS: os.DirFS("claude/testdata")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shells := 0
+	for _, s := range res.Sessions {
+		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+			if c := p.Call; c != nil && c.Kind == transcript.ShellTool {
+				shells++
+				if c.Args.Command != "[REDACTED]" || c.Args.Summary != "[REDACTED]" {
+					t.Errorf("%s: args %+v", s.Source, c.Args)
+				}
+			}
+		})
+	}
+	if shells == 0 {
+		t.Error("no shell call in claude/testdata")
 	}
 }

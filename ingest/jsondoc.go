@@ -14,30 +14,30 @@ import (
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// jsonDoc streams one JSON document, the container of the snapshot formats
+// JSONDoc streams one JSON document, the container of the snapshot formats
 // (SpecStory SessionData, jido_code): an object key by key and an array
 // element by element, so a long session is never decoded whole, and with
 // the line each element starts on, so warnings can name it.
-type jsonDoc struct {
-	f   *File
-	dec *json.Decoder
-	lc  *lineCounter
+type JSONDoc struct {
+	File *File
+	dec  *json.Decoder
+	lc   *lineCounter
 }
 
-// newJSONDoc reads the document in r, whose first byte is on line first.
-func newJSONDoc(f *File, r io.Reader, first int) *jsonDoc {
+// NewJSONDoc reads the document in r, whose first byte is on line first.
+func NewJSONDoc(f *File, r io.Reader, first int) *JSONDoc {
 	br := bufio.NewReader(r)
 	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\ufeff")) {
 		_, _ = br.Discard(3)
 	}
 	lc := &lineCounter{r: br, lines: first}
-	return &jsonDoc{f: f, dec: json.NewDecoder(lc), lc: lc}
+	return &JSONDoc{File: f, dec: json.NewDecoder(lc), lc: lc}
 }
 
-// object calls fn with each key of the object that comes next and the line
+// Object calls fn with each key of the object that comes next and the line
 // of the key; fn must read the key's value (value, array or skip). Any other
 // value is skipped with a warning naming path, and ok is false.
-func (d *jsonDoc) object(path string, fn func(key string, line int) error) (ok bool, err error) {
+func (d *JSONDoc) Object(path string, fn func(key string, line int) error) (ok bool, err error) {
 	if ok, err := d.open('{', path, "an object"); !ok {
 		return false, err
 	}
@@ -55,10 +55,10 @@ func (d *jsonDoc) object(path string, fn func(key string, line int) error) (ok b
 	return true, err
 }
 
-// array calls fn with each element of the array that comes next, as raw
+// Array calls fn with each element of the array that comes next, as raw
 // JSON, and the line it starts on. Any other value is skipped with a warning
 // naming path.
-func (d *jsonDoc) array(path string, fn func(i, line int, raw json.RawMessage) error) error {
+func (d *JSONDoc) Array(path string, fn func(i, line int, raw json.RawMessage) error) error {
 	if ok, err := d.open('[', path, "an array"); !ok {
 		return err
 	}
@@ -68,8 +68,8 @@ func (d *jsonDoc) array(path string, fn func(i, line int, raw json.RawMessage) e
 			return err
 		}
 		line := d.lc.line(d.dec.InputOffset() - int64(len(raw)))
-		d.f.at = line
-		d.f.checkUTF8(line, raw)
+		d.File.at = line
+		d.File.checkUTF8(line, raw)
 		if err := fn(i, line, raw); err != nil {
 			return err
 		}
@@ -80,33 +80,33 @@ func (d *jsonDoc) array(path string, fn func(i, line int, raw json.RawMessage) e
 
 // open reads the delimiter that starts the next value. When the value is of
 // another kind, it is skipped and reported, and ok is false.
-func (d *jsonDoc) open(delim json.Delim, path, want string) (ok bool, err error) {
+func (d *JSONDoc) open(delim json.Delim, path, want string) (ok bool, err error) {
 	t, err := d.dec.Token()
 	if err != nil || t == delim {
 		return err == nil, err
 	}
-	d.f.Warn(d.line(), "%s: expected %s, found %s; skipped", path, want, tokenKind(t))
+	d.File.Warn(d.line(), "%s: expected %s, found %s; skipped", path, want, tokenKind(t))
 	if t == json.Delim('{') || t == json.Delim('[') {
 		return false, d.skipRest(1)
 	}
 	return false, nil
 }
 
-// value decodes the next value into v. A value of the wrong type is reported
+// Value decodes the next value into v. A value of the wrong type is reported
 // under path and the rest of v is still filled: only a broken document
 // stops the walk.
-func (d *jsonDoc) value(path string, line int, v any) error {
+func (d *JSONDoc) Value(path string, line int, v any) error {
 	err := d.dec.Decode(v)
-	if warnType(d.f, line, path, err) {
+	if warnType(d.File, line, path, err) {
 		return nil
 	}
 	return err
 }
 
-// skip reads the next value without keeping it.
-func (d *jsonDoc) skip() error { return d.skipRest(0) }
+// Skip reads the next value without keeping it.
+func (d *JSONDoc) Skip() error { return d.skipRest(0) }
 
-func (d *jsonDoc) skipRest(depth int) error {
+func (d *JSONDoc) skipRest(depth int) error {
 	for {
 		t, err := d.dec.Token()
 		if err != nil {
@@ -125,54 +125,54 @@ func (d *jsonDoc) skipRest(depth int) error {
 }
 
 // line is the line the decoder has read up to: the line of the last token.
-func (d *jsonDoc) line() int { return d.lc.line(d.dec.InputOffset()) }
+func (d *JSONDoc) line() int { return d.lc.line(d.dec.InputOffset()) }
 
-// end reports how the walk of the document ended: a cancelled context is
+// End reports how the walk of the document ended: a cancelled context is
 // returned, another error becomes a warning. complete is true when the whole
 // document was read.
-func (d *jsonDoc) end(ctx context.Context, err error) (complete bool, cerr error) {
+func (d *JSONDoc) End(ctx context.Context, err error) (complete bool, cerr error) {
 	if cerr = ctx.Err(); cerr == nil && err != nil {
-		d.fail(err)
+		d.Fail(err)
 	}
 	return err == nil, cerr
 }
 
-// snapshot returns the one session of a snapshot file, named after the file
+// Snapshot returns the one session of a snapshot file, named after the file
 // when it has no id, or nothing when it has no message.
-func snapshot(f *File, s *transcript.Session) []*transcript.Session {
+func Snapshot(f *File, s *transcript.Session) []*transcript.Session {
 	if len(s.Turns) == 0 {
 		return nil
 	}
-	s.ID = firstNonEmpty(s.ID, stem(f.Rel))
+	s.ID = FirstNonEmpty(s.ID, Stem(f.Rel))
 	if len(s.Meta) == 0 {
 		s.Meta = nil
 	}
 	return []*transcript.Session{s}
 }
 
-// fail reports the error that stopped the walk; what was read before it is kept.
-func (d *jsonDoc) fail(err error) {
+// Fail reports the error that stopped the walk; what was read before it is kept.
+func (d *JSONDoc) Fail(err error) {
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &se):
-		d.f.Warn(d.lc.line(se.Offset), "JSON syntax error: %v; the rest of the file is skipped", se)
+		d.File.Warn(d.lc.line(se.Offset), "JSON syntax error: %v; the rest of the file is skipped", se)
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		d.f.Warn(d.line(), "the file ends in the middle of the document (the agent may still be writing it): read up to this line")
+		d.File.Warn(d.line(), "the file ends in the middle of the document (the agent may still be writing it): read up to this line")
 	default:
-		d.f.Warn(0, "%v; the rest of the file is skipped", err)
+		d.File.Warn(0, "%v; the rest of the file is skipped", err)
 	}
 }
 
-// decodeAt unmarshals the object raw, found at path on line, into v. A field
+// DecodeAt unmarshals the object raw, found at path on line, into v. A field
 // of the wrong type is reported and the rest of v is still filled; ok is
 // false when raw is not an object.
-func decodeAt(f *File, line int, path string, raw json.RawMessage, v any) (ok bool) {
+func DecodeAt(f *File, line int, path string, raw json.RawMessage, v any) (ok bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
-		f.Warn(line, "%s: expected an object, found %s; skipped", path, rawKind(raw))
+		f.Warn(line, "%s: expected an object, found %s; skipped", path, RawKind(raw))
 		return false
 	}
-	err := unmarshal(raw, v)
+	err := Unmarshal(raw, v)
 	if err == nil || warnType(f, line, path, err) {
 		return true
 	}
@@ -223,8 +223,8 @@ func jsonKind(t reflect.Type) string {
 	}
 }
 
-// rawKind names the kind of the JSON value raw.
-func rawKind(raw []byte) string {
+// RawKind names the kind of the JSON value raw.
+func RawKind(raw []byte) string {
 	if len(raw) == 0 {
 		return "nothing"
 	}
@@ -246,10 +246,10 @@ func rawKind(raw []byte) string {
 // tokenKind names the kind of the value a token starts.
 func tokenKind(t json.Token) string {
 	if d, ok := t.(json.Delim); ok {
-		return rawKind([]byte(d.String()))
+		return RawKind([]byte(d.String()))
 	}
 	b, _ := json.Marshal(t)
-	return rawKind(b)
+	return RawKind(b)
 }
 
 // lineCounter tells the line of an offset of what it has read. Offsets are

@@ -12,10 +12,10 @@ import (
 // tens of megabytes (file reads, base64 images); longer ones are skipped.
 const maxLine = 256 << 20
 
-// lines calls fn with each line of r, numbered from 1, without its line
+// Lines calls fn with each line of r, numbered from 1, without its line
 // ending. last is true for a final line that has no newline: an agent may
 // still be writing it.
-func lines(ctx context.Context, f *File, r io.Reader, fn func(n int, line []byte, last bool) error) error {
+func Lines(ctx context.Context, f *File, r io.Reader, fn func(n int, line []byte, last bool) error) error {
 	br := bufio.NewReaderSize(r, 256<<10)
 	var long []byte
 	for n := 1; ; n++ {
@@ -54,19 +54,19 @@ func lines(ctx context.Context, f *File, r io.Reader, fn func(n int, line []byte
 	}
 }
 
-var errTooLong = errors.New("line longer than 256 MB")
+var ErrTooLong = errors.New("line longer than 256 MB")
 
-// jsonl calls fn with each line of r that holds a JSON object. Blank lines
+// JSONL calls fn with each line of r that holds a JSON object. Blank lines
 // are skipped silently; any other line, and any line fn fails on, becomes a
 // warning naming the line. A final line without a newline that fails is
 // reported as incomplete rather than corrupt.
-func jsonl(ctx context.Context, f *File, r io.Reader, fn func(n int, line []byte) error) error {
-	return lines(ctx, f, r, func(n int, line []byte, last bool) error {
+func JSONL(ctx context.Context, f *File, r io.Reader, fn func(n int, line []byte) error) error {
+	return Lines(ctx, f, r, func(n int, line []byte, last bool) error {
 		var err error
 		trimmed := bytes.TrimLeft(line, " \t\r\ufeff")
 		switch {
 		case line == nil:
-			err = errTooLong
+			err = ErrTooLong
 		case len(trimmed) == 0:
 			return nil
 		case trimmed[0] != '{':

@@ -1,6 +1,6 @@
 //go:build unix
 
-package ingest
+package ingest_test
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/transcriptsite/transcriptsite/ingest"
 )
 
 // Only regular files are read, links resolved: a named pipe with no
@@ -31,17 +33,17 @@ func TestSpecialFilesAreSkipped(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, opts := range []Options{{}, {Cache: &memCache{}}} { // with a cache, every file is hashed first
+	for _, opts := range []ingest.Options{{}, {Cache: &memCache{}}} { // with a cache, every file is hashed first
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		done := make(chan *Result, 1)
+		done := make(chan *ingest.Result, 1)
 		go func() {
-			res, err := LoadCached(ctx, opts, Root{FS: os.DirFS(dir)})
+			res, err := ingest.LoadCached(ctx, opts, ingest.Root{FS: os.DirFS(dir)})
 			if err != nil {
 				t.Error(err)
 			}
 			done <- res
 		}()
-		var res *Result
+		var res *ingest.Result
 		select {
 		case res = <-done:
 		case <-time.After(30 * time.Second):
@@ -88,7 +90,7 @@ func TestReadEndsOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := LoadCached(ctx, Options{Cache: &memCache{}}, Root{FS: os.DirFS(dir)})
+		_, err := ingest.LoadCached(ctx, ingest.Options{Cache: &memCache{}}, ingest.Root{FS: os.DirFS(dir)})
 		done <- err
 	}()
 	time.Sleep(200 * time.Millisecond)
@@ -123,7 +125,7 @@ func TestOddNames(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, err := Load(context.Background(), Root{FS: DirFS(dir)})
+	res, err := ingest.Load(context.Background(), ingest.Root{FS: ingest.DirFS(dir)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +146,7 @@ func TestOddNames(t *testing.T) {
 		t.Errorf("raw bytes in the warnings: %q", all)
 	}
 	for _, bad := range []string{"..", "a/../b", "/etc", ""} {
-		if _, err := DirFS(dir).Open(bad); err == nil {
+		if _, err := ingest.DirFS(dir).Open(bad); err == nil {
 			t.Errorf("DirFS opened %q", bad)
 		}
 	}

@@ -15,14 +15,14 @@ import (
 	_ "modernc.org/sqlite" // pure Go: no cgo
 )
 
-// sqliteMagic opens every SQLite database file.
-var sqliteMagic = []byte("SQLite format 3\x00")
+// SQLiteMagic opens every SQLite database file.
+var SQLiteMagic = []byte("SQLite format 3\x00")
 
-// sqliteTables reports whether the head is a SQLite database whose schema
+// SQLiteTables reports whether the head is a SQLite database whose schema
 // creates every named table. Detection never opens a database: its first
 // pages, which the head holds, keep the CREATE TABLE statements as text.
-func sqliteTables(h *Head, names ...string) bool {
-	if !bytes.HasPrefix(h.Data, sqliteMagic) {
+func SQLiteTables(h *Head, names ...string) bool {
+	if !bytes.HasPrefix(h.Data, SQLiteMagic) {
 		return false
 	}
 	for _, n := range names {
@@ -49,11 +49,11 @@ func isSQLiteSidecar(name string, files map[string]bool) bool {
 	return false
 }
 
-// openSQLiteCopy opens a copy of the database f, whose content r streams,
+// OpenSQLiteCopy opens a copy of the database f, whose content r streams,
 // with the -wal file beside it that holds its latest writes. The agent may
 // be writing the original, which must never be touched, not even by a
 // reader's lock or a WAL checkpoint. done closes the copy and removes it.
-func openSQLiteCopy(ctx context.Context, f *File, r io.Reader) (db *sql.DB, done func(), err error) {
+func OpenSQLiteCopy(ctx context.Context, f *File, r io.Reader) (db *sql.DB, done func(), err error) {
 	dir, err := os.MkdirTemp("", "transcriptsite-sqlite-")
 	if err != nil {
 		return nil, nil, err
@@ -106,9 +106,9 @@ func writeFile(name string, r io.Reader) error {
 	return err
 }
 
-// sqliteRows runs query and calls fn with each row. A row fn fails on is
+// SQLiteRows runs query and calls fn with each row. A row fn fails on is
 // skipped with a warning; only a failing query fails.
-func sqliteRows(ctx context.Context, f *File, db *sql.DB, query string, fn func(*sql.Rows) error) error {
+func SQLiteRows(ctx context.Context, f *File, db *sql.DB, query string, fn func(*sql.Rows) error) error {
 	rows, err := db.QueryContext(ctx, query)
 	if err != nil {
 		return err
@@ -121,13 +121,13 @@ func sqliteRows(ctx context.Context, f *File, db *sql.DB, query string, fn func(
 	return errors.Join(rows.Err(), rows.Close())
 }
 
-// isSQLite reports whether the head is a SQLite database.
-func isSQLite(h *Head) bool { return bytes.HasPrefix(h.Data, sqliteMagic) }
+// IsSQLite reports whether the head is a SQLite database.
+func IsSQLite(h *Head) bool { return bytes.HasPrefix(h.Data, SQLiteMagic) }
 
-// sqliteTableNames lists the tables of an open database.
-func sqliteTableNames(db *sql.DB) (map[string]bool, error) {
+// SQLiteTableNames lists the tables of an open database.
+func SQLiteTableNames(db *sql.DB) (map[string]bool, error) {
 	tables := map[string]bool{}
-	err := sqliteRowMaps(db, "SELECT name FROM sqlite_master WHERE type = 'table'", func(row map[string]any) error {
+	err := SQLiteRowMaps(db, "SELECT name FROM sqlite_master WHERE type = 'table'", func(row map[string]any) error {
 		if n, ok := row["name"].(string); ok {
 			tables[n] = true
 		}
@@ -136,11 +136,11 @@ func sqliteTableNames(db *sql.DB) (map[string]bool, error) {
 	return tables, err
 }
 
-// sqliteRowMaps runs query and calls fn with each row as a map of column
+// SQLiteRowMaps runs query and calls fn with each row as a map of column
 // name to value, so a reader copes with columns that come and go between
 // versions of an agent's schema. Values are strings, int64s, float64s or
 // nil; BLOBs are turned into strings.
-func sqliteRowMaps(db *sql.DB, query string, fn func(row map[string]any) error, args ...any) error {
+func SQLiteRowMaps(db *sql.DB, query string, fn func(row map[string]any) error, args ...any) error {
 	rows, err := db.Query(query, args...)
 	if err != nil {
 		return err

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"reflect"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,9 +30,9 @@ var timeLayouts = []string{
 	"2006-01-02",
 }
 
-// parseTime reads every timestamp form the formats use: ISO 8601 with or
+// ParseTime reads every timestamp form the formats use: ISO 8601 with or
 // without a zone, and epoch seconds or milliseconds.
-func parseTime(s string) (time.Time, bool) {
+func ParseTime(s string) (time.Time, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return time.Time{}, false
@@ -55,26 +58,26 @@ func epoch(n float64) time.Time {
 	return time.Unix(sec, int64((n-float64(sec))*1e9)).UTC()
 }
 
-// jsonTime is a timestamp field that may be a string or a number.
-type jsonTime struct{ time.Time }
+// JSONTime is a timestamp field that may be a string or a number.
+type JSONTime struct{ time.Time }
 
-func (t *jsonTime) UnmarshalJSON(b []byte) error {
+func (t *JSONTime) UnmarshalJSON(b []byte) error {
 	if len(b) > 0 && b[0] == '"' {
 		var s string
-		if err := unmarshal(b, &s); err != nil {
+		if err := Unmarshal(b, &s); err != nil {
 			return err
 		}
-		t.set(s)
+		t.Set(s)
 		return nil
 	}
-	t.set(string(b))
+	t.Set(string(b))
 	return nil
 }
 
-// set keeps only a time parseTime accepts: 0, which some agents write for
+// Set keeps only a time ParseTime accepts: 0, which some agents write for
 // "not yet", stays the zero time rather than 1970.
-func (t *jsonTime) set(s string) {
-	if v, ok := parseTime(s); ok {
+func (t *JSONTime) Set(s string) {
+	if v, ok := ParseTime(s); ok {
 		t.Time = v
 	}
 }
@@ -104,13 +107,13 @@ func sniffImage(b []byte) string {
 	return ""
 }
 
-// decodeImage decodes base64 image data, bare or as a data: URL. The media
+// DecodeImage decodes base64 image data, bare or as a data: URL. The media
 // type comes from the bytes, not from the label beside them: labels are
 // sometimes wrong, and a non-image must never become an <img>. ok is false
 // when the data is not base64. A large image goes to f's blob store, when
 // it has one, rather than staying in memory: a session may hold hundreds
 // of megabytes of screenshots.
-func decodeImage(f *File, data string) (img *transcript.Image, ok bool) {
+func DecodeImage(f *File, data string) (img *transcript.Image, ok bool) {
 	if i := strings.Index(data, ";base64,"); strings.HasPrefix(data, "data:") && i > 0 {
 		data = data[i+len(";base64,"):]
 	}
@@ -136,17 +139,17 @@ func decodeImage(f *File, data string) (img *transcript.Image, ok bool) {
 // less in memory than a file each.
 const minBlob = 32 << 10
 
-// text returns a JSON value that should be a string as a string. Formats
+// Text returns a JSON value that should be a string as a string. Formats
 // drift: a field that was a string becomes an object or an array of blocks,
 // so anything else is returned as compact JSON rather than dropped.
-func text(raw json.RawMessage) string {
+func Text(raw json.RawMessage) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return ""
 	}
 	if raw[0] == '"' {
 		var s string
-		if unmarshal(raw, &s) == nil {
+		if Unmarshal(raw, &s) == nil {
 			return s
 		}
 	}
@@ -157,22 +160,22 @@ func text(raw json.RawMessage) string {
 	return string(raw)
 }
 
-// userText turns a user's text into parts for any reader: an interruption
-// notice becomes an event, and text the harness injected marks the message
-// as meta.
-func userText(s string, meta *bool) []*transcript.Part {
-	if transcript.IsInjected(s) {
+// UserText turns a user's text into parts for any reader: an interruption
+// notice becomes an event, and text the harness injected (by t's markers)
+// marks the message as meta.
+func UserText(t *Tools, s string, meta *bool) []*transcript.Part {
+	if t.IsInjected(s) {
 		*meta = true
 	}
-	if p := ccText(s); p != nil {
+	if p := UserPart(s); p != nil {
 		return []*transcript.Part{p}
 	}
 	return nil
 }
 
-// exitCode reads the exit code a shell tool's output starts with
+// ExitCode reads the exit code a shell tool's output starts with
 // ("Exit code 2", "Error: Exit code 1"), if any.
-func exitCode(output string) *int {
+func ExitCode(output string) *int {
 	if m := exitCodeRE.FindStringSubmatch(output); m != nil {
 		if code, err := strconv.Atoi(m[1]); err == nil {
 			return &code
@@ -190,12 +193,12 @@ var jsonOptions = jsonv2.JoinOptions(
 	jsonv2.MatchCaseInsensitiveNames(true),
 )
 
-// unmarshal decodes JSON with the json/v2 implementation, about three
+// Unmarshal decodes JSON with the json/v2 implementation, about three
 // times faster than encoding/json on session records, which dominate the
 // time a build spends reading. On any error it decodes again with
 // encoding/json, whose partial results (a record kept without the field
 // that failed) and messages the readers rely on.
-func unmarshal(data []byte, v any) error {
+func Unmarshal(data []byte, v any) error {
 	if err := kindMismatch(data, v); err != nil {
 		return err // readers try a string, then an array: neither decoder need parse it
 	}
@@ -254,10 +257,10 @@ var (
 	unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 )
 
-// unifiedHunks reads a unified diff ("--- a/p", "+++ b/p", "@@ -12,5 +13,6 @@"
+// UnifiedHunks reads a unified diff ("--- a/p", "+++ b/p", "@@ -12,5 +13,6 @@"
 // and its lines) into hunks, each with the path of its file. Text before
 // the first hunk of a file is its header.
-func unifiedHunks(diff string) []transcript.Hunk {
+func UnifiedHunks(diff string) []transcript.Hunk {
 	var out []transcript.Hunk
 	file := ""
 	for _, l := range strings.Split(strings.TrimSuffix(diff, "\n"), "\n") {
@@ -285,4 +288,92 @@ func unifiedHunks(diff string) []transcript.Hunk {
 		}
 	}
 	return out
+}
+
+// exitCodeRE reads the exit code a shell tool's output starts with; Cursor
+// writes "Exit code: 2".
+var exitCodeRE = regexp.MustCompile(`^(?:Error: )?Exit code:? (\d+)`)
+
+func EventPart(kind, desc string, raw []byte) *transcript.Part {
+	return &transcript.Part{Kind: transcript.EventPart, Text: desc, Event: &transcript.Event{Kind: kind, Raw: string(raw)}}
+}
+
+func FirstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s = strings.TrimSpace(s); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// IsDrift reports whether err is nil or only says that a field held
+// another type than expected: formats drift, and Unmarshal still fills the
+// other fields. A value that is not an object at all, or one of the fields
+// the record cannot do without, is a real error.
+func IsDrift(err error, vital ...string) bool {
+	var te *json.UnmarshalTypeError
+	if err == nil {
+		return true
+	}
+	return errors.As(err, &te) && te.Field != "" && !slices.Contains(vital, te.Field)
+}
+
+// UserPart turns typed or injected text into a part: nil when blank, an
+// event when it is Claude Code's interruption notice.
+func UserPart(s string) *transcript.Part {
+	if strings.HasPrefix(s, "[Request interrupted by user") {
+		return EventPart(transcript.Interrupt, strings.Trim(s, "[]"), nil)
+	}
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	return &transcript.Part{Kind: transcript.TextPart, Text: s}
+}
+
+func JoinNonEmpty(sep string, ss ...string) string {
+	return strings.Join(slices.DeleteFunc(ss, func(s string) bool { return strings.TrimSpace(s) == "" }), sep)
+}
+
+// LinkParents lists each session among the children of the session it
+// names as its parent, when both were read: Cursor's subagents, Pi's forks.
+func LinkParents(ss []*transcript.Session) []*transcript.Session {
+	byID := map[string]*transcript.Session{}
+	for _, s := range ss {
+		byID[s.ID] = s
+	}
+	for _, s := range ss {
+		if p := byID[s.ParentID]; p != nil && p != s {
+			AddChild(p, s.ID)
+		}
+	}
+	return ss
+}
+
+func AddChild(s *transcript.Session, id string) {
+	if id != "" && id != s.ID && !slices.Contains(s.ChildIDs, id) {
+		s.ChildIDs = append(s.ChildIDs, id)
+	}
+}
+
+func ErrorMessage(raw json.RawMessage) string {
+	var e struct {
+		Message string `json:"message"`
+	}
+	if Unmarshal(raw, &e) == nil && e.Message != "" {
+		return e.Message
+	}
+	return Text(raw)
+}
+
+// FenceState follows the code fences of Markdown: it returns the fence open
+// after line t, given the one open before it.
+func FenceState(open, t string) string {
+	switch {
+	case open == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")):
+		return t[:len(t)-len(strings.TrimLeft(t, t[:1]))]
+	case open != "" && strings.HasPrefix(t, open) && strings.Trim(t, open[:1]) == "":
+		return ""
+	}
+	return open
 }

@@ -198,6 +198,15 @@ func dumps(w []string) bool {
 		return len(w) == 1 || w[0] == "printenv"
 	case "export", "declare", "typeset":
 		return len(w) == 1 || arg(1) == "-p" || arg(1) == "-x" || arg(1) == "-px"
+	}
+	return cliDumps(path.Base(w[0]), w, arg)
+}
+
+// cliDumps reports whether the command w of a tool's CLI prints secrets:
+// a container's environment, a cluster's secrets, an app's config, git's
+// settings, cloud credentials.
+func cliDumps(name string, w []string, arg func(int) string) bool {
+	switch name {
 	case "docker", "podman":
 		return arg(1) == "inspect" || arg(1) == "exec" && slicesContains(w, "env", "printenv") ||
 			arg(1) == "container" && arg(2) == "inspect"

@@ -13,6 +13,7 @@ import (
 
 	transcriptsite "github.com/transcriptsite/transcriptsite"
 	"github.com/transcriptsite/transcriptsite/ingest"
+	_ "github.com/transcriptsite/transcriptsite/ingest/agents"
 	"github.com/transcriptsite/transcriptsite/internal/synth"
 	"github.com/transcriptsite/transcriptsite/redact"
 	"github.com/transcriptsite/transcriptsite/redact/redacttest"
@@ -340,6 +341,9 @@ func walkStrings(v reflect.Value, field string, f func(string, reflect.Value)) {
 			walkStrings(v.Elem(), field, f)
 		}
 	case reflect.Struct:
+		if v.Type() == reflect.TypeFor[transcript.Args]() {
+			return // read from the redacted input once a session is redacted and merged (ingest.Tools)
+		}
 		for i := range v.NumField() {
 			walkStrings(v.Field(i), v.Type().Name()+"."+v.Type().Field(i).Name, f)
 		}

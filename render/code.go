@@ -116,16 +116,16 @@ func tokenClass(t chroma.TokenType) string {
 	return ""
 }
 
+// fileLexer is the lexer of the file p by its name. It is remembered by
+// the whole name, not the extension: chroma knows some files by name
+// (Cargo.lock is TOML, uv.lock is not), and which of two such files a
+// build met first must not decide how both are highlighted.
 func fileLexer(p string) chroma.Lexer {
 	name := strings.ToLower(path.Base(strings.ReplaceAll(p, `\`, "/")))
 	if name == "" || name == "." {
 		return nil
 	}
-	key := name
-	if ext := path.Ext(name); ext != "" {
-		key = "*" + ext
-	}
-	return lexer("file:"+key, func(string) chroma.Lexer { return lexers.Match(name) })
+	return lexer("file:"+name, func(string) chroma.Lexer { return lexers.Match(name) })
 }
 
 // FileDiff is the change a tool made to one file.
@@ -285,26 +285,4 @@ func Numbered(text string, start int) []Row {
 		rows[i] = Row{' ', l, start + i}
 	}
 	return rows
-}
-
-// Todo is one item of an agent's task list.
-type Todo struct {
-	Text   string
-	Status string // "completed", "in_progress", "pending", or the agent's own word
-}
-
-// Todos reads a task list from a tool call's input: Claude TodoWrite
-// (todos: content, status), Codex update_plan (plan: step, status), Gemini
-// write_todos (todos: description, status). It is nil for other input.
-func Todos(input string) []Todo {
-	var out []Todo
-	for _, key := range []string{"todos", "plan"} {
-		for _, o := range jsonObjects(Field(input, key)) {
-			text := FirstField(o, "content", "step", "description", "text", "title")
-			if text != "" {
-				out = append(out, Todo{Text: text, Status: Field(o, "status")})
-			}
-		}
-	}
-	return out
 }

@@ -6,12 +6,9 @@ import (
 	"fmt"
 	"html/template"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Funcs are the template functions of the theme that do not depend on the
@@ -23,9 +20,7 @@ func Funcs() template.FuncMap {
 		"highlightFile": HighlightFile,
 		"plain":         Plain,
 		"prettyJSON":    PrettyJSON,
-		"field":         Field,
 		"toolSummary":   ToolSummary,
-		"command":       Command,
 		"diff":          Diff,
 		"stripANSI":     StripANSI,
 		"ansi":          ANSI,
@@ -33,13 +28,8 @@ func Funcs() template.FuncMap {
 		"rows":          Rows,
 		"edits":         Edits,
 		"read":          Read,
-		"questions":     Questions,
-		"plan":          Plan,
-		"webSearch":     WebSearch,
-		"todos":         Todos,
 		"lineDiff":      LineDiff,
 		"numbered":      Numbered,
-		"written":       Written,
 		"isHuge":        IsHuge,
 		"lines":         splitLines,
 		"safeURL":       func(u string) bool { ok, _ := SafeURL(u); return ok },
@@ -67,97 +57,6 @@ func PrettyJSON(s string) string {
 	return buf.String()
 }
 
-// Field returns the value of key in the JSON object s as text: a string as
-// is, anything else as JSON. It returns "" when s is not an object or has no
-// such key.
-func Field(s, key string) string { return FirstField(s, key) }
-
-// FirstField returns the first of keys that the JSON object s has with a
-// non-empty value, as Field gives it. Templates ask for several fields of
-// one tool input, which may hold a whole file: it is scanned once, and
-// nothing but the chosen value is copied.
-func FirstField(s string, keys ...string) string {
-	if !strings.HasPrefix(strings.TrimLeft(s, " \t\r\n"), "{") {
-		return ""
-	}
-	found := make([]jsontext.Value, len(keys))
-	dec := jsontext.NewDecoder(strings.NewReader(s), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return ""
-	}
-	for dec.PeekKind() != '}' {
-		name, err := dec.ReadToken()
-		if err != nil {
-			return ""
-		}
-		i := slices.Index(keys, name.String())
-		if i < 0 {
-			if dec.SkipValue() != nil {
-				return ""
-			}
-			continue
-		}
-		v, err := dec.ReadValue()
-		if err != nil {
-			return ""
-		}
-		found[i] = slices.Clone(v) // the last of repeated names wins, as in encoding/json
-	}
-	if _, err := dec.ReadToken(); err != nil {
-		return ""
-	}
-	for _, v := range found {
-		if t := fieldText(v); t != "" {
-			return t
-		}
-	}
-	return ""
-}
-
-func fieldText(v jsontext.Value) string {
-	switch v.Kind() {
-	case 0, 'n':
-		return "" // absent, or null
-	case '"':
-	default:
-		return string(v)
-	}
-	var str string
-	if json.Unmarshal(v, &str) != nil {
-		return ""
-	}
-	return str
-}
-
-// WrittenFile is what a write tool call writes.
-type WrittenFile struct{ Path, Content string }
-
-// Written reads a write tool call's input, whatever the agent names its
-// fields: the page and the Markdown export show the same file.
-func Written(input string) WrittenFile {
-	return WrittenFile{
-		Path:    FirstField(input, "file_path", "path", "filePath"),
-		Content: FirstField(input, "content", "contents", "text"),
-	}
-}
-
-// Command returns the command line of a shell tool call: its "command" or
-// "cmd" field, joined when it is an argv array, or the input itself when it
-// is not JSON.
-func Command(input string) string {
-	if v := FirstField(input, "command", "cmd"); v != "" {
-		var argv []string
-		if strings.HasPrefix(v, "[") && json.Unmarshal([]byte(v), &argv) == nil {
-			return strings.Join(argv, " ")
-		}
-		return v
-	}
-	if !strings.HasPrefix(strings.TrimSpace(input), "{") {
-		return input
-	}
-	return ""
-}
-
 // Diff shows a replacement of old by new as diff lines.
 func Diff(old, new string) string {
 	var b strings.Builder
@@ -175,29 +74,6 @@ func Diff(old, new string) string {
 		}
 	}
 	return b.String()
-}
-
-// jsonObjects returns the elements of a JSON array of objects, each as
-// JSON text; anything else gives nil.
-func jsonObjects(s string) []string {
-	var raw []json.RawMessage
-	if json.Unmarshal([]byte(s), &raw) != nil {
-		return nil
-	}
-	out := make([]string, 0, len(raw))
-	for _, r := range raw {
-		if len(r) > 0 && r[0] == '{' {
-			out = append(out, string(r))
-		}
-	}
-	return out
-}
-
-// summaryKeys are the input keys, by preference, whose value best says what
-// a tool call did.
-var summaryKeys = []string{
-	"file_path", "path", "filePath", "notebook_path", "pattern", "query",
-	"url", "description", "prompt", "subject", "absolute_path", "dir_path",
 }
 
 func firstLine(s string) string {

@@ -2,12 +2,16 @@ package render
 
 import (
 	"fmt"
-	"github.com/transcriptsite/transcriptsite/transcript"
+	"path"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
+
+	"github.com/transcriptsite/transcriptsite/transcript"
 
 	"github.com/transcriptsite/transcriptsite/internal/htmlcheck"
 )
@@ -82,21 +86,19 @@ func TestHighlight(t *testing.T) {
 
 func TestToolHelpers(t *testing.T) {
 	for _, c := range []struct {
-		kind     transcript.ToolKind
-		in, want string
+		kind transcript.ToolKind
+		args transcript.Args
+		want string
 	}{
-		{transcript.ShellTool, `{"command":"go test ./...","description":"run"}`, "go test ./..."},
-		{transcript.ShellTool, `{"command":["bash","-lc","ls -la"]}`, "bash -lc ls -la"},
-		{transcript.EditTool, `{"file_path":"/a/b.go","old_string":"x"}`, "/a/b.go"},
-		{transcript.SearchTool, `{"pattern":"TODO"}`, "TODO"},
-		// A search says what it looks for before where.
-		{transcript.SearchTool, `{"path":"/src","pattern":"func main"}`, "func main"},
+		{transcript.ShellTool, transcript.Args{Summary: "go test ./...\nand more"}, "go test ./... …"},
 		// A patch names the files it touches.
-		{transcript.EditTool, "*** Begin Patch\n*** Update File: a.go\n@@\n-x\n+y\n*** Add File: b.go\n+z\n*** End Patch", "a.go, b.go"},
-		{transcript.OtherTool, `{"other":1}`, ""},
+		{transcript.EditTool, transcript.Args{Summary: "*** Begin Patch", Patch: "*** Begin Patch\n*** Update File: a.go\n@@\n-x\n+y\n*** Add File: b.go\n+z\n*** End Patch"}, "a.go, b.go"},
+		{transcript.EditTool, transcript.Args{Summary: "x.go", Patch: "not a patch"}, "x.go"},
+		{transcript.OtherTool, transcript.Args{Summary: strings.Repeat("é", 130)}, strings.Repeat("é", 119) + "…"},
+		{transcript.OtherTool, transcript.Args{}, ""},
 	} {
-		if got := ToolSummary(&transcript.ToolCall{Kind: c.kind, Input: c.in}); got != c.want {
-			t.Errorf("ToolSummary(%s) = %q, want %q", c.in, got, c.want)
+		if got := ToolSummary(&transcript.ToolCall{Kind: c.kind, Args: c.args}); got != c.want {
+			t.Errorf("ToolSummary(%+v) = %q, want %q", c.args, got, c.want)
 		}
 	}
 	if got := StripANSI("\x1b[1;31mred\x1b[0m \x1b]0;title\x07ok"); got != "red ok" {
@@ -175,10 +177,11 @@ func TestParsePatch(t *testing.T) {
 }
 
 func TestEditsAndRows(t *testing.T) {
-	call := func(input string, r *transcript.ToolResult) *transcript.ToolCall {
-		return &transcript.ToolCall{Name: "Edit", Kind: transcript.EditTool, Input: input, Result: r}
+	call := func(args transcript.Args, r *transcript.ToolResult) *transcript.ToolCall {
+		return &transcript.ToolCall{Name: "Edit", Kind: transcript.EditTool, Args: args, Result: r}
 	}
-	fds := Edits(call(`{"file_path":"/w/m.go","old_string":"x := 1","new_string":"x := 2"}`, nil))
+	edit := transcript.Args{Path: "/w/m.go", Edits: []transcript.Edit{{Old: "x := 1", New: "x := 2"}}}
+	fds := Edits(call(edit, nil))
 	if len(fds) != 1 || fds[0].Path != "/w/m.go" || len(fds[0].Rows) != 2 {
 		t.Fatalf("edits = %+v", fds)
 	}
@@ -190,34 +193,29 @@ func TestEditsAndRows(t *testing.T) {
 		}
 	}
 	// The patch the agent reported does.
-	patched := Edits(call(`{"file_path":"/w/m.go","old_string":"x := 1","new_string":"x := 2"}`,
+	patched := Edits(call(edit,
 		&transcript.ToolResult{Patch: []transcript.Hunk{{OldStart: 40, NewStart: 41, Lines: []string{" a", "-x := 1", "+x := 2", "+y := 3", " b"}},
 			{OldStart: 90, NewStart: 92, Lines: []string{"-z"}}}}))
 	if got := fmt.Sprint(patched[0].Rows); got != "[{32 a 41} {45 x := 1 41} {43 x := 2 42} {43 y := 3 43} {32 b 44} {64 … 0} {45 z 90}]" {
 		t.Errorf("patch rows = %s", got)
 	}
-	multi := Edits(call(`{"file_path":"a.txt","edits":[{"old_string":"a","new_string":"b"},{"old_string":"c","new_string":"d"}]}`, nil))
+	multi := Edits(call(transcript.Args{Path: "a.txt", Edits: []transcript.Edit{{Old: "a", New: "b"}, {Old: "c", New: "d"}}}, nil))
 	if len(multi) != 2 || len(multi[0].Rows) != 2 || multi[1].Path != "a.txt" {
 		t.Errorf("multiedit = %+v", multi)
 	}
-	read := func(input, output string) ReadView {
-		return Read(&transcript.ToolCall{Kind: transcript.ReadTool, Input: input, Result: &transcript.ToolResult{Output: output}})
+	read := func(args transcript.Args, output string) ReadView {
+		return Read(&transcript.ToolCall{Kind: transcript.ReadTool, Args: args, Result: &transcript.ToolResult{Output: output}})
 	}
-	if v := read(`{"file_path":"x.go"}`, "     7\tpackage x\n     8→func f() {}"); len(v.Rows) != 2 || v.Rows[0] != (Row{' ', "package x", 7}) || v.Rows[1].N != 8 || v.Path != "x.go" {
+	if v := read(transcript.Args{Path: "x.go"}, "     7\tpackage x\n     8→func f() {}"); len(v.Rows) != 2 || v.Rows[0] != (Row{' ', "package x", 7}) || v.Rows[1].N != 8 || v.Path != "x.go" {
 		t.Errorf("cat -n rows = %+v", v)
 	}
 	// What follows the numbered lines is not part of the file.
-	if v := read(`{"file_path":"x.go"}`, "     1→a\n     2→\n\n<system-reminder>\nBe careful.\n</system-reminder>"); len(v.Rows) != 2 || v.Rows[1] != (Row{' ', "", 2}) ||
+	if v := read(transcript.Args{Path: "x.go"}, "     1→a\n     2→\n\n<system-reminder>\nBe careful.\n</system-reminder>"); len(v.Rows) != 2 || v.Rows[1] != (Row{' ', "", 2}) ||
 		v.Tail != "<system-reminder>\nBe careful.\n</system-reminder>" {
 		t.Errorf("read with a reminder = %+v", v)
 	}
-	if v := read(`{"path":"x.go","offset":5}`, "plain\ntext"); v.Rows[1] != (Row{' ', "text", 6}) {
+	if v := read(transcript.Args{Path: "x.go", Start: 5}, "plain\ntext"); v.Rows[1] != (Row{' ', "text", 6}) {
 		t.Errorf("plain rows = %+v", v)
-	}
-	todos := Todos(`{"todos":[{"content":"a","status":"completed"},{"content":"b","status":"pending"}]}`)
-	plan := Todos(`{"plan":[{"step":"x","status":"in_progress"}]}`)
-	if len(todos) != 2 || todos[0] != (Todo{"a", "completed"}) || len(plan) != 1 || plan[0].Text != "x" || Todos(`{"command":"ls"}`) != nil {
-		t.Errorf("todos %+v plan %+v", todos, plan)
 	}
 }
 
@@ -238,30 +236,6 @@ func FuzzMarkdown(f *testing.F) {
 			t.Fatalf("Markdown(%q): %v\n%s", s, err, out)
 		}
 	})
-}
-
-func TestField(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		keys []string
-		want string
-	}{
-		{`{"a":"x","b":"y"}`, []string{"b"}, "y"},
-		{`{"a":"","b":"y"}`, []string{"a", "b"}, "y"},             // the first non-empty by preference
-		{`{"b":"y","a":"x"}`, []string{"a", "b"}, "x"},            // preference, not order in the input
-		{`{"a":{"n":[1,2]},"b":2}`, []string{"a"}, `{"n":[1,2]}`}, // not a string: as JSON
-		{`{"a":"x","a":"z"}`, []string{"a"}, "z"},                 // the last of repeated names
-		{`{"a":null}`, []string{"a"}, ""},
-		{`{"a":"x\n\u00e9"}`, []string{"a"}, "x\né"},
-		{`{"a":"x",`, []string{"a"}, ""}, // not JSON
-		{`["a"]`, []string{"a"}, ""},
-		{`plain`, []string{"a"}, ""},
-		{`{"c":{"a":"deep"}}`, []string{"a"}, ""}, // only top-level keys
-	} {
-		if got := FirstField(c.in, c.keys...); got != c.want {
-			t.Errorf("FirstField(%s, %q) = %q, want %q", c.in, c.keys, got, c.want)
-		}
-	}
 }
 
 func TestHighlightCache(t *testing.T) {
@@ -298,5 +272,27 @@ func TestHighlightCache(t *testing.T) {
 	}
 	if _, ok := c.get(memoKey{199}); !ok {
 		t.Error("the newest entry was evicted")
+	}
+}
+
+// TestFileLexerByName checks that a file is highlighted by its own name,
+// whichever file with its extension came first.
+func TestFileLexerByName(t *testing.T) {
+	name := func(l interface{ Config() *chroma.Config }) string {
+		if l == nil || reflect.ValueOf(l).IsNil() {
+			return ""
+		}
+		return l.Config().Name
+	}
+	for _, order := range [][]string{{"a/Cargo.lock", "b/uv.lock"}, {"c/uv.lock", "d/Cargo.lock"}} {
+		for _, p := range order {
+			want := ""
+			if l := lexers.Match(path.Base(strings.ToLower(p))); l != nil && l.Config().Name != "plaintext" {
+				want = l.Config().Name
+			}
+			if got := name(fileLexer(p)); got != want {
+				t.Errorf("after %v: lexer of %s = %q, want %q", order, p, got, want)
+			}
+		}
 	}
 }

@@ -2,7 +2,6 @@ package render
 
 import (
 	"cmp"
-	"encoding/json"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,16 +12,12 @@ import (
 // Views of tool calls: what a page and the Markdown export show of an
 // edit, a read, a question to the user, a plan and a web search.
 
-// pathKeys name the file a tool call works on, in the agents' inputs.
-var pathKeys = []string{"file_path", "path", "filePath", "absolute_path", "notebook_path"}
-
 // Edits returns the changes an edit call made: the patch its result
-// reports, with line numbers; or else, from its input, an old/new pair
-// (Claude Edit, Gemini replace, str_replace), a list of them (MultiEdit,
-// a diff each), or a patch (apply_patch). A diff of old and new text has
-// no line numbers: the text may be anywhere in its file.
+// reports, with line numbers; or else the old/new pairs of its input (a
+// diff each), or the patch it applies. A diff of old and new text has no
+// line numbers: the text may be anywhere in its file.
 func Edits(c *transcript.ToolCall) []FileDiff {
-	p := FirstField(c.Input, pathKeys...)
+	p := c.Args.Path
 	if r := c.Result; r != nil && !r.IsError && len(r.Patch) > 0 {
 		// A file a diff each, in the patch's order.
 		var fds []FileDiff
@@ -36,37 +31,23 @@ func Edits(c *transcript.ToolCall) []FileDiff {
 		}
 		return fds
 	}
-	if old, new := FirstField(c.Input, "old_string", "old_str", "oldString"), FirstField(c.Input, "new_string", "new_str", "newString"); old != "" || new != "" {
-		return []FileDiff{{Path: p, Rows: LineDiff(old, new, 0)}}
-	}
-	if edits := Field(c.Input, "edits"); strings.HasPrefix(edits, "[") {
+	if len(c.Args.Edits) > 0 {
 		var fds []FileDiff
-		for _, e := range jsonObjects(edits) {
-			fds = append(fds, FileDiff{Path: p, Rows: LineDiff(FirstField(e, "old_string", "old_str"), FirstField(e, "new_string", "new_str"), 0)})
+		for _, e := range c.Args.Edits {
+			fds = append(fds, FileDiff{Path: p, Rows: LineDiff(e.Old, e.New, 0)})
 		}
 		return fds
 	}
-	patch := patchText(c.Input)
-	if patch == "" {
+	if c.Args.Patch == "" {
 		return nil
 	}
-	fds := ParsePatch(patch)
+	fds := ParsePatch(c.Args.Patch)
 	for i := range fds {
 		if fds[i].Path == "" {
 			fds[i].Path = p
 		}
 	}
 	return fds
-}
-
-// patchText is the patch an input holds: a field of it, or the whole input
-// of a freeform tool such as apply_patch.
-func patchText(input string) string {
-	patch := FirstField(input, "patch", "input", "diff")
-	if patch == "" && !strings.HasPrefix(strings.TrimSpace(input), "{") {
-		patch = input
-	}
-	return patch
 }
 
 // patchRows numbers the lines of a patch's hunks, with "…" between hunks.
@@ -117,7 +98,7 @@ var catLine = regexp.MustCompile(`^ *(\d+)(?:\t|→)(.*)$`)
 // taken off the text, so the page numbers each line once; text without
 // them is numbered from the call's offset.
 func Read(c *transcript.ToolCall) ReadView {
-	v := ReadView{Path: FirstField(c.Input, pathKeys...)}
+	v := ReadView{Path: c.Args.Path}
 	if c.Result == nil {
 		return v
 	}
@@ -132,149 +113,55 @@ func Read(c *transcript.ToolCall) ReadView {
 		v.Rows = append(v.Rows, Row{' ', m[2], n})
 	}
 	if i == 0 {
-		start, _ := strconv.Atoi(FirstField(c.Input, "offset", "line", "start_line"))
-		return ReadView{Path: v.Path, Rows: Numbered(c.Result.Output, max(start, 1))}
+		return ReadView{Path: v.Path, Rows: Numbered(c.Result.Output, max(c.Args.Start, 1))}
 	}
 	v.Tail = strings.TrimSpace(strings.Join(lines[i:], "\n"))
 	return v
 }
 
-// ToolSummary returns the one line a tool call's header shows: the
-// command of a shell call, the pattern of a search, the files a patch
-// touches, or else the input field that best says what the call did.
+// ToolSummary returns the one line a tool call's header shows: the files
+// a patch touches, or what the call's Args say best what it did (the
+// command of a shell call, the pattern of a search, …).
 func ToolSummary(c *transcript.ToolCall) string {
 	var v string
-	switch c.Kind {
-	case transcript.SearchTool:
-		v = FirstField(c.Input, "pattern", "query", "regex", "glob")
-	case transcript.EditTool:
-		if patch := patchText(c.Input); patch != "" {
-			var paths []string
-			for _, fd := range ParsePatch(patch) {
-				if fd.Path != "" {
-					paths = append(paths, fd.Path)
-				}
+	if c.Kind == transcript.EditTool && c.Args.Patch != "" {
+		var paths []string
+		for _, fd := range ParsePatch(c.Args.Patch) {
+			if fd.Path != "" {
+				paths = append(paths, fd.Path)
 			}
-			v = strings.Join(paths, ", ")
 		}
+		v = strings.Join(paths, ", ")
 	}
 	if v == "" {
-		v = Command(c.Input)
-	}
-	if v == "" {
-		v = FirstField(c.Input, summaryKeys...)
+		v = c.Args.Summary
 	}
 	return Truncate(120, firstLine(v))
 }
 
-// Question is one question an agent asked the user (Claude Code's
-// AskUserQuestion), with the options it offered and the user's answer.
-type Question struct {
-	Header, Text string
-	Options      []Option
-	Multi        bool
-	Answer       string
-}
-
-// Option is an answer the agent offered.
-type Option struct{ Label, Description string }
-
-// answerRE reads the answers from the result the agent got:
-// User has answered your questions: "Which one?"="The first". …
-var answerRE = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"="((?:[^"\\]|\\.)*)"`)
-
-// Questions returns the questions of a call that asks the user, and the
-// answers its result gives; nil for any other call.
-func Questions(c *transcript.ToolCall) []Question {
-	var in struct {
-		Questions []struct {
-			Question    string `json:"question"`
-			Header      string `json:"header"`
-			MultiSelect bool   `json:"multiSelect"`
-			Options     []struct {
-				Label       string `json:"label"`
-				Description string `json:"description"`
-			} `json:"options"`
-		} `json:"questions"`
+// ToolViews lists the partials that may show a call, by preference, as
+// names under templates/partials/tools/ without ".html": the special view
+// its Args call for (the questions it asks, the plan it proposes, the task
+// list it writes, the subagent it starts, the pages a web search found),
+// then its kind's, then "generic". The first the theme has shows it, so a
+// site gives a kind of tool its own view by adding a file.
+func ToolViews(c *transcript.ToolCall) []string {
+	var special string
+	switch {
+	case len(c.Args.Questions) > 0:
+		special = "question"
+	case c.Args.Plan != "":
+		special = "plan"
+	case c.Kind == transcript.TaskTool && len(c.Args.Todos) > 0:
+		special = "todo"
+	case c.Kind == transcript.TaskTool:
+		special = "subagent"
+	case c.Kind == transcript.SearchTool && c.Args.Web != nil:
+		special = "websearch"
 	}
-	if !strings.Contains(c.Input, `"questions"`) || json.Unmarshal([]byte(c.Input), &in) != nil {
-		return nil
+	views := []string{string(c.Kind), "generic"}
+	if special != "" {
+		views = append([]string{special}, views...)
 	}
-	answers := map[string]string{}
-	if c.Result != nil {
-		for _, m := range answerRE.FindAllStringSubmatch(c.Result.Output, -1) {
-			answers[unquote(m[1])] = unquote(m[2])
-		}
-	}
-	var out []Question
-	for _, q := range in.Questions {
-		if q.Question == "" {
-			continue
-		}
-		oq := Question{Header: q.Header, Text: q.Question, Multi: q.MultiSelect, Answer: answers[q.Question]}
-		for _, o := range q.Options {
-			oq.Options = append(oq.Options, Option(o))
-		}
-		out = append(out, oq)
-	}
-	return out
-}
-
-func unquote(s string) string {
-	if u, err := strconv.Unquote(`"` + s + `"`); err == nil {
-		return u
-	}
-	return s
-}
-
-// Plan returns the plan a call proposes (Claude Code's ExitPlanMode), as
-// Markdown; "" for any other call. A list (Codex's update_plan) is a task
-// list, not a plan text.
-func Plan(c *transcript.ToolCall) string {
-	p := FirstField(c.Input, "plan")
-	if strings.HasPrefix(p, "[") || strings.HasPrefix(p, "{") {
-		return ""
-	}
-	return p
-}
-
-// Link is a result of a web search.
-type Link struct{ Title, URL string }
-
-// WebResults is what a web search returned: its links, and the text the
-// search tool wrote about them.
-type WebResults struct {
-	Links []Link
-	Text  string
-}
-
-// WebSearch reads the result of Claude Code's WebSearch:
-//
-//	Web search results for query: "…"
-//	Links: [{"title":"…","url":"…"}, …]
-//	a summary of what was found
-//
-// Any other output gives no links.
-func WebSearch(output string) WebResults {
-	var w WebResults
-	var text []string
-	for _, l := range splitLines(output) {
-		if rest, ok := strings.CutPrefix(l, "Links: "); ok {
-			var links []struct{ Title, URL string }
-			if json.Unmarshal([]byte(rest), &links) == nil {
-				for _, k := range links {
-					w.Links = append(w.Links, Link{Title: k.Title, URL: k.URL})
-				}
-				continue
-			}
-		}
-		if strings.HasPrefix(l, "Web search results for query: ") {
-			continue
-		}
-		text = append(text, l)
-	}
-	if w.Links != nil {
-		w.Text = strings.TrimSpace(strings.Join(text, "\n"))
-	}
-	return w
+	return views
 }

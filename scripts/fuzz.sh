@@ -10,7 +10,7 @@ fuzztime=${FUZZTIME:-10m}
 parallel=${PARALLEL:-1}
 match=${1:-.}
 failed=0
-for pkg in ./ingest ./render ./site; do
+for pkg in $(go list ./ingest/... ./render ./site); do
 	for target in $(go test -list '^Fuzz' "$pkg" | grep '^Fuzz' | grep -E "$match"); do
 		start=$(date +%s)
 		if go test -run '^$' -fuzz "^$target\$" -fuzztime "$fuzztime" -parallel "$parallel" "$pkg" >"/tmp/fuzz-$target.log" 2>&1; then

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
@@ -46,9 +47,12 @@ func browser(t *testing.T) (context.Context, func() []string) {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1280, 900),
 	)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	// A page that never comes (a 404 has no footer to wait for) fails the
+	// test, rather than the whole package's run at its deadline.
+	tctx, cancelT := context.WithTimeout(context.Background(), 3*time.Minute)
+	actx, cancelA := chromedp.NewExecAllocator(tctx, opts...)
 	ctx, cancelB := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelB(); cancelA() })
+	t.Cleanup(func() { cancelB(); cancelA(); cancelT() })
 
 	var mu sync.Mutex
 	var errs []string

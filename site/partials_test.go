@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	transcriptsite "github.com/transcriptsite/transcriptsite"
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/internal/htmlcheck"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
@@ -91,6 +93,7 @@ func TestToolPartialsGolden(t *testing.T) {
 	for _, c := range toolCases {
 		t.Run(c.name, func(t *testing.T) {
 			call := c.call
+			ingest.CommonArgs.Fill(&call) // as a reader fills them
 			var buf bytes.Buffer
 			part := &transcript.Part{Kind: transcript.CallPart, Call: &call}
 			if err := tpl["session"].ExecuteTemplate(&buf, "partials/tool.html", PartView{part, page}); err != nil {
@@ -144,6 +147,7 @@ func FuzzToolPartial(f *testing.F) {
 	f.Fuzz(func(t *testing.T, kind uint8, name, input, output string, isErr bool) {
 		call := transcript.ToolCall{Name: name, Kind: kinds[int(kind)%len(kinds)], Input: input,
 			Result: &transcript.ToolResult{Output: output, IsError: isErr}}
+		ingest.CommonArgs.Fill(&call)
 		var buf bytes.Buffer
 		part := &transcript.Part{Kind: transcript.CallPart, Call: &call}
 		if err := tpl["session"].ExecuteTemplate(&buf, "partials/tool.html", PartView{part, page}); err != nil {
@@ -182,6 +186,40 @@ func TestImagePartialLinksOnlyWebURLs(t *testing.T) {
 		}
 		if linked && !strings.Contains(got, `rel="noopener nofollow"`) {
 			t.Errorf("%q: external link without rel: %s", u, got)
+		}
+	}
+}
+
+// TestToolViewLookup checks that a site gives a kind of tool its own view
+// by adding its partial, that a call's special view comes before its
+// kind's, and that a kind with none falls back to the generic view.
+func TestToolViewLookup(t *testing.T) {
+	site := fstest.MapFS{"templates/partials/tools/mcp.html": {Data: []byte(`<p class="mine">{{.Call.Name}}</p>`)}}
+	tpl, err := loadTemplates(overlay{upper: site, lower: transcriptsite.FS})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &transcript.Session{ID: "s", Format: "claude-code"}
+	st, _ := testSite(&Config{}, s)
+	page := &Page{Site: st, Kind: "session", Path: st.Sessions[0].Path, Session: st.Sessions[0]}
+	for _, c := range []struct {
+		call transcript.ToolCall
+		want string
+	}{
+		{transcript.ToolCall{Name: "mcp__x__y", Kind: transcript.MCPTool, Input: `{"q":1}`}, `<p class="mine">mcp__x__y</p>`},
+		{transcript.ToolCall{Name: "frobnicate", Kind: transcript.OtherTool, Input: `{"q":1}`}, `<div class="tool-input">`},
+		{transcript.ToolCall{Name: "ExitPlanMode", Kind: transcript.OtherTool, Input: `{"plan":"go"}`}, `<div class="plan text">`},
+		{transcript.ToolCall{Name: "TodoWrite", Kind: transcript.TaskTool, Input: `{"todos":[{"content":"a"}]}`}, `<ul class="checklist">`},
+		{transcript.ToolCall{Name: "Task", Kind: transcript.TaskTool, Input: `{"prompt":"a"}`}, `<div class="subagent">`},
+	} {
+		ingest.CommonArgs.Fill(&c.call)
+		var buf bytes.Buffer
+		part := &transcript.Part{Kind: transcript.CallPart, Call: &c.call}
+		if err := tpl["session"].ExecuteTemplate(&buf, "partials/tool.html", PartView{part, page}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), c.want) {
+			t.Errorf("%s: no %s in\n%s", c.call.Name, c.want, buf.String())
 		}
 	}
 }

@@ -21,6 +21,9 @@ func loadTemplates(theme fs.FS) (map[string]*template.Template, error) {
 	funcs["imageURL"] = imageURL
 	funcs["dict"] = dict
 	funcs["percent"] = percent
+	for name, f := range lookups(nil) {
+		funcs[name] = f // bound to each page kind's templates below
+	}
 	base := template.New("").Funcs(funcs)
 	parse := func(t *template.Template, name string) error {
 		b, err := fs.ReadFile(theme, "templates/"+name)
@@ -53,9 +56,35 @@ func loadTemplates(theme fs.FS) (map[string]*template.Template, error) {
 		if err := parse(t, k+".html"); err != nil {
 			return nil, err
 		}
-		out[k] = t
+		out[k] = t.Funcs(lookups(t))
 	}
 	return out, nil
+}
+
+// lookups are the template functions that choose a partial by name among
+// the templates of t, as Hugo's layouts do: the theme's, or a site's own.
+//
+//	{{partial (toolView .Call) .}}
+//
+// toolView names the first partial of render.ToolViews the theme has, and
+// partial executes the partial it is given.
+func lookups(t *template.Template) template.FuncMap {
+	return template.FuncMap{
+		"partial": func(name string, data any) (template.HTML, error) {
+			var b strings.Builder
+			err := t.ExecuteTemplate(&b, name, data)
+			return template.HTML(b.String()), err
+		},
+		"toolView": func(c *transcript.ToolCall) string {
+			views := render.ToolViews(c)
+			for _, v := range views {
+				if t.Lookup("partials/tools/"+v+".html") != nil {
+					return "partials/tools/" + v + ".html"
+				}
+			}
+			return "partials/tools/" + views[len(views)-1] + ".html"
+		},
+	}
 }
 
 // imageName is the file an image is written to, beside its session's page.

@@ -90,7 +90,7 @@ func TestViewerInBrowser(t *testing.T) {
 
 	// At 390 px no page is wider than the screen.
 	do(t, ctx, chromedp.EmulateViewport(390, 800), media("prefers-color-scheme", "light"))
-	for _, p := range []string{"", "projects/a-project-whose-name-is-sixty-four-characters/", "projects/9126eddec7f67e038794657b4d517dd9cb5226468f30b5ee/",
+	for _, p := range []string{"", "projects/a-project-whose-name-is-sixty-four-characters/", "projects/9126edde/", // a Gemini project named by a hash
 		long.URL, list[1].URL, "search/?q=tarfile", "stats/"} {
 		do(t, ctx, chromedp.Navigate(site+p), chromedp.WaitReady(chromedp.CSS("footer")))
 		if p == "search/?q=tarfile" {

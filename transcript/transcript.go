@@ -157,6 +157,7 @@ type ToolCall struct {
 	// Subagent is the ID of the session this call started (a Task/Agent
 	// call, a review), which lists this session as its ParentID.
 	Subagent string
+	Args     Args // what Input says, in the model's terms
 }
 
 // ToolResult is what a tool gave back.

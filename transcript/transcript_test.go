@@ -11,7 +11,7 @@ func text(s string) *Part { return &Part{Kind: TextPart, Text: s} }
 func TestAppendStartsTurnsAtRealPrompts(t *testing.T) {
 	var s Session
 	at := func(sec int) time.Time { return time.Date(2026, 1, 1, 0, 0, sec, 0, time.UTC) }
-	call := &Part{Kind: CallPart, Call: &ToolCall{ID: "c1", Name: "Bash", Kind: KindOf("Bash")}}
+	call := &Part{Kind: CallPart, Call: &ToolCall{ID: "c1", Name: "Bash", Kind: ShellTool}}
 	result := &Part{Kind: ResultPart, Result: &ToolResult{CallID: "c1", Output: "ok"}}
 	orphan := &Part{Kind: ResultPart, Result: &ToolResult{CallID: "gone", Output: "?"}}
 	for _, m := range []*Message{
@@ -50,37 +50,11 @@ func TestAppendStartsTurnsAtRealPrompts(t *testing.T) {
 	}
 }
 
-func TestKindOf(t *testing.T) {
-	for name, want := range map[string]ToolKind{
-		"Bash": ShellTool, "exec_command": ShellTool, "Read": ReadTool, "Write": WriteTool,
-		"MultiEdit": EditTool, "apply_patch": EditTool, "Grep": SearchTool, "WebSearch": SearchTool,
-		"WebFetch": WebTool, "Task": TaskTool, "TodoWrite": TaskTool, "mcp__github__create_issue": MCPTool,
-		"frobnicate": OtherTool,
-	} {
-		if got := KindOf(name); got != want {
-			t.Errorf("KindOf(%q) = %q, want %q", name, got, want)
-		}
-	}
-}
-
-func TestIsInjected(t *testing.T) {
-	for s, want := range map[string]bool{
-		"<system-reminder>the file changed</system-reminder>": true,
-		"\n <command-name>/clear</command-name>":              true,
-		"<environment_context>cwd</environment_context>":      true,
-		"Please look at <system-reminder> handling":           false,
-		"fix the bug": false,
-	} {
-		if got := IsInjected(s); got != want {
-			t.Errorf("IsInjected(%q) = %v", s, got)
-		}
-	}
-}
-
 func TestStatsCountFailedCallsByKind(t *testing.T) {
 	var s Session
 	call := func(id, name string) *Part {
-		return &Part{Kind: CallPart, Call: &ToolCall{ID: id, Name: name, Kind: KindOf(name)}}
+		kind := map[string]ToolKind{"Bash": ShellTool, "Read": ReadTool}[name]
+		return &Part{Kind: CallPart, Call: &ToolCall{ID: id, Name: name, Kind: kind}}
 	}
 	result := func(id string, failed bool) *Part {
 		return &Part{Kind: ResultPart, Result: &ToolResult{CallID: id, IsError: failed}}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/transcriptsite/transcriptsite/ingest"
+	_ "github.com/transcriptsite/transcriptsite/ingest/agents"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -105,77 +106,12 @@ func TestClaudeReadBack(t *testing.T) {
 		t.Fatalf("read %d sessions from %d files, stats say %d, want %d", len(res.Sessions), res.Files, st.Sessions, sessions)
 	}
 
-	var (
-		msgs, calls, images, long, ansi, exits, titled, turns, meta int
-		kinds                                                       = map[transcript.ToolKind]int{}
-		events                                                      = map[string]int{}
-		ids                                                         = map[string]bool{}
-	)
+	var c readBack
 	for _, s := range res.Sessions {
-		if s.Format != "claude-code" || s.CWD == "" || s.Branch == "" || len(s.Models) == 0 || s.Started.IsZero() || !s.Ended.After(s.Started) {
-			t.Errorf("%s: format %q cwd %q branch %q models %v times %v–%v", s.Source, s.Format, s.CWD, s.Branch, s.Models, s.Started, s.Ended)
-		}
-		if ids[s.ID] {
-			t.Errorf("session id %s twice", s.ID)
-		}
-		ids[s.ID] = true
-		if s.Title != "" {
-			titled++
-		}
-		n := len(s.Messages())
-		msgs += n
-		if n < messages/2 || n > messages*3/2 {
-			t.Errorf("%s: %d messages, want %d±50%%", s.Source, n, messages)
-		}
-		if s.Usage.Output == 0 || s.Usage.CacheRead == 0 {
-			t.Errorf("%s: usage %+v", s.Source, s.Usage)
-		}
-		turns += len(s.Turns)
-		var last time.Time
-		s.Parts(func(m *transcript.Message, p *transcript.Part) {
-			if m.Time.Before(last.Add(-time.Second)) {
-				t.Errorf("%s: message %s at %v goes back from %v", s.Source, m.ID, m.Time, last)
-			}
-			last = m.Time
-			if m.Meta && m.Role == transcript.User {
-				meta++
-			}
-			switch p.Kind {
-			case transcript.CallPart:
-				calls++
-				kinds[p.Call.Kind]++
-				if p.Call.Result == nil {
-					t.Errorf("%s: call %s (%s) has no result", s.Source, p.Call.ID, p.Call.Name)
-				}
-				if !json.Valid([]byte(p.Call.Input)) {
-					t.Errorf("%s: call %s input is not JSON", s.Source, p.Call.ID)
-				}
-			case transcript.ResultPart:
-				r := p.Result
-				if !r.Paired && r.CallID != "" { // a local command's output has no call
-					t.Errorf("%s: result for %s is not paired", s.Source, r.CallID)
-				}
-				if strings.Count(r.Output, "\n") >= 2000 {
-					long++
-				}
-				if strings.Contains(r.Output, "\x1b[") {
-					ansi++
-				}
-				if r.ExitCode != nil && *r.ExitCode != 0 {
-					exits++
-				}
-				for _, img := range r.Images {
-					images++
-					decodePNG(t, img)
-				}
-			case transcript.ImagePart:
-				images++
-				decodePNG(t, p.Image)
-			case transcript.EventPart:
-				events[p.Event.Kind]++
-			}
-		})
+		c.session(t, s, messages)
 	}
+	msgs, calls, images, kinds, events := c.msgs, c.calls, c.images, c.kinds, c.events
+	long, ansi, exits, titled, meta, turns := c.long, c.ansi, c.exits, c.titled, c.meta, c.turns
 	if msgs != st.Messages {
 		t.Errorf("read %d messages, stats say %d", msgs, st.Messages)
 	}
@@ -199,6 +135,89 @@ func TestClaudeReadBack(t *testing.T) {
 	if long == 0 || ansi == 0 || exits == 0 || titled == 0 || meta == 0 || turns < 2*sessions {
 		t.Errorf("outputs over 2,000 lines %d, with ANSI %d, failed with an exit code %d, titled sessions %d, meta user messages %d, turns %d: want some of each, and two turns a session",
 			long, ansi, exits, titled, meta, turns)
+	}
+}
+
+// readBack counts what generated sessions read back hold.
+type readBack struct {
+	msgs, calls, images, long, ansi, exits, titled, turns, meta int
+	kinds                                                       map[transcript.ToolKind]int
+	events                                                      map[string]int
+	ids                                                         map[string]bool
+}
+
+// session checks s, which should have about messages messages, and counts
+// what it holds.
+func (c *readBack) session(t *testing.T, s *transcript.Session, messages int) {
+	if c.ids == nil {
+		c.kinds, c.events, c.ids = map[transcript.ToolKind]int{}, map[string]int{}, map[string]bool{}
+	}
+	if s.Format != "claude-code" || s.CWD == "" || s.Branch == "" || len(s.Models) == 0 || s.Started.IsZero() || !s.Ended.After(s.Started) {
+		t.Errorf("%s: format %q cwd %q branch %q models %v times %v–%v", s.Source, s.Format, s.CWD, s.Branch, s.Models, s.Started, s.Ended)
+	}
+	if c.ids[s.ID] {
+		t.Errorf("session id %s twice", s.ID)
+	}
+	c.ids[s.ID] = true
+	if s.Title != "" {
+		c.titled++
+	}
+	n := len(s.Messages())
+	c.msgs += n
+	if n < messages/2 || n > messages*3/2 {
+		t.Errorf("%s: %d messages, want %d±50%%", s.Source, n, messages)
+	}
+	if s.Usage.Output == 0 || s.Usage.CacheRead == 0 {
+		t.Errorf("%s: usage %+v", s.Source, s.Usage)
+	}
+	c.turns += len(s.Turns)
+	var last time.Time
+	s.Parts(func(m *transcript.Message, p *transcript.Part) {
+		if m.Time.Before(last.Add(-time.Second)) {
+			t.Errorf("%s: message %s at %v goes back from %v", s.Source, m.ID, m.Time, last)
+		}
+		last = m.Time
+		if m.Meta && m.Role == transcript.User {
+			c.meta++
+		}
+		c.part(t, s, p)
+	})
+}
+
+func (c *readBack) part(t *testing.T, s *transcript.Session, p *transcript.Part) {
+	switch p.Kind {
+	case transcript.CallPart:
+		c.calls++
+		c.kinds[p.Call.Kind]++
+		if p.Call.Result == nil {
+			t.Errorf("%s: call %s (%s) has no result", s.Source, p.Call.ID, p.Call.Name)
+		}
+		if !json.Valid([]byte(p.Call.Input)) {
+			t.Errorf("%s: call %s input is not JSON", s.Source, p.Call.ID)
+		}
+	case transcript.ResultPart:
+		r := p.Result
+		if !r.Paired && r.CallID != "" { // a local command's output has no call
+			t.Errorf("%s: result for %s is not paired", s.Source, r.CallID)
+		}
+		if strings.Count(r.Output, "\n") >= 2000 {
+			c.long++
+		}
+		if strings.Contains(r.Output, "\x1b[") {
+			c.ansi++
+		}
+		if r.ExitCode != nil && *r.ExitCode != 0 {
+			c.exits++
+		}
+		for _, img := range r.Images {
+			c.images++
+			decodePNG(t, img)
+		}
+	case transcript.ImagePart:
+		c.images++
+		decodePNG(t, p.Image)
+	case transcript.EventPart:
+		c.events[p.Event.Kind]++
 	}
 }
 
@@ -299,67 +318,80 @@ func TestCodexGemini(t *testing.T) {
 	var codex, gemini int
 	for name, data := range files {
 		recs := jsonLines(t, name, data)
-		first := recs[0]
 		switch {
 		case codexName.MatchString(name):
 			codex++
-			m := codexName.FindStringSubmatch(name)
-			payload, _ := first["payload"].(map[string]any)
-			if first["type"] != "session_meta" || payload["id"] != m[7] || first["timestamp"] == nil || payload["cwd"] == nil {
-				t.Errorf("%s: first line %v", name, first)
-			}
-			if m[1] != m[4] || m[2] != m[5] || m[3] != m[6] {
-				t.Errorf("%s: folder date differs from file name date", name)
-			}
-			types := map[string]int{}
-			for i, r := range recs {
-				p, ok := r["payload"].(map[string]any)
-				ts, _ := r["timestamp"].(string)
-				if len(r) != 3 || !ok || r["type"] == nil {
-					t.Errorf("%s:%d: not a {timestamp,type,payload} envelope: %v", name, i+1, keys(r))
-				}
-				if _, err := time.Parse(time.RFC3339Nano, ts); err != nil {
-					t.Errorf("%s:%d: timestamp %q", name, i+1, ts)
-				}
-				types[r["type"].(string)+"/"+str(p["type"])]++
-			}
-			for _, k := range []string{"turn_context/", "event_msg/task_started", "event_msg/user_message", "response_item/message",
-				"response_item/function_call", "response_item/function_call_output", "event_msg/token_count", "event_msg/task_complete"} {
-				if types[k] == 0 {
-					t.Errorf("%s: no %s record in %v", name, k, types)
-				}
-			}
+			checkCodexFile(t, name, recs)
 		case geminiName.MatchString(name):
 			gemini++
-			id := geminiName.FindStringSubmatch(name)[1]
-			sid, _ := first["sessionId"].(string)
-			if !strings.HasPrefix(sid, id) || first["projectHash"] == nil || first["startTime"] == nil || first["lastUpdated"] == nil || first["kind"] != "main" {
-				t.Errorf("%s: first line %v", name, first)
-			}
-			types := map[string]int{}
-			for i, r := range recs[1:] {
-				switch {
-				case r["$set"] != nil:
-					types["$set"]++
-				case r["id"] != nil && r["timestamp"] != nil:
-					typ := str(r["type"])
-					types[typ]++
-					if typ != "user" && typ != "gemini" && typ != "info" && typ != "error" && typ != "warning" {
-						t.Errorf("%s:%d: message type %q", name, i+2, typ)
-					}
-				default:
-					t.Errorf("%s:%d: neither a message nor a $set: %v", name, i+2, keys(r))
-				}
-			}
-			if types["user"] == 0 || types["gemini"] == 0 || types["$set"] == 0 {
-				t.Errorf("%s: records %v", name, types)
-			}
+			checkGeminiFile(t, name, recs)
 		default:
 			t.Errorf("unexpected file %s", name)
 		}
 	}
 	if codex != 6 || gemini != 6 {
 		t.Errorf("%d codex and %d gemini files, want 6 each", codex, gemini)
+	}
+}
+
+// checkCodexFile checks a generated rollout's records: its envelope, its
+// dates, and a record of every kind the generator writes.
+func checkCodexFile(t *testing.T, name string, recs []map[string]any) {
+	first := recs[0]
+	m := codexName.FindStringSubmatch(name)
+	payload, _ := first["payload"].(map[string]any)
+	if first["type"] != "session_meta" || payload["id"] != m[7] || first["timestamp"] == nil || payload["cwd"] == nil {
+		t.Errorf("%s: first line %v", name, first)
+	}
+	if m[1] != m[4] || m[2] != m[5] || m[3] != m[6] {
+		t.Errorf("%s: folder date differs from file name date", name)
+	}
+	types := map[string]int{}
+	for i, r := range recs {
+		p, ok := r["payload"].(map[string]any)
+		ts, _ := r["timestamp"].(string)
+		if len(r) != 3 || !ok || r["type"] == nil {
+			t.Errorf("%s:%d: not a {timestamp,type,payload} envelope: %v", name, i+1, keys(r))
+		}
+		if _, err := time.Parse(time.RFC3339Nano, ts); err != nil {
+			t.Errorf("%s:%d: timestamp %q", name, i+1, ts)
+		}
+		types[r["type"].(string)+"/"+str(p["type"])]++
+	}
+	for _, k := range []string{"turn_context/", "event_msg/task_started", "event_msg/user_message", "response_item/message",
+		"response_item/function_call", "response_item/function_call_output", "event_msg/token_count", "event_msg/task_complete"} {
+		if types[k] == 0 {
+			t.Errorf("%s: no %s record in %v", name, k, types)
+		}
+	}
+}
+
+// checkGeminiFile checks a generated Gemini CLI log's records: its first
+// line, then messages and $set records.
+func checkGeminiFile(t *testing.T, name string, recs []map[string]any) {
+	first := recs[0]
+	id := geminiName.FindStringSubmatch(name)[1]
+	sid, _ := first["sessionId"].(string)
+	if !strings.HasPrefix(sid, id) || first["projectHash"] == nil || first["startTime"] == nil || first["lastUpdated"] == nil || first["kind"] != "main" {
+		t.Errorf("%s: first line %v", name, first)
+	}
+	types := map[string]int{}
+	for i, r := range recs[1:] {
+		switch {
+		case r["$set"] != nil:
+			types["$set"]++
+		case r["id"] != nil && r["timestamp"] != nil:
+			typ := str(r["type"])
+			types[typ]++
+			if typ != "user" && typ != "gemini" && typ != "info" && typ != "error" && typ != "warning" {
+				t.Errorf("%s:%d: message type %q", name, i+2, typ)
+			}
+		default:
+			t.Errorf("%s:%d: neither a message nor a $set: %v", name, i+2, keys(r))
+		}
+	}
+	if types["user"] == 0 || types["gemini"] == 0 || types["$set"] == 0 {
+		t.Errorf("%s: records %v", name, types)
 	}
 }
 

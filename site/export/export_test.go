@@ -28,6 +28,8 @@ func exit(n int) *int { return &n }
 func sample() *transcript.Session {
 	at := func(day, sec int) time.Time { return time.Date(2026, 5, day, 10, 0, sec, 0, time.UTC) }
 	png := &transcript.Image{MediaType: "image/png", Data: []byte("\x89PNG fake")}
+	// The calls' Args, as a reader fills them.
+	grep, patch := "grep -n '```' parse.go", "*** Begin Patch\n*** Update File: parse.go\n-a\n+b\n*** End Patch"
 	s := &transcript.Session{
 		ID: "s-1", Format: "claude-code", Agent: "Claude Code", AgentVersion: "2.1.0",
 		Source: "alpha/one.jsonl", Sources: []string{"alpha/one-resumed.jsonl"},
@@ -49,11 +51,11 @@ func sample() *transcript.Session {
 				{Kind: transcript.TextPart, Text: "Let me look:"},
 				{Kind: transcript.CodePart, Lang: "go`evil", Name: "parse.go", Text: "s := \"````\"\n"},
 				{Kind: transcript.CallPart, Call: &transcript.ToolCall{ID: "t1", Name: "Bash", Kind: transcript.ShellTool,
-					Input: `{"command":"grep -n '` + "```" + `' parse.go"}`}},
+					Input: `{"command":"grep -n '` + "```" + `' parse.go"}`, Args: transcript.Args{Command: grep, Summary: grep}}},
 				{Kind: transcript.CallPart, Call: &transcript.ToolCall{ID: "t2", Name: "apply_patch", Kind: transcript.EditTool,
-					Input: "*** Begin Patch\n*** Update File: parse.go\n-a\n+b\n*** End Patch"}},
+					Input: patch, Args: transcript.Args{Patch: patch, Summary: patch}}},
 				{Kind: transcript.CallPart, Call: &transcript.ToolCall{ID: "t3", Name: "Task", Kind: transcript.TaskTool,
-					Input: `{"prompt":"find tests"}`, Subagent: "c-2"}},
+					Input: `{"prompt":"find tests"}`, Subagent: "c-2", Args: transcript.Args{Prompt: "find tests", Summary: "find tests"}}},
 			}},
 		{Role: transcript.Tool, Time: at(1, 6), Parts: []*transcript.Part{
 			{Kind: transcript.ResultPart, Result: &transcript.ToolResult{CallID: "t1", IsError: true, ExitCode: exit(2),

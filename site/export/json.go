@@ -13,6 +13,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	json "github.com/go-json-experiment/json/v1"
 	"io"
+	"reflect"
 	"time"
 
 	"github.com/transcriptsite/transcriptsite/transcript"
@@ -99,6 +100,70 @@ type ToolCall struct {
 	Kind     string `json:"kind"`               // shell, read, write, edit, search, web, task, mcp, other
 	Input    string `json:"input"`              // JSON text, or free text for freeform tools
 	Subagent string `json:"subagent,omitempty"` // id of the session it started
+	Args     *Args  `json:"args,omitempty"`     // what the input says, in the model's terms
+}
+
+// Args are what a call's input says, whatever names its agent gives them:
+// the reader of each format fills them. Which are set depends on the tool.
+type Args struct {
+	Summary     string     `json:"summary,omitempty"` // what the call did, in a line
+	Path        string     `json:"path,omitempty"`    // the file it works on; the folder a search looks in
+	Command     string     `json:"command,omitempty"`
+	Description string     `json:"description,omitempty"`
+	Pattern     string     `json:"pattern,omitempty"` // what a search looks for
+	Query       bool       `json:"query,omitempty"`   // the pattern is a query of words
+	Files       string     `json:"files,omitempty"`   // the files a search looks in
+	URL         string     `json:"url,omitempty"`
+	Prompt      string     `json:"prompt,omitempty"`
+	Agent       string     `json:"agent,omitempty"`  // the kind of subagent a task starts
+	Offset      string     `json:"offset,omitempty"` // where a read starts, as written
+	Start       int        `json:"start,omitempty"`  // the line a read's excerpt is numbered from
+	Content     string     `json:"content,omitempty"`
+	Edits       []Edit     `json:"edits,omitempty"`
+	Patch       string     `json:"patch,omitempty"`
+	Plan        string     `json:"plan,omitempty"` // Markdown
+	Todos       []Todo     `json:"todos,omitempty"`
+	Questions   []Question `json:"questions,omitempty"`
+	Web         *Web       `json:"web,omitempty"` // what a web search found
+}
+
+// Edit is a replacement of old text by new.
+type Edit struct {
+	Old string `json:"old"`
+	New string `json:"new"`
+}
+
+// Todo is an item of a task list.
+type Todo struct {
+	Text   string `json:"text"`
+	Status string `json:"status,omitempty"`
+}
+
+// Question is a question to the user, the options offered and the answer.
+type Question struct {
+	Header  string   `json:"header,omitempty"`
+	Text    string   `json:"text"`
+	Options []Option `json:"options,omitempty"`
+	Multi   bool     `json:"multi,omitempty"`
+	Answer  string   `json:"answer,omitempty"`
+}
+
+// Option is an answer offered.
+type Option struct {
+	Label       string `json:"label"`
+	Description string `json:"description,omitempty"`
+}
+
+// Web is what a web search found.
+type Web struct {
+	Pages []Page `json:"pages"`
+	Text  string `json:"text,omitempty"`
+}
+
+// Page is a page a web search found.
+type Page struct {
+	Title string `json:"title,omitempty"`
+	URL   string `json:"url"`
 }
 
 // ToolResult is what a tool gave back.
@@ -279,7 +344,7 @@ func message(m *transcript.Message, blob func(string) []byte) Message {
 func part(p *transcript.Part, blob func(string) []byte) Part {
 	op := Part{Kind: string(p.Kind), Text: p.Text, Lang: p.Lang, Name: p.Name, Image: image(p.Image, blob)}
 	if c := p.Call; c != nil {
-		op.Call = &ToolCall{ID: c.ID, Name: c.Name, Kind: string(c.Kind), Input: c.Input, Subagent: c.Subagent}
+		op.Call = &ToolCall{ID: c.ID, Name: c.Name, Kind: string(c.Kind), Input: c.Input, Subagent: c.Subagent, Args: args(c.Args)}
 	}
 	if r := p.Result; r != nil {
 		op.Result = &ToolResult{CallID: r.CallID, Output: r.Output, IsError: r.IsError, ExitCode: r.ExitCode, Paired: r.Paired}
@@ -339,6 +404,9 @@ func (p Part) transcript() *transcript.Part {
 	tp := &transcript.Part{Kind: transcript.PartKind(p.Kind), Text: p.Text, Lang: p.Lang, Name: p.Name, Image: p.Image.transcript()}
 	if c := p.Call; c != nil {
 		tp.Call = &transcript.ToolCall{ID: c.ID, Name: c.Name, Kind: transcript.ToolKind(c.Kind), Input: c.Input, Subagent: c.Subagent}
+		if c.Args != nil {
+			tp.Call.Args = c.Args.transcript()
+		}
 	}
 	if r := p.Result; r != nil {
 		// Paired is set again by Pair.
@@ -361,4 +429,60 @@ func (img *Image) transcript() *transcript.Image {
 		return nil
 	}
 	return &transcript.Image{MediaType: img.MediaType, Data: img.Data, URL: img.URL}
+}
+
+// args is the export of a, or nil when a is empty.
+func args(a transcript.Args) *Args {
+	out := &Args{Summary: a.Summary, Path: a.Path, Command: a.Command, Description: a.Description,
+		Pattern: a.Pattern, Query: a.Query, Files: a.Files, URL: a.URL, Prompt: a.Prompt, Agent: a.Agent,
+		Offset: a.Offset, Start: a.Start, Content: a.Content, Patch: a.Patch, Plan: a.Plan}
+	for _, e := range a.Edits {
+		out.Edits = append(out.Edits, Edit(e))
+	}
+	for _, t := range a.Todos {
+		out.Todos = append(out.Todos, Todo(t))
+	}
+	for _, q := range a.Questions {
+		oq := Question{Header: q.Header, Text: q.Text, Multi: q.Multi, Answer: q.Answer}
+		for _, o := range q.Options {
+			oq.Options = append(oq.Options, Option(o))
+		}
+		out.Questions = append(out.Questions, oq)
+	}
+	if w := a.Web; w != nil {
+		out.Web = &Web{Text: w.Text}
+		for _, p := range w.Pages {
+			out.Web.Pages = append(out.Web.Pages, Page(p))
+		}
+	}
+	if reflect.ValueOf(*out).IsZero() {
+		return nil
+	}
+	return out
+}
+
+func (a *Args) transcript() transcript.Args {
+	out := transcript.Args{Summary: a.Summary, Path: a.Path, Command: a.Command, Description: a.Description,
+		Pattern: a.Pattern, Query: a.Query, Files: a.Files, URL: a.URL, Prompt: a.Prompt, Agent: a.Agent,
+		Offset: a.Offset, Start: a.Start, Content: a.Content, Patch: a.Patch, Plan: a.Plan}
+	for _, e := range a.Edits {
+		out.Edits = append(out.Edits, transcript.Edit(e))
+	}
+	for _, t := range a.Todos {
+		out.Todos = append(out.Todos, transcript.Todo(t))
+	}
+	for _, q := range a.Questions {
+		tq := transcript.Question{Header: q.Header, Text: q.Text, Multi: q.Multi, Answer: q.Answer}
+		for _, o := range q.Options {
+			tq.Options = append(tq.Options, transcript.Option(o))
+		}
+		out.Questions = append(out.Questions, tq)
+	}
+	if w := a.Web; w != nil {
+		out.Web = &transcript.WebResults{Text: w.Text}
+		for _, p := range w.Pages {
+			out.Web.Pages = append(out.Web.Pages, transcript.Page(p))
+		}
+	}
+	return out
 }

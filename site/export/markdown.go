@@ -252,14 +252,14 @@ func (w *mdWriter) call(c *transcript.ToolCall) {
 func (w *mdWriter) input(c *transcript.ToolCall) {
 	switch c.Kind {
 	case transcript.ShellTool:
-		if cmd := render.Command(c.Input); cmd != "" && cmd != c.Input {
+		if cmd := c.Args.Command; cmd != "" && cmd != c.Input {
 			w.str(fence(cmd, "bash")...)
 			return
 		}
 	case transcript.WriteTool:
-		if f := render.Written(c.Input); f.Path != "" {
-			w.printf("%s\n\n", code(f.Path))
-			w.str(fence(f.Content, strings.TrimPrefix(path.Ext(f.Path), "."))...)
+		if a := c.Args; a.Path != "" {
+			w.printf("%s\n\n", code(a.Path))
+			w.str(fence(a.Content, strings.TrimPrefix(path.Ext(a.Path), "."))...)
 			return
 		}
 	case transcript.EditTool:

@@ -1,0 +1,633 @@
+// Package aider reads the chat histories Aider appends to in each
+// repository: .aider.chat.history.md.
+package aider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// Reader reads Aider's chat history: one Markdown file per repository that
+// every session run there is appended to. aider/io.py writes it: a header
+// per session, "#### " before each line the user typed, the model's
+// response as it came, and "> " before aider's own output, each of those
+// lines ending in two spaces (a Markdown line break).
+var Reader = &ingest.Reader{
+	Name:  "aider",
+	Agent: "Aider",
+	Files: "<repository>/.aider.chat.history.md (or --chat-history-file): every session aider ran there, one after another; " +
+		"SEARCH/REPLACE, whole-file, udiff and patch edits become edit calls with their results",
+	Detects: "text with a \"# aider chat started at YYYY-MM-DD HH:MM:SS\" line, or, for a file that begins mid-session, " +
+		"\"#### \" user lines and \"> \" lines ending in two spaces",
+	Detect: detectAider,
+	Read:   readAider,
+}
+
+func init() { ingest.Register(Reader) }
+
+var (
+	adStartRE = regexp.MustCompile(`^# aider chat started at (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\s*$`)
+	adHeadRE  = regexp.MustCompile(`(?m)^# aider chat started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\r?$`)
+	adUserRE  = regexp.MustCompile(`(?m)^#### .*  \r?$`)
+	adToolRE  = regexp.MustCompile(`(?m)^>( .*)?  \r?$`)
+)
+
+func detectAider(h *ingest.Head) float64 {
+	if adHeadRE.Match(h.Data) {
+		return ingest.Likely
+	}
+	users, tools := len(adUserRE.FindAllIndex(h.Data, 3)), len(adToolRE.FindAllIndex(h.Data, 3))
+	if strings.HasSuffix(h.Path, ".aider.chat.history.md") {
+		return ingest.When(users+tools > 0, ingest.Maybe)
+	}
+	return ingest.When(users > 0 && tools > 0 && users+tools >= 3, ingest.Weak)
+}
+
+// adMode is the kind of block the reader is in.
+type adMode int
+
+const (
+	adNone      adMode = iota
+	adUser             // "#### " lines
+	adAssistant        // the model's response
+	adTool             // "> " lines
+	adCont             // the unprefixed lines of a multi-line tool message: only its first line has "> "
+)
+
+// adReader reads one history file, a line at a time: the files grow past
+// 100 MB, and only the block being read is held.
+type adReader struct {
+	f   *ingest.File
+	out []*transcript.Session
+	s   *transcript.Session
+	ids map[string]int
+
+	mode      adMode
+	block     []string
+	at        int  // the line the block starts on
+	prevBlank bool // the last line was blank
+	fence     string
+
+	model, format string                 // from aider's startup lines
+	pending       []*transcript.ToolCall // the last response's edits, waiting for "Applied edit to"
+	last          *transcript.Message    // the last response, which a "Tokens:" line counts
+	counted       bool                   // its tokens were counted
+	skipped       int                    // empty inputs
+}
+
+func readAider(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+	a := &adReader{f: f, ids: map[string]int{}}
+	err := ingest.Lines(ctx, f, r, func(n int, b []byte, _ bool) error {
+		if b == nil {
+			f.Warn(n, "%v", ingest.ErrTooLong)
+			return nil
+		}
+		a.line(n, b)
+		return nil
+	})
+	a.end("")
+	return a.out, err
+}
+
+var adModeLine = regexp.MustCompile(`^-\*-.*-\*-\s*$`)
+
+func (a *adReader) line(n int, b []byte) {
+	if !utf8.Valid(b) {
+		b = bytes.ToValidUTF8(b, []byte("\uFFFD")) // aider writes with errors="ignore"
+	}
+	s := string(b)
+	if n == 1 && adModeLine.MatchString(s) {
+		return // an Emacs mode line the user added; not part of any session
+	}
+	if m := adStartRE.FindStringSubmatch(s); m != nil {
+		a.end(m[1])
+		a.start(m[1])
+		return
+	}
+	blank := strings.TrimSpace(s) == ""
+	hard := strings.HasSuffix(s, "  ") // the line break aider puts after its own lines
+	switch {
+	case a.mode == adCont:
+		a.block = append(a.block, strings.TrimRight(s, " "))
+		if hard && !blank { // the message's last line: aider stripped it, then broke it
+			a.mode = adTool
+		}
+	case (s == "####" || strings.HasPrefix(s, "#### ")) && a.ends(hard):
+		a.enter(adUser, n)
+		a.block = append(a.block, strings.TrimRight(strings.TrimPrefix(strings.TrimPrefix(s, "####"), " "), " "))
+	case strings.HasPrefix(s, ">") && (len(s) == 1 || s[1] == ' ') && a.ends(hard):
+		a.enter(adTool, n)
+		t := strings.TrimRight(strings.TrimPrefix(s[1:], " "), " ")
+		a.block = append(a.block, t)
+		if !hard && t != "" {
+			a.mode = adCont
+		}
+	case blank:
+		switch a.mode {
+		case adAssistant:
+			a.block = append(a.block, "")
+		case adUser:
+			a.flush()
+		}
+	default:
+		if a.mode != adAssistant {
+			a.enter(adAssistant, n)
+		}
+		a.block = append(a.block, s)
+		a.fence = ingest.FenceState(a.fence, strings.TrimSpace(s))
+	}
+	a.prevBlank = blank
+}
+
+// ends reports whether a "#### " or "> " line ends the response being read,
+// rather than being part of it (a Markdown heading or quote, or a line of a
+// file inside a fence). aider's lines end in two spaces, and follow a blank
+// line when they come after a response.
+func (a *adReader) ends(hard bool) bool {
+	return a.mode != adAssistant || hard && (a.fence == "" || a.prevBlank)
+}
+
+// enter starts a block of kind mode at line n, unless one is being read.
+func (a *adReader) enter(mode adMode, n int) {
+	if a.mode != mode {
+		a.flush()
+		a.mode, a.at, a.fence = mode, n, ""
+	}
+}
+
+// start starts the session whose header says it started at ts.
+func (a *adReader) start(ts string) {
+	t, _ := time.Parse("2006-01-02 15:04:05", ts) // local time of an unknown zone, read as UTC
+	id := "aider-" + t.Format("20060102-150405")
+	if a.ids[id]++; a.ids[id] > 1 {
+		id += "-" + strconv.Itoa(a.ids[id])
+	}
+	a.begin(&transcript.Session{ID: id, Started: t, Meta: map[string]string{"time zone": "unknown: aider writes local time"}})
+}
+
+func (a *adReader) begin(s *transcript.Session) {
+	a.s = s
+	a.model, a.format, a.pending, a.last, a.skipped = "", "", nil, nil, 0
+}
+
+// session returns the session being read, starting one without a header
+// for a file that begins mid-session.
+func (a *adReader) session() *transcript.Session {
+	if a.s == nil {
+		a.begin(&transcript.Session{Meta: map[string]string{}})
+	}
+	return a.s
+}
+
+// end finishes the session being read; next is the time of the one that
+// follows, which names a session that had no header.
+func (a *adReader) end(next string) {
+	a.flush()
+	s := a.s
+	a.s = nil
+	if s == nil || len(s.Turns) == 0 {
+		return // a header alone: aider started and quit
+	}
+	if s.ID == "" {
+		s.ID = "aider-" + a.f.Rel
+		if next != "" {
+			t, _ := time.Parse("2006-01-02 15:04:05", next)
+			s.ID = "aider-before-" + t.Format("20060102-150405")
+		}
+	}
+	if a.skipped > 0 {
+		s.Skip("empty input", "a prompt line with nothing typed on it", a.skipped)
+	}
+	if cmd := strings.Fields(s.Meta["command"]); len(cmd) > 0 && s.FirstPrompt() == "" {
+		// A run without prompts (aider --commit, --lint) is named by what ran.
+		s.Title = strings.Join(append([]string{path.Base(cmd[0])}, cmd[1:]...), " ")
+	}
+	a.out = append(a.out, s)
+}
+
+// flush maps the block just read.
+func (a *adReader) flush() {
+	block, mode := a.block, a.mode
+	a.block, a.mode = nil, adNone
+	for len(block) > 0 && strings.TrimSpace(block[len(block)-1]) == "" {
+		block = block[:len(block)-1]
+	}
+	if len(block) == 0 {
+		return
+	}
+	s := a.session()
+	switch mode {
+	case adUser:
+		text := strings.Join(block, "\n")
+		if text == "<blank>" { // the user pressed enter on an empty line
+			a.skipped++
+			return
+		}
+		s.Append(&transcript.Message{Role: transcript.User, Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: text}}})
+	case adAssistant:
+		m := &transcript.Message{Role: transcript.Assistant, Model: a.model, Parts: a.response(block)}
+		s.Append(m)
+		a.last, a.counted, a.pending = m, false, nil
+		for _, p := range m.Parts {
+			if p.Call != nil {
+				a.pending = append(a.pending, p.Call)
+			}
+		}
+	case adTool, adCont:
+		a.output(block)
+	}
+}
+
+var (
+	adModelRE   = regexp.MustCompile(`^(?:Main model|Model|Models): (\S+)(?: with (\S+) edit format)?`)
+	adWeakRE    = regexp.MustCompile(`(?:^Weak model: |weak model )(\S+)`)
+	adEditorRE  = regexp.MustCompile(`^Editor model: (\S+)(?: with (\S+) edit format)?`)
+	adCommitRE  = regexp.MustCompile(`^Commit [0-9a-f]{7,40} `)
+	adTokensRE  = regexp.MustCompile(`^Tokens: (.*?)\.?(?: Cost: (.*))?$`)
+	adCountRE   = regexp.MustCompile(`^([\d.,]+)([kKmM]?) (sent|received|cache write|cache hit)$`)
+	adSessionRE = regexp.MustCompile(`\$([\d.,]+) session`)
+	// adFailRE opens aider's report of edits it could not apply.
+	adFailRE = regexp.MustCompile(`^(The LLM did not conform to the edit format|# \d+ SEARCH/REPLACE blocks? failed to match|SearchReplaceNoExactMatch|UnifiedDiffNoMatch|Failed to apply edit)`)
+)
+
+// output maps a block of aider's own output: its startup lines, command
+// output, lint and test results, and what became of the last response
+// (its edits, its commit, its tokens).
+func (a *adReader) output(lines []string) {
+	s := a.s
+	m := &transcript.Message{Role: transcript.System}
+	var text, failed []string
+	flush := func() {
+		if t := strings.Trim(strings.Join(text, "\n"), "\n"); strings.TrimSpace(t) != "" {
+			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.CodePart, Lang: "text", Text: t})
+		}
+		text = nil
+	}
+	for _, l := range lines {
+		switch {
+		case adTokensRE.MatchString(l):
+			a.tokens(l, m)
+		case failed != nil:
+			failed = append(failed, l)
+		case strings.HasPrefix(l, "Applied edit to ") && a.applied(strings.TrimPrefix(l, "Applied edit to "), l, m):
+		case adFailRE.MatchString(l) && len(a.pending) > 0:
+			failed = []string{l}
+		case adCommitRE.MatchString(l):
+			flush()
+			m.Parts = append(m.Parts, ingest.EventPart("commit", l, nil))
+		case l == "^C again to exit" || l == "^C KeyboardInterrupt":
+			flush()
+			m.Parts = append(m.Parts, ingest.EventPart(transcript.Interrupt, l, nil))
+		case strings.HasPrefix(l, "Unexpected error: "):
+			flush()
+			m.Parts = append(m.Parts, ingest.EventPart(transcript.ErrorEvent, l, nil))
+		default:
+			a.startup(l)
+			text = append(text, l)
+		}
+	}
+	flush()
+	if failed != nil {
+		// The edits of the last response that were not applied failed.
+		out := strings.Trim(strings.Join(failed, "\n"), "\n")
+		for _, c := range a.pending {
+			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ResultPart,
+				Result: &transcript.ToolResult{CallID: c.ID, Output: out, IsError: true}})
+		}
+		a.pending = nil
+	}
+	if len(m.Parts) > 0 || !m.Usage.IsZero() {
+		s.Append(m)
+	}
+	if slices.ContainsFunc(m.Parts, func(p *transcript.Part) bool { return p.Event != nil && p.Event.Kind == transcript.ErrorEvent }) {
+		s.Turns[len(s.Turns)-1].Status = transcript.Failed
+	}
+}
+
+// startup reads what aider says about itself when it starts or switches
+// models.
+func (a *adReader) startup(l string) {
+	s := a.s
+	set := func(k, v string) {
+		if _, ok := s.Meta[k]; !ok && v != "" {
+			s.Meta[k] = v
+		}
+	}
+	if m := adModelRE.FindStringSubmatch(l); m != nil {
+		a.model, a.format = m[1], m[2]
+		s.AddModel(m[1])
+		set("edit format", m[2])
+	}
+	if m := adEditorRE.FindStringSubmatch(l); m != nil {
+		// In architect mode the editor model, named next, writes the edits.
+		s.AddModel(m[1])
+		set("editor model", m[1])
+		a.format = ingest.FirstNonEmpty(m[2], a.format)
+	}
+	if m := adWeakRE.FindStringSubmatch(l); m != nil {
+		set("weak model", strings.TrimSuffix(m[1], ","))
+	}
+	switch {
+	case strings.HasPrefix(l, "Aider v"):
+		s.AgentVersion = ingest.FirstNonEmpty(s.AgentVersion, strings.TrimPrefix(l, "Aider v"))
+	case strings.HasPrefix(l, "Git repo: "):
+		set("git repo", strings.TrimPrefix(l, "Git repo: "))
+	case len(s.Turns) == 0 && !s.Started.IsZero() && strings.Contains(l, "aider"):
+		set("command", l) // the command line, the first line after the header
+	}
+}
+
+// tokens counts a "Tokens: 4.2k sent, 1.1k cache hit, 84 received. Cost:
+// $0.02 message, $0.35 session." line for the response it follows, or for
+// the message it is in when no response came since the last.
+func (a *adReader) tokens(l string, m *transcript.Message) {
+	sm := adTokensRE.FindStringSubmatch(l)
+	var u transcript.Usage
+	for _, item := range strings.Split(sm[1], ", ") {
+		c := adCountRE.FindStringSubmatch(strings.TrimSpace(item))
+		if c == nil {
+			continue
+		}
+		v, _ := strconv.ParseFloat(strings.ReplaceAll(c[1], ",", ""), 64)
+		switch c[2] {
+		case "k", "K":
+			v *= 1e3
+		case "m", "M":
+			v *= 1e6
+		}
+		n := int64(v + 0.5)
+		switch c[3] {
+		case "sent":
+			u.Input = n
+		case "received":
+			u.Output = n
+		case "cache write":
+			u.CacheWrite = n
+		case "cache hit":
+			u.CacheRead = n
+		}
+	}
+	// "sent" is LiteLLM's prompt_tokens, which holds the cache hits, and
+	// aider adds the cache writes to it.
+	u.Input = max(u.Input-u.CacheRead-u.CacheWrite, 0)
+	if c := adSessionRE.FindStringSubmatch(sm[2]); c != nil {
+		a.s.Meta["cost (USD)"] = strings.ReplaceAll(c[1], ",", "")
+	}
+	if a.last != nil && !a.counted {
+		a.last.Usage.Add(u)
+		a.counted = true
+		return
+	}
+	m.Usage.Add(u)
+}
+
+// applied gives the edits of path in the last response their result.
+func (a *adReader) applied(path, line string, m *transcript.Message) bool {
+	found := false
+	for i := 0; i < len(a.pending); i++ {
+		c := a.pending[i]
+		var in struct {
+			Path string `json:"file_path"`
+		}
+		_ = json.Unmarshal([]byte(c.Input), &in)
+		if in.Path != path && !strings.HasSuffix(path, "/"+in.Path) && !strings.HasSuffix(in.Path, "/"+path) {
+			continue
+		}
+		m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ResultPart, Result: &transcript.ToolResult{CallID: c.ID, Output: line}})
+		a.pending = append(a.pending[:i], a.pending[i+1:]...)
+		i--
+		found = true
+	}
+	return found
+}
+
+var (
+	adSearchRE  = regexp.MustCompile(`^<{5,9} SEARCH>?\s*$`)
+	adDividerRE = regexp.MustCompile(`^={5,9}\s*$`)
+	adReplaceRE = regexp.MustCompile(`^>{5,9} REPLACE\s*$`)
+)
+
+// response maps the lines of a model response: its reasoning, its text and
+// the edits in it, which become edit calls in their place.
+func (a *adReader) response(lines []string) []*transcript.Part {
+	r := &adResponse{a: a, whole: strings.HasSuffix(a.format, "whole")}
+	r.lines, r.parts = adThinking(lines)
+	for i := 0; i < len(r.lines); i++ {
+		l := strings.TrimSpace(r.lines[i])
+		switch {
+		case adSearchRE.MatchString(r.lines[i]):
+			i = r.searchReplace(i)
+		case l == "*** Begin Patch":
+			i = r.patch(i)
+		case adFence(l):
+			i = r.fence(i)
+		}
+	}
+	if r.from < len(r.lines) {
+		r.text(r.lines[r.from:])
+	}
+	return r.parts
+}
+
+// adResponse maps the lines of a response to parts.
+type adResponse struct {
+	a     *adReader
+	lines []string
+	parts []*transcript.Part
+	whole bool   // the edit format writes whole files
+	from  int    // the first line not yet mapped
+	path  string // the file of the last SEARCH block
+}
+
+func (r *adResponse) text(ls []string) {
+	if t := strings.Trim(strings.Join(ls, "\n"), "\n"); strings.TrimSpace(t) != "" {
+		r.parts = append(r.parts, &transcript.Part{Kind: transcript.TextPart, Text: t})
+	}
+}
+
+func (r *adResponse) call(n int, name string, kind transcript.ToolKind, input map[string]string) {
+	b, _ := json.Marshal(input)
+	r.parts = append(r.parts, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
+		ID: fmt.Sprintf("edit-%d", r.a.at+n), Name: name, Kind: kind, Input: string(b)}})
+}
+
+// searchReplace maps the SEARCH/REPLACE block that starts on line i, and
+// returns its last line.
+func (r *adResponse) searchReplace(i int) int {
+	lines := r.lines
+	// The file is named on a line before, around the fence the block is
+	// in; a block without one edits the last block's file.
+	cut, named, fenced := i, false, false
+	for j := i - 1; j >= max(r.from, i-3); j-- {
+		t := strings.TrimSpace(lines[j])
+		if p := adFilename(t); p != "" && !named {
+			r.path, cut, named = p, j, true
+		} else if adFence(t) && !fenced {
+			cut, fenced = j, true
+		} else {
+			break
+		}
+	}
+	r.text(lines[r.from:cut])
+	var search, replace []string
+	j := i + 1
+	for ; j < len(lines) && !adDividerRE.MatchString(lines[j]); j++ {
+		search = append(search, lines[j])
+	}
+	for j++; j < len(lines) && !adReplaceRE.MatchString(lines[j]); j++ {
+		replace = append(replace, lines[j])
+	}
+	r.call(i, "search_replace", transcript.EditTool, map[string]string{"file_path": r.path,
+		"old_string": strings.Join(search, "\n"), "new_string": strings.Join(replace, "\n")})
+	i = j
+	if i+1 < len(lines) && adFence(strings.TrimSpace(lines[i+1])) && strings.TrimSpace(lines[i+1])[3:] == "" {
+		i++ // the fence it was in closes
+	}
+	r.from = i + 1
+	return i
+}
+
+// patch maps the patch that starts on line i, and returns its last line.
+func (r *adResponse) patch(i int) int {
+	lines := r.lines
+	cut, end := i, i+1
+	if i > r.from && adFence(strings.TrimSpace(lines[i-1])) {
+		cut = i - 1
+	}
+	for end < len(lines) && strings.TrimSpace(lines[end]) != "*** End Patch" {
+		end++
+	}
+	r.text(lines[r.from:cut])
+	r.call(i, "apply_patch", transcript.EditTool, map[string]string{"patch": strings.Join(lines[i:min(end+1, len(lines))], "\n")})
+	i = end
+	if cut < i && i+1 < len(lines) && strings.TrimSpace(lines[i+1]) == "```" {
+		i++
+	}
+	r.from = i + 1
+	return i
+}
+
+// fence maps the fenced block that opens on line i: a udiff, a whole
+// file, a fence around edits (read on from the next line) or code, whose
+// lines are text whatever they hold. It returns the line to go on after.
+func (r *adResponse) fence(i int) int {
+	lines := r.lines
+	l := strings.TrimSpace(lines[i])
+	end := adCloseFence(lines, i)
+	body := lines[i+1 : end]
+	name := ""
+	if i > r.from {
+		name = adFilename(strings.TrimSpace(lines[i-1]))
+	}
+	switch {
+	case strings.HasPrefix(l, "```diff") && strings.Contains(r.a.format, "udiff") && adIsDiff(body):
+		r.text(lines[r.from:i])
+		p := ""
+		for _, b := range body {
+			if f, ok := strings.CutPrefix(b, "+++ "); ok && p == "" && strings.TrimSpace(f) != "" {
+				p = strings.TrimPrefix(strings.Fields(f)[0], "b/")
+			}
+		}
+		r.call(i, "udiff", transcript.EditTool, map[string]string{"file_path": p, "patch": strings.Join(body, "\n")})
+	case r.whole && name != "":
+		r.text(lines[r.from : i-1])
+		r.call(i, "whole_file", transcript.WriteTool, map[string]string{"file_path": name, "content": strings.Join(body, "\n")})
+	case adHasEdit(body):
+		return i // a fence around SEARCH/REPLACE blocks or a patch: read next
+	default:
+		return end // a code block: its lines are text, whatever they hold
+	}
+	r.from = end + 1
+	return end
+}
+
+// adThinking takes the reasoning a response starts with: aider's
+// <thinking-content-…> tags, or the model's own <think>.
+func adThinking(lines []string) ([]string, []*transcript.Part) {
+	i := 0
+	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
+		i++
+	}
+	if i == len(lines) {
+		return nil, nil
+	}
+	first := strings.TrimSpace(lines[i])
+	tag := ""
+	switch {
+	case strings.HasPrefix(first, "<think>"):
+		tag = "think"
+	case strings.HasPrefix(first, "<thinking-content-") && strings.Contains(first, ">"):
+		tag = first[1:strings.IndexByte(first, '>')]
+	default:
+		return lines, nil
+	}
+	rest := strings.Join(lines[i:], "\n")
+	rest = strings.TrimPrefix(strings.TrimSpace(rest), "<"+tag+">")
+	thought, after, _ := strings.Cut(rest, "</"+tag+">") // no end: the response was cut off while thinking
+	var parts []*transcript.Part
+	if t := strings.TrimSpace(thought); t != "" {
+		parts = append(parts, &transcript.Part{Kind: transcript.ThinkingPart, Text: t})
+	}
+	if strings.TrimSpace(after) == "" {
+		return nil, parts
+	}
+	return strings.Split(strings.TrimLeft(after, "\n"), "\n"), parts
+}
+
+// adFence reports whether a trimmed line opens or closes a code fence.
+func adFence(t string) bool { return strings.HasPrefix(t, "```") }
+
+// adCloseFence returns the line that closes the fence opened on line i, or
+// len(lines) when it is not closed (a response cut off).
+func adCloseFence(lines []string, i int) int {
+	for j := i + 1; j < len(lines); j++ {
+		if strings.TrimSpace(lines[j]) == "```" {
+			return j
+		}
+	}
+	return len(lines)
+}
+
+// adFilename reads a line naming a file before an edit as aider does:
+// without the Markdown around it, and looking like a path.
+func adFilename(t string) string {
+	t = strings.TrimSpace(strings.TrimLeft(strings.TrimRight(t, ":"), "#"))
+	t = strings.Trim(strings.Trim(t, "`"), "*")
+	if t == "" || t == "..." || strings.ContainsAny(t, " \t") || !strings.ContainsAny(t, "./") {
+		return ""
+	}
+	return t
+}
+
+// adHasEdit reports whether the lines hold a SEARCH/REPLACE block or a patch.
+func adHasEdit(body []string) bool {
+	for _, b := range body {
+		if adSearchRE.MatchString(b) || strings.TrimSpace(b) == "*** Begin Patch" {
+			return true
+		}
+	}
+	return false
+}
+
+// adIsDiff reports whether the lines hold a unified diff.
+func adIsDiff(body []string) bool {
+	minus, plus := false, false
+	for _, b := range body {
+		minus = minus || strings.HasPrefix(b, "--- ")
+		plus = plus || strings.HasPrefix(b, "+++ ")
+	}
+	return minus && plus
+}

@@ -1,0 +1,368 @@
+package ingest
+
+import (
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// ArgNames are the names an agent's tools give, in their JSON input, to
+// what a call's Args hold, each list by preference: the first field of it
+// that the input has, not empty, gives the value.
+type ArgNames struct {
+	Path      []string // the file a call reads or edits
+	WritePath []string // the file a write writes
+	SearchIn  []string // the folder a search looks in
+	Command   []string // a shell call's command line, a string or an argv array
+	Pattern   []string // what a search looks for
+	Query     []string // the words of a search that takes a query
+	Files     []string // the files a search looks in, beside its pattern
+	Beside    []string // the fields that make Files a filter beside a pattern
+	URL       []string
+	Prompt    []string
+	Agent     []string // the kind of subagent a task starts
+	Desc      []string // what the call is for
+	Offset    []string // the line a read starts at, as shown
+	Start     []string // the line a read's excerpt is numbered from
+	Content   []string // what a write writes
+	Old, New  []string // an edit's old and new text
+	Edits     []string // an array of {old, new} objects
+	EditOld   []string // the old text, in an element of Edits
+	EditNew   []string // the new text, in an element of Edits
+	Patch     []string // the patch an edit applies
+	Plan      []string // a plan's Markdown; an array here is a task list
+	Todos     []string // arrays of task items; Plan's arrays are ones too
+	TodoText  []string // an item's text
+	Status    []string // an item's status
+	Summary   []string // what says best what a call did, when nothing above does
+
+	once sync.Once
+	keep map[string]bool // every name above: the fields parseInput keeps
+}
+
+// CommonArgs are the names agents give their tools' inputs: Claude Code's,
+// Codex's, Gemini CLI's, opencode's, Cursor's, … A reader whose agent
+// names them otherwise gives its own.
+var CommonArgs = &ArgNames{
+	Path:      []string{"file_path", "path", "filePath", "absolute_path", "notebook_path"},
+	WritePath: []string{"file_path", "path", "filePath"},
+	SearchIn:  []string{"path", "dir_path", "directory"},
+	Command:   []string{"command", "cmd"},
+	Pattern:   []string{"pattern", "query", "regex", "glob"},
+	Query:     []string{"query"},
+	Files:     []string{"glob", "include", "type"},
+	Beside:    []string{"pattern"},
+	URL:       []string{"url"},
+	Prompt:    []string{"prompt"},
+	Agent:     []string{"subagent_type", "agent"},
+	Desc:      []string{"description"},
+	Offset:    []string{"offset"},
+	Start:     []string{"offset", "line", "start_line"},
+	Content:   []string{"content", "contents", "text"},
+	Old:       []string{"old_string", "old_str", "oldString"},
+	New:       []string{"new_string", "new_str", "newString"},
+	Edits:     []string{"edits"},
+	EditOld:   []string{"old_string", "old_str"},
+	EditNew:   []string{"new_string", "new_str"},
+	Patch:     []string{"patch", "input", "diff"},
+	Plan:      []string{"plan"},
+	Todos:     []string{"todos", "plan"},
+	TodoText:  []string{"content", "step", "description", "text", "title"},
+	Status:    []string{"status"},
+	Summary: []string{"file_path", "path", "filePath", "notebook_path", "pattern", "query",
+		"url", "description", "prompt", "subject", "absolute_path", "dir_path"},
+}
+
+// Fill sets c.Args from its input and its result, by the names in n.
+func (n *ArgNames) Fill(c *transcript.ToolCall) {
+	n.once.Do(func() {
+		n.keep = map[string]bool{}
+		for _, names := range n.all() {
+			for _, k := range names {
+				n.keep[k] = true
+			}
+		}
+	})
+	in := parseInput(c.Input, n.keep)
+	a := &c.Args
+	a.Command = command(c.Input, in, n.Command, c.Kind == transcript.ShellTool)
+	a.Description = in.first(n.Desc)
+	a.URL = in.first(n.URL)
+	a.Prompt = in.first(n.Prompt)
+	a.Agent = in.first(n.Agent)
+	a.Questions = questions(c)
+	if p := in.first(n.Plan); !strings.HasPrefix(p, "[") && !strings.HasPrefix(p, "{") {
+		a.Plan = p
+	}
+	a.Path = in.first(n.Path)
+	switch c.Kind {
+	case transcript.SearchTool:
+		n.search(c, in)
+	case transcript.ReadTool:
+		a.Offset = in.first(n.Offset)
+		a.Start, _ = strconv.Atoi(in.first(n.Start))
+	case transcript.WriteTool:
+		a.Path, a.Content = in.first(n.WritePath), in.first(n.Content)
+	case transcript.EditTool:
+		n.edits(c, in)
+	case transcript.TaskTool:
+		a.Todos = n.todos(in)
+	}
+	a.Summary = cmpOr(a.Summary, command(c.Input, in, n.Command, true), in.first(n.Summary))
+}
+
+// search sets what a search looks for and where, and the pages a web
+// search found.
+func (n *ArgNames) search(c *transcript.ToolCall, in input) {
+	a := &c.Args
+	a.Pattern = in.first(n.Pattern)
+	a.Query = in.first(n.Query) != ""
+	a.Path = in.first(n.SearchIn)
+	if in.first(n.Beside) != "" {
+		a.Files = in.first(n.Files)
+	}
+	a.Summary = a.Pattern
+	if r := c.Result; r != nil && !r.IsError && r.Output != "" {
+		a.Web = webSearch(r.Output)
+	}
+}
+
+// edits sets the replacements an edit makes: one old/new pair, an array
+// of them, or a patch (the whole input of a freeform tool such as
+// apply_patch).
+func (n *ArgNames) edits(c *transcript.ToolCall, in input) {
+	a := &c.Args
+	if old, new := in.first(n.Old), in.first(n.New); old != "" || new != "" {
+		a.Edits = []transcript.Edit{{Old: old, New: new}}
+		return
+	}
+	if edits := in.first(n.Edits); strings.HasPrefix(edits, "[") {
+		for _, e := range jsonObjects(edits) {
+			o := parseInput(e, n.keep)
+			a.Edits = append(a.Edits, transcript.Edit{Old: o.first(n.EditOld), New: o.first(n.EditNew)})
+		}
+		return
+	}
+	a.Patch = in.first(n.Patch)
+	if a.Patch == "" && !strings.HasPrefix(strings.TrimSpace(c.Input), "{") {
+		a.Patch = c.Input
+	}
+}
+
+// todos reads a task list: Claude TodoWrite (todos: content, status),
+// Codex update_plan (plan: step, status), Gemini write_todos (todos:
+// description, status).
+func (n *ArgNames) todos(in input) []transcript.Todo {
+	var out []transcript.Todo
+	for _, key := range n.Todos {
+		for _, o := range jsonObjects(in.first([]string{key})) {
+			item := parseInput(o, n.keep)
+			if text := item.first(n.TodoText); text != "" {
+				out = append(out, transcript.Todo{Text: text, Status: item.first(n.Status)})
+			}
+		}
+	}
+	return out
+}
+
+func cmpOr(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// command returns the command line an input names, joined when it is an
+// argv array; or, when free is set, the input itself when it is not JSON
+// (a command written as text).
+func command(raw string, in input, names []string, free bool) string {
+	if v := in.first(names); v != "" {
+		var argv []string
+		if strings.HasPrefix(v, "[") && json.Unmarshal([]byte(v), &argv) == nil {
+			return strings.Join(argv, " ")
+		}
+		return v
+	}
+	if free && !strings.HasPrefix(strings.TrimSpace(raw), "{") {
+		return raw
+	}
+	return ""
+}
+
+// input is the top-level fields of a tool's JSON input, each as text: a
+// string as it is, null as "", anything else as its JSON. It is empty when
+// the input is not an object or does not parse to its end.
+type input map[string]string
+
+// parseInput reads the input s once, keeping only the fields named in
+// keep, so that a large value no one asks for is not copied. The last of
+// repeated names wins, as in encoding/json.
+func parseInput(s string, keep map[string]bool) input {
+	if !strings.HasPrefix(strings.TrimLeft(s, " \t\r\n"), "{") {
+		return nil
+	}
+	dec := jsontext.NewDecoder(strings.NewReader(s), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil
+	}
+	in := input{}
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil
+		}
+		name := tok.String()
+		if !keep[name] {
+			if dec.SkipValue() != nil {
+				return nil
+			}
+			continue
+		}
+		v, err := dec.ReadValue()
+		if err != nil {
+			return nil
+		}
+		in[name] = valueText(v)
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return nil
+	}
+	return in
+}
+
+// all lists every list of names n holds.
+func (n *ArgNames) all() [][]string {
+	return [][]string{n.Path, n.WritePath, n.SearchIn, n.Command, n.Pattern, n.Query, n.Files, n.Beside,
+		n.URL, n.Prompt, n.Agent, n.Desc, n.Offset, n.Start, n.Content, n.Old, n.New, n.Edits, n.EditOld,
+		n.EditNew, n.Patch, n.Plan, n.Todos, n.TodoText, n.Status, n.Summary}
+}
+
+func valueText(v jsontext.Value) string {
+	switch v.Kind() {
+	case 'n':
+		return ""
+	case '"':
+	default:
+		return string(v)
+	}
+	var str string
+	if json.Unmarshal(v, &str) != nil {
+		return ""
+	}
+	return str
+}
+
+// first returns the value of the first of names the input has, not empty.
+func (in input) first(names []string) string {
+	for _, k := range names {
+		if v := in[k]; v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// jsonObjects returns the elements of a JSON array of objects, each as
+// JSON text; anything else gives nil.
+func jsonObjects(s string) []string {
+	var raw []json.RawMessage
+	if json.Unmarshal([]byte(s), &raw) != nil {
+		return nil
+	}
+	out := make([]string, 0, len(raw))
+	for _, r := range raw {
+		if len(r) > 0 && r[0] == '{' {
+			out = append(out, string(r))
+		}
+	}
+	return out
+}
+
+// answerRE reads the answers from the result the agent got:
+// User has answered your questions: "Which one?"="The first". …
+var answerRE = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"="((?:[^"\\]|\\.)*)"`)
+
+// questions returns the questions of a call that asks the user (Claude
+// Code's AskUserQuestion), and the answers its result gives; nil for any
+// other call.
+func questions(c *transcript.ToolCall) []transcript.Question {
+	var in struct {
+		Questions []struct {
+			Question    string `json:"question"`
+			Header      string `json:"header"`
+			MultiSelect bool   `json:"multiSelect"`
+			Options     []struct {
+				Label       string `json:"label"`
+				Description string `json:"description"`
+			} `json:"options"`
+		} `json:"questions"`
+	}
+	if !strings.Contains(c.Input, `"questions"`) || json.Unmarshal([]byte(c.Input), &in) != nil {
+		return nil
+	}
+	answers := map[string]string{}
+	if c.Result != nil {
+		for _, m := range answerRE.FindAllStringSubmatch(c.Result.Output, -1) {
+			answers[unescape(m[1])] = unescape(m[2])
+		}
+	}
+	var out []transcript.Question
+	for _, q := range in.Questions {
+		if q.Question == "" {
+			continue
+		}
+		oq := transcript.Question{Header: q.Header, Text: q.Question, Multi: q.MultiSelect, Answer: answers[q.Question]}
+		for _, o := range q.Options {
+			oq.Options = append(oq.Options, transcript.Option(o))
+		}
+		out = append(out, oq)
+	}
+	return out
+}
+
+func unescape(s string) string {
+	if u, err := strconv.Unquote(`"` + s + `"`); err == nil {
+		return u
+	}
+	return s
+}
+
+// webSearch reads the result of Claude Code's WebSearch:
+//
+//	Web search results for query: "…"
+//	Links: [{"title":"…","url":"…"}, …]
+//	a summary of what was found
+//
+// Any other output gives nil.
+func webSearch(output string) *transcript.WebResults {
+	var w transcript.WebResults
+	var text []string
+	for _, l := range strings.Split(strings.TrimSuffix(output, "\n"), "\n") {
+		if rest, ok := strings.CutPrefix(l, "Links: "); ok {
+			var links []struct{ Title, URL string }
+			if json.Unmarshal([]byte(rest), &links) == nil {
+				for _, k := range links {
+					w.Pages = append(w.Pages, transcript.Page{Title: k.Title, URL: k.URL})
+				}
+				continue
+			}
+		}
+		if strings.HasPrefix(l, "Web search results for query: ") {
+			continue
+		}
+		text = append(text, l)
+	}
+	if w.Pages == nil {
+		return nil
+	}
+	w.Text = strings.TrimSpace(strings.Join(text, "\n"))
+	return &w
+}

@@ -1,0 +1,286 @@
+package claude
+
+import (
+	"cmp"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// mergeClaude joins the files of a session resumed in another file, folds
+// subagents' companion files into them, and links each subagent with the
+// session and the call that started it.
+func mergeClaude(ss []*transcript.Session) []*transcript.Session {
+	groups := map[ccKey][]*transcript.Session{}
+	var keys []ccKey
+	var metas []*transcript.Session
+	for _, s := range ss {
+		if len(s.Turns) == 0 {
+			metas = append(metas, s) // from readAgentMeta
+			continue
+		}
+		k := ccKey{claudeProject(s.Source), s.ID}
+		if groups[k] == nil {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], s)
+	}
+	out := make([]*transcript.Session, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, joinClaude(groups[k]))
+	}
+	linkClaude(out, metas)
+	return out
+}
+
+// claudeLinks joins a subagent's files, under <project>/<session>/subagents/,
+// to the session that started it: its companion file names the call by id
+// only.
+func claudeLinks(s *transcript.Session) []string {
+	if dir := path.Dir(s.Source); path.Base(dir) == "subagents" {
+		return []string{"session\x00" + path.Join(path.Dir(path.Dir(dir)), path.Base(path.Dir(dir)))}
+	}
+	return []string{"session\x00" + strings.TrimSuffix(s.Source, path.Ext(s.Source))}
+}
+
+// ccKey names a session within its project: Claude Code keeps each
+// project's sessions, and their subagents, in one folder.
+type ccKey struct{ project, id string }
+
+func claudeProject(src string) string {
+	dir := path.Dir(src)
+	if path.Base(dir) == "subagents" {
+		dir = path.Dir(path.Dir(dir)) // <project>/<session>/subagents/
+	}
+	return dir
+}
+
+// joinClaude merges the parts of one session. Messages interleave by
+// time, each file keeping its own order (ties go to the earlier file); a
+// record repeated in several files is kept once.
+func joinClaude(parts []*transcript.Session) *transcript.Session {
+	// A subagent's own file holds all its parent's progress records repeat.
+	fromProgress := func(s *transcript.Session) bool { return s.Meta[ccFromProgress] != "" }
+	if files := slices.DeleteFunc(slices.Clone(parts), fromProgress); len(files) > 0 {
+		parts = files
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	starts := map[*transcript.Session]time.Time{}
+	for _, p := range parts {
+		starts[p] = ccStart(p)
+	}
+	sort.SliceStable(parts, func(i, j int) bool {
+		a, b := starts[parts[i]], starts[parts[j]]
+		return !a.IsZero() && (b.IsZero() || a.Before(b))
+	})
+	lists := make([][]*transcript.Message, len(parts))
+	for i, p := range parts {
+		lists[i] = p.Messages()
+	}
+	s := parts[0]
+	s.Turns = nil
+	at := make([]int, len(parts))
+	last := make([]time.Time, len(parts)) // a message without a time goes with the one before it
+	seen := map[string]bool{}
+	for {
+		best, bestT := -1, time.Time{}
+		for i, l := range lists {
+			if at[i] == len(l) {
+				continue
+			}
+			t := l[at[i]].Time
+			if t.IsZero() {
+				t = last[i]
+			}
+			if best < 0 || t.Before(bestT) {
+				best, bestT = i, t
+			}
+		}
+		if best < 0 {
+			break
+		}
+		m := lists[best][at[best]]
+		at[best]++
+		last[best] = bestT
+		if m.ID != "" && seen[m.ID] {
+			continue
+		}
+		seen[m.ID] = true
+		s.Append(m)
+	}
+
+	titled := s
+	rank := func(p *transcript.Session) int {
+		if i := slices.Index(ccTitleKinds, p.Meta["title source"]); i >= 0 {
+			return i
+		}
+		return len(ccTitleKinds)
+	}
+	for _, p := range parts {
+		if p.Title != "" && rank(p) <= rank(titled) {
+			titled = p // the strongest kind of title, the later file among equals
+		}
+	}
+	for _, p := range parts[1:] {
+		for _, k := range p.Skipped {
+			s.Skip(k.Kind, k.Reason, k.Count)
+		}
+		s.Sources = append(append(s.Sources, p.Source), p.Sources...)
+		s.Warnings = append(s.Warnings, p.Warnings...)
+		s.CWD = cmp.Or(s.CWD, p.CWD)
+		s.Branch = cmp.Or(p.Branch, s.Branch)
+		s.AgentVersion = cmp.Or(p.AgentVersion, s.AgentVersion)
+		s.ParentID = cmp.Or(s.ParentID, p.ParentID)
+		for k, v := range p.Meta {
+			if _, ok := s.Meta[k]; !ok {
+				setMeta(s, k, v)
+			}
+		}
+	}
+	if titled != s {
+		s.Title = titled.Title
+		setMeta(s, "title source", titled.Meta["title source"])
+	}
+	return s
+}
+
+// linkClaude links subagents both ways: the parent lists its children, and
+// the Task or Agent call that started one names it. The call is found by
+// the companion file's toolUseId, or was named while reading from the
+// result's agentId or a progress record's parentToolUseID.
+func linkClaude(ss, metas []*transcript.Session) {
+	l := ccLinks{byKey: map[ccKey]*transcript.Session{}, calls: map[string]*transcript.ToolCall{}}
+	for _, s := range ss {
+		if k := (ccKey{claudeProject(s.Source), s.ID}); l.byKey[k] == nil {
+			l.byKey[k] = s
+		}
+		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+			if c := p.Call; c != nil && c.ID != "" && l.calls[c.ID] == nil {
+				l.calls[c.ID] = c
+			}
+		})
+	}
+	for _, m := range metas {
+		l.fold(m)
+	}
+	for _, s := range ss {
+		l.subagents(s)
+	}
+	for _, s := range ss {
+		if p := l.find(s, s.ParentID); p != nil && strings.HasPrefix(s.ID, ccCompactionAgent) {
+			linkCompaction(p, s)
+		}
+	}
+	children := map[*transcript.Session][]*transcript.Session{}
+	for _, s := range ss {
+		if p := l.find(s, s.ParentID); p != nil && p != s && !slices.Contains(children[p], s) {
+			children[p] = append(children[p], s)
+		}
+	}
+	for p, cs := range children {
+		sort.SliceStable(cs, func(i, j int) bool { return ccStart(cs[i]).Before(ccStart(cs[j])) })
+		for _, c := range cs {
+			if !slices.Contains(p.ChildIDs, c.ID) {
+				p.ChildIDs = append(p.ChildIDs, c.ID)
+			}
+		}
+	}
+}
+
+// ccLinks finds the sessions of a group, and their calls, by id.
+type ccLinks struct {
+	byKey map[ccKey]*transcript.Session
+	calls map[string]*transcript.ToolCall
+}
+
+// find returns the session id of the project of from.
+func (l ccLinks) find(from *transcript.Session, id string) *transcript.Session {
+	return l.byKey[ccKey{claudeProject(from.Source), id}]
+}
+
+// fold folds a subagent's companion file m into the subagent's session:
+// its facts, its description as a title, and the call that started it.
+func (l ccLinks) fold(m *transcript.Session) {
+	s := l.find(m, m.ID)
+	if s == nil {
+		return
+	}
+	s.Sources = append(s.Sources, m.Source)
+	for k, v := range m.Meta {
+		if _, ok := s.Meta[k]; !ok {
+			setMeta(s, k, v)
+		}
+	}
+	if d := m.Meta["description"]; s.Title == "" && d != "" {
+		s.Title = d
+		setMeta(s, "title source", "description")
+	}
+	if c := l.calls[m.Meta["tool use id"]]; c != nil {
+		c.Subagent = s.ID
+	}
+}
+
+// subagents makes s the parent of the sessions its calls started, and
+// titles those that have none by the call's description.
+func (l ccLinks) subagents(s *transcript.Session) {
+	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+		c := p.Call
+		if c == nil {
+			return
+		}
+		sub := l.find(s, c.Subagent)
+		if sub == nil || sub == s {
+			return
+		}
+		sub.ParentID = cmp.Or(sub.ParentID, s.ID)
+		var in struct {
+			Description string `json:"description"`
+		}
+		if sub.Title == "" && ingest.Unmarshal([]byte(c.Input), &in) == nil && strings.TrimSpace(in.Description) != "" {
+			sub.Title = strings.TrimSpace(in.Description)
+			setMeta(sub, "title source", "description")
+		}
+	})
+}
+
+// linkCompaction links the compaction the agent sub summarised to it: the
+// compaction of parent closest to when sub ended, of those not linked yet.
+func linkCompaction(parent, sub *transcript.Session) {
+	var end time.Time
+	for _, m := range sub.Messages() {
+		if m.Time.After(end) {
+			end = m.Time
+		}
+	}
+	var best *transcript.Event
+	var bestGap time.Duration
+	parent.Parts(func(m *transcript.Message, p *transcript.Part) {
+		if e := p.Event; e != nil && e.Kind == transcript.Compaction && (e.Session == "" || e.Session == sub.ID) {
+			if gap := m.Time.Sub(end).Abs(); best == nil || gap < bestGap {
+				best, bestGap = e, gap
+			}
+		}
+	})
+	if best != nil {
+		best.Session = sub.ID
+	}
+}
+
+// ccStart is the time of a session's first timed message.
+func ccStart(s *transcript.Session) time.Time {
+	for _, t := range s.Turns {
+		for _, m := range t.Messages {
+			if !m.Time.IsZero() {
+				return m.Time
+			}
+		}
+	}
+	return time.Time{}
+}

@@ -1,0 +1,487 @@
+package claude
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// begin takes the session-level fields a record carries and enters it in
+// the conversation graph.
+func (cs *ccSession) begin(cf *ccFile, rec *ccRecord) {
+	s := cs.s
+	if rec.CWD != "" && s.CWD == "" {
+		s.CWD = rec.CWD
+	}
+	if rec.GitBranch != "" && rec.GitBranch != "HEAD" {
+		s.Branch = rec.GitBranch
+	}
+	if rec.Version != "" {
+		s.AgentVersion = rec.Version
+	}
+	cs.cur, cs.node = cs.cur[:0], nil
+	if rec.UUID == "" || cs.dag.Has(rec.UUID) {
+		return
+	}
+	// A compaction boundary has no parent, only a logical one.
+	cs.node = cs.dag.Add(rec.UUID, ingest.FirstNonEmpty(rec.ParentUUID, rec.LogicalParentUUID), rec.Timestamp.Time)
+	if o := cf.owner[rec.ParentUUID]; o != nil && o != cs && s.ParentID == "" {
+		s.ParentID = o.s.ID // a session continued or forked from another
+	}
+	if cf.owner[rec.UUID] == nil {
+		cf.owner[rec.UUID] = cs
+	}
+}
+
+// add appends a message the current record made.
+func (cs *ccSession) add(m *transcript.Message) {
+	cs.s.Append(m)
+	cs.cur = append(cs.cur, m)
+	cs.count++
+}
+
+// end files the current record's messages under its graph node.
+func (cs *ccSession) end() {
+	if n := cs.node; n != nil {
+		for _, m := range cs.cur {
+			n.Msgs = append(n.Msgs, m)
+			n.Live = n.Live || m.Role == transcript.Assistant || m.StartsTurn()
+		}
+	}
+}
+
+// blocks decodes message content: a string, or an array of blocks whose
+// elements may themselves be strings.
+func (cf *ccFile) blocks(raw json.RawMessage) []ccBlock {
+	var s string
+	if ingest.Unmarshal(raw, &s) == nil {
+		return []ccBlock{{Type: "text", Text: s}}
+	}
+	var elems []json.RawMessage
+	if err := ingest.Unmarshal(raw, &elems); err != nil {
+		if len(raw) == 0 || string(raw) == "null" {
+			cf.warn("message has no content")
+		} else {
+			cf.warn("message content skipped: %v", err)
+		}
+		return nil
+	}
+	bs := make([]ccBlock, 0, len(elems))
+	for _, e := range elems {
+		var b ccBlock
+		if err := ingest.Unmarshal(e, &b); !ingest.IsDrift(err) {
+			b = ccBlock{Type: "text", Text: ingest.Text(e)}
+		}
+		b.raw = e
+		bs = append(bs, b)
+	}
+	return bs
+}
+
+func (cs *ccSession) user(cf *ccFile, rec *ccRecord) {
+	if rec.Message == nil {
+		return
+	}
+	blocks := cf.blocks(rec.Message.Content)
+	var tur json.RawMessage
+	switch ccCount(blocks, "tool_result") {
+	case 1:
+		tur = rec.ToolUseResult // it describes the record's one result
+	case 0:
+		var s string
+		if ingest.Unmarshal(rec.ToolUseResult, &s) == nil && strings.TrimSpace(s) != "" {
+			// A result with no block to hold it.
+			blocks = append(blocks, ccBlock{Type: "tool_result", Content: rec.ToolUseResult})
+		}
+	}
+	meta := rec.IsMeta || rec.IsCompactSummary
+	if len(blocks) == 1 && blocks[0].Type == "text" {
+		if out, isErr, ok := ccCommandOutput(blocks[0].Text); ok {
+			cs.commandOutput(rec, out, isErr)
+			return
+		}
+		if _, _, ok := ccCommand(blocks[0].Text); ok {
+			meta = false // what the user typed, whatever the record says
+		}
+	}
+	if meta && rec.IsCompactSummary && !cs.afterCompaction() {
+		cs.add(&transcript.Message{ID: ccSubID(rec.UUID, "#compaction"), Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
+			Parts: []*transcript.Part{ingest.EventPart(transcript.Compaction, "Conversation compacted", nil)}})
+	}
+	cs.userParts(cf, rec, blocks, tur, meta)
+}
+
+// userParts adds the messages of user content. Harness-injected blocks (IDE
+// context, reminders) that share a record with what the user typed become a
+// Meta message of their own, so the prompt stays a prompt.
+func (cs *ccSession) userParts(cf *ccFile, rec *ccRecord, blocks []ccBlock, tur json.RawMessage, meta bool) {
+	var typed, injected []*transcript.Part
+	results, injectedFirst := 0, false
+	for _, b := range blocks {
+		var p *transcript.Part
+		switch b.Type {
+		case "text":
+			if cmd, extra, ok := ccCommand(b.Text); ok {
+				p = &transcript.Part{Kind: transcript.TextPart, Text: cmd}
+				for _, e := range extra {
+					injected = append(injected, &transcript.Part{Kind: transcript.TextPart, Text: e})
+				}
+				break
+			}
+			if p = ingest.UserPart(b.Text); p != nil && Tools.IsInjected(b.Text) && !meta {
+				injectedFirst = injectedFirst || len(typed) == 0
+				injected = append(injected, p)
+				continue
+			}
+		case "image":
+			p = cf.imagePart(b)
+		case "tool_result":
+			results++
+			p = &transcript.Part{Kind: transcript.ResultPart, Result: cf.toolResult(b, tur)}
+		case "document":
+			p = &transcript.Part{Kind: transcript.TextPart, Text: ccDocument(b)}
+		default:
+			p = ccUnknownBlock(cf.f, b)
+		}
+		if p != nil {
+			typed = append(typed, p)
+		}
+	}
+	m := &transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time, Meta: meta,
+		Sidechain: rec.IsSidechain, Parts: typed}
+	if results > 0 && results == len(typed) {
+		m.Role = transcript.Tool
+	} else if !meta && len(typed) > 0 {
+		cs.carry(blocks)
+	}
+	ctx := &transcript.Message{ID: rec.UUID, Role: transcript.User, Time: m.Time, Meta: true,
+		Sidechain: m.Sidechain, Parts: injected}
+	switch {
+	case len(injected) == 0:
+		ctx = nil
+	case len(typed) == 0:
+		m = nil
+	default:
+		ctx.ID = ccSubID(ctx.ID, "#context")
+	}
+	if injectedFirst {
+		m, ctx = ctx, m
+	}
+	for _, x := range []*transcript.Message{m, ctx} {
+		if x != nil && len(x.Parts) > 0 {
+			cs.add(x)
+		}
+	}
+}
+
+// ccSubID names a second message made from one record.
+func ccSubID(uuid, suffix string) string {
+	if uuid == "" {
+		return ""
+	}
+	return uuid + suffix
+}
+
+// afterCompaction reports whether the last message is a compaction marker.
+func (cs *ccSession) afterCompaction() bool {
+	ts := cs.s.Turns
+	if len(ts) == 0 || len(ts[len(ts)-1].Messages) == 0 {
+		return false
+	}
+	ms := ts[len(ts)-1].Messages
+	last := ms[len(ms)-1]
+	return len(last.Parts) == 1 && last.Parts[0].Event != nil && last.Parts[0].Event.Kind == transcript.Compaction
+}
+
+func ccCount(bs []ccBlock, typ string) int {
+	n := 0
+	for _, b := range bs {
+		if b.Type == typ {
+			n++
+		}
+	}
+	return n
+}
+
+func (cs *ccSession) assistant(cf *ccFile, rec *ccRecord) {
+	if rec.Message == nil {
+		return
+	}
+	msg := rec.Message
+	// Claude Code writes one line per content block; the lines of one API
+	// message share its id and repeat its usage, which is counted once.
+	m := cs.byMsgID[msg.ID]
+	if m == nil || msg.ID == "" {
+		m = &transcript.Message{ID: rec.UUID, Role: transcript.Assistant, Time: rec.Timestamp.Time, Sidechain: rec.IsSidechain}
+		if msg.Model != "<synthetic>" {
+			m.Model = msg.Model
+		}
+		if msg.ID != "" {
+			cs.byMsgID[msg.ID] = m
+		}
+		cs.add(m)
+	}
+	if msg.Usage != nil {
+		m.Usage = transcript.Usage{Input: msg.Usage.Input, Output: msg.Usage.Output, CacheRead: msg.Usage.CacheRead, CacheWrite: msg.Usage.CacheWrite}
+	}
+	for _, b := range cf.blocks(msg.Content) {
+		switch {
+		case b.Type == "text" && rec.IsAPIError:
+			m.Parts = append(m.Parts, ingest.EventPart(transcript.ErrorEvent, b.Text, nil))
+		case b.Type == "text":
+			if strings.TrimSpace(b.Text) != "" {
+				m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: b.Text})
+			}
+		case b.Type == "thinking", b.Type == "redacted_thinking":
+			t := b.Thinking
+			if t == "" {
+				t = "(redacted thinking)"
+			}
+			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ThinkingPart, Text: t})
+		case b.Type == "tool_use", b.Type == "server_tool_use":
+			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
+				ID: b.ID, Name: b.Name, Kind: Tools.Kind(b.Name), Input: ingest.Text(b.Input),
+			}})
+		case strings.HasSuffix(b.Type, "_tool_result"):
+			// Results of server tools (web search, web fetch) come back
+			// inside the assistant's own message.
+			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ResultPart, Result: cf.toolResult(b, nil)})
+		case b.Type == "image":
+			m.Parts = append(m.Parts, cf.imagePart(b))
+		case b.Type == "fallback" && b.From != nil && b.To != nil:
+			m.Parts = append(m.Parts, ingest.EventPart("info", "Model fell back from "+b.From.Model+" to "+b.To.Model, nil))
+		default:
+			m.Parts = append(m.Parts, ccUnknownBlock(cf.f, b))
+		}
+	}
+}
+
+// ccUnknownBlock keeps a content block of a type the reader does not know.
+func ccUnknownBlock(f *ingest.File, b ccBlock) *transcript.Part {
+	return f.Unknown("Unknown content block "+strconv.Quote(b.Type), b.raw)
+}
+
+func ccDocument(b ccBlock) string {
+	if b.Source != nil && b.Source.Type == "text" {
+		return b.Source.Data
+	}
+	mt := "document"
+	if b.Source != nil && b.Source.MediaType != "" {
+		mt = b.Source.MediaType
+	}
+	return "(attached " + mt + ")"
+}
+
+func (cs *ccSession) system(rec *ccRecord, line []byte) {
+	var kind, desc string
+	var raw []byte
+	content := ingest.Text(rec.Content)
+	errMsg := func() string {
+		var e struct {
+			Message string `json:"message"`
+		}
+		if ingest.Unmarshal(rec.Error, &e) != nil || e.Message == "" {
+			return ingest.Text(rec.Error)
+		}
+		return e.Message
+	}
+	switch rec.Subtype {
+	case "api_error":
+		kind, desc = transcript.Retry, "API error"
+		if rec.MaxRetries > 0 {
+			desc = fmt.Sprintf("API error, retry %d of %d", rec.RetryAttempt, rec.MaxRetries)
+		}
+		if e := errMsg(); e != "" {
+			desc += ": " + e
+		}
+	case "error":
+		kind, desc = transcript.ErrorEvent, ingest.FirstNonEmpty(errMsg(), content, "Error")
+	case "compact_boundary":
+		kind = transcript.Compaction
+		desc = "Conversation compacted"
+		if md := rec.CompactMetadata; md != nil {
+			desc += fmt.Sprintf(" (%s, %d tokens before)", md.Trigger, md.PreTokens)
+		}
+	case "local_command":
+		if out, isErr, ok := ccCommandOutput(content); ok {
+			cs.commandOutput(rec, out, isErr)
+			return
+		}
+		kind, desc = transcript.Command, content
+		if cmd, extra, ok := ccCommand(content); ok {
+			desc = strings.Join(append([]string{cmd}, extra...), "\n")
+		}
+	case "turn_duration":
+		kind, desc = "info", fmt.Sprintf("Turn took %.1f s", rec.DurationMs/1000)
+	case "stop_hook_summary":
+		kind, desc = "hook", fmt.Sprintf("Stop hooks ran (%d)", rec.HookCount)
+		for _, h := range rec.HookInfos {
+			desc += "\n" + h.Command
+		}
+		for _, e := range rec.HookErrors {
+			desc += "\nerror: " + ingest.Text(e)
+		}
+		if rec.PreventedContinuation {
+			desc += "\nprevented continuation: " + rec.StopReason
+		}
+	case "api_refusal":
+		kind, desc = transcript.ErrorEvent, "The API refused the request: "+ingest.FirstNonEmpty(rec.RefusalExplanation, rec.RefusalCategory, content)
+		if content != "" && !strings.Contains(desc, content) {
+			desc += " (" + content + ")"
+		}
+	case "model_refusal_fallback":
+		kind, desc = "info", fmt.Sprintf("Model %s refused; fell back to %s", rec.OriginalModel, rec.FallbackModel)
+	default:
+		// Informational records say how loud they are.
+		switch kind = rec.Level; kind {
+		case "error":
+			kind = transcript.ErrorEvent
+		case "warning":
+		default:
+			kind = "info"
+		}
+		desc = ingest.FirstNonEmpty(content, rec.Subtype, "system message")
+		if content == "" {
+			raw = line // a record of a kind not read yet: what it holds is kept
+		}
+	}
+	cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
+		Sidechain: rec.IsSidechain, Parts: []*transcript.Part{ingest.EventPart(kind, desc, raw)}})
+}
+
+// attachment keeps what a harness attachment gave the model or the user:
+// prompts queued while the agent worked, files and memory put in its
+// context, context and errors from hooks. The rest (tool lists, reminders,
+// mode changes) is counted with its reason.
+func (cs *ccSession) attachment(cf *ccFile, rec *ccRecord) {
+	var a struct {
+		Type          string          `json:"type"`
+		Prompt        json.RawMessage `json:"prompt"`
+		Content       json.RawMessage `json:"content"`
+		HookName      string          `json:"hookName"`
+		Command       string          `json:"command"`
+		Stdout        string          `json:"stdout"`
+		Stderr        string          `json:"stderr"`
+		ExitCode      *int            `json:"exitCode"`
+		BlockingError *struct {
+			BlockingError string `json:"blockingError"`
+			Command       string `json:"command"`
+		} `json:"blockingError"`
+		Filename    string `json:"filename"`
+		DisplayPath string `json:"displayPath"`
+		Path        string `json:"path"`
+		Snippet     string `json:"snippet"`
+		Skills      []struct {
+			Name    string `json:"name"`
+			Path    string `json:"path"`
+			Content string `json:"content"`
+		} `json:"skills"`
+	}
+	_ = ingest.Unmarshal(rec.Attachment, &a)
+	event := func(desc string) {
+		cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
+			Sidechain: rec.IsSidechain, Parts: []*transcript.Part{ingest.EventPart("hook", desc, nil)}})
+	}
+	var files []*transcript.Part // file contents put in the model's context
+	file := func(name, content string) {
+		if strings.TrimSpace(content) != "" {
+			files = append(files, &transcript.Part{Kind: transcript.CodePart, Name: name, Text: content})
+		}
+	}
+	switch a.Type {
+	case "queued_command":
+		if len(a.Prompt) > 0 {
+			cs.queued(cf, rec, a.Prompt)
+			return
+		}
+	case "hook_additional_context", "hook_success":
+		// What a hook added to the model's context (a successful hook
+		// mostly adds nothing, and is then only counted).
+		var lines []string
+		if ingest.Unmarshal(a.Content, &lines) != nil {
+			lines = []string{ingest.Text(a.Content)}
+		}
+		if t := strings.Join(lines, "\n"); strings.TrimSpace(t) != "" {
+			cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time, Meta: true,
+				Sidechain: rec.IsSidechain, Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: t}}})
+			return
+		}
+	case "hook_blocking_error":
+		if b := a.BlockingError; b != nil {
+			event(fmt.Sprintf("%s hook blocked: %s\n%s", a.HookName, b.BlockingError, b.Command))
+			return
+		}
+	case "hook_non_blocking_error":
+		code := ""
+		if a.ExitCode != nil {
+			code = fmt.Sprintf(" (exit %d)", *a.ExitCode)
+		}
+		event(strings.TrimSpace(fmt.Sprintf("%s hook failed%s: %s\n%s\n%s", a.HookName, code, a.Command, a.Stderr, a.Stdout)))
+		return
+	case "nested_memory":
+		// A CLAUDE.md the agent loaded as it entered a folder.
+		var m struct {
+			Path    string `json:"path"`
+			Content string `json:"content"`
+		}
+		_ = ingest.Unmarshal(a.Content, &m)
+		file(ingest.FirstNonEmpty(a.DisplayPath, m.Path, a.Path), m.Content)
+	case "file":
+		// A file the user mentioned with @, read into the prompt.
+		var c struct {
+			File struct {
+				FilePath string `json:"filePath"`
+				Content  string `json:"content"`
+			} `json:"file"`
+		}
+		_ = ingest.Unmarshal(a.Content, &c)
+		file(ingest.FirstNonEmpty(a.DisplayPath, a.Filename, c.File.FilePath), c.File.Content)
+	case "edited_text_file":
+		file(a.Filename+" (edited by the user)", a.Snippet)
+	case "invoked_skills":
+		for _, sk := range a.Skills {
+			file(ingest.FirstNonEmpty(sk.Path, sk.Name), sk.Content)
+		}
+	}
+	if len(files) > 0 {
+		cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time, Meta: true,
+			Sidechain: rec.IsSidechain, Parts: files})
+		return
+	}
+	kind := "attachment/" + a.Type
+	cs.s.Skip(kind, ccAttachmentSkipped(a.Type), 1)
+}
+
+// ccAttachmentSkipped says why an attachment of type t is left out.
+func ccAttachmentSkipped(t string) string {
+	switch t {
+	case "hook_success":
+		return "a hook that ran and added nothing to the conversation"
+	case "deferred_tools_delta", "agent_listing_delta", "mcp_instructions_delta", "skill_listing", "dynamic_skill":
+		return "the tools, agents and skills Claude Code listed for the model"
+	case "todo_reminder", "task_reminder":
+		return "a reminder of the task list, which the task tools show"
+	case "compact_file_reference":
+		return "a file named after compaction, which the summary mentions"
+	}
+	return "a note Claude Code gave the model"
+}
+
+func (cf *ccFile) imagePart(b ccBlock) *transcript.Part {
+	if b.Source == nil {
+		return &transcript.Part{Kind: transcript.TextPart, Text: "(image without data)"}
+	}
+	if b.Source.URL != "" {
+		return &transcript.Part{Kind: transcript.ImagePart, Image: &transcript.Image{URL: b.Source.URL}}
+	}
+	img, ok := ingest.DecodeImage(cf.f, b.Source.Data)
+	if !ok {
+		cf.warn("image data is not base64; skipped")
+		return &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable image)"}
+	}
+	return &transcript.Part{Kind: transcript.ImagePart, Image: img}
+}

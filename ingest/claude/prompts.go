@@ -1,0 +1,197 @@
+package claude
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// Prompts Claude Code records in forms other than a plain user message:
+// slash commands, the output of local commands, and prompts typed while
+// the agent was working.
+
+// ccTag returns what s holds between <tag> and </tag>.
+func ccTag(s, tag string) (string, bool) {
+	_, rest, ok := strings.Cut(s, "<"+tag+">")
+	if !ok {
+		return "", false
+	}
+	inner, _, _ := strings.Cut(rest, "</"+tag+">")
+	return inner, true
+}
+
+// ccCommand reads a slash command the user typed, which Claude Code
+// records as <command-name>/x</command-name><command-message>…
+// <command-args>…: the prompt is "/x args". Extra is what else the record
+// holds (a description, the command's contents), which is context.
+func ccCommand(s string) (cmd string, extra []string, ok bool) {
+	name, ok := ccTag(s, "command-name")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return "", nil, false
+	}
+	cmd = name
+	if !strings.HasPrefix(cmd, "/") {
+		cmd = "/" + cmd
+	}
+	args, _ := ccTag(s, "command-args")
+	if args = strings.TrimSpace(args); args != "" {
+		cmd += " " + args
+	}
+	bare := strings.TrimPrefix(name, "/")
+	if msg, _ := ccTag(s, "command-message"); strings.TrimSpace(msg) != "" {
+		// Usually the name again, or "x is running…".
+		if m := strings.TrimSpace(msg); m != bare && !strings.HasPrefix(m, bare+" is ") {
+			extra = append(extra, m)
+		}
+	}
+	if c, _ := ccTag(s, "command-contents"); strings.TrimSpace(c) != "" {
+		extra = append(extra, c)
+	}
+	return cmd, extra, true
+}
+
+// ccCommandOutput reads what a local command (/cost, /model, /context)
+// printed: <local-command-stdout>…</local-command-stdout>, and stderr.
+func ccCommandOutput(s string) (out string, isErr, ok bool) {
+	t := strings.TrimSpace(s)
+	if !strings.HasPrefix(t, "<local-command-stdout>") && !strings.HasPrefix(t, "<local-command-stderr>") {
+		return "", false, false
+	}
+	stdout, _ := ccTag(t, "local-command-stdout")
+	stderr, isErr := ccTag(t, "local-command-stderr")
+	isErr = isErr && strings.TrimSpace(stderr) != ""
+	return strings.Trim(strings.TrimSpace(stdout)+"\n"+strings.TrimSpace(stderr), "\n"), isErr, true
+}
+
+// commandOutput adds a local command's output as a result of its own.
+func (cs *ccSession) commandOutput(rec *ccRecord, out string, isErr bool) {
+	cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Sidechain: rec.IsSidechain,
+		Parts: []*transcript.Part{{Kind: transcript.ResultPart, Result: &transcript.ToolResult{Output: out, IsError: isErr}}}})
+}
+
+// ccQueued is a prompt typed while the agent was working. Claude Code
+// queues it (enqueue), and takes it in when the agent is ready (dequeue,
+// or remove when it is absorbed mid-turn). A user record or a
+// queued_command attachment usually carries the prompt too, and is shown
+// instead; a prompt nothing carries is shown where it was taken.
+type ccQueued struct {
+	key     string          // its text, to match the record that carries it
+	content json.RawMessage // as queued: a string or content blocks
+	at      time.Time       // when it was queued, then taken
+	taken   bool
+	carried bool
+	pos     int // the number of messages before it: where it was queued, then taken
+}
+
+// queueOp reads a queue-operation record.
+func (cs *ccSession) queueOp(cf *ccFile, rec *ccRecord) {
+	key := ""
+	if len(rec.Content) > 0 {
+		key = ccPromptKey(cf.blocks(rec.Content))
+	}
+	switch rec.Operation {
+	case "enqueue":
+		if key != "" {
+			cs.queue = append(cs.queue, &ccQueued{key: key, content: rec.Content, at: rec.Timestamp.Time, pos: cs.count})
+		}
+	case "dequeue", "remove":
+		for _, e := range cs.queue {
+			if !e.taken && (key == "" || e.key == key) {
+				cs.take(e, rec.Timestamp.Time)
+				break
+			}
+		}
+	case "popAll":
+		for _, e := range cs.queue {
+			if !e.taken {
+				cs.take(e, rec.Timestamp.Time)
+			}
+		}
+	}
+}
+
+func (cs *ccSession) take(e *ccQueued, t time.Time) {
+	e.taken, e.pos = true, cs.count
+	if !t.IsZero() {
+		e.at = t
+	}
+}
+
+// queued adds a prompt a queued_command attachment carries.
+func (cs *ccSession) queued(cf *ccFile, rec *ccRecord, raw json.RawMessage) {
+	cs.userParts(cf, rec, cf.blocks(raw), nil, false)
+}
+
+// carry notes that a record shows the prompt blocks hold, so the queued
+// copy of it is not shown too.
+func (cs *ccSession) carry(blocks []ccBlock) {
+	key := ccPromptKey(blocks)
+	if key == "" {
+		return
+	}
+	for _, e := range cs.queue {
+		if !e.carried && e.key == key {
+			e.carried = true
+			return
+		}
+	}
+}
+
+// ccPromptKey is the text a person typed in blocks, spaces collapsed.
+func ccPromptKey(blocks []ccBlock) string {
+	var b strings.Builder
+	for _, bl := range blocks {
+		if bl.Type == "text" && !Tools.IsInjected(bl.Text) {
+			b.WriteString(bl.Text)
+			b.WriteByte(' ')
+		}
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// unqueue shows the queued prompts no record carried: each where it was
+// taken, or where it was queued when it never was.
+func (cs *ccSession) unqueue(cf *ccFile) {
+	var late []*ccQueued
+	for _, e := range cs.queue {
+		if !e.carried {
+			late = append(late, e)
+		}
+	}
+	if len(late) == 0 {
+		return
+	}
+	slices.SortStableFunc(late, func(a, b *ccQueued) int { return a.pos - b.pos })
+	ms := cs.s.Messages()
+	cs.s.Turns = nil
+	next := 0
+	for i := 0; i <= len(ms); i++ {
+		for ; next < len(late) && late[next].pos <= i; next++ {
+			e := late[next]
+			typed := &transcript.Message{Role: transcript.User, Time: e.at}
+			injected := &transcript.Message{Role: transcript.User, Time: e.at, Meta: true}
+			for _, b := range cf.blocks(e.content) {
+				if p := ingest.UserPart(b.Text); b.Type == "text" && p != nil {
+					m := typed
+					if Tools.IsInjected(b.Text) {
+						m = injected
+					}
+					m.Parts = append(m.Parts, p)
+				}
+			}
+			for _, m := range []*transcript.Message{injected, typed} {
+				if len(m.Parts) > 0 {
+					cs.s.Append(m)
+				}
+			}
+		}
+		if i < len(ms) {
+			cs.s.Append(ms[i])
+		}
+	}
+}

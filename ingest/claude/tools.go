@@ -1,0 +1,157 @@
+package claude
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// ccToolUse is toolUseResult, the structured copy of a tool's result that
+// Claude Code writes beside the text the model saw. Only what the page can
+// use is read; originalFile and the like are skipped.
+type ccToolUse struct {
+	Stdout           *string `json:"stdout"` // set for Bash
+	Stderr           string  `json:"stderr"`
+	Interrupted      bool    `json:"interrupted"`
+	BackgroundTaskID string  `json:"backgroundTaskId"`
+	ExitCode         *int    `json:"exitCode"` // BashOutput
+	IsError          bool    `json:"is_error"`
+	FilePath         string  `json:"filePath"`
+	StructuredPatch  []struct {
+		OldStart int      `json:"oldStart"`
+		NewStart int      `json:"newStart"`
+		Lines    []string `json:"lines"`
+	} `json:"structuredPatch"` // Edit, MultiEdit, Write
+	File *struct {
+		Content   string `json:"content"`
+		StartLine int    `json:"startLine"`
+		Base64    string `json:"base64"`
+	} `json:"file"` // Read
+	AgentID string `json:"agentId"` // Task, Agent
+}
+
+var (
+	ccAgentIDRE = regexp.MustCompile(`(?m)^agentId: ([\w-]+) \(`)
+)
+
+// toolResult reads a tool_result block, with the record's toolUseResult
+// when it describes this block.
+func (cf *ccFile) toolResult(b ccBlock, structured json.RawMessage) *transcript.ToolResult {
+	r := &transcript.ToolResult{CallID: b.ToolUseID, IsError: b.IsError}
+	cf.resultContent(r, b.Content)
+	var u ccToolUse
+	var s string
+	if ingest.Unmarshal(structured, &s) == nil {
+		// The result as plain text, an error mostly: "Error: " and what the
+		// model saw, or what it did not see (the user's reason to reject).
+		if t := strings.TrimPrefix(s, "Error: "); !strings.Contains(r.Output, strings.TrimSpace(t)) {
+			r.Output = strings.TrimLeft(r.Output+"\n"+s, "\n")
+		}
+	} else if err := ingest.Unmarshal(structured, &u); len(structured) > 0 && ingest.IsDrift(err) {
+		cf.useStructured(r, &u)
+	}
+	if u.AgentID == "" && strings.Contains(r.Output, "agentId: ") { // the test first: the pattern is tried at every line
+		if m := ccAgentIDRE.FindStringSubmatch(r.Output); m != nil {
+			u.AgentID = m[1] // a Task result names its agent for resuming it
+		}
+	}
+	if u.AgentID != "" {
+		cf.agentOf[b.ToolUseID] = "agent-" + u.AgentID
+	}
+	if r.ExitCode == nil {
+		r.ExitCode = ingest.ExitCode(r.Output)
+	}
+	if r.ExitCode == nil && u.Stdout != nil && !r.IsError && !u.Interrupted && u.BackgroundTaskID == "" {
+		// Bash reports "Exit code N" as an error for any other status.
+		zero := 0
+		r.ExitCode = &zero
+	}
+	return r
+}
+
+// resultContent reads a tool result's content: a string, or blocks of text
+// and images.
+func (cf *ccFile) resultContent(r *transcript.ToolResult, raw json.RawMessage) {
+	var s string
+	var elems []json.RawMessage
+	switch {
+	case ingest.Unmarshal(raw, &s) == nil:
+		r.Output = s
+	case ingest.Unmarshal(raw, &elems) == nil:
+		var texts []string
+		for _, e := range elems {
+			var c struct {
+				ccBlock
+				Title string `json:"title"`
+				URL   string `json:"url"`
+			}
+			if err := ingest.Unmarshal(e, &c); !ingest.IsDrift(err) {
+				texts = append(texts, ingest.Text(e))
+				continue
+			}
+			switch c.Type {
+			case "text":
+				texts = append(texts, c.Text)
+			case "image":
+				if p := cf.imagePart(c.ccBlock); p.Image != nil {
+					r.Images = append(r.Images, p.Image)
+				}
+			case "tool_reference":
+				texts = append(texts, c.ToolName)
+			case "web_search_result":
+				texts = append(texts, c.Title+"\n"+c.URL)
+			default:
+				texts = append(texts, ingest.Text(e))
+			}
+		}
+		r.Output = strings.Join(texts, "\n")
+	default:
+		r.Output = ingest.Text(raw)
+	}
+}
+
+// useStructured completes a result from its toolUseResult: Bash output and
+// interruption, the patch of an edit, a read file, and its image when the
+// text lacks it (the same image is often in both: it is kept once).
+func (cf *ccFile) useStructured(r *transcript.ToolResult, u *ccToolUse) {
+	r.IsError = r.IsError || u.IsError
+	if u.ExitCode != nil {
+		r.ExitCode = u.ExitCode
+	}
+	if u.Stdout != nil {
+		// What the command printed; the model sees the same, but for an
+		// output too long for it.
+		out := strings.Trim(strings.TrimRight(*u.Stdout, "\n")+"\n"+u.Stderr, "\n")
+		if !strings.Contains(r.Output, out) {
+			r.Output = strings.Trim(r.Output+"\n"+out, "\n")
+		}
+	}
+	if u.Interrupted && !strings.Contains(strings.ToLower(r.Output), "interrupt") {
+		r.Output = strings.TrimLeft(r.Output+"\n[interrupted]", "\n")
+	}
+	// The patch of an edit, with the line numbers the page shows.
+	if !r.IsError {
+		for _, h := range u.StructuredPatch {
+			r.Patch = append(r.Patch, transcript.Hunk{OldStart: h.OldStart, NewStart: h.NewStart, Lines: h.Lines})
+		}
+	}
+	if f := u.File; f != nil {
+		if r.Output == "" && f.Content != "" {
+			// Numbered from its start line, as Read shows a file to the model.
+			lines := strings.Split(strings.TrimSuffix(f.Content, "\n"), "\n")
+			for i, l := range lines {
+				lines[i] = fmt.Sprintf("%6d→%s", max(f.StartLine, 1)+i, l)
+			}
+			r.Output = strings.Join(lines, "\n")
+		}
+		if len(r.Images) == 0 && f.Base64 != "" {
+			if img, ok := ingest.DecodeImage(cf.f, f.Base64); ok {
+				r.Images = append(r.Images, img)
+			}
+		}
+	}
+}

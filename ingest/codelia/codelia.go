@@ -1,0 +1,948 @@
+// Package codelia reads the sessions of codelia: its run files under
+// ~/.codelia/sessions, joined into sessions, and its resume messages logs.
+package codelia
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// Reader reads codelia's run files and its resume messages log.
+var Reader = &ingest.Reader{
+	Name:  "codelia",
+	Agent: "codelia",
+	Files: "~/.codelia/sessions/YYYY/MM/DD/<run_id>.jsonl, one file per run, joined into sessions by session_id; " +
+		"the resume log ~/.codelia/sessions/messages/<session_id>.jsonl (both also under $XDG_STATE_HOME/codelia/)",
+	Detects: `a first line {"type":"header"} with schema_version and run_id; the resume log by lines that are bare ` +
+		`messages (a role of user, assistant, tool, reasoning or system, and no type) in a sessions/messages/ folder`,
+	Detect:    detectCodelia,
+	Read:      readCodelia,
+	Merge:     mergeCodelia,
+	Locations: codeliaLocations,
+	Tools:     Tools,
+}
+
+// Tools are codelia's tools, and the reminders it injects.
+var Tools = &ingest.Tools{
+	Kinds: map[string]transcript.ToolKind{
+		"read_line": transcript.ReadTool, "view_image": transcript.ReadTool, "tool_output_cache": transcript.ReadTool, "tool_output_cache_line": transcript.ReadTool,
+		"tool_output_cache_grep": transcript.SearchTool,
+		"todo_read":              transcript.TaskTool, "todo_new": transcript.TaskTool, "todo_append": transcript.TaskTool, "todo_patch": transcript.TaskTool, "todo_clear": transcript.TaskTool,
+	},
+	Injected: []string{
+		"<system-reminder>",
+	},
+}
+
+func init() { ingest.Register(Reader) }
+
+func codeliaLocations(home string, getenv func(string) string) []ingest.Location {
+	locs := []ingest.Location{{Name: "codelia", Dir: filepath.Join(home, ".codelia", "sessions")}}
+	if xdg := getenv("XDG_STATE_HOME"); xdg != "" {
+		locs = append(locs, ingest.Location{Name: "codelia-xdg", Dir: filepath.Join(xdg, "codelia", "sessions")})
+	}
+	return locs
+}
+
+var codeliaRoles = map[string]bool{"user": true, "assistant": true, "tool": true, "reasoning": true, "system": true}
+
+func detectCodelia(h *ingest.Head) float64 {
+	rs := h.Records()
+	if len(rs) == 0 || h.IsArray() {
+		return 0
+	}
+	if rs[0]["type"] == "header" && rs[0].Has("schema_version", "run_id") {
+		return ingest.Certain
+	}
+	// Bare role/content lines are too generic to claim on content alone:
+	// the log's folder breaks the tie.
+	if !strings.HasSuffix(h.Path, ".jsonl") ||
+		!(strings.HasPrefix(h.Path, "sessions/messages/") || strings.Contains(h.Path, "/sessions/messages/")) {
+		return 0
+	}
+	known := false
+	for _, r := range rs {
+		if !r.Has("role") || r.Has("type") || r.Has("message") {
+			return 0
+		}
+		known = known || codeliaRoles[r["role"]] && (r.Has("content") || r.Has("tool_calls"))
+	}
+	return ingest.When(known, ingest.Maybe)
+}
+
+// clMessage is a BaseMessage: a line of the resume log or an item of an
+// llm.response's output.
+type clMessage struct {
+	Role       string          `json:"role"`
+	Content    json.RawMessage `json:"content"`
+	Refusal    string          `json:"refusal"`
+	ToolCalls  []clToolCall    `json:"tool_calls"`
+	ToolCallID string          `json:"tool_call_id"`
+	IsError    bool            `json:"is_error"`
+	MessageTS  ingest.JSONTime `json:"message_ts"`
+}
+
+type clToolCall struct {
+	ID       string `json:"id"`
+	Function struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"function"`
+}
+
+type clModel struct {
+	Provider  string `json:"provider"`
+	Name      string `json:"name"`
+	Reasoning string `json:"reasoning"`
+}
+
+func (m *clModel) String() string {
+	if m == nil || m.Name == "" {
+		return ""
+	}
+	if m.Provider == "" || strings.HasPrefix(m.Name, m.Provider+"/") {
+		return m.Name
+	}
+	return m.Provider + "/" + m.Name
+}
+
+type clVersion struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// clRecord is one line of a run file. The embedded message holds a resume
+// log line, and the tool_call_id and is_error of tool.output records.
+type clRecord struct {
+	clMessage
+	Type      string          `json:"type"`
+	TS        ingest.JSONTime `json:"ts"`
+	Seq       *int64          `json:"seq"`
+	RunID     string          `json:"run_id"`
+	SessionID string          `json:"session_id"`
+
+	// header
+	StartedAt ingest.JSONTime `json:"started_at"`
+	Client    *clVersion      `json:"client"`
+	Server    *clVersion      `json:"server"`
+	Model     *clModel        `json:"model"`
+	Prompts   struct {
+		System string `json:"system"`
+	} `json:"prompts"`
+	Tools struct {
+		Definitions []struct {
+			Name     string `json:"name"`
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		} `json:"definitions"`
+	} `json:"tools"`
+	Runtime struct {
+		CWD     string `json:"cwd"`
+		OS      string `json:"os"`
+		Arch    string `json:"arch"`
+		Version string `json:"version"`
+	} `json:"runtime"`
+
+	Input     clInput `json:"input"` // run.start
+	UIContext struct {
+		CWD string `json:"cwd"`
+	} `json:"ui_context"`
+
+	// llm.response
+	Output struct {
+		Messages []clMessage `json:"messages"`
+		Usage    *struct {
+			Model      string `json:"model"`
+			Input      int64  `json:"input_tokens"`
+			CacheRead  int64  `json:"input_cached_tokens"`
+			CacheWrite int64  `json:"input_cache_creation_tokens"`
+			Output     int64  `json:"output_tokens"`
+		} `json:"usage"`
+	} `json:"output"`
+
+	Event       json.RawMessage `json:"event"`      // agent.event
+	ResultRaw   json.RawMessage `json:"result_raw"` // tool.output
+	Status      string          `json:"status"`     // run.status
+	Message     string          `json:"message"`    // run.status
+	ContextLeft *float64        `json:"context_left_percent"`
+	Error       *struct {
+		Name        string          `json:"name"`
+		Message     string          `json:"message"`
+		Provider    string          `json:"provider"`
+		Kind        string          `json:"kind"`
+		Status      json.RawMessage `json:"status"`
+		Attempts    int             `json:"attempts"`
+		MaxAttempts int             `json:"max_attempts"`
+	} `json:"error"` // run.error
+	Outcome string          `json:"outcome"` // run.end
+	Final   json.RawMessage `json:"final"`   // run.end
+}
+
+// clInput is run.start's input. llm.request's input, the prompt snapshot
+// that repeats the whole history, has none of these fields: the decoder
+// skips it without keeping it.
+type clInput struct {
+	Type  string          `json:"type"`
+	Text  string          `json:"text"`
+	Parts json.RawMessage `json:"parts"`
+}
+
+// clEvent is the event of an agent.event record.
+type clEvent struct {
+	Type              string          `json:"type"`
+	Content           json.RawMessage `json:"content"`
+	Text              json.RawMessage `json:"text"` // final, as codelia's tests write it
+	Tool              string          `json:"tool"`
+	ToolCallID        string          `json:"tool_call_id"`
+	Args              json.RawMessage `json:"args"`
+	RawArgs           string          `json:"raw_args"`
+	Result            json.RawMessage `json:"result"`
+	IsError           bool            `json:"is_error"`
+	Screenshot        string          `json:"screenshot_base64"`
+	FilePath          string          `json:"file_path"`
+	Diff              string          `json:"diff"`
+	Summary           string          `json:"summary"`
+	Truncated         bool            `json:"truncated"`
+	FailureKind       string          `json:"failure_kind"`
+	NextAttempt       int             `json:"next_attempt"`
+	MaxAttempts       int             `json:"max_attempts"`
+	DelayMs           float64         `json:"delay_ms"`
+	DelaySource       string          `json:"delay_source"`
+	Status            json.RawMessage `json:"status"`
+	Compacted         bool            `json:"compacted"`
+	TerminationReason string          `json:"termination_reason"`
+}
+
+var clRecordTypes = map[string]bool{
+	"header": true, "run.start": true, "run.context": true, "agent.event": true, "tool.output": true,
+	"llm.request": true, "llm.response": true, "run.status": true, "run.error": true, "run.end": true,
+}
+
+var clEventTypes = map[string]bool{
+	"text": true, "reasoning": true, "final": true, "tool_call": true, "tool_result": true,
+	"step_start": true, "step_complete": true, "permission.preview": true, "permission.ready": true,
+	"llm.retry": true, "compaction_start": true, "compaction_complete": true, "hidden_user_message": true,
+}
+
+// clItem is a run record kept until the whole run is read.
+type clItem struct {
+	n   int
+	rec *clRecord
+	ev  *clEvent
+	raw string // the line, for records shown as unknown
+}
+
+func readCodelia(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+	var (
+		items []clItem
+		log   *transcript.Session // set once the first record is a bare message
+	)
+	err := ingest.JSONL(ctx, f, r, func(n int, line []byte) error {
+		rec := &clRecord{}
+		if err := ingest.Unmarshal(line, rec); err != nil {
+			return err
+		}
+		if log == nil && len(items) == 0 && rec.Type == "" && rec.Role != "" {
+			log = &transcript.Session{ID: ingest.Stem(f.Rel)}
+		}
+		if log != nil {
+			clLogLine(f, n, log, rec, line)
+			return nil
+		}
+		it := clItem{n: n, rec: rec}
+		if rec.Type == "agent.event" {
+			it.ev = &clEvent{}
+			if ingest.Unmarshal(rec.Event, it.ev) != nil {
+				it.ev = nil
+			}
+		}
+		if !clRecordTypes[rec.Type] || rec.Type == "agent.event" && (it.ev == nil || !clEventTypes[it.ev.Type]) {
+			it.raw = string(line)
+		}
+		items = append(items, it)
+		return nil
+	})
+	switch {
+	case log != nil && len(log.Turns) > 0:
+		return []*transcript.Session{log}, err
+	case len(items) > 0:
+		if s := clBuildRun(f, items); s != nil {
+			return []*transcript.Session{s}, err
+		}
+	}
+	return nil, err
+}
+
+// clLogLine adds one line of the resume log: one BaseMessage, without time
+// unless the optional message_ts is there.
+func clLogLine(f *ingest.File, n int, s *transcript.Session, rec *clRecord, line []byte) {
+	m := &transcript.Message{Time: rec.MessageTS.Time}
+	switch rec.Role {
+	case "user":
+		m.Role = transcript.User
+	case "assistant", "reasoning":
+		m.Role = transcript.Assistant
+	case "tool":
+		m.Role = transcript.Tool
+	case "system":
+		m.Role, m.Meta = transcript.System, true
+	}
+	if m.Role == "" || rec.Type != "" {
+		m.Role, m.Meta = transcript.System, true
+		m.Parts = []*transcript.Part{f.Unknown("Unknown line in the messages log", line)}
+	} else {
+		m.Parts = clParts(f, n, &rec.clMessage)
+	}
+	if m.Role == transcript.User && clInjected(m.Parts) {
+		m.Meta = true
+	}
+	if len(m.Parts) > 0 {
+		s.Append(m)
+	}
+}
+
+// clInjected reports whether user parts are context the runtime added
+// (AGENTS.md, reminders) rather than a prompt.
+func clInjected(ps []*transcript.Part) bool {
+	return len(ps) > 0 && ps[0].Kind == transcript.TextPart && Tools.IsInjected(ps[0].Text)
+}
+
+// clParts turns a BaseMessage into parts.
+func clParts(f *ingest.File, n int, m *clMessage) []*transcript.Part {
+	switch m.Role {
+	case "reasoning":
+		if t := ingest.Text(m.Content); strings.TrimSpace(t) != "" {
+			return []*transcript.Part{{Kind: transcript.ThinkingPart, Text: t}}
+		}
+		return nil // encrypted reasoning, or a hosted web search told by its events
+	case "tool":
+		return []*transcript.Part{{Kind: transcript.ResultPart, Result: clResult(f, n, m.ToolCallID, m.Content, m.IsError)}}
+	}
+	ps := clContent(f, n, m.Content)
+	if m.Refusal != "" {
+		ps = append(ps, &transcript.Part{Kind: transcript.TextPart, Text: m.Refusal})
+	}
+	for _, c := range m.ToolCalls {
+		ps = append(ps, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
+			ID: c.ID, Name: c.Function.Name, Kind: Tools.Kind(c.Function.Name), Input: ingest.Text(c.Function.Arguments),
+		}})
+	}
+	return ps
+}
+
+type clContentPart struct {
+	Type     string `json:"type"`
+	Text     string `json:"text"`
+	ImageURL struct {
+		URL string `json:"url"`
+	} `json:"image_url"`
+	Source struct {
+		MediaType string `json:"media_type"`
+	} `json:"source"`
+	Provider string          `json:"provider"`
+	Kind     string          `json:"kind"`
+	Payload  json.RawMessage `json:"payload"`
+}
+
+// clContent reads content that is a string or an array of ContentParts.
+func clContent(f *ingest.File, n int, raw json.RawMessage) []*transcript.Part {
+	var s string
+	var items []json.RawMessage
+	if ingest.Unmarshal(raw, &s) != nil && ingest.Unmarshal(raw, &items) != nil {
+		s = ingest.Text(raw) // drift: keep any other value as its JSON
+	}
+	var ps []*transcript.Part
+	if strings.TrimSpace(s) != "" {
+		ps = append(ps, &transcript.Part{Kind: transcript.TextPart, Text: s})
+	}
+	for _, item := range items {
+		var c clContentPart
+		if ingest.Unmarshal(item, &c) != nil {
+			c.Type = ""
+		}
+		switch c.Type {
+		case "text":
+			if strings.TrimSpace(c.Text) != "" {
+				ps = append(ps, &transcript.Part{Kind: transcript.TextPart, Text: c.Text})
+			}
+		case "image_url":
+			ps = append(ps, clImage(f, n, c.ImageURL.URL))
+		case "document":
+			ps = append(ps, &transcript.Part{Kind: transcript.TextPart, Text: "[document: " + cmp.Or(c.Source.MediaType, "unknown type") + "]"})
+		case "other":
+			ps = append(ps, &transcript.Part{Kind: transcript.CodePart, Lang: "json", Name: c.Provider + "/" + c.Kind, Text: ingest.Text(c.Payload)})
+		default:
+			ps = append(ps, &transcript.Part{Kind: transcript.TextPart, Text: ingest.Text(item)})
+		}
+	}
+	return ps
+}
+
+// clImage reads an image_url: a data: URL with base64 bytes, or a link.
+func clImage(f *ingest.File, n int, url string) *transcript.Part {
+	switch {
+	case url == "":
+		return &transcript.Part{Kind: transcript.TextPart, Text: "(image without data)"}
+	case !strings.HasPrefix(url, "data:"):
+		return &transcript.Part{Kind: transcript.ImagePart, Image: &transcript.Image{URL: url}}
+	}
+	img, ok := ingest.DecodeImage(f, url)
+	if !ok {
+		f.Warn(n, "image data is not base64; skipped")
+		return &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable image)"}
+	}
+	return &transcript.Part{Kind: transcript.ImagePart, Image: img}
+}
+
+// clResult reads a tool's output: a string, or ContentParts with images.
+func clResult(f *ingest.File, n int, callID string, raw json.RawMessage, isError bool) *transcript.ToolResult {
+	r := &transcript.ToolResult{CallID: callID, IsError: isError}
+	if ingest.Unmarshal(raw, &r.Output) == nil {
+		return r
+	}
+	var texts []string
+	for _, p := range clContent(f, n, raw) {
+		if p.Image != nil {
+			r.Images = append(r.Images, p.Image)
+		} else {
+			texts = append(texts, p.Text)
+		}
+	}
+	r.Output = strings.Join(texts, "\n")
+	return r
+}
+
+// clSystemPrompt is the ID of the message holding a run's system prompt,
+// so that Merge shows it again only when it changed.
+const clSystemPrompt = "system-prompt"
+
+// clRun builds the one Turn of a run.
+type clRun struct {
+	f       *ingest.File
+	s       *transcript.Session
+	runID   string
+	model   string
+	msgs    []*transcript.Message
+	sys     *transcript.Message // the system prompt, shown after the user's prompt
+	cur     *transcript.Message // the assistant message event parts join
+	status  string
+	seqs    map[int64]bool
+	results map[string]*transcript.ToolResult
+	// covered holds what the llm records already show, so agent.event
+	// copies of it are not shown twice: "text:" + trimmed text, "call:"
+	// and "result:" + tool call id. Events that are not copies (hosted web
+	// searches, a final message from the done tool) are kept.
+	covered map[string]bool
+}
+
+func clBuildRun(f *ingest.File, items []clItem) *transcript.Session {
+	r := &clRun{f: f, s: &transcript.Session{Meta: map[string]string{}}, status: transcript.Incomplete,
+		seqs: map[int64]bool{}, results: map[string]*transcript.ToolResult{}, covered: map[string]bool{}}
+	var sessionID string
+	for _, it := range items {
+		rec := it.rec
+		r.runID = cmp.Or(r.runID, rec.RunID)
+		sessionID = cmp.Or(sessionID, rec.SessionID)
+		switch rec.Type {
+		case "llm.response":
+			for _, m := range rec.Output.Messages {
+				r.cover(&m)
+			}
+		case "tool.output":
+			if rec.ToolCallID != "" {
+				r.covered["result:"+rec.ToolCallID] = true
+			}
+		}
+	}
+	for _, it := range items {
+		f.At(it.n) // for warnings about the item
+		r.item(it)
+	}
+	if r.sys != nil {
+		r.msgs = append([]*transcript.Message{r.sys}, r.msgs...)
+	}
+	if len(r.msgs) == 0 {
+		return nil
+	}
+	s := r.s
+	s.ID = cmp.Or(sessionID, r.runID, ingest.Stem(f.Rel))
+	s.Meta["run"] = cmp.Or(r.runID, ingest.Stem(f.Rel))
+	s.Turns = []transcript.Turn{{Status: r.status, Messages: r.msgs}}
+	return s
+}
+
+func (r *clRun) cover(m *clMessage) {
+	switch m.Role {
+	case "reasoning":
+		r.covered["text:"+strings.TrimSpace(ingest.Text(m.Content))] = true
+	case "assistant":
+		r.covered["text:"+strings.TrimSpace(clDisplay(m.Content))] = true
+		r.covered["text:"+strings.TrimSpace(m.Refusal)] = true
+		for _, c := range m.ToolCalls {
+			if c.ID != "" {
+				r.covered["call:"+c.ID] = true
+			}
+		}
+	}
+}
+
+// clDisplay is content as codelia's text events and final message show it.
+func clDisplay(raw json.RawMessage) string {
+	var s string
+	if ingest.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var parts []clContentPart
+	if ingest.Unmarshal(raw, &parts) != nil {
+		return ingest.Text(raw)
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		switch p.Type {
+		case "text":
+			b.WriteString(p.Text)
+		case "image_url":
+			b.WriteString("[image]")
+		case "document":
+			b.WriteString("[document]")
+		case "other":
+			b.WriteString("[other:" + p.Provider + "/" + p.Kind + "]")
+		default:
+			b.WriteString("[content]")
+		}
+	}
+	return b.String()
+}
+
+// add appends a message that is not the assistant's.
+func (r *clRun) add(m *transcript.Message) {
+	r.msgs = append(r.msgs, m)
+	r.cur = nil
+}
+
+// assistant returns the assistant message that parts from events join.
+func (r *clRun) assistant(t time.Time) *transcript.Message {
+	if r.cur == nil {
+		r.cur = &transcript.Message{Role: transcript.Assistant, Model: r.model, Time: t}
+		r.msgs = append(r.msgs, r.cur)
+	}
+	return r.cur
+}
+
+func (r *clRun) event(kind, desc string, t time.Time, raw string, more ...*transcript.Part) {
+	p := ingest.EventPart(kind, desc, nil)
+	if kind == transcript.Unknown {
+		p = r.f.Unknown(desc, nil)
+	}
+	p.Event.Raw = raw
+	// A preview's diff is what the agent asked to do: shown, not folded away.
+	r.add(&transcript.Message{Role: transcript.System, Meta: len(more) == 0, Time: t, Parts: append([]*transcript.Part{p}, more...)})
+}
+
+func (r *clRun) item(it clItem) {
+	rec, t := it.rec, it.rec.TS.Time
+	switch rec.Type {
+	case "header":
+		r.header(rec)
+	case "run.start":
+		r.runStart(it, t)
+	case "llm.request":
+		r.model = cmp.Or(rec.Model.String(), r.model)
+	case "llm.response":
+		r.response(it, t)
+	case "tool.output":
+		res := clResult(r.f, it.n, rec.ToolCallID, rec.ResultRaw, rec.IsError)
+		r.results[rec.ToolCallID] = res
+		r.add(&transcript.Message{Role: transcript.Tool, Time: t, Parts: []*transcript.Part{{Kind: transcript.ResultPart, Result: res}}})
+	case "agent.event":
+		if it.ev == nil {
+			r.event(transcript.Unknown, "Unknown agent event", t, it.raw)
+		} else {
+			r.agentEvent(it, t)
+		}
+	case "run.context":
+		if rec.ContextLeft != nil {
+			r.s.Meta["context left"] = strconv.FormatFloat(*rec.ContextLeft, 'f', -1, 64) + "%"
+		}
+	case "run.status":
+		r.runStatus(rec, t)
+	case "run.error":
+		r.runError(rec, t)
+	case "run.end":
+		r.runEnd(rec, t)
+	default:
+		r.event(transcript.Unknown, "Unknown record type "+strconv.Quote(rec.Type), t, it.raw)
+	}
+}
+
+func (r *clRun) header(h *clRecord) {
+	s := r.s
+	s.Started = cmp.Or(s.Started, h.StartedAt.Time)
+	s.CWD = cmp.Or(s.CWD, h.Runtime.CWD, h.UIContext.CWD)
+	if h.Client != nil {
+		s.AgentVersion = h.Client.Version
+	}
+	if s.AgentVersion == "" && h.Server != nil {
+		s.AgentVersion = h.Server.Version
+	}
+	s.AgentVersion = cmp.Or(s.AgentVersion, h.Runtime.Version)
+	r.model = h.Model.String()
+	s.AddModel(r.model)
+	if h.Model != nil && h.Model.Reasoning != "" {
+		s.Meta["reasoning effort"] = h.Model.Reasoning
+	}
+	if p := ingest.JoinNonEmpty("/", h.Runtime.OS, h.Runtime.Arch); p != "" {
+		s.Meta["platform"] = p
+	}
+	if defs := h.Tools.Definitions; len(defs) > 0 {
+		names := make([]string, len(defs))
+		for i, d := range defs {
+			names[i] = cmp.Or(d.Name, d.Function.Name, "?")
+		}
+		s.Meta["tool definitions"] = fmt.Sprintf("%d: %s", len(defs), strings.Join(names, ", "))
+	}
+	if h.Prompts.System != "" {
+		r.sys = &transcript.Message{ID: clSystemPrompt, Role: transcript.System, Meta: true, Time: h.StartedAt.Time,
+			Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: h.Prompts.System}}}
+	}
+}
+
+func (r *clRun) agentEvent(it clItem, t time.Time) {
+	n, ev := it.n, it.ev
+	switch ev.Type {
+	case "text", "reasoning":
+		r.agentText(ev, t)
+	case "final":
+		r.final(cmp.Or(ingest.Text(ev.Content), ingest.Text(ev.Text)), t)
+		if ev.TerminationReason != "" && ev.TerminationReason != "normal" {
+			r.event("info", "Run stopped: "+ev.TerminationReason, t, "")
+		}
+	case "tool_call":
+		if ev.ToolCallID != "" && r.seen("call:"+ev.ToolCallID) {
+			return
+		}
+		a := r.assistant(t)
+		a.Parts = append(a.Parts, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
+			ID: ev.ToolCallID, Name: ev.Tool, Kind: Tools.Kind(ev.Tool), Input: cmp.Or(ev.RawArgs, ingest.Text(ev.Args)),
+		}})
+	case "tool_result":
+		r.agentResult(n, ev, t)
+	case "hidden_user_message":
+		if ps := clContent(r.f, n, ev.Content); len(ps) > 0 {
+			r.add(&transcript.Message{Role: transcript.User, Meta: true, Time: t, Parts: ps})
+		}
+	case "compaction_start":
+		r.event(transcript.Compaction, "Compacting the conversation", t, "")
+	case "compaction_complete":
+		desc := "Conversation compacted"
+		if !ev.Compacted {
+			desc = "Compaction finished; nothing was compacted"
+		}
+		r.event(transcript.Compaction, desc, t, "")
+	case "permission.preview":
+		r.permissionPreview(ev, t)
+	case "permission.ready":
+		r.event("permission", ingest.JoinNonEmpty(" ", "Asked permission to run", ev.Tool), t, "")
+	case "llm.retry":
+		r.retry(ev, t)
+	case "step_start", "step_complete":
+		// They only frame a tool call, which its call and result show.
+	default:
+		r.event(transcript.Unknown, "Unknown agent event "+strconv.Quote(ev.Type), t, it.raw)
+	}
+}
+
+// runStart reads the prompt that starts a run.
+func (r *clRun) runStart(it clItem, t time.Time) {
+	rec := it.rec
+	m := &transcript.Message{Role: transcript.User, Time: t}
+	if rec.Input.Text != "" {
+		m.Parts = []*transcript.Part{{Kind: transcript.TextPart, Text: rec.Input.Text}}
+	}
+	m.Parts = append(m.Parts, clContent(r.f, it.n, rec.Input.Parts)...)
+	m.Meta = clInjected(m.Parts)
+	if len(m.Parts) > 0 {
+		r.add(m)
+	}
+	if r.sys != nil {
+		r.add(r.sys)
+		r.sys = nil
+	}
+}
+
+// response reads what the model answered, and what it cost.
+func (r *clRun) response(it clItem, t time.Time) {
+	rec := it.rec
+	if rec.Seq != nil {
+		if r.seqs[*rec.Seq] {
+			r.f.Warn(it.n, "llm.response seq %d repeated; the copy is skipped", *rec.Seq)
+			return
+		}
+		r.seqs[*rec.Seq] = true
+	}
+	m := &transcript.Message{Role: transcript.Assistant, Model: r.model, Time: t}
+	if u := rec.Output.Usage; u != nil {
+		// codelia's input_tokens is the whole prompt: what the cache held
+		// and what it took in are counted inside it, for every provider.
+		m.Usage = transcript.Usage{Input: max(u.Input-u.CacheRead-u.CacheWrite, 0), Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite}
+		m.Model = cmp.Or(m.Model, u.Model)
+	}
+	for _, om := range rec.Output.Messages {
+		m.Parts = append(m.Parts, clParts(r.f, it.n, &om)...)
+	}
+	if len(m.Parts) > 0 || !m.Usage.IsZero() {
+		r.add(m)
+		r.cur = m
+	}
+}
+
+// runStatus tells a run cancelled, or in a state codelia may add.
+func (r *clRun) runStatus(rec *clRecord, t time.Time) {
+	switch rec.Status {
+	case "running", "completed", "error": // the run's life, told by run.end and run.error
+	case "cancelled":
+		r.event(transcript.Interrupt, ingest.JoinNonEmpty(": ", "Run cancelled", rec.Message), t, "")
+	default:
+		r.event("status", ingest.JoinNonEmpty(": ", "Run status "+strconv.Quote(rec.Status), rec.Message), t, "")
+	}
+}
+
+// runError tells why a run failed.
+func (r *clRun) runError(rec *clRecord, t time.Time) {
+	desc := ""
+	if e := rec.Error; e != nil {
+		var detail []string
+		if e.Status != nil {
+			detail = append(detail, "HTTP "+ingest.Text(e.Status))
+		}
+		if e.MaxAttempts > 0 {
+			detail = append(detail, fmt.Sprintf("after %d of %d attempts", e.Attempts, e.MaxAttempts))
+		}
+		desc = ingest.JoinNonEmpty(": ", e.Name, e.Message)
+		if d := ingest.JoinNonEmpty(", ", append([]string{e.Provider, e.Kind}, detail...)...); d != "" {
+			desc += " (" + d + ")"
+		}
+	}
+	r.event(transcript.ErrorEvent, cmp.Or(desc, "Run failed"), t, "")
+}
+
+// runEnd gives the turn its status, and the run's final message.
+func (r *clRun) runEnd(rec *clRecord, t time.Time) {
+	switch rec.Outcome {
+	case "completed":
+		r.status = transcript.Completed
+	case "cancelled":
+		r.status = transcript.Aborted
+	case "error":
+		r.status = transcript.Failed
+	default:
+		r.status = ""
+		r.event("status", "Run ended: "+strconv.Quote(rec.Outcome), t, "")
+	}
+	r.final(ingest.Text(rec.Final), t)
+}
+
+// agentText reads the agent's text or reasoning, once.
+func (r *clRun) agentText(ev *clEvent, t time.Time) {
+	s := ingest.Text(ev.Content)
+	if strings.TrimSpace(s) == "" || r.seen("text:"+strings.TrimSpace(s)) {
+		return
+	}
+	kind := transcript.TextPart
+	if ev.Type == "reasoning" {
+		kind = transcript.ThinkingPart
+	}
+	a := r.assistant(t)
+	a.Parts = append(a.Parts, &transcript.Part{Kind: kind, Text: s})
+}
+
+// agentResult reads a tool's result, once, and the screenshot only the
+// event carries.
+func (r *clRun) agentResult(n int, ev *clEvent, t time.Time) {
+	res := r.results[ev.ToolCallID]
+	if ev.ToolCallID == "" || !r.seen("result:"+ev.ToolCallID) {
+		res = &transcript.ToolResult{CallID: ev.ToolCallID, Output: ingest.Text(ev.Result), IsError: ev.IsError}
+		r.results[ev.ToolCallID] = res
+		r.add(&transcript.Message{Role: transcript.Tool, Time: t, Parts: []*transcript.Part{{Kind: transcript.ResultPart, Result: res}}})
+	}
+	if ev.Screenshot != "" && res != nil { // only the event carries it
+		if img, ok := ingest.DecodeImage(r.f, ev.Screenshot); ok {
+			res.Images = append(res.Images, img)
+		} else {
+			r.f.Warn(n, "screenshot is not base64; skipped")
+		}
+	}
+}
+
+// permissionPreview tells what a tool asked leave to do, with its diff.
+func (r *clRun) permissionPreview(ev *clEvent, t time.Time) {
+	desc := ingest.JoinNonEmpty(": ", ingest.JoinNonEmpty(" ", "Permission preview for", ev.Tool, ev.FilePath), ev.Summary)
+	var diff []*transcript.Part
+	if ev.Diff != "" {
+		diff = append(diff, &transcript.Part{Kind: transcript.CodePart, Lang: "diff", Name: ev.FilePath, Text: ev.Diff})
+		if ev.Truncated {
+			desc += " (diff truncated)"
+		}
+	}
+	r.event("permission", desc, t, "", diff...)
+}
+
+// retry tells a model call tried again, why and when.
+func (r *clRun) retry(ev *clEvent, t time.Time) {
+	desc := fmt.Sprintf("Retry %d of %d", ev.NextAttempt, ev.MaxAttempts)
+	if ev.FailureKind != "" {
+		desc += " after " + ev.FailureKind
+	}
+	if ev.Status != nil {
+		desc += " (HTTP " + ingest.Text(ev.Status) + ")"
+	}
+	if ev.DelayMs > 0 {
+		desc += fmt.Sprintf(", waiting %.1f s", ev.DelayMs/1000)
+		if ev.DelaySource != "" {
+			desc += " (" + ev.DelaySource + ")"
+		}
+	}
+	r.event(transcript.Retry, desc, t, "")
+}
+
+// final adds the run's final message unless the transcript already shows it.
+func (r *clRun) final(s string, t time.Time) {
+	s = strings.TrimSpace(s)
+	if s == "" || r.seen("text:"+s) {
+		return
+	}
+	// At the step limit codelia asks for a summary and prefixes it.
+	if rest, ok := strings.CutPrefix(s, "[Max Iterations Reached]"); ok && r.covered["text:"+strings.TrimSpace(rest)] {
+		r.event("info", "Max iterations reached", t, "")
+		return
+	}
+	a := r.assistant(t)
+	a.Parts = append(a.Parts, &transcript.Part{Kind: transcript.TextPart, Text: s})
+}
+
+// seen reports whether key is covered, and covers it.
+func (r *clRun) seen(key string) bool {
+	if r.covered[key] {
+		return true
+	}
+	r.covered[key] = true
+	return false
+}
+
+// mergeCodelia joins the runs of each session, in the order they started,
+// into one session with a turn per run. A resume messages log of a session
+// that has runs only adds its path to Sources: the runs hold the same
+// conversation with times, usage and events.
+func mergeCodelia(ss []*transcript.Session) []*transcript.Session {
+	var ids []string
+	groups := map[string][]*transcript.Session{}
+	for _, s := range ss {
+		if groups[s.ID] == nil {
+			ids = append(ids, s.ID)
+		}
+		groups[s.ID] = append(groups[s.ID], s)
+	}
+	var out []*transcript.Session
+	for _, id := range ids {
+		var runs, logs []*transcript.Session
+		for _, s := range groups[id] {
+			if s.Meta["run"] != "" {
+				runs = append(runs, s)
+			} else {
+				logs = append(logs, s)
+			}
+		}
+		if len(runs) == 0 {
+			out = append(out, logs...)
+			continue
+		}
+		out = append(out, clMergeRuns(runs, logs))
+	}
+	return out
+}
+
+func clMergeRuns(runs, logs []*transcript.Session) *transcript.Session {
+	slices.SortStableFunc(runs, func(a, b *transcript.Session) int {
+		return cmp.Or(a.Started.Compare(b.Started), cmp.Compare(a.Source, b.Source))
+	})
+	// The same run in two files (a copy, a backup) is shown once: the
+	// fuller copy wins.
+	kept := map[string]int{} // run id → index in uniq
+	var uniq, dups []*transcript.Session
+	for _, s := range runs {
+		i, ok := kept[s.Meta["run"]]
+		if !ok {
+			kept[s.Meta["run"]] = len(uniq)
+			uniq = append(uniq, s)
+			continue
+		}
+		if clFuller(s, uniq[i]) {
+			uniq[i], s = s, uniq[i]
+		}
+		dups = append(dups, s)
+	}
+	m := uniq[0]
+	prompt := ""
+	for i, s := range uniq {
+		if i > 0 {
+			m.Sources = append(m.Sources, s.Source)
+			m.Sources = append(m.Sources, s.Sources...)
+			m.Warnings = append(m.Warnings, s.Warnings...)
+			m.Turns = append(m.Turns, s.Turns...)
+			m.CWD = cmp.Or(m.CWD, s.CWD)
+			m.AgentVersion = cmp.Or(s.AgentVersion, m.AgentVersion)
+			for _, name := range s.Models {
+				m.AddModel(name)
+			}
+			for k, v := range s.Meta {
+				m.Meta[k] = v
+			}
+		}
+		// Show the system prompt again only when it changed.
+		t := &m.Turns[len(m.Turns)-1]
+		t.Messages = slices.DeleteFunc(t.Messages, func(msg *transcript.Message) bool {
+			if msg.ID != clSystemPrompt || len(msg.Parts) == 0 {
+				return false
+			}
+			same := msg.Parts[0].Text == prompt
+			prompt = msg.Parts[0].Text
+			return same
+		})
+	}
+	if len(uniq) > 1 {
+		delete(m.Meta, "run")
+		m.Meta["runs"] = strconv.Itoa(len(uniq))
+	}
+	for _, d := range dups {
+		m.Sources = append(m.Sources, d.Source)
+		m.Warnings = append(m.Warnings, d.Warnings...)
+		m.Warnings = append(m.Warnings, fmt.Sprintf("%s: another copy of run %s; the fuller copy is shown", d.Source, d.Meta["run"]))
+	}
+	for _, l := range logs {
+		m.Sources = append(m.Sources, l.Source)
+		m.Warnings = append(m.Warnings, l.Warnings...)
+	}
+	return m
+}
+
+// clFuller reports whether run a is a fuller copy than b: it ended, or it
+// holds more messages.
+func clFuller(a, b *transcript.Session) bool {
+	ended := func(s *transcript.Session) bool { return s.Turns[0].Status != transcript.Incomplete }
+	if ended(a) != ended(b) {
+		return ended(a)
+	}
+	return len(a.Turns[0].Messages) > len(b.Turns[0].Messages)
+}

@@ -1,0 +1,1740 @@
+// Package codex reads the rollouts of Codex CLI: the JSONL files under
+// ~/.codex/sessions (compressed or not), archived sessions, and the
+// TypeScript CLI's JSON rollouts.
+package codex
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// Reader reads Codex CLI rollouts: the JSONL envelope codex-rs writes since
+// late 2025, the bare layout of mid-2025, and the TypeScript CLI's JSON.
+var Reader = &ingest.Reader{
+	Name:  "codex",
+	Agent: "Codex CLI",
+	Files: "~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl (or .jsonl.zst) and ~/.codex/archived_sessions/; " +
+		"the 2025 TypeScript CLI's rollout-*.json",
+	Detects: "JSONL lines that are exactly {timestamp, type, payload[, ordinal]} (session_meta, response_item, event_msg, …); " +
+		"a bare first line {id, timestamp[, instructions, git]} followed by ResponseItems or {\"record_type\":\"state\"}; " +
+		"a {session, items} document",
+	Detect:    detectCodex,
+	Read:      readCodex,
+	Merge:     mergeCodex,
+	Links:     codexLinks,
+	Locations: codexLocations,
+	Tools:     Tools,
+}
+
+// Tools are Codex CLI's tools, and the context it sends beside a prompt:
+// the environment, AGENTS.md, permissions, a shell command the user ran, a
+// turn aborted, a subagent's notification, a skill, a /review's findings
+// handed back to the model.
+var Tools = &ingest.Tools{
+	Kinds: map[string]transcript.ToolKind{
+		"shell_command": transcript.ShellTool, "exec_command": transcript.ShellTool, "local_shell_call": transcript.ShellTool, "write_stdin": transcript.ShellTool,
+		"view_image":      transcript.ReadTool,
+		"apply_patch":     transcript.EditTool,
+		"web_search_call": transcript.SearchTool,
+		"update_plan":     transcript.TaskTool, "spawn_agent": transcript.TaskTool,
+	},
+	Injected: []string{
+		"<environment_context>",
+		"<user_instructions>",
+		"# AGENTS.md instructions",
+		"<permissions instructions>",
+		"<user_shell_command>",
+		"<turn_aborted>",
+		"<subagent_notification>",
+		"<skill>",
+		"<user_action>",
+	},
+}
+
+func init() { ingest.Register(Reader) }
+
+func codexLocations(home string, getenv func(string) string) []ingest.Location {
+	dir := cmp.Or(getenv("CODEX_HOME"), filepath.Join(home, ".codex"))
+	return []ingest.Location{
+		{Name: "codex", Dir: filepath.Join(dir, "sessions")},
+		{Name: "codex-archived", Dir: filepath.Join(dir, "archived_sessions")},
+	}
+}
+
+// codexItems are the ResponseItem types a bare mid-2025 line holds.
+var codexItems = map[string]bool{
+	"message": true, "reasoning": true, "function_call": true, "function_call_output": true,
+	"local_shell_call": true, "custom_tool_call": true, "custom_tool_call_output": true, "web_search_call": true,
+}
+
+func detectCodex(h *ingest.Head) float64 {
+	recs := h.Records()
+	if len(recs) == 0 || h.IsArray() {
+		return 0
+	}
+	for _, r := range recs {
+		if r["payload"] == "{" && r["type"] != "" && r.Has("timestamp") && (len(r) == 3 || len(r) == 4 && r.Has("ordinal")) {
+			return ingest.Likely
+		}
+	}
+	first := recs[0]
+	if first["session"] == "{" && first["items"] == "[" {
+		return ingest.Likely
+	}
+	if _, typed := first["type"]; typed || !first.Has("id", "timestamp") {
+		return 0
+	}
+	if first.Has("instructions") || first.Has("git") {
+		return ingest.Maybe
+	}
+	for _, r := range recs[1:] {
+		if r["record_type"] == "state" || codexItems[r["type"]] {
+			return ingest.Maybe
+		}
+	}
+	return 0
+}
+
+// cxMeta is a session_meta payload, the bare first line of a mid-2025
+// rollout, or the TypeScript CLI's session object.
+type cxMeta struct {
+	ID             string          `json:"id"`
+	SessionID      string          `json:"session_id"`
+	Timestamp      ingest.JSONTime `json:"timestamp"`
+	CWD            string          `json:"cwd"`
+	Originator     string          `json:"originator"`
+	CLIVersion     string          `json:"cli_version"`
+	Source         json.RawMessage `json:"source"`
+	ModelProvider  string          `json:"model_provider"`
+	Instructions   json.RawMessage `json:"instructions"`
+	ForkedFromID   string          `json:"forked_from_id"`
+	ParentThreadID string          `json:"parent_thread_id"`
+	AgentNickname  string          `json:"agent_nickname"`
+	AgentRole      string          `json:"agent_role"`
+	Git            *struct {
+		CommitHash    string `json:"commit_hash"`
+		Branch        string `json:"branch"`
+		RepositoryURL string `json:"repository_url"`
+	} `json:"git"`
+}
+
+// source describes where the session came from ("cli", "subagent review")
+// and, for a spawned thread, the thread that spawned it and the agent path
+// it was spawned as.
+func (m *cxMeta) source() (desc, parent, agentPath string) {
+	var s string
+	if ingest.Unmarshal(m.Source, &s) == nil {
+		return s, "", ""
+	}
+	var obj struct {
+		Subagent json.RawMessage `json:"subagent"`
+	}
+	if ingest.Unmarshal(m.Source, &obj) != nil || obj.Subagent == nil {
+		return ingest.Text(m.Source), "", ""
+	}
+	if ingest.Unmarshal(obj.Subagent, &s) == nil {
+		return "subagent " + s, "", ""
+	}
+	var sub map[string]json.RawMessage
+	_ = ingest.Unmarshal(obj.Subagent, &sub)
+	kinds := make([]string, 0, len(sub))
+	for k := range sub {
+		kinds = append(kinds, k)
+	}
+	slices.Sort(kinds)
+	var spawn struct {
+		Parent string `json:"parent_thread_id"`
+		Path   string `json:"agent_path"`
+	}
+	_ = ingest.Unmarshal(sub["thread_spawn"], &spawn)
+	return "subagent " + strings.Join(kinds, " "), spawn.Parent, spawn.Path
+}
+
+// cxReview names the call of a /review's subagent.
+const cxReview = "review"
+
+// cxItem is a ResponseItem: what the model saw and said.
+type cxItem struct {
+	Type          string          `json:"type"`
+	ID            string          `json:"id"`
+	Role          string          `json:"role"`
+	Content       json.RawMessage `json:"content"`
+	Summary       []cxContent     `json:"summary"`
+	Name          string          `json:"name"`
+	Namespace     string          `json:"namespace"`
+	Arguments     json.RawMessage `json:"arguments"`
+	Input         json.RawMessage `json:"input"`
+	CallID        string          `json:"call_id"`
+	Output        json.RawMessage `json:"output"`
+	Action        json.RawMessage `json:"action"`
+	Tools         json.RawMessage `json:"tools"`
+	Author        string          `json:"author"`
+	Recipient     string          `json:"recipient"`
+	RevisedPrompt string          `json:"revised_prompt"`
+	Result        json.RawMessage `json:"result"`
+}
+
+// cxContent is one content item of a message, a reasoning summary or a tool
+// output, or an MCP content block.
+type cxContent struct {
+	Type     string `json:"type"`
+	Text     string `json:"text"`
+	ImageURL string `json:"image_url"`
+	Data     string `json:"data"`     // MCP image blocks
+	URL      string `json:"imageUrl"` // dynamic tool outputs
+}
+
+// cxEvent is an event_msg payload. Fields whose shape differs between
+// event types or versions are kept raw.
+type cxEvent struct {
+	Type         string          `json:"type"`
+	Message      json.RawMessage `json:"message"`
+	Text         string          `json:"text"`
+	Images       []string        `json:"images"`
+	Info         json.RawMessage `json:"info"`
+	Reason       string          `json:"reason"`
+	CallID       string          `json:"call_id"`
+	Error        json.RawMessage `json:"error"`
+	Result       json.RawMessage `json:"result"`
+	Success      *bool           `json:"success"`
+	ExitCode     *int            `json:"exit_code"`
+	Stdout       string          `json:"stdout"`
+	Stderr       string          `json:"stderr"`
+	Aggregated   string          `json:"aggregated_output"`
+	Command      json.RawMessage `json:"command"`
+	Changes      json.RawMessage `json:"changes"`
+	Arguments    json.RawMessage `json:"arguments"`
+	ContentItems []cxContent     `json:"content_items"`
+	Tool         string          `json:"tool"`
+	Invocation   struct {
+		Server    string          `json:"server"`
+		Tool      string          `json:"tool"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"invocation"`
+	Query      string          `json:"query"`
+	Results    []cxSearchHit   `json:"results"`
+	ThreadName string          `json:"thread_name"`
+	NewThread  string          `json:"new_thread_id"`
+	AgentTID   string          `json:"agent_thread_id"`
+	AgentPath  string          `json:"agent_path"`
+	Kind       json.RawMessage `json:"kind"`
+	Hint       string          `json:"user_facing_hint"`
+	Target     json.RawMessage `json:"target"`
+	Review     *cxReviewOutput `json:"review_output"`
+	Prompt     string          `json:"prompt"`
+	NumTurns   int             `json:"num_turns"`
+	Item       json.RawMessage `json:"item"`
+	Status     json.RawMessage `json:"status"`
+	Rationale  string          `json:"rationale"`
+}
+
+type cxSearchHit struct {
+	Title   string `json:"title"`
+	URL     string `json:"url"`
+	Snippet string `json:"snippet"`
+}
+
+type cxReviewOutput struct {
+	Findings []struct {
+		Title    string `json:"title"`
+		Body     string `json:"body"`
+		Location struct {
+			Path  string `json:"absolute_file_path"`
+			Range struct {
+				Start int `json:"start"`
+				End   int `json:"end"`
+			} `json:"line_range"`
+		} `json:"code_location"`
+	} `json:"findings"`
+	Correctness string `json:"overall_correctness"`
+	Explanation string `json:"overall_explanation"`
+}
+
+// cxUsage is a token_count's usage. Codex, like the OpenAI API, counts
+// cached tokens inside input_tokens and reasoning inside output_tokens.
+type cxUsage struct {
+	Input      int64 `json:"input_tokens"`
+	Cached     int64 `json:"cached_input_tokens"`
+	CacheWrite int64 `json:"cache_write_input_tokens"`
+	Output     int64 `json:"output_tokens"`
+	Reasoning  int64 `json:"reasoning_output_tokens"`
+	Total      int64 `json:"total_tokens"`
+}
+
+func (u cxUsage) usage() transcript.Usage {
+	return transcript.Usage{Input: max(u.Input-u.Cached, 0), Output: u.Output, CacheRead: u.Cached,
+		CacheWrite: u.CacheWrite, Reasoning: u.Reasoning}
+}
+
+// cxReader reads one file, which may hold several sessions.
+type cxReader struct {
+	f    *ingest.File
+	byID map[string]*cxSession
+	all  []*cxSession
+	cur  *cxSession
+}
+
+func readCodex(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+	rd := &cxReader{f: f, byID: map[string]*cxSession{}}
+	br := bufio.NewReaderSize(r, 64<<10)
+	var err error
+	if prettyJSON(br) {
+		var doc struct {
+			Session json.RawMessage   `json:"session"`
+			Items   []json.RawMessage `json:"items"`
+		}
+		if err = json.NewDecoder(br).Decode(&doc); err == nil {
+			rd.document(0, doc.Session, doc.Items)
+		}
+	} else {
+		err = ingest.JSONL(ctx, f, br, rd.line)
+	}
+	var out []*transcript.Session
+	for _, cs := range rd.all {
+		cs.finish()
+		if len(cs.s.Turns) > 0 {
+			out = append(out, cs.s)
+		}
+	}
+	return out, err
+}
+
+// prettyJSON reports whether the stream opens with a line holding only "{":
+// a pretty-printed JSON document (the TypeScript CLI's rollout), not JSONL.
+func prettyJSON(br *bufio.Reader) bool {
+	b, _ := br.Peek(4096)
+	b = bytes.TrimLeft(b, " \t\r\n\ufeff")
+	i := bytes.IndexByte(b, '\n')
+	return len(b) > 0 && b[0] == '{' && i > 0 && len(bytes.TrimSpace(b[1:i])) == 0
+}
+
+func (rd *cxReader) line(n int, line []byte) error {
+	var ln struct {
+		Timestamp  ingest.JSONTime   `json:"timestamp"`
+		Type       string            `json:"type"`
+		Payload    json.RawMessage   `json:"payload"`
+		RecordType string            `json:"record_type"`
+		ID         string            `json:"id"`
+		Session    json.RawMessage   `json:"session"`
+		Items      []json.RawMessage `json:"items"`
+	}
+	if err := ingest.Unmarshal(line, &ln); err != nil {
+		return err
+	}
+	t := ln.Timestamp.Time
+	// The session ends with its last record, whichever it is (a token
+	// count, a turn's end): not with its last message.
+	defer func() {
+		if cs := rd.cur; cs != nil && t.After(cs.lastRecord) {
+			cs.lastRecord = t
+		}
+	}()
+	switch {
+	case ln.Type != "" && bytes.HasPrefix(ln.Payload, []byte("{")):
+		return rd.envelope(n, ln.Type, ln.Payload, line, t)
+	case ln.RecordType != "":
+		rd.session().skip("record_type/" + ln.RecordType) // mid-2025 state markers
+	case ln.Type == "" && ln.ID != "":
+		return rd.meta(line, t) // the bare first line of a mid-2025 rollout
+	case ln.Session != nil && ln.Items != nil:
+		rd.document(n, ln.Session, ln.Items)
+	case ln.Type != "":
+		return rd.session().item(n, line, line, t) // a bare mid-2025 ResponseItem
+	default:
+		rd.session().unknown("Unknown record", line, t)
+	}
+	return nil
+}
+
+// document reads the TypeScript CLI's {session, items} rollout.
+func (rd *cxReader) document(n int, session json.RawMessage, items []json.RawMessage) {
+	if session != nil {
+		if err := rd.meta(session, time.Time{}); err != nil {
+			rd.f.Warn(n, "session skipped: %v", err)
+		}
+	}
+	for i, it := range items {
+		if err := rd.session().item(n, it, it, time.Time{}); err != nil {
+			rd.f.Warn(n, "item %d skipped: %v", i, err)
+		}
+	}
+}
+
+func (rd *cxReader) envelope(n int, typ string, payload, line []byte, t time.Time) error {
+	if typ == "session_meta" {
+		return rd.meta(payload, t)
+	}
+	cs := rd.session()
+	switch typ {
+	case "turn_context":
+		var tc struct {
+			Model string `json:"model"`
+			CWD   string `json:"cwd"`
+		}
+		if err := ingest.Unmarshal(payload, &tc); err != nil {
+			return err
+		}
+		if tc.Model != "" {
+			cs.model = tc.Model
+			cs.s.AddModel(tc.Model)
+		}
+		if cs.s.CWD == "" {
+			cs.s.CWD = tc.CWD
+		}
+	case "response_item":
+		return cs.item(n, payload, line, t)
+	case "event_msg":
+		return cs.event(n, payload, line, t)
+	case "compacted":
+		var c struct {
+			Message string `json:"message"`
+		}
+		if err := ingest.Unmarshal(payload, &c); err != nil {
+			return err
+		}
+		cs.compaction(c.Message, t)
+	case "inter_agent_communication":
+		var c struct {
+			Author    string `json:"author"`
+			Recipient string `json:"recipient"`
+			Content   string `json:"content"`
+		}
+		if err := ingest.Unmarshal(payload, &c); err != nil {
+			return err
+		}
+		cs.agentMessage(c.Author, c.Recipient, []*transcript.Part{{Kind: transcript.TextPart, Text: c.Content}}, t)
+	case "world_state":
+		// The model-visible environment (AGENTS.md, permissions, skills):
+		// injected context, kept whole as the event's record.
+		var w map[string]json.RawMessage
+		_ = ingest.Unmarshal(payload, &w)
+		if st := w["state"]; st != nil {
+			w = nil
+			_ = ingest.Unmarshal(st, &w)
+		}
+		keys := make([]string, 0, len(w))
+		for k := range w {
+			if k != "full" {
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+		cs.system(true, t, ingest.EventPart("context", "World state: "+strings.Join(keys, ", "), line))
+	case "inter_agent_communication_metadata":
+		cs.skip(typ)
+	default:
+		cs.unknown("Unknown record type "+strconv.Quote(typ), line, t)
+	}
+	return nil
+}
+
+// session returns the session records are read into, starting one named
+// after the file for records that come before any session_meta.
+func (rd *cxReader) session() *cxSession {
+	if rd.cur == nil {
+		rd.cur = rd.start(ingest.Stem(rd.f.Rel))
+	}
+	return rd.cur
+}
+
+func (rd *cxReader) start(id string) *cxSession {
+	cs := &cxSession{
+		f:       rd.f,
+		s:       &transcript.Session{ID: id},
+		calls:   map[string]cxCall{},
+		results: map[string]*transcript.ToolResult{},
+		ends:    map[string]cxEnd{},
+	}
+	rd.byID[id] = cs
+	rd.all = append(rd.all, cs)
+	return cs
+}
+
+// meta reads a session_meta. Codex copies a thread's whole rollout,
+// session_meta lines included, into the start of a fork or of a subagent
+// spawned with its parent's history, so the first session_meta is the
+// file's own thread and a later one for another thread marks copied
+// history. Only a session_meta naming a thread of this file as its parent
+// starts a session of its own.
+func (rd *cxReader) meta(raw []byte, t time.Time) error {
+	var m cxMeta
+	if err := ingest.Unmarshal(raw, &m); err != nil {
+		return err
+	}
+	id := ingest.FirstNonEmpty(m.ID, m.SessionID)
+	desc, parent, agentPath := m.source()
+	parent = ingest.FirstNonEmpty(parent, m.ParentThreadID, m.ForkedFromID)
+	cs := rd.cur
+	switch {
+	case cs == nil:
+		cs = rd.start(ingest.FirstNonEmpty(id, ingest.Stem(rd.f.Rel)))
+	case !cs.hasMeta && rd.byID[id] == nil:
+		// Records came before the first session_meta: they are this thread's.
+		if id != "" {
+			delete(rd.byID, cs.s.ID)
+			cs.s.ID = id
+			rd.byID[id] = cs
+		}
+	case rd.byID[id] != nil:
+		cs = rd.byID[id]
+	case id != "" && rd.byID[parent] != nil:
+		ingest.AddChild(rd.byID[parent].s, id)
+		cs = rd.start(id)
+	default:
+		if !cs.sawItem && cs.s.ParentID == "" && id != cs.s.ID {
+			cs.s.ParentID = id // a fork that predates forked_from_id
+		}
+		cs.system(true, t, ingest.EventPart("info", "History copied from thread "+ingest.FirstNonEmpty(id, "(no id)"), nil))
+		return nil
+	}
+	rd.cur = cs
+	first := !cs.hasMeta
+	cs.hasMeta = true
+	s := cs.s
+	if parent != "" && parent != s.ID && s.ParentID == "" {
+		s.ParentID = parent
+	}
+	if s.Started.IsZero() {
+		s.Started = m.Timestamp.Time
+	}
+	s.AgentVersion = ingest.FirstNonEmpty(m.CLIVersion, s.AgentVersion)
+	s.CWD = ingest.FirstNonEmpty(s.CWD, m.CWD)
+	var commit, repo string
+	if g := m.Git; g != nil {
+		s.Branch = ingest.FirstNonEmpty(g.Branch, s.Branch)
+		commit, repo = g.CommitHash, g.RepositoryURL
+	}
+	for _, kv := range [][2]string{
+		{"originator", m.Originator}, {cxSource, desc}, {"model provider", m.ModelProvider},
+		{"agent nickname", m.AgentNickname}, {"agent role", m.AgentRole}, {cxAgentPath, agentPath},
+		{"git commit", commit}, {"repository", repo},
+	} {
+		if kv[1] != "" && kv[1] != "null" {
+			if s.Meta == nil {
+				s.Meta = map[string]string{}
+			}
+			s.Meta[kv[0]] = kv[1]
+		}
+	}
+	if ins := ingest.Text(m.Instructions); first && strings.TrimSpace(ins) != "" {
+		cs.system(true, m.Timestamp.Time, &transcript.Part{Kind: transcript.TextPart, Text: ins})
+	}
+	return nil
+}
+
+// cxSession accumulates one session of a rollout.
+type cxSession struct {
+	f       *ingest.File
+	s       *transcript.Session
+	hasMeta bool
+	sawItem bool
+	model   string
+
+	// cur is the assistant message of the model response being read: its
+	// reasoning, text, tool calls and their outputs. After an output, the
+	// next reasoning, text or call is the model's next response.
+	cur     *transcript.Message
+	curDone bool
+	last    *transcript.Message
+
+	echoes   []cxEcho
+	calls    map[string]cxCall
+	searches []cxCall // web searches, in order
+	results  map[string]*transcript.ToolResult
+	ends     map[string]cxEnd
+	endIDs   []string
+
+	lastTotal  *cxUsage
+	total      transcript.Usage
+	sum        transcript.Usage
+	openTurn   bool
+	title      string
+	lastRecord time.Time
+
+	// review is the open /review's call, which its exited_review_mode
+	// answers; the records between them are the reviewer's, forwarded.
+	review  cxCall
+	reviews int
+}
+
+type cxCall struct {
+	c *transcript.ToolCall
+	m *transcript.Message
+}
+
+// cxEnd is what an *_end event says about a call whose output may come later.
+type cxEnd struct {
+	isErr  bool
+	exit   *int
+	output string
+	images []*transcript.Image
+	patch  []transcript.Hunk
+}
+
+// cxPatch reads the changes a patch_apply_end reports, file by file: the
+// hunks of an update with their line numbers, or the whole of a file added
+// or deleted.
+func cxPatch(raw json.RawMessage) []transcript.Hunk {
+	var changes map[string]struct {
+		Update *struct {
+			UnifiedDiff string `json:"unified_diff"`
+		} `json:"update"`
+		Add, Delete *struct {
+			Content string `json:"content"`
+		}
+	}
+	if ingest.Unmarshal(raw, &changes) != nil {
+		return nil
+	}
+	var out []transcript.Hunk
+	for _, p := range slices.Sorted(maps.Keys(changes)) {
+		c := changes[p]
+		var hs []transcript.Hunk
+		switch {
+		case c.Update != nil:
+			hs = ingest.UnifiedHunks(c.Update.UnifiedDiff)
+		case c.Add != nil:
+			hs = []transcript.Hunk{{NewStart: 1, Lines: prefixLines("+", c.Add.Content)}}
+		case c.Delete != nil:
+			hs = []transcript.Hunk{{OldStart: 1, Lines: prefixLines("-", c.Delete.Content)}}
+		}
+		for i := range hs {
+			hs[i].Path = p
+		}
+		out = append(out, hs...)
+	}
+	return out
+}
+
+func prefixLines(mark, text string) []string {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = mark + l
+	}
+	return lines
+}
+
+// cxEcho is text read from one of Codex's two copies of the conversation:
+// the response items the model saw and the event_msg copies the UI
+// replays. The copy read second is dropped.
+type cxEcho struct {
+	event bool
+	role  transcript.Role
+	kind  transcript.PartKind
+	texts []string
+	m     *transcript.Message
+}
+
+func (cs *cxSession) add(m *transcript.Message) {
+	cs.s.Append(m)
+	cs.cur, cs.last = nil, m
+}
+
+func (cs *cxSession) system(meta bool, t time.Time, parts ...*transcript.Part) {
+	cs.add(&transcript.Message{Role: transcript.System, Time: t, Meta: meta, Parts: parts})
+}
+
+// skip counts a record of kind ("type/subtype") that the page leaves out.
+func (cs *cxSession) skip(kind string) {
+	reason := "the begin or end of a tool call, which its response items show"
+	switch typ, sub, _ := strings.Cut(kind, "/"); {
+	case strings.HasPrefix(sub, "item_completed/"):
+		reason = "a turn item copying a tool call, which its response items show"
+	case sub == "thread_settings_applied":
+		reason = "the thread's settings (model, sandbox), which turn_context records too"
+	case sub == "agent_reasoning_section_break":
+		reason = "a break between sections of reasoning, with no text"
+	case typ == "record_type":
+		reason = "a state marker of the mid-2025 rollout format"
+	case typ == "inter_agent_communication_metadata":
+		reason = "routing of messages between agents"
+	case sub == "reasoning (encrypted)", typ == "encrypted_content":
+		reason = "content OpenAI keeps encrypted"
+	case sub == "ghost_snapshot":
+		reason = "a snapshot of the working tree, kept for undo"
+	case sub == "additional_tools":
+		reason = "tools offered to the model"
+	case strings.HasPrefix(sub, "web_search"):
+		reason = "the end of a web search, which its call shows"
+	}
+	cs.s.Skip(kind, reason, 1)
+}
+
+func (cs *cxSession) unknown(desc string, raw []byte, t time.Time) {
+	cs.system(true, t, cs.f.Unknown(desc, raw))
+}
+
+// assistant returns the message of the current model response.
+func (cs *cxSession) assistant(t time.Time) *transcript.Message {
+	if cs.cur == nil || cs.curDone {
+		m := &transcript.Message{Role: transcript.Assistant, Model: cs.model, Time: t}
+		cs.add(m)
+		cs.cur, cs.curDone = m, false
+	}
+	return cs.cur
+}
+
+// twin finds, and forgets, the other copy of text. A message's copies
+// match as a whole or, as images wrap a prompt in tags, part for part.
+func (cs *cxSession) twin(event bool, role transcript.Role, kind transcript.PartKind, texts ...string) *transcript.Message {
+	for i, e := range cs.echoes {
+		if e.event == event || e.role != role || e.kind != kind {
+			continue
+		}
+		for _, t := range texts {
+			if t = strings.TrimSpace(t); t != "" && slices.Contains(e.texts, t) {
+				cs.echoes = slices.Delete(cs.echoes, i, i+1)
+				return e.m
+			}
+		}
+	}
+	return nil
+}
+
+func (cs *cxSession) remember(event bool, role transcript.Role, kind transcript.PartKind, m *transcript.Message, texts ...string) {
+	var ts []string
+	for _, t := range texts {
+		if t = strings.TrimSpace(t); t != "" {
+			ts = append(ts, t)
+		}
+	}
+	if len(ts) > 0 {
+		if len(cs.echoes) >= 32 {
+			cs.echoes = cs.echoes[1:]
+		}
+		cs.echoes = append(cs.echoes, cxEcho{event, role, kind, ts, m})
+	}
+}
+
+// mergeImages adds the images of a dropped copy when the kept one has none.
+func mergeImages(m *transcript.Message, parts []*transcript.Part) {
+	if slices.ContainsFunc(m.Parts, func(p *transcript.Part) bool { return p.Kind == transcript.ImagePart }) {
+		return
+	}
+	for _, p := range parts {
+		if p.Kind == transcript.ImagePart {
+			m.Parts = append(m.Parts, p)
+		}
+	}
+}
+
+func (cs *cxSession) item(n int, raw, line []byte, t time.Time) error {
+	var it cxItem
+	if err := ingest.Unmarshal(raw, &it); err != nil {
+		return err
+	}
+	cs.sawItem = true
+	switch it.Type {
+	case "message":
+		cs.message(n, &it, t)
+	case "reasoning":
+		var content []cxContent
+		_ = ingest.Unmarshal(it.Content, &content)
+		texts := it.Summary
+		if len(texts) == 0 {
+			texts = content // raw reasoning, from models that show it
+		}
+		if len(texts) == 0 {
+			cs.skip("response_item/reasoning (encrypted)")
+		}
+		for _, c := range texts {
+			if strings.TrimSpace(c.Text) == "" || cs.twin(false, transcript.Assistant, transcript.ThinkingPart, c.Text) != nil {
+				continue
+			}
+			m := cs.assistant(t)
+			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ThinkingPart, Text: c.Text})
+			cs.remember(false, transcript.Assistant, transcript.ThinkingPart, m, c.Text)
+		}
+	case "function_call", "custom_tool_call":
+		if it.Name == "" {
+			cs.unknown("Tool call without a name", line, t)
+			return nil
+		}
+		name := it.Namespace + it.Name
+		input := ingest.Text(it.Arguments)
+		if it.Type == "custom_tool_call" {
+			input = ingest.Text(it.Input)
+		}
+		cs.call(&transcript.ToolCall{ID: it.CallID, Name: name, Kind: Tools.Kind(name), Input: input}, t)
+	case "local_shell_call":
+		cs.call(&transcript.ToolCall{ID: ingest.FirstNonEmpty(it.CallID, it.ID), Name: it.Type, Kind: transcript.ShellTool, Input: ingest.Text(it.Action)}, t)
+	case "web_search_call":
+		cs.call(&transcript.ToolCall{ID: it.ID, Name: "web_search", Kind: transcript.SearchTool, Input: ingest.Text(it.Action)}, t)
+	case "tool_search_call":
+		cs.call(&transcript.ToolCall{ID: it.CallID, Name: "tool_search", Kind: transcript.SearchTool, Input: ingest.Text(it.Arguments)}, t)
+	case "image_generation_call":
+		cs.call(&transcript.ToolCall{ID: it.ID, Name: "image_generation", Kind: transcript.OtherTool, Input: it.RevisedPrompt}, t)
+		r := &transcript.ToolResult{CallID: it.ID}
+		if p := cs.image(n, ingest.Text(it.Result)); p.Image != nil {
+			r.Images = []*transcript.Image{p.Image}
+		} else {
+			r.Output = p.Text
+		}
+		cs.result(r, t)
+	case "function_call_output", "custom_tool_call_output":
+		cs.result(cs.output(n, it.CallID, it.Output), t)
+	case "tool_search_output":
+		cs.result(&transcript.ToolResult{CallID: it.CallID, Output: strings.Join(toolNames(it.Tools), "\n")}, t)
+	case "agent_message":
+		cs.agentMessage(it.Author, it.Recipient, cs.content(n, it.Content), t)
+	case "compaction", "context_compaction", "compaction_summary":
+		cs.compaction("", t)
+	case "ghost_snapshot", "additional_tools":
+		cs.skip("response_item/" + it.Type)
+	default:
+		cs.unknown("Unknown response item "+strconv.Quote(it.Type), line, t)
+	}
+	return nil
+}
+
+// message reads a message item. The harness puts its context (AGENTS.md,
+// the environment, permissions) in user and developer messages: it is kept
+// as meta, apart from what the user typed.
+func (cs *cxSession) message(n int, it *cxItem, t time.Time) {
+	parts := cs.content(n, it.Content)
+	var texts []string
+	for _, p := range parts {
+		if p.Kind == transcript.TextPart {
+			texts = append(texts, p.Text)
+		}
+	}
+	joined := strings.Join(texts, "\n")
+	switch it.Role {
+	case "assistant":
+		if m := cs.twin(false, transcript.Assistant, transcript.TextPart, joined); m != nil {
+			mergeImages(m, parts)
+			return
+		}
+		m := cs.assistant(t)
+		if m.ID == "" {
+			m.ID = it.ID
+		}
+		m.Parts = append(m.Parts, parts...)
+		cs.remember(false, transcript.Assistant, transcript.TextPart, m, joined)
+	case "user":
+		var meta, typed []*transcript.Part
+		texts = texts[:0]
+		for _, p := range parts {
+			if p.Kind == transcript.TextPart && Tools.IsInjected(p.Text) {
+				meta = append(meta, p)
+			} else {
+				typed = append(typed, p)
+				if p.Kind == transcript.TextPart {
+					texts = append(texts, p.Text)
+				}
+			}
+		}
+		if len(meta) > 0 {
+			cs.add(&transcript.Message{ID: it.ID, Role: transcript.User, Time: t, Meta: true, Parts: meta})
+		}
+		if len(typed) == 0 {
+			return
+		}
+		texts = append(texts, strings.Join(texts, "\n"))
+		if m := cs.twin(false, transcript.User, transcript.TextPart, texts...); m != nil {
+			mergeImages(m, typed)
+			m.ID = ingest.FirstNonEmpty(m.ID, it.ID)
+			return
+		}
+		m := &transcript.Message{ID: it.ID, Role: transcript.User, Time: t, Parts: typed}
+		cs.add(m)
+		cs.remember(false, transcript.User, transcript.TextPart, m, texts...)
+	default: // developer and system messages are the harness's instructions
+		if len(parts) > 0 {
+			cs.add(&transcript.Message{ID: it.ID, Role: transcript.System, Time: t, Meta: true, Parts: parts})
+		}
+	}
+}
+
+// content reads message content: a string, or an array of content items.
+func (cs *cxSession) content(n int, raw json.RawMessage) []*transcript.Part {
+	items, ok := contentItems(raw)
+	if !ok {
+		if s := ingest.Text(raw); strings.TrimSpace(s) != "" {
+			return []*transcript.Part{{Kind: transcript.TextPart, Text: s}}
+		}
+		return nil
+	}
+	return cs.parts(n, items)
+}
+
+func (cs *cxSession) parts(n int, items []cxContent) []*transcript.Part {
+	var parts []*transcript.Part
+	for _, c := range items {
+		switch c.Type {
+		case "input_image", "output_image", "image", "inputImage":
+			parts = append(parts, cs.image(n, ingest.FirstNonEmpty(c.ImageURL, c.Data, c.URL)))
+		case "encrypted_content":
+			cs.skip("encrypted_content")
+		default: // input_text, output_text, text, refusal
+			if strings.TrimSpace(c.Text) != "" {
+				parts = append(parts, &transcript.Part{Kind: transcript.TextPart, Text: c.Text})
+			}
+		}
+	}
+	return parts
+}
+
+// contentItems reads an array of content items, each with a type.
+func contentItems(raw []byte) ([]cxContent, bool) {
+	var items []cxContent
+	if ingest.Unmarshal(raw, &items) != nil || len(items) == 0 {
+		return nil, false
+	}
+	for _, c := range items {
+		if c.Type == "" {
+			return nil, false
+		}
+	}
+	return items, true
+}
+
+// image reads an image: a data: URL, bare base64 or a web address.
+func (cs *cxSession) image(n int, u string) *transcript.Part {
+	switch {
+	case u == "":
+		return &transcript.Part{Kind: transcript.TextPart, Text: "(image without data)"}
+	case strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://"):
+		return &transcript.Part{Kind: transcript.ImagePart, Image: &transcript.Image{URL: u}}
+	}
+	img, ok := ingest.DecodeImage(cs.f, u)
+	if !ok {
+		cs.f.Warn(n, "image data is not base64; skipped")
+		return &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable image)"}
+	}
+	return &transcript.Part{Kind: transcript.ImagePart, Image: img}
+}
+
+func (cs *cxSession) agentMessage(author, recipient string, parts []*transcript.Part, t time.Time) {
+	desc := strings.TrimSpace("Message from " + ingest.FirstNonEmpty(author, "another agent") + " to " + ingest.FirstNonEmpty(recipient, "this agent"))
+	cs.system(true, t, append([]*transcript.Part{ingest.EventPart("agent message", desc, nil)}, parts...)...)
+}
+
+func (cs *cxSession) call(c *transcript.ToolCall, t time.Time) {
+	m := cs.assistant(t)
+	m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.CallPart, Call: c})
+	if c.ID != "" {
+		cs.calls[c.ID] = cxCall{c, m}
+	}
+	if c.Name == "web_search" {
+		cs.searches = append(cs.searches, cxCall{c, m})
+	}
+}
+
+// result adds a tool output to the current response, applying what an end
+// event already said about the call.
+func (cs *cxSession) result(r *transcript.ToolResult, t time.Time) {
+	m := cs.cur
+	if m == nil {
+		m = &transcript.Message{Role: transcript.Tool, Time: t}
+		cs.add(m)
+		cs.cur = m
+	}
+	m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})
+	cs.curDone = true
+	if r.CallID == "" {
+		return
+	}
+	cs.results[r.CallID] = r
+	if e, ok := cs.ends[r.CallID]; ok {
+		e.apply(r)
+		delete(cs.ends, r.CallID)
+	}
+	if c := cs.calls[r.CallID].c; c != nil && c.Name == "spawn_agent" {
+		var out struct {
+			AgentID string `json:"agent_id"`
+		}
+		if ingest.Unmarshal([]byte(r.Output), &out) == nil && out.AgentID != "" {
+			cs.spawned(c, out.AgentID)
+		}
+	}
+}
+
+func (cs *cxSession) spawned(c *transcript.ToolCall, child string) {
+	if c != nil {
+		c.Subagent = child
+	}
+	ingest.AddChild(cs.s, child)
+}
+
+func (e cxEnd) apply(r *transcript.ToolResult) {
+	r.IsError = r.IsError || e.isErr
+	if r.ExitCode == nil {
+		r.ExitCode = e.exit
+	}
+	if r.Output == "" && len(r.Images) == 0 {
+		r.Output, r.Images = e.output, e.images
+	}
+	if r.Patch == nil && !r.IsError {
+		r.Patch = e.patch
+	}
+}
+
+// ended records what an end event says about call id. When the event is
+// the only record of the call, mk makes the call from it.
+func (cs *cxSession) ended(id string, e cxEnd, t time.Time, mk func() *transcript.ToolCall) {
+	switch {
+	case cs.results[id] != nil:
+		e.apply(cs.results[id])
+	case id != "" && cs.calls[id].c != nil:
+		if _, ok := cs.ends[id]; !ok {
+			cs.endIDs = append(cs.endIDs, id)
+		}
+		cs.ends[id] = e
+	case mk != nil:
+		c := mk()
+		c.ID = id
+		cs.call(c, t)
+		r := &transcript.ToolResult{CallID: id}
+		e.apply(r)
+		cs.result(r, t)
+	}
+}
+
+// output reads a tool output: a string (plain, behind an exec header, or
+// JSON {output, metadata}), an array of content items, or {content, success}.
+func (cs *cxSession) output(n int, callID string, raw json.RawMessage) *transcript.ToolResult {
+	r := &transcript.ToolResult{CallID: callID}
+	var s string
+	if ingest.Unmarshal(raw, &s) == nil {
+		trimmed := strings.TrimSpace(s)
+		var wrapped struct {
+			Output   *string `json:"output"`
+			Metadata struct {
+				ExitCode *int `json:"exit_code"`
+			} `json:"metadata"`
+		}
+		switch {
+		case strings.HasPrefix(trimmed, "{") && ingest.Unmarshal([]byte(trimmed), &wrapped) == nil && wrapped.Output != nil:
+			r.Output, r.ExitCode = *wrapped.Output, wrapped.Metadata.ExitCode
+		case strings.HasPrefix(trimmed, "[") && cs.contentOutput(n, []byte(trimmed), r):
+		default:
+			r.Output, r.ExitCode = execOutput(s)
+		}
+	} else if !cs.contentOutput(n, raw, r) {
+		var obj struct {
+			Content json.RawMessage `json:"content"`
+			Success *bool           `json:"success"`
+			cxContent
+		}
+		switch {
+		case ingest.Unmarshal(raw, &obj) != nil:
+			r.Output = ingest.Text(raw)
+		case obj.Content != nil && obj.Content[0] != '{': // a string or items, not nested again
+			r = cs.output(n, callID, obj.Content)
+			r.IsError = obj.Success != nil && !*obj.Success
+		case obj.Type != "":
+			cs.fill(n, []cxContent{obj.cxContent}, r)
+		default:
+			r.Output = ingest.Text(raw)
+		}
+	}
+	r.IsError = r.IsError || r.ExitCode != nil && *r.ExitCode != 0
+	return r
+}
+
+// contentOutput reads an array of content items into r.
+func (cs *cxSession) contentOutput(n int, raw []byte, r *transcript.ToolResult) bool {
+	items, ok := contentItems(raw)
+	if ok {
+		cs.fill(n, items, r)
+	}
+	return ok
+}
+
+func (cs *cxSession) fill(n int, items []cxContent, r *transcript.ToolResult) {
+	var texts []string
+	for _, p := range cs.parts(n, items) {
+		if p.Image != nil {
+			r.Images = append(r.Images, p.Image)
+		} else {
+			texts = append(texts, p.Text)
+		}
+	}
+	r.Output = strings.Join(texts, "\n")
+}
+
+// execOutput splits the header Codex writes before a command's output
+// ("Exit code: 1" or "Process exited with code 1", "Wall time: …", then
+// "Output:") from the output, and reads the exit code from it.
+func execOutput(s string) (string, *int) {
+	var code *int
+	for rest := s; ; {
+		line, tail, more := strings.Cut(rest, "\n")
+		if line == "Output:" {
+			return tail, code
+		}
+		num, isCode := strings.CutPrefix(line, "Exit code: ")
+		if !isCode {
+			num, isCode = strings.CutPrefix(line, "Process exited with code ")
+		}
+		switch {
+		case isCode:
+			if c, err := strconv.Atoi(strings.TrimSpace(num)); err == nil {
+				code = &c
+			}
+		case !slices.ContainsFunc(execHeaders, func(h string) bool { return strings.HasPrefix(line, h) }):
+			return s, nil
+		}
+		if !more {
+			return s, nil
+		}
+		rest = tail
+	}
+}
+
+var execHeaders = []string{"Chunk ID: ", "Wall time: ", "Original token count: ", "Total output lines: ", "Process running with session ID "}
+
+// toolNames lists the tools a tool search found: functions, alone or in a
+// named group.
+func toolNames(raw json.RawMessage) []string {
+	type tool struct {
+		Name  string `json:"name"`
+		Tools []tool `json:"tools"`
+	}
+	var tools []tool
+	_ = ingest.Unmarshal(raw, &tools)
+	var names []string
+	for _, t := range tools {
+		if len(t.Tools) == 0 {
+			names = append(names, t.Name)
+		}
+		for _, sub := range t.Tools {
+			names = append(names, t.Name+"."+sub.Name)
+		}
+	}
+	return names
+}
+
+func (cs *cxSession) compaction(summary string, t time.Time) {
+	m := cs.last
+	if m == nil || len(m.Parts) == 0 || m.Parts[0].Event == nil || m.Parts[0].Event.Kind != transcript.Compaction {
+		m = &transcript.Message{Role: transcript.User, Meta: true, Time: t,
+			Parts: []*transcript.Part{ingest.EventPart(transcript.Compaction, "Conversation compacted", nil)}}
+		cs.add(m)
+	}
+	if strings.TrimSpace(summary) != "" && len(m.Parts) == 1 {
+		m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: summary})
+	}
+}
+
+func (cs *cxSession) turnStatus(status string) {
+	if n := len(cs.s.Turns); n > 0 {
+		cs.s.Turns[n-1].Status = status
+	}
+	cs.openTurn = false
+	cs.echoes = nil
+}
+
+func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
+	var ev cxEvent
+	if err := ingest.Unmarshal(payload, &ev); err != nil {
+		return err
+	}
+	if cs.messageEvent(n, &ev, t) || cs.turnEvent(&ev, t) || cs.toolEvent(n, &ev, t) || cs.noteEvent(&ev, payload, line, t) {
+		return nil
+	}
+	switch ev.Type {
+	case "item_completed":
+		return cs.itemCompleted(n, &ev, line, t)
+	case "image_generation_end", "view_image_tool_call", "collab_agent_interaction_end", "collab_waiting_end",
+		"collab_close_end", "collab_resume_end", "dynamic_tool_call_request", "thread_settings_applied",
+		"agent_reasoning_section_break", "mcp_tool_call_begin", "exec_command_begin", "patch_apply_begin":
+		cs.skip("event_msg/" + ev.Type) // copies of response items, or settings
+	default:
+		cs.unknown("Unknown event "+strconv.Quote(ev.Type), line, t)
+	}
+	return nil
+}
+
+// messageEvent reads what the user and the agent wrote; it reports
+// whether ev was one of those.
+func (cs *cxSession) messageEvent(n int, ev *cxEvent, t time.Time) bool {
+	switch ev.Type {
+	case "user_message":
+		cs.userMessage(n, ev, t)
+	case "agent_message", "agent_reasoning", "agent_reasoning_raw_content":
+		kind, s := transcript.TextPart, ingest.Text(ev.Message)
+		if ev.Type != "agent_message" {
+			kind, s = transcript.ThinkingPart, ev.Text
+		}
+		if strings.TrimSpace(s) == "" || cs.twin(true, transcript.Assistant, kind, s) != nil {
+			return true
+		}
+		m := cs.assistant(t)
+		m.Parts = append(m.Parts, &transcript.Part{Kind: kind, Text: s})
+		cs.remember(true, transcript.Assistant, kind, m, s)
+	default:
+		return false
+	}
+	return true
+}
+
+// userMessage reads what the user typed, with its images: once, however
+// many records carry it.
+func (cs *cxSession) userMessage(n int, ev *cxEvent, t time.Time) {
+	if cs.review.c != nil {
+		// The reviewer's prompt, which /review wrote: not typed here.
+		if msg := ingest.Text(ev.Message); strings.TrimSpace(msg) != "" {
+			cs.add(&transcript.Message{Role: transcript.User, Time: t, Meta: true,
+				Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: msg}}})
+		}
+		return
+	}
+	msg := ingest.Text(ev.Message)
+	var parts []*transcript.Part
+	for _, u := range ev.Images {
+		parts = append(parts, cs.image(n, u))
+	}
+	if m := cs.twin(true, transcript.User, transcript.TextPart, msg); m != nil {
+		mergeImages(m, parts)
+		return
+	}
+	if strings.TrimSpace(msg) != "" {
+		parts = append([]*transcript.Part{{Kind: transcript.TextPart, Text: msg}}, parts...)
+	}
+	if len(parts) > 0 {
+		m := &transcript.Message{Role: transcript.User, Time: t, Meta: Tools.IsInjected(msg), Parts: parts}
+		cs.add(m)
+		cs.remember(true, transcript.User, transcript.TextPart, m, msg)
+	}
+}
+
+// turnEvent reads what happened to a turn and to the thread: its start,
+// end, abort or compaction, its tokens, an error, a new name, a rollback.
+func (cs *cxSession) turnEvent(ev *cxEvent, t time.Time) bool {
+	switch ev.Type {
+	case "token_count":
+		cs.tokens(ev.Info)
+	case "task_started", "turn_started":
+		cs.openTurn = true
+	case "task_complete", "turn_complete":
+		if msg := ingest.ErrorMessage(ev.Error); msg != "" {
+			cs.system(true, t, ingest.EventPart(transcript.ErrorEvent, msg, nil))
+			cs.turnStatus(transcript.Failed)
+		} else {
+			cs.turnStatus(transcript.Completed)
+		}
+	case "turn_aborted":
+		cs.review = cxCall{} // an aborted review writes no exited_review_mode
+		cs.system(true, t, ingest.EventPart(transcript.Interrupt, "Turn aborted: "+ingest.FirstNonEmpty(ev.Reason, "unknown reason"), nil))
+		cs.turnStatus(transcript.Aborted)
+	case "context_compacted":
+		cs.compaction("", t)
+	case "error", "stream_error", "warning":
+		kind := map[string]string{"error": transcript.ErrorEvent, "stream_error": transcript.Retry, "warning": "info"}[ev.Type]
+		cs.system(true, t, ingest.EventPart(kind, ingest.FirstNonEmpty(ingest.Text(ev.Message), ingest.ErrorMessage(ev.Error), ev.Type), nil))
+	case "thread_name_updated":
+		cs.title = ev.ThreadName
+	case "thread_rolled_back":
+		cs.rollback(ev.NumTurns, t)
+	default:
+		return false
+	}
+	return true
+}
+
+// toolEvent reads the end of a tool call, a subagent's start or activity,
+// and a review's start and end.
+func (cs *cxSession) toolEvent(n int, ev *cxEvent, t time.Time) bool {
+	switch ev.Type {
+	case "patch_apply_end":
+		out := strings.TrimRight(ev.Stdout+"\n"+ev.Stderr, "\n")
+		e := cxEnd{isErr: ev.Success != nil && !*ev.Success, output: strings.TrimLeft(out, "\n"), patch: cxPatch(ev.Changes)}
+		cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
+			return &transcript.ToolCall{Name: "apply_patch", Kind: transcript.EditTool, Input: ingest.Text(ev.Changes)}
+		})
+	case "exec_command_end":
+		e := cxEnd{exit: ev.ExitCode, isErr: ev.ExitCode != nil && *ev.ExitCode != 0,
+			output: ingest.FirstNonEmpty(ev.Aggregated, strings.TrimRight(ev.Stdout+"\n"+ev.Stderr, "\n"))}
+		cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
+			input, _ := json.Marshal(struct {
+				Command json.RawMessage `json:"command,omitempty"`
+			}{ev.Command})
+			return &transcript.ToolCall{Name: "exec_command", Kind: transcript.ShellTool, Input: string(input)}
+		})
+	case "mcp_tool_call_end":
+		cs.ended(ev.CallID, cs.mcpEnd(n, ev.Result), t, func() *transcript.ToolCall {
+			name := "mcp__" + ev.Invocation.Server + "__" + ev.Invocation.Tool
+			return &transcript.ToolCall{Name: name, Kind: transcript.MCPTool, Input: ingest.Text(ev.Invocation.Arguments)}
+		})
+	case "dynamic_tool_call_response":
+		r := &transcript.ToolResult{}
+		cs.fill(n, ev.ContentItems, r)
+		e := cxEnd{isErr: ev.Success != nil && !*ev.Success, output: ingest.FirstNonEmpty(r.Output, ingest.ErrorMessage(ev.Error)), images: r.Images}
+		cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
+			return &transcript.ToolCall{Name: ev.Tool, Kind: Tools.Kind(ev.Tool), Input: ingest.Text(ev.Arguments)}
+		})
+	case "web_search_end":
+		cs.searchResults(ev)
+	case "collab_agent_spawn_end":
+		cs.spawned(cs.calls[ev.CallID].c, ev.NewThread)
+	case "sub_agent_activity":
+		ingest.AddChild(cs.s, ev.AgentTID)
+		cs.system(true, t, ingest.EventPart("subagent", strings.TrimSpace("Subagent "+ingest.FirstNonEmpty(ev.AgentPath, ev.AgentTID)+": "+ingest.Text(ev.Kind)), nil))
+	case "entered_review_mode":
+		cs.enterReview(ev, t)
+	case "exited_review_mode":
+		cs.exitReview(ev.Review, t)
+	default:
+		return false
+	}
+	return true
+}
+
+// noteEvent reads a goal, an undo or a guardian's assessment as events.
+func (cs *cxSession) noteEvent(ev *cxEvent, payload, line []byte, t time.Time) bool {
+	switch ev.Type {
+	case "thread_goal_updated":
+		var g struct {
+			Goal struct{ Objective, Status string }
+		}
+		_ = ingest.Unmarshal(payload, &g)
+		cs.system(true, t, ingest.EventPart("goal", strings.TrimSpace("Goal: "+g.Goal.Objective+" ("+g.Goal.Status+")"), nil))
+	case "undo_completed":
+		cs.system(true, t, ingest.EventPart("info", "Undo: "+ingest.FirstNonEmpty(ingest.Text(ev.Message), "done"), nil))
+	case "guardian_assessment":
+		cs.system(true, t, ingest.EventPart("permission", strings.TrimSpace("Guardian assessment "+ingest.Text(ev.Status)+": "+ev.Rationale), line))
+	default:
+		return false
+	}
+	return true
+}
+
+// itemCompleted reads a turn item: newer rollouts write the user's,
+// the agent's and the reasoning's in place of the events of older ones.
+func (cs *cxSession) itemCompleted(n int, ev *cxEvent, line []byte, t time.Time) error {
+	var item struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	_ = ingest.Unmarshal(ev.Item, &item)
+	switch item.Type {
+	case "UserMessage", "AgentMessage", "Reasoning":
+		// Newer rollouts write these turn items in place of the
+		// user_message, agent_message and agent_reasoning events.
+		legacy, err := cxLegacyEvent(ev.Item)
+		if err != nil {
+			return err
+		}
+		return cs.event(n, legacy, line, t)
+	case "Plan": // a plan-mode proposal: no response item carries it
+		if strings.TrimSpace(item.Text) != "" {
+			m := cs.assistant(t)
+			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: item.Text})
+		}
+	case "Sleep":
+		cs.system(true, t, ingest.EventPart("info", "Slept", line))
+	case "HookPrompt": // what a hook told the model
+		var hp struct {
+			Fragments []struct{ Text string } `json:"fragments"`
+		}
+		_ = ingest.Unmarshal(ev.Item, &hp)
+		var parts []*transcript.Part
+		for _, f := range hp.Fragments {
+			parts = append(parts, &transcript.Part{Kind: transcript.TextPart, Text: f.Text})
+		}
+		cs.add(&transcript.Message{Role: transcript.User, Time: t, Meta: true, Parts: parts})
+	default: // copies of response items
+		cs.skip("event_msg/item_completed/" + item.Type)
+	}
+	return nil
+}
+
+// cxLegacyEvent rewrites a UserMessage, AgentMessage or Reasoning turn
+// item as the event older rollouts wrote for it.
+func cxLegacyEvent(raw json.RawMessage) ([]byte, error) {
+	var it struct {
+		Type    string `json:"type"`
+		Content []struct {
+			Type     string `json:"type"`
+			Text     string `json:"text"`
+			ImageURL string `json:"image_url"`
+		} `json:"content"`
+		Summary []string `json:"summary_text"`
+		Raw     []string `json:"raw_content"`
+	}
+	if err := ingest.Unmarshal(raw, &it); err != nil {
+		return nil, err
+	}
+	var texts, images []string
+	for _, c := range it.Content {
+		texts = append(texts, c.Text)
+		if c.ImageURL != "" {
+			images = append(images, c.ImageURL)
+		}
+	}
+	ev := map[string]any{"type": "user_message", "message": strings.Join(texts, ""), "images": images}
+	switch {
+	case it.Type == "AgentMessage":
+		ev = map[string]any{"type": "agent_message", "message": strings.Join(texts, "")}
+	case it.Type == "Reasoning" && len(it.Summary) > 0:
+		ev = map[string]any{"type": "agent_reasoning", "text": strings.Join(it.Summary, "\n\n")}
+	case it.Type == "Reasoning":
+		ev = map[string]any{"type": "agent_reasoning_raw_content", "text": strings.Join(it.Raw, "\n\n")}
+	}
+	return json.Marshal(ev)
+}
+
+// enterReview starts a /review: a call of the review subagent, which
+// mergeCodex links to the subagent's own rollout.
+func (cs *cxSession) enterReview(ev *cxEvent, t time.Time) {
+	var target struct {
+		Type         string `json:"type"`
+		Instructions string `json:"instructions"`
+	}
+	_ = ingest.Unmarshal(ev.Target, &target)
+	in := map[string]any{"description": "Review " + ingest.FirstNonEmpty(ev.Hint, target.Type, ingest.Text(ev.Message))}
+	if p := ingest.FirstNonEmpty(ev.Prompt, target.Instructions); p != "" {
+		in["prompt"] = p
+	}
+	if ev.Target != nil {
+		in["target"] = ev.Target
+	}
+	input, _ := json.Marshal(in)
+	cs.reviews++
+	c := &transcript.ToolCall{ID: fmt.Sprintf("review-%d", cs.reviews), Name: cxReview, Kind: transcript.TaskTool, Input: string(input)}
+	cs.system(false, t, &transcript.Part{Kind: transcript.CallPart, Call: c})
+	cs.review = cxCall{c, cs.last}
+}
+
+// exitReview gives the open review's call its findings.
+func (cs *cxSession) exitReview(out *cxReviewOutput, t time.Time) {
+	md := "The review ended without a result: it was interrupted."
+	if out != nil {
+		md = ingest.FirstNonEmpty(out.markdown(), "No findings.")
+	}
+	if cs.review.c == nil { // the review began before this file did
+		cs.system(false, t, ingest.EventPart("review", "Review finished", nil), &transcript.Part{Kind: transcript.TextPart, Text: md})
+		return
+	}
+	r := &transcript.ToolResult{CallID: cs.review.c.ID, Output: md}
+	cs.review.m.Parts = append(cs.review.m.Parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})
+	cs.results[r.CallID] = r
+	cs.review = cxCall{}
+}
+
+// tokens counts a token_count once per model response: Codex repeats the
+// last count when only the rate limits change, which leaves the total as it
+// was.
+func (cs *cxSession) tokens(raw json.RawMessage) {
+	var info struct {
+		Total *cxUsage `json:"total_token_usage"`
+		Last  *cxUsage `json:"last_token_usage"`
+		// Some 0.50 rollouts wrote bare prompt and completion counts.
+		Prompt     int64 `json:"prompt"`
+		Completion int64 `json:"completion"`
+	}
+	if ingest.Unmarshal(raw, &info) != nil {
+		return
+	}
+	last := info.Last
+	if last == nil && info.Total == nil && info.Prompt+info.Completion > 0 {
+		last = &cxUsage{Input: info.Prompt, Output: info.Completion}
+	}
+	if info.Total != nil {
+		if cs.lastTotal != nil && *cs.lastTotal == *info.Total {
+			return
+		}
+		cs.lastTotal = info.Total
+		cs.total = info.Total.usage()
+	}
+	if last == nil {
+		return
+	}
+	cs.sum.Add(last.usage())
+	if cs.cur != nil {
+		cs.cur.Usage.Add(last.usage())
+	}
+}
+
+func (cs *cxSession) mcpEnd(n int, raw json.RawMessage) cxEnd {
+	var res struct {
+		Ok *struct {
+			Content json.RawMessage `json:"content"`
+			IsError bool            `json:"isError"`
+		} `json:"Ok"`
+		Err json.RawMessage `json:"Err"`
+	}
+	if ingest.Unmarshal(raw, &res) != nil || res.Ok == nil {
+		return cxEnd{isErr: res.Err != nil, output: ingest.FirstNonEmpty(ingest.Text(res.Err), ingest.Text(raw))}
+	}
+	r := &transcript.ToolResult{}
+	cs.contentOutput(n, res.Ok.Content, r)
+	return cxEnd{isErr: res.Ok.IsError, output: r.Output, images: r.Images}
+}
+
+// searchResults gives a web search call the results its end event lists.
+// The call is found by id or, as ids often differ, by its query.
+func (cs *cxSession) searchResults(ev *cxEvent) {
+	if len(ev.Results) == 0 {
+		cs.skip("event_msg/" + ev.Type)
+		return
+	}
+	var lines []string
+	for _, h := range ev.Results {
+		lines = append(lines, strings.TrimSpace(h.Title+" "+h.URL+"\n"+h.Snippet))
+	}
+	c := cs.calls[ev.CallID].c
+	for _, sc := range cs.searches {
+		var a struct {
+			Query string `json:"query"`
+		}
+		if c == nil && (sc.c.ID == "" || cs.results[sc.c.ID] == nil) &&
+			ingest.Unmarshal([]byte(sc.c.Input), &a) == nil && a.Query == ev.Query {
+			c = sc.c
+			if c.ID == "" { // the call had no id: the event's names it
+				c.ID = ev.CallID
+				cs.calls[c.ID] = sc
+			}
+		}
+	}
+	if c == nil || c.ID == "" || cs.results[c.ID] != nil {
+		cs.skip("event_msg/" + ev.Type)
+		return
+	}
+	r := &transcript.ToolResult{CallID: c.ID, Output: strings.Join(lines, "\n\n")}
+	cs.results[c.ID] = r
+	m := cs.calls[c.ID].m
+	m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})
+}
+
+func (r *cxReviewOutput) markdown() string {
+	if r == nil {
+		return ""
+	}
+	var b strings.Builder
+	if s := strings.TrimSpace(r.Correctness + ": " + r.Explanation); s != ":" {
+		b.WriteString(strings.Trim(s, ": ") + "\n")
+	}
+	for _, f := range r.Findings {
+		fmt.Fprintf(&b, "\n- **%s** (%s:%d-%d)\n  %s\n", f.Title, f.Location.Path, f.Location.Range.Start, f.Location.Range.End, f.Body)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// rollback marks the last n turns, which the user rolled back, as a branch
+// off the conversation's final line. Branch holds the id of the message
+// they branched from, or the number of the turns kept when it has none.
+func (cs *cxSession) rollback(n int, t time.Time) {
+	turns := cs.s.Turns
+	keep := min(max(len(turns)-n, 0), len(turns))
+	branch := fmt.Sprintf("turn %d", keep)
+	if keep > 0 {
+		if ms := turns[keep-1].Messages; len(ms) > 0 && ms[len(ms)-1].ID != "" {
+			branch = ms[len(ms)-1].ID
+		}
+	}
+	for _, turn := range turns[keep:] {
+		for _, m := range turn.Messages {
+			if m.Branch == "" {
+				m.Branch = branch
+			}
+		}
+	}
+	turnWord := "turns"
+	if n == 1 {
+		turnWord = "turn"
+	}
+	cs.system(true, t, ingest.EventPart("rewind", fmt.Sprintf("Rolled back %d %s", n, turnWord), nil))
+}
+
+// finish settles what the whole file was needed for.
+func (cs *cxSession) finish() {
+	for _, id := range cs.endIDs {
+		e, ok := cs.ends[id]
+		if !ok {
+			continue
+		}
+		// The call's output was never written: its end event is all there is.
+		r := &transcript.ToolResult{CallID: id}
+		e.apply(r)
+		m := cs.calls[id].m
+		m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})
+	}
+	if cs.openTurn && len(cs.s.Turns) > 0 {
+		cs.s.Turns[len(cs.s.Turns)-1].Status = transcript.Incomplete
+	}
+	cs.s.Title = cs.title // else the site shows the first prompt
+	cs.s.Ended = cs.lastRecord
+	if cs.lastTotal != nil {
+		cs.s.Usage = cs.total
+	} else {
+		cs.s.Usage = cs.sum
+	}
+}
+
+// mergeCodex links sessions across files: a fork or spawned thread to the
+// session it came from. A rollout read twice (a plain and a .zst copy, or
+// an active and an archived one) becomes one session.
+func mergeCodex(ss []*transcript.Session) []*transcript.Session {
+	byID := map[string]int{}
+	var out []*transcript.Session
+	for _, s := range ss {
+		i, dup := byID[s.ID]
+		if !dup || s.Started.IsZero() {
+			byID[s.ID] = len(out)
+			out = append(out, s)
+			continue
+		}
+		keep, drop := out[i], s
+		if drop.Stats().Messages > keep.Stats().Messages {
+			keep, drop = drop, keep
+			out[i] = keep
+		}
+		keep.Sources = append(append(keep.Sources, drop.Source), drop.Sources...)
+		keep.Warnings = append(keep.Warnings, drop.Warnings...)
+	}
+	linkReviews(out)
+	for _, s := range out {
+		if i, ok := byID[s.ParentID]; ok {
+			linkSpawn(out[i], s)
+			ingest.AddChild(out[i], s.ID)
+		}
+	}
+	for _, s := range out {
+		for _, c := range callsOf(s, "spawn_agent") {
+			if i, ok := byID[c.Subagent]; ok {
+				titleSpawned(out[i], c)
+			}
+		}
+	}
+	return out
+}
+
+// titleSpawned names a spawned agent whose rollout holds no prompt (its
+// task came as a message from its parent) after the task it was given.
+func titleSpawned(child *transcript.Session, c *transcript.ToolCall) {
+	var in struct {
+		Message  string `json:"message"`
+		TaskName string `json:"task_name"`
+	}
+	if child.Title != "" || child.FirstPrompt() != "" || ingest.Unmarshal([]byte(c.Input), &in) != nil {
+		return
+	}
+	child.Title = ingest.FirstNonEmpty(strings.TrimSpace(in.Message), in.TaskName)
+}
+
+// callsOf lists the session's calls of a tool.
+func callsOf(s *transcript.Session, name string) []*transcript.ToolCall {
+	var out []*transcript.ToolCall
+	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+		if p.Call != nil && p.Call.Name == name {
+			out = append(out, p.Call)
+		}
+	})
+	return out
+}
+
+// Meta keys the merge links sessions by.
+const (
+	cxSource    = "source"
+	cxAgentPath = "agent path"
+)
+
+// codexLinks groups a review subagent whose rollout names no parent (before
+// 0.12x) with the sessions of its folder that ran a /review: the review
+// call that started it is one of theirs.
+func codexLinks(s *transcript.Session) []string {
+	if s.CWD != "" && (isReviewAgent(s) && s.ParentID == "" || len(reviewCalls(s)) > 0) {
+		return []string{"review\x00" + s.CWD}
+	}
+	return nil
+}
+
+func isReviewAgent(s *transcript.Session) bool { return s.Meta[cxSource] == "subagent "+cxReview }
+
+type cxTimedCall struct {
+	s *transcript.Session
+	c *transcript.ToolCall
+	t time.Time
+}
+
+// reviewCalls lists the session's /review calls that no subagent answers yet.
+func reviewCalls(s *transcript.Session) []cxTimedCall {
+	var out []cxTimedCall
+	s.Parts(func(m *transcript.Message, p *transcript.Part) {
+		if c := p.Call; c != nil && c.Name == cxReview && c.Kind == transcript.TaskTool && c.Subagent == "" {
+			out = append(out, cxTimedCall{s, c, m.Time})
+		}
+	})
+	return out
+}
+
+// reviewSlack is how much earlier than its /review a review subagent's
+// rollout may say it started (the two clocks are read apart), and
+// reviewWindow how much later, when only the folder ties them.
+const (
+	reviewSlack  = 5 * time.Second
+	reviewWindow = 2 * time.Minute
+)
+
+// linkReviews links each review subagent to the /review call that started
+// it: the latest one before it began, in the parent its rollout names or,
+// when it names none, in a session of the same folder.
+func linkReviews(ss []*transcript.Session) {
+	var calls []cxTimedCall
+	var agents []*transcript.Session
+	for _, s := range ss {
+		calls = append(calls, reviewCalls(s)...)
+		if isReviewAgent(s) {
+			agents = append(agents, s)
+		}
+	}
+	slices.SortStableFunc(agents, func(a, b *transcript.Session) int { return a.Started.Compare(b.Started) })
+	for _, a := range agents {
+		best := -1
+		for i, c := range calls {
+			switch {
+			case c.c.Subagent != "" || c.s == a || c.t.After(a.Started.Add(reviewSlack)):
+			case a.ParentID != "" && c.s.ID != a.ParentID:
+			case a.ParentID == "" && (c.s.CWD != a.CWD || a.Started.Sub(c.t) > reviewWindow):
+			case best < 0 || c.t.After(calls[best].t):
+				best = i
+			}
+		}
+		if best >= 0 {
+			c := calls[best]
+			c.c.Subagent = a.ID
+			a.ParentID = cmp.Or(a.ParentID, c.s.ID)
+		}
+	}
+}
+
+// linkSpawn gives the spawn_agent call that started child its link when
+// only the agent path ties them: MultiAgentV2's spawn_agent returns the
+// path (task_name), not the thread id.
+func linkSpawn(parent, child *transcript.Session) {
+	path := child.Meta[cxAgentPath]
+	if path == "" {
+		return
+	}
+	outputs := map[string]string{}
+	parent.Parts(func(_ *transcript.Message, p *transcript.Part) {
+		if r := p.Result; r != nil {
+			outputs[r.CallID] = r.Output
+		}
+	})
+	for _, c := range callsOf(parent, "spawn_agent") {
+		var out struct {
+			TaskName string `json:"task_name"`
+		}
+		if c.Subagent == "" && ingest.Unmarshal([]byte(outputs[c.ID]), &out) == nil && out.TaskName == path {
+			c.Subagent = child.ID
+		}
+	}
+}

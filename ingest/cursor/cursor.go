@@ -1,0 +1,708 @@
+// Package cursor reads the sessions of Cursor: the agent transcripts under
+// ~/.cursor/projects and the cursor-agent CLI's SQLite store.
+package cursor
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// Reader reads Cursor's agent transcripts (JSONL since early 2026, plain
+// text before) and the cursor-agent CLI's SQLite store.
+var Reader = &ingest.Reader{
+	Name:  "cursor",
+	Agent: "Cursor",
+	Files: "~/.cursor/projects/<project>/agent-transcripts/<id>/<id>.jsonl with subagents in <id>/subagents/*.jsonl (linked to their parent), " +
+		"the older agent-transcripts/<id>.txt, and the cursor-agent store ~/.cursor/chats/<md5 of cwd>/<agent id>/store.db (SQLite, with its -wal)",
+	Detects: "JSONL records {role, message: {content}} without type or uuid, and {\"type\": \"turn_ended\", status}; " +
+		"text opening with a \"user:\" line followed by <user_query> or an \"assistant:\" line; " +
+		"a SQLite database whose schema creates tables blobs and meta",
+	Detect:    detectCursor,
+	Read:      readCursor,
+	Merge:     ingest.LinkParents,
+	Locations: cursorLocations,
+	Tools:     Tools,
+}
+
+// Tools are Cursor's tools, and the context it sends beside the
+// <user_query> it wraps the prompt in.
+var Tools = &ingest.Tools{
+	Kinds: map[string]transcript.ToolKind{
+		"run_terminal_cmd": transcript.ShellTool,
+		"readlints":        transcript.ReadTool, "read_lints": transcript.ReadTool,
+		"delete": transcript.WriteTool, "delete_file": transcript.WriteTool,
+		"strreplace": transcript.EditTool, "search_replace": transcript.EditTool, "editnotebook": transcript.EditTool,
+		"codebase_search": transcript.SearchTool, "grep_search": transcript.SearchTool, "file_search": transcript.SearchTool,
+		"todo_write": transcript.TaskTool,
+	},
+	Injected: []string{
+		"<user_info>",
+		"<attached_files>",
+		"<open_and_recently_viewed_files>",
+		"<cursor_commands>",
+		"<system_reminder>",
+		"<user_rules>",
+		"<project_layout>",
+		"<git_status>",
+	},
+}
+
+func init() { ingest.Register(Reader) }
+
+func cursorLocations(home string, _ func(string) string) []ingest.Location {
+	return []ingest.Location{
+		{Name: "cursor", Dir: filepath.Join(home, ".cursor", "projects")},
+		{Name: "cursor-chats", Dir: filepath.Join(home, ".cursor", "chats")},
+	}
+}
+
+func detectCursor(h *ingest.Head) float64 {
+	if bytes.HasPrefix(h.Data, ingest.SQLiteMagic) {
+		return ingest.When(ingest.SQLiteTables(h, "blobs", "meta"), ingest.Likely)
+	}
+	if rs := h.Records(); len(rs) > 0 && !h.IsArray() {
+		if !isCursorRecord(rs[0]) {
+			return 0
+		}
+		// Other records may be types Cursor adds later, but none of the
+		// keys that mark other formats' records.
+		for _, r := range rs {
+			if !isCursorRecord(r) && (!r.Has("type") || r.Has("timestamp") || r.Has("uuid") || r.Has("sessionId") || r.Has("parentId") || r.Has("payload")) {
+				return 0
+			}
+		}
+		return ingest.Maybe
+	}
+	return ingest.When(isCursorText(h.Text()), ingest.Maybe)
+}
+
+var cursorRoles = map[string]bool{"user": true, "assistant": true, "system": true, "tool": true}
+
+func isCursorRecord(r ingest.Record) bool {
+	if r["type"] == "turn_ended" {
+		return true
+	}
+	return cursorRoles[r["role"]] && r["message"] == "{" && !r.Has("type") && !r.Has("uuid")
+}
+
+func isCursorText(s string) bool {
+	s = strings.TrimLeft(s, "\ufeff \t\r\n")
+	rest, ok := strings.CutPrefix(s, "user:")
+	if !ok || !strings.HasPrefix(strings.TrimLeft(rest, " \t\r"), "\n") {
+		return false
+	}
+	return strings.Contains(rest, "<user_query>") || strings.Contains(rest, "\nassistant:")
+}
+
+func readCursor(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, _ := br.Peek(len(ingest.SQLiteMagic))
+	if bytes.Equal(head, ingest.SQLiteMagic) {
+		return readCursorStore(ctx, f, br)
+	}
+	b := newCuBuilder(f)
+	var err error
+	if start, _ := br.Peek(4096); bytes.HasPrefix(bytes.TrimLeft(start, "\ufeff \t\r\n"), []byte("{")) {
+		err = ingest.JSONL(ctx, f, br, b.jsonLine)
+	} else {
+		err = b.readText(ctx, br)
+	}
+	if len(b.s.Turns) == 0 {
+		return nil, err
+	}
+	b.finish()
+	return []*transcript.Session{b.s}, err
+}
+
+// cuBuilder builds one Cursor session from messages in order.
+type cuBuilder struct {
+	f       *ingest.File
+	s       *transcript.Session
+	stem    string
+	pending map[string][]string   // tool name → ids of text transcript calls waiting for their result
+	added   []*transcript.Message // what add appended, for the store to name
+	model   string                // the model the store's reasoning last named
+}
+
+func newCuBuilder(f *ingest.File) *cuBuilder {
+	b := &cuBuilder{f: f, stem: ingest.Stem(f.Rel), pending: map[string][]string{}}
+	b.s = &transcript.Session{ID: b.stem, Meta: map[string]string{}}
+	// .../<project>/agent-transcripts/<id>/subagents/<sub>.jsonl
+	dirs := strings.Split(path.Dir(f.Rel), "/")
+	for i, d := range dirs {
+		if d == "agent-transcripts" && i > 0 {
+			b.s.Project = dirs[i-1]
+		}
+	}
+	if n := len(dirs); n >= 2 && dirs[n-1] == "subagents" {
+		b.s.ParentID = dirs[n-2]
+	}
+	return b
+}
+
+func (b *cuBuilder) add(m *transcript.Message) {
+	if len(m.Parts) > 0 {
+		b.s.Append(m)
+		b.added = append(b.added, m)
+	}
+}
+
+func (b *cuBuilder) event(kind, desc string, raw []byte) {
+	p := ingest.EventPart(kind, desc, raw)
+	if kind == transcript.Unknown {
+		p = b.f.Unknown(desc, raw)
+	}
+	b.add(&transcript.Message{Role: transcript.System, Meta: true, Parts: []*transcript.Part{p}})
+}
+
+func (b *cuBuilder) finish() {
+	if b.s.CWD != "" {
+		b.s.Project = "" // the site names the project after the directory
+	}
+}
+
+// cuLine is a line of a JSONL agent transcript.
+type cuLine struct {
+	Type    string          `json:"type"`
+	Status  string          `json:"status"`
+	Error   json.RawMessage `json:"error"`
+	Role    string          `json:"role"`
+	Message *struct {
+		Content json.RawMessage `json:"content"`
+	} `json:"message"`
+}
+
+func (b *cuBuilder) jsonLine(n int, line []byte) error {
+	var ln cuLine
+	if err := ingest.Unmarshal(line, &ln); err != nil {
+		return err
+	}
+	switch {
+	case ln.Type == "turn_ended":
+		b.turnEnded(ln.Status, ingest.Text(ln.Error), line)
+	case ln.Type == "" && ln.Role != "" && ln.Message != nil:
+		b.message(n, ln.Role, ln.Message.Content, line)
+	default:
+		b.event(transcript.Unknown, "Unknown record", bytes.Clone(line))
+	}
+	return nil
+}
+
+// turnStatuses maps turn_ended statuses to the model's.
+var turnStatuses = map[string]string{"success": transcript.Completed, "aborted": transcript.Aborted, "error": transcript.Failed}
+
+// turnEnded closes the turn: Cursor writes no other sign of how it ended.
+func (b *cuBuilder) turnEnded(status, errText string, raw []byte) {
+	st, known := turnStatuses[status]
+	switch {
+	case !known:
+		b.event("info", "Turn ended: "+ingest.FirstNonEmpty(status, "(no status)"), bytes.Clone(raw))
+	case errText != "" && status == "aborted":
+		b.event(transcript.Interrupt, errText, nil)
+	case errText != "" || status == "error":
+		b.event(transcript.ErrorEvent, ingest.FirstNonEmpty(errText, "The turn ended with an error"), nil)
+	}
+	if len(b.s.Turns) == 0 {
+		b.event("info", "Turn ended: "+status, nil) // an IDE transcript keeps only these markers
+	}
+	if known {
+		b.s.Turns[len(b.s.Turns)-1].Status = st
+	}
+}
+
+// cuPart is a content block of any Cursor container: Anthropic-style in
+// transcripts (text, tool_use), Vercel AI SDK-style in the store (text,
+// reasoning, tool-call, tool-result, image, file).
+type cuPart struct {
+	Type       string          `json:"type"`
+	Text       string          `json:"text"`
+	Thinking   string          `json:"thinking"`
+	ID         string          `json:"id"`
+	ToolCallID string          `json:"toolCallId"`
+	ToolUseID  string          `json:"tool_use_id"`
+	Name       string          `json:"name"`
+	ToolName   string          `json:"toolName"`
+	Input      json.RawMessage `json:"input"`
+	Args       json.RawMessage `json:"args"`
+	Result     json.RawMessage `json:"result"`
+	Output     json.RawMessage `json:"output"`
+	Content    json.RawMessage `json:"content"`
+	IsError    bool            `json:"isError"`
+	IsErr      bool            `json:"is_error"`
+	Image      string          `json:"image"`
+	Data       string          `json:"data"`
+	URL        string          `json:"url"`
+	MimeType   string          `json:"mimeType"`
+	MediaType  string          `json:"mediaType"`
+	Source     *struct {
+		Data string `json:"data"`
+		URL  string `json:"url"`
+	} `json:"source"`
+	ProviderOptions struct {
+		Cursor struct {
+			ModelName string `json:"modelName"`
+		} `json:"cursor"`
+	} `json:"providerOptions"`
+	raw json.RawMessage
+}
+
+// cuParts decodes content: a string or an array of blocks.
+func cuParts(raw json.RawMessage) []cuPart {
+	var s string
+	if ingest.Unmarshal(raw, &s) == nil {
+		return []cuPart{{Type: "text", Text: s}}
+	}
+	var items []json.RawMessage
+	if ingest.Unmarshal(raw, &items) != nil {
+		if len(bytes.TrimSpace(raw)) == 0 || string(raw) == "null" {
+			return nil
+		}
+		return []cuPart{{Type: "?", raw: raw}}
+	}
+	ps := make([]cuPart, 0, len(items))
+	for _, it := range items {
+		p := cuPart{raw: it}
+		if ingest.Unmarshal(it, &s) == nil {
+			p.Type, p.Text = "text", s
+		} else if ingest.Unmarshal(it, &p) != nil {
+			p.Type = "?"
+		}
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+// message maps one message of any Cursor container. n is its line (0 in
+// the store), raw the record it came from.
+func (b *cuBuilder) message(n int, role string, content json.RawMessage, raw []byte) {
+	ps := cuParts(content)
+	switch role {
+	case "user":
+		b.user(n, ps)
+		return
+	case "system":
+		m := &transcript.Message{Role: transcript.System, Meta: true}
+		for i, p := range ps {
+			if part := b.part(n, p, i); part != nil {
+				m.Parts = append(m.Parts, part)
+			}
+		}
+		b.add(m)
+		return
+	case "assistant", "tool":
+	default:
+		b.event(transcript.Unknown, "Unknown role "+strconv.Quote(role), bytes.Clone(raw))
+		return
+	}
+	m := &transcript.Message{Role: transcript.Tool}
+	for i, p := range ps {
+		if mn := p.ProviderOptions.Cursor.ModelName; mn != "" && role == "assistant" {
+			b.model = mn
+		}
+		if part := b.part(n, p, i); part != nil {
+			m.Parts = append(m.Parts, part)
+		}
+	}
+	if role == "assistant" {
+		// Only reasoning names the model: later replies keep the last one named.
+		m.Role, m.Model = transcript.Assistant, b.model
+	}
+	b.add(m)
+}
+
+// part maps one content block. i is its index, for synthesized call ids.
+func (b *cuBuilder) part(n int, p cuPart, i int) *transcript.Part {
+	switch p.Type {
+	case "text":
+		if strings.TrimSpace(p.Text) == "" {
+			return nil
+		}
+		return &transcript.Part{Kind: transcript.TextPart, Text: p.Text}
+	case "reasoning", "thinking", "redacted-reasoning":
+		t := cmp.Or(p.Text, p.Thinking)
+		if strings.TrimSpace(t) == "" {
+			if p.Type != "redacted-reasoning" {
+				return nil
+			}
+			t = "(redacted reasoning)"
+		}
+		return &transcript.Part{Kind: transcript.ThinkingPart, Text: t}
+	case "tool_use", "tool-call":
+		name := ingest.FirstNonEmpty(p.Name, p.ToolName)
+		input := p.Input
+		if len(input) == 0 {
+			input = p.Args
+		}
+		// Transcripts have no ids: one is made from the file and the block's place.
+		id := ingest.FirstNonEmpty(p.ToolCallID, p.ID, fmt.Sprintf("%s#%d.%d", b.stem, n, i))
+		return &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
+			ID: id, Name: name, Kind: Tools.Kind(name), Input: ingest.Text(input)}}
+	case "tool_result", "tool-result":
+		r := &transcript.ToolResult{CallID: ingest.FirstNonEmpty(p.ToolCallID, p.ToolUseID), IsError: p.IsError || p.IsErr}
+		out := p.Result
+		for _, alt := range []json.RawMessage{p.Output, p.Content} {
+			if len(out) == 0 {
+				out = alt
+			}
+		}
+		var isErr bool
+		r.Output, r.Images, isErr = b.output(n, out)
+		r.IsError = r.IsError || isErr
+		r.ExitCode = ingest.ExitCode(r.Output)
+		return &transcript.Part{Kind: transcript.ResultPart, Result: r}
+	case "image", "file":
+		return b.image(n, p)
+	}
+	return b.f.Unknown("Unknown content part", p.raw)
+}
+
+// image maps an image or file part: base64 data, a data: URL or a link.
+func (b *cuBuilder) image(n int, p cuPart) *transcript.Part {
+	data := ingest.FirstNonEmpty(p.Image, p.Data, p.URL)
+	if p.Source != nil {
+		data = ingest.FirstNonEmpty(p.Source.Data, p.Source.URL)
+	}
+	mime := ingest.FirstNonEmpty(p.MimeType, p.MediaType)
+	if strings.HasPrefix(data, "http://") || strings.HasPrefix(data, "https://") {
+		if p.Type == "image" || strings.HasPrefix(mime, "image/") {
+			return &transcript.Part{Kind: transcript.ImagePart, Image: &transcript.Image{URL: data}}
+		}
+		return &transcript.Part{Kind: transcript.TextPart, Text: fmt.Sprintf("(file %s, %s)", data, mime)}
+	}
+	img, ok := ingest.DecodeImage(b.f, data)
+	switch {
+	case !ok:
+		b.f.Warn(n, "%s data is not base64; skipped", p.Type)
+		return &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable " + ingest.FirstNonEmpty(mime, p.Type) + " data)"}
+	case img.MediaType == "application/octet-stream":
+		return &transcript.Part{Kind: transcript.TextPart, Text: fmt.Sprintf("(%s attachment, %d bytes)", ingest.FirstNonEmpty(mime, p.Type), len(img.Data))}
+	}
+	return &transcript.Part{Kind: transcript.ImagePart, Image: img}
+}
+
+// output reads a tool result: a string, content blocks, or an AI SDK v5
+// output {type, value}.
+func (b *cuBuilder) output(n int, raw json.RawMessage) (out string, imgs []*transcript.Image, isErr bool) {
+	var v5 struct {
+		Type  string          `json:"type"`
+		Value json.RawMessage `json:"value"`
+	}
+	if ingest.Unmarshal(raw, &v5) == nil && v5.Type != "" && v5.Value != nil {
+		if v5.Type != "content" {
+			return ingest.Text(v5.Value), nil, strings.HasPrefix(v5.Type, "error")
+		}
+		raw = v5.Value
+	}
+	if len(raw) == 0 || raw[0] != '[' {
+		return ingest.Text(raw), nil, false
+	}
+	var texts []string
+	for _, p := range cuParts(raw) {
+		part := b.part(n, p, 0)
+		switch {
+		case part == nil:
+		case part.Kind == transcript.ImagePart:
+			imgs = append(imgs, part.Image)
+		case part.Kind == transcript.TextPart:
+			texts = append(texts, part.Text)
+		default:
+			texts = append(texts, ingest.Text(p.raw))
+		}
+	}
+	return strings.Join(texts, "\n"), imgs, false
+}
+
+// user maps a user message. Cursor wraps what the user typed in
+// <user_query> and puts the context it adds (<user_info>, open files,
+// rules) beside it: that becomes a meta message before the prompt.
+func (b *cuBuilder) user(n int, ps []cuPart) {
+	ctxMsg := &transcript.Message{Role: transcript.User, Meta: true}
+	prompt := &transcript.Message{Role: transcript.User}
+	for i, p := range ps {
+		if p.Type != "text" {
+			if part := b.part(n, p, i); part != nil {
+				prompt.Parts = append(prompt.Parts, part)
+			}
+			continue
+		}
+		q, rest, t := cursorWrappers(p.Text)
+		if !t.IsZero() {
+			prompt.Time, ctxMsg.Time = t, t
+		}
+		if rest != "" {
+			b.userInfo(rest)
+			ctxMsg.Parts = append(ctxMsg.Parts, &transcript.Part{Kind: transcript.TextPart, Text: rest})
+		}
+		if q != "" {
+			prompt.Parts = append(prompt.Parts, ingest.UserText(Tools, q, &prompt.Meta)...)
+		}
+	}
+	if prompt.Meta { // injected text Cursor did not wrap
+		ctxMsg.Parts = append(ctxMsg.Parts, prompt.Parts...)
+		prompt.Parts = nil
+	}
+	if !slices.ContainsFunc(prompt.Parts, func(p *transcript.Part) bool { return p.Kind != transcript.ResultPart }) {
+		prompt.Role = transcript.Tool
+	}
+	b.add(ctxMsg)
+	b.add(prompt)
+}
+
+var (
+	cuQueryRE     = regexp.MustCompile(`(?s)<user_query>\s*(.*?)\s*(?:</user_query>|$)`)
+	cuTimestampRE = regexp.MustCompile(`(?s)<timestamp>\s*(.*?)\s*</timestamp>`)
+	cuWorkspaceRE = regexp.MustCompile(`(?m)^\s*Workspace Path:\s*(.+?)\s*$`)
+	cuKeyRE       = regexp.MustCompile(`(?m)^\s*(OS Version|Shell):\s*(.+?)\s*$`)
+)
+
+// cursorWrappers splits a user text into the query the user typed, the
+// rest (context Cursor added), and the time its <timestamp> tag gives. A
+// text without <user_query> is all query, unless it is injected context.
+func cursorWrappers(s string) (query, rest string, t time.Time) {
+	if m := cuTimestampRE.FindStringSubmatchIndex(s); m != nil {
+		if ts, ok := cursorTime(s[m[2]:m[3]]); ok {
+			t = ts
+			s = s[:m[0]] + s[m[1]:]
+		}
+	}
+	m := cuQueryRE.FindStringSubmatchIndex(s)
+	if m == nil {
+		if Tools.IsInjected(s) {
+			return "", strings.TrimSpace(s), t
+		}
+		return strings.TrimSpace(s), "", t
+	}
+	return s[m[2]:m[3]], strings.TrimSpace(s[:m[0]] + s[m[1]:]), t
+}
+
+// cuZoneRE reads the zone Cursor writes after the time: "(UTC+1)", "(UTC-5:30)".
+var cuZoneRE = regexp.MustCompile(`^(.*?)\s*\(UTC(?:([+-])(\d{1,2})(?::?(\d{2}))?)?\)$`)
+
+var cuTimeLayouts = []string{
+	"Monday, Jan 2, 2006, 3:04 PM", "Monday, January 2, 2006, 3:04 PM", "Monday, Jan 2, 2006, 3:04:05 PM",
+	"Mon, Jan 2, 2006, 3:04 PM", "Jan 2, 2006, 3:04 PM", "1/2/2006, 3:04:05 PM", "1/2/2006, 3:04 PM",
+}
+
+// cursorTime parses the text of a <timestamp> tag: "Tuesday, Mar 3, 2026,
+// 10:15 AM (UTC+1)", or an ISO time.
+func cursorTime(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	loc := time.UTC
+	if m := cuZoneRE.FindStringSubmatch(s); m != nil {
+		s = m[1]
+		if m[2] != "" {
+			h, _ := strconv.Atoi(m[3])
+			mins, _ := strconv.Atoi(m[4])
+			off := (h*60 + mins) * 60
+			if m[2] == "-" {
+				off = -off
+			}
+			loc = time.FixedZone("UTC"+m[2]+m[3], off)
+		}
+	}
+	for _, l := range cuTimeLayouts {
+		if t, err := time.ParseInLocation(l, s, loc); err == nil {
+			return t.UTC(), true
+		}
+	}
+	return ingest.ParseTime(s)
+}
+
+// userInfo takes the session's working directory and environment from
+// the <user_info> context.
+func (b *cuBuilder) userInfo(s string) {
+	if !strings.Contains(s, "<user_info>") {
+		return
+	}
+	if m := cuWorkspaceRE.FindStringSubmatch(s); m != nil && b.s.CWD == "" {
+		b.s.CWD = m[1]
+	}
+	for _, m := range cuKeyRE.FindAllStringSubmatch(s, -1) {
+		b.s.Meta[strings.ToLower(m[1])] = m[2]
+	}
+}
+
+// cuTextLine is a line of a plain-text transcript.
+type cuTextLine struct {
+	n    int
+	text string
+}
+
+// readText reads a plain-text transcript: "user:" and "assistant:" blocks;
+// in the assistant's, "[Thinking] …" lines, "[Tool call] Name" with
+// indented "key: value" arguments, and "[Tool result] Name" with the
+// output up to the next marker. Results pair with the oldest unanswered
+// call of the same name.
+func (b *cuBuilder) readText(ctx context.Context, r io.Reader) error {
+	var ls []cuTextLine
+	err := ingest.Lines(ctx, b.f, r, func(n int, line []byte, _ bool) error {
+		if line == nil {
+			b.f.Warn(n, "skipped: %v", ingest.ErrTooLong)
+		}
+		ls = append(ls, cuTextLine{n, strings.TrimPrefix(string(line), "\ufeff")})
+		return nil
+	})
+	for i := 0; i < len(ls); {
+		role, ok := cuRoleLine(ls[i].text)
+		if !ok {
+			if strings.TrimSpace(ls[i].text) != "" {
+				b.f.Warn(ls[i].n, "text outside a user: or assistant: block skipped")
+			}
+			i++
+			continue
+		}
+		end := i + 1
+		for end < len(ls) && !isCuRole(ls[end].text) {
+			end++
+		}
+		if role == "user" {
+			b.textUser(ls[i].n, ls[i+1:end])
+		} else {
+			b.textAssistant(ls[i+1 : end])
+		}
+		i = end
+	}
+	return err
+}
+
+func cuRoleLine(s string) (string, bool) {
+	s = strings.TrimRight(s, " \t")
+	if s == "user:" || s == "assistant:" {
+		return s[:len(s)-1], true
+	}
+	return "", false
+}
+
+func isCuRole(s string) bool { _, ok := cuRoleLine(s); return ok }
+
+// joinLines joins lines without the blank ones around them.
+func joinLines(ls []cuTextLine) string {
+	for len(ls) > 0 && strings.TrimSpace(ls[0].text) == "" {
+		ls = ls[1:]
+	}
+	for len(ls) > 0 && strings.TrimSpace(ls[len(ls)-1].text) == "" {
+		ls = ls[:len(ls)-1]
+	}
+	texts := make([]string, len(ls))
+	for i, l := range ls {
+		texts[i] = l.text
+	}
+	return strings.Join(texts, "\n")
+}
+
+func (b *cuBuilder) textUser(n int, ls []cuTextLine) {
+	s := joinLines(ls)
+	b.user(n, []cuPart{{Type: "text", Text: s}})
+}
+
+var (
+	cuMarkerRE = regexp.MustCompile(`^\[(Thinking|Tool call|Tool result)\](?: (.*))?$`)
+	cuArgRE    = regexp.MustCompile(`^(?:  |\t)([A-Za-z_][\w.-]*):(?: (.*))?$`) // deeper lines continue a value
+)
+
+func (b *cuBuilder) textAssistant(ls []cuTextLine) {
+	m := &transcript.Message{Role: transcript.Assistant}
+	var textLines []cuTextLine
+	flushText := func() {
+		if s := joinLines(textLines); s != "" {
+			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: s})
+		}
+		textLines = textLines[:0]
+	}
+	for i := 0; i < len(ls); i++ {
+		mk := cuMarkerRE.FindStringSubmatch(ls[i].text)
+		if mk == nil {
+			textLines = append(textLines, ls[i])
+			continue
+		}
+		flushText()
+		switch mk[1] {
+		case "Thinking":
+			t := strings.TrimSpace(mk[2])
+			if t == "" { // a bare marker: the thinking is the paragraph below it
+				end := i + 1
+				for end < len(ls) && strings.TrimSpace(ls[end].text) != "" && !cuMarkerRE.MatchString(ls[end].text) {
+					end++
+				}
+				t, i = joinLines(ls[i+1:end]), end-1
+			}
+			if t != "" {
+				m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ThinkingPart, Text: t})
+			}
+		case "Tool call":
+			end := i + 1
+			for end < len(ls) && strings.TrimSpace(ls[end].text) != "" && (ls[end].text[0] == ' ' || ls[end].text[0] == '\t') {
+				end++
+			}
+			name := strings.TrimSpace(mk[2])
+			id := fmt.Sprintf("%s#%d", b.stem, ls[i].n)
+			b.pending[name] = append(b.pending[name], id)
+			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
+				ID: id, Name: name, Kind: Tools.Kind(name), Input: cuArgs(ls[i+1 : end])}})
+			i = end - 1
+		case "Tool result":
+			end := i + 1
+			for end < len(ls) && !cuMarkerRE.MatchString(ls[end].text) {
+				end++
+			}
+			name := strings.TrimSpace(mk[2])
+			r := &transcript.ToolResult{Output: joinLines(ls[i+1 : end])}
+			if q := b.pending[name]; len(q) > 0 {
+				r.CallID, b.pending[name] = q[0], q[1:]
+			}
+			r.ExitCode = ingest.ExitCode(r.Output)
+			// The result is the tool's, not the assistant's: it gets a message of its own.
+			b.add(m)
+			b.add(&transcript.Message{Role: transcript.Tool, Parts: []*transcript.Part{{Kind: transcript.ResultPart, Result: r}}})
+			m = &transcript.Message{Role: transcript.Assistant}
+			i = end - 1
+		}
+	}
+	flushText()
+	b.add(m)
+}
+
+// cuArgs turns the indented "key: value" lines of a text transcript's tool
+// call into a JSON object, in order. A line that is not "key: value"
+// continues the previous value.
+func cuArgs(ls []cuTextLine) string {
+	var keys, vals []string
+	for _, l := range ls {
+		if m := cuArgRE.FindStringSubmatch(l.text); m != nil {
+			keys, vals = append(keys, m[1]), append(vals, m[2])
+		} else if len(vals) > 0 {
+			vals[len(vals)-1] += "\n" + strings.TrimSpace(l.text)
+		} else {
+			keys, vals = append(keys, "text"), append(vals, strings.TrimSpace(l.text))
+		}
+	}
+	var sb strings.Builder
+	sb.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		vb, _ := json.Marshal(vals[i])
+		sb.Write(kb)
+		sb.WriteByte(':')
+		sb.Write(vb)
+	}
+	sb.WriteByte('}')
+	return sb.String()
+}

@@ -1,0 +1,963 @@
+// Package domarkx reads the sessions of domarkx: Markdown documents an
+// agent executes and appends to, and its JSON session snapshots.
+package domarkx
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// Reader reads domarkx sessions: the Markdown session documents domarkx
+// executes and appends to, and the JSON Session Snapshot of `domarkx import`
+// (snapshot.go).
+var Reader = &ingest.Reader{
+	Name:  "domarkx",
+	Agent: "domarkx",
+	Files: "domarkx session documents (any .md: front matter, session-config, ## speaker headings, blockquoted bodies) and Session Snapshot JSON files",
+	Detects: "Markdown with a fence whose info string contains session-config before any ## heading, or a ## heading followed by a ```json msg-metadata fence; " +
+		"a JSON object with snapshot_id and an execution_config object or a conversation array",
+	Detect: detectDomarkx,
+	Read:   readDomarkx,
+	Tools:  Tools,
+}
+
+// Tools are the tools of Roo Code, which domarkx's roo_code action runs.
+var Tools = &ingest.Tools{
+	Kinds: map[string]transcript.ToolKind{
+		"execute_command": transcript.ShellTool,
+		"list_files":      transcript.ReadTool, "list_code_definition_names": transcript.ReadTool, "view_code_definition": transcript.ReadTool,
+		"write_to_file": transcript.WriteTool,
+		"apply_diff":    transcript.EditTool, "insert_content": transcript.EditTool, "search_and_replace": transcript.EditTool, "modify_python_ast": transcript.EditTool,
+		"search_files":   transcript.SearchTool,
+		"browser_action": transcript.WebTool,
+		"use_mcp_tool":   transcript.MCPTool, "access_mcp_resource": transcript.MCPTool,
+		"new_task": transcript.TaskTool, "update_todo_list": transcript.TaskTool,
+	},
+}
+
+func init() { ingest.Register(Reader) }
+
+func detectDomarkx(h *ingest.Head) float64 {
+	if rs := h.Records(); len(rs) > 0 {
+		r := rs[0]
+		return ingest.When(!h.IsArray() && r.Has("snapshot_id") && (r["execution_config"] == "{" || r["conversation"] == "["), ingest.Likely)
+	}
+	text := h.Text()
+	if text == "" {
+		return 0
+	}
+	lines := dxLines(text)
+	_, start := frontMatter(lines)
+	bs := dxBlocks(lines, start)
+	heading := false
+	for i, b := range bs {
+		switch b.kind {
+		case dxFence:
+			// domarkx only takes the session-config before the first message,
+			// so a README that shows one under a heading is not claimed.
+			if !heading && strings.Contains(b.info, "session-config") {
+				return ingest.Maybe
+			}
+		case dxHeading:
+			heading = true
+			if j := dxNext(bs, i+1); j < len(bs) && bs[j].kind == dxFence && strings.Contains(bs[j].info, "msg-metadata") {
+				return ingest.Maybe
+			}
+		}
+	}
+	return 0
+}
+
+// dxSession accumulates the one session of a domarkx file.
+type dxSession struct {
+	f       *ingest.File
+	s       *transcript.Session
+	model   string              // the client's model, from the setup script
+	incl    []string            // [include] targets, never followed
+	seen    map[string]bool     // incl, as a set
+	ids     map[string]int      // synthetic call ids given so far
+	pending map[string]*dxCalls // by tool name: the calls <tool_output> may answer
+	nmsg    int                 // messages appended so far
+}
+
+// dxCalls are the unanswered calls of one tool in the latest message that
+// called it.
+type dxCalls struct {
+	msg   int
+	calls []*transcript.ToolCall
+}
+
+func readDomarkx(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	d := &dxSession{f: f, s: &transcript.Session{ID: f.Rel, Meta: map[string]string{}}, ids: map[string]int{}, pending: map[string]*dxCalls{}, seen: map[string]bool{}}
+	if t := bytes.TrimLeft(data, " \t\r\n\ufeff"); len(t) > 0 && t[0] == '{' {
+		err = d.snapshot(data)
+	} else {
+		d.document(string(data))
+	}
+	if len(d.incl) > 0 {
+		d.s.Meta["includes"] = strings.Join(d.incl, ", ")
+	}
+	if len(d.s.Meta) == 0 {
+		d.s.Meta = nil
+	}
+	if len(d.s.Turns) == 0 {
+		return nil, err
+	}
+	return []*transcript.Session{d.s}, err
+}
+
+// document reads a Markdown session document the way domarkx's
+// chat_doc_parser does: front matter, session-config and setup script, then
+// one message per ## heading with an optional msg-metadata fence and a
+// blockquoted body.
+func (d *dxSession) document(text string) {
+	lines := dxLines(text)
+	d.includes(text)
+	start := d.frontMatter(lines)
+	bs := dxBlocks(lines, start)
+	i := d.preamble(bs)
+	for i < len(bs) {
+		i = d.message(bs, i)
+	}
+	if n := len(bs); n > 0 && bs[n-1].kind == dxFence && !bs[n-1].closed {
+		d.f.Warn(bs[n-1].line, "code fence is never closed: the rest of the file is read as its code")
+	}
+}
+
+// frontMatter reads the YAML front matter into the session and returns the
+// index of the line after it. YAML that does not parse is warned about and
+// read as Markdown, as domarkx does.
+func (d *dxSession) frontMatter(lines []string) int {
+	src, next := frontMatter(lines)
+	if next == 0 {
+		return 0
+	}
+	var doc yaml.Node
+	err := yaml.Unmarshal([]byte(strings.Join(src, "\n")), &doc)
+	if err == nil && len(doc.Content) > 0 && doc.Content[0].Kind != yaml.MappingNode {
+		err = errors.New("not a mapping")
+	}
+	if err != nil {
+		line, msg := 1, err.Error()
+		if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			line, msg = n+1, m[2] // the YAML starts on line 2
+		}
+		d.f.Warn(line, "front matter is not valid YAML (%s): read as Markdown", msg)
+		return 0
+	}
+	if len(doc.Content) > 0 {
+		m := doc.Content[0]
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			d.meta(m.Content[i].Value, yamlValue(m.Content[i+1]))
+		}
+	}
+	return next
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)`)
+
+// yamlValue is a front matter value as text: a scalar as written, anything
+// else as JSON.
+func yamlValue(n *yaml.Node) string {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	if n.Kind == yaml.ScalarNode {
+		return n.Value
+	}
+	var v any
+	if n.Decode(&v) != nil {
+		return ""
+	}
+	if b, err := json.Marshal(v); err == nil {
+		return string(b)
+	}
+	return fmt.Sprint(v)
+}
+
+// meta records one key of the front matter or the snapshot's user metadata.
+func (d *dxSession) meta(k, v string) {
+	switch {
+	case strings.EqualFold(k, "title"):
+		d.s.Title = strings.TrimSpace(v)
+	case k != "" && v != "":
+		d.s.Meta[k] = v
+	}
+}
+
+// preamble reads what comes before the first message: the session-config,
+// the setup script after it, and any other text, all in one Meta system
+// message. It returns the index of the first heading.
+func (d *dxSession) preamble(bs []dxBlock) int {
+	var setup []*transcript.Part
+	var rest dxText
+	config := false
+	i := 0
+	for ; i < len(bs) && bs[i].kind != dxHeading; i++ {
+		b := bs[i]
+		switch {
+		case b.kind == dxFence && !config && strings.Contains(b.info, "session-config"):
+			config = true
+			setup = append(setup, d.config([]byte(strings.Join(b.code, "\n")), b.line+1, dxCode(b.info, b.code)))
+			// The next block, whatever its language, is the setup script.
+			if j := dxNext(bs, i+1); j < len(bs) && bs[j].kind == dxFence {
+				setup = append(setup, d.setup(dxCode(bs[j].info, bs[j].code)))
+				i = j
+			}
+		default:
+			if lvl, t, ok := atxHeading(b.lines[0]); b.kind == dxOther && ok && lvl == 1 && d.s.Title == "" {
+				d.s.Title = t // a # title line stands in for front matter
+			}
+			rest.add(b)
+		}
+	}
+	m := &transcript.Message{Role: transcript.System, Meta: true, Parts: setup}
+	d.addText(m, rest)
+	if len(m.Parts) > 0 {
+		d.append(m)
+	}
+	return i
+}
+
+// message reads the message whose ## heading is bs[i] and returns the index
+// of the next heading.
+func (d *dxSession) message(bs []dxBlock, i int) int {
+	h := bs[i]
+	var md map[string]json.RawMessage
+	i++
+	if j := dxNext(bs, i); j < len(bs) && bs[j].kind == dxFence && strings.Contains(bs[j].info, "msg-metadata") {
+		md = d.msgMeta([]byte(strings.Join(bs[j].code, "\n")), bs[j].line+1, h.text)
+		i = j + 1
+	}
+	// The body is the blockquote. Anything else under the heading is not
+	// part of the message for domarkx, but it is in the document, so it is
+	// kept as the message's text.
+	var body dxText
+	quoted, outside := false, 0
+	for ; i < len(bs) && bs[i].kind != dxHeading; i++ {
+		switch b := bs[i]; b.kind {
+		case dxQuote:
+			quoted = true
+		case dxBlank:
+		default:
+			outside = cmp.Or(outside, b.line)
+		}
+		body.add(bs[i])
+	}
+	switch {
+	case !quoted && outside == 0:
+		d.f.Warn(h.line, "message %q has no blockquote body", h.text)
+	case !quoted:
+		d.f.Warn(h.line, "message %q has no blockquote body: its unquoted text is kept", h.text)
+	case outside > 0:
+		d.f.Warn(outside, "text of message %q outside its blockquote is kept as its text", h.text)
+	}
+	m := d.newMessage(h.text, md)
+	d.addText(m, body)
+	d.append(m)
+	return i
+}
+
+// msgMeta parses a message's metadata, warning when it is not a JSON object.
+func (d *dxSession) msgMeta(raw []byte, line int, speaker string) map[string]json.RawMessage {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil
+	}
+	var md map[string]json.RawMessage
+	if err := ingest.Unmarshal(raw, &md); err != nil {
+		d.f.Warn(jsonErrLine(err, raw, line), "msg-metadata of %q skipped: %v", speaker, err)
+		return nil
+	}
+	return md
+}
+
+// jsonErrLine is the line of data's JSON error, when data starts on line first.
+func jsonErrLine(err error, data []byte, first int) int {
+	var off int64
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	}
+	if first == 0 || off < 1 {
+		return first
+	}
+	return first + bytes.Count(data[:min(int(off)-1, len(data))], []byte("\n"))
+}
+
+var (
+	dxRoles = map[string]transcript.Role{
+		"system_message": transcript.System, "system": transcript.System,
+		"user": transcript.User, "assistant": transcript.Assistant,
+	}
+	// dxTypes are autogen's LLMMessage types, which msg-metadata records.
+	dxTypes = map[string]transcript.Role{
+		"SystemMessage": transcript.System, "UserMessage": transcript.User,
+		"AssistantMessage": transcript.Assistant, "FunctionExecutionResultMessage": transcript.Tool,
+	}
+)
+
+// newMessage starts a message of the given speaker. Speakers are free text:
+// one that is not a role keeps its name as a marker, and takes its role from
+// the metadata's message type, or user.
+func (d *dxSession) newMessage(speaker string, md map[string]json.RawMessage) *transcript.Message {
+	m := &transcript.Message{}
+	role, ok := dxRoles[strings.ToLower(strings.TrimSpace(speaker))]
+	if !ok {
+		role = cmp.Or(dxTypes[ingest.Text(md["type"])], transcript.User)
+		m.Parts = append(m.Parts, ingest.EventPart("speaker", cmp.Or(speaker, "(no speaker)"), nil))
+	}
+	m.Role = role
+	if role == transcript.Assistant {
+		m.Model = d.model
+	}
+	// Metadata is almost always {source, type}, which the role says; show
+	// it only when it says more.
+	for k, v := range md {
+		if k != "type" && (k != "source" || dxRoles[ingest.Text(v)] == "") {
+			b, _ := json.Marshal(md)
+			m.Parts = append(m.Parts, ingest.EventPart("metadata", string(b), nil))
+			break
+		}
+	}
+	return m
+}
+
+// append adds m to the session. A user message that only carries tool
+// output is the tools speaking, not a prompt.
+func (d *dxSession) append(m *transcript.Message) {
+	results, other := 0, 0
+	for _, p := range m.Parts {
+		switch p.Kind {
+		case transcript.ResultPart:
+			results++
+		case transcript.EventPart:
+		default:
+			other++
+		}
+	}
+	if m.Role == transcript.User && results > 0 && other == 0 {
+		m.Role = transcript.Tool
+	}
+	d.s.Append(m)
+	d.nmsg++
+}
+
+// config records a session-config (execution_config): its type, version
+// and model in Meta, or, lacking those, its JSON. The code part keeps it
+// whole.
+func (d *dxSession) config(raw []byte, line int, p *transcript.Part) *transcript.Part {
+	var cfg map[string]json.RawMessage
+	if err := ingest.Unmarshal(raw, &cfg); err != nil {
+		d.f.Warn(jsonErrLine(err, raw, line), "session-config is not a JSON object: %v", err)
+		return p
+	}
+	var typ, version, model string // only when they are strings
+	_ = ingest.Unmarshal(cfg["type"], &typ)
+	_ = ingest.Unmarshal(cfg["version"], &version)
+	_ = ingest.Unmarshal(cfg["model"], &model)
+	if typ != "" {
+		d.s.Meta["agent type"] = strings.TrimSpace(typ + " " + version)
+	}
+	if model != "" {
+		d.model = model
+		d.s.AddModel(model)
+	}
+	if typ == "" && model == "" {
+		var b bytes.Buffer
+		_ = json.Compact(&b, raw)
+		d.s.Meta["config"] = b.String()
+	}
+	return p
+}
+
+// dxModelRE finds the model a setup script gives its client, skipping
+// commented-out lines.
+var dxModelRE = regexp.MustCompile(`(?m)^[^#\n]*\bmodel\s*=\s*["']([^"'\n]+)["']`)
+
+// setup records the setup script: the model client the session ran with.
+func (d *dxSession) setup(p *transcript.Part) *transcript.Part {
+	d.includes(p.Text)
+	if m := dxModelRE.FindStringSubmatch(p.Text); m != nil && d.model == "" {
+		d.model = m[1]
+		d.s.AddModel(m[1])
+	}
+	return p
+}
+
+var dxIncludeRE = regexp.MustCompile(`(?im)^[ \t]*(?:>[ \t]*)*\[include\]\(([^)\n]+)\)[ \t]*\r?$`)
+
+// includes records [include](path) lines, which domarkx resolves before
+// parsing. They are references to other files, never followed.
+func (d *dxSession) includes(s string) {
+	for _, m := range dxIncludeRE.FindAllStringSubmatch(s, -1) {
+		if p := strings.TrimSpace(m[1]); !d.seen[p] {
+			d.seen[p] = true
+			d.incl = append(d.incl, p)
+		}
+	}
+}
+
+// dxTools are the roo_code tools domarkx runs, and Roo Code's other tools:
+// their tags in assistant text are tool calls.
+var dxTools = map[string]bool{
+	"apply_diff": true, "ask_followup_question": true, "attempt_completion": true, "execute_command": true,
+	"insert_content": true, "list_code_definition_names": true, "list_files": true, "modify_python_ast": true,
+	"read_file": true, "search_and_replace": true, "search_files": true, "view_code_definition": true,
+	"write_to_file": true, "browser_action": true, "use_mcp_tool": true, "access_mcp_resource": true,
+	"switch_mode": true, "new_task": true, "fetch_instructions": true, "codebase_search": true,
+	"update_todo_list": true,
+}
+
+var (
+	dxTagRE  = regexp.MustCompile(`<([A-Za-z_][A-Za-z0-9_]*)(\s+tool_name\s*=\s*"([^"]*)")?\s*>`)
+	dxExitRE = regexp.MustCompile(`退出码: (-?\d+)`)
+)
+
+// addText splits message text into parts: fenced blocks become code,
+// <think> thinking, roo_code tool tags in assistant text calls, and
+// <tool_output> blocks results. Tags are only seen outside fences, and
+// fences inside a tag (a file being written) stay in it.
+func (d *dxSession) addText(m *transcript.Message, t dxText) {
+	sc := &dxScan{d: d, m: m, t: t, s: strings.Join(t.lines, "\n"), closeAt: map[string]int{}}
+	s := sc.s
+	eol := -1 // the end of the line being scanned
+	for pos := 0; pos < len(s); {
+		if pos > eol {
+			eol = len(s)
+			if k := strings.IndexByte(s[pos:], '\n'); k >= 0 {
+				eol = pos + k
+			}
+		}
+		lineStart := pos == 0 || s[pos-1] == '\n'
+		if mark, info, ok := openFence(s[pos:eol]); ok && lineStart {
+			sc.flush()
+			var p *transcript.Part
+			p, pos = fenceAt(s, eol, mark, info)
+			m.Parts = append(m.Parts, p)
+			continue
+		}
+		next, found := sc.tags(pos, eol, lineStart)
+		if !found {
+			sc.buf.WriteString(s[pos:next])
+		}
+		pos = next
+	}
+	sc.flush()
+}
+
+// dxScan is the scan of a message's text for the tags that are parts of
+// their own: a thought, a tool call, a tool's output.
+type dxScan struct {
+	d       *dxSession
+	m       *transcript.Message
+	t       dxText
+	s       string
+	buf     strings.Builder // text not yet made a part
+	closeAt map[string]int  // where each tag's next closing tag is, -1 for none
+	nl      int             // lines before nlPos, counted as the scan moves on
+	nlPos   int
+}
+
+// flush makes the text read since the last part a part.
+func (sc *dxScan) flush() {
+	txt := trimBlank(sc.buf.String())
+	sc.buf.Reset()
+	switch {
+	case txt == "":
+	case sc.m.Role == transcript.User:
+		sc.m.Parts = append(sc.m.Parts, ingest.UserText(Tools, txt, &sc.m.Meta)...)
+	default:
+		sc.m.Parts = append(sc.m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: txt})
+	}
+}
+
+// tags looks in the line from pos to eol for the first tag that is a part
+// and makes it one, with the text before it. It returns where the scan goes
+// on: after the tag's closing tag, or else at the next line.
+func (sc *dxScan) tags(pos, eol int, lineStart bool) (next int, found bool) {
+	for q := pos; ; {
+		loc := dxTagRE.FindStringSubmatchIndex(sc.s[q:eol])
+		if loc == nil {
+			return min(eol+1, len(sc.s)), false
+		}
+		for i := range loc {
+			if loc[i] >= 0 {
+				loc[i] += q
+			}
+		}
+		q = loc[1]
+		if end, ok := sc.tag(loc, pos, lineStart); ok {
+			return end, true
+		}
+	}
+}
+
+// tagKind says what the tag name (with attributes or not) is in this
+// message: "think", "output", "call", or "" for text.
+func (sc *dxScan) tagKind(name string, attr bool) string {
+	switch {
+	case name == "think" && !attr:
+		return "think"
+	case name == "tool_output" && attr && sc.m.Role != transcript.Assistant:
+		return "output"
+	case dxTools[name] && !attr && sc.m.Role == transcript.Assistant:
+		return "call"
+	}
+	return ""
+}
+
+// closing returns where the next closing tag of name after openEnd is, or
+// -1. Closing tags are searched once each, not once per opening tag.
+func (sc *dxScan) closing(name string, openEnd int) int {
+	c, ok := sc.closeAt[name]
+	if !ok || (c >= 0 && c < openEnd) {
+		if c = strings.Index(sc.s[openEnd:], "</"+name+">"); c >= 0 {
+			c += openEnd
+		}
+		sc.closeAt[name] = c
+	}
+	return c
+}
+
+// tag makes the tag matched at loc a part, with the text from pos before
+// it, if it is one and is closed; it returns the end of its closing tag.
+func (sc *dxScan) tag(loc []int, pos int, lineStart bool) (end int, ok bool) {
+	s := sc.s
+	open, openEnd := loc[0], loc[1]
+	name, attr := s[loc[2]:loc[3]], loc[4] >= 0
+	kind := sc.tagKind(name, attr)
+	if kind == "" {
+		return 0, false
+	}
+	c := sc.closing(name, openEnd)
+	if c < 0 {
+		return 0, false
+	}
+	inner, before := s[openEnd:c], s[pos:open]
+	var p *transcript.Part
+	switch kind {
+	case "think":
+		// exec_doc writes the thought as a blockquote inside the
+		// body: "> <think>…" with "> " on each line.
+		if lineStart && strings.Contains(before, ">") && strings.Trim(before, "> \t") == "" {
+			before, inner = "", unquoteLines(inner)
+		}
+		p = &transcript.Part{Kind: transcript.ThinkingPart, Text: strings.TrimSpace(inner)}
+	case "output":
+		p = sc.d.result(s[loc[6]:loc[7]], inner)
+	case "call":
+		// A tool never nests itself: another opening tag of the same
+		// tool inside means this one is only mentioned.
+		if strings.Contains(inner, "<"+name+">") {
+			return 0, false
+		}
+		input, ok := rooParams(inner)
+		if !ok {
+			return 0, false
+		}
+		sc.nl, sc.nlPos = sc.nl+strings.Count(s[sc.nlPos:open], "\n"), open
+		p = sc.d.call(name, input, sc.t.line(sc.nl))
+	}
+	sc.buf.WriteString(before)
+	sc.flush()
+	if p.Kind != transcript.ThinkingPart || p.Text != "" {
+		sc.m.Parts = append(sc.m.Parts, p)
+	}
+	return c + len(name) + 3, true
+}
+
+// fenceAt reads the fenced block whose opening line ends at eol and returns
+// it with the position after its closing line. An unclosed fence runs to
+// the end of the text, as in Markdown.
+func fenceAt(s string, eol int, mark, info string) (*transcript.Part, int) {
+	var code []string
+	for p := min(eol+1, len(s)); p < len(s); {
+		e := len(s)
+		if k := strings.IndexByte(s[p:], '\n'); k >= 0 {
+			e = p + k
+		}
+		if closesFence(s[p:e], mark) {
+			return dxCode(info, code), min(e+1, len(s))
+		}
+		code = append(code, s[p:e])
+		p = e + 1
+	}
+	return dxCode(info, code), len(s)
+}
+
+// dxCode is a fenced block as a code part: the info string's first word is
+// the language, the rest its name (```python setup-script).
+func dxCode(info string, code []string) *transcript.Part {
+	lang, name, _ := strings.Cut(strings.TrimSpace(info), " ")
+	return &transcript.Part{Kind: transcript.CodePart, Lang: lang, Name: strings.TrimSpace(name), Text: strings.Join(code, "\n")}
+}
+
+// call is a roo_code tool call. Its id is the file and line of its tag, so
+// that a later <tool_output> can be paired with it.
+func (d *dxSession) call(name, input string, line int) *transcript.Part {
+	id := fmt.Sprintf("%s#%d", d.f.Rel, line)
+	if n := d.ids[id]; n > 0 {
+		d.ids[id] = n + 1
+		id = fmt.Sprintf("%s.%d", id, n+1)
+	} else {
+		d.ids[id] = 1
+	}
+	c := &transcript.ToolCall{ID: id, Name: name, Kind: Tools.Kind(name), Input: input}
+	q := d.pending[name]
+	if q == nil || q.msg != d.nmsg {
+		q = &dxCalls{msg: d.nmsg}
+		d.pending[name] = q
+	}
+	q.calls = append(q.calls, c)
+	return &transcript.Part{Kind: transcript.CallPart, Call: c}
+}
+
+// result is a <tool_output>. roo_code runs every call of one assistant
+// message and answers them in order, so it answers the first unanswered
+// call of that name in the latest message that called it.
+func (d *dxSession) result(name, out string) *transcript.Part {
+	out = strings.TrimSuffix(strings.TrimPrefix(out, "\n"), "\n")
+	// Without a call to pair with, the tool's name stands in for the id so
+	// the result still says which tool it came from.
+	r := &transcript.ToolResult{CallID: name, Output: out, IsError: strings.HasPrefix(out, "错误:")}
+	if q := d.pending[name]; q != nil && len(q.calls) > 0 {
+		r.CallID = q.calls[0].ID
+		q.calls = q.calls[1:]
+	}
+	// roo_code reports a failed command as an error ending in its exit code.
+	if m := dxExitRE.FindStringSubmatch(out); m != nil && r.IsError {
+		if code, err := strconv.Atoi(m[1]); err == nil {
+			r.ExitCode = &code
+		}
+	}
+	return &transcript.Part{Kind: transcript.ResultPart, Result: r}
+}
+
+// rooParams reads a tool tag's parameters the way roo_code's parser does:
+// a sequence of <param>value</param>, values trimmed, an unclosed one
+// running to the next tag. Any other text means it is not a tool call.
+func rooParams(s string) (string, bool) {
+	type param struct{ k, v string }
+	var ps []param
+	index := map[string]int{}   // where each name is in ps
+	closeAt := map[string]int{} // where each name's next closing tag is, -1 for none
+	for pos := 0; ; {
+		loc := dxTagRE.FindStringSubmatchIndex(s[pos:])
+		if loc == nil || loc[4] >= 0 || strings.TrimSpace(s[pos:pos+loc[0]]) != "" {
+			if strings.TrimSpace(s[pos:]) != "" {
+				return "", false
+			}
+			break
+		}
+		name, start := s[pos+loc[2]:pos+loc[3]], pos+loc[1]
+		c, ok := closeAt[name]
+		if !ok || (c >= 0 && c < start) {
+			if c = strings.Index(s[start:], "</"+name+">"); c >= 0 {
+				c += start
+			}
+			closeAt[name] = c
+		}
+		var v string
+		if c >= 0 {
+			v, pos = s[start:c], c+len(name)+3
+		} else if next := dxTagRE.FindStringIndex(s[start:]); next != nil {
+			v, pos = s[start:start+next[0]], start+next[0]
+		} else {
+			v, pos = s[start:], len(s)
+		}
+		p := param{name, strings.TrimSpace(v)}
+		if i, ok := index[name]; ok {
+			ps[i] = p
+		} else {
+			index[name] = len(ps)
+			ps = append(ps, p)
+		}
+	}
+	// Keep the parameters in their order, and <, > and & as written.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	b.WriteByte('{')
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		_ = enc.Encode(p.k)
+		b.Truncate(b.Len() - 1)
+		b.WriteByte(':')
+		_ = enc.Encode(p.v)
+		b.Truncate(b.Len() - 1)
+	}
+	b.WriteByte('}')
+	return b.String(), true
+}
+
+// unquoteLines strips one blockquote marker from every line after the first.
+func unquoteLines(s string) string {
+	ls := strings.Split(s, "\n")
+	for i := 1; i < len(ls); i++ {
+		if q, ok := unquote(ls[i]); ok {
+			ls[i] = q
+		}
+	}
+	return strings.Join(ls, "\n")
+}
+
+// trimBlank drops leading blank lines and trailing white space, keeping the
+// first line's indentation.
+func trimBlank(s string) string {
+	s = strings.TrimRight(s, " \t\r\n")
+	for {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 || strings.TrimSpace(s[:i]) != "" {
+			break
+		}
+		s = s[i+1:]
+	}
+	if strings.TrimSpace(s) == "" {
+		return ""
+	}
+	return s
+}
+
+// The Markdown structure domarkx relies on, read line by line: fences
+// (```/~~~, up to three spaces in), ATX ## headings, and blockquotes with
+// lazy continuation lines. Headings and quotes inside a fence are code.
+
+type dxKind int
+
+const (
+	dxBlank dxKind = iota
+	dxOther
+	dxFence
+	dxHeading
+	dxQuote
+)
+
+// dxBlock is one top-level block of a document.
+type dxBlock struct {
+	kind   dxKind
+	line   int      // the number of its first line
+	info   string   // fence: the info string
+	text   string   // heading: the speaker
+	code   []string // fence: the lines between the fences
+	closed bool     // fence: it has a closing line
+	lines  []string // as a message body takes it: a quote without its '>', anything else as written
+	nums   []int    // each line's number
+}
+
+// dxText is message text with the file line each of its lines came from.
+type dxText struct {
+	lines []string
+	nums  []int
+}
+
+func (t *dxText) add(b dxBlock) {
+	t.lines = append(t.lines, b.lines...)
+	t.nums = append(t.nums, b.nums...)
+}
+
+// line is the file line of the text's n-th line (0-based).
+func (t *dxText) line(n int) int {
+	if len(t.nums) == 0 {
+		return 0
+	}
+	return t.nums[min(n, len(t.nums)-1)]
+}
+
+// dxLines splits a document into lines without their line endings.
+func dxLines(text string) []string {
+	lines := strings.Split(strings.TrimPrefix(text, "\ufeff"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
+
+// dxBlocks reads the top-level blocks of lines[i:].
+func dxBlocks(lines []string, i int) []dxBlock {
+	var bs []dxBlock
+	for i < len(lines) {
+		s, start := lines[i], i
+		b := dxBlock{line: i + 1}
+		if mark, info, ok := openFence(s); ok {
+			b.kind, b.info = dxFence, info
+			j := i + 1
+			for j < len(lines) && !closesFence(lines[j], mark) {
+				j++
+			}
+			b.code, b.closed = lines[i+1:j], j < len(lines)
+			i = min(j+1, len(lines))
+		} else if _, ok := unquote(s); ok {
+			b.kind = dxQuote
+			mark, prev := "", ""
+			for ; i < len(lines); i++ {
+				q, ok := unquote(lines[i])
+				if !ok {
+					if mark != "" || !lazyLine(prev, lines[i]) {
+						break
+					}
+					q = lines[i]
+				}
+				// A fence inside the quote stops lazy continuation.
+				if mark == "" {
+					mark, _, _ = openFence(q)
+				} else if closesFence(q, mark) {
+					mark = ""
+				}
+				b.lines, b.nums, prev = append(b.lines, q), append(b.nums, i+1), q
+			}
+			bs = append(bs, b)
+			continue
+		} else {
+			lvl, t, ok := atxHeading(s)
+			switch {
+			case ok && lvl == 2:
+				b.kind, b.text = dxHeading, t
+			case strings.TrimSpace(s) == "":
+				b.kind = dxBlank
+			default:
+				b.kind = dxOther
+			}
+			i++
+		}
+		b.lines = lines[start:i]
+		for n := start; n < i; n++ {
+			b.nums = append(b.nums, n+1)
+		}
+		bs = append(bs, b)
+	}
+	return bs
+}
+
+// dxNext skips blank blocks from i.
+func dxNext(bs []dxBlock, i int) int {
+	for i < len(bs) && bs[i].kind == dxBlank {
+		i++
+	}
+	return i
+}
+
+// frontMatter returns the lines between a first line of dashes and the
+// next one, and the index of the line after; next is 0 without front matter.
+func frontMatter(lines []string) (src []string, next int) {
+	dashes := func(s string) bool {
+		s = strings.TrimRight(s, " \t")
+		return len(s) >= 3 && strings.Trim(s, "-") == ""
+	}
+	if len(lines) == 0 || !dashes(lines[0]) {
+		return nil, 0
+	}
+	for i := 1; i < len(lines); i++ {
+		if dashes(lines[i]) {
+			return lines[1:i], i + 1
+		}
+	}
+	return nil, 0
+}
+
+// indent is the number of leading spaces of s; blocks allow up to three.
+func indent(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
+
+// openFence reports whether s opens a fenced block, with its fence (``` or
+// ~~~, three or more) and info string.
+func openFence(s string) (mark, info string, ok bool) {
+	if indent(s) > 3 {
+		return "", "", false
+	}
+	t := s[indent(s):]
+	if t == "" || (t[0] != '`' && t[0] != '~') {
+		return "", "", false
+	}
+	n := len(t) - len(strings.TrimLeft(t, t[:1]))
+	info = strings.TrimSpace(t[n:])
+	if n < 3 || (t[0] == '`' && strings.Contains(info, "`")) {
+		return "", "", false
+	}
+	return t[:n], info, true
+}
+
+// closesFence reports whether s closes the fence mark opened.
+func closesFence(s, mark string) bool {
+	if indent(s) > 3 {
+		return false
+	}
+	t := s[indent(s):]
+	rest := strings.TrimLeft(t, mark[:1])
+	return len(t)-len(rest) >= len(mark) && strings.TrimSpace(rest) == ""
+}
+
+// atxHeading returns the level and text of an ATX heading line.
+func atxHeading(s string) (level int, text string, ok bool) {
+	if indent(s) > 3 {
+		return 0, "", false
+	}
+	t := s[indent(s):]
+	n := len(t) - len(strings.TrimLeft(t, "#"))
+	if n == 0 || n > 6 || (len(t) > n && t[n] != ' ' && t[n] != '\t') {
+		return 0, "", false
+	}
+	t = strings.TrimSpace(t[n:])
+	if u := strings.TrimRight(t, "#"); u == "" {
+		t = ""
+	} else if len(u) < len(t) && (u[len(u)-1] == ' ' || u[len(u)-1] == '\t') {
+		t = strings.TrimSpace(u) // a closing sequence: ## user ##
+	}
+	return n, t, true
+}
+
+// unquote strips a blockquote marker and one optional space from s.
+func unquote(s string) (string, bool) {
+	if indent(s) > 3 {
+		return "", false
+	}
+	t, ok := strings.CutPrefix(s[indent(s):], ">")
+	if !ok {
+		return "", false
+	}
+	if t != "" && (t[0] == ' ' || t[0] == '\t') {
+		t = t[1:]
+	}
+	return t, true
+}
+
+var (
+	thematicRE = regexp.MustCompile(`^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$`)
+	listItemRE = regexp.MustCompile(`^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)`)
+)
+
+// lazyLine reports whether s, which has no '>', continues the quote's
+// paragraph whose last line is prev.
+func lazyLine(prev, s string) bool {
+	if strings.TrimSpace(prev) == "" || strings.TrimSpace(s) == "" {
+		return false
+	}
+	_, _, fence := openFence(s)
+	_, _, heading := atxHeading(s)
+	return !fence && !heading && !thematicRE.MatchString(s) && !listItemRE.MatchString(s)
+}

@@ -1,0 +1,1103 @@
+// Package gemini reads the sessions of Gemini CLI: the chat logs under
+// ~/.gemini/tmp (JSONL, and the legacy JSON), their subagents, the prompt
+// log logs.json and /chat save checkpoints.
+package gemini
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// Reader reads Gemini CLI's chat logs, prompt logs and checkpoints.
+var Reader = &ingest.Reader{
+	Name:  "gemini-cli",
+	Agent: "Gemini CLI",
+	Files: "~/.gemini/tmp/<project>/chats/session-*.jsonl (legacy .json), subagents in chats/<parent session>/<session>.jsonl, " +
+		"the prompt log logs.json and /chat save checkpoint-<tag>.json files",
+	Detects: "a record with sessionId and projectHash (the JSONL log's first line, a legacy session document), $rewindTo records, " +
+		"type \"gemini\" messages, $set records beside messages, a document whose messages[] have Gemini types; " +
+		"an array of {sessionId, messageId, type, message} (logs.json); {\"history\": [{role, parts}]} or a bare [{role, parts}] array (/chat save)",
+	Detect:    detectGemini,
+	Read:      readGemini,
+	Merge:     mergeGemini,
+	Locations: geminiLocations,
+	Tools:     Tools,
+}
+
+// Tools are Gemini CLI's tools, and the context it sends: the session's
+// context (and the environment bootstrap before it existed), and the
+// summary that replaces compressed history.
+var Tools = &ingest.Tools{
+	Kinds: map[string]transcript.ToolKind{
+		"run_shell_command": transcript.ShellTool,
+		"read_many_files":   transcript.ReadTool, "list_directory": transcript.ReadTool,
+		"replace":             transcript.EditTool,
+		"search_file_content": transcript.SearchTool, "google_web_search": transcript.SearchTool, "grep_search": transcript.SearchTool,
+		"write_todos": transcript.TaskTool, "delegate_to_agent": transcript.TaskTool, "codebase_investigator": transcript.TaskTool,
+	},
+	Injected: []string{
+		"<session_context>",
+		"This is the Gemini CLI. We are setting up the context for our chat.",
+		"<state_snapshot>",
+	},
+}
+
+func init() { ingest.Register(Reader) }
+
+func geminiLocations(home string, getenv func(string) string) []ingest.Location {
+	dir := filepath.Join(cmp.Or(getenv("GEMINI_CLI_HOME"), home), ".gemini")
+	return []ingest.Location{{Name: "gemini", Dir: filepath.Join(dir, "tmp")}}
+}
+
+// geminiTypes are the message types Gemini CLI records ("model" is a drift
+// seen in exported files).
+var geminiTypes = map[string]bool{"user": true, "gemini": true, "model": true, "info": true, "error": true, "warning": true}
+
+func detectGemini(h *ingest.Head) float64 {
+	rs := h.Records()
+	if len(rs) == 0 {
+		return 0
+	}
+	if h.IsArray() {
+		return max(ingest.When(rs[0].Has("sessionId", "messageId", "type", "message"), ingest.Likely), ingest.When(isGeminiContent(rs[0]), ingest.Maybe))
+	}
+	var set, msg bool
+	for _, r := range rs {
+		switch {
+		case r.Has("sessionId", "projectHash"), r["$rewindTo"] != "", r["type"] == "gemini" && r.Has("id"):
+			return ingest.Likely
+		case r["$set"] == "{":
+			set = true
+		case isGeminiMessage(r):
+			msg = true
+		}
+	}
+	if set && msg {
+		return ingest.Maybe // a log whose metadata line is gone
+	}
+	// A legacy session whose metadata comes after its messages, or a checkpoint.
+	return ingest.When(len(rs) == 1 && (rs[0]["messages"] == "[" && isGeminiMessage(firstElement(h.Data, "messages")) ||
+		rs[0]["history"] == "[" && isGeminiContent(firstElement(h.Data, "history"))), ingest.Maybe)
+}
+
+func isGeminiMessage(r ingest.Record) bool {
+	return geminiTypes[r["type"]] && r.Has("id", "timestamp", "content")
+}
+
+// isGeminiContent reports whether r is a Gemini API Content, the element of
+// a /chat save checkpoint.
+func isGeminiContent(r ingest.Record) bool {
+	return (r["role"] == "user" || r["role"] == "model") && r["parts"] == "["
+}
+
+// firstElement returns the keys of the first element of the array under key
+// in the JSON object that data starts with, as far as data goes.
+func firstElement(data []byte, key string) ingest.Record {
+	dec := json.NewDecoder(bytes.NewReader(bytes.TrimLeft(data, " \t\r\n\ufeff")))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		if k != key {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return nil
+			}
+			continue
+		}
+		for _, want := range []json.Delim{'[', '{'} {
+			if t, err := dec.Token(); err != nil || t != want {
+				return nil
+			}
+		}
+		r := ingest.Record{}
+		for dec.More() {
+			k, err := dec.Token()
+			name, _ := k.(string)
+			if err != nil {
+				break
+			}
+			var v json.RawMessage
+			err = dec.Decode(&v)
+			r[name] = ingest.Text(v)
+			if len(v) > 0 && (v[0] == '[' || v[0] == '{') {
+				r[name] = string(v[0])
+			}
+			if err != nil {
+				break
+			}
+		}
+		return r
+	}
+	return nil
+}
+
+// gmRecord is any record of a Gemini CLI file: a message, a log operation,
+// the session metadata, a logs.json entry or a checkpoint Content.
+type gmRecord struct {
+	ID             json.RawMessage `json:"id"`
+	Timestamp      ingest.JSONTime `json:"timestamp"`
+	TS             ingest.JSONTime `json:"ts"`
+	Type           string          `json:"type"`
+	Content        json.RawMessage `json:"content"`
+	DisplayContent json.RawMessage `json:"displayContent"`
+	Model          string          `json:"model"`
+	Thoughts       []struct {
+		Subject     string `json:"subject"`
+		Description string `json:"description"`
+	} `json:"thoughts"`
+	Tokens *struct {
+		Input    int64 `json:"input"`
+		Output   int64 `json:"output"`
+		Cached   int64 `json:"cached"`
+		Thoughts int64 `json:"thoughts"`
+		Tool     int64 `json:"tool"`
+	} `json:"tokens"`
+	ToolCalls []gmToolCall `json:"toolCalls"`
+
+	Set         map[string]json.RawMessage `json:"$set"`
+	RewindTo    *string                    `json:"$rewindTo"`
+	SessionID   string                     `json:"sessionId"`
+	ProjectHash string                     `json:"projectHash"`
+	Message     *string                    `json:"message"` // logs.json
+	Role        string                     `json:"role"`    // checkpoint Content
+	Parts       json.RawMessage            `json:"parts"`
+}
+
+type gmToolCall struct {
+	ID            string          `json:"id"`
+	Name          string          `json:"name"`
+	Args          json.RawMessage `json:"args"`
+	Result        json.RawMessage `json:"result"`
+	Status        string          `json:"status"`
+	Error         json.RawMessage `json:"error"`
+	ResultDisplay json.RawMessage `json:"resultDisplay"`
+	AgentID       string          `json:"agentId"`
+}
+
+type gmPart struct {
+	Text       string `json:"text"`
+	Thought    bool   `json:"thought"`
+	InlineData *struct {
+		MimeType string `json:"mimeType"`
+		Data     string `json:"data"`
+	} `json:"inlineData"`
+	FileData *struct {
+		MimeType string `json:"mimeType"`
+		FileURI  string `json:"fileUri"`
+	} `json:"fileData"`
+	FunctionCall *struct {
+		ID   string          `json:"id"`
+		Name string          `json:"name"`
+		Args json.RawMessage `json:"args"`
+	} `json:"functionCall"`
+	FunctionResponse *struct {
+		ID       string          `json:"id"`
+		Name     string          `json:"name"`
+		Response json.RawMessage `json:"response"`
+		Parts    json.RawMessage `json:"parts"`
+	} `json:"functionResponse"`
+	raw json.RawMessage
+}
+
+// gmEntry is one message of a replayed log, or an event of the replay.
+type gmEntry struct {
+	id     string
+	rec    *gmRecord
+	raw    []byte // kept for records of unknown type
+	line   int
+	event  *transcript.Message
+	branch string // set once the message left the conversation's line
+}
+
+// gmLog replays one conversation: messages are upserted by id (last write
+// wins, first position kept), $set updates metadata, $rewindTo cuts the line.
+type gmLog struct {
+	origin  string
+	entries []*gmEntry
+	live    map[string]int // message id → index in entries, while on the line
+	first   int            // no entry before this index is on the line
+	id      string
+	project string
+	title   string
+	kind    string
+	parent  string
+	started time.Time
+	updated time.Time
+	meta    map[string]string
+}
+
+// Where a session was recorded: the Meta value Merge tells them apart by.
+const (
+	gmChat       = "chat log"
+	gmPrompts    = "logs.json (prompts only)"
+	gmCheckpoint = "/chat save checkpoint (no timestamps)"
+	gmOrigin     = "recorded in"
+)
+
+func newGmLog(origin string) *gmLog {
+	return &gmLog{origin: origin, live: map[string]int{}, meta: map[string]string{}}
+}
+
+// upsert records a message; a message with a known id replaces it in place.
+func (l *gmLog) upsert(e *gmEntry) {
+	if i, ok := l.live[e.id]; ok {
+		l.entries[i] = e
+		return
+	}
+	if e.id != "" {
+		l.live[e.id] = len(l.entries)
+	}
+	l.entries = append(l.entries, e)
+}
+
+// retire takes the records from index from off the conversation's line.
+// They stay in place so nothing the agent did is lost, marked as a branch by
+// the id of the first message that left (or by fallback). keep, when set,
+// spares the messages it names and every event.
+func (l *gmLog) retire(from int, keep map[string]bool, fallback string) int {
+	var gone []*gmEntry
+	branch := ""
+	// Skipping what is already off the line keeps a log of many rewinds linear.
+	from = max(from, l.first)
+	if keep == nil && from == l.first {
+		l.first = len(l.entries)
+	}
+	for _, e := range l.entries[from:] {
+		if e.branch != "" || keep[e.id] || (keep != nil && e.id == "") {
+			continue
+		}
+		if branch == "" {
+			branch = e.id
+		}
+		gone = append(gone, e)
+		delete(l.live, e.id)
+	}
+	for _, e := range gone {
+		e.branch = ingest.FirstNonEmpty(branch, fallback)
+	}
+	return len(gone)
+}
+
+func (l *gmLog) rewind(id string) {
+	from, ok := l.live[id]
+	if !ok {
+		from = 0 // the upstream loader clears everything for an unknown id
+	}
+	n := l.retire(from, nil, id)
+	l.event("rewind", fmt.Sprintf("Rewound to before message %s: %d records left the conversation", id, n))
+}
+
+func (l *gmLog) event(kind, desc string) {
+	l.entries = append(l.entries, &gmEntry{event: &transcript.Message{Role: transcript.System, Meta: true,
+		Parts: []*transcript.Part{ingest.EventPart(kind, desc, nil)}}})
+}
+
+// set applies one metadata field, from the first line, a $set or a legacy
+// session document.
+func (l *gmLog) set(f *ingest.File, n int, key string, raw json.RawMessage) {
+	switch key {
+	case "sessionId":
+		l.id = ingest.Text(raw)
+	case "projectHash":
+		l.project = ingest.Text(raw)
+	case "startTime", "start_time":
+		l.started = gmTime(raw)
+	case "lastUpdated":
+		l.updated = gmTime(raw)
+	case "summary":
+		l.title = ingest.Text(raw)
+	case "kind":
+		l.kind = ingest.Text(raw)
+	case "parentSessionId":
+		l.parent = ingest.Text(raw)
+	case "messages":
+		// A checkpoint of the whole conversation (compression, masking):
+		// it replaces the line; messages it leaves out are kept aside.
+		var msgs []json.RawMessage
+		if err := ingest.Unmarshal(raw, &msgs); err != nil {
+			f.Warn(n, "messages of a $set skipped: %v", err)
+			return
+		}
+		var es []*gmEntry
+		keep := map[string]bool{}
+		for i, m := range msgs {
+			rec, err := decodeGm(f, n, fmt.Sprintf("$set messages[%d]: ", i), m)
+			if err != nil {
+				f.Warn(n, "$set messages[%d] skipped: %v", i, err)
+				continue
+			}
+			e := gmMessageEntry(rec, m, n)
+			es = append(es, e)
+			keep[e.id] = true
+		}
+		if k := l.retire(0, keep, ""); k > 0 {
+			l.event(transcript.Compaction, fmt.Sprintf("History rewritten: %d earlier messages left the conversation", k))
+		}
+		for _, e := range es {
+			l.upsert(e)
+		}
+	default:
+		if s := ingest.Text(raw); s != "" {
+			l.meta[key] = s
+		}
+	}
+}
+
+func gmTime(raw json.RawMessage) time.Time {
+	var t ingest.JSONTime
+	_ = ingest.Unmarshal(raw, &t)
+	return t.Time
+}
+
+// decodeGm decodes a record. A field of an unexpected type is reported and
+// left out; the rest of the record is kept.
+func decodeGm(f *ingest.File, n int, at string, raw []byte) (*gmRecord, error) {
+	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return nil, errors.New("not a JSON object")
+	}
+	rec := &gmRecord{}
+	if err := ingest.Unmarshal(raw, rec); err != nil {
+		if _, ok := errors.AsType[*json.UnmarshalTypeError](err); !ok {
+			return nil, err
+		}
+		f.Warn(n, "%srecord kept without a field: %v", at, err)
+	}
+	return rec, nil
+}
+
+func gmMessageEntry(rec *gmRecord, raw []byte, n int) *gmEntry {
+	e := &gmEntry{id: gmID(rec.ID), rec: rec, line: n}
+	if rec.Role != "" && rec.Type == "" {
+		rec.Type = map[string]string{"model": "gemini", "gemini": "gemini"}[rec.Role]
+		if rec.Type == "" {
+			rec.Type = rec.Role
+		}
+	}
+	if !geminiTypes[rec.Type] {
+		e.raw = bytes.Clone(raw)
+	}
+	return e
+}
+
+func gmID(raw json.RawMessage) string {
+	if len(raw) > 0 && raw[0] == '"' {
+		return ingest.Text(raw)
+	}
+	return ""
+}
+
+// gmFile reads one Gemini CLI file: the conversation it records and, for
+// logs.json, one prompt log per session.
+type gmFile struct {
+	f     *ingest.File
+	main  *gmLog
+	logs  map[string]*gmLog
+	order []string
+	at    string // where in a document the record being read is, for warnings
+}
+
+// record sorts one record of any kind, as the upstream loader does: a
+// rewind, a message (it has an id), a $set, the metadata line.
+func (g *gmFile) record(n int, raw []byte) error {
+	rec, err := decodeGm(g.f, n, g.at, raw)
+	if err != nil {
+		return err
+	}
+	l := g.main
+	switch {
+	case rec.RewindTo != nil:
+		l.rewind(*rec.RewindTo)
+	case gmID(rec.ID) != "":
+		l.upsert(gmMessageEntry(rec, raw, n))
+		if l.id == "" {
+			l.id = rec.SessionID
+		}
+	case rec.Set != nil:
+		for _, k := range sortedKeys(rec.Set) {
+			l.set(g.f, n, k, rec.Set[k])
+		}
+	case rec.SessionID != "" && rec.ProjectHash != "":
+		var all map[string]json.RawMessage
+		_ = ingest.Unmarshal(raw, &all)
+		for _, k := range sortedKeys(all) {
+			l.set(g.f, n, k, all[k])
+		}
+	case rec.SessionID != "" && rec.Message != nil:
+		pl := g.logs[rec.SessionID]
+		if pl == nil {
+			pl = newGmLog(gmPrompts)
+			pl.id = rec.SessionID
+			g.logs[rec.SessionID] = pl
+			g.order = append(g.order, rec.SessionID)
+		}
+		rec.Content, _ = json.Marshal(*rec.Message)
+		pl.upsert(gmMessageEntry(rec, raw, n))
+	case rec.Type != "" || rec.Role != "":
+		if rec.Role != "" {
+			l.origin = gmCheckpoint
+		}
+		l.upsert(gmMessageEntry(rec, raw, n))
+	default:
+		l.upsert(&gmEntry{line: n, event: &transcript.Message{Role: transcript.System, Meta: true,
+			Parts: []*transcript.Part{g.f.Unknown("Unknown record", bytes.Clone(raw))}}})
+	}
+	return nil
+}
+
+// sortedKeys keeps the result of applying a record independent of map order:
+// "messages" goes last, after the metadata it comes with.
+func sortedKeys(m map[string]json.RawMessage) []string {
+	keys := slices.Sorted(maps.Keys(m))
+	if i := slices.Index(keys, "messages"); i >= 0 {
+		keys = append(slices.Delete(keys, i, i+1), "messages")
+	}
+	return keys
+}
+
+func readGemini(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+	g := &gmFile{f: f, main: newGmLog(gmChat), logs: map[string]*gmLog{}}
+	// A JSONL log is a whole JSON object on its first line and more lines; a
+	// legacy session, logs.json or a checkpoint is one document, usually
+	// pretty-printed.
+	br := bufio.NewReaderSize(r, 64<<10)
+	first, err := br.ReadBytes('\n')
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	first = bytes.TrimPrefix(first, []byte("\ufeff"))
+	body := io.MultiReader(bytes.NewReader(first), br)
+	first = bytes.TrimSpace(first)
+	if _, more := br.Peek(1); more == nil && len(first) > 0 && first[0] == '{' && json.Valid(first) {
+		err = ingest.JSONL(ctx, f, body, g.record)
+	} else {
+		err = g.document(ctx, json.NewDecoder(body))
+	}
+	var out []*transcript.Session
+	if s := g.main.session(f); s != nil {
+		out = append(out, s)
+	}
+	for _, id := range g.order {
+		if s := g.logs[id].session(f); s != nil {
+			out = append(out, s)
+		}
+	}
+	return out, err
+}
+
+// document streams a JSON document: a legacy session object, a checkpoint,
+// or an array of logs.json entries or Contents. Messages are decoded one at
+// a time, so a large session is never held twice.
+func (g *gmFile) document(ctx context.Context, dec *json.Decoder) error {
+	t, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if t == json.Delim('[') {
+		return g.array(ctx, dec, "")
+	}
+	if t != json.Delim('{') {
+		return errors.New("not a JSON object or array")
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		key, _ := t.(string)
+		if key == "messages" || key == "history" {
+			if err := g.array(ctx, dec, key); err != nil {
+				return err
+			}
+			continue
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return err
+		}
+		g.main.set(g.f, 0, key, raw)
+	}
+	return nil
+}
+
+func (g *gmFile) array(ctx context.Context, dec *json.Decoder, key string) error {
+	if key != "" {
+		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+			return fmt.Errorf("%s is not an array", key)
+		}
+	}
+	if key == "history" {
+		g.main.origin = gmCheckpoint
+	}
+	for i := 0; dec.More(); i++ {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); errors.Is(err, io.ErrUnexpectedEOF) {
+			return fmt.Errorf("%s[%d] is incomplete, the file ends early (the agent may still be writing it)", key, i)
+		} else if err != nil {
+			return fmt.Errorf("%s[%d] (byte %d): %w", key, i, dec.InputOffset(), err)
+		}
+		g.at = fmt.Sprintf("%s[%d]: ", key, i)
+		if err := g.record(0, raw); err != nil {
+			g.f.Warn(0, "%sskipped: %v", g.at, err)
+		}
+	}
+	g.at = ""
+	_, err := dec.Token()
+	return err
+}
+
+// session maps the replayed log to the model.
+func (l *gmLog) session(f *ingest.File) *transcript.Session {
+	s := &transcript.Session{ID: l.id, Title: l.title, Project: l.project, Started: l.started, Ended: l.updated,
+		Meta: map[string]string{gmOrigin: l.origin}}
+	for k, v := range l.meta {
+		s.Meta[k] = v
+	}
+	if s.ID == "" {
+		s.ID = ingest.Stem(f.Rel)
+	}
+	if l.project != "" {
+		s.Meta["project hash"] = l.project
+	}
+	// ~/.gemini/tmp/<project>/chats/...: the directory names the project
+	// (logs.json and checkpoints sit beside chats/ and have no projectHash).
+	dirs := strings.Split(path.Dir(f.Rel), "/")
+	if i := slices.Index(dirs, "chats"); i > 0 {
+		s.Project = dirs[i-1]
+	} else if i := slices.Index(dirs, "tmp"); i >= 0 && i+1 < len(dirs) {
+		s.Project = dirs[i+1]
+	}
+	// A subagent lives in chats/<parent session id>/<session id>.jsonl.
+	s.ParentID = l.parent
+	if n := len(dirs); s.ParentID == "" && l.kind == "subagent" && n >= 2 && dirs[n-2] == "chats" {
+		s.ParentID = dirs[n-1]
+	}
+	if l.kind != "" {
+		s.Meta["kind"] = l.kind
+	}
+	if l.origin == gmCheckpoint && s.Title == "" {
+		if _, tag, ok := strings.Cut(ingest.Stem(f.Rel), "checkpoint-"); ok {
+			s.Title = "/chat save " + tag
+		}
+	}
+	b := &gmBuilder{f: f, s: s, calls: map[string]bool{}, answered: map[string]bool{}, pending: map[string][]string{}}
+	for _, e := range l.entries {
+		f.At(e.line) // for warnings about the entry
+		m := e.event
+		if m == nil {
+			m = b.message(e)
+		}
+		if m != nil {
+			m.Branch = e.branch
+			s.Append(m)
+		}
+	}
+	if len(s.Turns) == 0 {
+		return nil
+	}
+	if gmHash(s.Project) {
+		gmProject(s, l.meta["directories"])
+	}
+	return s
+}
+
+// gmHash reports whether a project id is the SHA-256 of its root, as
+// Gemini CLI named projects before its projects.json.
+func gmHash(id string) bool {
+	return len(id) >= 32 && strings.Trim(strings.ToLower(id), "0123456789abcdef") == ""
+}
+
+// gmWorkDir finds the folder the session ran in where Gemini's bootstrap
+// message states it: "I'm currently working in the directory: X", or the
+// first of its "Workspace Directories".
+var gmWorkDir = regexp.MustCompile(`(?m)(?:^I'm currently working in the directory: |\*\*Workspace Directories:\*\*\s*\n\s*- )(\S.*?)\s*$`)
+
+// gmProject names a project known by the hash of its root after the root:
+// the folder whose hash it is among those the session names (its workspace
+// folders, the paths its tools were given and their parents), or else the
+// folder the session says it ran in, or else a short hash.
+func gmProject(s *transcript.Session, directories string) {
+	var stated, candidates []string
+	var folders []string
+	_ = ingest.Unmarshal([]byte(directories), &folders)
+	stated = append(stated, folders...)
+	s.Parts(func(m *transcript.Message, p *transcript.Part) {
+		switch {
+		case m.Meta && p.Kind == transcript.TextPart:
+			for _, sm := range gmWorkDir.FindAllStringSubmatch(p.Text, -1) {
+				stated = append(stated, sm[1])
+			}
+		case p.Call != nil:
+			var args map[string]any
+			_ = ingest.Unmarshal([]byte(p.Call.Input), &args)
+			for _, v := range args {
+				if p, ok := v.(string); ok && (strings.HasPrefix(p, "/") || len(p) > 2 && p[1] == ':' && p[2] == '\\') {
+					candidates = append(candidates, p)
+				}
+			}
+		}
+	})
+	root := ""
+	for _, c := range append(slices.Clone(stated), candidates...) {
+		for d := c; d != "" && root == ""; d = gmParent(d) {
+			if sum := sha256.Sum256([]byte(d)); strings.EqualFold(hex.EncodeToString(sum[:]), s.Project) {
+				root = d
+			}
+		}
+	}
+	if root == "" && len(stated) > 0 {
+		root = stated[0]
+	}
+	if root == "" {
+		s.Project = s.Project[:8]
+		return
+	}
+	s.CWD = cmp.Or(s.CWD, root)
+	s.Project = root[strings.LastIndexAny(strings.TrimRight(root, `/\`), `/\`)+1:]
+}
+
+// gmParent is the folder that holds p, a slash or a Windows path; "" above
+// the root.
+func gmParent(p string) string {
+	i := strings.LastIndexAny(strings.TrimRight(p, `/\`), `/\`)
+	if i <= 0 || i == 2 && p[1] == ':' {
+		return ""
+	}
+	return p[:i]
+}
+
+// gmBuilder maps messages, keeping each tool call and result once: chat
+// records repeat them as functionCall/functionResponse parts.
+type gmBuilder struct {
+	f        *ingest.File
+	s        *transcript.Session
+	calls    map[string]bool
+	answered map[string]bool
+	pending  map[string][]string // tool name → ids of id-less calls waiting for a response
+}
+
+func (b *gmBuilder) message(e *gmEntry) *transcript.Message {
+	rec := e.rec
+	m := &transcript.Message{ID: e.id, Time: rec.Timestamp.Time}
+	if m.Time.IsZero() {
+		m.Time = rec.TS.Time
+	}
+	content := rec.Content
+	if len(content) == 0 || string(content) == `""` || string(content) == "null" {
+		content = rec.Parts
+	}
+	switch rec.Type {
+	case "user":
+		m.Role = transcript.User
+		if len(content) == 0 {
+			content = rec.DisplayContent
+		}
+		m.Parts = b.parts(e.line, content)
+		results := 0
+		for _, p := range m.Parts {
+			if p.Kind == transcript.TextPart && Tools.IsInjected(p.Text) {
+				m.Meta = true
+			}
+			if p.Kind == transcript.ResultPart {
+				results++
+			}
+		}
+		if results > 0 && results == len(m.Parts) {
+			m.Role = transcript.Tool
+		}
+	case "gemini", "model":
+		m.Role, m.Model = transcript.Assistant, rec.Model
+		for _, t := range rec.Thoughts {
+			txt := t.Description
+			if t.Subject != "" {
+				txt = "**" + t.Subject + "**\n\n" + t.Description
+			}
+			if strings.TrimSpace(txt) != "" {
+				m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ThinkingPart, Text: txt})
+			}
+		}
+		for _, tc := range rec.ToolCalls {
+			b.calls[tc.ID] = true // a functionCall part repeating it is skipped
+		}
+		m.Parts = append(m.Parts, b.parts(e.line, content)...)
+		for i := range rec.ToolCalls {
+			m.Parts = append(m.Parts, b.toolCall(e.line, &rec.ToolCalls[i])...)
+		}
+		if t := rec.Tokens; t != nil {
+			m.Usage = Usage(t.Input, t.Output, t.Cached, t.Thoughts, t.Tool)
+		}
+	case "info", "warning", "error":
+		m.Role, m.Meta = transcript.System, true
+		kind := rec.Type
+		if kind == "info" && strings.HasPrefix(gmText(content), "Request cancelled") {
+			kind = transcript.Interrupt
+		}
+		m.Parts = []*transcript.Part{ingest.EventPart(kind, gmText(content), nil)}
+	default:
+		m.Role, m.Meta = transcript.System, true
+		m.Parts = []*transcript.Part{b.f.Unknown("Unknown message type "+strconv.Quote(rec.Type), e.raw)}
+	}
+	if len(m.Parts) == 0 {
+		return nil
+	}
+	return m
+}
+
+// Usage converts Gemini's token counts (the API's usageMetadata): the
+// prompt count includes the cached content, and thoughts and tool-use
+// prompts are counted apart from the prompt and the reply.
+func Usage(prompt, candidates, cached, thoughts, tool int64) transcript.Usage {
+	return transcript.Usage{Input: max(prompt-cached, 0) + tool, Output: candidates + thoughts, CacheRead: cached, Reasoning: thoughts}
+}
+
+// gmText flattens content to its text.
+func gmText(raw json.RawMessage) string {
+	var texts []string
+	for _, p := range gmParts(raw) {
+		if p.Text != "" {
+			texts = append(texts, p.Text)
+		}
+	}
+	if texts == nil {
+		return ingest.Text(raw)
+	}
+	return strings.Join(texts, "")
+}
+
+// gmParts decodes a PartListUnion: a string, one Part, or a list of strings
+// and Parts.
+func gmParts(raw json.RawMessage) []gmPart {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	items := []json.RawMessage{raw}
+	if raw[0] == '[' && ingest.Unmarshal(raw, &items) != nil {
+		return []gmPart{{Text: string(raw)}}
+	}
+	ps := make([]gmPart, 0, len(items))
+	for _, it := range items {
+		p := gmPart{raw: it}
+		if len(it) > 0 && it[0] == '"' {
+			p.Text = ingest.Text(it)
+		} else {
+			_ = ingest.Unmarshal(it, &p)
+		}
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+func (b *gmBuilder) parts(n int, raw json.RawMessage) []*transcript.Part {
+	var out []*transcript.Part
+	for _, p := range gmParts(raw) {
+		switch {
+		case p.Text != "" && p.Thought:
+			out = append(out, &transcript.Part{Kind: transcript.ThinkingPart, Text: p.Text})
+		case p.Text != "" && len(out) > 0 && out[len(out)-1].Kind == transcript.TextPart:
+			// Gemini splits a prompt around its @file references: one text.
+			out[len(out)-1].Text += p.Text
+		case p.Text != "":
+			out = append(out, &transcript.Part{Kind: transcript.TextPart, Text: p.Text})
+		case p.InlineData != nil:
+			out = append(out, b.image(n, p.InlineData.MimeType, p.InlineData.Data))
+		case p.FileData != nil:
+			if strings.HasPrefix(p.FileData.MimeType, "image/") {
+				out = append(out, &transcript.Part{Kind: transcript.ImagePart, Image: &transcript.Image{URL: p.FileData.FileURI}})
+			} else {
+				out = append(out, &transcript.Part{Kind: transcript.TextPart, Text: fmt.Sprintf("(file %s, %s)", p.FileData.FileURI, p.FileData.MimeType)})
+			}
+		case p.FunctionCall != nil:
+			fc := p.FunctionCall
+			id := fc.ID
+			if id == "" {
+				// Older checkpoints have no call ids: responses follow by name.
+				id = fmt.Sprintf("%s#%d", fc.Name, len(b.calls)+1)
+				b.pending[fc.Name] = append(b.pending[fc.Name], id)
+			}
+			if b.calls[id] {
+				b.s.Skip("functionCall", "a copy of a tool call its message records", 1)
+			} else {
+				b.calls[id] = true
+				out = append(out, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
+					ID: id, Name: fc.Name, Kind: Tools.Kind(fc.Name), Input: ingest.Text(fc.Args)}})
+			}
+		case p.FunctionResponse != nil:
+			fr := p.FunctionResponse
+			id := fr.ID
+			if q := b.pending[fr.Name]; id == "" && len(q) > 0 {
+				id, b.pending[fr.Name] = q[0], q[1:]
+			}
+			if b.answered[id] && id != "" {
+				b.s.Skip("functionResponse", "a copy of a tool result its call records", 1)
+				continue
+			}
+			b.answered[id] = true
+			r := &transcript.ToolResult{CallID: id}
+			r.Output, r.IsError = gmResponse(fr.Response)
+			gmExit(r, Tools.Kind(fr.Name))
+			r.Images = b.images(n, fr.Parts)
+			out = append(out, &transcript.Part{Kind: transcript.ResultPart, Result: r})
+		case gmUnknownPart(p.raw):
+			out = append(out, b.f.Unknown("Unknown content part", p.raw))
+		}
+	}
+	return out
+}
+
+// gmUnknownPart reports whether a part that mapped to nothing holds more than
+// empty text and a thought signature.
+func gmUnknownPart(raw json.RawMessage) bool {
+	var m map[string]json.RawMessage
+	if ingest.Unmarshal(raw, &m) != nil {
+		return len(bytes.TrimSpace(raw)) > 0
+	}
+	for k := range m {
+		if k != "text" && k != "thought" && k != "thoughtSignature" {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *gmBuilder) image(n int, mime, data string) *transcript.Part {
+	img, ok := ingest.DecodeImage(b.f, data)
+	switch {
+	case !ok:
+		b.f.Warn(n, "inline data is not base64; skipped")
+		return &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable " + mime + " data)"}
+	case img.MediaType == "application/octet-stream" && !strings.HasPrefix(mime, "image/"):
+		return &transcript.Part{Kind: transcript.TextPart, Text: fmt.Sprintf("(%s attachment, %d bytes)", mime, len(img.Data))}
+	}
+	return &transcript.Part{Kind: transcript.ImagePart, Image: img}
+}
+
+func (b *gmBuilder) images(n int, raw json.RawMessage) []*transcript.Image {
+	var imgs []*transcript.Image
+	for _, p := range gmParts(raw) {
+		if p.InlineData != nil {
+			if ip := b.image(n, p.InlineData.MimeType, p.InlineData.Data); ip.Image != nil {
+				imgs = append(imgs, ip.Image)
+			}
+		}
+	}
+	return imgs
+}
+
+// gmResponse reads a functionResponse's response: its output, its error, or
+// the whole response as JSON.
+func gmResponse(raw json.RawMessage) (string, bool) {
+	var r map[string]json.RawMessage
+	if ingest.Unmarshal(raw, &r) != nil {
+		return ingest.Text(raw), false
+	}
+	out, hasOut := r["output"]
+	e, hasErr := r["error"]
+	switch {
+	case hasOut && ingest.Text(out) != "":
+		return ingest.Text(out), hasErr && ingest.Text(e) != ""
+	case hasErr:
+		return ingest.Text(e), true
+	}
+	return ingest.Text(raw), false
+}
+
+// gmExitCode finds the "Exit Code: N" line of the trailer run_shell_command
+// writes after a command's output.
+var gmExitCode = regexp.MustCompile(`(?m)^Exit Code: (-?\d+)\s*$`)
+
+// gmExit reads a shell command's exit code from its output: Gemini records
+// the call as a success whatever the command returned.
+func gmExit(r *transcript.ToolResult, kind transcript.ToolKind) {
+	ms := gmExitCode.FindAllStringSubmatch(r.Output, -1)
+	if len(ms) == 0 || kind != transcript.ShellTool {
+		return
+	}
+	if code, err := strconv.Atoi(ms[len(ms)-1][1]); err == nil {
+		r.ExitCode = &code
+		r.IsError = r.IsError || code != 0
+	}
+}
+
+// toolCall maps a recorded tool call to a call and its result, which holds
+// the functionResponse the model was sent.
+func (b *gmBuilder) toolCall(n int, tc *gmToolCall) []*transcript.Part {
+	call := &transcript.ToolCall{ID: tc.ID, Name: tc.Name, Kind: Tools.Kind(tc.Name), Input: ingest.Text(tc.Args), Subagent: tc.AgentID}
+	parts := []*transcript.Part{{Kind: transcript.CallPart, Call: call}}
+	r := &transcript.ToolResult{CallID: tc.ID, IsError: tc.Status == "error"}
+	var texts []string
+	owner := tc.ID // the call the parts being read belong to
+	for _, p := range gmParts(tc.Result) {
+		if fr := p.FunctionResponse; fr != nil {
+			owner = fr.ID
+		}
+		if owner != tc.ID && owner != "" && tc.ID != "" {
+			continue // a sibling call's response, synced in from history
+		}
+		switch {
+		case p.FunctionResponse != nil:
+			out, isErr := gmResponse(p.FunctionResponse.Response)
+			if out != "" {
+				texts = append(texts, out)
+			}
+			r.IsError = r.IsError || isErr
+			r.Images = append(r.Images, b.images(n, p.FunctionResponse.Parts)...)
+		case p.InlineData != nil:
+			r.Images = append(r.Images, b.images(n, p.raw)...)
+		case p.Text != "":
+			texts = append(texts, p.Text)
+		}
+	}
+	r.Output = strings.Join(texts, "\n")
+	if e := ingest.Text(tc.Error); e != "" {
+		r.IsError = true
+		if len(e) > len(r.Output) {
+			r.Output = e // the recorded error is the fuller message
+		}
+	}
+	var display struct {
+		FileDiff string `json:"fileDiff"`
+	}
+	switch ds := ingest.Text(tc.ResultDisplay); {
+	case ingest.Unmarshal(tc.ResultDisplay, &display) == nil && display.FileDiff != "" && !r.IsError:
+		// The edit's diff, with its line numbers; the output the model
+		// saw only says "Successfully modified file".
+		if r.Patch = ingest.UnifiedHunks(display.FileDiff); r.Patch == nil || r.Output == "" {
+			r.Output = strings.TrimLeft(r.Output+"\n"+display.FileDiff, "\n")
+		}
+		for i := range r.Patch {
+			r.Patch[i].Path = "" // the call's file, which the diff names by its base name only
+		}
+	case r.Output == "" && ds != "":
+		r.Output = ds
+	case r.Output == "" && tc.Status != "success":
+		r.Output = "(tool call " + ingest.FirstNonEmpty(tc.Status, "without a result") + ")"
+	}
+	gmExit(r, call.Kind)
+	b.answered[tc.ID] = true
+	return append(parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})
+}
+
+// mergeGemini joins what several files say about one session: a legacy
+// .json and the .jsonl it was migrated to, the prompts logs.json kept, and
+// the subagent sessions a session started.
+func mergeGemini(ss []*transcript.Session) []*transcript.Session {
+	var out []*transcript.Session
+	byID := map[string]*transcript.Session{}
+	var prompts []*transcript.Session
+	for _, s := range ss {
+		switch {
+		case s.Meta[gmOrigin] == gmPrompts:
+			prompts = append(prompts, s)
+		case s.Meta[gmOrigin] == gmChat && byID[s.ID] != nil:
+			gmJoin(byID[s.ID], s)
+		default:
+			if s.Meta[gmOrigin] == gmChat {
+				byID[s.ID] = s
+			}
+			out = append(out, s)
+		}
+	}
+	for _, p := range prompts {
+		if s := byID[p.ID]; s != nil {
+			// The chat log holds these prompts and all the rest.
+			s.Sources = append(s.Sources, p.Source)
+			s.Warnings = append(s.Warnings, p.Warnings...)
+			continue
+		}
+		out = append(out, p)
+	}
+	for _, s := range out {
+		s.Parts(func(_ *transcript.Message, part *transcript.Part) {
+			c := part.Call
+			if c == nil || c.Subagent == "" {
+				return
+			}
+			child := byID[c.Subagent]
+			if child == nil || child == s || (child.ParentID != "" && child.ParentID != s.ID) {
+				c.Subagent = "" // agentId names no session this one started
+				return
+			}
+			child.ParentID = s.ID
+		})
+	}
+	for _, s := range out {
+		if p := byID[s.ParentID]; p != nil && p != s && !slices.Contains(p.ChildIDs, s.ID) {
+			p.ChildIDs = append(p.ChildIDs, s.ID)
+		}
+	}
+	return out
+}
+
+// gmJoin adds o, another file of session s, to s. Messages s lacks are
+// merged in by time.
+func gmJoin(s, o *transcript.Session) {
+	if o.Stats().Messages > s.Stats().Messages {
+		s.Turns, o.Turns = o.Turns, s.Turns
+		s.Source, o.Source = o.Source, s.Source
+	}
+	have := map[string]bool{}
+	for _, m := range s.Messages() {
+		have[m.ID] = true
+	}
+	var extra []*transcript.Message
+	for _, m := range o.Messages() {
+		if m.ID == "" || !have[m.ID] {
+			extra = append(extra, m)
+		}
+	}
+	if len(extra) > 0 {
+		ms := s.Messages()
+		s.Turns = nil
+		for len(ms) > 0 || len(extra) > 0 {
+			if len(ms) == 0 || len(extra) > 0 && !ms[0].Time.IsZero() && !extra[0].Time.IsZero() && extra[0].Time.Before(ms[0].Time) {
+				s.Append(extra[0])
+				extra = extra[1:]
+			} else {
+				s.Append(ms[0])
+				ms = ms[1:]
+			}
+		}
+	}
+	s.Sources = append(append(s.Sources, o.Source), o.Sources...)
+	s.Warnings = append(s.Warnings, o.Warnings...)
+	s.Title = ingest.FirstNonEmpty(s.Title, o.Title)
+	s.ParentID = ingest.FirstNonEmpty(s.ParentID, o.ParentID)
+	if !o.Started.IsZero() && (s.Started.IsZero() || o.Started.Before(s.Started)) {
+		s.Started = o.Started
+	}
+	if o.Ended.After(s.Ended) {
+		s.Ended = o.Ended
+	}
+	for k, v := range o.Meta {
+		if _, ok := s.Meta[k]; !ok {
+			s.Meta[k] = v
+		}
+	}
+}

@@ -1,0 +1,290 @@
+package opencode
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// opencode's legacy storage tree holds one JSON file per object:
+//
+//	storage/session/<projectID>/<sessionID>.json   the session's info
+//	storage/message/<sessionID>/<messageID>.json   a message's info
+//	storage/part/<messageID>/<partID>.json         one part of a message
+//	storage/project/<projectID>.json               the project's worktree
+//	storage/todo/<sessionID>.json                  the session's todo list
+//	storage/{permission,session_share,session_diff}/<id>.json
+//
+// Each file is read on its own into a piece: a placeholder session that
+// carries what the file holds in its Meta, under the keys below, until
+// mergeOpencode assembles the sessions. As opencode's own migration does,
+// ids come from the paths: moves left stale ids inside the files.
+const (
+	ocKindKey    = "opencode.kind"    // what the file is: session, message, part, project, todo, …
+	ocRootKey    = "opencode.root"    // the tree the file is in: the path before its kind's folder
+	ocOwnerKey   = "opencode.owner"   // the folder it is in: a session's project, a message's session, a part's message
+	ocDataKey    = "opencode.data"    // its JSON, or what is kept of it
+	ocSessionKey = "opencode.session" // a part's session, as written inside it
+)
+
+// ocLoc is a file's place in a storage tree.
+type ocLoc struct{ root, kind, owner, id string }
+
+var (
+	ocOwned = map[string]bool{"session": true, "message": true, "part": true}
+	ocFlat  = map[string]bool{"project": true, "todo": true, "permission": true, "session_share": true, "session_diff": true}
+)
+
+// ocLocate reads a path of the storage tree.
+func ocLocate(rel string) (ocLoc, bool) {
+	if !strings.HasSuffix(rel, ".json") {
+		return ocLoc{}, false
+	}
+	el := strings.Split(rel, "/")
+	n := len(el)
+	id := strings.TrimSuffix(el[n-1], ".json")
+	switch {
+	case n >= 3 && ocOwned[el[n-3]]:
+		return ocLoc{root: strings.Join(el[:n-3], "/"), kind: el[n-3], owner: el[n-2], id: id}, true
+	case n >= 2 && ocFlat[el[n-2]]:
+		return ocLoc{root: strings.Join(el[:n-2], "/"), kind: el[n-2], id: id}, true
+	}
+	return ocLoc{}, false
+}
+
+// readOpencodePiece reads one file of a storage tree into a piece.
+func readOpencodePiece(f *ingest.File, kind string, r io.Reader) ([]*transcript.Session, error) {
+	if kind == "" {
+		return nil, errors.New("not a file of opencode's storage tree")
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	loc, ok := ocLocate(f.Rel)
+	if !ok || loc.kind != kind {
+		// A file outside a tree: its ids are the ones inside it.
+		loc = ocLoc{root: path.Dir(f.Rel), kind: kind}
+	}
+	var obj struct {
+		ID        string `json:"id"`
+		SessionID string `json:"sessionID"`
+		MessageID string `json:"messageID"`
+		ProjectID string `json:"projectID"`
+		Worktree  string `json:"worktree"`
+		URL       string `json:"url"`
+		Time      struct{ Created ingest.JSONTime }
+	}
+	var todos []ingest.Todo
+	if kind == "todo" {
+		err = json.Unmarshal(data, &todos)
+	} else if kind != "permission" && kind != "session_diff" {
+		err = json.Unmarshal(data, &obj)
+	}
+	if !ingest.IsDrift(err) {
+		return nil, err
+	} else if err != nil {
+		f.Warn(0, "%v; the rest is read", err)
+	}
+	p := ocPiece(f, kind, loc, nil)
+	p.ID = ingest.FirstNonEmpty(loc.id, obj.ID)
+	switch kind {
+	case "session":
+		p.Meta[ocOwnerKey] = ingest.FirstNonEmpty(loc.owner, obj.ProjectID)
+		p.Meta[ocDataKey] = string(data)
+	case "message":
+		p.Meta[ocOwnerKey] = ingest.FirstNonEmpty(loc.owner, obj.SessionID)
+		p.Meta[ocDataKey] = string(data)
+		p.Started = obj.Time.Created.Time // messages are ordered by it
+	case "part":
+		p.Meta[ocOwnerKey] = ingest.FirstNonEmpty(loc.owner, obj.MessageID)
+		p.Meta[ocSessionKey] = obj.SessionID
+		p.Meta[ocDataKey] = string(data)
+	case "project":
+		p.Meta[ocDataKey] = obj.Worktree
+	case "todo":
+		lines := make([]string, len(todos))
+		for i, t := range todos {
+			lines[i] = ingest.TodoLine(f, 0, i, t)
+		}
+		p.Meta[ocDataKey] = strings.Join(lines, "\n")
+	case "session_share":
+		p.Meta[ocDataKey] = obj.URL // the share's secret is not kept
+	}
+	return []*transcript.Session{p}, nil
+}
+
+// ocPiece makes the placeholder session a file of a storage tree is read into.
+func ocPiece(f *ingest.File, kind string, loc ocLoc, data []byte) *transcript.Session {
+	return &transcript.Session{ID: loc.id, Source: f.Rel, Meta: map[string]string{
+		ocKindKey: kind, ocRootKey: loc.root, ocDataKey: string(data)}}
+}
+
+// ocTree is one storage tree's pieces.
+type ocTree struct {
+	sessions map[string]*transcript.Session   // by session id
+	messages map[string][]*transcript.Session // by session id
+	parts    map[string][]*transcript.Session // by message id
+	projects map[string]*transcript.Session   // by project id
+	extras   map[string][]*transcript.Session // todo lists and shares, by session id
+}
+
+// ocAssemble joins the pieces of storage trees into sessions.
+func ocAssemble(pieces []*transcript.Session) []*transcript.Session {
+	trees := map[string]*ocTree{}
+	var roots []string
+	for _, p := range pieces {
+		kind, root := p.Meta[ocKindKey], p.Meta[ocRootKey]
+
+		t := trees[root]
+		if t == nil {
+			t = &ocTree{map[string]*transcript.Session{}, map[string][]*transcript.Session{},
+				map[string][]*transcript.Session{}, map[string]*transcript.Session{}, map[string][]*transcript.Session{}}
+			trees[root] = t
+			roots = append(roots, root)
+		}
+		owner := p.Meta[ocOwnerKey]
+		switch kind {
+		case "session":
+			t.sessions[p.ID] = p
+		case "message":
+			t.messages[owner] = append(t.messages[owner], p)
+		case "part":
+			t.parts[owner] = append(t.parts[owner], p)
+		case "project":
+			t.projects[p.ID] = p
+		case "todo", "session_share":
+			t.extras[p.ID] = append(t.extras[p.ID], p)
+		}
+		// permission and session_diff files hold nothing a page shows.
+	}
+	slices.Sort(roots)
+	var out []*transcript.Session
+	for _, root := range roots {
+		out = append(out, trees[root].assemble()...)
+	}
+	for _, s := range out {
+		s.Format, s.Agent = pieces[0].Format, pieces[0].Agent // ingest set them on the pieces only
+	}
+	return out
+}
+
+// ocTreeSession is a session being assembled.
+type ocTreeSession struct {
+	b       *ocBuilder
+	sources []string
+	warns   []string // the pieces' warnings
+	notes   []string // the builder's warnings
+	project string
+}
+
+func (t *ocTree) assemble() []*transcript.Session {
+	ids := make([]string, 0, len(t.sessions)+len(t.messages))
+	for id := range t.sessions {
+		ids = append(ids, id)
+	}
+	for id := range t.messages {
+		if t.sessions[id] == nil {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	byID := map[string]*ocTreeSession{}
+	get := func(id string) *ocTreeSession {
+		if ts := byID[id]; ts != nil {
+			return ts
+		}
+		ts := &ocTreeSession{}
+		ts.b = newOCBuilder(func(format string, args ...any) { ts.notes = append(ts.notes, fmt.Sprintf(format, args...)) })
+		ts.b.s.ID = id
+		byID[id] = ts
+		return ts
+	}
+	for _, id := range ids {
+		ts := get(id)
+		if p := t.sessions[id]; p != nil {
+			var si ocSession
+			_ = json.Unmarshal([]byte(p.Meta[ocDataKey]), &si) // checked when read
+			ts.b.session(&si)
+			ts.b.s.ID = id
+			ts.project = p.Meta[ocOwnerKey]
+			ts.add(p)
+		}
+		msgs := t.messages[id]
+		slices.SortFunc(msgs, func(a, b *transcript.Session) int {
+			return cmp.Or(a.Started.Compare(b.Started), strings.Compare(a.ID, b.ID))
+		})
+		for _, m := range msgs {
+			ts.add(m)
+			ts.b.message(m.ID, json.RawMessage(m.Meta[ocDataKey]), t.takeParts(ts, m.ID))
+		}
+	}
+	// Parts whose message has no file yet join the session they name.
+	orphans := make([]string, 0, len(t.parts))
+	for id := range t.parts {
+		orphans = append(orphans, id)
+	}
+	slices.Sort(orphans)
+	for _, msg := range orphans {
+		sid := ingest.FirstNonEmpty(t.parts[msg][0].Meta[ocSessionKey], msg)
+		if byID[sid] == nil {
+			ids = append(ids, sid)
+		}
+		ts := get(sid)
+		ts.b.message(msg, nil, t.takeParts(ts, msg))
+	}
+
+	out := make([]*transcript.Session, 0, len(ids))
+	for _, id := range ids {
+		ts := byID[id]
+		var todos []string
+		for _, e := range t.extras[id] {
+			ts.add(e)
+			if e.Meta[ocKindKey] == "todo" && e.Meta[ocDataKey] != "" {
+				todos = append(todos, strings.Split(e.Meta[ocDataKey], "\n")...)
+			} else if e.Meta[ocDataKey] != "" {
+				ts.b.s.Meta["share url"] = e.Meta[ocDataKey]
+			}
+		}
+		ts.b.todos(todos)
+		if p := t.projects[ts.project]; p != nil {
+			ts.add(p)
+			ts.b.s.CWD = ingest.FirstNonEmpty(ts.b.s.CWD, p.Meta[ocDataKey])
+		}
+		s := ts.b.done()
+		s.Source, s.Sources = ts.sources[0], ts.sources[1:] // a session comes from one file at least
+		s.Warnings = ts.warns
+		for _, w := range ts.notes {
+			s.Warnings = append(s.Warnings, s.Source+": "+w)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// takeParts returns the parts of message id, in order, and forgets them.
+func (t *ocTree) takeParts(ts *ocTreeSession, id string) []ocRaw {
+	ps := t.parts[id]
+	delete(t.parts, id)
+	slices.SortFunc(ps, func(a, b *transcript.Session) int { return strings.Compare(a.ID, b.ID) })
+	raws := make([]ocRaw, len(ps))
+	for i, p := range ps {
+		ts.add(p)
+		raws[i] = ocRaw{id: p.ID, data: json.RawMessage(p.Meta[ocDataKey])}
+	}
+	return raws
+}
+
+// add records that piece p went into the session.
+func (ts *ocTreeSession) add(p *transcript.Session) {
+	ts.sources = append(ts.sources, p.Source)
+	ts.warns = append(ts.warns, p.Warnings...)
+}

@@ -1,0 +1,454 @@
+// Package pi reads the sessions of the Pi coding agent (pi-mono): the
+// JSONL files under ~/.pi/agent/sessions.
+package pi
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// Reader reads the sessions of the Pi coding agent (pi-mono): a JSONL tree of
+// entries linked by id and parentId, after a session header.
+var Reader = &ingest.Reader{
+	Name:  "pi",
+	Agent: "Pi",
+	Files: "~/.pi/agent/sessions/--<cwd>--/<time>_<id>.jsonl (the agent dir moves with $PI_CODING_AGENT_DIR), " +
+		"session versions 1 to 3; branches of the session tree shown as branches, forks linked to the session they came from",
+	Detects: "a first line {\"type\": \"session\", id, timestamp[, cwd, version]}, or entries {type, id, parentId, timestamp} " +
+		"of Pi's types (message, model_change, thinking_level_change, compaction, branch_summary, custom, custom_message, label, session_info)",
+	Detect:    detectPi,
+	Read:      readPi,
+	Merge:     ingest.LinkParents,
+	Locations: piLocations,
+	Tools:     Tools,
+}
+
+// Tools: Pi's tools (read, bash, edit, write, grep, find, ls) are the
+// names every agent shares.
+var Tools = &ingest.Tools{}
+
+func init() { ingest.Register(Reader) }
+
+func piLocations(home string, getenv func(string) string) []ingest.Location {
+	dir := cmp.Or(getenv("PI_CODING_AGENT_DIR"), filepath.Join(home, ".pi", "agent"))
+	return []ingest.Location{{Name: "pi", Dir: filepath.Join(dir, "sessions")}}
+}
+
+var piTypes = map[string]bool{
+	"message": true, "model_change": true, "thinking_level_change": true, "compaction": true, "branch_summary": true,
+	"custom": true, "custom_message": true, "label": true, "session_info": true,
+}
+
+func detectPi(h *ingest.Head) float64 {
+	rs := h.Records()
+	if len(rs) == 0 || h.IsArray() {
+		return 0
+	}
+	if r := rs[0]; r["type"] == "session" && r.Has("id", "timestamp") && !r.Has("payload") {
+		return ingest.Likely
+	}
+	for _, r := range rs {
+		if piTypes[r["type"]] && r.Has("id", "parentId", "timestamp") {
+			return ingest.Likely
+		}
+	}
+	return 0
+}
+
+// piEntry is any line: the session header or an entry of the tree.
+type piEntry struct {
+	Type      string          `json:"type"`
+	ID        string          `json:"id"`
+	ParentID  *string         `json:"parentId"`
+	Timestamp ingest.JSONTime `json:"timestamp"`
+
+	// session header; version 1 also names the model
+	Version       json.RawMessage `json:"version"`
+	CWD           string          `json:"cwd"`
+	ParentSession string          `json:"parentSession"`
+	BranchedFrom  string          `json:"branchedFrom"`
+	Provider      string          `json:"provider"`
+	ModelID       string          `json:"modelId"`
+	ThinkingLevel string          `json:"thinkingLevel"`
+
+	Message json.RawMessage `json:"message"`
+
+	Summary      string          `json:"summary"` // compaction, branch_summary
+	TokensBefore int64           `json:"tokensBefore"`
+	FromID       string          `json:"fromId"`
+	FromHook     bool            `json:"fromHook"`
+	CustomType   string          `json:"customType"` // custom, custom_message
+	Data         json.RawMessage `json:"data"`
+	Content      json.RawMessage `json:"content"`
+	TargetID     string          `json:"targetId"` // label
+	Label        *string         `json:"label"`
+	Name         *string         `json:"name"` // session_info
+}
+
+// piMessage is an AgentMessage: pi-ai's user, assistant and toolResult
+// messages, and the coding agent's own roles.
+type piMessage struct {
+	Role      string          `json:"role"`
+	Content   json.RawMessage `json:"content"`
+	Timestamp ingest.JSONTime `json:"timestamp"`
+
+	Provider string `json:"provider"` // assistant
+	Model    string `json:"model"`
+	Usage    *struct {
+		Input      int64 `json:"input"`
+		Output     int64 `json:"output"`
+		CacheRead  int64 `json:"cacheRead"`
+		CacheWrite int64 `json:"cacheWrite"`
+		Cost       struct {
+			Total float64 `json:"total"`
+		} `json:"cost"`
+	} `json:"usage"`
+	StopReason   string `json:"stopReason"`
+	ErrorMessage string `json:"errorMessage"`
+
+	ToolCallID string `json:"toolCallId"` // toolResult
+	ToolName   string `json:"toolName"`
+	IsError    bool   `json:"isError"`
+
+	Command        string `json:"command"` // bashExecution: the user's !command
+	Output         string `json:"output"`
+	ExitCode       *int   `json:"exitCode"`
+	Cancelled      bool   `json:"cancelled"`
+	Truncated      bool   `json:"truncated"`
+	FullOutputPath string `json:"fullOutputPath"`
+
+	CustomType   string `json:"customType"` // custom (hookMessage before version 3)
+	Summary      string `json:"summary"`    // branchSummary, compactionSummary
+	FromID       string `json:"fromId"`
+	TokensBefore int64  `json:"tokensBefore"`
+}
+
+// piBlock is a content block: text, thinking, toolCall or image.
+type piBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	Thinking  string          `json:"thinking"`
+	Redacted  bool            `json:"redacted"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Data      string          `json:"data"`
+	MimeType  string          `json:"mimeType"`
+	raw       json.RawMessage
+}
+
+type piReader struct {
+	f       *ingest.File
+	s       *transcript.Session
+	dag     ingest.Tree
+	prev    string // the last entry, parent of a version 1 entry
+	header  bool
+	started bool   // a message was read: settings changes are events from now on
+	stop    string // the last assistant message's stopReason
+	cost    float64
+}
+
+func readPi(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+	p := &piReader{f: f, s: &transcript.Session{ID: piSessionID(f.Rel), Meta: map[string]string{}},
+		dag: ingest.Tree{}}
+	err := ingest.JSONL(ctx, f, r, p.line)
+	if len(p.s.Turns) == 0 {
+		return nil, err
+	}
+	p.dag.MarkBranches()
+	if p.cost > 0 {
+		p.s.Meta["cost (recorded)"] = fmt.Sprintf("$%.4f", p.cost)
+	}
+	return []*transcript.Session{p.s}, err
+}
+
+// piSessionID is the session id in a file name <time>_<id>.jsonl.
+func piSessionID(name string) string {
+	b := ingest.Stem(path.Base(name))
+	return b[strings.LastIndexByte(b, '_')+1:]
+}
+
+func (p *piReader) line(n int, line []byte) error {
+	var e piEntry
+	if err := ingest.Unmarshal(line, &e); !ingest.IsDrift(err, "type", "id") {
+		return err
+	} else if err != nil {
+		p.f.Warn(n, "entry kept without a field: %v", err)
+	}
+	if e.Type == "session" {
+		p.sessionHeader(&e, line)
+		return nil
+	}
+	// Version 1 entries have no ids: each follows the one before.
+	key, parent := e.ID, p.prev
+	if key == "" {
+		key = fmt.Sprintf("line %d", n)
+	}
+	if e.ParentID != nil {
+		parent = *e.ParentID
+	}
+	p.prev = key
+	m := p.entry(&e, line)
+	node := p.dag.Add(key, parent, e.Timestamp.Time)
+	if m == nil {
+		return nil
+	}
+	m.ID = e.ID
+	if !e.Timestamp.IsZero() {
+		m.Time = e.Timestamp.Time // when it was written; a reply's own time is when it started
+	}
+	p.s.Append(m)
+	node.Msgs = append(node.Msgs, m)
+	node.Live = m.Role == transcript.Assistant || m.StartsTurn()
+	if m.Role == transcript.Assistant {
+		p.s.Turns[len(p.s.Turns)-1].Status = piStatus[p.stop]
+	}
+	return nil
+}
+
+func (p *piReader) sessionHeader(e *piEntry, raw []byte) {
+	if p.header {
+		p.system(ingest.EventPart("info", "Another session header: "+ingest.FirstNonEmpty(e.ID, "(no id)"), bytes.Clone(raw)))
+		return
+	}
+	p.header = true
+	s := p.s
+	s.ID = ingest.FirstNonEmpty(e.ID, s.ID)
+	s.CWD = e.CWD
+	s.Started = e.Timestamp.Time
+	if v := ingest.Text(e.Version); v != "" {
+		s.Meta["session version"] = v
+	}
+	if from := ingest.FirstNonEmpty(e.ParentSession, e.BranchedFrom); from != "" {
+		s.ParentID = piSessionID(from)
+		s.Meta["forked from"] = from
+	}
+	p.setting("model", ingest.JoinNonEmpty("/", e.Provider, e.ModelID))
+	p.setting("thinking level", e.ThinkingLevel)
+}
+
+// setting records a model or thinking level: as session facts before the
+// conversation starts, as events once it has.
+func (p *piReader) setting(name, value string) *transcript.Message {
+	if value == "" {
+		return nil
+	}
+	if !p.started {
+		p.s.Meta[name] = value
+		return nil
+	}
+	return sysMessage(ingest.EventPart(strings.ReplaceAll(name, " ", "-"), strings.ToUpper(name[:1])+name[1:]+": "+value, nil))
+}
+
+func sysMessage(parts ...*transcript.Part) *transcript.Message {
+	return &transcript.Message{Role: transcript.System, Meta: true, Parts: parts}
+}
+
+func (p *piReader) system(parts ...*transcript.Part) {
+	p.s.Append(sysMessage(parts...))
+}
+
+// entry maps one entry of the tree to a message, or to nothing.
+func (p *piReader) entry(e *piEntry, raw []byte) *transcript.Message {
+	switch e.Type {
+	case "message":
+		p.started = true
+		return p.message(e, raw)
+	case "model_change":
+		return p.setting("model", ingest.JoinNonEmpty("/", e.Provider, e.ModelID))
+	case "thinking_level_change":
+		return p.setting("thinking level", e.ThinkingLevel)
+	case "compaction":
+		return piSummary(transcript.Compaction, piCompacted(e.TokensBefore, e.FromHook), e.Summary)
+	case "branch_summary":
+		return piSummary("branch", "Summary of the branch left at "+ingest.FirstNonEmpty(e.FromID, "the start"), e.Summary)
+	case "custom":
+		return sysMessage(ingest.EventPart("extension", "Extension data: "+e.CustomType, e.Data))
+	case "custom_message":
+		return p.custom(e.CustomType, e.Content)
+	case "label":
+		if e.Label == nil || *e.Label == "" {
+			return sysMessage(ingest.EventPart("label", "Label removed from entry "+e.TargetID, nil))
+		}
+		return sysMessage(ingest.EventPart("label", fmt.Sprintf("Label %q on entry %s", *e.Label, e.TargetID), nil))
+	case "session_info":
+		if e.Name != nil && strings.TrimSpace(*e.Name) != "" {
+			p.s.Title = strings.TrimSpace(*e.Name)
+		}
+		return nil
+	}
+	return sysMessage(p.f.Unknown("Unknown entry type "+strconv.Quote(e.Type), bytes.Clone(raw)))
+}
+
+func piCompacted(tokens int64, byExtension bool) string {
+	s := fmt.Sprintf("Context compacted (%d tokens before)", tokens)
+	if byExtension {
+		s += " by an extension"
+	}
+	return s
+}
+
+func piSummary(kind, desc, summary string) *transcript.Message {
+	m := sysMessage(ingest.EventPart(kind, desc, nil))
+	if strings.TrimSpace(summary) != "" {
+		m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: summary})
+	}
+	return m
+}
+
+// piStatus maps an assistant message's stopReason to its turn's status;
+// "toolUse" leaves the turn going.
+var piStatus = map[string]string{"stop": transcript.Completed, "length": transcript.Completed,
+	"aborted": transcript.Aborted, "error": transcript.Failed}
+
+var piExitRE = regexp.MustCompile(`Command exited with code (-?\d+)\s*$`)
+
+func (p *piReader) message(e *piEntry, raw []byte) *transcript.Message {
+	var pm piMessage
+	if err := ingest.Unmarshal(e.Message, &pm); err != nil && !ingest.IsDrift(err, "role") {
+		return sysMessage(p.f.Unknown("Unreadable message: "+err.Error(), bytes.Clone(raw)))
+	}
+	m := &transcript.Message{Time: pm.Timestamp.Time}
+	switch pm.Role {
+	case "user":
+		m.Role = transcript.User
+		m.Parts = p.blocks(pm.Content, &m.Meta)
+	case "assistant":
+		m.Role, m.Model = transcript.Assistant, pm.Model
+		m.Parts = p.blocks(pm.Content, nil)
+		if u := pm.Usage; u != nil {
+			m.Usage = transcript.Usage{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite}
+			p.cost += u.Cost.Total
+		}
+		p.stop = pm.StopReason
+		switch pm.StopReason {
+		case "error":
+			m.Parts = append(m.Parts, ingest.EventPart(transcript.ErrorEvent, ingest.FirstNonEmpty(pm.ErrorMessage, "The request failed"), nil))
+		case "aborted":
+			m.Parts = append(m.Parts, ingest.EventPart(transcript.Interrupt, ingest.FirstNonEmpty(pm.ErrorMessage, "Aborted"), nil))
+		case "length":
+			m.Parts = append(m.Parts, ingest.EventPart("info", "The reply reached the output token limit", nil))
+		}
+	case "toolResult":
+		m.Role = transcript.Tool
+		r := &transcript.ToolResult{CallID: pm.ToolCallID, IsError: pm.IsError}
+		var texts []string
+		for _, part := range p.blocks(pm.Content, nil) {
+			switch {
+			case part.Image != nil:
+				r.Images = append(r.Images, part.Image)
+			case part.Kind == transcript.TextPart:
+				texts = append(texts, part.Text)
+			}
+		}
+		r.Output = strings.Join(texts, "\n")
+		if x := piExitRE.FindStringSubmatch(r.Output); x != nil {
+			code, _ := strconv.Atoi(x[1])
+			r.ExitCode = &code
+		}
+		m.Parts = []*transcript.Part{{Kind: transcript.ResultPart, Result: r}}
+	case "bashExecution":
+		m = p.bash(e.ID, &pm)
+	case "custom", "hookMessage":
+		m = p.custom(pm.CustomType, pm.Content)
+	case "branchSummary":
+		m = piSummary("branch", "Summary of the branch left at "+ingest.FirstNonEmpty(pm.FromID, "the start"), pm.Summary)
+	case "compactionSummary":
+		m = piSummary(transcript.Compaction, piCompacted(pm.TokensBefore, false), pm.Summary)
+	default:
+		return sysMessage(p.f.Unknown("Unknown message role "+strconv.Quote(pm.Role), bytes.Clone(raw)))
+	}
+	if m.Time.IsZero() {
+		m.Time = pm.Timestamp.Time
+	}
+	return m
+}
+
+// bash maps a command the user ran with "!": the user's own tool call.
+func (p *piReader) bash(id string, pm *piMessage) *transcript.Message {
+	input, _ := json.Marshal(map[string]string{"command": pm.Command})
+	callID := "!" + ingest.FirstNonEmpty(id, pm.Command)
+	r := &transcript.ToolResult{CallID: callID, Output: pm.Output, ExitCode: pm.ExitCode,
+		IsError: pm.Cancelled || pm.ExitCode != nil && *pm.ExitCode != 0}
+	if pm.Cancelled {
+		r.Output += "\n\n(command cancelled)"
+	}
+	if pm.Truncated && pm.FullOutputPath != "" {
+		r.Output += "\n\n[Output truncated. Full output: " + pm.FullOutputPath + "]"
+	}
+	return &transcript.Message{Role: transcript.User, Meta: true, Parts: []*transcript.Part{
+		{Kind: transcript.CallPart, Call: &transcript.ToolCall{ID: callID, Name: "bash", Kind: transcript.ShellTool, Input: string(input)}},
+		{Kind: transcript.ResultPart, Result: r},
+	}}
+}
+
+// custom maps a message an extension put into the conversation.
+func (p *piReader) custom(customType string, content json.RawMessage) *transcript.Message {
+	m := &transcript.Message{Role: transcript.User, Meta: true,
+		Parts: []*transcript.Part{ingest.EventPart("extension", "Extension message: "+ingest.FirstNonEmpty(customType, "(no type)"), nil)}}
+	m.Parts = append(m.Parts, p.blocks(content, nil)...)
+	return m
+}
+
+// blocks maps content: a string or an array of blocks. meta, for a user
+// message, is set when the text was injected by the harness.
+func (p *piReader) blocks(raw json.RawMessage, meta *bool) []*transcript.Part {
+	var s string
+	if ingest.Unmarshal(raw, &s) == nil {
+		raw, _ = json.Marshal([]piBlock{{Type: "text", Text: s}})
+	}
+	var items []json.RawMessage
+	if err := ingest.Unmarshal(raw, &items); err != nil {
+		if len(raw) == 0 || string(raw) == "null" {
+			return nil
+		}
+		return []*transcript.Part{p.f.Unknown("Unknown content", raw)}
+	}
+	var out []*transcript.Part
+	for _, it := range items {
+		var b piBlock
+		if ingest.Unmarshal(it, &b) != nil {
+			out = append(out, p.f.Unknown("Unknown content block", it))
+			continue
+		}
+		switch b.Type {
+		case "text":
+			if meta != nil {
+				out = append(out, ingest.UserText(Tools, b.Text, meta)...)
+			} else if strings.TrimSpace(b.Text) != "" {
+				out = append(out, &transcript.Part{Kind: transcript.TextPart, Text: b.Text})
+			}
+		case "thinking":
+			if strings.TrimSpace(b.Thinking) != "" {
+				out = append(out, &transcript.Part{Kind: transcript.ThinkingPart, Text: b.Thinking})
+			} else if b.Redacted {
+				out = append(out, &transcript.Part{Kind: transcript.ThinkingPart, Text: "(redacted thinking)"})
+			}
+		case "toolCall":
+			out = append(out, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
+				ID: b.ID, Name: b.Name, Kind: Tools.Kind(b.Name), Input: ingest.Text(b.Arguments)}})
+		case "image":
+			img, ok := ingest.DecodeImage(p.f, b.Data)
+			if !ok {
+				out = append(out, &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable " + ingest.FirstNonEmpty(b.MimeType, "image") + " data)"})
+				continue
+			}
+			out = append(out, &transcript.Part{Kind: transcript.ImagePart, Image: img})
+		default:
+			out = append(out, p.f.Unknown("Unknown content block "+strconv.Quote(b.Type), it))
+		}
+	}
+	return out
+}
