@@ -64,26 +64,9 @@ func RemoteURL(ctx context.Context, repo, remote string) (string, error) {
 
 // Publish commits the site in opt.Dir to the branch and pushes it.
 func Publish(ctx context.Context, opt Options) (*Result, error) {
-	if opt.Branch == "" {
-		opt.Branch = "gh-pages"
-	}
-	if opt.Message == "" {
-		opt.Message = "Publish the site"
-	}
-	if out, err := git(ctx, "", nil, "check-ref-format", "--branch", opt.Branch); err != nil || out != opt.Branch {
-		return nil, fmt.Errorf("branch %q: not a valid branch name", opt.Branch)
-	}
-	if fi, err := os.Stat(opt.Dir); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("site %s: not a directory: build it first", opt.Dir)
-	}
-	remote, err := RemoteURL(ctx, opt.Repo, opt.Remote)
+	remote, err := opt.check(ctx)
 	if err != nil {
 		return nil, err
-	}
-	if !strings.Contains(remote, "://") && !strings.Contains(remote, "@") {
-		if abs, err := filepath.Abs(remote); err == nil { // a path, from where the command runs
-			remote = abs
-		}
 	}
 	res := &Result{Remote: remote, Branch: opt.Branch}
 
@@ -94,54 +77,20 @@ func Publish(ctx context.Context, opt Options) (*Result, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	env := append(identity(ctx, opt.Repo), "GIT_DIR="+tmp, "GIT_INDEX_FILE="+filepath.Join(tmp, "index"))
-	run := func(args ...string) (string, error) { return git(ctx, "", env, args...) }
+	r := &scratch{ctx: ctx, env: append(identity(ctx, opt.Repo), "GIT_DIR="+tmp, "GIT_INDEX_FILE="+filepath.Join(tmp, "index"))}
 	if _, err := git(ctx, "", nil, "init", "-q", "--bare", tmp); err != nil {
 		return nil, err
 	}
-
 	ref := "refs/heads/" + opt.Branch
-	heads, err := run("ls-remote", "--heads", remote, ref)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", remote, err)
-	}
-	if heads != "" {
-		if _, err := run("fetch", "-q", "--depth=1", remote, ref+":refs/remotes/site/head"); err != nil {
-			return nil, fmt.Errorf("fetch %s from %s: %w", opt.Branch, remote, err)
-		}
-		if res.Parent, err = run("rev-parse", "refs/remotes/site/head"); err != nil {
-			return nil, err
-		}
-	}
-
-	// The site's files, all of them (--force: the user's excludes must not
-	// drop any), and the two files GitHub Pages reads.
-	site, err := filepath.Abs(opt.Dir)
-	if err != nil {
+	if res.Parent, err = r.head(remote, ref, opt.Branch); err != nil {
 		return nil, err
 	}
-	if _, err := git(ctx, site, append(env, "GIT_WORK_TREE="+site), "add", "--all", "--force", "."); err != nil {
-		return nil, fmt.Errorf("add the site's files: %w", err)
-	}
-	extra := map[string]string{".nojekyll": ""}
-	if opt.CNAME != "" {
-		extra["CNAME"] = opt.CNAME + "\n"
-	}
-	for name, content := range extra {
-		sha, err := gitIn(ctx, "", env, strings.NewReader(content), "hash-object", "-w", "--stdin")
-		if err != nil {
-			return nil, err
-		}
-		if _, err := run("update-index", "--add", "--cacheinfo", "100644,"+sha+","+name); err != nil {
-			return nil, err
-		}
-	}
-	tree, err := run("write-tree")
+	tree, err := r.stage(opt.Dir, opt.CNAME)
 	if err != nil {
 		return nil, err
 	}
 	if res.Parent != "" {
-		if old, err := run("rev-parse", res.Parent+"^{tree}"); err == nil && old == tree {
+		if old, err := r.run("rev-parse", res.Parent+"^{tree}"); err == nil && old == tree {
 			res.Commit = res.Parent // nothing changed
 			return res, nil
 		}
@@ -150,15 +99,93 @@ func Publish(ctx context.Context, opt Options) (*Result, error) {
 	if res.Parent != "" {
 		args = append(args, "-p", res.Parent)
 	}
-	if res.Commit, err = run(args...); err != nil {
+	if res.Commit, err = r.run(args...); err != nil {
 		return nil, err
 	}
 	// No --force: if the branch moved since the fetch, the push fails
 	// rather than drop someone's commit.
-	if _, err := run("push", "-q", remote, res.Commit+":"+ref); err != nil {
+	if _, err := r.run("push", "-q", remote, res.Commit+":"+ref); err != nil {
 		return nil, fmt.Errorf("push to %s %s: %w", remote, opt.Branch, err)
 	}
 	return res, nil
+}
+
+// check fills in opt's defaults, checks it, and returns the remote's URL:
+// a path is made absolute, from where the command runs.
+func (opt *Options) check(ctx context.Context) (string, error) {
+	if opt.Branch == "" {
+		opt.Branch = "gh-pages"
+	}
+	if opt.Message == "" {
+		opt.Message = "Publish the site"
+	}
+	if out, err := git(ctx, "", nil, "check-ref-format", "--branch", opt.Branch); err != nil || out != opt.Branch {
+		return "", fmt.Errorf("branch %q: not a valid branch name", opt.Branch)
+	}
+	if fi, err := os.Stat(opt.Dir); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("site %s: not a directory: build it first", opt.Dir)
+	}
+	remote, err := RemoteURL(ctx, opt.Repo, opt.Remote)
+	if err != nil {
+		return "", err
+	}
+	if !strings.Contains(remote, "://") && !strings.Contains(remote, "@") {
+		if abs, err := filepath.Abs(remote); err == nil {
+			remote = abs
+		}
+	}
+	return remote, nil
+}
+
+// scratch is the bare repository a publish commits in.
+type scratch struct {
+	ctx context.Context
+	env []string
+}
+
+func (r *scratch) run(args ...string) (string, error) { return git(r.ctx, "", r.env, args...) }
+
+// head fetches the branch's head from the remote, and returns it; "" when
+// the remote has no such branch yet.
+func (r *scratch) head(remote, ref, branch string) (string, error) {
+	heads, err := r.run("ls-remote", "--heads", remote, ref)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", remote, err)
+	}
+	if heads == "" {
+		return "", nil
+	}
+	if _, err := r.run("fetch", "-q", "--depth=1", remote, ref+":refs/remotes/site/head"); err != nil {
+		return "", fmt.Errorf("fetch %s from %s: %w", branch, remote, err)
+	}
+	return r.run("rev-parse", "refs/remotes/site/head")
+}
+
+// stage puts the site's files in the index, all of them (--force: the
+// user's excludes must not drop any), and the two files GitHub Pages
+// reads, and returns the tree they make.
+func (r *scratch) stage(dir, cname string) (string, error) {
+	site, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if _, err := git(r.ctx, site, append(r.env, "GIT_WORK_TREE="+site), "add", "--all", "--force", "."); err != nil {
+		return "", fmt.Errorf("add the site's files: %w", err)
+	}
+	extra := map[string]string{".nojekyll": ""}
+	if cname != "" {
+		extra["CNAME"] = cname + "\n"
+	}
+	for name, content := range extra {
+		sha, err := gitIn(r.ctx, "", r.env, strings.NewReader(content), "hash-object", "-w", "--stdin")
+		if err != nil {
+			return "", err
+		}
+		if _, err := r.run("update-index", "--add", "--cacheinfo", "100644,"+sha+","+name); err != nil {
+			return "", err
+		}
+	}
+	return r.run("write-tree")
 }
 
 // identity is the author and committer for the commit: the user's, as git
