@@ -89,21 +89,7 @@ func TestBuildSite(t *testing.T) {
 		t.Errorf("report %s, warnings %v", rep, rep.Warnings)
 	}
 	list := readSessions(t, cfg.Destination)
-	byID := map[string][]sessionEntry{}
-	urls := map[string]bool{}
-	for _, e := range list {
-		byID[e.ID] = append(byID[e.ID], e)
-		if urls[e.URL] {
-			t.Errorf("two sessions share %s", e.URL)
-		}
-		urls[e.URL] = true
-		if !regexp.MustCompile(`^sessions/[a-z0-9-]+/[a-z0-9-]+/$`).MatchString(e.URL) {
-			t.Errorf("url %q is not a safe slug path", e.URL)
-		}
-		if _, err := os.Stat(filepath.Join(cfg.Destination, e.URL, "index.html")); err != nil {
-			t.Errorf("no page for %s: %v", e.ID, err)
-		}
-	}
+	byID := checkEntries(t, cfg.Destination, list)
 	// Newest first.
 	if list[0].ID != "22222222-bbbb-4000-8000-000000000002" {
 		t.Errorf("first session is %s, want the newest", list[0].ID)
@@ -118,7 +104,44 @@ func TestBuildSite(t *testing.T) {
 		t.Errorf("same id in two files: %+v", d)
 	}
 
-	page := readFile(t, cfg.Destination, one.URL+"index.html")
+	checkHostilePage(t, readFile(t, cfg.Destination, one.URL+"index.html"))
+	// The lists and the charts show the hostile title as text.
+	for _, f := range []string{"index.html", "stats/index.html", "projects/alpha/index.html"} {
+		if p := readFile(t, cfg.Destination, f); strings.Contains(p, "<script>alert") || !strings.Contains(p, "Parser &lt;script&gt;alert(1)&lt;/script&gt; walkthrough") {
+			t.Errorf("%s does not show the title escaped", f)
+		}
+	}
+	checkLinks(t, cfg.Destination, "")
+	checkInside(t, cfg.Destination)
+}
+
+// checkEntries checks the entries of sessions.json: each URL its own, a
+// safe path, with a page; and returns them by session id.
+func checkEntries(t *testing.T, dest string, list []sessionEntry) map[string][]sessionEntry {
+	t.Helper()
+	byID := map[string][]sessionEntry{}
+	urls := map[string]bool{}
+	for _, e := range list {
+		byID[e.ID] = append(byID[e.ID], e)
+		if urls[e.URL] {
+			t.Errorf("two sessions share %s", e.URL)
+		}
+		urls[e.URL] = true
+		if !regexp.MustCompile(`^sessions/[a-z0-9-]+/[a-z0-9-]+/$`).MatchString(e.URL) {
+			t.Errorf("url %q is not a safe slug path", e.URL)
+		}
+		if _, err := os.Stat(filepath.Join(dest, e.URL, "index.html")); err != nil {
+			t.Errorf("no page for %s: %v", e.ID, err)
+		}
+	}
+	return byID
+}
+
+// checkHostilePage checks the page of the session of site.txtar whose
+// strings are hostile: they show as text, and only the site's own
+// stylesheet and scripts are linked.
+func checkHostilePage(t *testing.T, page string) {
+	t.Helper()
 	for _, want := range []string{
 		`<h1>Parser &lt;script&gt;alert(1)&lt;/script&gt; walkthrough</h1>`,
 		`id="m-1"`, `href="#m-2"`, `Explain the &lt;b&gt;parser&lt;/b&gt; please`,
@@ -144,14 +167,6 @@ func TestBuildSite(t *testing.T) {
 			t.Errorf("session page contains %q", bad)
 		}
 	}
-	// The lists and the charts show the hostile title as text.
-	for _, f := range []string{"index.html", "stats/index.html", "projects/alpha/index.html"} {
-		if p := readFile(t, cfg.Destination, f); strings.Contains(p, "<script>alert") || !strings.Contains(p, "Parser &lt;script&gt;alert(1)&lt;/script&gt; walkthrough") {
-			t.Errorf("%s does not show the title escaped", f)
-		}
-	}
-	checkLinks(t, cfg.Destination, "")
-	checkInside(t, cfg.Destination)
 }
 
 func TestBuildUnderSubpath(t *testing.T) {

@@ -20,15 +20,8 @@ func TestIncrementalBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := NewBuilder(cfg, BuildOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	cold, err := b.Build(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := newBuilder(t, cfg, BuildOptions{})
+	cold := mustBuild(t, b)
 	first := tree(t, cfg.Destination)
 	if n := exportsIn(first); n != 2*cold.Sessions {
 		t.Errorf("cold build wrote %d exports for %d sessions", n, cold.Sessions)
@@ -38,10 +31,7 @@ func TestIncrementalBuild(t *testing.T) {
 	}
 
 	// Nothing changed: nothing is parsed or rendered again, and the site is the same.
-	warm, err := b.Build(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	warm := mustBuild(t, b)
 	if warm.Rendered != 0 || warm.CacheMisses != 0 {
 		t.Errorf("warm build rendered %d pages with %d cache misses", warm.Rendered, warm.CacheMisses)
 	}
@@ -63,10 +53,7 @@ func TestIncrementalBuild(t *testing.T) {
 	if err := os.WriteFile(p, append(data, more...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	one, err := b.Build(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	one := mustBuild(t, b)
 	if one.Rendered != 1 {
 		t.Errorf("after one session changed, %d pages were rendered", one.Rendered)
 	}
@@ -80,14 +67,7 @@ func TestIncrementalBuild(t *testing.T) {
 
 	// The cached site is the site built from nothing.
 	cached := tree(t, cfg.Destination)
-	fresh, err := NewBuilder(cfg, BuildOptions{IgnoreCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := fresh.Build(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := mustBuild(t, newBuilder(t, cfg, BuildOptions{IgnoreCache: true}))
 	if rep.Rendered != rep.Sessions {
 		t.Errorf("--ignoreCache rendered %d of %d pages", rep.Rendered, rep.Sessions)
 	}
@@ -97,22 +77,35 @@ func TestIncrementalBuild(t *testing.T) {
 	tpl := filepath.Join(dir, "templates", "partials", "msg-time.html")
 	_ = os.MkdirAll(filepath.Dir(tpl), 0o755)
 	_ = os.WriteFile(tpl, []byte(`<time class="custom"></time>`), 0o644)
-	all, err := b.Build(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := mustBuild(t, b)
 	if all.Rendered != all.Sessions {
 		t.Errorf("after a template change %d of %d pages were rendered", all.Rendered, all.Sessions)
 	}
 
 	// --gc removes what the last build did not use.
-	gc, err := NewBuilder(cfg, BuildOptions{GC: true})
+	if rep := mustBuild(t, newBuilder(t, cfg, BuildOptions{GC: true})); rep.CacheRemoved == 0 {
+		t.Errorf("gc removed %d entries", rep.CacheRemoved)
+	}
+}
+
+// newBuilder returns a builder of the site cfg configures.
+func newBuilder(t *testing.T, cfg *Config, o BuildOptions) *Builder {
+	t.Helper()
+	b, err := NewBuilder(cfg, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep, err := gc.Build(ctx); err != nil || rep.CacheRemoved == 0 {
-		t.Errorf("gc removed %d entries: %v", rep.CacheRemoved, err)
+	return b
+}
+
+// mustBuild builds with b.
+func mustBuild(t *testing.T, b *Builder) *Report {
+	t.Helper()
+	rep, err := b.Build(t.Context())
+	if err != nil {
+		t.Fatal(err)
 	}
+	return rep
 }
 
 func sameTree(t *testing.T, a, b map[string][]byte) {

@@ -19,9 +19,20 @@ import (
 	"github.com/transcriptsite/transcriptsite/redact/redacttest"
 )
 
-// fixtures holds a folder of session files of every format the readers
-// read: the sessions the planted-key test puts secrets in.
-const fixtures = "../ingest/testdata"
+// fixtures are the folders of session files of every format the readers
+// read, by format: each agent package's testdata. They are the sessions
+// the planted-key test puts secrets in.
+func fixtures(t testing.TB) map[string]string {
+	dirs, err := filepath.Glob("../ingest/*/testdata")
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	out := map[string]string{}
+	for _, d := range dirs {
+		out[filepath.Base(filepath.Dir(d))] = d
+	}
+	return out
+}
 
 // plant copies the fixtures of every format to content/<format>/, each
 // string of their sessions with what add returns for it (by the format
@@ -34,22 +45,32 @@ func plant(t *testing.T, content string, add func(format string, n int, line boo
 	t.Helper()
 	n := map[string][]bool{}
 	files := map[string][]byte{}
-	err := filepath.WalkDir(fixtures, func(p string, d fs.DirEntry, err error) error {
+	for format, dir := range fixtures(t) {
+		if err := plantFormat(content, format, dir, files, func(line bool) string {
+			n[format] = append(n[format], line)
+			return add(format, len(n[format]), line)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeTree(t, "/", files)
+	return n
+}
+
+// plantFormat plants in the fixtures of format, in dir, what next returns
+// for each string, and adds them to files, at content/<format>/.
+func plantFormat(content, format, dir string, files map[string][]byte, next func(line bool) string) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
+			if err == nil && (d.Name() == "fuzz" || d.Name() == "golden") { // test data of no session
+				return filepath.SkipDir
+			}
 			return err
 		}
-		rel, _ := filepath.Rel(fixtures, p)
-		format := strings.Split(filepath.ToSlash(rel), "/")[0]
-		if format == "fuzz" {
-			return nil
-		}
+		rel, _ := filepath.Rel(dir, p)
 		data, err := os.ReadFile(p)
 		if err != nil {
 			return err
-		}
-		next := func(line bool) string {
-			n[format] = append(n[format], line)
-			return add(format, len(n[format]), line)
 		}
 		switch filepath.Ext(p) {
 		case ".json":
@@ -63,14 +84,9 @@ func plant(t *testing.T, content string, add func(format string, n int, line boo
 		default:
 			data = plantLines(data, func() string { return next(true) })
 		}
-		files[filepath.Join(content, rel)] = data
+		files[filepath.Join(content, format, rel)] = data
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeTree(t, "/", files)
-	return n
 }
 
 // plantJSON appends add() to each string value of doc but those that are
@@ -158,81 +174,19 @@ var (
 // shows; a build without redaction shows each secret planted in them; the
 // build with it must show none, in any file, and count each as its kind.
 func TestPlantedKeysLeakNowhere(t *testing.T) {
-	keys, missed := redacttest.Keys(3)
-	gitleaks, _ := redacttest.Samples()
-	var commands []redacttest.Sample
-	for _, c := range redacttest.Commands(7) {
-		if c.Rule != "env-secret" { // found in a shell tool's input only
-			commands = append(commands, c)
-		}
-	}
-	if len(missed) > 0 {
-		t.Errorf("no keys of %v", missed)
-	}
-	type planted struct {
-		redacttest.Sample
-		text string
-		ours bool // of our rules, reported as their kind; a gitleaks rule's may be reported as another's of its shape
-	}
-	var all []planted
-	for i, k := range keys {
-		all = append(all, planted{k, redacttest.Place(redacttest.Shapes[i%len(redacttest.Shapes)], k.Text), true})
-	}
-	for _, s := range commands {
-		all = append(all, planted{s, s.Text, true})
-	}
-	for _, s := range gitleaks {
-		all = append(all, planted{s, s.Text, false})
-	}
+	all := plantedSamples(t)
 	fs := formats(t)
-
 	dir := t.TempDir()
 	_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: Planted\n"), 0o644)
 	content := filepath.Join(dir, "content")
 	off := map[string]any{"redact.enabled": false}
-	// buildAll builds the site and returns its sessions and its files, by
-	// name, each in lower case with its name, and all of them in one.
-	type site struct {
-		files map[string]string
-		all   string
-	}
-	buildAll := func(dest string, overrides map[string]any) ([]sessionEntry, site) {
-		o := map[string]any{"destination": filepath.Join(dir, dest)}
-		for k, v := range overrides {
-			o[k] = v
-		}
-		cfg, _, err := build(t, dir, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files := map[string]string{}
-		var all strings.Builder
-		for name, data := range tree(t, cfg.Destination) {
-			files[name] = strings.ToLower(name + "\n" + string(data))
-			all.WriteString(files[name] + "\n")
-		}
-		return readSessions(t, cfg.Destination), site{files, all.String()}
-	}
-	// in lists the files of st that hold s, which found says st holds.
-	in := func(st site, found map[string]bool, s string) (names []string) {
-		if !found[s] {
-			return nil
-		}
-		for name, data := range st.files {
-			if strings.Contains(data, s) {
-				names = append(names, name)
-			}
-		}
-		slices.Sort(names)
-		return names
-	}
 
 	// Which strings does a site show?
 	mark := func(format string, n int, _ bool) string {
 		return fmt.Sprintf(" zqm%sq%dqz", strings.ReplaceAll(format, "-", ""), n)
 	}
 	count := plant(t, content, mark)
-	_, marked := buildAll("marks", off)
+	_, marked := buildPlanted(t, dir, "marks", off)
 	seen := map[string]bool{}
 	for _, m := range markRe.FindAllString(marked.all, -1) {
 		seen[m] = true
@@ -246,12 +200,120 @@ func TestPlantedKeysLeakNowhere(t *testing.T) {
 		}
 	}
 
-	// Every secret in every format, spread over the strings it shows; on
-	// a line of Markdown, on one line (a sample of several lines only in
-	// JSON).
+	texts, where := spread(t, fs, all, shown, count)
+	if err := os.RemoveAll(content); err != nil {
+		t.Fatal(err)
+	}
+	plant(t, content, func(f string, n int, line bool) string {
+		if len(texts[f][n]) == 0 {
+			return ""
+		}
+		if line {
+			return strings.Join(texts[f][n], " ")
+		}
+		return "\n" + strings.Join(texts[f][n], "\n") + "\n"
+	})
+
+	var everyNeedle []string
+	for _, f := range fs {
+		for _, p := range where[f] {
+			everyNeedle = append(everyNeedle, needles(p.Secret)...)
+		}
+	}
+	_, open := buildPlanted(t, dir, "open", off)
+	list, redacted := buildPlanted(t, dir, "public", nil)
+	c := plantCheck{t: t, list: list, redacted: redacted, inOpen: holds(open.all, everyNeedle),
+		inRedacted: holds(redacted.all, everyNeedle), kinds: map[string]bool{}, reported: map[string]bool{}}
+	nPlanted := 0
+	for _, f := range fs {
+		c.format(f, where[f])
+		nPlanted += len(where[f])
+	}
+	t.Logf("%d formats, %d kinds; %d secrets planted, %d where a page shows them, none left", len(fs), len(c.kinds), nPlanted, c.total)
+}
+
+// planted is a secret planted in sessions, in the text that holds it.
+type planted struct {
+	redacttest.Sample
+	text string
+	ours bool // of our rules, reported as their kind; a gitleaks rule's may be reported as another's of its shape
+}
+
+// plantedSamples are the secrets TestPlantedKeysLeakNowhere plants: keys
+// of every format of our rules, in every shape a text gives them, the
+// credentials in command lines, and a sample of every gitleaks rule.
+func plantedSamples(t *testing.T) []planted {
+	keys, missed := redacttest.Keys(3)
+	gitleaks, _ := redacttest.Samples()
+	if len(missed) > 0 {
+		t.Errorf("no keys of %v", missed)
+	}
+	var all []planted
+	for i, k := range keys {
+		all = append(all, planted{k, redacttest.Place(redacttest.Shapes[i%len(redacttest.Shapes)], k.Text), true})
+	}
+	for _, c := range redacttest.Commands(7) {
+		if c.Rule != "env-secret" { // found in a shell tool's input only
+			all = append(all, planted{c, c.Text, true})
+		}
+	}
+	for _, s := range gitleaks {
+		all = append(all, planted{s, s.Text, false})
+	}
+	return all
+}
+
+// plantedSite is a built site's files, by name, each in lower case with
+// its name, and all of them in one.
+type plantedSite struct {
+	files map[string]string
+	all   string
+}
+
+// buildPlanted builds the site in dir into dest, and returns its sessions
+// and its files.
+func buildPlanted(t *testing.T, dir, dest string, overrides map[string]any) ([]sessionEntry, plantedSite) {
+	t.Helper()
+	o := map[string]any{"destination": filepath.Join(dir, dest)}
+	for k, v := range overrides {
+		o[k] = v
+	}
+	cfg, _, err := build(t, dir, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	var all strings.Builder
+	for name, data := range tree(t, cfg.Destination) {
+		files[name] = strings.ToLower(name + "\n" + string(data))
+		all.WriteString(files[name] + "\n")
+	}
+	return readSessions(t, cfg.Destination), plantedSite{files, all.String()}
+}
+
+// in lists the files of st that hold s, which found says st holds.
+func (st plantedSite) in(found map[string]bool, s string) (names []string) {
+	if !found[s] {
+		return nil
+	}
+	for name, data := range st.files {
+		if strings.Contains(data, s) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// spread spreads every secret over the strings of every format that a
+// site shows: on a line of Markdown, on one line (a sample of several
+// lines only in JSON); gitleaks' rules, which other tests try each, in two
+// formats each. It returns the texts to plant, by format and string, and
+// the secrets planted in each format.
+func spread(t *testing.T, fs []string, all []planted, shown map[string][]int, count map[string][]bool) (map[string]map[int][]string, map[string][]planted) {
 	texts := map[string]map[int][]string{}
 	where := map[string][]planted{}
-	for _, f := range formats(t) {
+	for fi, f := range fs {
 		texts[f] = map[int][]string{}
 		if len(shown[f]) == 0 {
 			t.Errorf("%s: no string of its sessions is shown", f)
@@ -259,8 +321,7 @@ func TestPlantedKeysLeakNowhere(t *testing.T) {
 		}
 		i := 0
 		for j, p := range all {
-			// gitleaks' rules, which other tests try each, in two formats each.
-			if fi := slices.Index(fs, f); !p.ours && j%len(fs) != fi && (j+len(fs)/2)%len(fs) != fi {
+			if !p.ours && j%len(fs) != fi && (j+len(fs)/2)%len(fs) != fi {
 				continue
 			}
 			n := shown[f][i%len(shown[f])]
@@ -275,85 +336,82 @@ func TestPlantedKeysLeakNowhere(t *testing.T) {
 			i++
 		}
 	}
-	if err := os.RemoveAll(content); err != nil {
-		t.Fatal(err)
-	}
-	plant(t, content, func(f string, n int, line bool) string {
-		if len(texts[f][n]) == 0 {
-			return ""
-		}
-		if line {
-			return strings.Join(texts[f][n], " ")
-		}
-		return "\n" + strings.Join(texts[f][n], "\n") + "\n"
-	})
+	return texts, where
+}
 
-	needles := func(secret string) []string {
-		out := []string{strings.ToLower(secret)}
-		for _, r := range alnumRun.FindAllString(secret, -1) {
-			out = append(out, strings.ToLower(r))
-		}
-		return out
+// needles are what of a secret must not be in a site: the secret, and
+// each run of letters and digits in it.
+func needles(secret string) []string {
+	out := []string{strings.ToLower(secret)}
+	for _, r := range alnumRun.FindAllString(secret, -1) {
+		out = append(out, strings.ToLower(r))
 	}
-	var all2 []string
-	for _, f := range fs {
-		for _, p := range where[f] {
-			all2 = append(all2, needles(p.Secret)...)
-		}
-	}
-	_, open := buildAll("open", off)
-	list, redacted := buildAll("public", nil)
-	inOpen, inRedacted := holds(open.all, all2), holds(redacted.all, all2)
-	kinds := map[string]bool{}
-	total := 0
-	reported := map[string]bool{}
-	for _, f := range formats(t) {
-		counts := map[string]int{}
-		for _, e := range list {
-			if strings.HasPrefix(e.Source, f+"/") {
-				for k, c := range e.Redacted {
-					counts[k] += c
-				}
-			}
-		}
-		reached := map[string]int{}
-		for _, p := range where[f] {
-			if !inOpen[strings.ToLower(p.Secret)] {
-				continue // cut from what the site shows
-			}
-			reached[p.Rule]++
-			total++
-			kinds[p.Rule] = true
-			for _, nd := range needles(p.Secret) {
-				if names := in(redacted, inRedacted, nd); len(names) > 0 && !reported[nd] {
-					reported[nd] = true
-					pn := names[0]
-					for _, nm := range names {
-						if strings.HasPrefix(nm, "sessions/") {
-							pn = nm
-						}
-					}
-					page := redacted.files[pn]
-					i := strings.Index(page, nd)
-					t.Errorf("a secret of kind %s is in %s: %q in …%s…", p.Rule, names, nd, page[max(0, i-150):min(len(page), i+len(nd)+50)])
-				}
-			}
-			if p.ours && counts[p.Rule] == 0 {
-				t.Errorf("%s: no secret reported as %s", f, p.Rule)
-			}
-		}
-		for _, p := range where[f] {
-			if reached[p.Rule] == 0 {
-				t.Errorf("%s: no secret of kind %s reached a page even without redaction", f, p.Rule)
-				reached[p.Rule] = -1
+	return out
+}
+
+// plantCheck checks the sites built from the planted sessions.
+type plantCheck struct {
+	t                  *testing.T
+	list               []sessionEntry // of the site built with redaction
+	redacted           plantedSite
+	inOpen, inRedacted map[string]bool // the needles each site holds
+	kinds, reported    map[string]bool
+	total              int
+}
+
+// format checks the secrets planted in the sessions of format f: each
+// that reached a page without redaction is in no file of the redacted
+// site, and is counted as its kind.
+func (c *plantCheck) format(f string, where []planted) {
+	t := c.t
+	counts := map[string]int{}
+	for _, e := range c.list {
+		if strings.HasPrefix(e.Source, f+"/") {
+			for k, n := range e.Redacted {
+				counts[k] += n
 			}
 		}
 	}
-	nPlanted := 0
-	for _, f := range fs {
-		nPlanted += len(where[f])
+	reached := map[string]int{}
+	for _, p := range where {
+		if !c.inOpen[strings.ToLower(p.Secret)] {
+			continue // cut from what the site shows
+		}
+		reached[p.Rule]++
+		c.total++
+		c.kinds[p.Rule] = true
+		for _, nd := range needles(p.Secret) {
+			c.leak(p, nd)
+		}
+		if p.ours && counts[p.Rule] == 0 {
+			t.Errorf("%s: no secret reported as %s", f, p.Rule)
+		}
 	}
-	t.Logf("%d formats, %d kinds; %d secrets planted, %d where a page shows them, none left", len(fs), len(kinds), nPlanted, total)
+	for _, p := range where {
+		if reached[p.Rule] == 0 {
+			t.Errorf("%s: no secret of kind %s reached a page even without redaction", f, p.Rule)
+			reached[p.Rule] = -1
+		}
+	}
+}
+
+// leak reports the needle nd of the secret p if the redacted site holds
+// it, once, with where it is: a session's page if it is in one.
+func (c *plantCheck) leak(p planted, nd string) {
+	names := c.redacted.in(c.inRedacted, nd)
+	if len(names) == 0 || c.reported[nd] {
+		return
+	}
+	c.reported[nd] = true
+	pn := names[0]
+	for _, nm := range names {
+		if strings.HasPrefix(nm, "sessions/") {
+			pn = nm
+		}
+	}
+	page := c.redacted.files[pn]
+	i := strings.Index(page, nd)
+	c.t.Errorf("a secret of kind %s is in %s: %q in …%s…", p.Rule, names, nd, page[max(0, i-150):min(len(page), i+len(nd)+50)])
 }
 
 // holds returns which of needles s holds, in one pass.
@@ -371,39 +429,10 @@ var (
 	markRe   = regexp.MustCompile(`zqm[a-z]+q[0-9]+qz`)
 )
 
-// formats are the fixture folders, one a format.
-func formats(t *testing.T) []string {
-	entries, err := os.ReadDir(fixtures)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range entries {
-		if e.IsDir() && e.Name() != "fuzz" && e.Name() != "golden" { // test data of no one format
-			out = append(out, e.Name())
-		}
-	}
-	return slices.Clip(out)
-}
-
-// TestPlantedReadsLeakNowhere has agents of three formats read files of
-// secrets (.env, .netrc, a private key, …), print the environment (env,
-// docker inspect, kubectl get secret) and run commands with credentials in
-// them, as tool calls and, for Claude Code, as the user's own shell
-// command: no secret reaches the site, and each is counted as its kind.
-func TestPlantedReadsLeakNowhere(t *testing.T) {
-	keys, _ := redacttest.Keys(1)
-	reads := redacttest.Reads(3, keys[:8])
-	commands := redacttest.Commands(3)
-	var secrets []redacttest.Sample
-	for _, r := range reads {
-		secrets = append(secrets, r.Secrets...)
-	}
-	secrets = append(secrets, commands...)
-
-	// Each format's tool calls: name, input, output.
-	type call struct{ name, output string }
-	claude, codex, gemini := []obj{}, []obj{}, []obj{}
+// readCalls are the tool calls, with their results, that read each of
+// reads and run each of commands, as Claude Code, Codex and Gemini CLI
+// record them.
+func readCalls(reads []redacttest.Read, commands []redacttest.Sample) (claude, codex, gemini []obj) {
 	for i, r := range reads {
 		id := fmt.Sprintf("call%d", i)
 		cmd, output := r.Command, r.Output
@@ -433,6 +462,70 @@ func TestPlantedReadsLeakNowhere(t *testing.T) {
 		codex = append(codex, obj{"type": "function_call", "name": "exec_command", "call_id": id, "arguments": string(args)},
 			obj{"type": "function_call_output", "call_id": id, "output": "ok"})
 	}
+	return claude, codex, gemini
+}
+
+// checkPlantedReads builds the site in dir with redaction on or off, and
+// checks that it shows every secret, or none, and counts them.
+func checkPlantedReads(t *testing.T, dir string, redacted bool, secrets []redacttest.Sample) {
+	t.Helper()
+	var needles []string
+	for _, s := range secrets {
+		needles = append(needles, strings.ToLower(s.Secret))
+	}
+	cfg, _, err := build(t, dir, map[string]any{"redact.enabled": redacted, "destination": filepath.Join(dir, fmt.Sprint("public-", redacted))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all strings.Builder
+	for name, data := range tree(t, cfg.Destination) {
+		all.WriteString(strings.ToLower(name + "\n" + string(data) + "\n"))
+	}
+	found := holds(all.String(), needles)
+	list := readSessions(t, cfg.Destination)
+	if len(list) != 3 {
+		t.Fatalf("%d sessions, want 3", len(list))
+	}
+	for _, e := range list {
+		for _, s := range secrets {
+			if redacted && e.Redacted[s.Rule] == 0 {
+				t.Errorf("%s: no secret counted as %s", e.Format, s.Rule)
+			}
+		}
+	}
+	for _, s := range secrets {
+		if found[strings.ToLower(s.Secret)] == redacted {
+			t.Errorf("redaction %v: the %s secret %q is in the site: %v", redacted, s.Rule, s.Secret, found[strings.ToLower(s.Secret)])
+		}
+	}
+}
+
+// formats are the formats of the fixtures, sorted.
+func formats(t *testing.T) []string {
+	var out []string
+	for f := range fixtures(t) {
+		out = append(out, f)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestPlantedReadsLeakNowhere has agents of three formats read files of
+// secrets (.env, .netrc, a private key, …), print the environment (env,
+// docker inspect, kubectl get secret) and run commands with credentials in
+// them, as tool calls and, for Claude Code, as the user's own shell
+// command: no secret reaches the site, and each is counted as its kind.
+func TestPlantedReadsLeakNowhere(t *testing.T) {
+	keys, _ := redacttest.Keys(1)
+	reads := redacttest.Reads(3, keys[:8])
+	commands := redacttest.Commands(3)
+	var secrets []redacttest.Sample
+	for _, r := range reads {
+		secrets = append(secrets, r.Secrets...)
+	}
+	secrets = append(secrets, commands...)
+
+	claude, codex, gemini := readCalls(reads, commands)
 
 	var cc [][]byte
 	n := 0
@@ -472,39 +565,8 @@ func TestPlantedReadsLeakNowhere(t *testing.T) {
 		"content/codex/2026/05/02/rollout-2026-05-02T10-00-00-019a0000-0000-7000-8000-000000000002.jsonl": bytes.Join(cx, nil),
 		"content/gemini/tmp/shop/chats/session-2026-05-03T10-00-33333333.jsonl":                           gm,
 	})
-	var needles []string
-	for _, s := range secrets {
-		needles = append(needles, strings.ToLower(s.Secret))
-	}
-	check := func(redacted bool) {
-		cfg, _, err := build(t, dir, map[string]any{"redact.enabled": redacted, "destination": filepath.Join(dir, fmt.Sprint("public-", redacted))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var all strings.Builder
-		for name, data := range tree(t, cfg.Destination) {
-			all.WriteString(strings.ToLower(name + "\n" + string(data) + "\n"))
-		}
-		found := holds(all.String(), needles)
-		list := readSessions(t, cfg.Destination)
-		if len(list) != 3 {
-			t.Fatalf("%d sessions, want 3", len(list))
-		}
-		for _, e := range list {
-			for _, s := range secrets {
-				if redacted && e.Redacted[s.Rule] == 0 {
-					t.Errorf("%s: no secret counted as %s", e.Format, s.Rule)
-				}
-			}
-		}
-		for _, s := range secrets {
-			if found[strings.ToLower(s.Secret)] == redacted {
-				t.Errorf("redaction %v: the %s secret %q is in the site: %v", redacted, s.Rule, s.Secret, found[strings.ToLower(s.Secret)])
-			}
-		}
-	}
-	check(false) // every secret is shown
-	check(true)  // and none is
+	checkPlantedReads(t, dir, false, secrets) // every secret is shown
+	checkPlantedReads(t, dir, true, secrets)  // and none is
 
 	// The report of what was redacted where, built cold and warm: a row a
 	// secret, at a message the page has, and no secret.

@@ -327,57 +327,11 @@ func scanPage(page []byte) []string {
 			if n.Namespace == "svg" && !svgTags[n.Data] || n.Namespace != "svg" && (!siteTags[n.Data] || n.Namespace != "") {
 				flag(n, "element the site does not make")
 			}
-			attr := map[string]string{}
-			for _, a := range n.Attr {
-				name := strings.ToLower(a.Key)
-				if a.Namespace != "" {
-					name = a.Namespace + ":" + name
-				}
-				attr[name] = a.Val
-				switch {
-				case strings.HasPrefix(name, "on"):
-					flag(n, "event handler attribute")
-				case name == "style":
-					flag(n, "inline style")
-				case name == "data-xss":
-					flag(n, "payload attribute")
-				case urlAttrs[name] && !safeLink(a.Val):
-					flag(n, "unsafe URL")
-				}
+			loads, policy := scanElement(n, scanAttrs(n, flag), flag)
+			if policy {
+				policies++
 			}
-			switch n.Data {
-			case "script":
-				if !siteScript.MatchString(attr["src"]) || n.FirstChild != nil {
-					flag(n, "script that is not one of the site's files")
-				}
-				if policies == 0 {
-					loadedBeforeCSP = true
-				}
-			case "link", "img":
-				if policies == 0 {
-					loadedBeforeCSP = true
-				}
-			case "meta":
-				if eq, ok := attr["http-equiv"]; ok {
-					if !strings.EqualFold(eq, "Content-Security-Policy") {
-						flag(n, "http-equiv other than the policy")
-					} else if c := attr["content"]; c != csp && c != "default-src 'none'" {
-						flag(n, "a weaker Content-Security-Policy")
-					} else {
-						policies++
-					}
-				}
-			case "form":
-				if _, ok := attr["action"]; ok {
-					flag(n, "form with an action")
-				}
-			case "a":
-				if u, err := url.Parse(attr["href"]); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
-					if rel := strings.Fields(attr["rel"]); !slices.Contains(rel, "noopener") || !slices.Contains(rel, "nofollow") {
-						flag(n, `external link without rel="noopener nofollow"`)
-					}
-				}
-			}
+			loadedBeforeCSP = loadedBeforeCSP || loads && policies == 0
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			walk(c)
@@ -391,6 +345,67 @@ func scanPage(page []byte) []string {
 		bad = append(bad, "a script, stylesheet or image comes before the Content-Security-Policy")
 	}
 	return bad
+}
+
+// scanAttrs flags the attributes of n that run script, style it or lead
+// somewhere unsafe, and returns them all by name.
+func scanAttrs(n *html.Node, flag func(*html.Node, string)) map[string]string {
+	attr := map[string]string{}
+	for _, a := range n.Attr {
+		name := strings.ToLower(a.Key)
+		if a.Namespace != "" {
+			name = a.Namespace + ":" + name
+		}
+		attr[name] = a.Val
+		switch {
+		case strings.HasPrefix(name, "on"):
+			flag(n, "event handler attribute")
+		case name == "style":
+			flag(n, "inline style")
+		case name == "data-xss":
+			flag(n, "payload attribute")
+		case urlAttrs[name] && !safeLink(a.Val):
+			flag(n, "unsafe URL")
+		}
+	}
+	return attr
+}
+
+// scanElement flags what the element n, whose attributes are attr, must
+// not be, and says whether it loads something, and whether it is the
+// page's Content-Security-Policy.
+func scanElement(n *html.Node, attr map[string]string, flag func(*html.Node, string)) (loads, policy bool) {
+	switch n.Data {
+	case "script":
+		if !siteScript.MatchString(attr["src"]) || n.FirstChild != nil {
+			flag(n, "script that is not one of the site's files")
+		}
+		return true, false
+	case "link", "img":
+		return true, false
+	case "meta":
+		eq, ok := attr["http-equiv"]
+		switch {
+		case !ok:
+		case !strings.EqualFold(eq, "Content-Security-Policy"):
+			flag(n, "http-equiv other than the policy")
+		case attr["content"] != csp && attr["content"] != "default-src 'none'":
+			flag(n, "a weaker Content-Security-Policy")
+		default:
+			return false, true
+		}
+	case "form":
+		if _, ok := attr["action"]; ok {
+			flag(n, "form with an action")
+		}
+	case "a":
+		if u, err := url.Parse(attr["href"]); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
+			if rel := strings.Fields(attr["rel"]); !slices.Contains(rel, "noopener") || !slices.Contains(rel, "nofollow") {
+				flag(n, `external link without rel="noopener nofollow"`)
+			}
+		}
+	}
+	return false, false
 }
 
 // safeLink reports whether a URL attribute's value is one the site may
