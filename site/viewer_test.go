@@ -88,18 +88,8 @@ func TestViewerInBrowser(t *testing.T) {
 	}
 	sessionPage := site + long.URL
 
-	// At 390 px no page is wider than the screen.
-	do(t, ctx, chromedp.EmulateViewport(390, 800), media("prefers-color-scheme", "light"))
-	for _, p := range []string{"", "projects/a-project-whose-name-is-sixty-four-characters/", "projects/9126edde/", // a Gemini project named by a hash
-		long.URL, list[1].URL, "search/?q=tarfile", "stats/"} {
-		do(t, ctx, chromedp.Navigate(site+p), chromedp.WaitReady(chromedp.CSS("footer")))
-		if p == "search/?q=tarfile" {
-			do(t, ctx, chromedp.WaitVisible(chromedp.CSS(".search-hit-link")))
-		}
-		if w := run(t, ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth`)); w > 390 {
-			t.Errorf("/%s is %d px wide on a 390 px screen", p, w)
-		}
-	}
+	checkPhoneWidths(t, ctx, site, []string{"", "projects/a-project-whose-name-is-sixty-four-characters/", "projects/9126edde/", // a Gemini project named by a hash
+		long.URL, list[1].URL, "search/?q=tarfile", "stats/"})
 	// The title comes before the outline of prompts.
 	do(t, ctx, chromedp.Navigate(sessionPage), chromedp.WaitReady(chromedp.CSS("footer")))
 	if !run(t, ctx, chromedp.Evaluate[bool](`document.querySelector("h1").getBoundingClientRect().bottom <= document.querySelector(".outline").getBoundingClientRect().top`)) {
@@ -108,6 +98,48 @@ func TestViewerInBrowser(t *testing.T) {
 	_ = os.WriteFile(filepath.Join(artifacts(t), "viewer-390.png"), run(t, ctx, chromedp.FullScreenshot(90)), 0o644)
 
 	do(t, ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(sessionPage), chromedp.WaitReady(chromedp.CSS("footer")))
+	checkSessionOpening(t, ctx, sessionPage)
+	checkShownOnce(t, ctx)
+	checkDiffRows(t, ctx)
+	_ = os.WriteFile(filepath.Join(artifacts(t), "viewer-dark.png"), run(t, ctx, chromedp.FullScreenshot(90)), 0o644)
+	// Copy-link buttons show on a screen with no hover (as headless
+	// Chromium's is).
+	if run(t, ctx, chromedp.Evaluate[bool](`matchMedia("(hover: none)").matches`)) {
+		if o := run(t, ctx, chromedp.Evaluate[string](`getComputedStyle(document.querySelector("#m-4 .copy-link")).opacity`)); o != "1" {
+			t.Errorf("on a touch screen the copy-link button is hidden (opacity %s)", o)
+		}
+	}
+
+	// Plurals: one session is "1 session".
+	do(t, ctx, chromedp.Navigate(site), chromedp.WaitReady(chromedp.CSS("footer")))
+	counts := run(t, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll(".project h2 .count")].map(e => e.textContent)`))
+	if strings.Join(counts, ",") != "1 session,1 session,1 session" {
+		t.Errorf("project counts %q", counts)
+	}
+	if errs := consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %v", errs)
+	}
+}
+
+// checkPhoneWidths checks that at 390 px no page of the site at base is
+// wider than the screen.
+func checkPhoneWidths(t *testing.T, ctx context.Context, base string, pages []string) {
+	t.Helper()
+	do(t, ctx, chromedp.EmulateViewport(390, 800), media("prefers-color-scheme", "light"))
+	for _, p := range pages {
+		do(t, ctx, chromedp.Navigate(base+p), chromedp.WaitReady(chromedp.CSS("footer")))
+		if p == "search/?q=tarfile" {
+			do(t, ctx, chromedp.WaitVisible(chromedp.CSS(".search-hit-link")))
+		}
+		if w := run(t, ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth`)); w > 390 {
+			t.Errorf("/%s is %d px wide on a 390 px screen", p, w)
+		}
+	}
+}
+
+// checkSessionOpening checks what the session page shows first.
+func checkSessionOpening(t *testing.T, ctx context.Context, sessionPage string) {
+	t.Helper()
 	// The three injected messages before the first prompt are one closed
 	// block; the prompt is the first message on show.
 	type group struct {
@@ -138,6 +170,12 @@ func TestViewerInBrowser(t *testing.T) {
 	if got != (target{"Edit", true, true}) {
 		t.Errorf("#m-8 leads to %+v, want the Edit call that shows its result, open and in view", got)
 	}
+}
+
+// checkShownOnce checks the session page shows each command and path
+// once, open or closed, and headings no smaller than the text.
+func checkShownOnce(t *testing.T, ctx context.Context) {
+	t.Helper()
 	// Each command and path is shown once, open or closed.
 	count := func(sel, text string) int {
 		return run(t, ctx, chromedp.Evaluate[int](`document.querySelector(`+jsString(sel)+`).innerText.split(`+jsString(text)+`).length - 1`))
@@ -161,8 +199,12 @@ func TestViewerInBrowser(t *testing.T) {
 		t.Errorf("the message's ### and #### are not h3 and h4 (sizes %v)", sizes)
 	}
 
-	// Added and removed lines stand out from the page in both themes, and
-	// carry a marker.
+}
+
+// checkDiffRows checks that added and removed lines stand out from the
+// page in both themes, and carry a marker.
+func checkDiffRows(t *testing.T, ctx context.Context) {
+	t.Helper()
 	for _, theme := range []string{"light", "dark"} {
 		do(t, ctx, media("prefers-color-scheme", theme), chromedp.Sleep(50*time.Millisecond))
 		type row struct {
@@ -179,25 +221,6 @@ func TestViewerInBrowser(t *testing.T) {
 				t.Errorf("%s: diff row %d has marker %q and contrast %.2f with the page, want %q and 1.3 or more", theme, i, r.Mark, r.Contrast, want)
 			}
 		}
-	}
-	_ = os.WriteFile(filepath.Join(artifacts(t), "viewer-dark.png"), run(t, ctx, chromedp.FullScreenshot(90)), 0o644)
-
-	// Copy-link buttons show on a screen with no hover (as headless
-	// Chromium's is).
-	if run(t, ctx, chromedp.Evaluate[bool](`matchMedia("(hover: none)").matches`)) {
-		if o := run(t, ctx, chromedp.Evaluate[string](`getComputedStyle(document.querySelector("#m-4 .copy-link")).opacity`)); o != "1" {
-			t.Errorf("on a touch screen the copy-link button is hidden (opacity %s)", o)
-		}
-	}
-
-	// Plurals: one session is "1 session".
-	do(t, ctx, chromedp.Navigate(site), chromedp.WaitReady(chromedp.CSS("footer")))
-	counts := run(t, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll(".project h2 .count")].map(e => e.textContent)`))
-	if strings.Join(counts, ",") != "1 session,1 session,1 session" {
-		t.Errorf("project counts %q", counts)
-	}
-	if errs := consoleErrors(); len(errs) > 0 {
-		t.Errorf("console errors: %v", errs)
 	}
 }
 
