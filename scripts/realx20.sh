@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Builds the real Claude Code sessions of the shared corpus copied 20 times,
+# each copy with session ids, agent ids and file names of its own so that
+# nothing merges (97 MB, 180 transcripts), and prints what cold builds cost:
+# wall seconds, user+sys CPU seconds, MB of input per CPU-second and peak
+# RSS, with GOMAXPROCS=2 and GOMAXPROCS=1 in turns; then one warm rebuild.
+#
+#   scripts/realx20.sh                         # 3 runs of each
+#   RUNS=5 scripts/realx20.sh
+#   BINS="/tmp/old /tmp/new" scripts/realx20.sh  # binaries side by side, in turns
+#   PROFILE=cpu.prof scripts/realx20.sh        # also one cold build's CPU profile
+#   WORK=/tmp/x20 scripts/realx20.sh           # keep the corpus and sites there
+#   CONFIG=site.yaml scripts/realx20.sh        # another config (default: a title)
+#
+# The corpus is made in WORK, never in the repository.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${RUNS:-3}
+work=${WORK:-$(mktemp -d)}
+src=${SRC:-../shared/corpus/claude-code/claude-code-log-real}
+mkdir -p "$work"
+if [ -z "${BINS:-}" ]; then
+	go build -o "$work/transcriptsite" ./cmd/transcriptsite
+	BINS=$work/transcriptsite
+fi
+read -ra bins <<<"$BINS"
+
+# The ids to make unique: every session id and agent id the files name.
+corpus=$work/realx20
+if [ ! -f "$corpus.done" ]; then
+	rm -rf "$corpus"
+	ids=$( (grep -rhoE '"(sessionId|agentId)":"[^"]+"' "$src" | cut -d'"' -f4
+		find "$src" -type f -printf '%f\n' | sed -nE 's/^(agent-)?([0-9a-f-]+)\.(jsonl|meta\.json)$/\2/p') | sort -u)
+	for k in $(seq 1 20); do
+		# An id keeps its length and form: its last two characters become k in hex.
+		expr=()
+		for id in $ids; do expr+=(-e "s/$id/${id%??}$(printf %02x "$k")/g"); done
+		(cd "$src" && find . -type f) | while read -r f; do
+			out=$corpus/$k/$(printf '%s' "$f" | sed "${expr[@]}")
+			mkdir -p "$(dirname "$out")"
+			sed "${expr[@]}" "$src/$f" >"$out"
+		done
+	done
+	touch "$corpus.done"
+fi
+mb=$(du -sb "$corpus" | awk '{printf "%.1f", $1 / 1e6}')
+config=${CONFIG:-$work/config.yaml}
+[ -n "${CONFIG:-}" ] || printf 'title: Benchmark\n' >"$config"
+
+# build BIN DIR [ENV...]: one cold build into DIR; prints wall, CPU
+# (user+sys) and peak RSS in KB.
+build() {
+	local bin=$1 dir=$2
+	shift 2
+	sync
+	{ env "$@" /usr/bin/time -f '%e %U %S %M' "$bin" build --quiet -s "$work" --config "$config" \
+		--contentDir "$corpus" --cacheDir "$dir/cache" -d "$dir/public" >/dev/null; } 2>&1 | tail -1 |
+		awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}'
+}
+median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+
+echo "realx20: $mb MB, $(find "$corpus" -name '*.jsonl' | wc -l) files, $(nproc) cores, $(date -u +%F)"
+echo
+echo "| binary | GOMAXPROCS | wall s | CPU s | MB/CPU-s | peak RSS MB | 1 vs 2 (wall) | warm CPU s |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+declare -A wall cpu rss
+for i in $(seq "$runs"); do
+	for b in "${!bins[@]}"; do
+		for p in 2 1; do
+			d=$work/site-$b-$p-$i
+			rm -rf "$d"
+			read -r w c k < <(build "${bins[$b]}" "$d" GOMAXPROCS=$p)
+			echo "run $i ${bins[$b]} GOMAXPROCS=$p: $w s wall, $c CPU-s, $((k / 1024)) MB" >&2
+			wall[$b,$p]+="$w " cpu[$b,$p]+="$c " rss[$b,$p]+="$k "
+		done
+	done
+done
+for b in "${!bins[@]}"; do
+	# The warm rebuild: the first run's cache and site, nothing changed.
+	read -r _ wc _ < <(build "${bins[$b]}" "$work/site-$b-2-1" GOMAXPROCS=2)
+	w1=$(printf '%s\n' ${wall[$b,1]} | median)
+	for p in 2 1; do
+		w=$(printf '%s\n' ${wall[$b,$p]} | median)
+		c=$(printf '%s\n' ${cpu[$b,$p]} | median)
+		k=$(printf '%s\n' ${rss[$b,$p]} | median)
+		awk -v b="${bins[$b]}" -v p="$p" -v w="$w" -v c="$c" -v k="$k" -v mb="$mb" -v w1="$w1" -v wc="$wc" 'BEGIN {
+			printf "| %s | %d | %.2f | %.2f | %.1f | %.0f | %s | %s |\n", b, p, w, c, mb / c, k / 1024,
+				p == 2 ? sprintf("%.2f", w1 / w) : "", p == 2 ? wc : ""
+		}'
+	done
+done
+if [ -n "${PROFILE:-}" ]; then
+	d=$work/site-profile
+	rm -rf "$d"
+	"${bins[-1]}" build --quiet -s "$work" --config "$config" --contentDir "$corpus" \
+		--cacheDir "$d/cache" -d "$d/public" --profile-cpu "$PROFILE"
+	echo
+	go tool pprof -top -nodecount=35 "${bins[-1]}" "$PROFILE" 2>/dev/null | sed -n '1,45p'
+fi
+for i in $(seq "$runs"); do for b in "${!bins[@]}"; do for p in 2 1; do
+	[ "$p-$i" = 2-1 ] || rm -rf "$work/site-$b-$p-$i"
+done; done; done
