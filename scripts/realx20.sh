@@ -47,44 +47,60 @@ mb=$(du -sb "$corpus" | awk '{printf "%.1f", $1 / 1e6}')
 config=${CONFIG:-$work/config.yaml}
 [ -n "${CONFIG:-}" ] || printf 'title: Benchmark\n' >"$config"
 
-# build BIN DIR [ENV...]: one cold build into DIR; prints wall, CPU
-# (user+sys) and peak RSS in KB.
+# build BIN DIR [ENV...]: one cold build into DIR; prints wall, user and
+# system CPU seconds, and peak RSS in KB. Each starts with the disk flushed
+# and a pause: on ext4 without a journal, creating a file skips every
+# inode deleted or written in the last seconds, one by one, so that the
+# system time of a build depends on what ran just before it.
 build() {
 	local bin=$1 dir=$2
 	shift 2
 	sync
+	sleep "${PAUSE:-5}"
 	{ env "$@" /usr/bin/time -f '%e %U %S %M' "$bin" build --quiet -s "$work" --config "$config" \
-		--contentDir "$corpus" --cacheDir "$dir/cache" -d "$dir/public" >/dev/null; } 2>&1 | tail -1 |
-		awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}'
+		--contentDir "$corpus" --cacheDir "$dir/cache" -d "$dir/public" >/dev/null; } 2>&1 | tail -1
 }
 median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
 echo "realx20: $mb MB, $(find "$corpus" -name '*.jsonl' | wc -l) files, $(nproc) cores, $(date -u +%F)"
 echo
-echo "| binary | GOMAXPROCS | wall s | CPU s | MB/CPU-s | peak RSS MB | 1 vs 2 (wall) | warm CPU s |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|"
-declare -A wall cpu rss
+echo "| binary | GOMAXPROCS | wall s | user s | sys s | CPU s | MB/CPU-s | peak RSS MB | 1 vs 2 (wall) | warm CPU s |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+# Sites of an earlier run go first: the file system frees what is
+# deleted for seconds after, which slows whatever runs then. And the first
+# build of a run pays more system time than the next (the page cache and
+# the disk's journal settle): one build of each binary, not counted.
+rm -rf "$work"/site-*
+sync
+sleep 5
+for b in "${!bins[@]}"; do
+	build "${bins[$b]}" "$work/site-warmup-$b" >/dev/null
+done
+declare -A wall usr sys cpu rss
 for i in $(seq "$runs"); do
 	for b in "${!bins[@]}"; do
 		for p in 2 1; do
 			d=$work/site-$b-$p-$i
-			rm -rf "$d"
-			read -r w c k < <(build "${bins[$b]}" "$d" GOMAXPROCS=$p)
-			echo "run $i ${bins[$b]} GOMAXPROCS=$p: $w s wall, $c CPU-s, $((k / 1024)) MB" >&2
-			wall[$b,$p]+="$w " cpu[$b,$p]+="$c " rss[$b,$p]+="$k "
+			read -r w u y k < <(build "${bins[$b]}" "$d" GOMAXPROCS=$p)
+			c=$(awk -v u="$u" -v y="$y" 'BEGIN {printf "%.2f", u + y}')
+			echo "run $i ${bins[$b]} GOMAXPROCS=$p: $w s wall, $u user + $y sys = $c CPU-s, $((k / 1024)) MB" >&2
+			wall[$b,$p]+="$w " usr[$b,$p]+="$u " sys[$b,$p]+="$y " cpu[$b,$p]+="$c " rss[$b,$p]+="$k "
 		done
 	done
 done
 for b in "${!bins[@]}"; do
 	# The warm rebuild: the first run's cache and site, nothing changed.
-	read -r _ wc _ < <(build "${bins[$b]}" "$work/site-$b-2-1" GOMAXPROCS=2)
+	read -r _ wu wy _ < <(build "${bins[$b]}" "$work/site-$b-2-1" GOMAXPROCS=2)
+	wc=$(awk -v u="$wu" -v y="$wy" 'BEGIN {printf "%.2f", u + y}')
 	w1=$(printf '%s\n' ${wall[$b,1]} | median)
 	for p in 2 1; do
 		w=$(printf '%s\n' ${wall[$b,$p]} | median)
+		u=$(printf '%s\n' ${usr[$b,$p]} | median)
+		y=$(printf '%s\n' ${sys[$b,$p]} | median)
 		c=$(printf '%s\n' ${cpu[$b,$p]} | median)
 		k=$(printf '%s\n' ${rss[$b,$p]} | median)
-		awk -v b="${bins[$b]}" -v p="$p" -v w="$w" -v c="$c" -v k="$k" -v mb="$mb" -v w1="$w1" -v wc="$wc" 'BEGIN {
-			printf "| %s | %d | %.2f | %.2f | %.1f | %.0f | %s | %s |\n", b, p, w, c, mb / c, k / 1024,
+		awk -v b="${bins[$b]}" -v p="$p" -v w="$w" -v u="$u" -v y="$y" -v c="$c" -v k="$k" -v mb="$mb" -v w1="$w1" -v wc="$wc" 'BEGIN {
+			printf "| %s | %d | %.2f | %.2f | %.2f | %.2f | %.1f | %.0f | %s | %s |\n", b, p, w, u, y, c, mb / c, k / 1024,
 				p == 2 ? sprintf("%.2f", w1 / w) : "", p == 2 ? wc : ""
 		}'
 	done
@@ -97,6 +113,4 @@ if [ -n "${PROFILE:-}" ]; then
 	echo
 	go tool pprof -top -nodecount=35 "${bins[-1]}" "$PROFILE" 2>/dev/null | sed -n '1,45p'
 fi
-for i in $(seq "$runs"); do for b in "${!bins[@]}"; do for p in 2 1; do
-	[ "$p-$i" = 2-1 ] || rm -rf "$work/site-$b-$p-$i"
-done; done; done
+find "$work" -maxdepth 1 -name 'site-*' ! -name 'site-*-2-1' -exec rm -rf {} +

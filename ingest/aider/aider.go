@@ -40,16 +40,28 @@ func init() { ingest.Register(Reader) }
 
 var (
 	adStartRE = regexp.MustCompile(`^# aider chat started at (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\s*$`)
-	adHeadRE  = regexp.MustCompile(`(?m)^# aider chat started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\r?$`)
-	adUserRE  = regexp.MustCompile(`(?m)^#### .*  \r?$`)
-	adToolRE  = regexp.MustCompile(`(?m)^>( .*)?  \r?$`)
+	adHeadRE  = regexp.MustCompile(`^# aider chat started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\r?$`)
+	adUserRE  = regexp.MustCompile(`^#### .*  \r?$`)
+	adToolRE  = regexp.MustCompile(`^>( .*)?  \r?$`)
 )
 
 func detectAider(h *ingest.Head) float64 {
-	if adHeadRE.Match(h.Data) {
-		return ingest.Likely
+	// Line by line, with a regular expression only for a line that starts
+	// as one of aider's: run over the whole head, the three took 6% of the
+	// CPU of a build of Claude Code sessions.
+	users, tools := 0, 0
+	for line := range bytes.Lines(h.Data) {
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		switch {
+		case bytes.HasPrefix(line, []byte("# aider chat started at ")) && adHeadRE.Match(line):
+			return ingest.Likely
+		case bytes.HasPrefix(line, []byte("#### ")) && adUserRE.Match(line):
+			users++
+		case bytes.HasPrefix(line, []byte(">")) && adToolRE.Match(line):
+			tools++
+		}
 	}
-	users, tools := len(adUserRE.FindAllIndex(h.Data, 3)), len(adToolRE.FindAllIndex(h.Data, 3))
+	users, tools = min(users, 3), min(tools, 3)
 	if strings.HasSuffix(h.Path, ".aider.chat.history.md") {
 		return ingest.When(users+tools > 0, ingest.Maybe)
 	}
