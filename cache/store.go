@@ -8,6 +8,7 @@ package cache
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"encoding/gob"
@@ -23,17 +24,21 @@ import (
 	"github.com/transcriptsite/transcriptsite/internal/disk"
 )
 
-// Store is the build cache: entries named by their key, in files under
-// dir. It is safe for concurrent use and serves as the ingest cache.
-// Small entries (hashes, lists, summaries: several per session) live in
-// one table file, read when a build begins and written when it ends:
-// creating a file costs more than writing a few hundred bytes.
+// Store is the build cache: entries named by their key. It is safe for
+// concurrent use and serves as the ingest cache. Small entries (hashes,
+// lists, summaries: several per session) live in one table file, read
+// when a build begins and written when it ends; the others are appended
+// to pack files, a few per build, each entry at an offset the table
+// records. Creating a file costs far more than writing a few hundred
+// bytes, and on ext4 without a journal its cost grows with the files
+// deleted in the last seconds: a file per entry (pages, exports, parsed
+// files, search shards) took a third of a cold build's CPU.
 //
 // Nothing read from disk is used unchecked: the table carries a checksum
-// of itself and the size and CRC-32C of every entry file, and an entry
-// whose file no longer matches (cut short, overwritten, unreadable) is
-// dropped, reported and made again. The site never shares a file with
-// the cache: what a build takes from it is copied.
+// of itself and the size and CRC-32C of every packed entry, and an entry
+// that no longer matches (cut short, overwritten, unreadable) is dropped,
+// reported and made again. The site never shares a file with the cache:
+// what a build takes from it is copied.
 type Store struct {
 	dir     string
 	read    bool // false with --ignoreCache: only entries this build wrote are read
@@ -41,20 +46,39 @@ type Store struct {
 	wrote   map[string]bool   // entries this build wrote, while read is false
 	made    map[string]bool   // entries this store wrote, for trim
 	small   map[string][]byte // entries of at most smallEntry bytes
-	sums    map[string]Sum    // what each entry file holds
+	locs    map[string]loc    // where each packed entry is
 	dirty   bool              // the table changed since it was written
 	used    map[string]bool
 	hits    int
 	misses  int
-	damaged []string    // entries found damaged since the last report
-	dirs    disk.Dirs   // folders of entries made so far
-	lock    *disk.Lock  // held while a build uses the store
-	seen    os.FileInfo // the table file as last read or written
+	damaged []string            // entries found damaged since the last report
+	packs   map[string]*os.File // packs open for reading, until End
+	idle    []*pack             // this build's packs that no write is appending to
+	shrunk  map[string]bool     // packs that entries were dropped from: End compacts them
+	lock    *disk.Lock          // held while a build uses the store
+	seen    os.FileInfo         // the table file as last read or written
 }
 
-// Sum is what an entry's file must hold: its size and CRC-32C. It is
-// kept in the table, apart from the file, so that a file cut short or
-// written over cannot vouch for itself. A cheap check is enough: it guards
+// loc is where a packed entry is, and what it must hold.
+type loc struct {
+	Pack string // its file's name in packDir
+	Off  int64
+	Sum
+}
+
+// pack is a pack file of this build that entries are appended to, one
+// write at a time.
+type pack struct {
+	name    string
+	f       *os.File
+	size    int64 // what its entries fill
+	pending int64 // what the write under way wrote past size
+	bw      *bufio.Writer
+}
+
+// Sum is what an entry must hold: its size and CRC-32C. It is kept in
+// the table, apart from the pack, so that a pack cut short or written
+// over cannot vouch for itself. A cheap check is enough: it guards
 // against accidents (a full disk, a killed copy, an edit), not attackers,
 // who could as well edit the site. A Sum is also a writer that sums what
 // is written to it.
@@ -78,10 +102,11 @@ func SumOf(data []byte) Sum {
 	return s
 }
 
-// table is the store's table file: the small entries and the sums.
+// table is the store's table file: the small entries, and where the
+// others are.
 type table struct {
 	Small map[string][]byte
-	Sums  map[string]Sum
+	Locs  map[string]loc
 }
 
 // smallEntry is the most an entry of the small table holds.
@@ -90,10 +115,17 @@ const smallEntry = 4 << 10
 // lockFile is the file whose lock a build holds while it uses the store.
 const lockFile = "lock"
 
-// tableFile is the table's file in the store's dir (not a key, which is
-// 64 hex digits in a folder of its first two). Its last four bytes are
-// the CRC-32C of the rest.
+// tableFile is the table's file in the store's dir. Its last four bytes
+// are the CRC-32C of the rest.
 const tableFile = "table.gob"
+
+// packDir is the folder of pack files in the store's dir.
+const packDir = "packs"
+
+// packLimit is the size past which a pack takes no more entries: a pack
+// whose entries are mostly dropped is copied into a new one, which costs
+// what its live entries weigh.
+const packLimit = 256 << 20
 
 // New returns the store in dir. With read false (--ignoreCache) a build
 // reads only the entries it wrote itself.
@@ -102,7 +134,7 @@ func New(dir string, read bool) (*Store, error) {
 		return nil, err
 	}
 	return &Store{dir: dir, read: read, used: map[string]bool{}, wrote: map[string]bool{}, made: map[string]bool{},
-		small: map[string][]byte{}, sums: map[string]Sum{}}, nil
+		small: map[string][]byte{}, locs: map[string]loc{}, packs: map[string]*os.File{}, shrunk: map[string]bool{}}, nil
 }
 
 // Begin takes the store's lock for a build, and reads the table when
@@ -123,16 +155,38 @@ func (s *Store) Begin(ctx context.Context, wait func()) error {
 	return nil
 }
 
-// End writes the table and lets the next build in.
+// End compacts the packs that entries were dropped from, writes the
+// table and lets the next build in.
 func (s *Store) End() {
+	s.closePacks()
+	if len(s.shrunk) > 0 {
+		s.compact()
+		s.closePacks()
+	}
 	s.flush()
 	s.lock.Release()
+}
+
+// closePacks closes the packs open for reading and writing, and removes
+// those of this build that took no entry.
+func (s *Store) closePacks() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range s.packs {
+		f.Close()
+	}
+	for _, pk := range s.idle {
+		if pk.size == 0 {
+			os.Remove(pk.f.Name())
+		}
+	}
+	s.packs, s.idle = map[string]*os.File{}, nil
 }
 
 // load reads the table. A damaged table is an empty one: every entry
 // file is then unchecked, so unused, and made again.
 func (s *Store) load() {
-	s.small, s.sums = map[string][]byte{}, map[string]Sum{}
+	s.small, s.locs = map[string][]byte{}, map[string]loc{}
 	data, err := os.ReadFile(filepath.Join(s.dir, tableFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return
@@ -147,8 +201,8 @@ func (s *Store) load() {
 	if t.Small != nil {
 		s.small = t.Small
 	}
-	if t.Sums != nil {
-		s.sums = t.Sums
+	if t.Locs != nil {
+		s.locs = t.Locs
 	}
 }
 
@@ -158,7 +212,7 @@ func (s *Store) flush() {
 	defer s.mu.Unlock()
 	if s.dirty && writeWhole(filepath.Join(s.dir, tableFile), func(w io.Writer) error {
 		var sm Sum
-		if err := gob.NewEncoder(io.MultiWriter(w, &sm)).Encode(table{s.small, s.sums}); err != nil {
+		if err := gob.NewEncoder(io.MultiWriter(w, &sm)).Encode(table{s.small, s.locs}); err != nil {
 			return err
 		}
 		return binary.Write(w, binary.BigEndian, sm.CRC)
@@ -178,17 +232,14 @@ func (s *Store) Report() (hits, misses int, damaged []string) {
 	return hits, misses, damaged
 }
 
-func (s *Store) path(key string) string { return filepath.Join(s.dir, key[:2], key) }
-
-// drop forgets the entry key, whose file is damaged, and removes the file.
+// drop forgets the entry key, which is damaged.
 func (s *Store) drop(key, why string) {
-	os.Remove(s.path(key))
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.sums[key]; ok {
-		delete(s.sums, key)
-		s.dirty = true
-		s.damaged = append(s.damaged, filepath.Join(key[:2], key)+": "+why)
+	if l, ok := s.locs[key]; ok {
+		delete(s.locs, key)
+		s.dirty, s.shrunk[l.Pack] = true, true
+		s.damaged = append(s.damaged, fmt.Sprintf("%s (in %s): %s", key, filepath.Join(packDir, l.Pack), why))
 	}
 }
 
@@ -203,20 +254,25 @@ func (s *Store) Count(hit bool) {
 	}
 }
 
-// Entry returns what the file of the entry key must hold, and marks the
-// entry used; false when this build is not to read such a file.
+// Entry returns what the entry key must hold, and marks the entry used;
+// false when it is not packed or this build is not to read it.
 func (s *Store) Entry(key string) (Sum, bool) {
+	l, ok := s.entry(key)
+	return l.Sum, ok
+}
+
+func (s *Store) entry(key string) (loc, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.used[key] = true
-	want, ok := s.sums[key]
-	return want, ok && (s.read || s.wrote[key])
+	l, ok := s.locs[key]
+	return l, ok && (s.read || s.wrote[key])
 }
 
-// Open streams an entry from its file. What it reads is checked as it
-// goes: a reader gives io.EOF only after the whole entry matched its sum,
-// and errDamaged in its place when it did not, so a reader must be read
-// to the end before what it gave is trusted.
+// Open streams an entry. What it reads is checked as it goes: a reader
+// gives io.EOF only after the whole entry matched its sum, and errDamaged
+// in its place when it did not, so a reader must be read to the end
+// before what it gave is trusted.
 func (s *Store) Open(key string) (io.ReadCloser, bool) {
 	s.mu.Lock()
 	_, small := s.small[key]
@@ -225,37 +281,56 @@ func (s *Store) Open(key string) (io.ReadCloser, bool) {
 		data, ok := s.Get(key)
 		return io.NopCloser(bytes.NewReader(data)), ok
 	}
-	want, ok := s.Entry(key)
-	if !ok {
-		s.Count(false)
-		return nil, false
+	l, ok := s.entry(key)
+	var r io.ReadCloser
+	if ok {
+		var err error
+		if r, err = s.section(key, l); err != nil {
+			s.drop(key, err.Error())
+			ok = false
+		}
 	}
-	f, err := os.Open(s.path(key))
+	s.Count(ok)
+	return r, ok
+}
+
+// section reads the packed entry key, which is at l, checked as Open says.
+func (s *Store) section(key string, l loc) (io.ReadCloser, error) {
+	f, err := s.packFile(l.Pack)
 	var fi os.FileInfo
 	if err == nil {
 		fi, err = f.Stat()
 	}
-	if err == nil && fi.Size() != want.Size {
-		err = fmt.Errorf("%d bytes, not %d", fi.Size(), want.Size)
+	if err == nil && fi.Size() < l.Off+l.Size {
+		err = fmt.Errorf("its pack holds %d bytes, not %d", fi.Size(), l.Off+l.Size)
 	}
 	if err != nil {
-		if f != nil {
-			f.Close()
-		}
-		s.drop(key, err.Error())
-		s.Count(false)
-		return nil, false
+		return nil, err
 	}
-	s.Count(true)
-	return &checked{f: f, s: s, key: key, want: want}, true
+	return &checked{r: io.NewSectionReader(f, l.Off, l.Size), s: s, key: key, want: l.Sum}, nil
+}
+
+// packFile opens a pack for reading, once a build.
+func (s *Store) packFile(name string) (*os.File, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f := s.packs[name]; f != nil {
+		return f, nil
+	}
+	f, err := os.Open(filepath.Join(s.dir, packDir, name))
+	if err != nil {
+		return nil, err
+	}
+	s.packs[name] = f
+	return f, nil
 }
 
 // errDamaged is what a reader of a damaged entry gives at its end.
 var errDamaged = errors.New("cache entry damaged: it does not match its checksum")
 
-// checked reads an entry's file and checks it against its sum at the end.
+// checked reads an entry and checks it against its sum at the end.
 type checked struct {
-	f    *os.File
+	r    io.Reader
 	s    *Store
 	key  string
 	want Sum
@@ -263,7 +338,7 @@ type checked struct {
 }
 
 func (c *checked) Read(p []byte) (int, error) {
-	n, err := c.f.Read(p)
+	n, err := c.r.Read(p)
 	c.got.Write(p[:n])
 	if err == io.EOF && c.got != c.want || err != nil && err != io.EOF {
 		c.s.drop(c.key, errDamaged.Error())
@@ -272,7 +347,8 @@ func (c *checked) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (c *checked) Close() error { return c.f.Close() }
+// Close does nothing: the pack stays open for the rest of the build.
+func (c *checked) Close() error { return nil }
 
 func (s *Store) Get(key string) ([]byte, bool) {
 	s.mu.Lock()
@@ -280,15 +356,12 @@ func (s *Store) Get(key string) ([]byte, bool) {
 	data, ok := s.small[key]
 	s.mu.Unlock()
 	if !ok {
-		if want, file := s.Entry(key); file {
+		if r, packed := s.Open(key); packed {
 			var err error
-			if data, err = os.ReadFile(s.path(key)); err == nil && SumOf(data) != want {
-				err = errDamaged
-			}
-			if ok = err == nil; !ok {
-				s.drop(key, err.Error())
-			}
+			data, err = io.ReadAll(r)
+			ok = err == nil
 		}
+		return data, ok
 	}
 	s.Count(ok)
 	return data, ok
@@ -300,11 +373,12 @@ func (s *Store) Get(key string) ([]byte, bool) {
 func (s *Store) PutBlob(data []byte) string {
 	key := Hash(data)
 	s.mu.Lock()
-	_, stored := s.sums[key] // by an earlier build
+	_, stored := s.locs[key] // by an earlier build
 	s.mu.Unlock()
 	if stored {
-		s.Entry(key)
-		return key
+		if _, ok := s.Open(key); ok { // and still there
+			return key
+		}
 	}
 	if !s.put(key, data) {
 		return ""
@@ -341,7 +415,7 @@ func (s *Store) put(key string, data []byte) bool {
 	})
 }
 
-// Write stores the entry fn writes, streamed to its file, and reports
+// Write stores the entry fn writes, streamed to a pack, and reports
 // whether it did.
 func (s *Store) Write(key string, fn func(io.Writer) error) bool {
 	s.mu.Lock()
@@ -350,20 +424,113 @@ func (s *Store) Write(key string, fn func(io.Writer) error) bool {
 	return s.write(key, fn)
 }
 
-// write writes an entry's file and records its sum.
-func (s *Store) write(key string, fn func(io.Writer) error) bool {
-	p := s.path(key)
-	var sm Sum
-	if s.dirs.Make(filepath.Dir(p)) != nil || !writeWhole(p, func(w io.Writer) error { return fn(io.MultiWriter(w, &sm)) }) {
-		return false
-	}
+// Tee writes what fn writes to w and, as the entry key, to the store: one
+// pass for a file of the site and its copy in the cache. The entry is
+// kept when fn succeeds and all it wrote reached the store; the store's
+// failures never fail fn. It returns fn's error.
+func (s *Store) Tee(key string, w io.Writer, fn func(io.Writer) error) error {
 	s.mu.Lock()
-	s.sums[key], s.dirty, s.made[key] = sm, true, true
-	if !s.read {
-		s.wrote[key] = true
+	s.used[key] = true
+	s.mu.Unlock()
+	pk := s.take()
+	if pk == nil {
+		return fn(w)
+	}
+	var err error
+	s.append(pk, key, func(cw io.Writer) error {
+		sw := &softWriter{w: cw}
+		err = fn(io.MultiWriter(w, sw))
+		return cmp.Or(err, sw.err)
+	})
+	return err
+}
+
+// softWriter writes to w until a write fails, and then drops what it is
+// given: it never fails the writer it is teed from.
+type softWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *softWriter) Write(p []byte) (int, error) {
+	if s.err == nil {
+		_, s.err = s.w.Write(p)
+	}
+	return len(p), nil
+}
+
+// write stores the entry fn writes in a pack, and reports whether it did.
+func (s *Store) write(key string, fn func(io.Writer) error) bool {
+	pk := s.take()
+	return pk != nil && s.append(pk, key, fn)
+}
+
+// take returns a pack of this build that no write is appending to, a new
+// one when there is none; nil when none can be made.
+func (s *Store) take() *pack {
+	s.mu.Lock()
+	if n := len(s.idle); n > 0 {
+		pk := s.idle[n-1]
+		s.idle = s.idle[:n-1]
+		s.mu.Unlock()
+		return pk
 	}
 	s.mu.Unlock()
-	return true
+	dir := filepath.Join(s.dir, packDir)
+	if os.MkdirAll(dir, 0o755) != nil {
+		return nil
+	}
+	f, err := os.CreateTemp(dir, "*.pack")
+	if err != nil {
+		return nil
+	}
+	pk := &pack{name: filepath.Base(f.Name()), f: f}
+	pk.bw = bufio.NewWriterSize(&atWriter{pk}, 64<<10)
+	s.mu.Lock()
+	s.packs[pk.name] = f
+	s.mu.Unlock()
+	return pk
+}
+
+// atWriter appends to a pack at its end: at the offset after its last
+// entry and what was written of the one under way.
+type atWriter struct{ pk *pack }
+
+func (w *atWriter) Write(p []byte) (int, error) {
+	n, err := w.pk.f.WriteAt(p, w.pk.size+w.pk.pending)
+	w.pk.pending += int64(n)
+	return n, err
+}
+
+// append appends the entry fn writes to pk and records it, or cuts off
+// what it wrote of it; then gives pk back for other writes. It reports
+// whether the entry was stored.
+func (s *Store) append(pk *pack, key string, fn func(io.Writer) error) bool {
+	var sm Sum
+	err := fn(io.MultiWriter(pk.bw, &sm))
+	if err == nil {
+		err = pk.bw.Flush()
+	}
+	ok := err == nil
+	if ok {
+		s.mu.Lock()
+		s.locs[key], s.dirty, s.made[key] = loc{Pack: pk.name, Off: pk.size, Sum: sm}, true, true
+		if !s.read {
+			s.wrote[key] = true
+		}
+		s.mu.Unlock()
+		pk.size += sm.Size
+	} else {
+		pk.bw.Reset(&atWriter{pk})
+		pk.f.Truncate(pk.size) // else the next entry writes over it
+	}
+	pk.pending = 0
+	s.mu.Lock()
+	if pk.size < packLimit {
+		s.idle = append(s.idle, pk)
+	}
+	s.mu.Unlock()
+	return ok
 }
 
 // writeWhole writes the file p as fn writes it, whole or not at all: into
@@ -388,49 +555,109 @@ func writeWhole(p string, fn func(io.Writer) error) bool {
 // Trim removes the entries this store wrote that the last build did not
 // use: a builder that builds again and again (serve) as a session grows
 // would otherwise keep every version of it. Entries other builds wrote
-// are left to --gc.
+// are left to --gc. Their packs are compacted when the build ends.
 func (s *Store) Trim() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for key := range s.made {
-		if s.used[key] {
-			continue
+		if !s.used[key] {
+			delete(s.made, key)
+			s.forget(key)
 		}
-		delete(s.made, key)
-		if _, ok := s.small[key]; ok {
-			delete(s.small, key)
-		} else {
-			delete(s.sums, key)
-			os.Remove(s.path(key))
-		}
-		s.dirty = true
 	}
 }
 
-// GC removes the entries the last build did not use, and returns how many.
+// forget removes the entry key from the table.
+func (s *Store) forget(key string) {
+	if l, ok := s.locs[key]; ok {
+		delete(s.locs, key)
+		s.shrunk[l.Pack] = true
+	}
+	delete(s.small, key)
+	s.dirty = true
+}
+
+// GC removes the entries the last build did not use, and the files of
+// the cache that hold none: packs, and the files of earlier versions of
+// the cache (or of builds killed before they wrote the table). It
+// returns how many entries and files it removed.
 func (s *Store) GC() (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0
-	for key := range s.small {
-		if !s.used[key] {
-			delete(s.small, key)
-			s.dirty = true
-			n++
+	for _, m := range []map[string]bool{keys(s.small), keys(s.locs)} {
+		for key := range m {
+			if !s.used[key] {
+				s.forget(key)
+				n++
+			}
 		}
 	}
-	for key := range s.sums {
-		if !s.used[key] {
-			delete(s.sums, key)
-			s.dirty = true
-		}
+	inUse := map[string]bool{}
+	for _, l := range s.locs {
+		inUse[l.Pack] = true
+	}
+	for _, pk := range s.idle {
+		inUse[pk.name] = true // this build's, which may yet take entries
 	}
 	err := filepath.WalkDir(s.dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || s.used[d.Name()] || filepath.Dir(p) == s.dir { // the table and the lock
+		if err != nil || d.IsDir() || filepath.Dir(p) == s.dir { // the table and the lock
 			return err
+		}
+		if filepath.Dir(p) == filepath.Join(s.dir, packDir) && inUse[d.Name()] {
+			return nil
 		}
 		n++
 		return os.Remove(p)
 	})
 	return n, err
+}
+
+func keys[V any](m map[string]V) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}
+
+// compact removes the packs that entries were dropped from and that hold
+// none now, and copies the entries of those that are mostly dropped into
+// a new pack, to remove them too. It runs when a build ends, with no
+// write under way.
+func (s *Store) compact() {
+	s.mu.Lock()
+	shrunk := s.shrunk
+	s.shrunk = map[string]bool{}
+	live := map[string]int64{}
+	held := map[string][]string{}
+	for key, l := range s.locs {
+		if shrunk[l.Pack] {
+			live[l.Pack] += l.Size
+			held[l.Pack] = append(held[l.Pack], key)
+		}
+	}
+	s.mu.Unlock()
+	for name := range shrunk {
+		p := filepath.Join(s.dir, packDir, name)
+		fi, err := os.Stat(p)
+		if err != nil || 2*live[name] >= fi.Size() {
+			continue
+		}
+		left := false
+		for _, key := range held[name] {
+			r, err := s.section(key, s.locs[key])
+			if err != nil {
+				s.drop(key, err.Error())
+				continue
+			}
+			left = !s.write(key, func(w io.Writer) error {
+				_, err := io.Copy(w, r)
+				return err
+			}) || left
+		}
+		if !left {
+			os.Remove(p)
+		}
+	}
 }

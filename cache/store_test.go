@@ -3,6 +3,8 @@ package cache
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +12,7 @@ import (
 )
 
 // Small entries live in one table, written after a build and read by the
-// next; big ones in files. --ignoreCache reads neither from earlier builds,
+// next; big ones in pack files. --ignoreCache reads neither from earlier builds,
 // and gc drops what the last build did not use, from both.
 func TestStoreSmallTable(t *testing.T) {
 	dir := t.TempDir()
@@ -32,11 +34,13 @@ func TestStoreSmallTable(t *testing.T) {
 	s.Put(key('a'), small)
 	s.Put(key('b'), big)
 	s.Put(key('c'), []byte("unused next time"))
-	if _, err := os.Stat(s.path(key('a'))); err == nil {
-		t.Error("a small entry got a file of its own")
+	if _, ok := s.locs[key('a')]; ok {
+		t.Error("a small entry went to a pack")
 	}
-	if _, err := os.Stat(s.path(key('b'))); err != nil {
-		t.Errorf("a big entry has no file: %v", err)
+	if l, ok := s.locs[key('b')]; !ok {
+		t.Error("a big entry is in no pack")
+	} else if _, err := os.Stat(filepath.Join(dir, packDir, l.Pack)); err != nil {
+		t.Errorf("a big entry's pack: %v", err)
 	}
 	s.End()
 
@@ -70,5 +74,92 @@ func TestStoreSmallTable(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, tableFile)); err != nil {
 		t.Errorf("gc removed the table: %v", err)
+	}
+}
+
+// Big entries are appended to a few pack files, a site's file and its
+// entry written in one pass (Tee); the entries a build stops using are
+// dropped (Trim, as serve does after each build), and a pack mostly
+// dropped is copied, its live entries only, into a new one.
+func TestStorePacks(t *testing.T) {
+	dir := t.TempDir()
+	key := func(c byte) string { return strings.Repeat(string(c), 64) }
+	entry := func(c byte) []byte { return bytes.Repeat([]byte{c}, smallEntry+100) }
+	s, err := New(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	begin := func() {
+		t.Helper()
+		if err := s.Begin(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	packs := func() []string {
+		ps, _ := filepath.Glob(filepath.Join(dir, packDir, "*"))
+		return ps
+	}
+	begin()
+	for _, c := range []byte("abc") {
+		s.Put(key(c), entry(c))
+	}
+	var site bytes.Buffer
+	if err := s.Tee(key('d'), &site, func(w io.Writer) error { _, err := w.Write(entry('d')); return err }); err != nil || !bytes.Equal(site.Bytes(), entry('d')) {
+		t.Fatalf("tee: %v, %d bytes", err, site.Len())
+	}
+	failed := errors.New("the page failed")
+	if err := s.Tee(key('e'), io.Discard, func(w io.Writer) error {
+		w.Write(entry('e'))
+		return failed
+	}); err != failed {
+		t.Errorf("tee of a failing writer: %v", err)
+	}
+	s.Put(key('f'), entry('f')) // where e's bytes were cut off
+	s.End()
+	if n := len(packs()); n != 1 {
+		t.Errorf("%d packs, want 1", n)
+	}
+
+	begin()
+	for _, c := range []byte("abcdf") {
+		if got, ok := s.Get(key(c)); !ok || !bytes.Equal(got, entry(c)) {
+			t.Errorf("entry %c: %d bytes, %v", c, len(got), ok)
+		}
+	}
+	if _, ok := s.Get(key('e')); ok {
+		t.Error("the entry of a failed write was kept")
+	}
+	s.End()
+
+	begin()
+	s.Get(key('a'))
+	s.Trim()
+	s.End()
+	if ps := packs(); len(ps) != 1 {
+		t.Errorf("after trim: packs %v", ps)
+	} else if fi, _ := os.Stat(ps[0]); fi.Size() != int64(len(entry('a'))) {
+		t.Errorf("the compacted pack holds %d bytes, want the one entry left", fi.Size())
+	}
+	begin()
+	if got, ok := s.Get(key('a')); !ok || !bytes.Equal(got, entry('a')) {
+		t.Errorf("the entry left after trim: %d bytes, %v", len(got), ok)
+	}
+	if _, ok := s.Get(key('b')); ok {
+		t.Error("trim kept an entry the build did not use")
+	}
+	// A file of an earlier version of the cache, an entry per file, goes
+	// with --gc.
+	old := filepath.Join(dir, "ab", key('x'))
+	os.MkdirAll(filepath.Dir(old), 0o755)
+	os.WriteFile(old, entry('x'), 0o644)
+	if _, err := s.GC(); err != nil {
+		t.Fatal(err)
+	}
+	s.End()
+	if _, err := os.Stat(old); err == nil {
+		t.Error("gc kept a file of the old layout")
+	}
+	if len(packs()) != 1 {
+		t.Errorf("gc: packs %v", packs())
 	}
 }

@@ -138,7 +138,7 @@ if [ -n "${SERVE:-}" ]; then
 	head -n $((total - 50)) "$file" >"$site/content/s.jsonl"
 	"$work/transcriptsite" serve -s "$site" --port 0 --cacheDir "$site/cache" >"$site/out.txt" 2>&1 &
 	pid=$!
-	builds() { grep -c 'pages rendered' "$site/out.txt" || true; }
+	builds() { grep -c ' rendered)$' "$site/out.txt" || true; }
 	rss() { awk -v k="$1:" '$1 == k {print $2}' "/proc/$pid/status"; }
 	wait_builds() { while [ "$(builds)" -lt "$1" ]; do sleep 0.05; done; }
 	wait_builds 1

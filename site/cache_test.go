@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -81,8 +80,8 @@ func TestDamagedCacheIsNotPublished(t *testing.T) {
 	for name, fn := range damage {
 		t.Run(name, func(t *testing.T) {
 			ps := entries()
-			if len(ps) < 20 {
-				t.Fatalf("only %d entry files", len(ps))
+			if len(ps) == 0 {
+				t.Fatal("no pack files")
 			}
 			for _, p := range ps {
 				fn(t, p)
@@ -156,13 +155,11 @@ func TestUnwritableCache(t *testing.T) {
 	}
 	good, want := build(t.TempDir())
 
-	// Every folder of entries is a file: no entry file can be written, as
-	// on a full disk.
+	// The folder of packs is a file: no entry can be written, as on a
+	// full disk.
 	broken := t.TempDir()
-	for i := range 256 {
-		if err := os.WriteFile(filepath.Join(broken, fmt.Sprintf("%02x", i)), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := os.WriteFile(filepath.Join(broken, "packs"), nil, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	for _, run := range []string{"cold", "again"} {
 		rep, got := build(broken)

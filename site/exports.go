@@ -105,35 +105,18 @@ func (p *Page) Exports() []ExportLink {
 }
 
 // cachedFile writes the file rel of the site: from the cache entry key
-// when there is a sound one, else as make writes it, then given to the
-// cache once it is whole, so a cache that cannot be written never fails
-// the file. A session's page or export can be hundreds of megabytes and
-// is never held whole. key "" skips the cache.
+// when there is a sound one, else as make writes it, given to the cache
+// as it is written, so a cache that cannot be written never fails the
+// file. A session's page or export can be hundreds of megabytes and is
+// never held whole. key "" skips the cache.
 func (b *builder) cachedFile(rel, key string, make func(io.Writer) error) error {
-	if key != "" && b.fromCache(rel, key) {
+	if key == "" {
+		return stream(b.out, rel, make)
+	}
+	if b.fromCache(rel, key) {
 		return nil
 	}
-	if err := stream(b.out, rel, make); err != nil {
-		return err
-	}
-	if key != "" {
-		b.toCache(rel, key)
-	}
-	return nil
-}
-
-// toCache gives the file rel of the site to the cache as the entry key: a
-// copy, so that neither can change the other.
-func (b *builder) toCache(rel, key string) {
-	b.store.Write(key, func(w io.Writer) error {
-		f, err := b.out.open(rel)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		_, err = io.Copy(w, f)
-		return err
-	})
+	return stream(b.out, rel, func(w io.Writer) error { return b.store.Tee(key, w, make) })
 }
 
 // fromCache writes the file rel of the site from the cache entry key, and

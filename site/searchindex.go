@@ -118,9 +118,12 @@ func (b *builder) newSearchIndex(digs []string) (*searchIndex, error) {
 		return ix, err
 	}
 	ix.Index = search.New(toolKindNames(), func(name string, data []byte) error {
-		ix.mu.Lock()
-		ix.names = append(ix.names, name)
-		ix.mu.Unlock()
+		if ix.key != "" {
+			ix.mu.Lock()
+			ix.names = append(ix.names, name)
+			ix.mu.Unlock()
+			b.store.Put(cache.Key(ix.key, name), data)
+		}
 		return b.out.write("search/"+name, data)
 	})
 	return ix, nil
@@ -170,8 +173,8 @@ func (ix *searchIndex) link() (bool, error) {
 	return true, nil
 }
 
-// write writes the rest of an index being built and gives its files to
-// the cache.
+// write writes the rest of an index being built, and the list of its
+// files to the cache.
 func (ix *searchIndex) write() error {
 	if !ix.building() {
 		return nil
@@ -181,12 +184,8 @@ func (ix *searchIndex) write() error {
 	if err := ix.Write(); err != nil {
 		return err
 	}
-	if ix.key == "" {
-		return nil
+	if ix.key != "" {
+		ix.b.store.Put(ix.key, []byte(strings.Join(ix.names, "\n")))
 	}
-	for _, name := range ix.names {
-		ix.b.toCache("search/"+name, cache.Key(ix.key, name))
-	}
-	ix.b.store.Put(ix.key, []byte(strings.Join(ix.names, "\n")))
 	return nil
 }
