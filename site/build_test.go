@@ -518,7 +518,7 @@ func TestLargeImageThroughTheBlobStore(t *testing.T) {
 	session := `{"parentUuid":null,"sessionId":"i1","type":"user","message":{"role":"user","content":[{"type":"text","text":"look"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"` + data + `"}}]},"uuid":"u1","timestamp":"2026-01-01T00:00:00Z"}
 `
 	_ = os.MkdirAll(filepath.Join(dir, "content"), 0o755)
-	_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: t\n"), 0o644)
+	_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: t\noutputs: {json: true}\n"), 0o644)
 	_ = os.WriteFile(filepath.Join(dir, "content", "i.jsonl"), []byte(session), 0o644)
 	cache := t.TempDir()
 	// The warm build reads no turns, and collects what it did not use: the
@@ -526,7 +526,7 @@ func TestLargeImageThroughTheBlobStore(t *testing.T) {
 	// exports are made again.
 	for _, run := range []string{"cold", "warm", "retitled"} {
 		if run == "retitled" {
-			_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: u\n"), 0o644)
+			_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: u\noutputs: {json: true}\n"), 0o644)
 		}
 		cfg, _, err := LoadConfig(Options{Source: dir, Overrides: map[string]any{"cacheDir": cache}})
 		if err != nil {
@@ -574,7 +574,7 @@ func TestLargeImageThroughTheBlobStore(t *testing.T) {
 			_ = os.Remove(p)
 		}
 	}
-	_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: v\n"), 0o644)
+	_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: v\noutputs: {json: true}\n"), 0o644)
 	cfg, rep, err := build(t, dir, map[string]any{"cacheDir": cache})
 	if err != nil || len(rep.Notices) != 1 || !strings.Contains(rep.Notices[0], key) {
 		t.Fatalf("build with the image lost: %v", err)

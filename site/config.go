@@ -105,7 +105,7 @@ func defaults() *Config {
 	return &Config{
 		Search:  search.DefaultConfig(),
 		Redact:  redact.DefaultSettings(),
-		Outputs: Outputs{Markdown: true, JSON: true},
+		Outputs: Outputs{Markdown: true},
 	}
 }
 

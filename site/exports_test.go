@@ -85,6 +85,21 @@ func TestOutputsTurnExportsOff(t *testing.T) {
 	if page := readFile(t, cfg.Destination, e.URL+"index.html"); strings.Contains(page, "session.md") || !strings.Contains(page, "session.json") {
 		t.Error("the page's export links do not follow outputs")
 	}
+	// By default a site writes the Markdown, not the JSON, which is for
+	// programs (transcriptsite export gives it for any file).
+	dir = extract(t, "testdata/site.txtar")
+	writeTree(t, dir, map[string][]byte{"config.yaml": []byte("title: Defaults\n")})
+	cfg, _, err = build(t, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e = one(readSessions(t, cfg.Destination))
+	if _, err := os.Stat(filepath.Join(cfg.Destination, e.URL, "session.json")); err == nil {
+		t.Error("session.json written by default")
+	}
+	if page := readFile(t, cfg.Destination, e.URL+"index.html"); !strings.Contains(page, "session.md") || strings.Contains(page, "session.json") {
+		t.Error("the page's export links are not the default's")
+	}
 	if _, _, err := LoadConfig(Options{Source: writeConfig(t, "config.yaml", "outputs: false\n")}); err == nil || !strings.Contains(err.Error(), "outputs: want a map") {
 		t.Errorf("outputs: false: err = %v", err)
 	}

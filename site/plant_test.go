@@ -177,7 +177,7 @@ func TestPlantedKeysLeakNowhere(t *testing.T) {
 	all := plantedSamples(t)
 	fs := formats(t)
 	dir := t.TempDir()
-	_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: Planted\n"), 0o644)
+	_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: Planted\noutputs: {json: true}\n"), 0o644)
 	content := filepath.Join(dir, "content")
 	off := map[string]any{"redact.enabled": false}
 

@@ -33,6 +33,7 @@ func TestBuildLeaksNoSecret(t *testing.T) {
 	dir := t.TempDir()
 	_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(`title: Secrets
 baseURL: https://user.github.io/repo/
+outputs: {json: true}
 redact:
   paths: true
   literals: [Project Nightingale]
