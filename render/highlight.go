@@ -151,11 +151,12 @@ var cssFormatter = chromahtml.New(chromahtml.WithClasses(true))
 // scope puts every rule of chroma's stylesheet, one "selector { … }" a
 // line, under the ancestor selector. A first rule resets what the light
 // style colours and this one does not: it is more specific than the light
-// rules and less than this style's own. It leaves alone the rows of a diff
-// (.row), whose added and removed lines the theme colours.
+// rules and less than this style's own token rules (.k, .s…). It leaves
+// alone the rows of a diff (.row), whose added and removed lines the theme
+// colours; :where keeps that from adding to its specificity.
 func scope(css, ancestor string) string {
 	var b strings.Builder
-	b.WriteString(ancestor + " .chroma span:not(.row) { color: inherit; background-color: transparent; font-weight: inherit; font-style: inherit }\n")
+	b.WriteString(ancestor + " .chroma span:where(:not(.row)) { color: inherit; background-color: transparent; font-weight: inherit; font-style: inherit }\n")
 	for _, line := range strings.Split(strings.TrimSpace(css), "\n") {
 		if line = strings.TrimSpace(line); line != "" {
 			b.WriteString(ancestor + " " + line + "\n")

@@ -197,3 +197,30 @@ func TestStatsPages(t *testing.T) {
 		t.Error("the project page does not show its own figures")
 	}
 }
+
+// TestListsShowTimeSpent: a session taken up again long after shows the
+// time spent on it in the lists, not the days between its first and last
+// message.
+func TestListsShowTimeSpent(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string][]byte{
+		"config.yaml": []byte("title: Lists\n"),
+		"content/p/s.jsonl": []byte(`{"parentUuid":null,"sessionId":"s1","type":"user","message":{"role":"user","content":"Start"},"uuid":"u1","timestamp":"2024-01-01T10:00:00Z","cwd":"/p"}
+{"parentUuid":"u1","sessionId":"s1","type":"assistant","message":{"id":"m1","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"Started."}]},"uuid":"a1","timestamp":"2024-01-01T10:05:00Z"}
+{"parentUuid":"a1","sessionId":"s1","type":"user","message":{"role":"user","content":"Back again"},"uuid":"u2","timestamp":"2026-04-01T10:00:00Z"}
+{"parentUuid":"u2","sessionId":"s1","type":"assistant","message":{"id":"m2","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"Done."}]},"uuid":"a2","timestamp":"2026-04-01T10:02:00Z"}
+`),
+	})
+	cfg, _, err := build(t, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, page := range []string{"index.html", "projects/p/index.html"} {
+		html := readFile(t, cfg.Destination, page)
+		_, list, _ := strings.Cut(html, `<ol class="sessions">`)
+		list, _, _ = strings.Cut(list, "</ol>")
+		if !strings.Contains(list, `data-duration="420"`) || !strings.Contains(list, ">7 min</span>") || strings.Contains(list, "days") {
+			t.Errorf("%s's list does not show the 7 minutes spent:\n%s", page, list)
+		}
+	}
+}

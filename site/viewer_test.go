@@ -221,6 +221,11 @@ func checkDiffRows(t *testing.T, ctx context.Context) {
 				t.Errorf("%s: diff row %d has marker %q and contrast %.2f with the page, want %q and 1.3 or more", theme, i, r.Mark, r.Contrast, want)
 			}
 		}
+		// Code keeps its colours: tokens are not all the colour of the text.
+		colours := run(t, ctx, chromedp.Evaluate[[]string](`[...new Set([...document.querySelectorAll(".chroma span:not(.row):not(.ln):not(.mk)")].map(s => getComputedStyle(s).color))]`))
+		if len(colours) < 3 {
+			t.Errorf("%s: highlighted code shows %d colours (%v), want its tokens coloured", theme, len(colours), colours)
+		}
 	}
 }
 
