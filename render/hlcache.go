@@ -3,6 +3,8 @@ package render
 import (
 	"crypto/sha256"
 	"sync"
+
+	"golang.org/x/sync/singleflight"
 )
 
 // Highlighting is most of what a page costs, and sessions show the same
@@ -22,6 +24,11 @@ type memo struct {
 	mu       sync.Mutex
 	cur, old map[memoKey][]string
 	size     int // bytes of values in cur
+	// making shares a value being made with whoever asks for it meanwhile:
+	// sessions rendered at once on every core often show the same files or
+	// are copies of one another (a third of what chroma highlighted in the
+	// real Claude sessions x20 was made twice at once).
+	making singleflight.Group
 }
 
 type memoKey [sha256.Size]byte
@@ -82,15 +89,27 @@ func (c *memo) addLocked(k memoKey, v []string) {
 }
 
 // do returns what produce returns for (use, name, input), from the memo when
-// it has it. produce's result must not depend on anything else.
+// it has it, or when another caller is making it, once that one is done.
+// produce's result must not depend on anything else.
 func (c *memo) do(use, name, input string, produce func() ([]string, bool)) ([]string, bool) {
 	k := keyOf(use, name, input)
 	if v, ok := c.get(k); ok {
 		return v, true
 	}
-	v, ok := produce()
-	if ok {
-		c.put(k, v)
+	type made struct {
+		v  []string
+		ok bool
 	}
-	return v, ok
+	r, _, _ := c.making.Do(string(k[:]), func() (any, error) {
+		if v, ok := c.get(k); ok { // made while this caller looked
+			return made{v, true}, nil
+		}
+		v, ok := produce()
+		if ok {
+			c.put(k, v)
+		}
+		return made{v, ok}, nil
+	})
+	m := r.(made)
+	return m.v, m.ok
 }

@@ -6,7 +6,10 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
@@ -272,6 +275,39 @@ func TestHighlightCache(t *testing.T) {
 	}
 	if _, ok := c.get(memoKey{199}); !ok {
 		t.Error("the newest entry was evicted")
+	}
+}
+
+// What is being made is made once: those who ask for it meanwhile wait for
+// it. (Those who ask after find it in the memo, so a slow scheduler cannot
+// fail this; a memo that makes it again for each caller does.)
+func TestMemoMakesOnce(t *testing.T) {
+	c := newMemo(1 << 20)
+	var made atomic.Int32
+	started, release := make(chan struct{}), make(chan struct{})
+	ask := func() {
+		v, ok := c.do("block", "go", "x := 1", func() ([]string, bool) {
+			if made.Add(1) == 1 {
+				close(started)
+			}
+			<-release
+			return []string{"html"}, true
+		})
+		if !ok || v[0] != "html" {
+			t.Errorf("got %v, %v", v, ok)
+		}
+	}
+	var wg sync.WaitGroup
+	wg.Go(ask)
+	<-started
+	for range 7 {
+		wg.Go(ask)
+	}
+	time.Sleep(20 * time.Millisecond) // the others ask meanwhile
+	close(release)
+	wg.Wait()
+	if n := made.Load(); n != 1 {
+		t.Errorf("made %d times", n)
 	}
 }
 
