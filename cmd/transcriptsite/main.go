@@ -20,6 +20,7 @@ import (
 	"strings"
 	"syscall"
 	"text/tabwriter"
+	"time"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
@@ -258,6 +259,7 @@ func (f *buildFlags) build(c *cobra.Command, cfg *site.Config, warns []string) (
 		fmt.Fprintln(stderr, "WARN", n)
 	}
 	if !f.quiet {
+		rep.Elapsed = time.Since(started)
 		fmt.Fprintln(c.OutOrStdout(), rep)
 		if f.redactions != "" {
 			fmt.Fprintln(c.OutOrStdout(), "What was redacted, where:", f.redactions)
