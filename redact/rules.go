@@ -2,6 +2,7 @@ package redact
 
 import (
 	"fmt"
+	"hash/maphash"
 	"math"
 	"regexp"
 	"regexp/syntax"
@@ -16,6 +17,7 @@ import (
 	"github.com/zricethezav/gitleaks/v8/config"
 
 	siteconfig "github.com/transcriptsite/transcriptsite/config"
+	"github.com/transcriptsite/transcriptsite/internal/memo"
 )
 
 // The built-in rules are gitleaks' default rule set
@@ -70,6 +72,11 @@ type ruleSet struct {
 	trie   *ahocorasick.Trie
 	byKw   [][]int // the trie's keyword number → rules
 	always []int   // rules without keywords run on every string
+	// founds is what the rules found in the texts they searched before:
+	// sessions repeat their long texts (the instructions injected into
+	// each, a file read again, a conversation copied whole into the
+	// session that resumes it), and the rules cost more than a hash.
+	founds *memo.Memo[foundKey, []found]
 }
 
 // Priorities of rules: when secrets found by several overlap, the kind
@@ -101,7 +108,7 @@ var builtin = sync.OnceValues(func() (*ruleSet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gitleaks rules: %w", err)
 	}
-	rs := &ruleSet{global: cfg.Allowlists}
+	rs := &ruleSet{global: cfg.Allowlists, founds: memo.New[foundKey](16<<20, func(fs []found) int { return 64 + 32*len(fs) })}
 	// Ours first: of two finds of one secret with the same priority, the
 	// first rule's kind is reported.
 	for _, k := range keyFormats {
@@ -225,8 +232,38 @@ type found struct {
 	prio   int8
 }
 
-// find returns the secrets the built-in rules find in s, which holds h.
+// foundKey is a text the rules searched: its hash, with a seed of this
+// process so that no input can be made to collide on purpose, its length,
+// and what it holds.
+type foundKey struct {
+	hash uint64
+	n    int
+	h    holds
+}
+
+var foundSeed = maphash.MakeSeed()
+
+// memoFrom is the shortest text whose findings are kept: below it, the
+// lookup costs about what the search does.
+const memoFrom = 128
+
+// find returns the secrets the built-in rules find in s, which holds h,
+// appended to out.
 func (rs *ruleSet) find(s string, h holds, out []found) []found {
+	if len(s) < memoFrom {
+		return rs.search(s, h, out)
+	}
+	k := foundKey{maphash.String(foundSeed, s), len(s), h}
+	fs, ok := rs.founds.Get(k)
+	if !ok {
+		fs = slices.Clip(rs.search(s, h, nil))
+		rs.founds.Put(k, fs)
+	}
+	return append(out, fs...)
+}
+
+// search runs the built-in rules on s, which holds h.
+func (rs *ruleSet) search(s string, h holds, out []found) []found {
 	d := decode(s)
 	n := len(out)
 	out = rs.findDecoded(d.text, out)

@@ -1,7 +1,9 @@
 package redact
 
 import (
+	"hash/maphash"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -32,5 +34,37 @@ func TestKeywordLed(t *testing.T) {
 	}
 	if !slices.ContainsFunc(rs.rules, func(r *rule) bool { return r.id == "generic-api-key" && r.at != nil }) {
 		t.Error("generic-api-key is not anchored at its keywords")
+	}
+}
+
+// A long text is searched once: searched again, its findings come from the
+// memo and are the same, whatever was appended to them before; a text of
+// the same length but one byte, or the same text holding settings, is
+// searched on its own.
+func TestFindsRemembered(t *testing.T) {
+	rs, err := builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Repeat("A line of the instructions every session is given.\n", 4) +
+		"DB_PASSWORD=Zq7fW2mNx8Lr\nexport TOKEN=ghp_Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8\n"
+	first := rs.find(text, 0, nil)
+	if len(first) == 0 {
+		t.Fatal("no secret found in the text")
+	}
+	if _, ok := rs.founds.Get(foundKey{maphash.String(foundSeed, text), len(text), 0}); !ok {
+		t.Fatal("the findings of a long text are not in the memo")
+	}
+	before := []found{{0, 1, "earlier", specific}}
+	if again := rs.find(text, 0, slices.Clip(before)); !slices.Equal(again[1:], first) || again[0] != before[0] {
+		t.Errorf("from the memo: %v, want %v after %v", again, first, before)
+	}
+	settingsToo := rs.find(text, settings, nil)
+	if len(settingsToo) <= len(first) {
+		t.Errorf("the text as a file of settings gave %v, as much as as prose %v", settingsToo, first)
+	}
+	other := strings.Replace(text, "ghp_Q1w2", "ghp_Q1w3", 1)
+	if got := rs.find(other, 0, nil); len(got) != len(first) || other[got[len(got)-1].lo:got[len(got)-1].hi] == text[first[len(first)-1].lo:first[len(first)-1].hi] {
+		t.Errorf("a text one byte apart gave %v", got)
 	}
 }
