@@ -24,6 +24,11 @@ type Row struct {
 // right), each as a line with its number and diff marker.
 func Rows(rows []Row, p string) template.HTML {
 	var code strings.Builder
+	n := 0
+	for _, r := range rows {
+		n += len(r.Text) + 1
+	}
+	code.Grow(n)
 	for _, r := range rows {
 		if r.Op != '@' {
 			code.WriteString(r.Text)
@@ -47,7 +52,14 @@ func Rows(rows []Row, p string) template.HTML {
 			return out, true
 		})
 	}
+	// Sized once: the markup of a row is about 60 bytes, and its code is
+	// its text or its highlighted HTML.
+	n += 64 * len(rows)
+	for _, l := range lines {
+		n += len(l)
+	}
 	var b strings.Builder
+	b.Grow(n)
 	b.WriteString(`<pre class="chroma rows"><code>`)
 	i := 0
 	for _, r := range rows {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
-	"path"
 	"strings"
 	"sync"
 
@@ -57,12 +56,7 @@ func Highlight(code, lang string) template.HTML {
 
 // HighlightFile renders code in the language of the file name p.
 func HighlightFile(code, p string) template.HTML {
-	name := strings.ToLower(path.Base(strings.ReplaceAll(p, `\`, "/")))
-	key := name
-	if ext := path.Ext(name); ext != "" {
-		key = "*" + ext
-	}
-	l := lexer("file:"+key, func(string) chroma.Lexer { return lexers.Match(name) })
+	l := fileLexer(p)
 	lang := ""
 	if l != nil {
 		lang = strings.ToLower(l.Config().Name)
