@@ -137,8 +137,8 @@ func TestStorePacks(t *testing.T) {
 	s.End()
 	if ps := packs(); len(ps) != 1 {
 		t.Errorf("after trim: packs %v", ps)
-	} else if fi, _ := os.Stat(ps[0]); fi.Size() != int64(len(entry('a'))) {
-		t.Errorf("the compacted pack holds %d bytes, want the one entry left", fi.Size())
+	} else if fi, _ := os.Stat(ps[0]); fi.Size() != s.locs[key('a')].Packed {
+		t.Errorf("the compacted pack holds %d bytes, want the one entry left (%d)", fi.Size(), s.locs[key('a')].Packed)
 	}
 	begin()
 	if got, ok := s.Get(key('a')); !ok || !bytes.Equal(got, entry('a')) {
@@ -162,4 +162,66 @@ func TestStorePacks(t *testing.T) {
 	if len(packs()) != 1 {
 		t.Errorf("gc: packs %v", packs())
 	}
+}
+
+// Packed entries are compressed and come back whole; an entry an older
+// build wrote uncompressed (no Packed size in the table) is still read;
+// one whose compressed bytes were damaged is dropped, not returned.
+func TestStoreCompresses(t *testing.T) {
+	dir := t.TempDir()
+	s, err := New(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	page := bytes.Repeat([]byte(`<span class="row"><span class="ln">1</span>x := 1</span>`+"\n"), 2000)
+	if err := s.Begin(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	s.Put("page", page)
+	s.End()
+	l := s.locs["page"]
+	if l.Packed == 0 || l.Packed*4 > l.Size || l.Size != int64(len(page)) {
+		t.Fatalf("a %d-byte page fills %d bytes of its pack (size %d)", len(page), l.Packed, l.Size)
+	}
+	if err := s.Begin(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := s.Get("page"); !ok || !bytes.Equal(got, page) {
+		t.Errorf("read back %d bytes, %v", len(got), ok)
+	}
+	s.End()
+
+	// As an older build left it: the page whole, in a pack of its own.
+	raw := filepath.Join(dir, packDir, "old.pack")
+	if err := os.WriteFile(raw, page, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s.locs["old"] = loc{Pack: "old.pack", Sum: SumOf(page)}
+	if err := s.Begin(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := s.Get("old"); !ok || !bytes.Equal(got, page) {
+		t.Errorf("an uncompressed entry read back as %d bytes, %v", len(got), ok)
+	}
+	s.End()
+
+	f, err := os.OpenFile(filepath.Join(dir, packDir, l.Pack), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte("XXXX"), l.Off+l.Packed/2); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := s.Begin(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := s.Get("page"); ok {
+		t.Errorf("a damaged entry was read: %d bytes", len(got))
+	}
+	if _, _, damaged := s.Report(); len(damaged) != 1 {
+		t.Errorf("damaged entries reported: %v", damaged)
+	}
+	s.End()
 }
