@@ -11,6 +11,9 @@
 #   PROFILE=cpu.prof scripts/realx20.sh        # also one cold build's CPU profile
 #   WORK=/tmp/x20 scripts/realx20.sh           # keep the corpus and sites there
 #   CONFIG=site.yaml scripts/realx20.sh        # another config (default: a title)
+#   CCT="python3 -c 'from claude_code_transcripts import main; main()'" scripts/realx20.sh
+#                                              # also claude-code-transcripts, in turns
+#                                              # (all --include-agents, on the same files)
 #
 # The corpus is made in WORK, never in the repository.
 set -euo pipefail
@@ -60,6 +63,22 @@ build() {
 	{ env "$@" /usr/bin/time -f '%e %U %S %M' "$bin" build --quiet -s "$work" --config "$config" \
 		--contentDir "$corpus" --cacheDir "$dir/cache" -d "$dir/public" >/dev/null; } 2>&1 | tail -1
 }
+# peer DIR: one run of claude-code-transcripts over the same files, laid
+# out as ~/.claude/projects is (the copies' folders merged, by hard links);
+# prints what build prints.
+peer() {
+	local flat=$work/realx20-flat
+	if [ ! -d "$flat" ]; then
+		for k in "$corpus"/*/; do
+			(cd "$k" && find . -type f) | while read -r f; do
+				mkdir -p "$flat/$(dirname "$f")" && ln "$k/$f" "$flat/$f"
+			done
+		done
+	fi
+	sync
+	sleep "${PAUSE:-5}"
+	{ /usr/bin/time -f '%e %U %S %M' sh -c "$CCT all -s '$flat' -o '$1' --include-agents -q" >/dev/null 2>&1; } 2>&1 | tail -1
+}
 median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
 echo "realx20: $mb MB, $(find "$corpus" -name '*.jsonl' | wc -l) files, $(nproc) cores, $(date -u +%F)"
@@ -87,6 +106,12 @@ for i in $(seq "$runs"); do
 			wall[$b,$p]+="$w " usr[$b,$p]+="$u " sys[$b,$p]+="$y " cpu[$b,$p]+="$c " rss[$b,$p]+="$k "
 		done
 	done
+	if [ -n "${CCT:-}" ]; then
+		read -r w u y k < <(peer "$work/site-cct-$i")
+		c=$(awk -v u="$u" -v y="$y" 'BEGIN {printf "%.2f", u + y}')
+		echo "run $i claude-code-transcripts: $w s wall, $u user + $y sys = $c CPU-s, $((k / 1024)) MB" >&2
+		wall[cct]+="$w " cpu[cct]+="$c " rss[cct]+="$k "
+	fi
 done
 for b in "${!bins[@]}"; do
 	# The warm rebuild: the first run's cache and site, nothing changed.
@@ -105,6 +130,18 @@ for b in "${!bins[@]}"; do
 		}'
 	done
 done
+if [ -n "${CCT:-}" ]; then
+	w=$(printf '%s\n' ${wall[cct]} | median)
+	c=$(printf '%s\n' ${cpu[cct]} | median)
+	k=$(printf '%s\n' ${rss[cct]} | median)
+	echo
+	echo "claude-code-transcripts, the same runs: $w s wall, $c CPU-s, $(awk -v mb="$mb" -v c="$c" 'BEGIN {printf "%.1f", mb / c}') MB/CPU-s, $((k / 1024)) MB peak RSS"
+	for b in "${!bins[@]}"; do
+		awk -v b="${bins[$b]}" -v cw="$w" -v cc="$c" -v w="$(printf '%s\n' ${wall[$b,2]} | median)" -v c="$(printf '%s\n' ${cpu[$b,2]} | median)" 'BEGIN {
+			printf "%s at GOMAXPROCS=2: %.1fx less CPU, %.1fx less wall time\n", b, cc / c, cw / w
+		}'
+	done
+fi
 if [ -n "${PROFILE:-}" ]; then
 	d=$work/site-profile
 	rm -rf "$d"
