@@ -2,7 +2,6 @@ package site
 
 import (
 	"encoding/json"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -77,10 +76,17 @@ func searchSession(s *Session, body *transcript.Session, include map[string]bool
 }
 
 func searchDoc(m *transcript.Message, include map[string]bool) (search.Doc, bool) {
-	d := search.Doc{Role: map[transcript.Role]int{
-		transcript.User: search.RoleUser, transcript.Assistant: search.RoleAssistant,
-		transcript.System: search.RoleSystem, transcript.Tool: search.RoleTool,
-	}[m.Role]}
+	var d search.Doc
+	switch m.Role {
+	case transcript.Assistant:
+		d.Role = search.RoleAssistant
+	case transcript.System:
+		d.Role = search.RoleSystem
+	case transcript.Tool:
+		d.Role = search.RoleTool
+	default: // a user, or a role the index does not know
+		d.Role = search.RoleUser
+	}
 	var b, ex strings.Builder // what is indexed; what a result shows of it
 	show := func(text string, markdown bool) {
 		if ex.Len() < excerptSource {
@@ -118,7 +124,10 @@ func searchDoc(m *transcript.Message, include map[string]bool) (search.Doc, bool
 			c := p.Call
 			d.Kinds |= 1 << slices.Index(toolKinds, c.Kind)
 			if include["tools"] { // an id is how a log, an API error or a colleague names a call; a result shows the name
-				b.WriteString(c.Name + " " + c.ID + "\n")
+				b.WriteString(c.Name)
+				b.WriteByte(' ')
+				b.WriteString(c.ID)
+				b.WriteByte('\n')
 				show(c.Name, false)
 			}
 			if include["commands"] || include["paths"] {
@@ -156,26 +165,258 @@ func searchDoc(m *transcript.Message, include map[string]bool) (search.Doc, bool
 // excerpt: more than the index keeps of it.
 const excerptSource = 4 << 10
 
-// markdownSyntax is what plainText takes out of Markdown: fences, heading
-// and quote markers, list bullets, emphasis and code marks, and the
-// brackets of links and images (their text stays, their address goes).
-var markdownSyntax = []struct {
-	re  *regexp.Regexp
-	new string
-}{
-	{regexp.MustCompile("(?m)^\\s*(```|~~~).*$"), ""},
-	{regexp.MustCompile(`(?m)^\s{0,3}(#{1,6}\s+|>\s?|[-*+]\s+(\[[ xX]\]\s+)?|\d+[.)]\s+)`), ""},
-	{regexp.MustCompile(`!?\[([^\]\n]*)\]\([^)\n]*\)`), "$1"},
-	{regexp.MustCompile("\\*\\*|__|`+|~~"), ""},
-	{regexp.MustCompile(`(^|\s)[*_]|[*_]($|\s|[.,;:!?])`), "$1$2"},
+// plainText is Markdown as a reader sees it, for a search result: it
+// takes out fences, heading and quote markers, list bullets, emphasis and
+// code marks, and the brackets of links and images (their text stays,
+// their address goes). Each step is a scan of the text that does what a
+// regular expression did (kept in the tests, which check the two agree):
+// the expressions cost the most of preparing a session for the index.
+func plainText(md string) string {
+	md = dropFences(md)
+	md = dropLineMarks(md)
+	md = dropLinks(md)
+	md = dropMarks(md)
+	return dropEmphasis(md)
 }
 
-// plainText is Markdown as a reader sees it, for a search result.
-func plainText(md string) string {
-	for _, r := range markdownSyntax {
-		md = r.re.ReplaceAllString(md, r.new)
+// isSpace is what \s matches in Go's regular expressions.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+// lineStart says whether a line starts at i.
+func lineStart(s string, i int) bool { return i == 0 || s[i-1] == '\n' }
+
+// dropFences takes out each fence line: `(?m)^\s*(```|~~~).*$`, the
+// white space before it included, blank lines too.
+func dropFences(s string) string {
+	if !strings.Contains(s, "```") && !strings.Contains(s, "~~~") {
+		return s
 	}
-	return md
+	var b []byte
+	from := 0 // of s, not yet copied
+	for i := 0; i <= len(s); i++ {
+		if !lineStart(s, i) || i < from {
+			continue
+		}
+		q := i
+		for q < len(s) && isSpace(s[q]) {
+			q++
+		}
+		if !strings.HasPrefix(s[q:], "```") && !strings.HasPrefix(s[q:], "~~~") {
+			continue
+		}
+		end := len(s)
+		if k := strings.IndexByte(s[q:], '\n'); k >= 0 {
+			end = q + k
+		}
+		b = append(room(b, s), s[from:i]...)
+		from, i = end, end
+	}
+	if b == nil && from == 0 {
+		return s
+	}
+	return string(append(room(b, s), s[from:]...))
+}
+
+// dropLineMarks takes out what starts a heading, a quote, a list item (a
+// task's box too) or a numbered item: `(?m)^\s{0,3}(#{1,6}\s+|>\s?|[-*+]\s+(\[[ xX]\]\s+)?|\d+[.)]\s+)`.
+func dropLineMarks(s string) string {
+	var b []byte
+	from := 0
+	copied := false
+	for i := 0; i < len(s); i++ {
+		if i < from || !lineStart(s, i) {
+			continue
+		}
+		k := 0
+		for k < 3 && i+k < len(s) && isSpace(s[i+k]) {
+			k++
+		}
+		end := -1
+		for ; k >= 0 && end < 0; k-- {
+			end = lineMark(s, i+k)
+		}
+		if end < 0 {
+			continue
+		}
+		b = append(room(b, s), s[from:i]...)
+		copied = true
+		from = end
+		i = end - 1 // a line may start where the mark ended
+	}
+	if !copied {
+		return s
+	}
+	return string(append(room(b, s), s[from:]...))
+}
+
+// lineMark returns where a mark that starts at p ends, or -1.
+func lineMark(s string, p int) int {
+	spaces := func(q int) int { // \s+ from q: its end, or -1
+		if q >= len(s) || !isSpace(s[q]) {
+			return -1
+		}
+		for q < len(s) && isSpace(s[q]) {
+			q++
+		}
+		return q
+	}
+	if p >= len(s) {
+		return -1
+	}
+	switch c := s[p]; {
+	case c == '#':
+		h := 0
+		for p+h < len(s) && s[p+h] == '#' {
+			h++
+		}
+		if h > 6 {
+			return -1
+		}
+		return spaces(p + h)
+	case c == '>':
+		if p+1 < len(s) && isSpace(s[p+1]) {
+			return p + 2
+		}
+		return p + 1
+	case c == '-' || c == '*' || c == '+':
+		q := spaces(p + 1)
+		if q < 0 {
+			return -1
+		}
+		if q+3 < len(s) && s[q] == '[' && (s[q+1] == ' ' || s[q+1] == 'x' || s[q+1] == 'X') && s[q+2] == ']' {
+			if e := spaces(q + 3); e >= 0 {
+				return e
+			}
+		}
+		return q
+	case '0' <= c && c <= '9':
+		q := p
+		for q < len(s) && '0' <= s[q] && s[q] <= '9' {
+			q++
+		}
+		if q < len(s) && (s[q] == '.' || s[q] == ')') {
+			return spaces(q + 1)
+		}
+	}
+	return -1
+}
+
+// dropLinks keeps the text of links and images: `!?\[([^\]\n]*)\]\([^)\n]*\)` → `$1`.
+func dropLinks(s string) string {
+	if !strings.Contains(s, "](") {
+		return s
+	}
+	var b []byte
+	from := 0
+	for i := 0; i < len(s); i++ {
+		j := i
+		if s[i] == '!' && i+1 < len(s) && s[i+1] == '[' {
+			j = i + 1
+		} else if s[i] != '[' {
+			continue
+		}
+		text, end := link(s, j)
+		if end < 0 {
+			continue
+		}
+		b = append(append(room(b, s), s[from:i]...), text...)
+		from, i = end, end-1
+	}
+	if from == 0 {
+		return s
+	}
+	return string(append(room(b, s), s[from:]...))
+}
+
+// link reads a link whose '[' is at j: its text and where it ends, or -1.
+func link(s string, j int) (string, int) {
+	k := j + 1
+	for k < len(s) && s[k] != ']' && s[k] != '\n' {
+		k++
+	}
+	if k+1 >= len(s) || s[k] != ']' || s[k+1] != '(' {
+		return "", -1
+	}
+	e := k + 2
+	for e < len(s) && s[e] != ')' && s[e] != '\n' {
+		e++
+	}
+	if e >= len(s) || s[e] != ')' {
+		return "", -1
+	}
+	return s[j+1 : k], e + 1
+}
+
+// dropMarks takes out strong emphasis, code marks and strike-through:
+// "\\*\\*|__|`+|~~".
+func dropMarks(s string) string {
+	if !strings.ContainsAny(s, "*_`~") {
+		return s
+	}
+	var b []byte
+	from := 0
+	for i := 0; i < len(s); {
+		n := 0
+		switch {
+		case strings.HasPrefix(s[i:], "**"), strings.HasPrefix(s[i:], "__"), strings.HasPrefix(s[i:], "~~"):
+			n = 2
+		case s[i] == '`':
+			for i+n < len(s) && s[i+n] == '`' {
+				n++
+			}
+		default:
+			i++
+			continue
+		}
+		b = append(room(b, s), s[from:i]...)
+		i += n
+		from = i
+	}
+	if from == 0 {
+		return s
+	}
+	return string(append(room(b, s), s[from:]...))
+}
+
+// dropEmphasis takes out an emphasis mark at the start or end of a word:
+// `(^|\s)[*_]|[*_]($|\s|[.,;:!?])` → `$1$2`.
+func dropEmphasis(s string) string {
+	if !strings.ContainsAny(s, "*_") {
+		return s
+	}
+	mark := func(i int) bool { return i < len(s) && (s[i] == '*' || s[i] == '_') }
+	var b []byte
+	from := 0
+	for i := 0; i < len(s); i++ {
+		switch {
+		case i == 0 && mark(0): // (^)[*_]
+			from = 1
+		case isSpace(s[i]) && mark(i+1): // (\s)[*_]
+			b = append(room(b, s), s[from:i+1]...)
+			from = i + 2
+			i++
+		case mark(i) && (i+1 == len(s) || isSpace(s[i+1]) || strings.IndexByte(".,;:!?", s[i+1]) >= 0): // [*_]($|\s|[.,;:!?])
+			b = append(room(b, s), s[from:i]...)
+			from = i + 1 // the character after it stays, and is not read again as a match's start
+			i++
+			if i < len(s) {
+				b = append(b, s[i])
+				from = i + 1
+			}
+		}
+	}
+	if from == 0 {
+		return s
+	}
+	return string(append(room(b, s), s[from:]...))
+}
+
+// room gives the text being made of s, at its first write, room for all of s.
+func room(b []byte, s string) []byte {
+	if b == nil {
+		return make([]byte, 0, len(s))
+	}
+	return b
 }
 
 // words returns a string input value, or an argv list joined by spaces.

@@ -2,6 +2,7 @@ package site
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -139,7 +140,7 @@ func (b *builder) indexKey(digs []string) string {
 	if b.store == nil || b.memory {
 		return ""
 	}
-	parts := []string{"index", b.theme}
+	parts := []string{"index", b.theme, strconv.Itoa(search.Version)} // the layout of its files: a site may keep an older search.js
 	for i, s := range b.site.Sessions {
 		if digs[i] == "" {
 			return ""

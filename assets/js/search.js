@@ -180,7 +180,7 @@
     var self = this;
     if (!this.ready) {
       this.ready = this.fetchJSON(this.base + "meta.json").then(function (meta) {
-        if (meta.version !== 3) throw new Error("unknown search index version " + meta.version);
+        if (meta.version !== 4) throw new Error("unknown search index version " + meta.version);
         self.meta = meta;
         return self.fetchJSON(self.base + meta.sessions);
       }).then(function (table) {
@@ -200,7 +200,7 @@
   };
 
   // file fetches a file of the index once: dir is "t" (terms and postings),
-  // "q" (their positions) or "f" (excerpts).
+  // "q" (their positions, of meta.posGroup shards a file) or "f" (excerpts).
   Searcher.prototype.file = function (dir, i) {
     var key = dir + i;
     var f = this.files.get(key);
@@ -227,7 +227,8 @@
     for (var i = refs[0] + 1; prefix && i < starts.length && starts[i].startsWith(term); i++) refs.push(i);
     var self = this;
     return Promise.all(refs.map(function (r) {
-      return Promise.all([self.file("t", r), withPos ? self.file("q", r) : null]);
+      var g = self.meta.posGroup;
+      return Promise.all([self.file("t", r), withPos ? self.file("q", Math.floor(r / g)).then(function (q) { return q[r % g]; }) : null]);
     })).then(function (loaded) {
       var out = new Map();
       var terms = [];

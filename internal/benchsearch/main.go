@@ -207,10 +207,10 @@ func measure(actx context.Context, page, engine, q string, done, warm string) er
 // excerpts; oursWarm times the query again on an index already loaded.
 const oursDone = `(async () => {
   const status = document.getElementById("search-status");
-  const ready = () => /matching messages|No messages match|failed/.test(status.textContent) &&
+  const ready = () => /matching messages?|No messages match|failed/.test(status.textContent) &&
     [...document.querySelectorAll(".search-hit")].every((h) => h.firstChild);
   while (!ready()) await new Promise((r) => setTimeout(r, 10));
-  const m = /in (\d+) sessions/.exec(status.textContent);
+  const m = /in (\d+) sessions?/.exec(status.textContent);
   return { results: m ? Number(m[1]) : 0, loaded: document.querySelectorAll(".search-hit").length, first: performance.now() };
 })()`
 

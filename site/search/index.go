@@ -30,7 +30,7 @@ import (
 )
 
 // Version is written into the meta file; the client refuses another.
-const Version = 3
+const Version = 4
 
 const (
 	maxTokens = 2000    // indexed per document: past it a long output only adds noise and size
@@ -44,6 +44,10 @@ const (
 	excerptLen  = 1000     // bytes of a document kept for excerpts: the client shows the part around the first match
 	shardTarget = 32 << 10 // bytes of JSON per shard before a new one starts
 	BlockDocs   = 16       // documents per excerpt file: a result downloads one small block
+	// PosGroup is how many shards' positions share a file: only a phrase
+	// loads them, and a file of one shard's was a third of the index's
+	// files for a few kilobytes each.
+	PosGroup = 4
 )
 
 // Roles of documents, as the client's role filter knows them.
@@ -725,7 +729,8 @@ func (ix *Index) Write() error {
 	// every list at once.
 	sums := make([][sha256.Size]byte, len(shards))
 	errs := make([]error, len(shards))
-	slot := make([]int32, len(ix.terms)) // a term's place in the pass's lists, or -1
+	positions := make([][]byte, len(shards)) // of each shard, until its group is written
+	slot := make([]int32, len(ix.terms))     // a term's place in the pass's lists, or -1
 	for i := range slot {
 		slot[i] = -1
 	}
@@ -740,7 +745,7 @@ func (ix *Index) Write() error {
 		if err != nil {
 			return err
 		}
-		ix.encode(shards, from, to, docs, pos, sums, errs)
+		ix.encode(shards, from, to, docs, pos, sums, errs, positions)
 		from = to
 	}
 	ix.lists.close()
@@ -800,7 +805,7 @@ func (ix *Index) pass(shards [][]term, slot []int32) (docs, pos [][]byte, err er
 // encode encodes and writes shards from..to-1, whose lists are docs and
 // pos in order. It is most of the work of Write, and each shard is on its
 // own: they go on every core.
-func (ix *Index) encode(shards [][]term, from, to int, docs, pos [][]byte, sums [][sha256.Size]byte, errs []error) {
+func (ix *Index) encode(shards [][]term, from, to int, docs, pos [][]byte, sums [][sha256.Size]byte, errs []error, positions [][]byte) {
 	at := make([]int, to-from+1) // where each shard's lists start in docs
 	for i := from; i < to; i++ {
 		at[i-from+1] = at[i-from] + len(shards[i])
@@ -816,17 +821,39 @@ func (ix *Index) encode(shards [][]term, from, to int, docs, pos [][]byte, sums 
 				names[k] = t.t
 			}
 			d, q := docs[at[i-from]:at[i-from+1]], pos[at[i-from]:at[i-from+1]]
-			shard, positions := shardJSON(names, d, q)
+			shard, p := shardJSON(names, d, q)
 			h := sha256.New()
 			h.Write(shard)
-			h.Write(positions)
+			h.Write(p)
 			h.Sum(sums[i][:0])
-			n := strconv.Itoa(i)
-			if errs[i] = ix.write("t/"+n+".json", shard); errs[i] == nil {
-				errs[i] = ix.write("q/"+n+".json", positions)
-			}
+			positions[i] = p
+			errs[i] = ix.write("t/"+strconv.Itoa(i)+".json", shard)
 		}
 	})
+	// The positions of a group of shards, once the pass has made its
+	// last: a list of each shard's.
+	for g := from / PosGroup; g*PosGroup < to; g++ {
+		first, last := g*PosGroup, min((g+1)*PosGroup, len(shards))
+		if last > to {
+			break // the next pass ends it
+		}
+		n := 1
+		for _, p := range positions[first:last] {
+			n += len(p) + 1
+		}
+		data := append(make([]byte, 0, n), '[')
+		for i, p := range positions[first:last] {
+			if i > 0 {
+				data = append(data, ',')
+			}
+			data = append(data, p...)
+			positions[first+i] = nil
+		}
+		data = append(data, ']')
+		if err := ix.write("q/"+strconv.Itoa(g)+".json", data); err != nil {
+			errs[first] = cmp.Or(errs[first], err)
+		}
+	}
 }
 
 // writeTables writes the table of sessions and the meta file.
@@ -856,7 +883,7 @@ func (ix *Index) writeTables(build hash.Hash, starts []string) error {
 	if err := ix.write(sessionsFile, sessions); err != nil {
 		return err
 	}
-	// Shards and excerpt blocks are named by number, not content: the
+	// Shards, positions and excerpt blocks are named by number, not content: the
 	// build id in their URLs keeps browsers from reading a stale one.
 	meta, err := json.Marshal(struct {
 		Version  int      `json:"version"`
@@ -864,9 +891,10 @@ func (ix *Index) writeTables(build hash.Hash, starts []string) error {
 		Docs     int      `json:"docs"`
 		Block    int      `json:"block"`
 		MaxPos   int      `json:"maxPos"`
+		PosGroup int      `json:"posGroup"`
 		Sessions string   `json:"sessions"`
 		Shards   []string `json:"shards"`
-	}{Version, hex.EncodeToString(build.Sum(nil)[:6]), ix.docs, BlockDocs, maxPos, sessionsFile, starts})
+	}{Version, hex.EncodeToString(build.Sum(nil)[:6]), ix.docs, BlockDocs, maxPos, PosGroup, sessionsFile, starts})
 	if err != nil {
 		return err
 	}

@@ -158,13 +158,22 @@ func TestWriteIsSortedShardedAndDeterministic(t *testing.T) {
 			T []string
 			P [][]int
 		}
-		var positions [][]int
+		var group [][][]int
 		raw, err := os.ReadFile(filepath.Join(a, "t", strconv.Itoa(i)+".json"))
 		if err != nil || json.Unmarshal(raw, &shard) != nil || shard.T[0] < start || (len(all) > 0 && all[len(all)-1] >= start) {
 			t.Fatalf("shard %d starting at %q: %v", i, start, err)
 		}
-		raw, err = os.ReadFile(filepath.Join(a, "q", strconv.Itoa(i)+".json"))
-		if err != nil || json.Unmarshal(raw, &positions) != nil || len(positions) != len(shard.T) || len(shard.P) != len(shard.T) {
+		// The positions of shards i-i%PosGroup to the next multiple, or
+		// the last shard, are in one file.
+		raw, err = os.ReadFile(filepath.Join(a, "q", strconv.Itoa(i/PosGroup)+".json"))
+		if err == nil {
+			err = json.Unmarshal(raw, &group)
+		}
+		if want := min(PosGroup, len(meta.Shards)-i/PosGroup*PosGroup); err != nil || len(group) != want {
+			t.Fatalf("q/%d.json holds %d shards' positions, want %d: %v", i/PosGroup, len(group), want, err)
+		}
+		positions := group[i%PosGroup]
+		if len(positions) != len(shard.T) || len(shard.P) != len(shard.T) {
 			t.Fatalf("shard %d has %d terms, %d postings and %d position lists: %v", i, len(shard.T), len(shard.P), len(positions), err)
 		}
 		all = append(all, shard.T...)
@@ -206,11 +215,15 @@ func TestPostingsSpliceAcrossSessions(t *testing.T) {
 		T []string
 		P [][]int
 	}
-	var positions [][]int
+	var group [][][]int // the positions of PosGroup shards
 	raw, _ := os.ReadFile(filepath.Join(dir, "t/0.json"))
 	_ = json.Unmarshal(raw, &shard)
 	raw, _ = os.ReadFile(filepath.Join(dir, "q/0.json"))
-	_ = json.Unmarshal(raw, &positions)
+	_ = json.Unmarshal(raw, &group)
+	if len(group) != 1 {
+		t.Fatalf("q/0.json holds the positions of %d shards, want 1", len(group))
+	}
+	positions := group[0]
 	for _, c := range []struct {
 		term     string
 		postings []int // delta of the doc, flags, count
