@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"path"
@@ -513,7 +514,11 @@ func TestHugeOutputGoesToAFile(t *testing.T) {
 // its file beside the page and the JSON export, cold and from the cache.
 func TestLargeImageThroughTheBlobStore(t *testing.T) {
 	dir := t.TempDir()
-	img := append([]byte("\x89PNG\r\n\x1a\n"), bytes.Repeat([]byte("pixels"), 20000)...) // over minBlob
+	// Over minBlob, and noise, as pixels compressed are: the store keeps it
+	// as it is, where the test can find it to remove it.
+	pixels := make([]byte, 120000)
+	rand.NewChaCha8([32]byte{1}).Read(pixels)
+	img := append([]byte("\x89PNG\r\n\x1a\n"), pixels...)
 	data := base64.StdEncoding.EncodeToString(img)
 	session := `{"parentUuid":null,"sessionId":"i1","type":"user","message":{"role":"user","content":[{"type":"text","text":"look"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"` + data + `"}}]},"uuid":"u1","timestamp":"2026-01-01T00:00:00Z"}
 `
