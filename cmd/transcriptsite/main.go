@@ -39,36 +39,46 @@ import (
 // instead. GOMEMLIMIT overrides it.
 const memoryLimit = 800 << 20
 
-// gcPercent lets the heap grow to three times what is live before a
-// collection, not Go's twice: a build allocates fast and keeps little, so
-// collecting half as often saves a tenth of its CPU, and memoryLimit still
-// bounds the heap. GOGC overrides it.
-const gcPercent = 200
+// headroom is what the heap may grow by past what is live before a
+// collection, at least: Go's default, as much again as is live, has a
+// build that keeps little (the real Claude sessions x20 keep 80 MB) collect
+// every few MB allocated, a tenth of its CPU. Past headroom of live data
+// Go's pace is kept, so that big builds stay within memoryLimit.
+const headroom = 256 << 20
 
-// boundHeap sets memoryLimit, and after each collection raises it to a
-// quarter more than the heap still live: under a fixed limit, a build whose
-// live data outgrew it would collect without pause. Once what is live is
-// past memoryLimit the heap cannot stay near it anyway, and the limit
-// goes back to Go's own pace, twice what is live, which costs the least
-// time.
+// boundHeap paces the collector. After each collection it sets the growth
+// allowed before the next to headroom or what is live, whichever is more
+// (GOGC overrides it), and the soft memoryLimit to a quarter more than
+// what is live: under a fixed limit, a build whose live data outgrew it
+// would collect without pause. Once what is live is past memoryLimit the
+// heap cannot stay near it anyway, and the limit goes back to Go's own
+// pace, twice what is live, which costs the least time.
 func boundHeap() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent)
+	pace := os.Getenv("GOGC") == ""
+	bound := os.Getenv("GOMEMLIMIT") == ""
+	if bound {
+		debug.SetMemoryLimit(memoryLimit)
 	}
-	if os.Getenv("GOMEMLIMIT") != "" {
-		return
+	if pace {
+		debug.SetGCPercent(400) // the heap is small until the first collection
 	}
-	debug.SetMemoryLimit(memoryLimit)
 	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	percent := 400
 	afterGC(func() {
 		metrics.Read(live)
 		if live[0].Value.Kind() != metrics.KindUint64 {
 			return
 		}
 		n := int64(live[0].Value.Uint64())
-		if n > memoryLimit {
+		if p := int(min(400, max(100, headroom*100/max(n, 1)))); pace && p != percent {
+			debug.SetGCPercent(p)
+			percent = p
+		}
+		switch {
+		case !bound:
+		case n > memoryLimit:
 			debug.SetMemoryLimit(2 * n)
-		} else {
+		default:
 			debug.SetMemoryLimit(max(memoryLimit, n*5/4))
 		}
 	})
