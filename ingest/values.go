@@ -74,6 +74,25 @@ func (t *JSONTime) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// UnmarshalJSONFrom reads the timestamp in the record's own pass, with no
+// decoder of its own. Should json/v2 fail on it, Unmarshal decodes the
+// record again with encoding/json, which calls UnmarshalJSON.
+func (t *JSONTime) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	if dec.PeekKind() == '"' {
+		var s string
+		if err := jsonv2.UnmarshalDecode(dec, &s); err != nil {
+			return err
+		}
+		t.Set(s)
+		return nil
+	}
+	b, err := dec.ReadValue()
+	if err == nil {
+		t.Set(string(b))
+	}
+	return err
+}
+
 // Set keeps only a time ParseTime accepts: 0, which some agents write for
 // "not yet", stays the zero time rather than 1970.
 func (t *JSONTime) Set(s string) {
@@ -142,7 +161,7 @@ const minBlob = 32 << 10
 // Text returns a JSON value that should be a string as a string. Formats
 // drift: a field that was a string becomes an object or an array of blocks,
 // so anything else is returned as compact JSON rather than dropped.
-func Text(raw json.RawMessage) string {
+func Text(raw []byte) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return ""
@@ -356,7 +375,7 @@ func AddChild(s *transcript.Session, id string) {
 	}
 }
 
-func ErrorMessage(raw json.RawMessage) string {
+func ErrorMessage(raw []byte) string {
 	var e struct {
 		Message string `json:"message"`
 	}

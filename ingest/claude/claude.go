@@ -124,8 +124,8 @@ type ccRecord struct {
 	IsCompactSummary  bool            `json:"isCompactSummary"`
 	IsAPIError        bool            `json:"isApiErrorMessage"`
 	Message           *ccMessage      `json:"message"`
-	ToolUseResult     json.RawMessage `json:"toolUseResult"`
-	Attachment        json.RawMessage `json:"attachment"`
+	ToolUseResult     ccStructured    `json:"toolUseResult"`
+	Attachment        ingest.Raw      `json:"attachment"`
 
 	Operation   string `json:"operation"` // queue-operation
 	Summary     string `json:"summary"`
@@ -136,18 +136,18 @@ type ccRecord struct {
 	// progress records
 	ParentToolUseID string `json:"parentToolUseID"`
 	Data            struct {
-		Type    string          `json:"type"`
-		AgentID string          `json:"agentId"`
-		Message json.RawMessage `json:"message"` // agent_progress: a record of the subagent
+		Type    string     `json:"type"`
+		AgentID string     `json:"agentId"`
+		Message ingest.Raw `json:"message"` // agent_progress: a record of the subagent
 	} `json:"data"`
 
 	// system records
-	Content         json.RawMessage `json:"content"`
-	Level           string          `json:"level"`
-	Error           json.RawMessage `json:"error"`
-	RetryAttempt    int             `json:"retryAttempt"`
-	MaxRetries      int             `json:"maxRetries"`
-	DurationMs      float64         `json:"durationMs"`
+	Content         ingest.Raw `json:"content"`
+	Level           string     `json:"level"`
+	Error           ingest.Raw `json:"error"`
+	RetryAttempt    int        `json:"retryAttempt"`
+	MaxRetries      int        `json:"maxRetries"`
+	DurationMs      float64    `json:"durationMs"`
 	CompactMetadata *struct {
 		Trigger   string `json:"trigger"`
 		PreTokens int64  `json:"preTokens"`
@@ -156,19 +156,19 @@ type ccRecord struct {
 	HookInfos []struct {
 		Command string `json:"command"`
 	} `json:"hookInfos"`
-	HookErrors            []json.RawMessage `json:"hookErrors"`
-	PreventedContinuation bool              `json:"preventedContinuation"`
-	StopReason            string            `json:"stopReason"`
-	RefusalCategory       string            `json:"apiRefusalCategory"`
-	RefusalExplanation    string            `json:"apiRefusalExplanation"`
-	OriginalModel         string            `json:"originalModel"`
-	FallbackModel         string            `json:"fallbackModel"`
+	HookErrors            []ingest.Raw `json:"hookErrors"`
+	PreventedContinuation bool         `json:"preventedContinuation"`
+	StopReason            string       `json:"stopReason"`
+	RefusalCategory       string       `json:"apiRefusalCategory"`
+	RefusalExplanation    string       `json:"apiRefusalExplanation"`
+	OriginalModel         string       `json:"originalModel"`
+	FallbackModel         string       `json:"fallbackModel"`
 }
 
 type ccMessage struct {
-	ID      string          `json:"id"`
-	Model   string          `json:"model"`
-	Content json.RawMessage `json:"content"`
+	ID      string    `json:"id"`
+	Model   string    `json:"model"`
+	Content ccContent `json:"content"`
 	Usage   *struct {
 		Input      int64 `json:"input_tokens"`
 		Output     int64 `json:"output_tokens"`
@@ -183,10 +183,10 @@ type ccBlock struct {
 	Thinking  string          `json:"thinking"`
 	ID        string          `json:"id"`
 	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
+	Input     ingest.Raw      `json:"input"`
 	ToolUseID string          `json:"tool_use_id"`
 	ToolName  string          `json:"tool_name"`
-	Content   json.RawMessage `json:"content"`
+	Content   ingest.StringOr `json:"content"`
 	IsError   bool            `json:"is_error"`
 	Source    *struct {
 		Type      string `json:"type"`
@@ -198,7 +198,7 @@ type ccBlock struct {
 		Model string `json:"model"`
 	} // a model fallback
 
-	raw json.RawMessage
+	raw ingest.Raw // the block as the line has it
 }
 
 // ccSkipped are harness records that are not conversation, with why the
