@@ -172,11 +172,31 @@ func Text(raw []byte) string {
 			return s
 		}
 	}
+	if isCompact(raw) {
+		return string(raw) // what json.Compact would give, without its scanner
+	}
 	var buf bytes.Buffer
 	if json.Compact(&buf, raw) == nil {
 		return buf.String()
 	}
 	return string(raw)
+}
+
+// isCompact reports whether raw has no white space outside its strings:
+// json.Compact would return it as it is, or fail on it.
+func isCompact(raw []byte) bool {
+	in := false
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case in && c == '\\':
+			i++
+		case c == '"':
+			in = !in
+		case !in && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			return false
+		}
+	}
+	return true
 }
 
 // UserText turns a user's text into parts for any reader: an interruption
