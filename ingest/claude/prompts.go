@@ -130,11 +130,15 @@ func (cs *ccSession) queued(cf *ccFile, rec *ccRecord, raw []byte) {
 // carry notes that a record shows the prompt blocks hold, so the queued
 // copy of it is not shown too.
 func (cs *ccSession) carry(blocks []ccBlock) {
+	i := slices.IndexFunc(cs.queue, func(e *ccQueued) bool { return !e.carried })
+	if i < 0 {
+		return // nothing to carry: the key is not worth making
+	}
 	key := ccPromptKey(blocks)
 	if key == "" {
 		return
 	}
-	for _, e := range cs.queue {
+	for _, e := range cs.queue[i:] {
 		if !e.carried && e.key == key {
 			e.carried = true
 			return
