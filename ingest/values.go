@@ -37,8 +37,10 @@ func ParseTime(s string) (time.Time, bool) {
 	if s == "" {
 		return time.Time{}, false
 	}
-	if n, err := strconv.ParseFloat(s, 64); err == nil && !strings.ContainsAny(s, "-:") {
-		return epoch(n), n > 0
+	if !strings.ContainsAny(s, "-:") { // a date is no number: ParseFloat is not tried on one
+		if n, err := strconv.ParseFloat(s, 64); err == nil {
+			return epoch(n), n > 0
+		}
 	}
 	for _, l := range timeLayouts {
 		if t, err := time.Parse(l, s); err == nil {
