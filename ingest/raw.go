@@ -37,6 +37,7 @@ type StringOr struct {
 }
 
 func (v *StringOr) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	*v = StringOr{} // a repeated key's value replaces the first's
 	if k := dec.PeekKind(); k != '"' && k != 'n' {
 		return v.Raw.UnmarshalJSONFrom(dec)
 	}
@@ -47,6 +48,7 @@ func (v *StringOr) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (v *StringOr) UnmarshalJSON(b []byte) error {
+	*v = StringOr{}
 	if v.IsString = Unmarshal(b, &v.S) == nil; !v.IsString {
 		v.Raw = b
 	}

@@ -73,7 +73,7 @@ func (c *ccContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		*c = ccContentOf(raw)
 		return err
 	}
-	c.set = true
+	*c = ccContent{set: true} // a repeated key's value replaces the first's
 	if _, err := dec.ReadToken(); err != nil {
 		return err
 	}
