@@ -27,41 +27,6 @@ func (r *Raw) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// StringOr is a value that is mostly a string, decoded in the pass that
-// reads its record: a string (or null) is S, anything else is kept in Raw.
-// IsString is whether Unmarshal would decode the value into a string.
-type StringOr struct {
-	S        string
-	IsString bool
-	Raw      Raw
-}
-
-func (v *StringOr) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	*v = StringOr{} // a repeated key's value replaces the first's
-	if k := dec.PeekKind(); k != '"' && k != 'n' {
-		return v.Raw.UnmarshalJSONFrom(dec)
-	}
-	// Should json/v2 fail on the string, Unmarshal decodes the record
-	// again with encoding/json, which calls UnmarshalJSON.
-	v.IsString = true
-	return jsonv2.UnmarshalDecode(dec, &v.S)
-}
-
-func (v *StringOr) UnmarshalJSON(b []byte) error {
-	*v = StringOr{}
-	if v.IsString = Unmarshal(b, &v.S) == nil; !v.IsString {
-		v.Raw = b
-	}
-	return nil
-}
-
-// UnmarshalFrom decodes data into v with json/v2 alone, with the options
-// of Unmarshal: for the UnmarshalJSON method of a type whose
-// UnmarshalJSONFrom does the work.
-func UnmarshalFrom(data []byte, v jsonv2.UnmarshalerFrom) error {
-	return jsonv2.Unmarshal(data, v, jsonOptions)
-}
-
 // DecodeRaw decodes the value dec is at into v with json/v2, in dec's own
 // pass, and returns the value's bytes as well, as the input has them (see
 // Raw). dec must decode a []byte: the value is found in its buffer.

@@ -178,16 +178,16 @@ type ccMessage struct {
 }
 
 type ccBlock struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	Thinking  string          `json:"thinking"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     ingest.Raw      `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	ToolName  string          `json:"tool_name"`
-	Content   ingest.StringOr `json:"content"`
-	IsError   bool            `json:"is_error"`
+	Type      string     `json:"type"`
+	Text      string     `json:"text"`
+	Thinking  string     `json:"thinking"`
+	ID        string     `json:"id"`
+	Name      string     `json:"name"`
+	Input     ingest.Raw `json:"input"`
+	ToolUseID string     `json:"tool_use_id"`
+	ToolName  string     `json:"tool_name"`
+	Content   ccOutput   `json:"content"`
+	IsError   bool       `json:"is_error"`
 	Source    *struct {
 		Type      string `json:"type"`
 		MediaType string `json:"media_type"`

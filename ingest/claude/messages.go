@@ -154,7 +154,7 @@ func (cs *ccSession) user(cf *ccFile, rec *ccRecord) {
 	case 0:
 		if t.isText && strings.TrimSpace(t.text) != "" {
 			// A result with no block to hold it.
-			blocks = append(blocks, ccBlock{Type: "tool_result", Content: ingest.StringOr{S: t.text, IsString: true}})
+			blocks = append(blocks, ccBlock{Type: "tool_result", Content: ccOutput{text: t.text, isText: true}})
 		}
 	}
 	meta := rec.IsMeta || rec.IsCompactSummary

@@ -35,6 +35,34 @@ type ccToolUse struct {
 	AgentID string `json:"agentId"` // Task, Agent
 }
 
+// ccOutput is a tool_result block's content: mostly a string, decoded in
+// the pass that reads its block; anything else (blocks of text and
+// images) is kept raw.
+type ccOutput struct {
+	text   string
+	isText bool // a string, or null: what Unmarshal decodes into a string
+	raw    ingest.Raw
+}
+
+func (o *ccOutput) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	*o = ccOutput{} // a repeated key's value replaces the first's
+	if k := dec.PeekKind(); k != '"' && k != 'n' {
+		return o.raw.UnmarshalJSONFrom(dec)
+	}
+	// Should json/v2 fail on the string, Unmarshal decodes the block again
+	// with encoding/json, which calls UnmarshalJSON.
+	o.isText = true
+	return jsonv2.UnmarshalDecode(dec, &o.text)
+}
+
+func (o *ccOutput) UnmarshalJSON(b []byte) error {
+	*o = ccOutput{}
+	if o.isText = ingest.Unmarshal(b, &o.text) == nil; !o.isText {
+		o.raw = b
+	}
+	return nil
+}
+
 // ccStructured is a record's toolUseResult: the result as text (an error
 // mostly), or the tool's own fields, decoded in the pass that reads the
 // record. Should json/v2 fail on any of them, Unmarshal decodes the record
@@ -108,11 +136,11 @@ func (cf *ccFile) toolResult(b ccBlock, structured *ccStructured) *transcript.To
 
 // resultContent reads a tool result's content: a string, or blocks of text
 // and images.
-func (cf *ccFile) resultContent(r *transcript.ToolResult, content ingest.StringOr) {
+func (cf *ccFile) resultContent(r *transcript.ToolResult, content ccOutput) {
 	var elems []ingest.Raw
-	switch raw := content.Raw; {
-	case content.IsString:
-		r.Output = content.S
+	switch raw := content.raw; {
+	case content.isText:
+		r.Output = content.text
 	case ingest.Unmarshal(raw, &elems) == nil:
 		var texts []string
 		for _, e := range elems {
