@@ -28,9 +28,9 @@ type ccToolUse struct {
 		Lines    []string `json:"lines"`
 	} `json:"structuredPatch"` // Edit, MultiEdit, Write
 	File *struct {
-		Content   ingest.Raw `json:"content"` // decoded only when the result lacks it
-		StartLine int        `json:"startLine"`
-		Base64    ingest.Raw `json:"base64"` // an image, decoded only when the result lacks it
+		Content   string `json:"content"`
+		StartLine int    `json:"startLine"`
+		Base64    string `json:"base64"`
 	} `json:"file"` // Read
 	AgentID string `json:"agentId"` // Task, Agent
 }
@@ -200,27 +200,18 @@ func (cf *ccFile) useStructured(r *transcript.ToolResult, u *ccToolUse) {
 		}
 	}
 	if f := u.File; f != nil {
-		if content := ccString(f.Content, r.Output == ""); content != "" {
+		if r.Output == "" && f.Content != "" {
 			// Numbered from its start line, as Read shows a file to the model.
-			lines := strings.Split(strings.TrimSuffix(content, "\n"), "\n")
+			lines := strings.Split(strings.TrimSuffix(f.Content, "\n"), "\n")
 			for i, l := range lines {
 				lines[i] = fmt.Sprintf("%6d→%s", max(f.StartLine, 1)+i, l)
 			}
 			r.Output = strings.Join(lines, "\n")
 		}
-		if b64 := ccString(f.Base64, len(r.Images) == 0); b64 != "" {
-			if img, ok := ingest.DecodeImage(cf.f, b64); ok {
+		if len(r.Images) == 0 && f.Base64 != "" {
+			if img, ok := ingest.DecodeImage(cf.f, f.Base64); ok {
 				r.Images = append(r.Images, img)
 			}
 		}
 	}
-}
-
-// ccString decodes a string kept raw, when it is wanted.
-func ccString(raw ingest.Raw, wanted bool) string {
-	var s string
-	if wanted {
-		_ = ingest.Unmarshal(raw, &s)
-	}
-	return s
 }
