@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -64,7 +65,11 @@ func epoch(n float64) time.Time {
 type JSONTime struct{ time.Time }
 
 func (t *JSONTime) UnmarshalJSON(b []byte) error {
-	if len(b) > 0 && b[0] == '"' {
+	if len(b) > 1 && b[0] == '"' {
+		if in := b[1 : len(b)-1]; bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in) {
+			t.Set(string(in)) // what decoding would give, without a decoder
+			return nil
+		}
 		var s string
 		if err := Unmarshal(b, &s); err != nil {
 			return err
@@ -74,25 +79,6 @@ func (t *JSONTime) UnmarshalJSON(b []byte) error {
 	}
 	t.Set(string(b))
 	return nil
-}
-
-// UnmarshalJSONFrom reads the timestamp in the record's own pass, with no
-// decoder of its own. Should json/v2 fail on it, Unmarshal decodes the
-// record again with encoding/json, which calls UnmarshalJSON.
-func (t *JSONTime) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	if dec.PeekKind() == '"' {
-		var s string
-		if err := jsonv2.UnmarshalDecode(dec, &s); err != nil {
-			return err
-		}
-		t.Set(s)
-		return nil
-	}
-	b, err := dec.ReadValue()
-	if err == nil {
-		t.Set(string(b))
-	}
-	return err
 }
 
 // Set keeps only a time ParseTime accepts: 0, which some agents write for
@@ -240,13 +226,43 @@ var jsonOptions = jsonv2.JoinOptions(
 // encoding/json, whose partial results (a record kept without the field
 // that failed) and messages the readers rely on.
 func Unmarshal(data []byte, v any) error {
+	return UnmarshalFast(data, v, nil)
+}
+
+// UnmarshalFast is Unmarshal for a type holding values whose
+// UnmarshalJSONFrom methods decode them in the pass that reads the record,
+// and fail on what they cannot decode so. Should that pass fail, v is
+// decoded again with json/v2 and careful, options whose unmarshalers
+// (Apart) read each such value raw and decode it alone, as a reader did
+// with a json.RawMessage; and only should that fail too, with
+// encoding/json. A record gets what Unmarshal over raw values gave it,
+// json/v2's reading and encoding/json's alike.
+func UnmarshalFast(data []byte, v any, careful jsonv2.Options) error {
 	if err := kindMismatch(data, v); err != nil {
 		return err // readers try a string, then an array: neither decoder need parse it
 	}
 	if jsonv2.Unmarshal(data, v, jsonOptions) == nil {
 		return nil
 	}
+	if careful != nil {
+		reflect.ValueOf(v).Elem().SetZero()
+		if jsonv2.Unmarshal(data, v, jsonOptions, careful) == nil {
+			return nil
+		}
+	}
 	return json.Unmarshal(data, v)
+}
+
+// Apart is the unmarshaler of UnmarshalFast's careful pass for values of
+// type T: each is read raw and handed to its UnmarshalJSON method.
+func Apart[T json.Unmarshaler]() *jsonv2.Unmarshalers {
+	return jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, v T) error {
+		raw, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		return v.UnmarshalJSON(raw)
+	})
 }
 
 // kindMismatch returns the error encoding/json gives when data's value is

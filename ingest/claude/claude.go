@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	jsonv2 "github.com/go-json-experiment/json"
 	"io"
 	"path"
 	"path/filepath"
@@ -371,9 +372,18 @@ func (cf *ccFile) warn(format string, args ...any) {
 	cf.f.Warn(cf.line, format, args...)
 }
 
+// ccCareful reads a record's content, its blocks' results and its
+// toolUseResult apart, each decoded alone, when json/v2 cannot decode the
+// record in one pass (see ingest.UnmarshalFast).
+var ccCareful = jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
+	ingest.Apart[*ccContent](), ingest.Apart[*ccOutput](), ingest.Apart[*ccStructured]()))
+
+// ccDecode decodes a record, or a block, in one pass where it can.
+func ccDecode(data []byte, v any) error { return ingest.UnmarshalFast(data, v, ccCareful) }
+
 func (cf *ccFile) record(line []byte) error {
 	var rec ccRecord
-	if err := ingest.Unmarshal(line, &rec); !ingest.IsDrift(err, "message") {
+	if err := ccDecode(line, &rec); !ingest.IsDrift(err, "message") {
 		return err
 	}
 	switch rec.Type {
@@ -475,7 +485,7 @@ func (cf *ccFile) sessionByID(id, parent string) *ccSession {
 // Merge keeps the file's.
 func (cf *ccFile) progressAgent(rec *ccRecord) {
 	var inner ccRecord
-	if len(rec.Data.Message) == 0 || ingest.Unmarshal(rec.Data.Message, &inner) != nil || inner.Message == nil {
+	if len(rec.Data.Message) == 0 || ccDecode(rec.Data.Message, &inner) != nil || inner.Message == nil {
 		return
 	}
 	cs := cf.sessionByID("agent-"+rec.Data.AgentID, rec.SessionID)

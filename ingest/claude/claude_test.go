@@ -609,3 +609,19 @@ func TestClaudeRepeatedKeys(t *testing.T) {
 		t.Errorf("parts %q, want %q", got, want)
 	}
 }
+
+// TestClaudeDriftedBlockKeepsReading: a block that drifted fails the
+// record's one pass; the record is then read as json/v2 reads it with its
+// content raw (a repeated "cwd" ends null, so empty), not as
+// encoding/json would (which keeps the first "cwd").
+func TestClaudeDriftedBlockKeepsReading(t *testing.T) {
+	doc := `{"type":"user","sessionId":"s","uuid":"u1","cwd":"/a","timestamp":"2025-07-01T00:00:01Z",` +
+		`"message":{"role":"user","content":[{"type":"text","text":7},{"type":"text","text":"kept"}]},"cwd":null}`
+	ss, warns := ingesttest.ReadDoc(t, Reader, "s.jsonl", doc)
+	if len(warns) != 0 || len(ss) != 1 {
+		t.Fatalf("%d sessions, warnings %v", len(ss), warns)
+	}
+	if s := ss[0]; s.CWD != "" || s.FirstPrompt() != "kept" {
+		t.Errorf("cwd %q, first prompt %q", s.CWD, s.FirstPrompt())
+	}
+}

@@ -58,8 +58,8 @@ func (cs *ccSession) end() {
 
 // ccContent is message content: a string, or an array of blocks whose
 // elements may themselves be strings. It is decoded in the pass that reads
-// its record. Should json/v2 fail on any of it, Unmarshal decodes the
-// record again with encoding/json, which calls UnmarshalJSON: there each
+// its record. Should that pass fail on any of it, ccDecode reads the
+// record again with the content raw, handed to UnmarshalJSON: there each
 // block is decoded on its own, and one that drifted keeps what it can.
 type ccContent struct {
 	blocks []ccBlock
@@ -88,7 +88,7 @@ func (c *ccContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 			raw, err = ingest.DecodeRaw(dec, &b.Text)
 			b.Type = "text"
 		default:
-			return errors.New("content block of another kind") // for UnmarshalJSON
+			return errors.New("content block of another kind") // for the careful pass
 		}
 		if err != nil {
 			return err
@@ -121,7 +121,7 @@ func ccContentOf(raw []byte) ccContent {
 		c.blocks = make([]ccBlock, 0, len(elems))
 		for _, e := range elems {
 			var b ccBlock
-			if err := ingest.Unmarshal(e, &b); !ingest.IsDrift(err) {
+			if err := ccDecode(e, &b); !ingest.IsDrift(err) {
 				b = ccBlock{Type: "text", Text: ingest.Text(e)}
 			}
 			b.raw = e

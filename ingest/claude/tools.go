@@ -49,8 +49,8 @@ func (o *ccOutput) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	if k := dec.PeekKind(); k != '"' && k != 'n' {
 		return o.raw.UnmarshalJSONFrom(dec)
 	}
-	// Should json/v2 fail on the string, Unmarshal decodes the block again
-	// with encoding/json, which calls UnmarshalJSON.
+	// Should json/v2 fail on the string, ccDecode reads the block again with
+	// this value raw, handed to UnmarshalJSON.
 	o.isText = true
 	return jsonv2.UnmarshalDecode(dec, &o.text)
 }
@@ -65,8 +65,8 @@ func (o *ccOutput) UnmarshalJSON(b []byte) error {
 
 // ccStructured is a record's toolUseResult: the result as text (an error
 // mostly), or the tool's own fields, decoded in the pass that reads the
-// record. Should json/v2 fail on any of them, Unmarshal decodes the record
-// again with encoding/json, which calls UnmarshalJSON: there the fields
+// record. Should json/v2 fail on any of them, ccDecode reads the record
+// again with this value raw, handed to UnmarshalJSON: there the fields
 // that drifted are left out and the others kept.
 type ccStructured struct {
 	text   string
@@ -149,7 +149,7 @@ func (cf *ccFile) resultContent(r *transcript.ToolResult, content ccOutput) {
 				Title string `json:"title"`
 				URL   string `json:"url"`
 			}
-			if err := ingest.Unmarshal(e, &c); !ingest.IsDrift(err) {
+			if err := ccDecode(e, &c); !ingest.IsDrift(err) {
 				texts = append(texts, ingest.Text(e))
 				continue
 			}
