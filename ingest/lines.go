@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"sync"
 )
 
 // maxLine is the longest line a reader accepts. Real sessions have lines of
@@ -16,8 +17,12 @@ const maxLine = 256 << 20
 // ending. last is true for a final line that has no newline: an agent may
 // still be writing it.
 func Lines(ctx context.Context, f *File, r io.Reader, fn func(n int, line []byte, last bool) error) error {
-	br := bufio.NewReaderSize(r, 256<<10)
-	var long []byte
+	lr := lineReaders.Get().(*lineReader)
+	defer lr.release()
+	br := lr.br
+	br.Reset(r)
+	long := lr.long
+	defer func() { lr.long = long }()
 	for n := 1; ; n++ {
 		if n%4096 == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -52,6 +57,24 @@ func Lines(ctx context.Context, f *File, r io.Reader, fn func(n int, line []byte
 			return nil
 		}
 	}
+}
+
+// lineReaders are the buffers Lines reads with, reused from file to file:
+// new ones for each file (and each long line) cost more in page faults
+// than the reading itself.
+var lineReaders = sync.Pool{New: func() any { return &lineReader{br: bufio.NewReaderSize(nil, 256<<10)} }}
+
+type lineReader struct {
+	br   *bufio.Reader
+	long []byte // the last line longer than br's buffer
+}
+
+func (lr *lineReader) release() {
+	lr.br.Reset(nil)
+	if cap(lr.long) > 16<<20 {
+		lr.long = nil // kept for the next file only when it is not huge
+	}
+	lineReaders.Put(lr)
 }
 
 var ErrTooLong = errors.New("line longer than 256 MB")

@@ -17,6 +17,23 @@ type Node struct {
 	Time   time.Time
 	Live   bool                  // it holds a prompt or a reply
 	Msgs   []*transcript.Message // the messages read from it
+	mark                         // MarkBranches' state
+}
+
+// mark is what MarkBranches knows of a node while it works: fields of the
+// node rather than maps keyed by it, which cost more than the rest of the
+// walk.
+type mark struct {
+	parent    *Node // nil at a root, and where a cycle closes
+	walk      int   // the last walk up from a node that met it
+	done      bool  // a walk up from it has been made
+	below     bool  // a prompt or a reply is at or under it
+	liveChild bool  // one of its children is below
+	root      *Node // the root of its tree
+	latest    *Node // at a root: the latest leaf with a prompt or a reply
+	active    bool  // it is on the conversation's line
+	forked    bool  // fork is set
+	fork      string
 }
 
 // Tree is a session's conversation as its records link it: where the user
@@ -47,114 +64,109 @@ func (d *Tree) Add(uuid, parent string, t time.Time) *Node {
 // Parallel tool calls fork too (each result hangs off the line of its own
 // call), but only one of their children goes on, so they are not branches.
 func (d *Tree) MarkBranches() {
-	parent := d.parents()
-	below := map[*Node]bool{} // a prompt or a reply is at or under it
+	d.parents()
 	for _, n := range d.order {
-		for c := n; n.Live && c != nil && !below[c]; c = parent[c] {
-			below[c] = true
+		for c := n; n.Live && c != nil && !c.below; c = c.parent {
+			c.below = true
 		}
 	}
-	active := activeLines(d.order, parent, below)
-	fork := map[*Node]string{}
+	activeLines(d.order)
 	for _, n := range d.order {
-		if _, ok := fork[n]; !ok && !active[n] {
-			markFork(n, parent, active, below, fork)
+		if !n.forked && !n.active {
+			markFork(n)
 		}
 	}
 }
 
 // parents links each node to its parent. A malformed file may link in a
 // cycle: it is cut where it closes.
-func (d *Tree) parents() map[*Node]*Node {
-	parent := map[*Node]*Node{}
+func (d *Tree) parents() {
 	for _, n := range d.order {
+		n.mark = mark{}
 		if p := d.nodes[n.Parent]; p != nil && p != n {
-			parent[n] = p
+			n.parent = p
 		}
 	}
-	done, seen := map[*Node]bool{}, map[*Node]bool{}
-	for _, n := range d.order {
-		clear(seen)
-		for c := n; c != nil && !done[c]; c = parent[c] {
-			if seen[c] {
-				delete(parent, c)
+	var seen []*Node
+	for i, n := range d.order {
+		seen = seen[:0]
+		for c := n; c != nil && !c.done; c = c.parent {
+			if c.walk == i+1 {
+				c.parent = nil
 				break
 			}
-			seen[c] = true
+			c.walk = i + 1
+			seen = append(seen, c)
 		}
-		for c := range seen {
-			done[c] = true
+		for _, c := range seen {
+			c.done = true
 		}
 	}
-	return parent
 }
 
-// activeLines returns the nodes on the conversation's line: each tree (a
+// activeLines marks the nodes on the conversation's line: each tree (a
 // session resumed without a link starts a new one) keeps the line to its
 // latest leaf that holds a prompt or a reply.
-func activeLines(nodes []*Node, parent map[*Node]*Node, below map[*Node]bool) map[*Node]bool {
-	liveChild := map[*Node]bool{}
-	for n, p := range parent {
-		liveChild[p] = liveChild[p] || below[n]
+func activeLines(nodes []*Node) {
+	for _, n := range nodes {
+		if n.parent != nil && n.below {
+			n.parent.liveChild = true
+		}
 	}
-	rootOf := map[*Node]*Node{}
-	latest := map[*Node]*Node{}
 	var roots []*Node
 	for _, n := range nodes {
 		var path []*Node
 		c := n
-		for ; parent[c] != nil && rootOf[c] == nil; c = parent[c] {
+		for ; c.parent != nil && c.root == nil; c = c.parent {
 			path = append(path, c)
 		}
-		r := cmp.Or(rootOf[c], c)
+		r := cmp.Or(c.root, c)
 		for _, x := range append(path, c) {
-			rootOf[x] = r
+			x.root = r
 		}
-		if !n.Live || liveChild[n] {
+		if !n.Live || n.liveChild {
 			continue
 		}
-		if l := latest[r]; l == nil {
+		if l := r.latest; l == nil {
 			roots = append(roots, r)
-			latest[r] = n
+			r.latest = n
 		} else if !n.Time.Before(l.Time) {
-			latest[r] = n
+			r.latest = n
 		}
 	}
-	active := map[*Node]bool{}
 	for _, r := range roots {
-		for c := latest[r]; c != nil && !active[c]; c = parent[c] {
-			active[c] = true
+		for c := r.latest; c != nil && !c.active; c = c.parent {
+			c.active = true
 		}
 	}
-	return active
 }
 
 // markFork walks up from n, off the active line, to the line: the child
 // met there decides where the branch left from, which every node on the
 // way, and its messages, gets.
-func markFork(n *Node, parent map[*Node]*Node, active, below map[*Node]bool, fork map[*Node]string) {
+func markFork(n *Node) {
 	var path []*Node
 	at, c := "", n
 	for {
 		path = append(path, c)
-		p := parent[c]
+		p := c.parent
 		if p == nil {
 			break
 		}
-		if active[p] {
-			if below[c] {
-				at = forkID(p, parent)
+		if p.active {
+			if c.below {
+				at = forkID(p)
 			}
 			break
 		}
-		if f, ok := fork[p]; ok {
-			at = f
+		if p.forked {
+			at = p.fork
 			break
 		}
 		c = p
 	}
 	for _, x := range path {
-		fork[x] = at
+		x.fork, x.forked = at, true
 		for _, m := range x.Msgs {
 			m.Branch = at
 		}
@@ -163,8 +175,8 @@ func markFork(n *Node, parent map[*Node]*Node, active, below map[*Node]bool, for
 
 // forkID returns the id of the message at or before the fork point n:
 // a branch may leave from a harness record, which shows no message.
-func forkID(n *Node, parent map[*Node]*Node) string {
-	for c := n; c != nil; c = parent[c] {
+func forkID(n *Node) string {
+	for c := n; c != nil; c = c.parent {
 		if len(c.Msgs) > 0 {
 			return c.Msgs[len(c.Msgs)-1].ID
 		}

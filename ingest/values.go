@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -37,8 +38,10 @@ func ParseTime(s string) (time.Time, bool) {
 	if s == "" {
 		return time.Time{}, false
 	}
-	if n, err := strconv.ParseFloat(s, 64); err == nil && !strings.ContainsAny(s, "-:") {
-		return epoch(n), n > 0
+	if !strings.ContainsAny(s, "-:") { // a date is no number: ParseFloat is not tried on one
+		if n, err := strconv.ParseFloat(s, 64); err == nil {
+			return epoch(n), n > 0
+		}
 	}
 	for _, l := range timeLayouts {
 		if t, err := time.Parse(l, s); err == nil {
@@ -62,7 +65,11 @@ func epoch(n float64) time.Time {
 type JSONTime struct{ time.Time }
 
 func (t *JSONTime) UnmarshalJSON(b []byte) error {
-	if len(b) > 0 && b[0] == '"' {
+	if len(b) > 1 && b[0] == '"' {
+		if in := b[1 : len(b)-1]; bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in) {
+			t.Set(string(in)) // what decoding would give, without a decoder
+			return nil
+		}
 		var s string
 		if err := Unmarshal(b, &s); err != nil {
 			return err
@@ -142,7 +149,7 @@ const minBlob = 32 << 10
 // Text returns a JSON value that should be a string as a string. Formats
 // drift: a field that was a string becomes an object or an array of blocks,
 // so anything else is returned as compact JSON rather than dropped.
-func Text(raw json.RawMessage) string {
+func Text(raw []byte) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return ""
@@ -153,11 +160,31 @@ func Text(raw json.RawMessage) string {
 			return s
 		}
 	}
+	if isCompact(raw) {
+		return string(raw) // what json.Compact would give, without its scanner
+	}
 	var buf bytes.Buffer
 	if json.Compact(&buf, raw) == nil {
 		return buf.String()
 	}
 	return string(raw)
+}
+
+// isCompact reports whether raw has no white space outside its strings:
+// json.Compact would return it as it is, or fail on it.
+func isCompact(raw []byte) bool {
+	in := false
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case in && c == '\\':
+			i++
+		case c == '"':
+			in = !in
+		case !in && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			return false
+		}
+	}
+	return true
 }
 
 // UserText turns a user's text into parts for any reader: an interruption
@@ -199,13 +226,43 @@ var jsonOptions = jsonv2.JoinOptions(
 // encoding/json, whose partial results (a record kept without the field
 // that failed) and messages the readers rely on.
 func Unmarshal(data []byte, v any) error {
+	return UnmarshalFast(data, v, nil)
+}
+
+// UnmarshalFast is Unmarshal for a type holding values whose
+// UnmarshalJSONFrom methods decode them in the pass that reads the record,
+// and fail on what they cannot decode so. Should that pass fail, v is
+// decoded again with json/v2 and careful, options whose unmarshalers
+// (Apart) read each such value raw and decode it alone, as a reader did
+// with a json.RawMessage; and only should that fail too, with
+// encoding/json. A record gets what Unmarshal over raw values gave it,
+// json/v2's reading and encoding/json's alike.
+func UnmarshalFast(data []byte, v any, careful jsonv2.Options) error {
 	if err := kindMismatch(data, v); err != nil {
 		return err // readers try a string, then an array: neither decoder need parse it
 	}
 	if jsonv2.Unmarshal(data, v, jsonOptions) == nil {
 		return nil
 	}
+	if careful != nil {
+		reflect.ValueOf(v).Elem().SetZero()
+		if jsonv2.Unmarshal(data, v, jsonOptions, careful) == nil {
+			return nil
+		}
+	}
 	return json.Unmarshal(data, v)
+}
+
+// Apart is the unmarshaler of UnmarshalFast's careful pass for values of
+// type T: each is read raw and handed to its UnmarshalJSON method.
+func Apart[T json.Unmarshaler]() *jsonv2.Unmarshalers {
+	return jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, v T) error {
+		raw, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		return v.UnmarshalJSON(raw)
+	})
 }
 
 // kindMismatch returns the error encoding/json gives when data's value is
@@ -356,7 +413,7 @@ func AddChild(s *transcript.Session, id string) {
 	}
 }
 
-func ErrorMessage(raw json.RawMessage) string {
+func ErrorMessage(raw []byte) string {
 	var e struct {
 		Message string `json:"message"`
 	}

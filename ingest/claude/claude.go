@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	jsonv2 "github.com/go-json-experiment/json"
 	"io"
 	"path"
 	"path/filepath"
@@ -124,8 +125,8 @@ type ccRecord struct {
 	IsCompactSummary  bool            `json:"isCompactSummary"`
 	IsAPIError        bool            `json:"isApiErrorMessage"`
 	Message           *ccMessage      `json:"message"`
-	ToolUseResult     json.RawMessage `json:"toolUseResult"`
-	Attachment        json.RawMessage `json:"attachment"`
+	ToolUseResult     ccStructured    `json:"toolUseResult"`
+	Attachment        ingest.Raw      `json:"attachment"`
 
 	Operation   string `json:"operation"` // queue-operation
 	Summary     string `json:"summary"`
@@ -136,18 +137,18 @@ type ccRecord struct {
 	// progress records
 	ParentToolUseID string `json:"parentToolUseID"`
 	Data            struct {
-		Type    string          `json:"type"`
-		AgentID string          `json:"agentId"`
-		Message json.RawMessage `json:"message"` // agent_progress: a record of the subagent
+		Type    string     `json:"type"`
+		AgentID string     `json:"agentId"`
+		Message ingest.Raw `json:"message"` // agent_progress: a record of the subagent
 	} `json:"data"`
 
 	// system records
-	Content         json.RawMessage `json:"content"`
-	Level           string          `json:"level"`
-	Error           json.RawMessage `json:"error"`
-	RetryAttempt    int             `json:"retryAttempt"`
-	MaxRetries      int             `json:"maxRetries"`
-	DurationMs      float64         `json:"durationMs"`
+	Content         ingest.Raw `json:"content"`
+	Level           string     `json:"level"`
+	Error           ingest.Raw `json:"error"`
+	RetryAttempt    int        `json:"retryAttempt"`
+	MaxRetries      int        `json:"maxRetries"`
+	DurationMs      float64    `json:"durationMs"`
 	CompactMetadata *struct {
 		Trigger   string `json:"trigger"`
 		PreTokens int64  `json:"preTokens"`
@@ -156,19 +157,19 @@ type ccRecord struct {
 	HookInfos []struct {
 		Command string `json:"command"`
 	} `json:"hookInfos"`
-	HookErrors            []json.RawMessage `json:"hookErrors"`
-	PreventedContinuation bool              `json:"preventedContinuation"`
-	StopReason            string            `json:"stopReason"`
-	RefusalCategory       string            `json:"apiRefusalCategory"`
-	RefusalExplanation    string            `json:"apiRefusalExplanation"`
-	OriginalModel         string            `json:"originalModel"`
-	FallbackModel         string            `json:"fallbackModel"`
+	HookErrors            []ingest.Raw `json:"hookErrors"`
+	PreventedContinuation bool         `json:"preventedContinuation"`
+	StopReason            string       `json:"stopReason"`
+	RefusalCategory       string       `json:"apiRefusalCategory"`
+	RefusalExplanation    string       `json:"apiRefusalExplanation"`
+	OriginalModel         string       `json:"originalModel"`
+	FallbackModel         string       `json:"fallbackModel"`
 }
 
 type ccMessage struct {
-	ID      string          `json:"id"`
-	Model   string          `json:"model"`
-	Content json.RawMessage `json:"content"`
+	ID      string    `json:"id"`
+	Model   string    `json:"model"`
+	Content ccContent `json:"content"`
 	Usage   *struct {
 		Input      int64 `json:"input_tokens"`
 		Output     int64 `json:"output_tokens"`
@@ -178,16 +179,16 @@ type ccMessage struct {
 }
 
 type ccBlock struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	Thinking  string          `json:"thinking"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	ToolName  string          `json:"tool_name"`
-	Content   json.RawMessage `json:"content"`
-	IsError   bool            `json:"is_error"`
+	Type      string     `json:"type"`
+	Text      string     `json:"text"`
+	Thinking  string     `json:"thinking"`
+	ID        string     `json:"id"`
+	Name      string     `json:"name"`
+	Input     ingest.Raw `json:"input"`
+	ToolUseID string     `json:"tool_use_id"`
+	ToolName  string     `json:"tool_name"`
+	Content   ccOutput   `json:"content"`
+	IsError   bool       `json:"is_error"`
 	Source    *struct {
 		Type      string `json:"type"`
 		MediaType string `json:"media_type"`
@@ -198,7 +199,7 @@ type ccBlock struct {
 		Model string `json:"model"`
 	} // a model fallback
 
-	raw json.RawMessage
+	raw ingest.Raw // the block as the line has it
 }
 
 // ccSkipped are harness records that are not conversation, with why the
@@ -371,9 +372,18 @@ func (cf *ccFile) warn(format string, args ...any) {
 	cf.f.Warn(cf.line, format, args...)
 }
 
+// ccCareful reads a record's content, its blocks' results and its
+// toolUseResult apart, each decoded alone, when json/v2 cannot decode the
+// record in one pass (see ingest.UnmarshalFast).
+var ccCareful = jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
+	ingest.Apart[*ccContent](), ingest.Apart[*ccOutput](), ingest.Apart[*ccStructured]()))
+
+// ccDecode decodes a record, or a block, in one pass where it can.
+func ccDecode(data []byte, v any) error { return ingest.UnmarshalFast(data, v, ccCareful) }
+
 func (cf *ccFile) record(line []byte) error {
 	var rec ccRecord
-	if err := ingest.Unmarshal(line, &rec); !ingest.IsDrift(err, "message") {
+	if err := ccDecode(line, &rec); !ingest.IsDrift(err, "message") {
 		return err
 	}
 	switch rec.Type {
@@ -475,7 +485,7 @@ func (cf *ccFile) sessionByID(id, parent string) *ccSession {
 // Merge keeps the file's.
 func (cf *ccFile) progressAgent(rec *ccRecord) {
 	var inner ccRecord
-	if len(rec.Data.Message) == 0 || ingest.Unmarshal(rec.Data.Message, &inner) != nil || inner.Message == nil {
+	if len(rec.Data.Message) == 0 || ccDecode(rec.Data.Message, &inner) != nil || inner.Message == nil {
 		return
 	}
 	cs := cf.sessionByID("agent-"+rec.Data.AgentID, rec.SessionID)

@@ -2,6 +2,7 @@ package claude
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"os"
 	"slices"
@@ -576,5 +577,51 @@ func TestClaudeWorktree(t *testing.T) {
 	ss, _ := ingesttest.ReadFile(t, "worktree.jsonl")
 	if len(ss) != 1 || ss[0].Project != "shop" || ss[0].CWD != "/src/shop/.claude/worktrees/agent-ab12" {
 		t.Fatalf("sessions %+v", ss)
+	}
+}
+
+// TestClaudeRepeatedKeys: a key given twice keeps its last value, as a
+// raw field did before content was decoded in the record's pass; a block
+// that drifted (text a number) keeps the record and the other blocks.
+func TestClaudeRepeatedKeys(t *testing.T) {
+	rec := func(i int, body string) string {
+		return fmt.Sprintf(`{"type":"user","sessionId":"s","uuid":"u%d","timestamp":"2025-07-01T00:00:0%dZ",%s}`, i, i, body)
+	}
+	doc := strings.Join([]string{
+		rec(1, `"message":{"role":"user","content":"first","content":[{"type":"text","text":"second"}]}`),
+		rec(2, `"message":{"role":"user","content":[{"type":"text","text":"first"}],"content":"third"}`),
+		rec(3, `"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"first","content":[{"type":"text","text":"fourth"}]}]},"toolUseResult":"x","toolUseResult":{"stdout":"fourth"}`),
+		rec(4, `"message":{"role":"user","content":[{"type":"text","text":5},{"type":"text","text":"fifth"}]}`),
+	}, "\n")
+	ss, warns := ingesttest.ReadDoc(t, Reader, "s.jsonl", doc)
+	if len(warns) != 0 || len(ss) != 1 {
+		t.Fatalf("%d sessions, warnings %v", len(ss), warns)
+	}
+	var got []string
+	ss[0].Parts(func(_ *transcript.Message, p *transcript.Part) {
+		if p.Result != nil {
+			got = append(got, p.Result.Output)
+		} else {
+			got = append(got, p.Text)
+		}
+	})
+	if want := []string{"second", "third", "fourth", "fifth"}; !slices.Equal(got, want) {
+		t.Errorf("parts %q, want %q", got, want)
+	}
+}
+
+// TestClaudeDriftedBlockKeepsReading: a block that drifted fails the
+// record's one pass; the record is then read as json/v2 reads it with its
+// content raw (a repeated "cwd" ends null, so empty), not as
+// encoding/json would (which keeps the first "cwd").
+func TestClaudeDriftedBlockKeepsReading(t *testing.T) {
+	doc := `{"type":"user","sessionId":"s","uuid":"u1","cwd":"/a","timestamp":"2025-07-01T00:00:01Z",` +
+		`"message":{"role":"user","content":[{"type":"text","text":7},{"type":"text","text":"kept"}]},"cwd":null}`
+	ss, warns := ingesttest.ReadDoc(t, Reader, "s.jsonl", doc)
+	if len(warns) != 0 || len(ss) != 1 {
+		t.Fatalf("%d sessions, warnings %v", len(ss), warns)
+	}
+	if s := ss[0]; s.CWD != "" || s.FirstPrompt() != "kept" {
+		t.Errorf("cwd %q, first prompt %q", s.CWD, s.FirstPrompt())
 	}
 }

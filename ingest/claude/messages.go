@@ -1,10 +1,12 @@
 package claude
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/transcript"
@@ -54,32 +56,90 @@ func (cs *ccSession) end() {
 	}
 }
 
-// blocks decodes message content: a string, or an array of blocks whose
-// elements may themselves be strings.
-func (cf *ccFile) blocks(raw json.RawMessage) []ccBlock {
-	var s string
-	if ingest.Unmarshal(raw, &s) == nil {
-		return []ccBlock{{Type: "text", Text: s}}
+// ccContent is message content: a string, or an array of blocks whose
+// elements may themselves be strings. It is decoded in the pass that reads
+// its record. Should that pass fail on any of it, ccDecode reads the
+// record again with the content raw, handed to UnmarshalJSON: there each
+// block is decoded on its own, and one that drifted keeps what it can.
+type ccContent struct {
+	blocks []ccBlock
+	err    error // why content that is there could not be read
+	set    bool  // whether the record has content, null included
+}
+
+func (c *ccContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	if dec.PeekKind() != '[' {
+		raw, err := dec.ReadValue()
+		*c = ccContentOf(raw)
+		return err
 	}
-	var elems []json.RawMessage
-	if err := ingest.Unmarshal(raw, &elems); err != nil {
-		if len(raw) == 0 || string(raw) == "null" {
-			cf.warn("message has no content")
-		} else {
-			cf.warn("message content skipped: %v", err)
-		}
-		return nil
+	*c = ccContent{set: true} // a repeated key's value replaces the first's
+	if _, err := dec.ReadToken(); err != nil {
+		return err
 	}
-	bs := make([]ccBlock, 0, len(elems))
-	for _, e := range elems {
+	for k := dec.PeekKind(); k != ']'; k = dec.PeekKind() {
 		var b ccBlock
-		if err := ingest.Unmarshal(e, &b); !ingest.IsDrift(err) {
-			b = ccBlock{Type: "text", Text: ingest.Text(e)}
+		var raw ingest.Raw
+		var err error
+		switch k {
+		case '{':
+			raw, err = ingest.DecodeRaw(dec, &b)
+		case '"':
+			raw, err = ingest.DecodeRaw(dec, &b.Text)
+			b.Type = "text"
+		default:
+			return errors.New("content block of another kind") // for the careful pass
 		}
-		b.raw = e
-		bs = append(bs, b)
+		if err != nil {
+			return err
+		}
+		b.raw = raw
+		c.blocks = append(c.blocks, b)
 	}
-	return bs
+	_, err := dec.ReadToken()
+	return err
+}
+
+func (c *ccContent) UnmarshalJSON(b []byte) error {
+	*c = ccContentOf(b)
+	return nil
+}
+
+// ccContentOf decodes content from its bytes, block by block.
+func ccContentOf(raw []byte) ccContent {
+	c := ccContent{set: len(raw) > 0}
+	var s string
+	var elems []ingest.Raw
+	switch {
+	case !c.set:
+	case ingest.Unmarshal(raw, &s) == nil:
+		c.blocks = []ccBlock{{Type: "text", Text: s}}
+	default:
+		if c.err = ingest.Unmarshal(raw, &elems); c.err != nil {
+			break
+		}
+		c.blocks = make([]ccBlock, 0, len(elems))
+		for _, e := range elems {
+			var b ccBlock
+			if err := ccDecode(e, &b); !ingest.IsDrift(err) {
+				b = ccBlock{Type: "text", Text: ingest.Text(e)}
+			}
+			b.raw = e
+			c.blocks = append(c.blocks, b)
+		}
+	}
+	return c
+}
+
+// blocks returns content's blocks, with a warning when it has none.
+func (cf *ccFile) blocks(c ccContent) []ccBlock {
+	switch {
+	case !c.set:
+		cf.warn("message has no content")
+	case c.err != nil:
+		cf.warn("message content skipped: %v", c.err)
+	}
+	return c.blocks
 }
 
 func (cs *ccSession) user(cf *ccFile, rec *ccRecord) {
@@ -87,15 +147,14 @@ func (cs *ccSession) user(cf *ccFile, rec *ccRecord) {
 		return
 	}
 	blocks := cf.blocks(rec.Message.Content)
-	var tur json.RawMessage
-	switch ccCount(blocks, "tool_result") {
+	tur := &ccStructured{}
+	switch t := &rec.ToolUseResult; ccCount(blocks, "tool_result") {
 	case 1:
-		tur = rec.ToolUseResult // it describes the record's one result
+		tur = t // it describes the record's one result
 	case 0:
-		var s string
-		if ingest.Unmarshal(rec.ToolUseResult, &s) == nil && strings.TrimSpace(s) != "" {
+		if t.isText && strings.TrimSpace(t.text) != "" {
 			// A result with no block to hold it.
-			blocks = append(blocks, ccBlock{Type: "tool_result", Content: rec.ToolUseResult})
+			blocks = append(blocks, ccBlock{Type: "tool_result", Content: ccOutput{text: t.text, isText: true}})
 		}
 	}
 	meta := rec.IsMeta || rec.IsCompactSummary
@@ -118,7 +177,7 @@ func (cs *ccSession) user(cf *ccFile, rec *ccRecord) {
 // userParts adds the messages of user content. Harness-injected blocks (IDE
 // context, reminders) that share a record with what the user typed become a
 // Meta message of their own, so the prompt stays a prompt.
-func (cs *ccSession) userParts(cf *ccFile, rec *ccRecord, blocks []ccBlock, tur json.RawMessage, meta bool) {
+func (cs *ccSession) userParts(cf *ccFile, rec *ccRecord, blocks []ccBlock, tur *ccStructured, meta bool) {
 	var typed, injected []*transcript.Part
 	results, injectedFirst := 0, false
 	for _, b := range blocks {
@@ -249,7 +308,7 @@ func (cs *ccSession) assistant(cf *ccFile, rec *ccRecord) {
 		case strings.HasSuffix(b.Type, "_tool_result"):
 			// Results of server tools (web search, web fetch) come back
 			// inside the assistant's own message.
-			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ResultPart, Result: cf.toolResult(b, nil)})
+			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ResultPart, Result: cf.toolResult(b, &ccStructured{})})
 		case b.Type == "image":
 			m.Parts = append(m.Parts, cf.imagePart(b))
 		case b.Type == "fallback" && b.From != nil && b.To != nil:
@@ -359,14 +418,14 @@ func (cs *ccSession) system(rec *ccRecord, line []byte) {
 // mode changes) is counted with its reason.
 func (cs *ccSession) attachment(cf *ccFile, rec *ccRecord) {
 	var a struct {
-		Type          string          `json:"type"`
-		Prompt        json.RawMessage `json:"prompt"`
-		Content       json.RawMessage `json:"content"`
-		HookName      string          `json:"hookName"`
-		Command       string          `json:"command"`
-		Stdout        string          `json:"stdout"`
-		Stderr        string          `json:"stderr"`
-		ExitCode      *int            `json:"exitCode"`
+		Type          string     `json:"type"`
+		Prompt        ingest.Raw `json:"prompt"`
+		Content       ingest.Raw `json:"content"`
+		HookName      string     `json:"hookName"`
+		Command       string     `json:"command"`
+		Stdout        string     `json:"stdout"`
+		Stderr        string     `json:"stderr"`
+		ExitCode      *int       `json:"exitCode"`
 		BlockingError *struct {
 			BlockingError string `json:"blockingError"`
 			Command       string `json:"command"`

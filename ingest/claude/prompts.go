@@ -1,7 +1,7 @@
 package claude
 
 import (
-	"encoding/json"
+	"bytes"
 	"slices"
 	"strings"
 	"time"
@@ -80,9 +80,9 @@ func (cs *ccSession) commandOutput(rec *ccRecord, out string, isErr bool) {
 // queued_command attachment usually carries the prompt too, and is shown
 // instead; a prompt nothing carries is shown where it was taken.
 type ccQueued struct {
-	key     string          // its text, to match the record that carries it
-	content json.RawMessage // as queued: a string or content blocks
-	at      time.Time       // when it was queued, then taken
+	key     string    // its text, to match the record that carries it
+	content []byte    // as queued: a string or content blocks
+	at      time.Time // when it was queued, then taken
 	taken   bool
 	carried bool
 	pos     int // the number of messages before it: where it was queued, then taken
@@ -92,12 +92,12 @@ type ccQueued struct {
 func (cs *ccSession) queueOp(cf *ccFile, rec *ccRecord) {
 	key := ""
 	if len(rec.Content) > 0 {
-		key = ccPromptKey(cf.blocks(rec.Content))
+		key = ccPromptKey(cf.blocks(ccContentOf(rec.Content)))
 	}
 	switch rec.Operation {
 	case "enqueue":
 		if key != "" {
-			cs.queue = append(cs.queue, &ccQueued{key: key, content: rec.Content, at: rec.Timestamp.Time, pos: cs.count})
+			cs.queue = append(cs.queue, &ccQueued{key: key, content: bytes.Clone(rec.Content), at: rec.Timestamp.Time, pos: cs.count})
 		}
 	case "dequeue", "remove":
 		for _, e := range cs.queue {
@@ -123,18 +123,22 @@ func (cs *ccSession) take(e *ccQueued, t time.Time) {
 }
 
 // queued adds a prompt a queued_command attachment carries.
-func (cs *ccSession) queued(cf *ccFile, rec *ccRecord, raw json.RawMessage) {
-	cs.userParts(cf, rec, cf.blocks(raw), nil, false)
+func (cs *ccSession) queued(cf *ccFile, rec *ccRecord, raw []byte) {
+	cs.userParts(cf, rec, cf.blocks(ccContentOf(raw)), &ccStructured{}, false)
 }
 
 // carry notes that a record shows the prompt blocks hold, so the queued
 // copy of it is not shown too.
 func (cs *ccSession) carry(blocks []ccBlock) {
+	i := slices.IndexFunc(cs.queue, func(e *ccQueued) bool { return !e.carried })
+	if i < 0 {
+		return // nothing to carry: the key is not worth making
+	}
 	key := ccPromptKey(blocks)
 	if key == "" {
 		return
 	}
-	for _, e := range cs.queue {
+	for _, e := range cs.queue[i:] {
 		if !e.carried && e.key == key {
 			e.carried = true
 			return
@@ -175,7 +179,7 @@ func (cs *ccSession) unqueue(cf *ccFile) {
 			e := late[next]
 			typed := &transcript.Message{Role: transcript.User, Time: e.at}
 			injected := &transcript.Message{Role: transcript.User, Time: e.at, Meta: true}
-			for _, b := range cf.blocks(e.content) {
+			for _, b := range cf.blocks(ccContentOf(e.content)) {
 				if p := ingest.UserPart(b.Text); b.Type == "text" && p != nil {
 					m := typed
 					if Tools.IsInjected(b.Text) {

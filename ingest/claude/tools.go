@@ -1,8 +1,9 @@
 package claude
 
 import (
-	"encoding/json"
 	"fmt"
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"regexp"
 	"strings"
 
@@ -34,24 +35,84 @@ type ccToolUse struct {
 	AgentID string `json:"agentId"` // Task, Agent
 }
 
+// ccOutput is a tool_result block's content: mostly a string, decoded in
+// the pass that reads its block; anything else (blocks of text and
+// images) is kept raw.
+type ccOutput struct {
+	text   string
+	isText bool // a string, or null: what Unmarshal decodes into a string
+	raw    ingest.Raw
+}
+
+func (o *ccOutput) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	*o = ccOutput{} // a repeated key's value replaces the first's
+	if k := dec.PeekKind(); k != '"' && k != 'n' {
+		return o.raw.UnmarshalJSONFrom(dec)
+	}
+	// Should json/v2 fail on the string, ccDecode reads the block again with
+	// this value raw, handed to UnmarshalJSON.
+	o.isText = true
+	return jsonv2.UnmarshalDecode(dec, &o.text)
+}
+
+func (o *ccOutput) UnmarshalJSON(b []byte) error {
+	*o = ccOutput{}
+	if o.isText = ingest.Unmarshal(b, &o.text) == nil; !o.isText {
+		o.raw = b
+	}
+	return nil
+}
+
+// ccStructured is a record's toolUseResult: the result as text (an error
+// mostly), or the tool's own fields, decoded in the pass that reads the
+// record. Should json/v2 fail on any of them, ccDecode reads the record
+// again with this value raw, handed to UnmarshalJSON: there the fields
+// that drifted are left out and the others kept.
+type ccStructured struct {
+	text   string
+	isText bool // a string, or null
+	use    ccToolUse
+	isUse  bool // use holds the fields
+}
+
+func (st *ccStructured) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	*st = ccStructured{}
+	switch dec.PeekKind() {
+	case '"', 'n':
+		st.isText = true
+		return jsonv2.UnmarshalDecode(dec, &st.text)
+	case '{':
+		st.isUse = true
+		return jsonv2.UnmarshalDecode(dec, &st.use)
+	}
+	return dec.SkipValue()
+}
+
+func (st *ccStructured) UnmarshalJSON(b []byte) error {
+	*st = ccStructured{}
+	if st.isText = ingest.Unmarshal(b, &st.text) == nil; !st.isText {
+		st.isUse = ingest.IsDrift(ingest.Unmarshal(b, &st.use))
+	}
+	return nil
+}
+
 var (
 	ccAgentIDRE = regexp.MustCompile(`(?m)^agentId: ([\w-]+) \(`)
 )
 
 // toolResult reads a tool_result block, with the record's toolUseResult
 // when it describes this block.
-func (cf *ccFile) toolResult(b ccBlock, structured json.RawMessage) *transcript.ToolResult {
+func (cf *ccFile) toolResult(b ccBlock, structured *ccStructured) *transcript.ToolResult {
 	r := &transcript.ToolResult{CallID: b.ToolUseID, IsError: b.IsError}
 	cf.resultContent(r, b.Content)
-	var u ccToolUse
-	var s string
-	if ingest.Unmarshal(structured, &s) == nil {
+	u := structured.use
+	if s := structured.text; structured.isText {
 		// The result as plain text, an error mostly: "Error: " and what the
 		// model saw, or what it did not see (the user's reason to reject).
 		if t := strings.TrimPrefix(s, "Error: "); !strings.Contains(r.Output, strings.TrimSpace(t)) {
 			r.Output = strings.TrimLeft(r.Output+"\n"+s, "\n")
 		}
-	} else if err := ingest.Unmarshal(structured, &u); len(structured) > 0 && ingest.IsDrift(err) {
+	} else if structured.isUse {
 		cf.useStructured(r, &u)
 	}
 	if u.AgentID == "" && strings.Contains(r.Output, "agentId: ") { // the test first: the pattern is tried at every line
@@ -75,12 +136,11 @@ func (cf *ccFile) toolResult(b ccBlock, structured json.RawMessage) *transcript.
 
 // resultContent reads a tool result's content: a string, or blocks of text
 // and images.
-func (cf *ccFile) resultContent(r *transcript.ToolResult, raw json.RawMessage) {
-	var s string
-	var elems []json.RawMessage
-	switch {
-	case ingest.Unmarshal(raw, &s) == nil:
-		r.Output = s
+func (cf *ccFile) resultContent(r *transcript.ToolResult, content ccOutput) {
+	var elems []ingest.Raw
+	switch raw := content.raw; {
+	case content.isText:
+		r.Output = content.text
 	case ingest.Unmarshal(raw, &elems) == nil:
 		var texts []string
 		for _, e := range elems {
@@ -89,7 +149,7 @@ func (cf *ccFile) resultContent(r *transcript.ToolResult, raw json.RawMessage) {
 				Title string `json:"title"`
 				URL   string `json:"url"`
 			}
-			if err := ingest.Unmarshal(e, &c); !ingest.IsDrift(err) {
+			if err := ccDecode(e, &c); !ingest.IsDrift(err) {
 				texts = append(texts, ingest.Text(e))
 				continue
 			}

@@ -169,23 +169,23 @@ const cxReview = "review"
 
 // cxItem is a ResponseItem: what the model saw and said.
 type cxItem struct {
-	Type          string          `json:"type"`
-	ID            string          `json:"id"`
-	Role          string          `json:"role"`
-	Content       json.RawMessage `json:"content"`
-	Summary       []cxContent     `json:"summary"`
-	Name          string          `json:"name"`
-	Namespace     string          `json:"namespace"`
-	Arguments     json.RawMessage `json:"arguments"`
-	Input         json.RawMessage `json:"input"`
-	CallID        string          `json:"call_id"`
-	Output        json.RawMessage `json:"output"`
-	Action        json.RawMessage `json:"action"`
-	Tools         json.RawMessage `json:"tools"`
-	Author        string          `json:"author"`
-	Recipient     string          `json:"recipient"`
-	RevisedPrompt string          `json:"revised_prompt"`
-	Result        json.RawMessage `json:"result"`
+	Type          string      `json:"type"`
+	ID            string      `json:"id"`
+	Role          string      `json:"role"`
+	Content       ingest.Raw  `json:"content"`
+	Summary       []cxContent `json:"summary"`
+	Name          string      `json:"name"`
+	Namespace     string      `json:"namespace"`
+	Arguments     ingest.Raw  `json:"arguments"`
+	Input         ingest.Raw  `json:"input"`
+	CallID        string      `json:"call_id"`
+	Output        ingest.Raw  `json:"output"`
+	Action        ingest.Raw  `json:"action"`
+	Tools         ingest.Raw  `json:"tools"`
+	Author        string      `json:"author"`
+	Recipient     string      `json:"recipient"`
+	RevisedPrompt string      `json:"revised_prompt"`
+	Result        ingest.Raw  `json:"result"`
 }
 
 // cxContent is one content item of a message, a reasoning summary or a tool
@@ -201,29 +201,29 @@ type cxContent struct {
 // cxEvent is an event_msg payload. Fields whose shape differs between
 // event types or versions are kept raw.
 type cxEvent struct {
-	Type         string          `json:"type"`
-	Message      json.RawMessage `json:"message"`
-	Text         string          `json:"text"`
-	Images       []string        `json:"images"`
-	Info         json.RawMessage `json:"info"`
-	Reason       string          `json:"reason"`
-	CallID       string          `json:"call_id"`
-	Error        json.RawMessage `json:"error"`
-	Result       json.RawMessage `json:"result"`
-	Success      *bool           `json:"success"`
-	ExitCode     *int            `json:"exit_code"`
-	Stdout       string          `json:"stdout"`
-	Stderr       string          `json:"stderr"`
-	Aggregated   string          `json:"aggregated_output"`
-	Command      json.RawMessage `json:"command"`
-	Changes      json.RawMessage `json:"changes"`
-	Arguments    json.RawMessage `json:"arguments"`
-	ContentItems []cxContent     `json:"content_items"`
-	Tool         string          `json:"tool"`
+	Type         string      `json:"type"`
+	Message      ingest.Raw  `json:"message"`
+	Text         string      `json:"text"`
+	Images       []string    `json:"images"`
+	Info         ingest.Raw  `json:"info"`
+	Reason       string      `json:"reason"`
+	CallID       string      `json:"call_id"`
+	Error        ingest.Raw  `json:"error"`
+	Result       ingest.Raw  `json:"result"`
+	Success      *bool       `json:"success"`
+	ExitCode     *int        `json:"exit_code"`
+	Stdout       string      `json:"stdout"`
+	Stderr       string      `json:"stderr"`
+	Aggregated   string      `json:"aggregated_output"`
+	Command      ingest.Raw  `json:"command"`
+	Changes      ingest.Raw  `json:"changes"`
+	Arguments    ingest.Raw  `json:"arguments"`
+	ContentItems []cxContent `json:"content_items"`
+	Tool         string      `json:"tool"`
 	Invocation   struct {
-		Server    string          `json:"server"`
-		Tool      string          `json:"tool"`
-		Arguments json.RawMessage `json:"arguments"`
+		Server    string     `json:"server"`
+		Tool      string     `json:"tool"`
+		Arguments ingest.Raw `json:"arguments"`
 	} `json:"invocation"`
 	Query      string          `json:"query"`
 	Results    []cxSearchHit   `json:"results"`
@@ -231,14 +231,14 @@ type cxEvent struct {
 	NewThread  string          `json:"new_thread_id"`
 	AgentTID   string          `json:"agent_thread_id"`
 	AgentPath  string          `json:"agent_path"`
-	Kind       json.RawMessage `json:"kind"`
+	Kind       ingest.Raw      `json:"kind"`
 	Hint       string          `json:"user_facing_hint"`
-	Target     json.RawMessage `json:"target"`
+	Target     ingest.Raw      `json:"target"`
 	Review     *cxReviewOutput `json:"review_output"`
 	Prompt     string          `json:"prompt"`
 	NumTurns   int             `json:"num_turns"`
-	Item       json.RawMessage `json:"item"`
-	Status     json.RawMessage `json:"status"`
+	Item       ingest.Raw      `json:"item"`
+	Status     ingest.Raw      `json:"status"`
 	Rationale  string          `json:"rationale"`
 }
 
@@ -326,7 +326,7 @@ func (rd *cxReader) line(n int, line []byte) error {
 	var ln struct {
 		Timestamp  ingest.JSONTime   `json:"timestamp"`
 		Type       string            `json:"type"`
-		Payload    json.RawMessage   `json:"payload"`
+		Payload    ingest.Raw        `json:"payload"`
 		RecordType string            `json:"record_type"`
 		ID         string            `json:"id"`
 		Session    json.RawMessage   `json:"session"`
@@ -588,7 +588,7 @@ type cxEnd struct {
 // cxPatch reads the changes a patch_apply_end reports, file by file: the
 // hunks of an update with their line numbers, or the whole of a file added
 // or deleted.
-func cxPatch(raw json.RawMessage) []transcript.Hunk {
+func cxPatch(raw []byte) []transcript.Hunk {
 	var changes map[string]struct {
 		Update *struct {
 			UnifiedDiff string `json:"unified_diff"`
@@ -861,7 +861,7 @@ func (cs *cxSession) message(n int, it *cxItem, t time.Time) {
 }
 
 // content reads message content: a string, or an array of content items.
-func (cs *cxSession) content(n int, raw json.RawMessage) []*transcript.Part {
+func (cs *cxSession) content(n int, raw []byte) []*transcript.Part {
 	items, ok := contentItems(raw)
 	if !ok {
 		if s := ingest.Text(raw); strings.TrimSpace(s) != "" {
@@ -1007,7 +1007,7 @@ func (cs *cxSession) ended(id string, e cxEnd, t time.Time, mk func() *transcrip
 
 // output reads a tool output: a string (plain, behind an exec header, or
 // JSON {output, metadata}), an array of content items, or {content, success}.
-func (cs *cxSession) output(n int, callID string, raw json.RawMessage) *transcript.ToolResult {
+func (cs *cxSession) output(n int, callID string, raw []byte) *transcript.ToolResult {
 	r := &transcript.ToolResult{CallID: callID}
 	var s string
 	if ingest.Unmarshal(raw, &s) == nil {
@@ -1101,7 +1101,7 @@ var execHeaders = []string{"Chunk ID: ", "Wall time: ", "Original token count: "
 
 // toolNames lists the tools a tool search found: functions, alone or in a
 // named group.
-func toolNames(raw json.RawMessage) []string {
+func toolNames(raw []byte) []string {
 	type tool struct {
 		Name  string `json:"name"`
 		Tools []tool `json:"tools"`
@@ -1264,7 +1264,7 @@ func (cs *cxSession) toolEvent(n int, ev *cxEvent, t time.Time) bool {
 		cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
 			input, _ := json.Marshal(struct {
 				Command json.RawMessage `json:"command,omitempty"`
-			}{ev.Command})
+			}{json.RawMessage(ev.Command)})
 			return &transcript.ToolCall{Name: "exec_command", Kind: transcript.ShellTool, Input: string(input)}
 		})
 	case "mcp_tool_call_end":
@@ -1357,7 +1357,7 @@ func (cs *cxSession) itemCompleted(n int, ev *cxEvent, line []byte, t time.Time)
 
 // cxLegacyEvent rewrites a UserMessage, AgentMessage or Reasoning turn
 // item as the event older rollouts wrote for it.
-func cxLegacyEvent(raw json.RawMessage) ([]byte, error) {
+func cxLegacyEvent(raw []byte) ([]byte, error) {
 	var it struct {
 		Type    string `json:"type"`
 		Content []struct {
@@ -1403,7 +1403,7 @@ func (cs *cxSession) enterReview(ev *cxEvent, t time.Time) {
 		in["prompt"] = p
 	}
 	if ev.Target != nil {
-		in["target"] = ev.Target
+		in["target"] = json.RawMessage(ev.Target)
 	}
 	input, _ := json.Marshal(in)
 	cs.reviews++
@@ -1431,7 +1431,7 @@ func (cs *cxSession) exitReview(out *cxReviewOutput, t time.Time) {
 // tokens counts a token_count once per model response: Codex repeats the
 // last count when only the rate limits change, which leaves the total as it
 // was.
-func (cs *cxSession) tokens(raw json.RawMessage) {
+func (cs *cxSession) tokens(raw []byte) {
 	var info struct {
 		Total *cxUsage `json:"total_token_usage"`
 		Last  *cxUsage `json:"last_token_usage"`
@@ -1462,7 +1462,7 @@ func (cs *cxSession) tokens(raw json.RawMessage) {
 	}
 }
 
-func (cs *cxSession) mcpEnd(n int, raw json.RawMessage) cxEnd {
+func (cs *cxSession) mcpEnd(n int, raw []byte) cxEnd {
 	var res struct {
 		Ok *struct {
 			Content json.RawMessage `json:"content"`
