@@ -51,7 +51,7 @@ func (s Settings) Check() error {
 	if !s.Enabled {
 		return nil
 	}
-	_, err := New(s.Config)
+	_, err := s.Config.patterns()
 	return err
 }
 
@@ -68,19 +68,32 @@ func (p Pattern) check(i int) error {
 
 // Redactor redacts strings and sessions. It is safe for concurrent use.
 type Redactor struct {
-	rules    *ruleSet
 	patterns []*rule
 	literals []string
 	paths    bool
 }
 
-// New returns a redactor with the built-in rules and cfg's.
+// New returns a redactor with the built-in rules and cfg's. The built-in
+// rules are compiled when it first redacts: a build that finds every
+// session in its cache redacts nothing, and compiling them takes tens of
+// ms.
 func New(cfg Config) (*Redactor, error) {
-	rs, err := builtin()
+	ps, err := cfg.patterns()
 	if err != nil {
 		return nil, err
 	}
-	r := &Redactor{rules: rs, paths: cfg.Paths}
+	r := &Redactor{patterns: ps, paths: cfg.Paths}
+	for _, l := range cfg.Literals {
+		if l != "" {
+			r.literals = append(r.literals, l)
+		}
+	}
+	return r, nil
+}
+
+// patterns compiles the site's own patterns.
+func (cfg Config) patterns() ([]*rule, error) {
+	var ps []*rule
 	for i, p := range cfg.Patterns {
 		if err := p.check(i); err != nil {
 			return nil, err
@@ -89,14 +102,9 @@ func New(cfg Config) (*Redactor, error) {
 		if err != nil {
 			return nil, fmt.Errorf("redact.patterns[%d] (%s): %w", i, p.Kind, err)
 		}
-		r.patterns = append(r.patterns, &rule{id: p.Kind, re: re})
+		ps = append(ps, &rule{id: p.Kind, re: re})
 	}
-	for _, l := range cfg.Literals {
-		if l != "" {
-			r.literals = append(r.literals, l)
-		}
-	}
-	return r, nil
+	return ps, nil
 }
 
 // String returns s with its secrets replaced, and adds what it replaced to
@@ -111,7 +119,7 @@ func (r *Redactor) redact(s string, h holds, counts map[string]int, learned map[
 	if s == "" {
 		return s
 	}
-	fs := r.rules.find(s, h, nil)
+	fs := rules().find(s, h, nil)
 	for _, p := range r.patterns {
 		fs = p.matchAll(s, fs)
 	}

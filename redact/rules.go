@@ -98,6 +98,17 @@ const (
 	secretEndInText = `(?:[\x60'"\s;~*)\]}>|]|\\[nr]|$`
 )
 
+// rules returns the built-in rules. They are part of the program, so a
+// failure to compile them is a bug, which the tests show; not an error of
+// the build.
+func rules() *ruleSet {
+	rs, err := builtin()
+	if err != nil {
+		panic(err)
+	}
+	return rs
+}
+
 // builtin loads the built-in rules once: compiling them takes tens of ms.
 var builtin = sync.OnceValues(func() (*ruleSet, error) {
 	var vc config.ViperConfig
