@@ -26,7 +26,18 @@ type searchIndex struct {
 	prepared [][]*search.Prepared // by session, until it is appended
 	ready    chan int             // sessions prepared
 	appended chan struct{}        // closed when every session is
+	kept     []int                // by session, the bytes it holds while it waits in memory
+	held     int                  // what they add up to
 }
+
+// holdPrepared is how much of sessions prepared before their turn stays
+// in memory. Pages are made biggest first, so most sessions are ready
+// before their turn: dropped, each would be decoded again from the cache
+// by the one goroutine that appends, which then ends a build alone (a
+// fifth of a cold build of the real Claude sessions x20 on one core).
+// Past it, they wait in the cache, so that the postings of all are never
+// held at once.
+const holdPrepared = 64 << 20
 
 // searchOutput is the search index of every session, and search/, the
 // page that queries it.
@@ -43,6 +54,7 @@ func (searchOutput) start(ctx context.Context, b *builder) error {
 	if ix.building() {
 		n := len(b.site.Sessions)
 		ix.prepared, ix.ready, ix.appended = make([][]*search.Prepared, n), make(chan int, n), make(chan struct{})
+		ix.kept = make([]int, n)
 		go ix.appendInOrder(ctx)
 	}
 	return nil
@@ -64,9 +76,9 @@ func (searchOutput) finish(b *builder) error {
 }
 
 // appendInOrder appends the sessions to the index in the site's order, as
-// soon as they are ready. One ready before its turn waits in the cache,
-// where prepare put it, so that the postings of all are never held at
-// once. Once ready is closed, every session is appended.
+// soon as they are ready. One ready before its turn waits in memory, or
+// past holdPrepared in the cache, where prepare put it. Once ready is
+// closed, every session is appended.
 func (ix *searchIndex) appendInOrder(ctx context.Context) {
 	defer close(ix.appended)
 	b := ix.b
@@ -86,7 +98,11 @@ func (ix *searchIndex) appendInOrder(ctx context.Context) {
 			}
 			ready[i] = true
 			if i != next && ix.prepared[i] != nil && b.store != nil && b.digs[i] != "" {
-				ix.prepared[i] = nil
+				if n := size(ix.prepared[i]); ix.held+n <= holdPrepared {
+					ix.kept[i], ix.held = n, ix.held+n
+				} else {
+					ix.prepared[i] = nil
+				}
 			}
 			ix.appendReady(ctx, ready, &next)
 		}
@@ -104,11 +120,20 @@ func (ix *searchIndex) appendReady(ctx context.Context, ready []bool, next *int)
 			s := b.site.Sessions[i]
 			parts = b.prepare(s, b.digs[i], func() (*transcript.Session, error) { return b.loader(ctx, b.units[b.unitOf[i]])(s) })
 		}
+		ix.held -= ix.kept[i]
 		for _, p := range parts {
 			ix.Append(p)
 		}
 		ix.prepared[i] = nil
 	}
+}
+
+func size(parts []*search.Prepared) int {
+	n := 0
+	for _, p := range parts {
+		n += p.Size()
+	}
+	return n
 }
 
 // newSearchIndex links the cached index for sessions of these digests, or
