@@ -77,7 +77,7 @@ peer() {
 	fi
 	sync
 	sleep "${PAUSE:-5}"
-	{ /usr/bin/time -f '%e %U %S %M' sh -c "$CCT all -s '$flat' -o '$1' --include-agents -q" >/dev/null 2>&1; } 2>&1 | tail -1
+	{ /usr/bin/time -f '%e %U %S %M' sh -c "$CCT all -s '$flat' -o '$1' --include-agents -q >/dev/null 2>&1"; } 2>&1 | tail -1
 }
 median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
