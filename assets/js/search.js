@@ -214,46 +214,61 @@
     return f;
   };
 
+  var maxPrefixTerms = 100; // terms a prefix matches: for a one-letter prefix, enough
+
   // postings returns, for a term (or every term with the prefix), the map of
   // document → {flags, tf, pos}, with positions only if withPos; for a
-  // prefix, the terms matched too. The meta file lists where each shard
-  // starts: a term is in the last shard that starts at or before it, and a
-  // prefix's terms may run on into the next.
+  // prefix, the terms matched too (the first maxPrefixTerms in order). The
+  // meta file lists where each shard starts: a term is in the last shard
+  // that starts at or before it, and a prefix's terms may run on into the
+  // next shards. A shard between two that start with the prefix holds
+  // nothing else, so the shards after the first are loaded a wave at a
+  // time until the prefix has its terms: the first wave is the term's
+  // shard and the next, and most prefixes need no other (a common word's
+  // postings can fill a shard, and those of its longer forms the next).
   Searcher.prototype.postings = function (term, prefix, withPos) {
     var starts = this.meta.shards;
     var maxPos = this.meta.maxPos;
+    var g = this.meta.posGroup;
     var first = lowerBound(starts, term, function (s) { return s; });
     if (first === starts.length || starts[first] !== term) first--;
-    var refs = [Math.max(0, first)];
-    for (var i = refs[0] + 1; prefix && i < starts.length && starts[i].startsWith(term); i++) refs.push(i);
+    first = Math.max(0, first);
+    var last = first;
+    while (prefix && last + 1 < starts.length && starts[last + 1].startsWith(term)) last++;
     var self = this;
-    return Promise.all(refs.map(function (r) {
-      var g = self.meta.posGroup;
-      return Promise.all([self.file("t", r), withPos ? self.file("q", Math.floor(r / g)).then(function (q) { return q[r % g]; }) : null]);
-    })).then(function (loaded) {
-      var out = new Map();
-      var terms = [];
-      loaded.forEach(function (files) {
-        var sh = files[0];
-        var k = lowerBound(sh.t, term, function (t) { return t; });
-        for (; k < sh.t.length; k++) {
-          var t = sh.t[k];
-          if (t !== term && !(prefix && t.startsWith(term))) break;
-          if (terms.length >= 100) break; // a one-letter prefix: enough
-          terms.push(t);
-          decode(sh.p[k], files[1] && files[1][k], maxPos).forEach(function (v, doc) {
-            var have = out.get(doc);
-            if (!have) out.set(doc, { flags: v.flags, tf: v.tf, pos: v.pos, terms: [t] });
-            else {
-              have.tf += v.tf;
-              have.pos = have.pos.concat(v.pos);
-              have.terms.push(t);
-            }
-          });
-        }
+    var out = new Map();
+    var terms = [];
+    function read(files) {
+      var sh = files[0];
+      var k = lowerBound(sh.t, term, function (t) { return t; });
+      for (; k < sh.t.length; k++) {
+        var t = sh.t[k];
+        if (t !== term && !(prefix && t.startsWith(term))) break;
+        if (terms.length >= maxPrefixTerms) break;
+        terms.push(t);
+        decode(sh.p[k], files[1] && files[1][k], maxPos).forEach(function (v, doc) {
+          var have = out.get(doc);
+          if (!have) out.set(doc, { flags: v.flags, tf: v.tf, pos: v.pos, terms: [t] });
+          else {
+            have.tf += v.tf;
+            have.pos = have.pos.concat(v.pos);
+            have.terms.push(t);
+          }
+        });
+      }
+    }
+    function wave(from, to) {
+      var refs = [];
+      for (var r = from; r <= to; r++) refs.push(r);
+      return Promise.all(refs.map(function (r) {
+        return Promise.all([self.file("t", r), withPos ? self.file("q", Math.floor(r / g)).then(function (q) { return q[r % g]; }) : null]);
+      })).then(function (loaded) {
+        loaded.forEach(read);
+        if (to < last && terms.length < maxPrefixTerms) return wave(to + 1, to + 1);
+        return { docs: out, terms: terms };
       });
-      return { docs: out, terms: terms };
-    });
+    }
+    return wave(first, Math.min(first + 1, last));
   };
 
   // unitDocs returns the documents that match a unit, with the positions

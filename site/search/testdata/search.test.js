@@ -119,6 +119,27 @@ test("the table of sessions holds no titles or pages", () => {
   }
 });
 
+test("a prefix loads the shards of its first hundred terms, no more", async () => {
+  const s = new search.Searcher("", fetchJSON);
+  await s.load();
+  const spanned = s.meta.shards.filter((st) => st.startsWith("zfill")).length;
+  assert.ok(spanned >= 2, "the filler's terms span shards: " + s.meta.shards.join(" "));
+  fetched.length = 0;
+  const found = await s.postings("zfill", true, false);
+  const shards = fetched.filter((u) => u.startsWith("t/"));
+  assert.strictEqual(shards.length, 2, "the term's shard and the next: " + shards.join(" "));
+  assert.strictEqual(found.terms.length, 100);
+  const all = [];
+  for (let i = 0; i < s.meta.shards.length; i++) all.push(...(await s.file("t", i)).t.filter((t) => t.startsWith("zfill")));
+  assert.deepStrictEqual(found.terms, all.slice(0, 100), "the first hundred in order, as when every shard was loaded");
+  const fresh = new search.Searcher("", fetchJSON);
+  await fresh.load();
+  fetched.length = 0;
+  const one = await fresh.postings("zfill00042", true, false);
+  assert.deepStrictEqual(one.terms, ["zfill00042"]);
+  assert.strictEqual(fetched.filter((u) => u.startsWith("t/")).length, 1, "a prefix within a shard loads one");
+});
+
 test("highlight marks matched words around the first match", () => {
   const parts = search.highlight("a long line before the cache never hit at all", ["cache", "hit"], 30);
   assert.deepStrictEqual(parts.filter((p) => p.mark).map((p) => p.text), ["cache", "hit"]);
