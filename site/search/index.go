@@ -888,7 +888,7 @@ func (ix *Index) writeTables(build hash.Hash, starts []string) error {
 		Models   []string `json:"models"`
 		Kinds    []string `json:"kinds"`
 		Sessions [][5]any `json:"sessions"`
-	}{ix.projects, ix.agents, ix.models, ix.kinds, rows})
+	}{list(ix.projects), list(ix.agents), list(ix.models), list(ix.kinds), rows})
 	if err != nil {
 		return err
 	}
@@ -913,6 +913,16 @@ func (ix *Index) writeTables(build hash.Hash, starts []string) error {
 		return err
 	}
 	return ix.write("meta.json", meta)
+}
+
+// list is a list for the client, [] when it is empty: the page fills
+// its filters from the table's lists, and a site whose sessions name no
+// model had "models": null, which failed the search page as it loaded.
+func list(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // shortestAfter returns the shortest prefix of first that sorts after

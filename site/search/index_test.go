@@ -463,4 +463,7 @@ func TestBlocksCarryTitles(t *testing.T) {
 	if bytes.Contains(raw, []byte("First")) || bytes.Contains(raw, []byte("Title")) {
 		t.Errorf("the table of sessions holds titles: %s", raw)
 	}
+	if !bytes.Contains(raw, []byte(`"models":[]`)) || !bytes.Contains(raw, []byte(`"kinds":[]`)) {
+		t.Errorf("a table with no models or kinds lists none as null: %s", raw)
+	}
 }
