@@ -56,8 +56,20 @@ func TestSearchLoadsResultsNearTheViewInBrowser(t *testing.T) {
 	srv := httptest.NewServer(http.FileServer(http.Dir(cfg.Destination)))
 	defer srv.Close()
 
-	settled := chromedp.Poll[chromedp.Void](`/match/.test(document.getElementById("search-status").textContent) &&
-		[...document.querySelectorAll(".search-result")].every(r => r.dataset.state === "shown" || r.dataset.state === "far")`)
+	// Settled: every result is shown or waiting, and still so a few frames
+	// later (the results filled can bring another near, which loads then).
+	settled := chromedp.Evaluate[chromedp.Void](`(async () => {
+		const ready = () => /match/.test(document.getElementById("search-status").textContent) &&
+			[...document.querySelectorAll(".search-result")].every(r => r.dataset.state === "shown" || r.dataset.state === "far");
+		const frame = () => new Promise(r => requestAnimationFrame(() => r()));
+		for (;;) {
+			while (!ready()) await new Promise(r => setTimeout(r, 10));
+			await frame();
+			await frame();
+			await new Promise(r => setTimeout(r, 50));
+			if (ready()) return;
+		}
+	})()`, chromedp.EvalAwaitPromise)
 	states := chromedp.Evaluate[[]string](`[...document.querySelectorAll(".search-result")].map(r => r.dataset.state)`)
 	blocks := chromedp.Evaluate[int](`performance.getEntriesByType("resource").filter(e => e.name.includes("/search/f/")).length`)
 	titles := chromedp.Evaluate[[]string](`[...document.querySelectorAll(".search-result-title")].map(e => e.textContent)`)
@@ -83,8 +95,11 @@ func TestSearchLoadsResultsNearTheViewInBrowser(t *testing.T) {
 
 	// Scrolled to, the others are shown: titles in order, each with its
 	// link and excerpt.
-	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, document.body.scrollHeight)`),
-		chromedp.Poll[chromedp.Void](`[...document.querySelectorAll(".search-result")].every(r => r.dataset.state === "shown")`))
+	do(t, ctx, chromedp.Poll[chromedp.Void](`(() => {
+		const far = document.querySelector(".search-result[data-state=far]");
+		if (far) far.scrollIntoView();
+		return !far && [...document.querySelectorAll(".search-result")].every(r => r.dataset.state === "shown");
+	})()`), chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, document.body.scrollHeight)`))
 	var want []string
 	for i := 25; i > 15; i-- {
 		want = append(want, fmt.Sprintf("Session %02d", i))

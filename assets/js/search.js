@@ -543,11 +543,14 @@
 
   // hit shows one matching message: its number, role and the excerpt
   // around the first match, each matched word marked. Until its block
-  // is loaded it holds a line of space, so that a result waiting to be
-  // loaded takes about the room it will.
+  // is loaded it holds two lines of space, as most excerpts take, so
+  // that the results in view are counted on about the room they will
+  // take, and the page moves little as they are filled.
   function hit(hits, doc, terms, mine, onRow) {
     var li = el("li", "search-hit");
     var wait = el("span", "search-hit-waiting", "\u00a0");
+    wait.appendChild(document.createElement("br"));
+    wait.appendChild(document.createTextNode("\u00a0"));
     li.appendChild(wait);
     hits.appendChild(li);
     return { li: li, load: function () {
