@@ -763,8 +763,13 @@ func TestXSSInBrowser(t *testing.T) {
 	}
 
 	// The search page, given each payload as its query.
-	searched := chromedp.Poll[chromedp.Void](`document.getElementById("search-status").textContent !== "" &&
-		[...document.querySelectorAll(".search-hit")].every(h => h.firstChild)`, chromedp.WithPollingTimeout(30*time.Second)) // a wait, not a measure: CI runs packages side by side
+	// Results load their excerpts as they come near the view: each one
+	// still waiting is scrolled to, until every result is shown.
+	searched := chromedp.Poll[chromedp.Void](`document.getElementById("search-status").textContent !== "" && (() => {
+		const far = document.querySelector(".search-result[data-state=far]");
+		if (far) far.scrollIntoView();
+		return !far && [...document.querySelectorAll(".search-result")].every(r => r.dataset.state === "shown");
+	})()`, chromedp.WithPollingTimeout(30*time.Second)) // a wait, not a measure: CI runs packages side by side
 	for k := range xssPayloads {
 		q := payload(k, "query")
 		doSearch(chromedp.Navigate(srv.URL+"/search/?q="+url.QueryEscape(q)), searched)

@@ -180,17 +180,18 @@
     var self = this;
     if (!this.ready) {
       this.ready = this.fetchJSON(this.base + "meta.json").then(function (meta) {
-        if (meta.version !== 4) throw new Error("unknown search index version " + meta.version);
+        if (meta.version !== 5) throw new Error("unknown search index version " + meta.version);
         self.meta = meta;
         return self.fetchJSON(self.base + meta.sessions);
       }).then(function (table) {
-        // Rows hold the day and the first document as deltas from the row
-        // before: add them up.
+        // Rows are [project, agent, models, day, first document], the
+        // day and the first document as deltas from the row before: add
+        // them up. Titles and pages come with the excerpts.
         var day = 0;
         var doc = 0;
         table.sessions.forEach(function (r) {
-          r[4] = day += r[4];
-          r[5] = doc += r[5];
+          r[3] = day += r[3];
+          r[4] = doc += r[4];
         });
         self.table = table;
         return self;
@@ -213,46 +214,61 @@
     return f;
   };
 
+  var maxPrefixTerms = 100; // terms a prefix matches: for a one-letter prefix, enough
+
   // postings returns, for a term (or every term with the prefix), the map of
   // document → {flags, tf, pos}, with positions only if withPos; for a
-  // prefix, the terms matched too. The meta file lists where each shard
-  // starts: a term is in the last shard that starts at or before it, and a
-  // prefix's terms may run on into the next.
+  // prefix, the terms matched too (the first maxPrefixTerms in order). The
+  // meta file lists where each shard starts: a term is in the last shard
+  // that starts at or before it, and a prefix's terms may run on into the
+  // next shards. A shard between two that start with the prefix holds
+  // nothing else, so the shards after the first are loaded a wave at a
+  // time until the prefix has its terms: the first wave is the term's
+  // shard and the next, and most prefixes need no other (a common word's
+  // postings can fill a shard, and those of its longer forms the next).
   Searcher.prototype.postings = function (term, prefix, withPos) {
     var starts = this.meta.shards;
     var maxPos = this.meta.maxPos;
+    var g = this.meta.posGroup;
     var first = lowerBound(starts, term, function (s) { return s; });
     if (first === starts.length || starts[first] !== term) first--;
-    var refs = [Math.max(0, first)];
-    for (var i = refs[0] + 1; prefix && i < starts.length && starts[i].startsWith(term); i++) refs.push(i);
+    first = Math.max(0, first);
+    var last = first;
+    while (prefix && last + 1 < starts.length && starts[last + 1].startsWith(term)) last++;
     var self = this;
-    return Promise.all(refs.map(function (r) {
-      var g = self.meta.posGroup;
-      return Promise.all([self.file("t", r), withPos ? self.file("q", Math.floor(r / g)).then(function (q) { return q[r % g]; }) : null]);
-    })).then(function (loaded) {
-      var out = new Map();
-      var terms = [];
-      loaded.forEach(function (files) {
-        var sh = files[0];
-        var k = lowerBound(sh.t, term, function (t) { return t; });
-        for (; k < sh.t.length; k++) {
-          var t = sh.t[k];
-          if (t !== term && !(prefix && t.startsWith(term))) break;
-          if (terms.length >= 100) break; // a one-letter prefix: enough
-          terms.push(t);
-          decode(sh.p[k], files[1] && files[1][k], maxPos).forEach(function (v, doc) {
-            var have = out.get(doc);
-            if (!have) out.set(doc, { flags: v.flags, tf: v.tf, pos: v.pos, terms: [t] });
-            else {
-              have.tf += v.tf;
-              have.pos = have.pos.concat(v.pos);
-              have.terms.push(t);
-            }
-          });
-        }
+    var out = new Map();
+    var terms = [];
+    function read(files) {
+      var sh = files[0];
+      var k = lowerBound(sh.t, term, function (t) { return t; });
+      for (; k < sh.t.length; k++) {
+        var t = sh.t[k];
+        if (t !== term && !(prefix && t.startsWith(term))) break;
+        if (terms.length >= maxPrefixTerms) break;
+        terms.push(t);
+        decode(sh.p[k], files[1] && files[1][k], maxPos).forEach(function (v, doc) {
+          var have = out.get(doc);
+          if (!have) out.set(doc, { flags: v.flags, tf: v.tf, pos: v.pos, terms: [t] });
+          else {
+            have.tf += v.tf;
+            have.pos = have.pos.concat(v.pos);
+            have.terms.push(t);
+          }
+        });
+      }
+    }
+    function wave(from, to) {
+      var refs = [];
+      for (var r = from; r <= to; r++) refs.push(r);
+      return Promise.all(refs.map(function (r) {
+        return Promise.all([self.file("t", r), withPos ? self.file("q", Math.floor(r / g)).then(function (q) { return q[r % g]; }) : null]);
+      })).then(function (loaded) {
+        loaded.forEach(read);
+        if (to < last && terms.length < maxPrefixTerms) return wave(to + 1, to + 1);
+        return { docs: out, terms: terms };
       });
-      return { docs: out, terms: terms };
-    });
+    }
+    return wave(first, Math.min(first + 1, last));
   };
 
   // unitDocs returns the documents that match a unit, with the positions
@@ -293,7 +309,7 @@
   // session returns the index of the session a document belongs to.
   Searcher.prototype.session = function (doc) {
     var rows = this.table.sessions;
-    return lowerBound(rows, doc + 1, function (r) { return r[5]; }) - 1;
+    return lowerBound(rows, doc + 1, function (r) { return r[4]; }) - 1;
   };
 
   // search returns the sessions that match, best first, each with all its
@@ -327,11 +343,11 @@
       if (f.kind && (kindBit < 0 || !((flags >> 2) & (1 << kindBit)))) return;
       var si = this.session(doc);
       var row = table.sessions[si];
-      if (f.project && table.projects[row[1]] !== f.project) return;
-      if (f.agent && table.agents[row[2]] !== f.agent) return;
-      if (f.model && !row[3].some(function (m) { return table.models[m] === f.model; })) return;
-      if (f.from && row[4] < f.from) return;
-      if (f.to && row[4] > f.to) return;
+      if (f.project && table.projects[row[0]] !== f.project) return;
+      if (f.agent && table.agents[row[1]] !== f.agent) return;
+      if (f.model && !row[2].some(function (m) { return table.models[m] === f.model; })) return;
+      if (f.from && row[3] < f.from) return;
+      if (f.to && row[3] > f.to) return;
       var score = 0;
       found.forEach(function (u) {
         var tf = u.docs.get(doc).tf;
@@ -349,7 +365,7 @@
     }, this);
     var sessions = Array.from(bySession.values());
     sessions.sort(function (a, b) {
-      return b.score - a.score || table.sessions[b.session][4] - table.sessions[a.session][4] || a.session - b.session;
+      return b.score - a.score || table.sessions[b.session][3] - table.sessions[a.session][3] || a.session - b.session;
     });
     var terms = [];
     found.forEach(function (u) { terms = terms.concat(u.terms); });
@@ -357,20 +373,32 @@
       s.docs.sort(function (a, b) { return b.score - a.score || a.doc - b.doc; });
       var row = table.sessions[s.session];
       return {
-        session: s.session, title: row[0], project: table.projects[row[1]], agent: table.agents[row[2]],
-        models: row[3].map(function (m) { return table.models[m]; }), day: row[4],
+        session: s.session, project: table.projects[row[0]], agent: table.agents[row[1]],
+        models: row[2].map(function (m) { return table.models[m]; }), day: row[3],
         docs: s.docs.map(function (d) { return d.doc; }),
       };
     });
     return { sessions: sessions, total: total, matchedSessions: bySession.size, terms: terms };
   };
 
-  // excerpt returns a document as [n, role, text, page of its session],
-  // from its block.
+  // excerpt returns a document as [n, role, text, page of its session,
+  // title of its session], from its block: {"s": [[page, title], …],
+  // "r": [[n, role, text, session in s], …]}.
   Searcher.prototype.excerpt = function (doc) {
     var size = this.meta.block;
     var b = Math.floor(doc / size);
-    return this.file("f", b).then(function (rows) { return rows[doc - b * size]; });
+    return this.file("f", b).then(function (block) {
+      var r = block.r[doc - b * size];
+      if (!r) return r;
+      var s = block.s[r[3]];
+      return [r[0], r[1], r[2], s[0], s[1]];
+    });
+  };
+
+  // hasExcerpt says whether the block of a document's excerpt is loaded
+  // or being loaded.
+  Searcher.prototype.hasExcerpt = function (doc) {
+    return this.files.has("f" + Math.floor(doc / this.meta.block));
   };
 
   // highlight splits text into pieces, marking the words whose terms were
@@ -491,25 +519,56 @@
 
   var shown = 3; // a session's hits shown before "N more in this session"
 
-  // hit shows one matching message: its number, role and the excerpt
-  // around the first match, each matched word marked.
-  function hit(hits, doc, terms, mine, onPage) {
-    var li = el("li", "search-hit");
-    hits.appendChild(li);
-    searcher.excerpt(doc).then(function (row) {
-      if (mine !== seq || !row) return;
-      onPage(pageURL(row[3]));
-      var link = el("a", "search-hit-link");
-      // Document 0 is the session's title and models: it links to the top.
-      link.href = pageURL(row[3]) + (row[0] ? "#m-" + row[0] : "");
-      link.appendChild(el("span", "search-hit-role", row[0] ? "#" + row[0] + " " + roles[row[1]] : "session"));
-      var text = el("span", "search-hit-text");
-      highlight(row[2], terms).forEach(function (p) {
-        text.appendChild(p.mark ? el("mark", "", p.text) : document.createTextNode(p.text));
-      });
-      link.appendChild(text);
-      li.appendChild(link);
+  // A result's title, page and excerpts are in the blocks of its hits
+  // (f/), loaded when the result comes near the viewport, as Pagefind's UI
+  // loads its results a few at a time: a first query downloads the blocks
+  // of the results a reader sees, not of every result. Those in view and
+  // within nearPx of it are loaded at once, and the status says how many
+  // match when they are shown; the others as scrolling brings them near.
+  // Each result says where it is in data-state: "far" (waiting to come
+  // near), "loading" or "shown".
+  var nearPx = 300; // loaded before they are scrolled to
+  var waiting = new WeakMap(); // result → what fills it
+  var near = typeof IntersectionObserver === "function" ? new IntersectionObserver(function (entries) {
+    entries.forEach(function (e) {
+      var fill = waiting.get(e.target);
+      if (fill && e.isIntersecting) fill();
     });
+  }, { rootMargin: nearPx + "px 0px" }) : null;
+
+  function isNear(e) {
+    var r = e.getBoundingClientRect();
+    return r.bottom > -nearPx && r.top < window.innerHeight + nearPx;
+  }
+
+  // hit shows one matching message: its number, role and the excerpt
+  // around the first match, each matched word marked. Until its block
+  // is loaded it holds two lines of space, as most excerpts take, so
+  // that the results in view are counted on about the room they will
+  // take, and the page moves little as they are filled.
+  function hit(hits, doc, terms, mine, onRow) {
+    var li = el("li", "search-hit");
+    var wait = el("span", "search-hit-waiting", "\u00a0");
+    wait.appendChild(document.createElement("br"));
+    wait.appendChild(document.createTextNode("\u00a0"));
+    li.appendChild(wait);
+    hits.appendChild(li);
+    return { li: li, load: function () {
+      return searcher.excerpt(doc).then(function (row) {
+        if (mine !== seq || !row) return;
+        onRow(row);
+        var link = el("a", "search-hit-link");
+        // Document 0 is the session's title and models: it links to the top.
+        link.href = pageURL(row[3]) + (row[0] ? "#m-" + row[0] : "");
+        link.appendChild(el("span", "search-hit-role", row[0] ? "#" + row[0] + " " + roles[row[1]] : "session"));
+        var text = el("span", "search-hit-text");
+        highlight(row[2], terms).forEach(function (p) {
+          text.appendChild(p.mark ? el("mark", "", p.text) : document.createTextNode(p.text));
+        });
+        link.appendChild(text);
+        li.replaceChildren(link);
+      });
+    } };
   }
 
   function run(keepLimit) {
@@ -518,6 +577,7 @@
     var q = input.value;
     syncURL();
     if (!q.trim()) {
+      if (near) near.disconnect();
       list.replaceChildren();
       status.textContent = "";
       more.hidden = true;
@@ -527,27 +587,41 @@
     searcher.search(q, filters(), limit).then(function (res) {
       if (mine !== seq) return;
       var ms = Math.round(performance.now() - t0);
-      status.textContent = res.total
-        ? plural(res.total, "matching message") + " in " + plural(res.matchedSessions, "session") + " (" + ms + " ms)"
-        : "No messages match.";
+      if (near) near.disconnect();
       list.replaceChildren();
       more.hidden = res.matchedSessions <= res.sessions.length;
-      res.sessions.forEach(function (s) {
+      var results = res.sessions.map(function (s) {
         var li = el("li", "search-result");
+        li.dataset.state = "far";
+        li.setAttribute("aria-busy", "true");
         var h = el("h2", "search-result-title");
-        var a = el("a", "", s.title);
+        var a = el("a", "", "\u00a0"); // the title comes with the first excerpt
         h.appendChild(a);
         li.appendChild(h);
         li.appendChild(el("p", "meta", [s.project, s.agent, s.models.join(", "), day(s.day)].filter(Boolean).join(" · ")));
         var hits = el("ul", "search-hits");
         li.appendChild(hits);
         list.appendChild(li);
-        var page = function (url) {
-          if (!a.href) a.href = url;
+        var titled = false;
+        var onRow = function (row) {
+          if (titled) return;
+          titled = true;
+          a.href = pageURL(row[3]);
+          a.textContent = row[4];
         };
-        s.docs.slice(0, shown).forEach(function (doc) {
-          hit(hits, doc, res.terms, mine, page);
+        var first = s.docs.slice(0, shown).map(function (doc) {
+          return hit(hits, doc, res.terms, mine, onRow);
         });
+        var fill = function () {
+          waiting.delete(li);
+          if (near) near.unobserve(li);
+          li.dataset.state = "loading";
+          return Promise.all(first.map(function (h) { return h.load(); })).then(function () {
+            if (mine !== seq) return;
+            li.dataset.state = "shown";
+            li.removeAttribute("aria-busy");
+          });
+        };
         var rest = s.docs.slice(shown);
         if (rest.length) {
           var all = el("button", "search-more-hits", rest.length + " more in this session");
@@ -555,11 +629,27 @@
           all.addEventListener("click", function () {
             all.remove();
             rest.forEach(function (doc) {
-              hit(hits, doc, res.terms, mine, page);
+              hit(hits, doc, res.terms, mine, onRow).load();
             });
           });
           li.appendChild(all);
         }
+        return { li: li, fill: fill, loaded: s.docs.slice(0, shown).every(function (doc) { return searcher.hasExcerpt(doc); }) };
+      });
+      // Those near the view now, and those whose blocks are loaded already
+      // (shown before "More results" asked for ten more, which keeps
+      // their height: the page does not move), are filled at once.
+      var now = results.filter(function (r) {
+        if (!near || r.loaded || isNear(r.li)) return true;
+        waiting.set(r.li, r.fill);
+        near.observe(r.li);
+        return false;
+      });
+      return Promise.all(now.map(function (r) { return r.fill(); })).then(function () {
+        if (mine !== seq) return;
+        status.textContent = res.total
+          ? plural(res.total, "matching message") + " in " + plural(res.matchedSessions, "session") + " (" + ms + " ms)"
+          : "No messages match.";
       });
     }).catch(function (err) {
       status.textContent = location.protocol === "file:"

@@ -1,7 +1,8 @@
 // Package search builds the site's static search index: terms sorted and
 // split into shards, so a query downloads only the shards of its terms, a
-// small meta file of each shard's term range, excerpts in small blocks,
-// and an eager table of sessions for filters.
+// small meta file of each shard's term range, excerpts in small blocks
+// with the titles and pages of their sessions, and an eager table of
+// sessions for filters.
 //
 // A document is one message. Its postings carry the message's role and tool
 // kinds, so filters need no other download, and how often the term occurs.
@@ -30,7 +31,7 @@ import (
 )
 
 // Version is written into the meta file; the client refuses another.
-const Version = 4
+const Version = 5
 
 const (
 	maxTokens = 2000    // indexed per document: past it a long output only adds noise and size
@@ -38,7 +39,7 @@ const (
 	tailBytes = 3 << 10 // command and first lines, its summary and its last error
 	maxPos    = 8       // positions kept per term per document: enough to match phrases, and a
 	// common word in a long output no longer costs every phrase query its every position
-	titleLen    = 48       // characters of a title in the eager table
+	titleLen    = 48       // characters of a title, as a result shows it
 	maxTokenLen = 64       // longer runs (base64, hashes of hashes) are not words anyone types
 	maxSuffixes = 3        // of a path, the parts after its last three '/' are terms too
 	excerptLen  = 1000     // bytes of a document kept for excerpts: the client shows the part around the first match
@@ -109,10 +110,11 @@ type sessionRow struct {
 }
 
 type fragment struct {
-	n    int
-	role int
-	text string
-	path string // the session's page: a result needs it with the excerpt
+	n     int
+	role  int
+	text  string
+	path  string // the session's page and title: a result needs them with the excerpt
+	title string
 }
 
 // New returns an empty index that writes its files with write(name, data),
@@ -206,7 +208,7 @@ func PreparePart(s Session, docs []Doc, more bool) *Prepared {
 			}
 			e.records++
 		}
-		p.frags = append(p.frags, fragment{n: d.N, role: d.Role, text: excerpt(cmp.Or(d.Excerpt, d.Text)), path: s.Path})
+		p.frags = append(p.frags, fragment{n: d.N, role: d.Role, text: excerpt(cmp.Or(d.Excerpt, d.Text)), path: s.Path, title: s.Title})
 	}
 
 	// Group the log by term, in document order, and encode each term's
@@ -329,13 +331,24 @@ func (ix *Index) Append(p *Prepared) {
 
 // writeBlock writes the next block of excerpts, of the first n pending.
 // Block b holds documents b*BlockDocs onwards, so its name needs no
-// table. Each row carries its session's page, which a result links to.
+// table. A block is {"s": [[page, title], …], "r": [[n, role, text, s],
+// …]}: each row names its session in the block's list, which gives the
+// page a result links to and the title it shows, so that titles are
+// downloaded only for the results shown, with their excerpts, not in the
+// eager table for every session.
 func (ix *Index) writeBlock(n int) {
-	rows := make([][4]any, n)
-	for i, f := range ix.frags[:n] {
-		rows[i] = [4]any{f.n, f.role, f.text, f.path}
+	type block struct {
+		S [][2]string `json:"s"`
+		R [][4]any    `json:"r"`
 	}
-	data, err := json.Marshal(rows)
+	b := block{R: make([][4]any, n)}
+	for i, f := range ix.frags[:n] {
+		if k := len(b.S) - 1; k < 0 || b.S[k][0] != f.path {
+			b.S = append(b.S, [2]string{f.path, cut(f.title, titleLen)})
+		}
+		b.R[i] = [4]any{f.n, f.role, f.text, len(b.S) - 1}
+	}
+	data, err := json.Marshal(b)
 	if err != nil {
 		ix.mu.Lock()
 		ix.err = cmp.Or(ix.err, err)
@@ -858,14 +871,15 @@ func (ix *Index) encode(shards [][]term, from, to int, docs, pos [][]byte, sums 
 
 // writeTables writes the table of sessions and the meta file.
 func (ix *Index) writeTables(build hash.Hash, starts []string) error {
-	// The eager table: a row per session with what filters and result
-	// titles need; page paths come with the excerpts.
+	// The eager table: a row per session with what filters and ranking
+	// need; titles and pages come with the excerpts (they were three
+	// quarters of the table, which every query downloads).
 	// Days and first documents are written as deltas from the row before,
 	// small numbers that the client adds up as it reads the table.
-	rows := make([][6]any, len(ix.sessions))
+	rows := make([][5]any, len(ix.sessions))
 	day, doc := 0, 0
 	for i, s := range ix.sessions {
-		rows[i] = [6]any{cut(s.Title, titleLen), s.project, s.agent, s.models, s.Day - day, s.docStart - doc}
+		rows[i] = [5]any{s.project, s.agent, s.models, s.Day - day, s.docStart - doc}
 		day, doc = s.Day, s.docStart
 	}
 	sessions, err := json.Marshal(struct {
@@ -873,8 +887,8 @@ func (ix *Index) writeTables(build hash.Hash, starts []string) error {
 		Agents   []string `json:"agents"`
 		Models   []string `json:"models"`
 		Kinds    []string `json:"kinds"`
-		Sessions [][6]any `json:"sessions"`
-	}{ix.projects, ix.agents, ix.models, ix.kinds, rows})
+		Sessions [][5]any `json:"sessions"`
+	}{list(ix.projects), list(ix.agents), list(ix.models), list(ix.kinds), rows})
 	if err != nil {
 		return err
 	}
@@ -899,6 +913,16 @@ func (ix *Index) writeTables(build hash.Hash, starts []string) error {
 		return err
 	}
 	return ix.write("meta.json", meta)
+}
+
+// list is a list for the client, [] when it is empty: the page fills
+// its filters from the table's lists, and a site whose sessions name no
+// model had "models": null, which failed the search page as it loaded.
+func list(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // shortestAfter returns the shortest prefix of first that sorts after
@@ -993,7 +1017,7 @@ func (p *Prepared) UnmarshalBinary(data []byte) error {
 	n := r.uint()
 	p.frags = make([]fragment, 0, min(n, len(data)))
 	for range n {
-		p.frags = append(p.frags, fragment{n: r.uint(), role: r.uint(), text: string(r.bytes()), path: p.session.Path})
+		p.frags = append(p.frags, fragment{n: r.uint(), role: r.uint(), text: string(r.bytes()), path: p.session.Path, title: p.session.Title})
 	}
 	if r.err == nil && !p.consistent() {
 		r.fail()

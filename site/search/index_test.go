@@ -425,3 +425,45 @@ func TestPartsMakeTheSameIndex(t *testing.T) {
 		}
 	}
 }
+
+// A block of excerpts names the sessions of its rows once each, with
+// their pages and titles as results show them; the eager table has none.
+func TestBlocksCarryTitles(t *testing.T) {
+	dir := t.TempDir()
+	ix := New(nil, dirWriter(dir))
+	long := strings.Repeat("Title ", 20)
+	ix.Append(Prepare(Session{Title: "First", Path: "a/"}, []Doc{{N: 1, Text: "x"}, {N: 2, Text: "y"}}))
+	ix.Append(Prepare(Session{Title: long, Path: "b/"}, make([]Doc, BlockDocs)))
+	if err := ix.Write(); err != nil {
+		t.Fatal(err)
+	}
+	var block struct {
+		S [][2]string
+		R [][4]any
+	}
+	raw, _ := os.ReadFile(filepath.Join(dir, "f/0.json"))
+	if err := json.Unmarshal(raw, &block); err != nil {
+		t.Fatal(err)
+	}
+	want := [][2]string{{"a/", "First"}, {"b/", cut(long, titleLen)}}
+	if !slices.Equal(block.S, want) || len(block.R) != BlockDocs {
+		t.Fatalf("f/0.json = %s", raw)
+	}
+	if s := block.R[1][3]; s != 0.0 || block.R[2][3] != 1.0 || block.R[1][2] != "y" {
+		t.Errorf("rows name their sessions wrong: %s", raw)
+	}
+	raw, _ = os.ReadFile(filepath.Join(dir, "f/1.json"))
+	if err := json.Unmarshal(raw, &block); err != nil || !slices.Equal(block.S, want[1:]) || len(block.R) != 2 {
+		t.Errorf("f/1.json = %s: %v", raw, err)
+	}
+	var meta struct{ Sessions string }
+	raw, _ = os.ReadFile(filepath.Join(dir, "meta.json"))
+	_ = json.Unmarshal(raw, &meta)
+	raw, _ = os.ReadFile(filepath.Join(dir, meta.Sessions))
+	if bytes.Contains(raw, []byte("First")) || bytes.Contains(raw, []byte("Title")) {
+		t.Errorf("the table of sessions holds titles: %s", raw)
+	}
+	if !bytes.Contains(raw, []byte(`"models":[]`)) || !bytes.Contains(raw, []byte(`"kinds":[]`)) {
+		t.Errorf("a table with no models or kinds lists none as null: %s", raw)
+	}
+}
