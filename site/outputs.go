@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/transcriptsite/transcriptsite/internal/memo"
+
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/internal/parallel"
 	"github.com/transcriptsite/transcriptsite/transcript"
@@ -78,6 +80,7 @@ func (b *builder) write(ctx context.Context) error {
 	// The sessions are done: what follows needs their headers only, and
 	// the index's sort is the build's peak of memory.
 	b.res.Drop()
+	memo.Drop()
 	for _, o := range outs {
 		if err := o.finish(b); err != nil {
 			return err

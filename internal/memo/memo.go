@@ -22,7 +22,34 @@ type Memo[K comparable, V any] struct {
 
 // New returns a memo of at most limit, each value counted by size.
 func New[K comparable, V any](limit int, size func(V) int) *Memo[K, V] {
-	return &Memo[K, V]{limit: limit, size: size, cur: map[K]V{}}
+	m := &Memo[K, V]{limit: limit, size: size, cur: map[K]V{}}
+	all.Lock()
+	all.memos = append(all.memos, m)
+	all.Unlock()
+	return m
+}
+
+// all is every memo made, for Drop.
+var all struct {
+	sync.Mutex
+	memos []interface{ drop() }
+}
+
+// Drop empties every memo. A build calls it when its sessions are done:
+// what it does next, sorting the search index, is its peak of memory, and
+// the memos hold 100 MB that nothing after uses.
+func Drop() {
+	all.Lock()
+	defer all.Unlock()
+	for _, m := range all.memos {
+		m.drop()
+	}
+}
+
+func (m *Memo[K, V]) drop() {
+	m.mu.Lock()
+	m.cur, m.old, m.n = map[K]V{}, nil, 0
+	m.mu.Unlock()
 }
 
 // Get returns the value of k, if the memo holds it.

@@ -40,3 +40,21 @@ func TestHitsStay(t *testing.T) {
 		m.Put(i, "once")
 	}
 }
+
+// Drop empties every memo, and they fill again after.
+func TestDrop(t *testing.T) {
+	a, b := New[int](1<<20, func(string) int { return 1 }), New[string](1<<20, func(int) int { return 1 })
+	a.Put(1, "one")
+	b.Put("two", 2)
+	Drop()
+	if _, ok := a.Get(1); ok {
+		t.Error("a memo kept a value after Drop")
+	}
+	if _, ok := b.Get("two"); ok {
+		t.Error("another memo kept a value after Drop")
+	}
+	a.Put(1, "one")
+	if v, ok := a.Get(1); !ok || v != "one" {
+		t.Error("a memo does not fill again after Drop")
+	}
+}
