@@ -679,6 +679,9 @@ func parallelN(parts int, f func(part, parts int)) {
 // sortTerms sorts terms by their text: bucketed by first byte, then the
 // buckets sorted on every core.
 func sortTerms(terms []term) []term {
+	// Partitioned by first byte in place (an American flag sort's first
+	// pass), not into a copy: at millions of terms a copy is 80 MB more at
+	// the build's peak of memory.
 	var count [257]int
 	for _, t := range terms {
 		count[int(t.t[0])+1]++
@@ -686,19 +689,25 @@ func sortTerms(terms []term) []term {
 	for i := 1; i < len(count); i++ {
 		count[i] += count[i-1]
 	}
-	out := make([]term, len(terms))
 	next := count
-	for _, t := range terms {
-		out[next[t.t[0]]] = t
-		next[t.t[0]]++
+	for b := range 256 {
+		for next[b] < count[b+1] {
+			t := terms[next[b]]
+			if d := int(t.t[0]); d != b {
+				terms[next[b]], terms[next[d]] = terms[next[d]], t
+				next[d]++
+				continue
+			}
+			next[b]++
+		}
 	}
 	var bucket atomic.Int64
 	parallel(func(int, int) {
 		for b := bucket.Add(1) - 1; b < 256; b = bucket.Add(1) - 1 {
-			slices.SortFunc(out[count[b]:count[b+1]], func(x, y term) int { return strings.Compare(x.t, y.t) })
+			slices.SortFunc(terms[count[b]:count[b+1]], func(x, y term) int { return strings.Compare(x.t, y.t) })
 		}
 	})
-	return out
+	return terms
 }
 
 func uvarintLen(v uint64) int {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -465,5 +466,30 @@ func TestBlocksCarryTitles(t *testing.T) {
 	}
 	if !bytes.Contains(raw, []byte(`"models":[]`)) || !bytes.Contains(raw, []byte(`"kinds":[]`)) {
 		t.Errorf("a table with no models or kinds lists none as null: %s", raw)
+	}
+}
+
+// sortTerms sorts in place, as a plain sort would, terms of every first
+// byte in any order.
+func TestSortTerms(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var terms []term
+	for i := range 5000 {
+		b := make([]byte, 1+r.IntN(6))
+		for j := range b {
+			b[j] = byte(r.IntN(256))
+		}
+		terms = append(terms, term{string(b), int32(i)})
+	}
+	want := slices.Clone(terms)
+	slices.SortStableFunc(want, func(x, y term) int { return strings.Compare(x.t, y.t) })
+	got := sortTerms(terms)
+	if &got[0] != &terms[0] {
+		t.Error("sortTerms made a copy")
+	}
+	for i := range want {
+		if got[i].t != want[i].t {
+			t.Fatalf("term %d: %q, want %q", i, got[i].t, want[i].t)
+		}
 	}
 }
