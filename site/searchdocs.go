@@ -75,18 +75,22 @@ func searchSession(s *Session, body *transcript.Session, include map[string]bool
 	return parts
 }
 
-func searchDoc(m *transcript.Message, include map[string]bool) (search.Doc, bool) {
-	var d search.Doc
-	switch m.Role {
+// docRole is the index's role of a message's.
+func docRole(r transcript.Role) int {
+	switch r {
 	case transcript.Assistant:
-		d.Role = search.RoleAssistant
+		return search.RoleAssistant
 	case transcript.System:
-		d.Role = search.RoleSystem
+		return search.RoleSystem
 	case transcript.Tool:
-		d.Role = search.RoleTool
+		return search.RoleTool
 	default: // a user, or a role the index does not know
-		d.Role = search.RoleUser
+		return search.RoleUser
 	}
+}
+
+func searchDoc(m *transcript.Message, include map[string]bool) (search.Doc, bool) {
+	d := search.Doc{Role: docRole(m.Role)}
 	var b, ex strings.Builder // what is indexed; what a result shows of it
 	show := func(text string, markdown bool) {
 		if ex.Len() < excerptSource {
@@ -131,18 +135,7 @@ func searchDoc(m *transcript.Message, include map[string]bool) (search.Doc, bool
 				show(c.Name, false)
 			}
 			if include["commands"] || include["paths"] {
-				var in toolInput
-				if json.Unmarshal([]byte(c.Input), &in) != nil {
-					add(include["commands"], c.Input) // free text: apply_patch, a command line
-				}
-				for _, v := range []any{in.Command, in.Cmd} {
-					add(include["commands"], words(v))
-				}
-				if include["paths"] {
-					for _, v := range []any{in.FilePath, in.Path, in.FilePath2, in.AbsolutePath, in.NotebookPath, in.DirPath, in.Pattern, in.Glob, in.URL, in.Query} {
-						add(true, words(v))
-					}
-				}
+				callInput(c.Input, include, add)
 			}
 			if c.Result != nil {
 				part := "output"
@@ -159,6 +152,22 @@ func searchDoc(m *transcript.Message, include map[string]bool) (search.Doc, bool
 	}
 	d.Text, d.Excerpt = b.String(), ex.String()
 	return d, d.Text != ""
+}
+
+// callInput adds what a call's input holds of commands and paths.
+func callInput(input string, include map[string]bool, add func(on bool, text string)) {
+	var in toolInput
+	if json.Unmarshal([]byte(input), &in) != nil {
+		add(include["commands"], input) // free text: apply_patch, a command line
+	}
+	for _, v := range []any{in.Command, in.Cmd} {
+		add(include["commands"], words(v))
+	}
+	if include["paths"] {
+		for _, v := range []any{in.FilePath, in.Path, in.FilePath2, in.AbsolutePath, in.NotebookPath, in.DirPath, in.Pattern, in.Glob, in.URL, in.Query} {
+			add(true, words(v))
+		}
+	}
 }
 
 // excerptSource is how much of a document's text is made plain for its
@@ -251,15 +260,6 @@ func dropLineMarks(s string) string {
 
 // lineMark returns where a mark that starts at p ends, or -1.
 func lineMark(s string, p int) int {
-	spaces := func(q int) int { // \s+ from q: its end, or -1
-		if q >= len(s) || !isSpace(s[q]) {
-			return -1
-		}
-		for q < len(s) && isSpace(s[q]) {
-			q++
-		}
-		return q
-	}
 	if p >= len(s) {
 		return -1
 	}
@@ -272,33 +272,50 @@ func lineMark(s string, p int) int {
 		if h > 6 {
 			return -1
 		}
-		return spaces(p + h)
+		return spacesAt(s, p+h)
 	case c == '>':
 		if p+1 < len(s) && isSpace(s[p+1]) {
 			return p + 2
 		}
 		return p + 1
 	case c == '-' || c == '*' || c == '+':
-		q := spaces(p + 1)
-		if q < 0 {
-			return -1
-		}
-		if q+3 < len(s) && s[q] == '[' && (s[q+1] == ' ' || s[q+1] == 'x' || s[q+1] == 'X') && s[q+2] == ']' {
-			if e := spaces(q + 3); e >= 0 {
-				return e
-			}
-		}
-		return q
+		return bulletMark(s, p)
 	case '0' <= c && c <= '9':
 		q := p
 		for q < len(s) && '0' <= s[q] && s[q] <= '9' {
 			q++
 		}
 		if q < len(s) && (s[q] == '.' || s[q] == ')') {
-			return spaces(q + 1)
+			return spacesAt(s, q+1)
 		}
 	}
 	return -1
+}
+
+// spacesAt returns where the run of spaces (\s+) at q ends, or -1.
+func spacesAt(s string, q int) int {
+	if q >= len(s) || !isSpace(s[q]) {
+		return -1
+	}
+	for q < len(s) && isSpace(s[q]) {
+		q++
+	}
+	return q
+}
+
+// bulletMark returns where a list bullet at p, and a task's box after it,
+// ends, or -1.
+func bulletMark(s string, p int) int {
+	q := spacesAt(s, p+1)
+	if q < 0 {
+		return -1
+	}
+	if q+3 < len(s) && s[q] == '[' && (s[q+1] == ' ' || s[q+1] == 'x' || s[q+1] == 'X') && s[q+2] == ']' {
+		if e := spacesAt(s, q+3); e >= 0 {
+			return e
+		}
+	}
+	return q
 }
 
 // dropLinks keeps the text of links and images: `!?\[([^\]\n]*)\]\([^)\n]*\)` → `$1`.
