@@ -89,9 +89,9 @@ type Index struct {
 	err                      error // the first failed write
 	sessions                 []sessionRow
 	projects, agents, models []string
-	ids                      *termTable  // term → its number
-	lists                    spill       // every appended term's lists, until Write
-	terms                    []termLists // by term number
+	ids                      map[string]int32 // term → its number
+	lists                    spill            // every appended term's lists, until Write
+	terms                    []termLists      // by term number
 	docs                     int
 	frags                    []fragment // of documents not yet written in a block
 	blocks                   int        // of excerpts written
@@ -122,7 +122,7 @@ type fragment struct {
 // appended, the rest on Write. kinds names the tool kinds in the order of
 // Doc.Kinds bits.
 func New(kinds []string, write func(name string, data []byte) error) *Index {
-	return &Index{kinds: kinds, write: write, ids: newTermTable(), build: sha256.New(), writing: make(chan struct{}, 8)}
+	return &Index{kinds: kinds, write: write, ids: map[string]int32{}, build: sha256.New(), writing: make(chan struct{}, 8)}
 }
 
 // Prepared is a session tokenized and ready to append: its distinct terms
@@ -303,8 +303,10 @@ func (ix *Index) Append(p *Prepared) {
 	for k, end := range p.ends {
 		t := p.terms[from:end] // a window on the session's terms: no allocation to look up
 		from = end
-		id, added := ix.ids.number(t)
-		if added {
+		id, ok := ix.ids[t]
+		if !ok {
+			id = int32(len(ix.ids))
+			ix.ids[strings.Clone(t)] = id // a window would keep the session's terms
 			ix.terms = append(ix.terms, termLists{})
 		}
 		// The term's lists go to the spill, their first document
@@ -718,7 +720,12 @@ func (ix *Index) Write() error {
 	if len(ix.frags) > 0 {
 		ix.writeBlock(len(ix.frags))
 	}
-	order := sortTerms(ix.ids.terms())
+	order := make([]term, 0, len(ix.ids))
+	for t, id := range ix.ids {
+		order = append(order, term{t, id})
+	}
+	ix.ids = nil // the sorted terms have them all
+	order = sortTerms(order)
 
 	// Shards are named by number; the meta file lists where each starts,
 	// as the shortest prefix of its first term that sorts after the last
@@ -955,7 +962,7 @@ func (ix *Index) Stats() string {
 		positions += int(tl.pos)
 	}
 	return fmt.Sprintf("%d sessions, %d documents, %d terms, %d KiB of postings in sessions, %d KiB of positions",
-		len(ix.sessions), ix.docs, ix.ids.len(), postings>>10, positions>>10)
+		len(ix.sessions), ix.docs, len(ix.ids), postings>>10, positions>>10)
 }
 
 // MarshalBinary encodes a prepared session for the build cache: lengths
