@@ -376,14 +376,10 @@ func (c *checked) Close() error {
 	if c.zr != nil {
 		c.zr.Reset(nil)
 		readers.Put(c.zr)
-		c.zr, c.r = nil, eofReader{}
+		c.zr, c.r = nil, bytes.NewReader(nil)
 	}
 	return nil
 }
-
-type eofReader struct{}
-
-func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 
 func (s *Store) Get(key string) ([]byte, bool) {
 	s.mu.Lock()

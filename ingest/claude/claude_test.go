@@ -388,10 +388,7 @@ func TestClaudeProject(t *testing.T) {
 	if len(res.Warnings) != 0 {
 		t.Errorf("warnings: %v", res.Warnings)
 	}
-	byID := map[string]*transcript.Session{}
-	for _, s := range res.Sessions {
-		byID[s.ID] = s
-	}
+	byID := ingesttest.ByID(res.Sessions)
 	if len(res.Sessions) != 5 || len(byID) != 5 {
 		t.Fatalf("got sessions %v", slices.Collect(maps.Keys(byID)))
 	}
@@ -523,10 +520,7 @@ func TestClaudeWarmupSidechain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byID := map[string]*transcript.Session{}
-	for _, s := range res.Sessions {
-		byID[s.ID] = s
-	}
+	byID := ingesttest.ByID(res.Sessions)
 	main, warm := byID["w1"], byID["agent-5d1e0c2a"]
 	if len(res.Sessions) != 2 || main == nil || warm == nil {
 		t.Fatalf("sessions %v", slices.Collect(maps.Keys(byID)))
@@ -548,10 +542,7 @@ func TestClaudeCompactionAgent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byID := map[string]*transcript.Session{}
-	for _, s := range res.Sessions {
-		byID[s.ID] = s
-	}
+	byID := ingesttest.ByID(res.Sessions)
 	parent, agent := byID["c1"], byID["agent-acompact-7a3f1c"]
 	if len(res.Sessions) != 2 || parent == nil || agent == nil {
 		t.Fatalf("sessions %v", slices.Collect(maps.Keys(byID)))

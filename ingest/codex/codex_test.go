@@ -226,10 +226,7 @@ func TestCodexSubagents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byID := map[string]*transcript.Session{}
-	for _, s := range res.Sessions {
-		byID[s.ID] = s
-	}
+	byID := ingesttest.ByID(res.Sessions)
 	p, child := byID["P-2"], byID["C-1"]
 	if p == nil || child == nil || byID["C-3"] == nil {
 		t.Fatalf("sessions %v", byID)
@@ -268,10 +265,7 @@ func loadDir(t *testing.T, dir string) map[string]*transcript.Session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byID := map[string]*transcript.Session{}
-	for _, s := range res.Sessions {
-		byID[s.ID] = s
-	}
+	byID := ingesttest.ByID(res.Sessions)
 	return byID
 }
 

@@ -309,10 +309,7 @@ func TestGeminiTree(t *testing.T) {
 		t.Fatalf("%d sessions, warnings %v; want 3 and none", len(res.Sessions), res.Warnings)
 	}
 	const parent, child = "aaaa1111-0000-4000-8000-000000000001", "bbbb2222-0000-4000-8000-000000000002"
-	byID := map[string]*transcript.Session{}
-	for _, s := range res.Sessions {
-		byID[s.ID] = s
-	}
+	byID := ingesttest.ByID(res.Sessions)
 	p, c, cp := byID[parent], byID[child], byID["checkpoint-before-fix"]
 	if p == nil || c == nil || cp == nil {
 		t.Fatalf("sessions %v", byID)

@@ -175,3 +175,12 @@ func Describe(s *transcript.Session) []string {
 	}
 	return got
 }
+
+// ByID returns the sessions by their ids.
+func ByID(ss []*transcript.Session) map[string]*transcript.Session {
+	byID := make(map[string]*transcript.Session, len(ss))
+	for _, s := range ss {
+		byID[s.ID] = s
+	}
+	return byID
+}

@@ -137,10 +137,7 @@ func TestOpencodeStorage(t *testing.T) {
 	}
 	// project, todo, permission and share files are consumed
 	ingesttest.WantWarnings(t, res.Warnings, `export.json:425: Unknown part type "hologram": shown as an unknown event`)
-	byID := map[string]*transcript.Session{}
-	for _, s := range res.Sessions {
-		byID[s.ID] = s
-	}
+	byID := ingesttest.ByID(res.Sessions)
 	if len(res.Sessions) != 3 || len(byID) != 3 {
 		t.Fatalf("got %d sessions (%v), want the export's and 2 of the tree", len(res.Sessions), byID)
 	}

@@ -147,6 +147,15 @@ type Prepared struct {
 	frags   []fragment
 }
 
+// Size is about the bytes p holds in memory.
+func (p *Prepared) Size() int {
+	n := len(p.terms) + len(p.docs) + len(p.pos) + 4*(len(p.ends)+len(p.docEnds)+len(p.posEnds)+len(p.last))
+	for _, f := range p.frags {
+		n += len(f.text) + len(f.path) + 48
+	}
+	return n
+}
+
 // lists returns the postings and the positions of term k.
 func (p *Prepared) lists(k int) (docs, pos []byte) {
 	var d, q uint32
