@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"slices"
+	"strconv"
 
 	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/transcript"
@@ -46,7 +47,7 @@ type parsed struct {
 // A parsed file is kept as a stream of gob values: its head, then its
 // sessions as the cache's codec writes them.
 
-func (p *parsed) encode(w io.Writer) error {
+func (p parsed) encode(w io.Writer) error {
 	enc := gob.NewEncoder(w)
 	if err := enc.Encode(parsedHead{p.Reader, p.Warnings, len(p.Sessions)}); err != nil {
 		return err
@@ -117,14 +118,13 @@ func contentHash(ctx context.Context, c Cache, fsys fs.FS, name, rel string) (st
 // build parsed, a miss reads the file and stores the result. When the
 // sessions are to be released, a hit needs only the file's links and
 // warnings, which are kept apart so the sessions are not decoded for them.
-func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *File, release bool) read {
+// A file read in pieces gives a read a piece, each cached and released as
+// soon as it is read.
+func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *File, release bool) []read {
 	c := opts.Cache
-	rd := read{rel: f.Rel}
 	sum, err := contentHash(ctx, c, fsys, name, f.Rel)
 	if err != nil {
-		rd.reader, rd.sessions = ReadFile(ctx, fsys, name, f)
-		transform(opts, rd.sessions)
-		return rd
+		return readFile(ctx, opts, fsys, name, f)
 	}
 	key := cache.Key("parse", cache.BuildID(), opts.TransformID, f.Rel, sum)
 	linksKey := cache.Key("links", key)
@@ -134,52 +134,95 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 			// Opening the entries also tells the cache they are still in
 			// use: the file's, and the images it holds in the blob store.
 			// One lost or damaged, the file is read again.
-			if touch(c, key) && touchAll(c, fl.Blobs) {
+			if touchAll(c, fl.keys(key)) && touchAll(c, fl.Blobs) {
 				f.Warnings = fl.Warnings
-				rd.hash, rd.key, rd.links = sum, key, fl.Links
-				if fl.Reader > 0 {
-					rd.reader = Readers[fl.Reader-1]
-				}
-				return rd
+				return fl.reads(f.Rel, sum, key)
 			}
 		}
-	}
-	rd.hash = sum
-	if p, err := openParsed(ctx, c, key); err == nil && touchAll(c, blobKeys(p.Sessions)) {
+	} else if p, err := openParsed(ctx, c, key); err == nil && touchAll(c, blobKeys(p.Sessions)) {
 		f.Warnings = p.Warnings
+		rd := read{rel: f.Rel, hash: sum}
 		if p.Reader > 0 && p.Reader <= len(Readers) {
 			rd.reader, rd.sessions, rd.key = Readers[p.Reader-1], p.Sessions, key
 		}
-	} else {
-		rd.reader, rd.sessions = ReadFile(ctx, fsys, name, f)
-		transform(opts, rd.sessions)
-		if ctx.Err() != nil {
-			rd.hash = "" // an interrupted read is not the file's result
-			return rd
+		return []read{rd}
+	}
+	var (
+		reads []read
+		whole []*transcript.Session
+		fl    fileLinks
+	)
+	r := readPieces(ctx, fsys, name, f, func(r *Reader, k int, ss []*transcript.Session, size int64) {
+		transform(opts, ss)
+		if k == 0 {
+			whole = ss // cached once the file's warnings are all known
+			return
 		}
-		p := parsed{Sessions: rd.sessions, Warnings: f.Warnings}
-		if rd.reader != nil {
-			p.Reader = 1 + slices.Index(Readers, rd.reader)
+		rd := read{rel: f.Rel, reader: r, hash: sum, piece: k, size: size, links: r.links(ss)}
+		fl.Blobs = append(fl.Blobs, blobKeys(ss)...)
+		pk := pieceKey(key, k)
+		if ctx.Err() == nil && c.Write(pk, parsed{Reader: readerIndex(r), Sessions: ss}.encode) {
+			rd.key = pk
+			if release {
+				rd.released = true // not held: that is what pieces are for
+			} else {
+				rd.sessions = ss
+			}
+		} else {
+			rd.sessions = ss
 		}
-		if c.Write(key, p.encode) {
+		fl.Pieces = append(fl.Pieces, filePiece{Links: rd.links, Size: size})
+		reads = append(reads, rd)
+	})
+	if ctx.Err() != nil {
+		return []read{{rel: f.Rel}} // an interrupted read is not the file's result
+	}
+	fl.Reader, fl.Warnings = readerIndex(r), f.Warnings
+	if reads == nil {
+		rd := read{rel: f.Rel, reader: r, sessions: whole, hash: sum}
+		if c.Write(key, parsed{Reader: fl.Reader, Sessions: whole, Warnings: f.Warnings}.encode) {
 			rd.key = key // else kept in memory: it cannot be read back
 		}
+		if r != nil {
+			rd.links = r.links(whole)
+		}
+		fl.Links, fl.Blobs = rd.links, blobKeys(whole)
+		reads = []read{rd}
+	} else if slices.ContainsFunc(reads, func(rd read) bool { return rd.key == "" }) {
+		return reads // a piece could not be cached: the next build reads the file again
 	}
 	if release {
-		fl := fileLinks{Warnings: f.Warnings}
-		if rd.reader != nil {
-			fl.Reader = 1 + slices.Index(Readers, rd.reader)
-			rd.links = rd.reader.links(rd.sessions)
-			fl.Links = rd.links
-		}
-		fl.Blobs = blobKeys(rd.sessions)
 		var buf bytes.Buffer
 		if gob.NewEncoder(&buf).Encode(fl) == nil {
 			c.Put(linksKey, buf.Bytes())
 		}
 	}
-	return rd
+	return reads
 }
+
+// readFile reads f without a cache: a read, or one a piece.
+func readFile(ctx context.Context, opts Options, fsys fs.FS, name string, f *File) []read {
+	var reads []read
+	readPieces(ctx, fsys, name, f, func(r *Reader, k int, ss []*transcript.Session, size int64) {
+		transform(opts, ss)
+		reads = append(reads, read{rel: f.Rel, reader: r, sessions: ss, piece: k, size: size})
+	})
+	if reads == nil {
+		return []read{{rel: f.Rel}}
+	}
+	return reads
+}
+
+// readerIndex is r's number in a cache entry: 1 + its index in Readers, 0
+// for none.
+func readerIndex(r *Reader) int {
+	if r == nil {
+		return 0
+	}
+	return 1 + slices.Index(Readers, r)
+}
+
+func pieceKey(key string, k int) string { return cache.Key(key, "piece", strconv.Itoa(k)) }
 
 // fileLinks is what grouping needs of a parsed file, and the images it
 // keeps in the blob store.
@@ -188,6 +231,42 @@ type fileLinks struct {
 	Warnings []Warning
 	Links    []string
 	Blobs    []string
+	Pieces   []filePiece // of a file read in pieces, each cached on its own
+}
+
+// filePiece is what grouping needs of a piece of a file.
+type filePiece struct {
+	Links []string
+	Size  int64
+}
+
+// keys lists the cache entries of the file whose entry is key.
+func (fl *fileLinks) keys(key string) []string {
+	if len(fl.Pieces) == 0 {
+		return []string{key}
+	}
+	keys := make([]string, len(fl.Pieces))
+	for i := range fl.Pieces {
+		keys[i] = pieceKey(key, i+1)
+	}
+	return keys
+}
+
+// reads gives the reads of the file as an earlier build read it, whose
+// sessions are all in the cache.
+func (fl *fileLinks) reads(rel, sum, key string) []read {
+	var r *Reader
+	if fl.Reader > 0 {
+		r = Readers[fl.Reader-1]
+	}
+	if len(fl.Pieces) == 0 {
+		return []read{{rel: rel, reader: r, hash: sum, key: key, links: fl.Links}}
+	}
+	reads := make([]read, len(fl.Pieces))
+	for i, p := range fl.Pieces {
+		reads[i] = read{rel: rel, reader: r, hash: sum, key: pieceKey(key, i+1), piece: i + 1, size: p.Size, links: p.Links}
+	}
+	return reads
 }
 
 // blobKeys lists the images of ss that are in the blob store.

@@ -36,6 +36,9 @@ func (r *Reader) links(ss []*transcript.Session) []string {
 		}
 	}
 	for _, s := range ss {
+		if s.Volume > 1 {
+			continue // a volume after the first is not merged (finish)
+		}
 		add("id\x00" + s.ID)
 		for _, id := range append([]string{s.ParentID}, s.ChildIDs...) {
 			if id != "" {
@@ -166,7 +169,12 @@ func merge(ctx context.Context, opts Options, g *group, reads []read, args bool)
 		}
 		rd := reads[i]
 		f := &File{Rel: rd.rel, FS: rd.fsys, Name: rd.name, blobs: opts.Blobs}
-		r, again := ReadFile(ctx, rd.fsys, rd.name, f)
+		var again []*transcript.Session
+		r := readPieces(ctx, rd.fsys, rd.name, f, func(_ *Reader, k int, piece []*transcript.Session, _ int64) {
+			if k == rd.piece {
+				again = piece
+			}
+		})
 		if r != g.reader {
 			return nil, fmt.Errorf("%s: no longer in the cache, and no longer a %s file", rd.rel, g.reader.Name)
 		}
@@ -177,10 +185,21 @@ func merge(ctx context.Context, opts Options, g *group, reads []read, args bool)
 }
 
 // finish joins sessions of r's format as r merges them, and finishes each;
-// with args it fills their tool calls' Args.
+// with args it fills their tool calls' Args. Volumes after the first of a
+// session are not merged: merging would join them into one again.
 func finish(opts Options, r *Reader, ss []*transcript.Session, args bool) []*transcript.Session {
 	if r.Merge != nil && len(ss) > 0 {
-		ss = r.Merge(ss)
+		var later []*transcript.Session
+		ss = slices.DeleteFunc(ss, func(s *transcript.Session) bool {
+			if s.Volume > 1 {
+				later = append(later, s)
+			}
+			return s.Volume > 1
+		})
+		if len(ss) > 0 {
+			ss = r.Merge(ss)
+		}
+		ss = append(ss, later...)
 	}
 	for _, s := range ss {
 		s.Finish()

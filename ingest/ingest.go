@@ -39,6 +39,11 @@ type Reader struct {
 	Detect func(h *Head) float64
 	// Read reads every session in f.
 	Read func(ctx context.Context, f *File, r io.Reader) ([]*transcript.Session, error)
+	// Pieces, when set, reports whether a file whose first bytes are h
+	// holds records one a line, each of which reads on its own: Read is
+	// then given a file bigger than PieceBytes a piece at a time, each
+	// ending at a line end (see readPieces).
+	Pieces func(h *Head) bool
 	// Merge, when set, joins sessions of this format that span several
 	// files (resumed sessions, subagents, runs). It sees the sessions of one
 	// group of files at a time: files that share a session id, or one of
@@ -111,6 +116,7 @@ type File struct {
 
 	blobs Blobs            // where large images go; nil keeps them in memory
 	at    int              // the line being read, for notes
+	lines int              // lines before the piece being read (readPieces)
 	notes map[string]*note // problems that may recur on many lines
 	order []string         // notes' messages, as first met
 }
@@ -164,7 +170,7 @@ func (f *File) note(n int, msg string) {
 	f.order = append(f.order, msg)
 }
 
-func (f *File) flush() {
+func (f *File) flush(from int) {
 	if len(f.order) == 0 {
 		return
 	}
@@ -176,7 +182,7 @@ func (f *File) flush() {
 		f.Warn(nt.line, "%s", msg)
 	}
 	f.notes, f.order = nil, nil
-	slices.SortStableFunc(f.Warnings, func(a, b Warning) int { return a.Line - b.Line })
+	slices.SortStableFunc(f.Warnings[from:], func(a, b Warning) int { return a.Line - b.Line })
 }
 
 // Unknown is a record or part the reader does not know, kept as an event
@@ -419,34 +425,41 @@ func (f *file) stat(d fs.DirEntry) (skip string) {
 }
 
 // readAll reads every file, largest first, through the cache when there
-// is one. With Release, what a file gave is dropped once the cache has it,
-// but for the files Hold keeps whole.
+// is one: a read a file, or a piece of one (readPieces). With Release,
+// what a file gave is dropped once the cache has it, but for the files
+// Hold keeps whole.
 func readAll(ctx context.Context, opts Options, files []file) []read {
 	release := opts.Release && opts.Cache != nil
 	var held atomic.Int64
-	reads := make([]read, len(files))
+	reads := make([][]read, len(files))
 	order := parallel.LargestFirst(len(files), func(i int) int64 { return files[i].size })
 	parallel.Run(ctx, runtime.GOMAXPROCS(0), order, func(i int) {
 		fl := files[i]
 		f := &File{Rel: fl.rel, FS: fl.fsys, Name: fl.path, blobs: opts.Blobs}
-		rd := read{rel: f.Rel}
+		var rds []read
 		if opts.Cache != nil {
-			rd = cachedRead(ctx, opts, fl.fsys, fl.path, f, release)
+			rds = cachedRead(ctx, opts, fl.fsys, fl.path, f, release)
 		} else {
-			rd.reader, rd.sessions = ReadFile(ctx, fl.fsys, fl.path, f)
-			transform(opts, rd.sessions)
+			rds = readFile(ctx, opts, fl.fsys, fl.path, f)
 		}
-		rd.fsys, rd.name, rd.warnings = fl.fsys, fl.path, f.Warnings
-		if rd.reader != nil && rd.links == nil {
-			rd.links = rd.reader.links(rd.sessions)
+		rds[0].warnings = f.Warnings
+		for j := range rds {
+			rd := &rds[j]
+			rd.fsys, rd.name = fl.fsys, fl.path
+			if rd.piece == 0 {
+				rd.size = fl.size
+			}
+			if rd.reader != nil && rd.links == nil {
+				rd.links = rd.reader.links(rd.sessions)
+			}
+			keep := rd.sessions != nil && opts.Hold > 0 && held.Add(rd.size) <= opts.Hold
+			if release && rd.key != "" && !keep {
+				rd.sessions, rd.released = nil, true // read again from the cache when its group is merged
+			}
 		}
-		keep := rd.sessions != nil && opts.Hold > 0 && held.Add(fl.size) <= opts.Hold
-		if release && rd.key != "" && !keep {
-			rd.sessions, rd.released = nil, true // read again from the cache when its group is merged
-		}
-		reads[i] = rd
+		reads[i] = rds
 	})
-	return reads
+	return slices.Concat(reads...)
 }
 
 // released reports whether the load keeps only the headers of the
@@ -462,7 +475,7 @@ func (res *Result) mergeAll(ctx context.Context, files []file) []error {
 	order := parallel.LargestFirst(len(res.groups), func(i int) int64 {
 		var n int64
 		for _, f := range res.groups[i].files {
-			n += files[f].size
+			n += reads[f].size
 		}
 		return n
 	})
@@ -501,6 +514,8 @@ type read struct {
 	hash     string   // its content hash, "" when it could not be hashed
 	key      string   // its parsed sessions in the cache, "" when they are not there
 	links    []string // see groups.go
+	size     int64    // of the file, or of the piece
+	piece    int      // its number, from 1, in a file read in pieces; 0 for a file read whole
 }
 
 // kind names what a file that is not a regular one is.
@@ -549,54 +564,11 @@ func (r ctxReader) Read(p []byte) (int, error) {
 	return r.ReadCloser.Read(p)
 }
 
-// ReadFile detects f's format and reads it. Warnings go to f.
+// ReadFile detects f's format and reads it, whole. Warnings go to f.
 func ReadFile(ctx context.Context, fsys fs.FS, name string, f *File) (r *Reader, ss []*transcript.Session) {
-	fh, err := open(ctx, fsys, name)
-	if err != nil {
-		f.Warn(0, "cannot open: %v", err)
-		return nil, nil
-	}
-	defer fh.Close()
-	h, body, done, err := Sniff(f.Rel, fh)
-	if err != nil {
-		f.Warn(0, "cannot read: %v", err)
-		return nil, nil
-	}
-	defer done()
-	r = Detect(h)
-	if r == nil {
-		f.Warn(0, "not a session file: no reader recognises its content (see `transcriptsite formats`)")
-		return nil, nil
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			// A reader bug must not sink the build; report it like bad input.
-			f.Warn(0, "%s reader failed: %v", r.Name, p)
-			ss = nil
-		}
-	}()
-	ss, err = r.Read(ctx, f, body)
-	f.flush()
-	if err != nil {
-		f.Warn(0, "%s: %v", r.Name, err)
-	}
-	if len(ss) == 0 && err == nil {
-		f.Warn(0, "%s file holds no messages", r.Name)
-	}
-	var msgs []string
-	for _, w := range f.Warnings {
-		msgs = append(msgs, w.String())
-	}
-	for _, s := range ss {
-		s.Format = r.Name
-		if s.Agent == "" {
-			s.Agent = r.Agent
-		}
-		if s.Source == "" {
-			s.Source = f.Rel
-		}
-		s.Warnings = append(s.Warnings, msgs...)
-	}
+	r = readPieces(ctx, fsys, name, f, func(_ *Reader, _ int, piece []*transcript.Session, _ int64) {
+		ss = append(ss, piece...)
+	})
 	return r, ss
 }
 

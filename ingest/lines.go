@@ -13,8 +13,8 @@ import (
 // tens of megabytes (file reads, base64 images); longer ones are skipped.
 const maxLine = 256 << 20
 
-// Lines calls fn with each line of r, numbered from 1, without its line
-// ending. last is true for a final line that has no newline: an agent may
+// Lines calls fn with each line of r, numbered from 1 (or from the line
+// after those of the pieces of f before r), without its line ending. last is true for a final line that has no newline: an agent may
 // still be writing it.
 func Lines(ctx context.Context, f *File, r io.Reader, fn func(n int, line []byte, last bool) error) error {
 	lr := lineReaders.Get().(*lineReader)
@@ -23,7 +23,7 @@ func Lines(ctx context.Context, f *File, r io.Reader, fn func(n int, line []byte
 	br.Reset(r)
 	long := lr.long
 	defer func() { lr.long = long }()
-	for n := 1; ; n++ {
+	for n := f.lines + 1; ; n++ {
 		if n%4096 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}

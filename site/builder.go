@@ -195,7 +195,7 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	if err := b.write(ctx); err != nil {
 		return nil, err
 	}
-	rep := &Report{Sessions: len(st.Sessions), Files: res.Files, Warnings: append(res.Warnings, b.warnings...), Notices: b.notices,
+	rep := &Report{Sessions: st.Stats.Sessions, Files: res.Files, Warnings: append(res.Warnings, b.warnings...), Notices: b.notices,
 		Redacted: total(headers), Rendered: int(b.rendered.Load()), redactions: report}
 	if bd.store != nil {
 		var damaged []string

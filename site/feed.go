@@ -55,7 +55,12 @@ func (b *builder) feed() error {
 	}
 	f.Sub, _ = st.Config.Params["description"].(string)
 	var latest time.Time
-	for i, s := range st.Sessions {
+	i := 0
+	for _, s := range st.Sessions {
+		if s.Volume > 1 {
+			continue // its first volume stands for it
+		}
+		i++
 		updated := s.Ended
 		if updated.IsZero() {
 			updated = s.Started
@@ -63,7 +68,7 @@ func (b *builder) feed() error {
 		if updated.After(latest) {
 			latest = updated
 		}
-		if i >= feedEntries {
+		if i > feedEntries {
 			continue
 		}
 		e := atomEntry{

@@ -31,7 +31,8 @@ type sessionEntry struct {
 	ToolCalls int            `json:"tool_calls"`
 	Models    []string       `json:"models"`
 	Warnings  []string       `json:"warnings"`
-	Redacted  map[string]int `json:"redacted"` // secrets replaced, by kind
+	Redacted  map[string]int `json:"redacted"`         // secrets replaced, by kind
+	Volume    int            `json:"volume,omitempty"` // its number among the volumes of a session read in volumes
 }
 
 // sessionsJSON writes the machine-readable list of every session.
@@ -42,7 +43,7 @@ func (b *builder) sessionsJSON() error {
 			ID: s.ID, Title: s.Title, Project: s.Project.Name, Format: s.Format, Source: s.Source,
 			URL: s.Path, Started: s.Started, Ended: s.Ended, Messages: s.Stats.Messages,
 			ToolCalls: s.Stats.ToolCalls, Models: nonNil(s.Models), Warnings: nonNil(s.Warnings),
-			Redacted: nonNilCounts(s.Redacted),
+			Redacted: nonNilCounts(s.Redacted), Volume: s.Volume,
 		})
 	}
 	data, err := json.MarshalIndent(list, "", "  ")

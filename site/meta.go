@@ -14,7 +14,7 @@ func (p *Page) Description() string {
 	case "project":
 		return render.Plural(len(p.Project.Sessions), "session") + " in " + p.Project.Name
 	case "stats":
-		return "Sessions per day, tokens and estimated cost, tool calls and errors of " + render.Plural(len(p.Site.Sessions), "session")
+		return "Sessions per day, tokens and estimated cost, tool calls and errors of " + render.Plural(p.Site.Stats.Sessions, "session")
 	case "home":
 		d, _ := p.Site.Config.Params["description"].(string)
 		return d

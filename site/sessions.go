@@ -10,6 +10,7 @@ import (
 	"html/template"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -319,7 +320,7 @@ func pageContext(s *Session) string {
 		subagents[l.Session] = pg.SessionURL(l.Session)
 	}
 	data, _ := json.Marshal([]any{s.Path, s.Title, s.Project.Name, s.Project.Path,
-		link(s.Prev), link(s.Next), link(pg.Parent()), children, subagents})
+		link(s.Prev), link(s.Next), link(pg.Parent()), children, subagents, len(s.Volumes), s.first})
 	return string(data)
 }
 
@@ -328,7 +329,7 @@ func pageContext(s *Session) string {
 // set from other files (see ingest.Reader.Merge). It is "" when a file's
 // hash is unknown, and the session is then rendered every time.
 func digest(s *Session, hashes map[string]string) string {
-	parts := []string{"session", s.Format, s.ID, s.Title, s.ParentID, strings.Join(s.ChildIDs, "\x00")}
+	parts := []string{"session", s.Format, s.ID, strconv.Itoa(s.Volume), s.Title, s.ParentID, strings.Join(s.ChildIDs, "\x00")}
 	for _, src := range append([]string{s.Source}, s.Sources...) {
 		h, ok := hashes[src]
 		if !ok {

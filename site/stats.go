@@ -92,7 +92,9 @@ func tokens(u transcript.Usage) int64 { return u.Input + u.Output + u.CacheRead 
 const maxLongest = 10
 
 // statsOf computes the figures of ss, which are in the site's order.
-func statsOf(pricing Pricing, ss []*Session) *Stats {
+func statsOf(pricing Pricing, all []*Session) *Stats {
+	// The first volume of a session stands for them all (joinVolumes).
+	ss := slices.DeleteFunc(slices.Clone(all), func(s *Session) bool { return s.Volume > 1 })
 	st := &Stats{Sessions: len(ss)}
 	perDay := map[time.Time]int{}
 	dayTokens := map[time.Time]map[string]int64{} // by the day a session started

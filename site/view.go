@@ -82,6 +82,11 @@ type Session struct {
 	Project    *Project
 	Stats      transcript.Stats
 	Prev, Next *Session // older and newer sessions of the same project
+	// Volume is its number among Volumes, every volume of a session read
+	// in volumes (transcript.Session.Volume), or 0. The first stands for
+	// the session in lists and stats, with the figures of them all.
+	Volume  int
+	Volumes []*Session
 
 	ID           string
 	Format       string // the reader's name, e.g. "claude-code"
@@ -102,8 +107,11 @@ type Session struct {
 	Warnings     []string          // problems met while reading it
 	Redacted     map[string]int    // secrets replaced, by kind
 
-	site   *Site
-	header *transcript.Header
+	site    *Site
+	header  *transcript.Header
+	models  []string                    // the models of its usage, in order
+	byModel map[string]transcript.Usage // its usage by model
+	first   int                         // the messages of the volumes before it
 }
 
 // newSession is the session whose header is h, as the site st shows it.
@@ -113,7 +121,7 @@ func newSession(st *Site, h *transcript.Header) *Session {
 		ID: s.ID, Format: s.Format, Agent: s.Agent, AgentVersion: s.AgentVersion, Source: s.Source, Sources: s.Sources,
 		CWD: s.CWD, Branch: s.Branch, Models: s.Models, Started: s.Started, Ended: s.Ended, Usage: s.Usage,
 		ParentID: s.ParentID, ChildIDs: s.ChildIDs, Meta: s.Meta, Skipped: s.Skipped, Warnings: s.Warnings, Redacted: s.Redacted,
-		site: st, header: h}
+		Volume: s.Volume, site: st, header: h, models: h.Summary.Models, byModel: h.Summary.Usage}
 }
 
 // FirstPrompt is the session's first real prompt, cut to a summary's length.
@@ -122,7 +130,7 @@ func (s *Session) FirstPrompt() string { return s.header.Summary.FirstPrompt }
 // UsageByModel is the session's usage by model, in the order models
 // first appear.
 func (s *Session) UsageByModel() ([]string, map[string]transcript.Usage) {
-	return s.header.Summary.Models, s.header.Summary.Usage
+	return s.models, s.byModel
 }
 
 // Duration is the time from the session's first record to its last, or
@@ -311,7 +319,7 @@ func (e Entry) IsEvent() bool {
 // with their calls gets no entry: its number is an alias of the first call.
 func turnViews(p *Page, s *transcript.Session) []TurnView {
 	callMsg := map[*transcript.ToolResult]int{} // result → number of its call's message
-	n := 0
+	n := p.Session.first
 	for _, t := range s.Turns {
 		for _, m := range t.Messages {
 			n++
@@ -324,7 +332,7 @@ func turnViews(p *Page, s *transcript.Session) []TurnView {
 	}
 	p.aliases = map[*transcript.ToolResult]int{}
 	var out []TurnView
-	n = 0
+	n = p.Session.first // numbers go on from volume to volume: each anchor is the session's
 	day := s.Started.UTC().Format(time.DateOnly)
 	for i, t := range s.Turns {
 		tv := TurnView{N: i + 1, Status: t.Status, Anchor: n + 1}

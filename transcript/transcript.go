@@ -32,6 +32,11 @@ type Session struct {
 	Skipped      []Skip         // records left out of the conversation, by kind
 	Warnings     []string       // problems met while reading this session
 	Redacted     map[string]int // secrets replaced in it, by kind
+	// Volume is 0 for a session read whole. A session in a file read in
+	// pieces (too big to hold at once) is read as volumes, one a piece it
+	// has messages in, numbered from 1: each is a Session of its own, with
+	// the turns of its piece, and the site joins them by ID and Source.
+	Volume int
 }
 
 // Skip is a kind of record a reader leaves out of the conversation: how
@@ -267,6 +272,21 @@ type Stats struct {
 	// Active is the time spent: the gaps between one message and the
 	// next, but for pauses longer than ActiveGap.
 	Active time.Duration
+}
+
+// Plus is the counts of s and o together, in maps of their own.
+func (s Stats) Plus(o Stats) Stats {
+	sum := Stats{Messages: s.Messages + o.Messages, Prompts: s.Prompts + o.Prompts, ToolCalls: s.ToolCalls + o.ToolCalls,
+		Errors: s.Errors + o.Errors, ByKind: map[ToolKind]int{}, Failed: map[ToolKind]int{}, Active: s.Active + o.Active}
+	for _, st := range []Stats{s, o} {
+		for k, n := range st.ByKind {
+			sum.ByKind[k] += n
+		}
+		for k, n := range st.Failed {
+			sum.Failed[k] += n
+		}
+	}
+	return sum
 }
 
 // ActiveGap is the longest pause that counts as time spent on a session:

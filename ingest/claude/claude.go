@@ -32,6 +32,7 @@ var Reader = &ingest.Reader{
 		"an agent-<id>.meta.json with agentType",
 	Detect:    detectClaude,
 	Read:      readClaude,
+	Pieces:    claudePieces,
 	Merge:     mergeClaude,
 	Links:     claudeLinks,
 	Locations: claudeLocations,
@@ -301,6 +302,12 @@ func readClaude(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript
 		})
 	}
 	return cf.finish(), err
+}
+
+// claudePieces reports whether a file may be read in pieces: a JSONL file
+// is, its records each on a line; a web export is one JSON document.
+func claudePieces(h *ingest.Head) bool {
+	return !isAgentMeta(h.Path) && !isClaudeWebExport(h.Data)
 }
 
 // isClaudeWebExport reports whether data opens a JSON document with loglines.

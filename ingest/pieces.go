@@ -1,0 +1,153 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"io/fs"
+
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// PieceBytes is how much of a file of records one a line a reader is given
+// at a time (Reader.Pieces): a session in a bigger file is read, cached and
+// shown in volumes (transcript.Session.Volume), a page each, so that no
+// stage of a build holds more than a piece of any file, however big.
+const PieceBytes = 32 << 20
+
+// piece reads r up to the first line end after a size, so that a reader
+// given a file a piece at a time never sees half a record.
+type piece struct {
+	br    *bufio.Reader
+	left  int64 // bytes before it may end at a line end
+	size  int64 // bytes read
+	lines int   // line ends read
+	done  bool
+}
+
+func (p *piece) Read(b []byte) (int, error) {
+	if p.done || len(b) == 0 {
+		return 0, io.EOF
+	}
+	if p.left > 0 {
+		b = b[:min(int64(len(b)), p.left)]
+		n, err := p.br.Read(b)
+		p.count(b[:n])
+		p.left -= int64(n)
+		return n, err
+	}
+	if _, err := p.br.Peek(1); err != nil {
+		p.done = true
+		return 0, err
+	}
+	buf, _ := p.br.Peek(min(len(b), p.br.Buffered()))
+	if i := bytes.IndexByte(buf, '\n'); i >= 0 {
+		buf, p.done = buf[:i+1], true
+	}
+	n := copy(b, buf)
+	p.count(b[:n])
+	_, err := p.br.Discard(n)
+	return n, err
+}
+
+func (p *piece) count(b []byte) {
+	p.size += int64(len(b))
+	p.lines += bytes.Count(b, []byte{'\n'})
+}
+
+// readPieces detects the format of the file name of fsys and reads it into
+// f, handing what r, the reader it detects, reads to emit: once, with k 0, or, for a file of
+// records one a line bigger than PieceBytes, a piece at a time, k from 1,
+// each piece's sessions volumes of theirs. size is how many bytes the
+// piece held (the file's size when it is read whole: 0).
+func readPieces(ctx context.Context, fsys fs.FS, name string, f *File, emit func(r *Reader, k int, ss []*transcript.Session, size int64)) (r *Reader) {
+	fh, err := open(ctx, fsys, name)
+	if err != nil {
+		f.Warn(0, "cannot open: %v", err)
+		return nil
+	}
+	defer fh.Close()
+	h, body, done, err := Sniff(f.Rel, fh)
+	if err != nil {
+		f.Warn(0, "cannot read: %v", err)
+		return nil
+	}
+	defer done()
+	r = Detect(h)
+	if r == nil {
+		f.Warn(0, "not a session file: no reader recognises its content (see `transcriptsite formats`)")
+		return nil
+	}
+	read, empty := 0, false // empty: no session, but for a reason of its own
+	if r.Pieces == nil || !r.Pieces(h) {
+		ss, failed := readPiece(ctx, r, f, body)
+		read += len(ss)
+		empty = failed
+		emit(r, 0, ss, 0)
+	} else {
+		br := bufio.NewReaderSize(body, 64<<10)
+		volumes := map[string]int{} // the volumes of each session so far
+		for k := 1; ; k++ {
+			p := &piece{br: br, left: PieceBytes}
+			ss, failed := readPiece(ctx, r, f, p)
+			empty = empty || failed
+			io.Copy(io.Discard, p) // what a reader that failed left of it
+			f.lines += p.lines
+			_, err := br.Peek(1)
+			last := err != nil || ctx.Err() != nil
+			read += len(ss)
+			if k == 1 && last {
+				emit(r, 0, ss, 0)
+				break
+			}
+			for _, s := range ss {
+				volumes[s.ID]++
+				s.Volume = volumes[s.ID]
+			}
+			emit(r, k, ss, p.size)
+			if last {
+				break
+			}
+		}
+	}
+	if read == 0 && !empty {
+		f.Warn(0, "%s file holds no messages", r.Name)
+	}
+	return r
+}
+
+// readPiece reads what body holds of f with r, and gives its sessions what
+// the file tells of them: their format, agent, source and the warnings
+// reading it gave. failed says it failed, with a warning.
+func readPiece(ctx context.Context, r *Reader, f *File, body io.Reader) (ss []*transcript.Session, failed bool) {
+	before := len(f.Warnings)
+	defer func() {
+		if p := recover(); p != nil {
+			// A reader bug must not sink the build; report it like bad input.
+			f.Warn(0, "%s reader failed: %v", r.Name, p)
+			ss, failed = nil, true
+		}
+	}()
+	ss, err := r.Read(ctx, f, body)
+	f.flush(before)
+	if err != nil {
+		f.Warn(0, "%s: %v", r.Name, err)
+		failed = true
+	}
+	var msgs []string
+	for _, w := range f.Warnings[before:] {
+		msgs = append(msgs, w.String())
+	}
+	for _, s := range ss {
+		s.Format = r.Name
+		if s.Agent == "" {
+			s.Agent = r.Agent
+		}
+		if s.Source == "" {
+			s.Source = f.Rel
+		}
+		s.Warnings = append(s.Warnings, msgs...)
+	}
+	return ss, failed
+}
