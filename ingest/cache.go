@@ -152,7 +152,7 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 		whole []*transcript.Session
 		fl    fileLinks
 	)
-	r := readPieces(ctx, fsys, name, f, func(r *Reader, k int, ss []*transcript.Session, size int64) {
+	r := readPieces(ctx, fsys, name, f, PieceBytes, func(r *Reader, k int, ss []*transcript.Session, size int64) {
 		transform(opts, ss)
 		if k == 0 {
 			whole = ss // cached once the file's warnings are all known
@@ -203,7 +203,7 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 // readFile reads f without a cache: a read, or one a piece.
 func readFile(ctx context.Context, opts Options, fsys fs.FS, name string, f *File) []read {
 	var reads []read
-	readPieces(ctx, fsys, name, f, func(r *Reader, k int, ss []*transcript.Session, size int64) {
+	readPieces(ctx, fsys, name, f, PieceBytes, func(r *Reader, k int, ss []*transcript.Session, size int64) {
 		transform(opts, ss)
 		reads = append(reads, read{rel: f.Rel, reader: r, sessions: ss, piece: k, size: size})
 	})

@@ -170,7 +170,7 @@ func merge(ctx context.Context, opts Options, g *group, reads []read, args bool)
 		rd := reads[i]
 		f := &File{Rel: rd.rel, FS: rd.fsys, Name: rd.name, blobs: opts.Blobs}
 		var again []*transcript.Session
-		r := readPieces(ctx, rd.fsys, rd.name, f, func(_ *Reader, k int, piece []*transcript.Session, _ int64) {
+		r := readPieces(ctx, rd.fsys, rd.name, f, PieceBytes, func(_ *Reader, k int, piece []*transcript.Session, _ int64) {
 			if k == rd.piece {
 				again = piece
 			}

@@ -44,6 +44,9 @@ type Reader struct {
 	// then given a file bigger than PieceBytes a piece at a time, each
 	// ending at a line end (see readPieces).
 	Pieces func(h *Head) bool
+	// Prelude says that a file's first line tells what the rest is (whose
+	// session it is): each piece after the first is read after it.
+	Prelude bool
 	// Merge, when set, joins sessions of this format that span several
 	// files (resumed sessions, subagents, runs). It sees the sessions of one
 	// group of files at a time: files that share a session id, or one of
@@ -564,9 +567,10 @@ func (r ctxReader) Read(p []byte) (int, error) {
 	return r.ReadCloser.Read(p)
 }
 
-// ReadFile detects f's format and reads it, whole. Warnings go to f.
+// ReadFile detects f's format and reads it, whole, however big (a build
+// reads a big file in pieces). Warnings go to f.
 func ReadFile(ctx context.Context, fsys fs.FS, name string, f *File) (r *Reader, ss []*transcript.Session) {
-	r = readPieces(ctx, fsys, name, f, func(_ *Reader, _ int, piece []*transcript.Session, _ int64) {
+	r = readPieces(ctx, fsys, name, f, 0, func(_ *Reader, _ int, piece []*transcript.Session, _ int64) {
 		ss = append(ss, piece...)
 	})
 	return r, ss

@@ -6,6 +6,7 @@ import (
 	"context"
 	"io"
 	"io/fs"
+	"slices"
 
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
@@ -57,11 +58,13 @@ func (p *piece) count(b []byte) {
 }
 
 // readPieces detects the format of the file name of fsys and reads it into
-// f, handing what r, the reader it detects, reads to emit: once, with k 0, or, for a file of
-// records one a line bigger than PieceBytes, a piece at a time, k from 1,
-// each piece's sessions volumes of theirs. size is how many bytes the
-// piece held (the file's size when it is read whole: 0).
-func readPieces(ctx context.Context, fsys fs.FS, name string, f *File, emit func(r *Reader, k int, ss []*transcript.Session, size int64)) (r *Reader) {
+// f, handing what r, the reader it detects, reads to emit: once, with k 0,
+// or, for a file of records one a line bigger than pieceBytes (0 for
+// none), a piece at a time, k from 1, each piece's sessions volumes of
+// theirs (after the file's first line, for a reader whose first line tells
+// what the rest is: Reader.Prelude). size is the bytes of the piece; 0
+// for a file read whole.
+func readPieces(ctx context.Context, fsys fs.FS, name string, f *File, pieceBytes int64, emit func(r *Reader, k int, ss []*transcript.Session, size int64)) (r *Reader) {
 	fh, err := open(ctx, fsys, name)
 	if err != nil {
 		f.Warn(0, "cannot open: %v", err)
@@ -80,18 +83,37 @@ func readPieces(ctx context.Context, fsys fs.FS, name string, f *File, emit func
 		return nil
 	}
 	read, empty := 0, false // empty: no session, but for a reason of its own
-	if r.Pieces == nil || !r.Pieces(h) {
+	if pieceBytes <= 0 || r.Pieces == nil || !r.Pieces(h) {
 		ss, failed := readPiece(ctx, r, f, body)
 		read += len(ss)
 		empty = failed
 		emit(r, 0, ss, 0)
 	} else {
 		br := bufio.NewReaderSize(body, 64<<10)
+		var first []byte // the file's first line, when each piece is read after it
+		if r.Prelude {
+			first, _ = br.ReadBytes('\n')
+		}
 		volumes := map[string]int{} // the volumes of each session so far
 		for k := 1; ; k++ {
-			p := &piece{br: br, left: PieceBytes}
-			ss, failed := readPiece(ctx, r, f, p)
+			p := &piece{br: br, left: pieceBytes - int64(len(first))}
+			var body io.Reader = p
+			if first != nil {
+				body = io.MultiReader(bytes.NewReader(first), p)
+				if k > 1 {
+					f.lines-- // the first line again: the piece's own are numbered as in the file
+				}
+			}
+			before := len(f.Warnings)
+			ss, failed := readPiece(ctx, r, f, body)
 			empty = empty || failed
+			if first != nil {
+				if k > 1 { // what the first line gave was told with the first piece
+					kept := slices.DeleteFunc(f.Warnings[before:], func(w Warning) bool { return w.Line == f.lines+1 })
+					f.Warnings = f.Warnings[:before+len(kept)]
+				}
+				f.lines++
+			}
 			io.Copy(io.Discard, p) // what a reader that failed left of it
 			f.lines += p.lines
 			_, err := br.Peek(1)

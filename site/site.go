@@ -39,6 +39,9 @@ func newSite(cfg *Config, hs []*transcript.Header) *Site {
 
 	projects := map[string]*Project{}
 	for _, s := range st.Sessions {
+		if s.Volume > 1 {
+			continue // of its first volume's project, below
+		}
 		p := newProject(projectName(s.header.Session))
 		if known := projects[p.Slug]; known != nil {
 			p = known
@@ -47,8 +50,11 @@ func newSite(cfg *Config, hs []*transcript.Header) *Site {
 			st.Projects = append(st.Projects, p)
 		}
 		s.Project = p
-		if s.Volume <= 1 {
-			p.Sessions = append(p.Sessions, s)
+		p.Sessions = append(p.Sessions, s)
+	}
+	for _, s := range st.Sessions {
+		if s.Volume > 1 {
+			s.Project = s.Volumes[0].Project
 		}
 	}
 	for _, p := range st.Projects {

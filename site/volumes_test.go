@@ -32,7 +32,9 @@ func volume(v int) *transcript.Session {
 func TestVolumesAreOneSession(t *testing.T) {
 	other := &transcript.Session{ID: "small-1", Format: "claude-code", Source: "p/small-1.jsonl", CWD: "/src/big",
 		Started: time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC), Turns: volume(1).Turns}
-	st, body := testSite(&Config{}, volume(3), volume(1), other, volume(2))
+	third := volume(3)
+	third.CWD = "/src/elsewhere" // a volume read without what told the first its folder
+	st, body := testSite(&Config{}, third, volume(1), other, volume(2))
 	if st.Stats.Sessions != 2 || st.Stats.Messages != 16 || st.Stats.Usage.Input != 30 {
 		t.Errorf("stats: %d sessions, %d messages, %d input tokens; want 2, 16 and 30", st.Stats.Sessions, st.Stats.Messages, st.Stats.Usage.Input)
 	}
@@ -42,6 +44,9 @@ func TestVolumesAreOneSession(t *testing.T) {
 	head := st.Session("big-1", "claude-code")
 	if head.Volume != 1 || len(head.Volumes) != 3 || head.Stats.Messages != 12 || !head.Ended.Equal(volume(3).Ended) {
 		t.Fatalf("first volume: volume %d of %d, %d messages, ended %v", head.Volume, len(head.Volumes), head.Stats.Messages, head.Ended)
+	}
+	if head.Volumes[2].Project != head.Project {
+		t.Errorf("the third volume is of project %s, the first of %s", head.Volumes[2].Project.Name, head.Project.Name)
 	}
 	second := head.Volumes[1]
 	if second.Path != head.Path+"2/" || second.Title != head.Title+" (part 2 of 3)" || second.Stats.Messages != 4 {

@@ -34,6 +34,8 @@ var Reader = &ingest.Reader{
 		"a {session, items} document",
 	Detect:    detectCodex,
 	Read:      readCodex,
+	Pieces:    codexPieces,
+	Prelude:   true, // the session_meta
 	Merge:     mergeCodex,
 	Links:     codexLinks,
 	Locations: codexLocations,
@@ -311,6 +313,12 @@ func readCodex(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.
 		}
 	}
 	return out, err
+}
+
+// codexPieces reports whether a file may be read in pieces: a JSONL
+// rollout is, a pretty-printed document is not.
+func codexPieces(h *ingest.Head) bool {
+	return !prettyJSON(bufio.NewReader(bytes.NewReader(h.Data)))
 }
 
 // prettyJSON reports whether the stream opens with a line holding only "{":
