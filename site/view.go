@@ -135,7 +135,10 @@ func (s *Session) UsageByModel() ([]string, map[string]transcript.Usage) {
 
 // Duration is the time from the session's first record to its last, or
 // zero when one is unknown.
-func (s *Session) Duration() time.Duration { return s.header.Session.Duration() }
+func (s *Session) Duration() time.Duration {
+	// Its own times: the first volume's are of every volume (joinVolumes).
+	return (&transcript.Session{Started: s.Started, Ended: s.Ended}).Duration()
+}
 
 // Page is what a template renders.
 type Page struct {

@@ -42,7 +42,7 @@ func TestVolumesAreOneSession(t *testing.T) {
 		t.Fatalf("projects %v: want one listing two sessions", st.Projects)
 	}
 	head := st.Session("big-1", "claude-code")
-	if head.Volume != 1 || len(head.Volumes) != 3 || head.Stats.Messages != 12 || !head.Ended.Equal(volume(3).Ended) {
+	if head.Volume != 1 || len(head.Volumes) != 3 || head.Stats.Messages != 12 || head.Duration() != volume(3).Ended.Sub(volume(1).Started) || !head.Ended.Equal(volume(3).Ended) {
 		t.Fatalf("first volume: volume %d of %d, %d messages, ended %v", head.Volume, len(head.Volumes), head.Stats.Messages, head.Ended)
 	}
 	if head.Volumes[2].Project != head.Project {
