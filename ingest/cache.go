@@ -127,10 +127,9 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 		return readFile(ctx, opts, fsys, name, f)
 	}
 	key := cache.Key("parse", cache.BuildID(), opts.TransformID, f.Rel, sum)
-	linksKey := cache.Key("links", key)
 	if release {
 		var fl fileLinks
-		if data, ok := c.Get(linksKey); ok && gob.NewDecoder(bytes.NewReader(data)).Decode(&fl) == nil && fl.Reader <= len(Readers) {
+		if data, ok := c.Get(cache.Key("links", key)); ok && gob.NewDecoder(bytes.NewReader(data)).Decode(&fl) == nil && fl.Reader <= len(Readers) {
 			// Opening the entries also tells the cache they are still in
 			// use: the file's, and the images it holds in the blob store.
 			// One lost or damaged, the file is read again.
@@ -147,6 +146,14 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 		}
 		return []read{rd}
 	}
+	return parseCached(ctx, opts, fsys, name, f, sum, key, release)
+}
+
+// parseCached reads f, whose content hash is sum, and stores what it gave
+// in the cache under key, or, when it is read in pieces, each piece under a
+// key of its own. With release, a piece stored is dropped at once.
+func parseCached(ctx context.Context, opts Options, fsys fs.FS, name string, f *File, sum, key string, release bool) []read {
+	c := opts.Cache
 	var (
 		reads []read
 		whole []*transcript.Session
@@ -162,13 +169,9 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 		fl.Blobs = append(fl.Blobs, blobKeys(ss)...)
 		pk := pieceKey(key, k)
 		if ctx.Err() == nil && c.Write(pk, parsed{Reader: readerIndex(r), Sessions: ss}.encode) {
-			rd.key = pk
-			if release {
-				rd.released = true // not held: that is what pieces are for
-			} else {
-				rd.sessions = ss
-			}
-		} else {
+			rd.key, rd.released = pk, release // not held: that is what pieces are for
+		}
+		if !rd.released {
 			rd.sessions = ss
 		}
 		fl.Pieces = append(fl.Pieces, filePiece{Links: rd.links, Size: size})
@@ -194,7 +197,7 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 	if release {
 		var buf bytes.Buffer
 		if gob.NewEncoder(&buf).Encode(fl) == nil {
-			c.Put(linksKey, buf.Bytes())
+			c.Put(cache.Key("links", key), buf.Bytes())
 		}
 	}
 	return reads

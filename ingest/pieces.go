@@ -82,61 +82,68 @@ func readPieces(ctx context.Context, fsys fs.FS, name string, f *File, pieceByte
 		f.Warn(0, "not a session file: no reader recognises its content (see `transcriptsite formats`)")
 		return nil
 	}
-	read, empty := 0, false // empty: no session, but for a reason of its own
+	var read int
+	var empty bool // no session, but for a reason a warning tells
 	if pieceBytes <= 0 || r.Pieces == nil || !r.Pieces(h) {
 		ss, failed := readPiece(ctx, r, f, body)
-		read += len(ss)
-		empty = failed
+		read, empty = len(ss), failed
 		emit(r, 0, ss, 0)
 	} else {
-		br := bufio.NewReaderSize(body, 64<<10)
-		var first []byte // the file's first line, when each piece is read after it
-		if r.Prelude {
-			first, _ = br.ReadBytes('\n')
-		}
-		volumes := map[string]int{} // the volumes of each session so far
-		for k := 1; ; k++ {
-			p := &piece{br: br, left: pieceBytes - int64(len(first))}
-			var body io.Reader = p
-			if first != nil {
-				body = io.MultiReader(bytes.NewReader(first), p)
-				if k > 1 {
-					f.lines-- // the first line again: the piece's own are numbered as in the file
-				}
-			}
-			before := len(f.Warnings)
-			ss, failed := readPiece(ctx, r, f, body)
-			empty = empty || failed
-			if first != nil {
-				if k > 1 { // what the first line gave was told with the first piece
-					kept := slices.DeleteFunc(f.Warnings[before:], func(w Warning) bool { return w.Line == f.lines+1 })
-					f.Warnings = f.Warnings[:before+len(kept)]
-				}
-				f.lines++
-			}
-			io.Copy(io.Discard, p) // what a reader that failed left of it
-			f.lines += p.lines
-			_, err := br.Peek(1)
-			last := err != nil || ctx.Err() != nil
-			read += len(ss)
-			if k == 1 && last {
-				emit(r, 0, ss, 0)
-				break
-			}
-			for _, s := range ss {
-				volumes[s.ID]++
-				s.Volume = volumes[s.ID]
-			}
-			emit(r, k, ss, p.size)
-			if last {
-				break
-			}
-		}
+		read, empty = readVolumes(ctx, r, f, body, pieceBytes, emit)
 	}
 	if read == 0 && !empty {
 		f.Warn(0, "%s file holds no messages", r.Name)
 	}
 	return r
+}
+
+// readVolumes reads body with r a piece of about pieceBytes at a time, as
+// readPieces does, and says how many sessions it read and whether a piece
+// failed.
+func readVolumes(ctx context.Context, r *Reader, f *File, body io.Reader, pieceBytes int64, emit func(r *Reader, k int, ss []*transcript.Session, size int64)) (read int, failed bool) {
+	br := bufio.NewReaderSize(body, 64<<10)
+	var first []byte // the file's first line, when each piece is read after it
+	if r.Prelude {
+		first, _ = br.ReadBytes('\n')
+	}
+	volumes := map[string]int{} // the volumes of each session so far
+	for k := 1; ; k++ {
+		p := &piece{br: br, left: pieceBytes - int64(len(first))}
+		var body io.Reader = p
+		if first != nil {
+			body = io.MultiReader(bytes.NewReader(first), p)
+			if k > 1 {
+				f.lines-- // the first line again: the piece's own are numbered as in the file
+			}
+		}
+		before := len(f.Warnings)
+		ss, bad := readPiece(ctx, r, f, body)
+		failed = failed || bad
+		if first != nil {
+			if k > 1 { // what the first line gave was told with the first piece
+				kept := slices.DeleteFunc(f.Warnings[before:], func(w Warning) bool { return w.Line == f.lines+1 })
+				f.Warnings = f.Warnings[:before+len(kept)]
+			}
+			f.lines++
+		}
+		io.Copy(io.Discard, p) // what a reader that failed left of it
+		f.lines += p.lines
+		read += len(ss)
+		_, err := br.Peek(1)
+		last := err != nil || ctx.Err() != nil
+		if k == 1 && last { // it fitted in one piece after all
+			emit(r, 0, ss, 0)
+			return read, failed
+		}
+		for _, s := range ss {
+			volumes[s.ID]++
+			s.Volume = volumes[s.ID]
+		}
+		emit(r, k, ss, p.size)
+		if last {
+			return read, failed
+		}
+	}
 }
 
 // readPiece reads what body holds of f with r, and gives its sessions what
