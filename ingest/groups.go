@@ -302,11 +302,17 @@ func (r *Result) Held(i int) bool { return r.groups[i].bodies != nil }
 // Drop lets go of the bodies the groups hold that Load can read back from
 // the cache.
 func (r *Result) Drop() {
-	for _, g := range r.groups {
-		if g.keys != nil {
-			g.release(r.reads)
-			g.bodies = nil
-		}
+	for i := range r.groups {
+		r.Release(i)
+	}
+}
+
+// Release lets go of group i's bodies, if Load can read them back from
+// the cache.
+func (r *Result) Release(i int) {
+	if g := r.groups[i]; g.keys != nil {
+		g.release(r.reads)
+		g.bodies = nil
 	}
 }
 

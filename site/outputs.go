@@ -101,10 +101,14 @@ func (b *builder) sessions(ctx context.Context, outs []output) error {
 	for range workers() {
 		wg.Go(func() {
 			for u := range work {
-				load := b.loader(ctx, b.units[u])
-				for _, i := range b.units[u].sessions {
+				un := b.units[u]
+				load := b.loader(ctx, un)
+				for _, i := range un.sessions {
 					s := b.site.Sessions[i]
 					failed[i] = b.session(outs, &job{i: i, s: s, dig: b.digs[i], body: func() (*transcript.Session, error) { return load(s) }})
+				}
+				if un.left != nil && un.left.Add(-1) == 0 {
+					b.res.Release(un.group)
 				}
 			}
 		})

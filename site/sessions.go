@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/render"
@@ -248,6 +249,9 @@ type unit struct {
 	group    int                  // in ingest.Result.Groups
 	members  []*transcript.Header // the group's sessions, in the order Load returns their bodies
 	sessions []int                // indices in the site's sessions
+	// left counts the units of a held group not yet made: the last lets
+	// the group go, which a big build would otherwise hold to its end.
+	left *atomic.Int32
 }
 
 // makeUnits puts the site's sessions in units, and says which each is in.
@@ -259,6 +263,7 @@ func (b *builder) makeUnits() ([]unit, []int) {
 	var us []unit
 	for g, members := range b.res.Groups() {
 		u := unit{group: g, members: members}
+		from := len(us)
 		for _, m := range members {
 			i, ok := at[m]
 			switch {
@@ -271,6 +276,13 @@ func (b *builder) makeUnits() ([]unit, []int) {
 		}
 		if len(u.sessions) > 0 {
 			us = append(us, u)
+		}
+		if b.res.Held(g) {
+			left := new(atomic.Int32)
+			left.Store(int32(len(us) - from))
+			for k := from; k < len(us); k++ {
+				us[k].left = left
+			}
 		}
 	}
 	unitOf := make([]int, len(b.site.Sessions))

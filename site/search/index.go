@@ -17,7 +17,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"hash"
 	"math/bits"
 	"runtime"
@@ -89,18 +88,12 @@ type Index struct {
 	err                      error // the first failed write
 	sessions                 []sessionRow
 	projects, agents, models []string
-	ids                      map[string]int32 // term → its number
-	lists                    spill            // every appended term's lists, until Write
-	terms                    []termLists      // by term number
+	lists                    spill // every appended term's lists, until Write
 	docs                     int
 	frags                    []fragment // of documents not yet written in a block
 	blocks                   int        // of excerpts written
 	build                    hash.Hash  // of everything written, for the build id
 }
-
-// termLists is what the index keeps of a term's lists while they are in
-// the spill: their sizes in bytes, and the last document it occurs in.
-type termLists struct{ docs, pos, last uint32 }
 
 type sessionRow struct {
 	Session
@@ -122,7 +115,7 @@ type fragment struct {
 // appended, the rest on Write. kinds names the tool kinds in the order of
 // Doc.Kinds bits.
 func New(kinds []string, write func(name string, data []byte) error) *Index {
-	return &Index{kinds: kinds, write: write, ids: map[string]int32{}, build: sha256.New(), writing: make(chan struct{}, 8)}
+	return &Index{kinds: kinds, write: write, build: sha256.New(), writing: make(chan struct{}, 8)}
 }
 
 // Prepared is a session tokenized and ready to append: its distinct terms
@@ -310,25 +303,13 @@ func (ix *Index) Append(p *Prepared) {
 	}
 	from := uint32(0)
 	for k, end := range p.ends {
-		t := p.terms[from:end] // a window on the session's terms: no allocation to look up
-		from = end
-		id, ok := ix.ids[t]
-		if !ok {
-			id = int32(len(ix.ids))
-			ix.ids[strings.Clone(t)] = id // a window would keep the session's terms
-			ix.terms = append(ix.terms, termLists{})
-		}
-		// The term's lists go to the spill, their first document
-		// counted from the term's last in the sessions before.
 		d, q := p.lists(k)
 		first, w := binary.Uvarint(d)
-		tl := &ix.terms[id]
-		delta := uint64(ix.docs + int(first) - int(tl.last))
-		n := uvarintLen(delta) + len(d) - w
-		ix.lists.record(id, delta, d[w:], q)
-		tl.docs += uint32(n)
-		tl.pos += uint32(len(q))
-		tl.last = uint32(ix.docs) + p.last[k]
+		ix.lists.add(p.terms[from:end], ix.docs, first, d[w:], q, p.last[k])
+		from = end
+	}
+	if ix.lists.full() {
+		ix.lists.flush()
 	}
 	ix.docs += len(p.frags)
 	ix.frags = append(ix.frags, p.frags...)
@@ -729,162 +710,128 @@ func (ix *Index) Write() error {
 	if len(ix.frags) > 0 {
 		ix.writeBlock(len(ix.frags))
 	}
-	order := make([]term, 0, len(ix.ids))
-	for t, id := range ix.ids {
-		order = append(order, term{t, id})
-	}
-	ix.ids = nil // the sorted terms have them all
-	order = sortTerms(order)
-
+	// Terms come from the spill in order, with their lists whole, and are
+	// cut into shards as they come; a group of PosGroup shards at a time
+	// is encoded and written by other goroutines while the next is read.
 	// Shards are named by number; the meta file lists where each starts,
 	// as the shortest prefix of its first term that sorts after the last
 	// term of the shard before, which keeps the meta file small however
 	// many shards there are.
-	var shards [][]term
-	var starts []string
-	for from, size := 0, 0; from < len(order); {
-		to := from
-		for ; to < len(order) && size < shardTarget; to++ {
-			size += len(order[to].t) + 3*int(ix.terms[order[to].id].docs) // a varint byte is about three bytes of JSON
-		}
-		prev := ""
-		if from > 0 {
-			prev = order[from-1].t
-		}
-		starts = append(starts, shortestAfter(prev, order[from].t, from == 0))
-		shards = append(shards, order[from:to])
-		from, size = to, 0
+	var (
+		starts []string
+		groups []*group
+		g      *group
+		sh     *shard
+		prev   string
+		size   int
+	)
+	jobs := make(chan *group, 4)
+	var workers sync.WaitGroup
+	// Writing a file mostly waits on the file system: more writers than
+	// cores keep the cores busy.
+	for range 4 * runtime.GOMAXPROCS(0) {
+		workers.Go(func() {
+			for g := range jobs {
+				ix.encode(g)
+			}
+		})
 	}
-	// The shards are made a pass at a time: each pass reads the spill and
-	// keeps the lists of its shards' terms only, so the index never holds
-	// every list at once.
-	sums := make([][sha256.Size]byte, len(shards))
-	errs := make([]error, len(shards))
-	positions := make([][]byte, len(shards)) // of each shard, until its group is written
-	slot := make([]int32, len(ix.terms))     // a term's place in the pass's lists, or -1
-	for i := range slot {
-		slot[i] = -1
-	}
-	for from := 0; from < len(shards); {
-		to, bytes := from, 0
-		for ; to < len(shards) && (to == from || bytes < passBytes); to++ {
-			for _, t := range shards[to] {
-				bytes += int(ix.terms[t.id].docs + ix.terms[t.id].pos)
+	err := ix.lists.each(func(t string, docs, pos []byte) {
+		if sh == nil {
+			if g == nil {
+				g = &group{n: len(groups)}
+				groups = append(groups, g)
+			}
+			starts = append(starts, shortestAfter(prev, t, len(starts) == 0))
+			sh = &shard{}
+			g.shards = append(g.shards, sh)
+			size = 0
+		}
+		sh.terms = append(sh.terms, t)
+		sh.docs, sh.pos = append(sh.docs, docs...), append(sh.pos, pos...)
+		sh.docEnds, sh.posEnds = append(sh.docEnds, len(sh.docs)), append(sh.posEnds, len(sh.pos))
+		prev = t
+		size += len(t) + 3*len(docs) // a varint byte is about three bytes of JSON
+		if size >= shardTarget {
+			sh = nil
+			if len(g.shards) == PosGroup {
+				jobs <- g
+				g = nil
 			}
 		}
-		docs, pos, err := ix.pass(shards[from:to], slot)
-		if err != nil {
-			return err
-		}
-		ix.encode(shards, from, to, docs, pos, sums, errs, positions)
-		from = to
+	})
+	if g != nil {
+		jobs <- g
 	}
+	close(jobs)
+	workers.Wait()
 	ix.lists.close()
 	ix.pending.Wait()
-	if err := errors.Join(append(errs, ix.err)...); err != nil {
-		return err
-	}
+	errs := []error{err, ix.err}
 	build := ix.build
-	for _, sum := range sums {
-		build.Write(sum[:])
+	for _, g := range groups {
+		errs = append(errs, g.err)
+		for _, sum := range g.sums {
+			build.Write(sum[:])
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
 	}
 	return ix.writeTables(build, starts)
 }
 
-// passBytes is how much of the lists one pass of Write holds.
-var passBytes = 64 << 20
-
-// pass reads the lists of the terms of shards from the spill: docs[k] and
-// pos[k] are the lists of the k-th term of the shards, in order.
-func (ix *Index) pass(shards [][]term, slot []int32) (docs, pos [][]byte, err error) {
-	var total, ptotal int
-	k := int32(0)
-	for _, sh := range shards {
-		for _, t := range sh {
-			slot[t.id] = k
-			k++
-			total += int(ix.terms[t.id].docs)
-			ptotal += int(ix.terms[t.id].pos)
-		}
-	}
-	defer func() {
-		for _, sh := range shards {
-			for _, t := range sh {
-				slot[t.id] = -1
-			}
-		}
-	}()
-	docs, pos = make([][]byte, k), make([][]byte, k)
-	all, allPos := make([]byte, total), make([]byte, ptotal)
-	for _, sh := range shards {
-		for _, t := range sh {
-			j := slot[t.id]
-			d, q := ix.terms[t.id].docs, ix.terms[t.id].pos
-			docs[j], all = all[:0:d], all[d:]
-			pos[j], allPos = allPos[:0:q], allPos[q:]
-		}
-	}
-	err = ix.lists.each(func(id int32, delta uint64, d, q []byte) {
-		if j := slot[id]; j >= 0 {
-			docs[j] = append(binary.AppendUvarint(docs[j], delta), d...)
-			pos[j] = append(pos[j], q...)
-		}
-	})
-	return docs, pos, err
+// A group is PosGroup shards, whose positions share a file.
+type group struct {
+	n      int // shards n*PosGroup onwards
+	shards []*shard
+	sums   [][sha256.Size]byte // of each shard, for the build id
+	err    error
 }
 
-// encode encodes and writes shards from..to-1, whose lists are docs and
-// pos in order. It is most of the work of Write, and each shard is on its
-// own: they go on every core.
-func (ix *Index) encode(shards [][]term, from, to int, docs, pos [][]byte, sums [][sha256.Size]byte, errs []error, positions [][]byte) {
-	at := make([]int, to-from+1) // where each shard's lists start in docs
-	for i := from; i < to; i++ {
-		at[i-from+1] = at[i-from] + len(shards[i])
+// shard is a shard's terms and their lists, one after another.
+type shard struct {
+	terms            []string
+	docs, pos        []byte
+	docEnds, posEnds []int
+}
+
+// encode encodes and writes the shards of g and their positions.
+func (ix *Index) encode(g *group) {
+	positions := make([][]byte, len(g.shards))
+	g.sums = make([][sha256.Size]byte, len(g.shards))
+	var errs []error
+	for j, sh := range g.shards {
+		docs, pos := make([][]byte, len(sh.terms)), make([][]byte, len(sh.terms))
+		d, q := 0, 0
+		for k := range sh.terms {
+			docs[k], pos[k] = sh.docs[d:sh.docEnds[k]], sh.pos[q:sh.posEnds[k]]
+			d, q = sh.docEnds[k], sh.posEnds[k]
+		}
+		shard, p := shardJSON(sh.terms, docs, pos)
+		h := sha256.New()
+		h.Write(shard)
+		h.Write(p)
+		h.Sum(g.sums[j][:0])
+		positions[j] = p
+		errs = append(errs, ix.write("t/"+strconv.Itoa(g.n*PosGroup+j)+".json", shard))
 	}
-	// Writing a file mostly waits on the file system: more writers than
-	// cores keep the cores busy.
-	next := atomic.Int64{}
-	next.Store(int64(from))
-	parallelN(4*runtime.GOMAXPROCS(0), func(int, int) {
-		for i := int(next.Add(1) - 1); i < to; i = int(next.Add(1) - 1) {
-			names := make([]string, len(shards[i]))
-			for k, t := range shards[i] {
-				names[k] = t.t
-			}
-			d, q := docs[at[i-from]:at[i-from+1]], pos[at[i-from]:at[i-from+1]]
-			shard, p := shardJSON(names, d, q)
-			h := sha256.New()
-			h.Write(shard)
-			h.Write(p)
-			h.Sum(sums[i][:0])
-			positions[i] = p
-			errs[i] = ix.write("t/"+strconv.Itoa(i)+".json", shard)
-		}
-	})
-	// The positions of a group of shards, once the pass has made its
-	// last: a list of each shard's.
-	for g := from / PosGroup; g*PosGroup < to; g++ {
-		first, last := g*PosGroup, min((g+1)*PosGroup, len(shards))
-		if last > to {
-			break // the next pass ends it
-		}
-		n := 1
-		for _, p := range positions[first:last] {
-			n += len(p) + 1
-		}
-		data := append(make([]byte, 0, n), '[')
-		for i, p := range positions[first:last] {
-			if i > 0 {
-				data = append(data, ',')
-			}
-			data = append(data, p...)
-			positions[first+i] = nil
-		}
-		data = append(data, ']')
-		if err := ix.write("q/"+strconv.Itoa(g)+".json", data); err != nil {
-			errs[first] = cmp.Or(errs[first], err)
-		}
+	g.shards = nil
+	// The positions of the group: a list of each shard's.
+	n := 1
+	for _, p := range positions {
+		n += len(p) + 1
 	}
+	data := append(make([]byte, 0, n), '[')
+	for j, p := range positions {
+		if j > 0 {
+			data = append(data, ',')
+		}
+		data = append(data, p...)
+	}
+	data = append(data, ']')
+	errs = append(errs, ix.write("q/"+strconv.Itoa(g.n)+".json", data))
+	g.err = errors.Join(errs...)
 }
 
 // writeTables writes the table of sessions and the meta file.
@@ -961,17 +908,6 @@ func shortestAfter(prev, first string, isFirst bool) string {
 func shortHash(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:6])
-}
-
-// Stats describe an index, for benchmarks.
-func (ix *Index) Stats() string {
-	var postings, positions int
-	for _, tl := range ix.terms {
-		postings += int(tl.docs)
-		positions += int(tl.pos)
-	}
-	return fmt.Sprintf("%d sessions, %d documents, %d terms, %d KiB of postings in sessions, %d KiB of positions",
-		len(ix.sessions), ix.docs, len(ix.ids), postings>>10, positions>>10)
 }
 
 // MarshalBinary encodes a prepared session for the build cache: lengths

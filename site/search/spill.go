@@ -3,41 +3,148 @@ package search
 import (
 	"bufio"
 	"bytes"
+	"container/heap"
 	"encoding/binary"
 	"io"
 	"os"
 	"slices"
+	"strings"
 )
 
-// spill holds the index's lists from Append to Write, one record per term
-// of each session: in memory while they are few, past spillMemory in a
-// temporary file, so that a big site's index is never in memory whole.
+// spill holds the index's terms and lists from Append to Write a run at a
+// time: a run gathers the lists of sessions by term in memory, and past
+// spillMemory it is sorted by term and written to a temporary file, where
+// Write merges the runs. So neither the lists nor the table of terms is
+// ever in memory whole: at 10,000 sessions the table alone was millions
+// of terms, a few hundred megabytes that every collection marked.
 type spill struct {
-	buf  []byte
-	f    *os.File
-	name string // the file's name, while it has one to remove
-	err  error
+	ids   map[string]int32 // the run's terms → their numbers in it
+	terms []termLists      // by number in the run
+	text  []string         // by number in the run
+	buf   []byte           // the run's records, in the order they were added
+	f     *os.File
+	name  string  // the file's name, while it has one to remove
+	ends  []int64 // where each run written ends in f
+	err   error
 }
 
-// spillMemory and passBytes are variables for the tests to make small.
+// termLists is what a run keeps of a term's lists: their sizes in bytes,
+// and the last document it occurs in.
+type termLists struct{ docs, pos, last uint32 }
+
+// spillMemory is a variable for the tests to make small.
 var spillMemory = 32 << 20
 
-// record adds the lists of term id in one session: its postings, the
-// first document's delta apart, and its positions.
-func (s *spill) record(id int32, delta uint64, docs, pos []byte) {
+// add adds the lists of a term in one session: its postings, of which
+// the first document is first (counted from the session's first
+// document, at base) and the rest is docs, its positions and last, its
+// last document.
+func (s *spill) add(t string, base int, first uint64, docs, pos []byte, last uint32) {
+	if s.ids == nil {
+		s.ids = map[string]int32{}
+	}
+	id, ok := s.ids[t]
+	if !ok {
+		id = int32(len(s.terms))
+		t = strings.Clone(t) // a window would keep the session's terms
+		s.ids[t] = id
+		s.terms = append(s.terms, termLists{})
+		s.text = append(s.text, t)
+	}
+	// The first document is counted from the term's last in the run
+	// before it, or from 0 in a run's first: Write counts it on from the
+	// runs before.
+	tl := &s.terms[id]
+	delta := uint64(base) + first - uint64(tl.last)
 	s.buf = binary.AppendUvarint(s.buf, uint64(id))
 	s.buf = binary.AppendUvarint(s.buf, delta)
 	s.buf = binary.AppendUvarint(s.buf, uint64(len(docs)))
 	s.buf = append(s.buf, docs...)
 	s.buf = binary.AppendUvarint(s.buf, uint64(len(pos)))
 	s.buf = append(s.buf, pos...)
-	if len(s.buf) >= spillMemory {
-		s.flush()
-	}
+	tl.docs += uint32(uvarintLen(delta) + len(docs))
+	tl.pos += uint32(len(pos))
+	tl.last = uint32(base) + last
 }
 
+// full reports whether the run should be written out.
+func (s *spill) full() bool { return len(s.buf)+40*len(s.terms) >= spillMemory }
+
+// run writes the run out: each term in order, with its lists whole.
+func (s *spill) run(w io.Writer) error {
+	order := make([]term, len(s.text))
+	for i, t := range s.text {
+		order[i] = term{t, int32(i)}
+	}
+	order = sortTerms(order)
+	// Each term's records, in the order they were added: offsets into
+	// buf, grouped by term.
+	start := make([]uint32, len(s.terms)+1)
+	var recs []uint32
+	for off := 0; off < len(s.buf); {
+		id, _, next := s.record(off)
+		start[id+1]++
+		recs = append(recs, uint32(off))
+		off = next
+	}
+	for i := 1; i < len(start); i++ {
+		start[i] += start[i-1]
+	}
+	at := slices.Clone(start)
+	grouped := make([]uint32, len(recs))
+	for _, off := range recs {
+		id, _, _ := s.record(int(off))
+		grouped[at[id]] = off
+		at[id]++
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	var n []byte
+	for _, t := range order {
+		tl := s.terms[t.id]
+		n = binary.AppendUvarint(n[:0], uint64(len(t.t)))
+		n = append(n, t.t...)
+		n = binary.AppendUvarint(n, uint64(tl.last))
+		n = binary.AppendUvarint(n, uint64(tl.docs))
+		bw.Write(n)
+		mine := grouped[start[t.id]:start[t.id+1]]
+		for _, off := range mine {
+			_, r, _ := s.record(int(off))
+			bw.Write(binary.AppendUvarint(n[:0], r.delta))
+			bw.Write(r.docs)
+		}
+		bw.Write(binary.AppendUvarint(n[:0], uint64(tl.pos)))
+		for _, off := range mine {
+			_, r, _ := s.record(int(off))
+			bw.Write(r.pos)
+		}
+	}
+	clear(s.ids)
+	s.terms, s.text, s.buf = s.terms[:0], s.text[:0], s.buf[:0]
+	return bw.Flush()
+}
+
+type record struct {
+	delta     uint64
+	docs, pos []byte
+}
+
+// record decodes the record at off in buf, and where the next starts.
+func (s *spill) record(off int) (id int32, r record, next int) {
+	b := s.buf[off:]
+	v, n := binary.Uvarint(b)
+	id, b = int32(v), b[n:]
+	r.delta, n = binary.Uvarint(b)
+	b = b[n:]
+	l, n := binary.Uvarint(b)
+	r.docs, b = b[n:n+int(l)], b[n+int(l):]
+	l, n = binary.Uvarint(b)
+	r.pos, b = b[n:n+int(l)], b[n+int(l):]
+	return id, r, len(s.buf) - len(b)
+}
+
+// flush writes the run to the temporary file.
 func (s *spill) flush() {
-	if s.err != nil || len(s.buf) == 0 {
+	if s.err != nil || len(s.terms) == 0 {
 		return
 	}
 	if s.f == nil {
@@ -49,47 +156,120 @@ func (s *spill) flush() {
 			s.name = ""
 		}
 	}
-	_, s.err = s.f.Write(s.buf)
-	s.buf = s.buf[:0]
+	if s.err = s.run(s.f); s.err != nil {
+		return
+	}
+	end, err := s.f.Seek(0, io.SeekCurrent)
+	s.ends, s.err = append(s.ends, end), err
 }
 
-// each calls fn with every record, in the order they were added.
-func (s *spill) each(fn func(id int32, delta uint64, docs, pos []byte)) error {
-	if s.f == nil {
-		return s.read(bufio.NewReader(bytes.NewReader(s.buf)), fn)
+// each calls fn with every term in order and its lists whole: the
+// postings of every run one after another, each run's first document
+// counted on from the run before, and the positions. fn must not keep
+// docs or pos.
+func (s *spill) each(fn func(t string, docs, pos []byte)) error {
+	var readers []*runReader
+	if len(s.ends) > 0 {
+		s.flush()
+		if s.err != nil {
+			return s.err
+		}
+		from := int64(0)
+		for _, end := range s.ends {
+			readers = append(readers, &runReader{r: bufio.NewReaderSize(io.NewSectionReader(s.f, from, end-from), 64<<10)})
+			from = end
+		}
+	} else if len(s.terms) > 0 { // one run, never written out
+		var b bytes.Buffer
+		if err := s.run(&b); err != nil {
+			return err
+		}
+		readers = append(readers, &runReader{r: bufio.NewReader(&b)})
 	}
-	s.flush()
-	if s.err != nil {
-		return s.err
+	var h runHeap
+	for i, r := range readers {
+		r.n = i
+		if r.next() {
+			h = append(h, r)
+		} else if r.err != nil {
+			return r.err
+		}
 	}
-	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
-		return err
-	}
-	return s.read(bufio.NewReaderSize(s.f, 1<<20), fn)
-}
-
-func (s *spill) read(r *bufio.Reader, fn func(id int32, delta uint64, docs, pos []byte)) error {
+	heap.Init(&h)
+	var t string
 	var docs, pos []byte
-	for {
-		id, err := binary.ReadUvarint(r)
-		if err == io.EOF {
-			return nil
+	for len(h) > 0 {
+		t = string(h[0].term)
+		docs, pos = docs[:0], pos[:0]
+		last := uint64(0)
+		for len(h) > 0 && string(h[0].term) == t {
+			r := h[0]
+			first, n := binary.Uvarint(r.docs)
+			docs = binary.AppendUvarint(docs, first-last)
+			docs = append(docs, r.docs[n:]...)
+			pos = append(pos, r.pos...)
+			last = r.last
+			if r.next() {
+				heap.Fix(&h, 0)
+			} else if r.err != nil {
+				return r.err
+			} else {
+				heap.Pop(&h)
+			}
 		}
-		if err != nil {
-			return err
-		}
-		delta, err := binary.ReadUvarint(r)
-		if err != nil {
-			return err
-		}
-		if docs, err = readList(r, docs); err != nil {
-			return err
-		}
-		if pos, err = readList(r, pos); err != nil {
-			return err
-		}
-		fn(int32(id), delta, docs, pos)
+		fn(t, docs, pos)
 	}
+	return nil
+}
+
+// runReader reads a run's terms one at a time.
+type runReader struct {
+	r               *bufio.Reader
+	n               int // the run's number: of equal terms, the earlier run's come first
+	term, docs, pos []byte
+	last            uint64
+	err             error
+}
+
+func (r *runReader) next() bool {
+	var err error
+	if r.term, err = readList(r.r, r.term); err != nil {
+		if err != io.EOF {
+			r.err = err
+		}
+		return false
+	}
+	if r.last, err = binary.ReadUvarint(r.r); err == nil {
+		if r.docs, err = readList(r.r, r.docs); err == nil {
+			r.pos, err = readList(r.r, r.pos)
+		}
+	}
+	if err != nil {
+		if err == io.EOF { // a run ends between terms, never inside one
+			err = io.ErrUnexpectedEOF
+		}
+		r.err = err
+		return false
+	}
+	return true
+}
+
+type runHeap []*runReader
+
+func (h runHeap) Len() int { return len(h) }
+func (h runHeap) Less(i, j int) bool {
+	if c := bytes.Compare(h[i].term, h[j].term); c != 0 {
+		return c < 0
+	}
+	return h[i].n < h[j].n
+}
+func (h runHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *runHeap) Push(x any)   { *h = append(*h, x.(*runReader)) }
+func (h *runHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // readList reads a length and that many bytes, into buf.
@@ -110,5 +290,5 @@ func (s *spill) close() {
 			os.Remove(s.name)
 		}
 	}
-	s.buf, s.f = nil, nil
+	s.buf, s.f, s.ids, s.terms, s.text = nil, nil, nil, nil, nil
 }
