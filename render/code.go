@@ -35,29 +35,26 @@ func Rows(rows []Row, p string) template.HTML {
 			code.WriteByte('\n')
 		}
 	}
-	var lines []string
+	var lines html
 	if l := fileLexer(p); l != nil && highlightable(code.String(), len(rows)) {
-		lines, _ = highlighted.do("rows", l.Config().Name, code.String(), func() ([]string, bool) {
+		lines, _ = highlighted.do("rows", l.Config().Name, code.String(), func() (html, bool) {
 			it, err := l.Tokenise(nil, code.String())
 			if err != nil {
-				return nil, false
+				return html{}, false
 			}
-			var out []string
+			var out html
 			var b strings.Builder
 			for _, toks := range chroma.SplitTokensIntoLines(it.Tokens()) {
 				writeTokens(&b, toks)
-				out = append(out, b.String())
-				b.Reset()
+				out.ends = append(out.ends, uint32(b.Len()))
 			}
+			out.s = b.String()
 			return out, true
 		})
 	}
 	// Sized once: the markup of a row is about 60 bytes, and its code is
 	// its text or its highlighted HTML.
-	n += 64 * len(rows)
-	for _, l := range lines {
-		n += len(l)
-	}
+	n += 64*len(rows) + len(lines.s)
 	var b strings.Builder
 	b.Grow(n)
 	b.WriteString(`<pre class="chroma rows"><code>`)
@@ -84,8 +81,8 @@ func Rows(rows []Row, p string) template.HTML {
 		switch {
 		case r.Op == '@':
 			template.HTMLEscape(&b, []byte(r.Text))
-		case lines != nil && i < len(lines):
-			b.WriteString(lines[i])
+		case i < lines.rows():
+			b.WriteString(lines.row(i))
 			i++
 		default:
 			template.HTMLEscape(&b, []byte(r.Text))

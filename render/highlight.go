@@ -69,14 +69,14 @@ func format(code, lang string, l chroma.Lexer) template.HTML {
 	if l == nil || !highlightable(code, strings.Count(code, "\n")+1) {
 		return Plain(code, lang)
 	}
-	html, ok := highlighted.do("block", l.Config().Name, code, func() ([]string, bool) {
-		html, ok := chromaHTML(l, code)
-		return []string{html}, ok
+	h, ok := highlighted.do("block", l.Config().Name, code, func() (html, bool) {
+		s, ok := chromaHTML(l, code)
+		return html{s: s}, ok
 	})
 	if !ok {
 		return Plain(code, lang)
 	}
-	return template.HTML(`<div class="highlight" data-lang="` + template.HTMLEscapeString(lang) + `">` + html[0] + "</div>")
+	return template.HTML(`<div class="highlight" data-lang="` + template.HTMLEscapeString(lang) + `">` + h.s + "</div>")
 }
 
 // chromaHTML is code highlighted by chroma, with no memo.

@@ -14,7 +14,7 @@ import (
 // of the input. The HTML names classes, not colours, so the style is not
 // part of the key: a change of style changes only the stylesheet.
 type htmlMemo struct {
-	*memo.Memo[memoKey, []string]
+	*memo.Memo[memoKey, html]
 	// making shares a value being made with whoever asks for it meanwhile:
 	// sessions rendered at once on every core often show the same files or
 	// are copies of one another (a third of what chroma highlighted in the
@@ -24,6 +24,27 @@ type htmlMemo struct {
 
 type memoKey [sha256.Size]byte
 
+// html is what a memo keeps: HTML, and of highlighted rows where each row
+// ends in it. One string, not a string a row: a full memo of rows was
+// hundreds of thousands of small objects that the collector marked at
+// every cycle, and at 10,000 sessions it ran every 200 MB allocated.
+type html struct {
+	s    string
+	ends []uint32
+}
+
+// rows is how many rows h holds.
+func (h html) rows() int { return len(h.ends) }
+
+// row is row i of h.
+func (h html) row(i int) string {
+	from := uint32(0)
+	if i > 0 {
+		from = h.ends[i-1]
+	}
+	return h.s[from:h.ends[i]]
+}
+
 // Highlighted code and rendered Markdown have a memo each, so that a flood
 // of text never evicts code, which costs far more to make again.
 var (
@@ -32,12 +53,8 @@ var (
 )
 
 func newMemo(limit int) *htmlMemo {
-	return &htmlMemo{Memo: memo.New[memoKey](limit, func(v []string) int {
-		n := sha256.Size
-		for _, s := range v {
-			n += len(s) + 16
-		}
-		return n
+	return &htmlMemo{Memo: memo.New[memoKey](limit, func(v html) int {
+		return sha256.Size + 48 + len(v.s) + 4*len(v.ends)
 	})}
 }
 
@@ -56,13 +73,13 @@ func keyOf(use, name, input string) memoKey {
 // do returns what produce returns for (use, name, input), from the memo when
 // it has it, or when another caller is making it, once that one is done.
 // produce's result must not depend on anything else.
-func (c *htmlMemo) do(use, name, input string, produce func() ([]string, bool)) ([]string, bool) {
+func (c *htmlMemo) do(use, name, input string, produce func() (html, bool)) (html, bool) {
 	k := keyOf(use, name, input)
 	if v, ok := c.Get(k); ok {
 		return v, true
 	}
 	type made struct {
-		v  []string
+		v  html
 		ok bool
 	}
 	r, _, _ := c.making.Do(string(k[:]), func() (any, error) {

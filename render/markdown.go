@@ -32,16 +32,16 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // transcript must not make the reader's browser fetch anything), and code
 // blocks are highlighted.
 func Markdown(src string) template.HTML {
-	html, _ := markdowns.do("markdown", "", src, func() ([]string, bool) {
+	h, _ := markdowns.do("markdown", "", src, func() (html, bool) {
 		src := controlChars.Replace(StripANSI(src))
 		buf := bufPool.Get().(*bytes.Buffer)
 		defer func() { buf.Reset(); bufPool.Put(buf) }()
 		if err := md.Convert([]byte(src), buf); err != nil {
-			return []string{"<pre>" + template.HTMLEscapeString(src) + "</pre>"}, true
+			return html{s: "<pre>" + template.HTMLEscapeString(src) + "</pre>"}, true
 		}
-		return []string{buf.String()}, true
+		return html{s: buf.String()}, true
 	})
-	return template.HTML(html[0])
+	return template.HTML(h.s)
 }
 
 // controlChars drops C0 control characters, which have no place in HTML,

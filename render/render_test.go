@@ -274,14 +274,14 @@ func TestMemoMakesOnce(t *testing.T) {
 	var made atomic.Int32
 	started, release := make(chan struct{}), make(chan struct{})
 	ask := func() {
-		v, ok := c.do("block", "go", "x := 1", func() ([]string, bool) {
+		v, ok := c.do("block", "go", "x := 1", func() (html, bool) {
 			if made.Add(1) == 1 {
 				close(started)
 			}
 			<-release
-			return []string{"html"}, true
+			return html{s: "html"}, true
 		})
-		if !ok || v[0] != "html" {
+		if !ok || v.s != "html" {
 			t.Errorf("got %v, %v", v, ok)
 		}
 	}
