@@ -14,8 +14,9 @@ import (
 // PieceBytes is how much of a file of records one a line a reader is given
 // at a time (Reader.Pieces): a session in a bigger file is read, cached and
 // shown in volumes (transcript.Session.Volume), a page each, so that no
-// stage of a build holds more than a piece of any file, however big.
-const PieceBytes = 32 << 20
+// stage of a build holds more than a piece of any file, however big. A
+// variable for tests, which make small files read in parts.
+var PieceBytes int64 = 32 << 20
 
 // piece reads r up to the first line end after a size, so that a reader
 // given a file a piece at a time never sees half a record.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -262,10 +263,6 @@ func TestAccessibilityInBrowser(t *testing.T) {
 	axe := axeSource(t)
 	ctx, _ := browser(t)
 	site, list := viewerSite(t)
-	type violation struct {
-		ID, Impact, Help string
-		Nodes            []string
-	}
 	pages := []string{"", "projects/a-project-whose-name-is-sixty-four-characters/", list[0].URL, "search/?q=tarfile", "stats/"}
 	for _, theme := range []string{"light", "dark"} {
 		do(t, ctx, media("prefers-color-scheme", theme))
@@ -274,12 +271,64 @@ func TestAccessibilityInBrowser(t *testing.T) {
 			if strings.HasPrefix(p, "search/") {
 				do(t, ctx, chromedp.WaitVisible(chromedp.CSS(".search-hit-link")))
 			}
-			do(t, ctx, chromedp.Evaluate[chromedp.Void](axe))
-			vs := run(t, ctx, chromedp.Evaluate[[]violation](`axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations
-				.filter(v => v.impact === "serious" || v.impact === "critical")
-				.map(v => ({ID: v.id, Impact: v.impact, Help: v.help, Nodes: v.nodes.slice(0, 3).map(n => n.target.join(" ") + ": " + n.failureSummary)})))`, chromedp.EvalAwaitPromise))
-			for _, v := range vs {
-				t.Errorf("/%s, %s theme: %s %s (%s): %q", p, theme, v.Impact, v.ID, v.Help, v.Nodes)
+			checkAxe(t, ctx, axe, p+", "+theme+" theme")
+		}
+	}
+}
+
+// checkAxe runs axe-core on the page open in ctx: no serious or critical
+// violation.
+func checkAxe(t *testing.T, ctx context.Context, axe, page string) {
+	t.Helper()
+	type violation struct {
+		ID, Impact, Help string
+		Nodes            []string
+	}
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](axe))
+	vs := run(t, ctx, chromedp.Evaluate[[]violation](`axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations
+		.filter(v => v.impact === "serious" || v.impact === "critical")
+		.map(v => ({ID: v.id, Impact: v.impact, Help: v.help, Nodes: v.nodes.slice(0, 3).map(n => n.target.join(" ") + ": " + n.failureSummary)})))`, chromedp.EvalAwaitPromise))
+	for _, v := range vs {
+		t.Errorf("/%s: %s %s (%s): %q", page, v.Impact, v.ID, v.Help, v.Nodes)
+	}
+}
+
+// The parts of a long session, read in pieces as a file of gigabytes is
+// (here pieces of 2 KB), are pages a phone reads without sideways scroll,
+// that pass axe in both themes and link each other in order.
+func TestVolumePagesInBrowser(t *testing.T) {
+	axe := axeSource(t)
+	ctx, _ := browser(t)
+	defer func(n int64) { ingest.PieceBytes = n }(ingest.PieceBytes)
+	ingest.PieceBytes = 2 << 10
+	cfg, _, err := build(t, extract(t, "testdata/viewer.txtar"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(cfg.Destination)))
+	t.Cleanup(srv.Close)
+	byVolume := map[int]string{}
+	for _, e := range readSessions(t, cfg.Destination) {
+		if e.Volume > 0 && e.ID == "44444444-dddd-4000-8000-000000000004" {
+			byVolume[e.Volume] = e.URL
+		}
+	}
+	var parts []string
+	for k := 1; byVolume[k] != ""; k++ {
+		parts = append(parts, byVolume[k])
+	}
+	if len(parts) < 2 || len(parts) != len(byVolume) {
+		t.Fatalf("the long Claude session is in parts %v, want 1, 2… and at least 2", byVolume)
+	}
+	checkPhoneWidths(t, ctx, srv.URL+"/", parts)
+	for _, theme := range []string{"light", "dark"} {
+		do(t, ctx, chromedp.EmulateViewport(1280, 900), media("prefers-color-scheme", theme))
+		for k, p := range parts {
+			do(t, ctx, chromedp.Navigate(srv.URL+"/"+p), chromedp.WaitReady(chromedp.CSS("footer")))
+			checkAxe(t, ctx, axe, p+", "+theme+" theme")
+			current := run(t, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('.volumes [aria-current="page"]')].map(a => a.textContent)`))
+			if want := strconv.Itoa(k + 1); len(current) != 2 || current[0] != want || current[1] != want {
+				t.Errorf("/%s: the parts' navs mark %q as this part, want %s twice", p, current, want)
 			}
 		}
 	}

@@ -68,7 +68,11 @@ func TestVolumesAreOneSession(t *testing.T) {
 	if len(anchors) != 4 || anchors[0][1] != "5" || anchors[3][1] != "8" {
 		t.Errorf("anchors %v: want m-5 to m-8, after the 4 messages of the first volume", anchors)
 	}
-	for _, want := range []string{`aria-label="Parts of this session"`, "Part 2 of 3", head.Path + `index.html" rel="prev">1</a>`,
+	// Two navs, each a landmark of its own name.
+	if strings.Count(page, `aria-label="Parts of this session"`) != 1 || strings.Count(page, `aria-label="Parts of this session, again"`) != 1 {
+		t.Error("the parts' navs are not one above and one below the messages, each named apart")
+	}
+	for _, want := range []string{`class="volumes"`, "Part 2 of 3", head.Path + `index.html" rel="prev">1</a>`,
 		head.Path + `3/index.html" rel="next">3</a>`, `2/index.html" aria-current="page">2</a>`} {
 		if strings.Count(page, want) != 2 {
 			t.Errorf("the page has %d of %q, want 2: above and below the messages", strings.Count(page, want), want)
