@@ -38,18 +38,7 @@ func Rows(rows []Row, p string) template.HTML {
 	var lines html
 	if l := fileLexer(p); l != nil && highlightable(code.String(), len(rows)) {
 		lines, _ = highlighted.do("rows", l.Config().Name, code.String(), func() (html, bool) {
-			it, err := l.Tokenise(nil, code.String())
-			if err != nil {
-				return html{}, false
-			}
-			var out html
-			var b strings.Builder
-			for _, toks := range chroma.SplitTokensIntoLines(it.Tokens()) {
-				writeTokens(&b, toks)
-				out.ends = append(out.ends, uint32(b.Len()))
-			}
-			out.s = b.String()
-			return out, true
+			return highlightRows(l, code.String())
 		})
 	}
 	// Sized once: the markup of a row is about 60 bytes, and its code is
@@ -94,20 +83,51 @@ func Rows(rows []Row, p string) template.HTML {
 	return template.HTML(b.String())
 }
 
-func writeTokens(b *strings.Builder, toks []chroma.Token) {
-	for _, t := range toks {
-		v := strings.TrimSuffix(t.Value, "\n")
-		if v == "" {
+// highlightRows highlights code a row at a time, as chroma's
+// SplitTokensIntoLines splits it, but writes each token as the lexer makes
+// it: holding a file's every token, and again split into rows, was most of
+// what highlighting kept in memory.
+func highlightRows(l chroma.Lexer, code string) (html, bool) {
+	it, err := l.Tokenise(nil, code)
+	if err != nil {
+		return html{}, false
+	}
+	var out html
+	var b strings.Builder
+	n, empty := 0, false // tokens on the row being written, and whether its one token is ""
+	for t := it(); t != chroma.EOF; t = it() {
+		v, split := t.Value, false
+		for i := strings.IndexByte(v, '\n'); i >= 0; i = strings.IndexByte(v, '\n') {
+			writeToken(&b, t.Type, v[:i])
+			out.ends = append(out.ends, uint32(b.Len()))
+			n, v, split = 0, v[i+1:], true
+		}
+		if split && v == "" {
 			continue
 		}
-		cls := tokenClass(t.Type)
-		if cls != "" {
-			b.WriteString(`<span class="` + cls + `">`)
-		}
-		template.HTMLEscape(b, []byte(v))
-		if cls != "" {
-			b.WriteString("</span>")
-		}
+		writeToken(&b, t.Type, v)
+		n++
+		empty = n == 1 && v == ""
+	}
+	if n > 1 || n == 1 && !empty { // chroma drops a last row of one empty token
+		out.ends = append(out.ends, uint32(b.Len()))
+	}
+	out.s = b.String()
+	return out, true
+}
+
+// writeToken writes a token's text, in a span of its class.
+func writeToken(b *strings.Builder, typ chroma.TokenType, v string) {
+	if v == "" {
+		return
+	}
+	cls := tokenClass(typ)
+	if cls != "" {
+		b.WriteString(`<span class="` + cls + `">`)
+	}
+	template.HTMLEscape(b, []byte(v))
+	if cls != "" {
+		b.WriteString("</span>")
 	}
 }
 

@@ -45,5 +45,16 @@ func BenchmarkChroma(b *testing.B) {
 				}
 			}
 		})
+		// As files and edits are shown: a row at a time (Rows).
+		b.Run(c.lang+"/rows", func(b *testing.B) {
+			b.SetBytes(size)
+			for b.Loop() {
+				for _, src := range code {
+					if _, ok := highlightRows(l, src); !ok {
+						b.Fatal("chroma failed")
+					}
+				}
+			}
+		})
 	}
 }
