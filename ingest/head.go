@@ -22,6 +22,7 @@ type Head struct {
 	Path string // slash path relative to the content dir: a hint only
 	Data []byte // up to HeadSize bytes
 	EOF  bool   // Data is the whole file
+	Zstd bool   // the file is compressed, and Data is of what it holds
 
 	once    sync.Once
 	records []Record
@@ -154,6 +155,7 @@ func Sniff(rel string, r io.Reader) (h *Head, body io.Reader, done func(), err e
 		dec.Close()
 		return nil, nil, nil, fmt.Errorf("zstd: %w", err)
 	}
+	h.Zstd = true
 	return h, body, dec.Close, nil
 }
 

@@ -85,7 +85,7 @@ func readPieces(ctx context.Context, fsys fs.FS, name string, f *File, pieceByte
 	}
 	var read int
 	var empty bool // no session, but for a reason a warning tells
-	if pieceBytes <= 0 || r.Pieces == nil || !r.Pieces(h) {
+	if pieceBytes <= 0 || r.Pieces == nil || !r.Pieces(h) || fits(fsys, name, h, pieceBytes) {
 		ss, failed := readPiece(ctx, r, f, body)
 		read, empty = len(ss), failed
 		emit(r, 0, ss, 0)
@@ -96,6 +96,16 @@ func readPieces(ctx context.Context, fsys fs.FS, name string, f *File, pieceByte
 		f.Warn(0, "%s file holds no messages", r.Name)
 	}
 	return r
+}
+
+// fits reports whether the file name of fsys, whose head is h, is known
+// to fit in one piece: read whole, it costs no copy through a piece.
+func fits(fsys fs.FS, name string, h *Head, pieceBytes int64) bool {
+	if h.EOF || h.Zstd { // the head is all of it; or the file's size is not what it holds
+		return h.EOF && int64(len(h.Data)) <= pieceBytes
+	}
+	fi, err := fs.Stat(fsys, name)
+	return err == nil && fi.Size() <= pieceBytes
 }
 
 // readVolumes reads body with r a piece of about pieceBytes at a time, as
