@@ -67,7 +67,8 @@ func (s *spill) add(t string, base int, first uint64, docs, pos []byte, last uin
 	tl.last = uint32(base) + last
 }
 
-// full reports whether the run should be written out.
+// full reports whether the run should be written out: its records, and
+// about 40 bytes a term for the table of its terms.
 func (s *spill) full() bool { return len(s.buf)+40*len(s.terms) >= spillMemory }
 
 // run writes the run out: each term in order, with its lists whole.
@@ -78,13 +79,13 @@ func (s *spill) run(w io.Writer) error {
 	}
 	order = sortTerms(order)
 	// Each term's records, in the order they were added: offsets into
-	// buf, grouped by term.
+	// buf, grouped by term (a counting sort).
 	start := make([]uint32, len(s.terms)+1)
-	var recs []uint32
+	var recs, ids []uint32
 	for off := 0; off < len(s.buf); {
-		id, _, next := s.record(off)
+		id, _, next := s.at(off)
 		start[id+1]++
-		recs = append(recs, uint32(off))
+		recs, ids = append(recs, uint32(off)), append(ids, uint32(id))
 		off = next
 	}
 	for i := 1; i < len(start); i++ {
@@ -92,10 +93,9 @@ func (s *spill) run(w io.Writer) error {
 	}
 	at := slices.Clone(start)
 	grouped := make([]uint32, len(recs))
-	for _, off := range recs {
-		id, _, _ := s.record(int(off))
-		grouped[at[id]] = off
-		at[id]++
+	for i, off := range recs {
+		grouped[at[ids[i]]] = off
+		at[ids[i]]++
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	var n []byte
@@ -108,13 +108,13 @@ func (s *spill) run(w io.Writer) error {
 		bw.Write(n)
 		mine := grouped[start[t.id]:start[t.id+1]]
 		for _, off := range mine {
-			_, r, _ := s.record(int(off))
+			_, r, _ := s.at(int(off))
 			bw.Write(binary.AppendUvarint(n[:0], r.delta))
 			bw.Write(r.docs)
 		}
 		bw.Write(binary.AppendUvarint(n[:0], uint64(tl.pos)))
 		for _, off := range mine {
-			_, r, _ := s.record(int(off))
+			_, r, _ := s.at(int(off))
 			bw.Write(r.pos)
 		}
 	}
@@ -128,8 +128,8 @@ type record struct {
 	docs, pos []byte
 }
 
-// record decodes the record at off in buf, and where the next starts.
-func (s *spill) record(off int) (id int32, r record, next int) {
+// at decodes the record at off in buf, and says where the next starts.
+func (s *spill) at(off int) (id int32, r record, next int) {
 	b := s.buf[off:]
 	v, n := binary.Uvarint(b)
 	id, b = int32(v), b[n:]
