@@ -153,6 +153,7 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 // in the cache under key, or, when it is read in pieces, each piece under a
 // key of its own. With release, a piece stored is dropped at once.
 func parseCached(ctx context.Context, opts Options, fsys fs.FS, name string, f *File, sum, key string, release bool) []read {
+	parsing(opts)
 	c := opts.Cache
 	var (
 		reads []read
@@ -205,6 +206,7 @@ func parseCached(ctx context.Context, opts Options, fsys fs.FS, name string, f *
 
 // readFile reads f without a cache: a read, or one a piece.
 func readFile(ctx context.Context, opts Options, fsys fs.FS, name string, f *File) []read {
+	parsing(opts)
 	var reads []read
 	readPieces(ctx, fsys, name, f, PieceBytes, func(r *Reader, k int, ss []*transcript.Session, size int64) {
 		transform(opts, ss)

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
@@ -309,6 +310,10 @@ type Options struct {
 	// cache.
 	Transform   func(*transcript.Session)
 	TransformID string
+	// Parsing, when set, is called once, as the first file the cache
+	// lacks starts to be parsed: the build compiles its redaction rules
+	// then, on another core, not when the first session waits for them.
+	Parsing func()
 	// Merged, when set, is called with each session once its files are
 	// merged and it is finished: the build counts there what redaction
 	// replaced in the session, which Merge does not add up.
@@ -433,6 +438,9 @@ func (f *file) stat(d fs.DirEntry) (skip string) {
 // Hold keeps whole.
 func readAll(ctx context.Context, opts Options, files []file) []read {
 	release := opts.Release && opts.Cache != nil
+	if opts.Parsing != nil {
+		opts.Parsing = sync.OnceFunc(opts.Parsing)
+	}
 	var held atomic.Int64
 	reads := make([][]read, len(files))
 	order := parallel.LargestFirst(len(files), func(i int) int64 { return files[i].size })
@@ -574,6 +582,12 @@ func ReadFile(ctx context.Context, fsys fs.FS, name string, f *File) (r *Reader,
 		ss = append(ss, piece...)
 	})
 	return r, ss
+}
+
+func parsing(opts Options) {
+	if opts.Parsing != nil {
+		opts.Parsing()
+	}
 }
 
 func transform(opts Options, ss []*transcript.Session) {

@@ -109,6 +109,11 @@ func rules() *ruleSet {
 	return rs
 }
 
+// Warm compiles the built-in rules in the background, unless they are
+// compiled or being compiled: a build calls it as it starts parsing, so
+// that another core makes them while the first files are read.
+func Warm() { go rules() }
+
 // builtin loads the built-in rules once: compiling them takes tens of ms.
 var builtin = sync.OnceValues(func() (*ruleSet, error) {
 	var vc config.ViperConfig

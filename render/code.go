@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
@@ -154,7 +153,7 @@ func fileLexer(p string) chroma.Lexer {
 	if name == "" || name == "." {
 		return nil
 	}
-	return lexer("file:"+name, func(string) chroma.Lexer { return lexers.Match(name) })
+	return lexer("file:"+name, func(string) chroma.Lexer { return matchFile(name) })
 }
 
 // FileDiff is the change a tool made to one file.
