@@ -1,6 +1,7 @@
 package site
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"runtime"
@@ -113,16 +114,22 @@ func (b *builder) sessions(ctx context.Context, outs []output) error {
 			}
 		})
 	}
-	// The biggest first; a session's size is its tool calls and messages,
-	// which is what its page costs.
-	order := parallel.LargestFirst(len(b.units), func(u int) int64 {
+	// The biggest first, then in the site's order, which the search index
+	// appends in; a session's size is its tool calls and messages, which
+	// is what its page costs.
+	order := make([]int, len(b.units))
+	for u := range order {
+		order[u] = u
+	}
+	slices.SortFunc(order, func(u, v int) int { return cmp.Compare(slices.Min(b.units[u].sessions), slices.Min(b.units[v].sessions)) })
+	order = parallel.BigFirst(order, func(u int) int64 {
 		var size int64
 		for _, i := range b.units[u].sessions {
 			st := b.site.Sessions[i].Stats
 			size += int64(st.Messages + st.ToolCalls)
 		}
 		return size
-	})
+	}, workers())
 	go func() {
 		defer close(work)
 		for _, u := range order {
