@@ -123,8 +123,12 @@ type table struct {
 	Locs  map[string]loc
 }
 
-// smallEntry is the most an entry of the small table holds.
-const smallEntry = 4 << 10
+// smallEntry is the most an entry of the small table holds. The table is
+// in memory for the whole build: a group's summaries (3-4 KB, most of it
+// gob's description of their types) kept there made it grow by 4 KB a
+// session, 47 MB at 10,000 that every build held and read and wrote
+// whole; in a pack they cost a read when a warm build needs them.
+const smallEntry = 1 << 10
 
 // lockFile is the file whose lock a build holds while it uses the store.
 const lockFile = "lock"

@@ -31,12 +31,11 @@ type searchIndex struct {
 }
 
 // holdPrepared is how much of sessions prepared before their turn stays
-// in memory. Pages are made biggest first, so most sessions are ready
-// before their turn: dropped, each would be decoded again from the cache
-// by the one goroutine that appends, which then ends a build alone (a
-// fifth of a cold build of the real Claude sessions x20 on one core).
-// Past it, they wait in the cache, so that the postings of all are never
-// held at once.
+// in memory. Pages are made in the site's order but for the big sessions,
+// which go first and so are ready before their turn: dropped, each would
+// be decoded again from the cache by the one goroutine that appends, which
+// then ends a build alone. Past it, they wait in the cache, so that the
+// postings of all are never held at once.
 const holdPrepared = 64 << 20
 
 // searchOutput is the search index of every session, and search/, the
