@@ -117,11 +117,11 @@ func (b *builder) sessions(ctx context.Context, outs []output) error {
 	// The biggest first, then in the site's order, which the search index
 	// appends in; a session's size is its tool calls and messages, which
 	// is what its page costs.
-	order := make([]int, len(b.units))
-	for u := range order {
-		order[u] = u
+	order, first := make([]int, len(b.units)), make([]int, len(b.units))
+	for u, un := range b.units {
+		order[u], first[u] = u, slices.Min(un.sessions) // its first in the site's order
 	}
-	slices.SortFunc(order, func(u, v int) int { return cmp.Compare(slices.Min(b.units[u].sessions), slices.Min(b.units[v].sessions)) })
+	slices.SortFunc(order, func(u, v int) int { return cmp.Compare(first[u], first[v]) })
 	order = parallel.BigFirst(order, func(u int) int64 {
 		var size int64
 		for _, i := range b.units[u].sessions {
