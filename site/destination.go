@@ -93,10 +93,18 @@ func recoverOld(dest string) error {
 // removeStale removes the temporary sites that killed builds of dest left
 // beside it. Only folders with the name of one and the marker of one
 // (building, or a finished site's) are removed, never a user's folder;
-// the lock says no other build of dest is writing one.
+// the lock says no other build of dest is writing one. An empty one goes
+// too: a build killed before it wrote the marker leaves that, and an
+// empty folder holds nothing to lose.
 func removeStale(parent, base string) {
 	stale, _ := filepath.Glob(filepath.Join(parent, "."+base+".tmp-*"))
 	for _, dir := range stale {
+		if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+			continue // a user's file, not a site
+		}
+		if os.Remove(dir) == nil { // only when empty
+			continue
+		}
 		for _, m := range []string{building, marker} {
 			if fi, err := os.Lstat(filepath.Join(dir, m)); err == nil && fi.Mode().IsRegular() {
 				os.RemoveAll(dir)

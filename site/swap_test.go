@@ -122,10 +122,18 @@ func TestLeftoversAreMended(t *testing.T) {
 	put(".public.tmp-222", site)                                            // swapped out, not yet removed
 	put(".public.tmp-333.old", site)                                        // an older version's name
 	put(".public.tmp-mine", map[string][]byte{"notes.txt": []byte("mine")}) // no marker
+	// Killed after making the folder, before writing the marker in it.
+	if err := os.Mkdir(filepath.Join(parent, ".public.tmp-444"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// A file of the user's by that name is not a site either.
+	if err := os.WriteFile(filepath.Join(parent, ".public.tmp-file"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := buildInto(t, src, dest, cache); err != nil {
 		t.Fatal(err)
 	}
-	if b := beside(t, parent); !slices.Equal(b, []string{".public.tmp-mine"}) {
+	if b := beside(t, parent); !slices.Equal(b, []string{".public.tmp-file", ".public.tmp-mine"}) {
 		t.Errorf("beside the site: %v", b)
 	}
 
@@ -143,7 +151,7 @@ func TestLeftoversAreMended(t *testing.T) {
 	if err := buildInto(t, src, dest, cache); err != nil {
 		t.Fatal(err)
 	}
-	if b := beside(t, parent); !slices.Equal(b, []string{".public.tmp-mine"}) {
+	if b := beside(t, parent); !slices.Equal(b, []string{".public.tmp-file", ".public.tmp-mine"}) {
 		t.Errorf("beside the site: %v", b)
 	}
 }
