@@ -1,11 +1,13 @@
 package redact
 
 import (
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"math"
 	"regexp"
 	"regexp/syntax"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -115,7 +117,9 @@ func rules() *ruleSet {
 func Warm() { go rules() }
 
 // builtin loads the built-in rules once: compiling them takes tens of ms.
-var builtin = sync.OnceValues(func() (*ruleSet, error) {
+var builtin = sync.OnceValues(compileBuiltin)
+
+func compileBuiltin() (*ruleSet, error) {
 	var vc config.ViperConfig
 	if err := siteconfig.DecodeTOML(config.DefaultConfig, &vc); err != nil {
 		return nil, fmt.Errorf("gitleaks rules: %w", err)
@@ -131,39 +135,25 @@ var builtin = sync.OnceValues(func() (*ruleSet, error) {
 		rs.rules = append(rs.rules, k.rule())
 	}
 	rs.rules = append(rs.rules, credentials...)
+	srcs := make([]string, len(rs.rules)) // the source of each gitleaks rule's re
 	for _, id := range cfg.OrderedRules {
 		r := cfg.Rules[id]
 		if r.Regex == nil || r.Path != nil || r.SkipReport || superseded[id] {
 			continue // rules about file names, a composite rule's helpers, and ours
-		}
-		// gitleaks' regexp package is the standard library's unless it is
-		// built with the gore2regex tag; compiling the source again keeps
-		// this package independent of that choice.
-		re, err := regexp.Compile(strings.ReplaceAll(r.Regex.String(), secretEnd, secretEndInText))
-		if err != nil {
-			return nil, fmt.Errorf("gitleaks rule %s: %w", id, err)
 		}
 		prio := int8(gitleaks)
 		if id == "generic-api-key" || strings.HasPrefix(id, "curl-") {
 			prio = gitleaksLoose
 		}
 		rs.rules = append(rs.rules, &rule{
-			id: id, re: re, group: r.SecretGroup, entropy: r.Entropy,
+			id: id, group: r.SecretGroup, entropy: r.Entropy,
 			keywords: r.Keywords, allow: r.Allowlists, prio: prio,
 		})
+		srcs = append(srcs, strings.ReplaceAll(r.Regex.String(), secretEnd, secretEndInText))
 	}
 	kwNum := map[string]int{}
 	var kws []string
 	for i, r := range rs.rules {
-		r.span = span(r.re)
-		expr := r.re.String()
-		if rest, ok := strings.CutPrefix(expr, namePrefix); ok {
-			expr = "(?i)" + rest
-			r.fast = regexp.MustCompile(expr)
-		}
-		if ok, word := keywordLed(expr, r.keywords); ok {
-			r.at, r.wordStart = regexp.MustCompile("^(?:"+expr+")"), word
-		}
 		if len(r.keywords) == 0 {
 			rs.always = append(rs.always, i)
 		}
@@ -178,9 +168,49 @@ var builtin = sync.OnceValues(func() (*ruleSet, error) {
 			rs.byKw[n] = append(rs.byKw[n], i)
 		}
 	}
-	rs.trie = ahocorasick.NewTrieBuilder().AddStrings(kws).Build()
+	// The keywords' trie and the rules' expressions are made on every
+	// core: the first session a cold build reads waits for them.
+	var wg sync.WaitGroup
+	wg.Go(func() { rs.trie = ahocorasick.NewTrieBuilder().AddStrings(kws).Build() })
+	errs := make([]error, len(rs.rules))
+	n := runtime.GOMAXPROCS(0)
+	for k := range n {
+		wg.Go(func() {
+			for i := k; i < len(rs.rules); i += n {
+				errs[i] = rs.rules[i].compile(srcs[i])
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
 	return rs, nil
-})
+}
+
+// compile makes r's expressions: re from src, for a gitleaks rule (gitleaks'
+// regexp package is the standard library's unless it is built with the
+// gore2regex tag; compiling the source again keeps this package
+// independent of that choice), and what find runs in its stead.
+func (r *rule) compile(src string) error {
+	if src != "" {
+		re, err := regexp.Compile(src)
+		if err != nil {
+			return fmt.Errorf("gitleaks rule %s: %w", r.id, err)
+		}
+		r.re = re
+	}
+	r.span = span(r.re)
+	expr := r.re.String()
+	if rest, ok := strings.CutPrefix(expr, namePrefix); ok {
+		expr = "(?i)" + rest
+		r.fast = regexp.MustCompile(expr)
+	}
+	if ok, word := keywordLed(expr, r.keywords); ok {
+		r.at, r.wordStart = regexp.MustCompile("^(?:"+expr+")"), word
+	}
+	return nil
+}
 
 // span says how far from its keyword's line a match of re can reach: 0
 // when no match holds a newline, 1 when a bounded number of them, -1 when

@@ -68,3 +68,13 @@ func TestFindsRemembered(t *testing.T) {
 		t.Errorf("a text one byte apart gave %v", got)
 	}
 }
+
+// BenchmarkCompileRules is what the first session a cold build redacts
+// waits for.
+func BenchmarkCompileRules(b *testing.B) {
+	for b.Loop() {
+		if _, err := compileBuiltin(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
