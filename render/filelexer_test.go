@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -79,7 +80,7 @@ func TestMatchFileIsChromas(t *testing.T) {
 	}
 	for _, l := range lexers.GlobalLexerRegistry.Lexers {
 		c := l.Config()
-		for _, g := range append(c.Filenames[:len(c.Filenames):len(c.Filenames)], c.AliasFilenames...) {
+		for _, g := range slices.Concat(c.Filenames, c.AliasFilenames) {
 			for _, n := range globNames(g) {
 				for _, suffix := range []string{"", "~", ".in", "x"} {
 					check(n + suffix)
