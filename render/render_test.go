@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -319,4 +320,30 @@ func TestFileLexerByName(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzCatLine holds the scan of a numbered line to the regular expression
+// it replaced.
+func FuzzCatLine(f *testing.F) {
+	re := regexp.MustCompile(`^ *(\d+)(?:\t|→)(.*)$`)
+	for _, s := range []string{"     7\tpackage x", "     8→func f() {}", "12→", " 1 \tx", "→x", "  \t", "99999999999999999999\tbig", "1→a→b", "1\t\tx", "١\tx", "1\u2192\u2192", "1\xe2\x86", "+1\tx", "1\r"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		if strings.Contains(line, "\n") {
+			return // lines are split on it before
+		}
+		n, text, ok := catLine(line)
+		m := re.FindStringSubmatch(line)
+		if ok != (m != nil) {
+			t.Fatalf("catLine(%q) ok = %v, the expression %v", line, ok, m != nil)
+		}
+		if !ok {
+			return
+		}
+		wantN, _ := strconv.Atoi(m[1])
+		if n != wantN || text != m[2] {
+			t.Fatalf("catLine(%q) = %d, %q; the expression %d, %q", line, n, text, wantN, m[2])
+		}
+	})
 }

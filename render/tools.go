@@ -2,7 +2,6 @@ package render
 
 import (
 	"cmp"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -90,9 +89,22 @@ type ReadView struct {
 	Tail string
 }
 
-// catLine is a line as a read numbers it: "    12\tcode" (cat -n, older
-// Claude Code) or "    12→code".
-var catLine = regexp.MustCompile(`^ *(\d+)(?:\t|→)(.*)$`)
+// catLine reads a line as a read numbers it: "    12\tcode" (cat -n, older
+// Claude Code) or "    12→code". A scan, not a regular expression: a file
+// read is thousands of lines, and matching each was a tenth of a page.
+func catLine(line string) (n int, text string, ok bool) {
+	rest := strings.TrimLeft(line, " ")
+	digits := len(rest) - len(strings.TrimLeft(rest, "0123456789"))
+	if digits == 0 {
+		return 0, "", false
+	}
+	n, _ = strconv.Atoi(rest[:digits])
+	rest = rest[digits:]
+	if text, ok = strings.CutPrefix(rest, "\t"); !ok {
+		text, ok = strings.CutPrefix(rest, "→")
+	}
+	return n, text, ok
+}
 
 // Read returns the view of a read call. The agent's own line numbers are
 // taken off the text, so the page numbers each line once; text without
@@ -105,12 +117,11 @@ func Read(c *transcript.ToolCall) ReadView {
 	lines := splitLines(c.Result.Output)
 	i := 0
 	for ; i < len(lines); i++ {
-		m := catLine.FindStringSubmatch(lines[i])
-		if m == nil {
+		n, text, ok := catLine(lines[i])
+		if !ok {
 			break
 		}
-		n, _ := strconv.Atoi(m[1])
-		v.Rows = append(v.Rows, Row{' ', m[2], n})
+		v.Rows = append(v.Rows, Row{' ', text, n})
 	}
 	if i == 0 {
 		return ReadView{Path: v.Path, Rows: Numbered(c.Result.Output, max(c.Args.Start, 1))}

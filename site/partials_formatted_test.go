@@ -27,7 +27,7 @@ func TestToolPartialFormattedView(t *testing.T) {
 	part := &transcript.Part{Kind: transcript.CallPart, Call: call, Name: "Tool use: **apply_patch** <one> file",
 		Text: "Patched `cache_test.go`: the test **advances** a fake clock."}
 	var buf bytes.Buffer
-	if err := tpl["session"].ExecuteTemplate(&buf, "partials/tool.html", PartView{part, page}); err != nil {
+	if err := tpl["session"].ExecuteTemplate(&buf, "partials/tool.html", partView(part, page)); err != nil {
 		t.Fatal(err)
 	}
 	got := buf.String()

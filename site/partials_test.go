@@ -96,7 +96,7 @@ func TestToolPartialsGolden(t *testing.T) {
 			ingest.CommonArgs.Fill(&call) // as a reader fills them
 			var buf bytes.Buffer
 			part := &transcript.Part{Kind: transcript.CallPart, Call: &call}
-			if err := tpl["session"].ExecuteTemplate(&buf, "partials/tool.html", PartView{part, page}); err != nil {
+			if err := tpl["session"].ExecuteTemplate(&buf, "partials/tool.html", partView(part, page)); err != nil {
 				t.Fatal(err)
 			}
 			got := buf.String()
@@ -150,7 +150,7 @@ func FuzzToolPartial(f *testing.F) {
 		ingest.CommonArgs.Fill(&call)
 		var buf bytes.Buffer
 		part := &transcript.Part{Kind: transcript.CallPart, Call: &call}
-		if err := tpl["session"].ExecuteTemplate(&buf, "partials/tool.html", PartView{part, page}); err != nil {
+		if err := tpl["session"].ExecuteTemplate(&buf, "partials/tool.html", partView(part, page)); err != nil {
 			t.Fatal(err)
 		}
 		if err := htmlcheck.Fragment(buf.String()); err != nil {
@@ -215,7 +215,7 @@ func TestToolViewLookup(t *testing.T) {
 		ingest.CommonArgs.Fill(&c.call)
 		var buf bytes.Buffer
 		part := &transcript.Part{Kind: transcript.CallPart, Call: &c.call}
-		if err := tpl["session"].ExecuteTemplate(&buf, "partials/tool.html", PartView{part, page}); err != nil {
+		if err := tpl["session"].ExecuteTemplate(&buf, "partials/tool.html", partView(part, page)); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(buf.String(), c.want) {

@@ -277,11 +277,29 @@ type Block struct {
 	Entries []Entry
 }
 
-// PartView is a part as a template sees it, with the page it is on.
+// PartView is a part as a template sees it, with the page it is on. It
+// holds the part's fields rather than embedding the part: a template finds
+// a promoted field by reflect's breadth-first search through the embedded
+// structs, at every use, which was a tenth of a session page's rendering.
 type PartView struct {
-	*transcript.Part
-	Page *Page
+	Kind             transcript.PartKind
+	Text, Lang, Name string
+	Call             *transcript.ToolCall
+	Result           *transcript.ToolResult
+	Image            *transcript.Image
+	Event            *transcript.Event
+	Page             *Page
+	part             *transcript.Part
 }
+
+// partView is p as a template on page sees it.
+func partView(p *transcript.Part, page *Page) PartView {
+	return PartView{Kind: p.Kind, Text: p.Text, Lang: p.Lang, Name: p.Name,
+		Call: p.Call, Result: p.Result, Image: p.Image, Event: p.Event, Page: page, part: p}
+}
+
+// Images returns the pictures the part holds: its own, then its result's.
+func (p PartView) Images() []*transcript.Image { return p.part.Images() }
 
 // Alias is the number of the message that held this call's result, when
 // that message is shown only here: its anchor leads to the call.
@@ -310,7 +328,7 @@ type Entry struct {
 // an API error), which are shown as markers rather than as messages.
 func (e Entry) IsEvent() bool {
 	for _, p := range e.Parts {
-		if p.Part.Kind != transcript.EventPart {
+		if p.Kind != transcript.EventPart {
 			return false
 		}
 	}
@@ -356,7 +374,7 @@ func turnViews(p *Page, s *transcript.Session) []TurnView {
 					}
 					continue
 				}
-				e.Parts = append(e.Parts, PartView{part, p})
+				e.Parts = append(e.Parts, partView(part, p))
 			}
 			if len(e.Parts) == 0 && len(shown) > 0 {
 				p.aliases[shown[0]] = n
