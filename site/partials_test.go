@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -220,6 +221,37 @@ func TestToolViewLookup(t *testing.T) {
 		}
 		if !strings.Contains(buf.String(), c.want) {
 			t.Errorf("%s: no %s in\n%s", c.call.Name, c.want, buf.String())
+		}
+	}
+}
+
+// TestPartViewHoldsEveryField: a template reads a part through its view,
+// which copies the part's fields; a field added to transcript.Part and not
+// to the view would be missing from every theme.
+func TestPartViewHoldsEveryField(t *testing.T) {
+	part := &transcript.Part{}
+	pv := reflect.ValueOf(part).Elem()
+	for i := range pv.NumField() {
+		f := pv.Field(i)
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString(pv.Type().Field(i).Name)
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+		default:
+			t.Fatalf("transcript.Part.%s is a %s: give partView a case for it", pv.Type().Field(i).Name, f.Kind())
+		}
+	}
+	view := reflect.ValueOf(partView(part, &Page{}))
+	for i := range pv.NumField() {
+		name := pv.Type().Field(i).Name
+		got := view.FieldByName(name)
+		if !got.IsValid() {
+			t.Errorf("PartView has no field %s", name)
+			continue
+		}
+		if !reflect.DeepEqual(got.Interface(), pv.Field(i).Interface()) || got.Kind() == reflect.Pointer && got.Pointer() != pv.Field(i).Pointer() {
+			t.Errorf("PartView.%s = %v, want the part's %v", name, got, pv.Field(i))
 		}
 	}
 }
