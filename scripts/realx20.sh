@@ -91,7 +91,7 @@ echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 # the disk's journal settle): one build of each binary, not counted.
 rm -rf "$work"/site-*
 sync
-sleep 5
+sleep "${SETTLE:-5}"
 for b in "${!bins[@]}"; do
 	build "${bins[$b]}" "$work/site-warmup-$b" >/dev/null
 done

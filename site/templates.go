@@ -1,15 +1,22 @@
 package site
 
 import (
+	"bytes"
 	"fmt"
 	"html/template"
 	"io/fs"
 	"strings"
+	"sync"
 
 	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
+
+// partialBufs hold what a partial writes until it is returned: a tool's
+// view holds its highlighted code, and a buffer grown anew for each copied
+// it several times.
+var partialBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // pageKinds are the page templates; each fills the blocks of baseof.html.
 var pageKinds = []string{"index", "project", "session", "404", "search", "stats"}
@@ -71,8 +78,9 @@ func loadTemplates(theme fs.FS) (map[string]*template.Template, error) {
 func lookups(t *template.Template) template.FuncMap {
 	return template.FuncMap{
 		"partial": func(name string, data any) (template.HTML, error) {
-			var b strings.Builder
-			err := t.ExecuteTemplate(&b, name, data)
+			b := partialBufs.Get().(*bytes.Buffer)
+			defer func() { b.Reset(); partialBufs.Put(b) }()
+			err := t.ExecuteTemplate(b, name, data)
 			return template.HTML(b.String()), err
 		},
 		"toolView": func(c *transcript.ToolCall) string {
