@@ -11,6 +11,8 @@
 #   PROFILE=cpu.prof scripts/realx20.sh        # also one cold build's CPU profile
 #   WORK=/tmp/x20 scripts/realx20.sh           # keep the corpus and sites there
 #   CONFIG=site.yaml scripts/realx20.sh        # another config (default: a title)
+#   SETTLE=70 PAUSE=5 scripts/realx20.sh       # seconds to wait after removing the earlier
+#                                              # sites, and before each build (default 5 and 5)
 #   CCT="python3 -c 'from claude_code_transcripts import main; main()'" scripts/realx20.sh
 #                                              # also claude-code-transcripts, in turns
 #                                              # (all --include-agents, on the same files)
