@@ -289,17 +289,18 @@ type PartView struct {
 	Image            *transcript.Image
 	Event            *transcript.Event
 	Page             *Page
-	part             *transcript.Part
 }
 
 // partView is p as a template on page sees it.
 func partView(p *transcript.Part, page *Page) PartView {
 	return PartView{Kind: p.Kind, Text: p.Text, Lang: p.Lang, Name: p.Name,
-		Call: p.Call, Result: p.Result, Image: p.Image, Event: p.Event, Page: page, part: p}
+		Call: p.Call, Result: p.Result, Image: p.Image, Event: p.Event, Page: page}
 }
 
 // Images returns the pictures the part holds: its own, then its result's.
-func (p PartView) Images() []*transcript.Image { return p.part.Images() }
+func (p PartView) Images() []*transcript.Image {
+	return (&transcript.Part{Image: p.Image, Result: p.Result}).Images()
+}
 
 // Alias is the number of the message that held this call's result, when
 // that message is shown only here: its anchor leads to the call.
