@@ -87,7 +87,37 @@ func recoverOld(dest string) error {
 	if _, err := os.Lstat(dest); errors.Is(err, fs.ErrNotExist) {
 		return os.Rename(old, dest)
 	}
-	return os.RemoveAll(old)
+	return removeSite(old)
+}
+
+// removeEntry removes one entry of a site being removed; a test stops it
+// part way, as a kill would.
+var removeEntry = os.RemoveAll
+
+// removeSite removes a folder that holds a site of ours, built or being
+// built, with its markers last: a build killed while removing it leaves a
+// folder that still has a marker, or an empty one, which the next build
+// removes (removeStale, recoverOld). Removed whole at once, the marker
+// could go first and the rest stay for good.
+func removeSite(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, last := range []bool{false, true} {
+		for _, e := range entries {
+			if n := e.Name(); (n == marker || n == building) != last {
+				continue
+			}
+			if err := removeEntry(filepath.Join(dir, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return os.Remove(dir)
 }
 
 // removeStale removes the temporary sites that killed builds of dest left
@@ -107,7 +137,7 @@ func removeStale(parent, base string) {
 		}
 		for _, m := range []string{building, marker} {
 			if fi, err := os.Lstat(filepath.Join(dir, m)); err == nil && fi.Mode().IsRegular() {
-				os.RemoveAll(dir)
+				removeSite(dir)
 				break
 			}
 		}
@@ -246,7 +276,7 @@ func (o *destination) commit() error {
 	case err != nil:
 		return fmt.Errorf("replace %s: %w", o.dest, err)
 	case exchanged:
-		return os.RemoveAll(o.tmp) // the previous site now
+		return removeSite(o.tmp) // the previous site now
 	}
 	// No exchange here: two renames, and a build killed between them is
 	// mended by the next (recoverOld).
@@ -260,11 +290,11 @@ func (o *destination) commit() error {
 		_ = recoverOld(o.dest)
 		return fmt.Errorf("replace %s: %w", o.dest, err)
 	}
-	return os.RemoveAll(old)
+	return removeSite(old)
 }
 
 // abort removes the unfinished site.
 func (o *destination) abort() {
-	_ = os.RemoveAll(o.tmp)
+	_ = removeSite(o.tmp)
 	o.lock.Release()
 }

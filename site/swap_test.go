@@ -2,6 +2,8 @@ package site
 
 import (
 	"context"
+	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -154,4 +156,54 @@ func TestLeftoversAreMended(t *testing.T) {
 	if b := beside(t, parent); !slices.Equal(b, []string{".public.tmp-file", ".public.tmp-mine"}) {
 		t.Errorf("beside the site: %v", b)
 	}
+}
+
+// TestRemovalStoppedAnywhereIsMended stops the removal of a site beside
+// the destination after each of its entries, as a build killed then
+// would, and checks that the next build's removeStale and recoverOld
+// remove what is left: a site whose marker went first stayed for good
+// (TestKilledBuildsLeaveNothing found it, once in CI).
+func TestRemovalStoppedAnywhereIsMended(t *testing.T) {
+	src, parent, dest, cache := swapSite(t)
+	if err := buildInto(t, src, dest, cache); err != nil {
+		t.Fatal(err)
+	}
+	site := tree(t, dest)
+	unfinished := maps.Clone(site)
+	unfinished[building] = nil // a site being built, with its finished marker too
+	entries, err := os.ReadDir(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(f func(string) error) { removeEntry = f }(removeEntry)
+	for _, c := range []struct {
+		name  string
+		files map[string][]byte
+		mend  func() error
+	}{
+		{".public.tmp-1", site, func() error { removeStale(parent, "public"); return nil }},
+		{".public.tmp-2", unfinished, func() error { removeStale(parent, "public"); return nil }},
+		{".public.old", site, func() error { return recoverOld(dest) }},
+	} {
+		for stop := range len(entries) + 2 {
+			dir := filepath.Join(parent, c.name)
+			writeTree(t, dir, c.files)
+			n := 0
+			removeEntry = func(p string) error {
+				if n++; n > stop {
+					return errors.New("killed")
+				}
+				return os.RemoveAll(p)
+			}
+			_ = removeSite(dir)
+			removeEntry = os.RemoveAll
+			if err := c.mend(); err != nil {
+				t.Fatal(err)
+			}
+			if b := beside(t, parent); len(b) > 0 {
+				t.Fatalf("%s stopped after %d entries: beside the site after the next build: %v", c.name, stop, b)
+			}
+		}
+	}
+	sameTree(t, site, tree(t, dest))
 }
