@@ -81,6 +81,9 @@ func oldSite(dest string) string {
 // the two renames of a swap without exchange, and else removes it.
 func recoverOld(dest string) error {
 	old := oldSite(dest)
+	if fi, err := os.Lstat(old); err == nil && fi.IsDir() && os.Remove(old) == nil {
+		return nil // empty: its removal was killed before its last step
+	}
 	if _, err := os.Stat(filepath.Join(old, marker)); err != nil {
 		return nil // none, or not a site we made: left alone
 	}
@@ -117,7 +120,7 @@ func removeSite(dir string) error {
 			}
 		}
 	}
-	return os.Remove(dir)
+	return removeEntry(dir)
 }
 
 // removeStale removes the temporary sites that killed builds of dest left
