@@ -160,9 +160,9 @@ func TestLeftoversAreMended(t *testing.T) {
 
 // TestRemovalStoppedAnywhereIsMended stops the removal of a site beside
 // the destination after each of its entries, and before the folder
-// itself, as a build killed then would, and checks that the next build's removeStale and recoverOld
-// remove what is left: a site whose marker went first stayed for good
-// (TestKilledBuildsLeaveNothing found it, once in CI).
+// itself, as a build killed then would, and checks that the next build's
+// removeStale and recoverOld remove what is left: a site whose marker went
+// first stayed for good (TestKilledBuildsLeaveNothing found it, once in CI).
 func TestRemovalStoppedAnywhereIsMended(t *testing.T) {
 	src, parent, dest, cache := swapSite(t)
 	if err := buildInto(t, src, dest, cache); err != nil {

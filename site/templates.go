@@ -13,9 +13,9 @@ import (
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// partialBufs hold what a partial writes until it is returned: a tool's
-// view holds its highlighted code, and a buffer grown anew for each copied
-// it several times.
+// partialBufs hold what a partial writes until it is returned. A tool's
+// view holds its highlighted code, which a buffer grown anew for each
+// call copied several times over.
 var partialBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // pageKinds are the page templates; each fills the blocks of baseof.html.
