@@ -10,7 +10,8 @@ import (
 
 // BenchmarkChroma measures what highlighting costs per byte of code when
 // nothing is memoised: chroma's lexers on the repository's own Go,
-// JavaScript, shell and SCSS, in MB/s of code on one core. A build's
+// JavaScript, shell, SCSS, CSS, Markdown, HTML, JSON and YAML, in MB/s of
+// code on one core. A build's
 // ceiling from highlighting alone is this rate times the cores, divided by
 // the share of its input that is code to highlight (docs/benchmarks.md).
 func BenchmarkChroma(b *testing.B) {
@@ -19,6 +20,11 @@ func BenchmarkChroma(b *testing.B) {
 		{"javascript", "../assets/js/*.js"},
 		{"bash", "../scripts/*.sh"},
 		{"scss", "../assets/scss/*.scss"},
+		{"css", "../assets/css/*.css"},
+		{"markdown", "../docs/*.md"},
+		{"html", "../templates/*.html"},
+		{"json", "../ingest/*/testdata/*.json"},
+		{"yaml", "../*.yaml"},
 	} {
 		files, _ := filepath.Glob(c.glob)
 		var code []string

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/internal/disk"
@@ -184,19 +185,45 @@ func (o *destination) create(rel string) (io.WriteCloser, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &bufferedFile{bufio.NewWriterSize(f, 64<<10), f}, nil
+	w := fileBufs.Get().(*bufio.Writer)
+	w.Reset(f)
+	return &bufferedFile{w, f}, nil
 }
 
+// fileBufs hold the buffers of files being created: one of 64 KB for each
+// page and export was a fiftieth of what a build allocated.
+var fileBufs = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 64<<10) }}
+
 type bufferedFile struct {
-	*bufio.Writer
+	w *bufio.Writer // nil once closed: its buffer may be another file's
 	f *os.File
 }
 
+func (b *bufferedFile) Write(p []byte) (int, error) {
+	if b.w == nil {
+		return 0, os.ErrClosed
+	}
+	return b.w.Write(p)
+}
+
+func (b *bufferedFile) WriteString(s string) (int, error) {
+	if b.w == nil {
+		return 0, os.ErrClosed
+	}
+	return b.w.WriteString(s)
+}
+
 func (b *bufferedFile) Close() error {
-	err := b.Flush()
+	if b.w == nil {
+		return os.ErrClosed
+	}
+	err := b.w.Flush()
 	if cerr := b.f.Close(); err == nil {
 		err = cerr
 	}
+	b.w.Reset(nil)
+	fileBufs.Put(b.w)
+	b.w = nil
 	return err
 }
 

@@ -3,6 +3,7 @@ package site
 import (
 	"context"
 	"errors"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -206,4 +207,46 @@ func TestRemovalStoppedAnywhereIsMended(t *testing.T) {
 		}
 	}
 	sameTree(t, site, tree(t, dest))
+}
+
+// A file's buffer goes back to a pool when it is closed: a write or a
+// close after that must fail, not reach the file that has the buffer now.
+func TestCreatedFileClosedOnce(t *testing.T) {
+	o, err := newDestination(context.Background(), filepath.Join(t.TempDir(), "public"), func() {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.abort()
+	a, err := o.create("a.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.WriteString(a, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := o.create("b.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Write([]byte("late")); !errors.Is(err, os.ErrClosed) {
+		t.Errorf("write after Close: %v, want os.ErrClosed", err)
+	}
+	if err := a.Close(); !errors.Is(err, os.ErrClosed) {
+		t.Errorf("second Close: %v, want os.ErrClosed", err)
+	}
+	if _, err := io.WriteString(b, "b"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"a.html": "a", "b.html": "b"} {
+		p, _ := o.file(name)
+		if got, _ := os.ReadFile(p); string(got) != want {
+			t.Errorf("%s holds %q, want %q", name, got, want)
+		}
+	}
 }
