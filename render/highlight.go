@@ -33,9 +33,12 @@ func lexer(key string, find func(string) chroma.Lexer) chroma.Lexer {
 	}
 	l := find(key)
 	if l != nil {
-		if n := strings.ToLower(l.Config().Name); n == "plaintext" || n == "text" {
+		switch n := strings.ToLower(l.Config().Name); n {
+		case "plaintext", "text":
 			l = nil
-		} else {
+		case "markdown":
+			l = chroma.Coalesce(markdownLexer())
+		default:
 			l = chroma.Coalesce(l)
 		}
 	}
