@@ -60,8 +60,12 @@ func TestMarkdownLexer(t *testing.T) {
 			map[string]chroma.TokenType{"```go\n": chroma.String, "func": chroma.KeywordDeclaration, "main": chroma.NameFunction,
 				"~~~~\n": chroma.String, "# not a heading\n": chroma.Text},
 			[]string{"# not a heading"}},
-		{"an unclosed fence is text", "```python\nprint(1)\n",
-			map[string]chroma.TokenType{}, []string{"print"}},
+		{"an unclosed fence runs to the end", "```python\nprint(1)\n# not a heading\n",
+			map[string]chroma.TokenType{"print": chroma.NameBuiltin, "# not a heading": chroma.CommentSingle}, nil},
+		{"a longer fence closes a shorter", "````\n```\nin\n`````\nout *x*\n",
+			map[string]chroma.TokenType{"````\n": chroma.String, "```\nin\n": chroma.Text, "`````": chroma.String, "*x*": chroma.GenericEmph}, nil},
+		{"a fence indented four is no fence", "    ```go\n    x := 1\n",
+			map[string]chroma.TokenType{}, []string{"```go\n"}},
 		{"front matter in YAML", "---\ntitle: Plan\n---\n# Plan\n",
 			map[string]chroma.TokenType{"title": chroma.NameTag, "# Plan": chroma.GenericHeading}, nil},
 		{"a rule", "above\n\n***\n", map[string]chroma.TokenType{"***": chroma.Keyword}, nil},
@@ -129,4 +133,24 @@ func FuzzMarkdownLexer(f *testing.F) {
 			t.Fatalf("tokens hold %q, want %q", got, want)
 		}
 	})
+}
+
+// Text made to be slow: each line or span opens what never closes. Lexing
+// it takes time in proportion to its size (chroma's own Markdown lexer
+// took 35 s on the "strong" line, and 1 s on the fences).
+func BenchmarkMarkdownLexerWorst(b *testing.B) {
+	for _, c := range []struct{ name, src string }{
+		{"fences", strings.Repeat("```a\n", 2000)},
+		{"strong", strings.Repeat("**a ", 20000) + "\n"},
+		{"links", strings.Repeat("[a ", 20000) + "\n"},
+		{"comments", strings.Repeat("<!-- a\n", 2000)},
+		{"emphasis", strings.Repeat("*a ", 20000) + "\n"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.src)))
+			for b.Loop() {
+				tokens(b, c.src)
+			}
+		})
+	}
 }
