@@ -169,7 +169,8 @@ func charts(st *Stats) []Chart {
 
 	var days []datum
 	var dayRows [][]Cell
-	for _, d := range st.Days {
+	everyDay := st.Days()
+	for _, d := range everyDay {
 		date := d.Date.Format(time.DateOnly)
 		days = append(days, datum{date, render.Plural(d.Sessions, "session"), float64(d.Sessions)})
 		if d.Sessions > 0 {
@@ -177,7 +178,7 @@ func charts(st *Stats) []Chart {
 		}
 	}
 	desc := "How many sessions started on each day (UTC)"
-	if len(st.Days) > 0 {
+	if len(everyDay) > 0 {
 		desc += fmt.Sprintf(", from %s to %s", days[0].label, days[len(days)-1].label)
 	}
 	if st.Undated > 0 {
@@ -190,7 +191,7 @@ func charts(st *Stats) []Chart {
 	// Tokens per day, the table by model.
 	var dayTok []datum
 	var tokRows [][]Cell
-	for _, d := range st.Days {
+	for _, d := range everyDay {
 		date := d.Date.Format(time.DateOnly)
 		var sum int64
 		for _, t := range d.Tokens {

@@ -65,10 +65,10 @@ func TestStatsHandCounts(t *testing.T) {
 	check("unpriced", all.Unpriced, int64(550_000))
 
 	// Two sessions on 1 March, one on 2 and 3 March; a2 has no day.
-	check("days", days(all.Days), []string{"2026-03-01: 2", "2026-03-02: 1", "2026-03-03: 1"})
+	check("days", days(all.Days()), []string{"2026-03-01: 2", "2026-03-02: 1", "2026-03-03: 1"})
 	// Their tokens by model: w1 and w2 (sonnet) on 1 March, a1 (the
 	// mystery model) on 2 March, w3 (opus) on 3 March.
-	check("tokens per day", dayTokens(all.Days), []string{
+	check("tokens per day", dayTokens(all.Days()), []string{
 		"2026-03-01: claude-sonnet-4-5 3300000", "2026-03-02: mystery-model-1 550000", "2026-03-03: claude-opus-4-1 1110000"})
 	check("agents", all.Agents, []Count{{"Claude Code", 5}})
 
@@ -101,7 +101,7 @@ func TestStatsHandCounts(t *testing.T) {
 		}
 	}
 	check("web sessions, calls, failed", [3]int{web.Stats.Sessions, web.Stats.ToolCalls, web.Stats.Failed}, [3]int{3, 4, 2})
-	check("web days", days(web.Stats.Days), []string{"2026-03-01: 2", "2026-03-02: 0", "2026-03-03: 1"})
+	check("web days", days(web.Stats.Days()), []string{"2026-03-01: 2", "2026-03-02: 0", "2026-03-03: 1"})
 	checkCost(t, "web cost", web.Stats.Cost, 17.25)
 	check("web longest", ids(web.Stats.Longest), []string{"w3", "w1", "w2"})
 }
