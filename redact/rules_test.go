@@ -63,6 +63,21 @@ func TestFindsRemembered(t *testing.T) {
 	if len(settingsToo) <= len(first) {
 		t.Errorf("the text as a file of settings gave %v, as much as as prose %v", settingsToo, first)
 	}
+	// A text with nothing in it is kept among the clean ones, apart.
+	plain := strings.Repeat("A line of the instructions every session is given.\n", 4)
+	if got := rs.find(plain, 0, nil); len(got) != 0 {
+		t.Fatalf("found %v in %q", got, plain)
+	}
+	pk := foundKey{maphash.String(foundSeed, plain), len(plain), 0}
+	if _, ok := rs.clean.Get(pk); !ok {
+		t.Error("a text with nothing found is not among the clean ones")
+	}
+	if _, ok := rs.founds.Get(pk); ok {
+		t.Error("a text with nothing found is among those with findings")
+	}
+	if _, ok := rs.clean.Get(foundKey{maphash.String(foundSeed, text), len(text), 0}); ok {
+		t.Error("a text with secrets is among the clean ones")
+	}
 	other := strings.Replace(text, "ghp_Q1w2", "ghp_Q1w3", 1)
 	if got := rs.find(other, 0, nil); len(got) != len(first) || other[got[len(got)-1].lo:got[len(got)-1].hi] == text[first[len(first)-1].lo:first[len(first)-1].hi] {
 		t.Errorf("a text one byte apart gave %v", got)
