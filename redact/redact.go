@@ -267,12 +267,9 @@ type field struct {
 // sessionFields returns the strings of s that Session redacts, with what
 // they hold when withHolds is set, and a func that stores the metadata
 // values back in their map.
-func sessionFields(s *transcript.Session, withHolds bool) (fields []field, done func()) {
-	add := func(p *string, h holds, msg int, what string) {
-		if *p != "" { // most names, languages and ids are: 45% of the fields of the real sessions
-			fields = append(fields, field{p, h, msg, what})
-		}
-	}
+func sessionFields(s *transcript.Session, withHolds bool) (_ []field, done func()) {
+	var fields fieldList
+	add := fields.add
 	add(&s.Title, 0, 0, "title")
 	add(&s.Project, 0, 0, "project")
 	add(&s.CWD, 0, 0, "directory")
@@ -376,6 +373,16 @@ func sessionFields(s *transcript.Session, withHolds bool) (fields []field, done 
 		}
 	}
 	return fields, done
+}
+
+type fieldList []field
+
+// add adds the string at p, unless it is empty: most names, languages and
+// ids are, 45% of the fields of the real sessions.
+func (fs *fieldList) add(p *string, h holds, msg int, what string) {
+	if *p != "" {
+		*fs = append(*fs, field{p, h, msg, what})
+	}
 }
 
 // Finding is a secret that was replaced in a session: where, and its
