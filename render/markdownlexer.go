@@ -97,17 +97,13 @@ func (m *markdown) Tokenise(_ *chroma.TokeniseOptions, text string) (chroma.Iter
 			return nil, err
 		}
 		body := at + len(line)
-		end, closing := body, len(text) // an unclosed fence runs to the end
+		end := body // of the code: at the closing fence, or the text's end when there is none
 		for end < len(text) {
 			l := text[end:lineEnd(text, end)]
 			if fenceClosing(l, fence) {
-				closing = end
 				break
 			}
 			end += len(l)
-		}
-		if closing == len(text) {
-			end = len(text)
 		}
 		literal(chroma.String, line)
 		if code := text[body:end]; code != "" {
