@@ -158,6 +158,9 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 		// Sessions keep only their summaries until their pages are made,
 		// but for those of the first holdBytes of files parsed anew.
 		opts.Cache, opts.Blobs, opts.Release, opts.Hold = bd.store, bd.store, true, holdBytes
+		if d, ok := out.(*destination); ok {
+			d.loadStamps(bd.store)
+		}
 	}
 	res, err := ingest.LoadCached(ctx, opts, cfg.Roots()...)
 	if err != nil {
@@ -194,6 +197,9 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	}
 	if err := b.write(ctx); err != nil {
 		return nil, err
+	}
+	if d, ok := out.(*destination); ok && bd.store != nil {
+		d.saveStamps(bd.store)
 	}
 	rep := &Report{Sessions: st.Stats.Sessions, Files: res.Files, Warnings: append(res.Warnings, b.warnings...), Notices: b.notices,
 		Redacted: total(headers), Rendered: int(b.rendered.Load()), redactions: report}

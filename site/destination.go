@@ -30,6 +30,7 @@ type destination struct {
 	prev bool // dest holds a site built before
 	lock *disk.Lock
 	dirs disk.Dirs
+	stamps
 }
 
 // building is the file in a site being built that says transcriptsite is
@@ -228,31 +229,34 @@ func (b *bufferedFile) Close() error {
 }
 
 // keep links the previous site's file rel into the new site when it holds
-// what want sums up, checked by reading it: a warm build of a large site
-// reads its unchanged files, which costs a fraction of copying them from
-// the cache. A file with other links (one an older version shared with
-// the cache, or a user's backup) is not reused, so the site never shares
-// a file with anything but the site it replaces, which is removed.
+// what want sums up: checked by reading it, unless its stamp is the one
+// the last build saved (see stamp). A file with other links (one an older
+// version shared with the cache, or a user's backup) is not reused, so
+// the site never shares a file with anything but the site it replaces,
+// which is removed.
 func (o *destination) keep(rel string, want cache.Sum) bool {
 	if !o.prev || inside(rel) != nil {
 		return false
 	}
 	old := filepath.Join(o.dest, filepath.FromSlash(rel))
-	f, err := os.Open(old)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	fi, err := f.Stat()
+	fi, err := os.Lstat(old)
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() != want.Size || nameCount(fi) != 1 {
 		return false
 	}
-	var got cache.Sum
-	if _, err := io.Copy(&got, f); err != nil || got != want {
-		return false
+	st, stamped := stampOf(fi, want)
+	if !stamped || o.was[rel] != st {
+		if got, err := sumFile(old); err != nil || got != want {
+			return false
+		}
 	}
 	p, err := o.file(rel)
-	return err == nil && os.Link(old, p) == nil
+	if err != nil || os.Link(old, p) != nil {
+		return false
+	}
+	if stamped {
+		o.kept(rel, st)
+	}
+	return true
 }
 
 func (o *destination) remove(rel string) error {

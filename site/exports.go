@@ -120,7 +120,11 @@ func (b *builder) cachedFile(rel, key string, make func(io.Writer) error) error 
 	if b.fromCache(rel, key) {
 		return nil
 	}
-	return stream(b.out, rel, func(w io.Writer) error { return b.store.Tee(key, w, make) })
+	err := stream(b.out, rel, func(w io.Writer) error { return b.store.Tee(key, w, make) })
+	if sum, ok := b.store.Entry(key); ok && err == nil {
+		b.out.made(rel, sum)
+	}
+	return err
 }
 
 // fromCache writes the file rel of the site from the cache entry key, and
@@ -129,7 +133,8 @@ func (b *builder) cachedFile(rel, key string, make func(io.Writer) error) error 
 // when it holds what the entry does; else the entry is copied, checked as
 // it is.
 func (b *builder) fromCache(rel, key string) bool {
-	if want, ok := b.store.Entry(key); ok && b.out.keep(rel, want) {
+	want, ok := b.store.Entry(key)
+	if ok && b.out.keep(rel, want) {
 		b.store.Count(true)
 		return true
 	}
@@ -138,8 +143,12 @@ func (b *builder) fromCache(rel, key string) bool {
 		return false
 	}
 	defer r.Close()
-	return stream(b.out, rel, func(w io.Writer) error {
+	err := stream(b.out, rel, func(w io.Writer) error {
 		_, err := io.Copy(w, r)
 		return err
-	}) == nil
+	})
+	if err == nil {
+		b.out.made(rel, want)
+	}
+	return err == nil
 }

@@ -22,6 +22,8 @@ type sink interface {
 	// keep makes the file rel the previous site's, when that holds what
 	// want sums up; false when it does not, or there is none.
 	keep(rel string, want cache.Sum) bool
+	// made records that the file rel, written, holds what sum sums up.
+	made(rel string, sum cache.Sum)
 	// remove removes a file written.
 	remove(rel string) error
 }
@@ -122,6 +124,8 @@ func (m *memOut) keep(rel string, want cache.Sum) bool {
 	}
 	return m.write(rel, data) == nil
 }
+
+func (m *memOut) made(string, cache.Sum) {}
 
 func (m *memOut) remove(rel string) error {
 	m.mu.Lock()
