@@ -475,7 +475,7 @@ func (s *Store) Tee(key string, w io.Writer, fn func(io.Writer) error) error {
 	var err error
 	s.append(pk, key, func(cw io.Writer) error {
 		sw := &softWriter{w: cw}
-		err = fn(io.MultiWriter(w, sw))
+		err = fn(tee{w, sw})
 		return cmp.Or(err, sw.err)
 	})
 	return err
@@ -493,6 +493,32 @@ func (s *softWriter) Write(p []byte) (int, error) {
 		_, s.err = s.w.Write(p)
 	}
 	return len(p), nil
+}
+
+func (s *softWriter) WriteString(p string) (int, error) {
+	if s.err == nil {
+		_, s.err = io.WriteString(s.w, p)
+	}
+	return len(p), nil
+}
+
+// tee writes to w, and what w took to soft. Unlike io.MultiWriter's, its
+// WriteString makes no copy of what it is given.
+type tee struct {
+	w    io.Writer
+	soft *softWriter
+}
+
+func (t tee) Write(p []byte) (int, error) {
+	n, err := t.w.Write(p)
+	t.soft.Write(p[:n])
+	return n, err
+}
+
+func (t tee) WriteString(s string) (int, error) {
+	n, err := io.WriteString(t.w, s)
+	t.soft.WriteString(s[:n])
+	return n, err
 }
 
 // write stores the entry fn writes in a pack, and reports whether it did.
@@ -545,7 +571,16 @@ func (w *atWriter) Write(p []byte) (int, error) {
 func (s *Store) append(pk *pack, key string, fn func(io.Writer) error) bool {
 	var sm Sum
 	pk.zw.Reset(pk.bw)
-	err := fn(io.MultiWriter(pk.zw, &sm))
+	// Templates write strings: buffered, they are copied, where the
+	// compressor and the sum, which take bytes, had each made a copy.
+	ew := entryBufs.Get().(*bufio.Writer)
+	ew.Reset(io.MultiWriter(pk.zw, &sm))
+	err := fn(ew)
+	if err == nil {
+		err = ew.Flush()
+	}
+	ew.Reset(nil)
+	entryBufs.Put(ew)
 	if err == nil {
 		err = pk.zw.Close() // ends the stream, not bw
 	}
@@ -573,6 +608,8 @@ func (s *Store) append(pk *pack, key string, fn func(io.Writer) error) bool {
 	s.mu.Unlock()
 	return ok
 }
+
+var entryBufs = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 32<<10) }}
 
 // writeWhole writes the file p as fn writes it, whole or not at all: into
 // a temporary file renamed over p. It reports whether it did.

@@ -225,3 +225,20 @@ func TestStoreCompresses(t *testing.T) {
 	}
 	s.End()
 }
+
+// What Tee is given as a string (templates write strings) reaches both
+// writers whole and is not copied on the way.
+func TestTeeWriteString(t *testing.T) {
+	var file, entry strings.Builder
+	tw := tee{&file, &softWriter{w: &entry}}
+	io.WriteString(tw, "<p>a page</p>")
+	tw.Write([]byte("\n"))
+	if file.String() != "<p>a page</p>\n" || entry.String() != file.String() {
+		t.Errorf("file %q, entry %q", file.String(), entry.String())
+	}
+	var w io.Writer = tee{io.Discard, &softWriter{w: io.Discard}}
+	s := strings.Repeat("x", 10000)
+	if n := testing.AllocsPerRun(100, func() { io.WriteString(w, s) }); n != 0 {
+		t.Errorf("a string written allocates %v times", n)
+	}
+}

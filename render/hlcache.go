@@ -2,6 +2,8 @@ package render
 
 import (
 	"crypto/sha256"
+	"hash"
+	"sync"
 
 	"golang.org/x/sync/singleflight"
 
@@ -58,15 +60,35 @@ func newMemo(limit int) *htmlMemo {
 	})}
 }
 
+// hashers are sha256 states to reuse, with a buffer to copy a string
+// through in pieces: a state made and the input copied whole for each key
+// were 1.5% of what a build allocated.
+var hashers = sync.Pool{New: func() any { return &hasher{h: sha256.New()} }}
+
+type hasher struct {
+	h   hash.Hash
+	buf [4 << 10]byte
+}
+
+func (x *hasher) writeString(s string) {
+	for len(s) > 0 {
+		n := copy(x.buf[:], s)
+		x.h.Write(x.buf[:n])
+		s = s[n:]
+	}
+}
+
 func keyOf(use, name, input string) memoKey {
-	h := sha256.New()
-	h.Write([]byte(use))
-	h.Write([]byte{0})
-	h.Write([]byte(name))
-	h.Write([]byte{0})
-	h.Write([]byte(input))
+	x := hashers.Get().(*hasher)
+	defer hashers.Put(x)
+	x.h.Reset()
+	x.writeString(use)
+	x.writeString("\x00")
+	x.writeString(name)
+	x.writeString("\x00")
+	x.writeString(input)
 	var k memoKey
-	h.Sum(k[:0])
+	copy(k[:], x.h.Sum(x.buf[:0])) // k passed to Sum would escape
 	return k
 }
 

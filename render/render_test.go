@@ -1,6 +1,7 @@
 package render
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"path"
 	"reflect"
@@ -346,4 +347,21 @@ func FuzzCatLine(f *testing.F) {
 			t.Fatalf("catLine(%q) = %d, %q; the expression %d, %q", line, n, text, wantN, m[2])
 		}
 	})
+}
+
+// A memo key is the sha256 of its use, lexer and input, each ended by a
+// zero byte but the last, however long the input (it is hashed in pieces),
+// and making one allocates nothing.
+func TestKeyOf(t *testing.T) {
+	for _, n := range []int{0, 1, 4095, 4096, 4097, 10000} {
+		input := strings.Repeat("ab\x00c", n)[:n]
+		want := sha256.Sum256([]byte("rows\x00Go\x00" + input))
+		if got := keyOf("rows", "Go", input); got != memoKey(want) {
+			t.Errorf("keyOf of %d bytes: %x, want %x", n, got, want)
+		}
+	}
+	input := strings.Repeat("x", 20000)
+	if n := testing.AllocsPerRun(100, func() { keyOf("rows", "Go", input) }); n != 0 {
+		t.Errorf("keyOf allocates %v times", n)
+	}
 }

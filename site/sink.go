@@ -62,6 +62,13 @@ func (w ctxWriter) Write(p []byte) (int, error) {
 	return w.WriteCloser.Write(p)
 }
 
+func (w ctxWriter) WriteString(s string) (int, error) {
+	if err := w.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return io.WriteString(w.WriteCloser, s)
+}
+
 // stream writes the file at rel inside the site with fn. A file fn
 // failed to write is removed, not left in part.
 func stream(out sink, rel string, fn func(io.Writer) error) error {
