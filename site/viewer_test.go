@@ -97,6 +97,7 @@ func TestViewerInBrowser(t *testing.T) {
 		t.Error("on a phone the prompt outline comes before the session's title")
 	}
 	_ = os.WriteFile(filepath.Join(artifacts(t), "viewer-390.png"), run(t, ctx, chromedp.FullScreenshot(90)), 0o644)
+	checkCopyButtons(t, ctx)
 
 	do(t, ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(sessionPage), chromedp.WaitReady(chromedp.CSS("footer")))
 	checkSessionOpening(t, ctx, sessionPage)
@@ -119,6 +120,30 @@ func TestViewerInBrowser(t *testing.T) {
 	}
 	if errs := consoleErrors(); len(errs) > 0 {
 		t.Errorf("console errors: %v", errs)
+	}
+}
+
+// checkCopyButtons checks, every block open, that no Copy button of a
+// block of code covers a file's path or its first row: at 390 px the
+// button of an Edit's diff sat on the end of the path above it.
+func checkCopyButtons(t *testing.T, ctx context.Context) {
+	t.Helper()
+	covered := run(t, ctx, chromedp.Evaluate[[]string](`(() => {
+		document.querySelectorAll("details").forEach(d => d.open = true);
+		const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+		const out = [];
+		for (const b of document.querySelectorAll(".copy-code")) {
+			const box = b.getBoundingClientRect();
+			for (const f of b.parentNode.querySelectorAll(".tool-file code")) {
+				if ([...f.getClientRects()].some(r => hit(r, box))) out.push(f.textContent);
+			}
+		}
+		return out; })()`))
+	if len(covered) > 0 {
+		t.Errorf("Copy buttons cover the paths %q", covered)
+	}
+	if n := run(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll(".tool-edit .copy-code").length`)); n == 0 {
+		t.Error("no Edit on the page has a Copy button to check")
 	}
 }
 
