@@ -279,6 +279,14 @@ func (s *Store) Entry(key string) (Sum, bool) {
 	return l.Sum, ok
 }
 
+// Made returns what the entry key holds when this build packed it.
+func (s *Store) Made(key string) (Sum, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l, ok := s.locs[key]
+	return l.Sum, ok && s.made[key]
+}
+
 func (s *Store) entry(key string) (loc, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -171,6 +171,7 @@ func (o *destination) write(rel string, data []byte) error {
 	if err != nil {
 		return err
 	}
+	o.forget(rel)
 	return os.WriteFile(p, data, 0o644)
 }
 
@@ -182,6 +183,7 @@ func (o *destination) create(rel string) (io.WriteCloser, error) {
 	if err != nil {
 		return nil, err
 	}
+	o.forget(rel)
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return nil, err

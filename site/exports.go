@@ -121,7 +121,7 @@ func (b *builder) cachedFile(rel, key string, make func(io.Writer) error) error 
 		return nil
 	}
 	err := stream(b.out, rel, func(w io.Writer) error { return b.store.Tee(key, w, make) })
-	if sum, ok := b.store.Entry(key); ok && err == nil {
+	if sum, ok := b.store.Made(key); ok && err == nil {
 		b.out.made(rel, sum)
 	}
 	return err

@@ -92,6 +92,15 @@ func (o *destination) made(rel string, sum cache.Sum) {
 	o.mu.Unlock()
 }
 
+// forget drops what was recorded of the file rel, which is written anew
+// (a session's page, say, replaced by one that says it failed).
+func (o *destination) forget(rel string) {
+	o.mu.Lock()
+	delete(o.fresh, rel)
+	delete(o.held, rel)
+	o.mu.Unlock()
+}
+
 // kept records the stamp of a file kept from the previous site.
 func (o *destination) kept(rel string, s stamp) {
 	o.mu.Lock()
