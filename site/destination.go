@@ -246,7 +246,7 @@ func (o *destination) keep(rel string, want cache.Sum) bool {
 		return false
 	}
 	st, stamped := stampOf(fi, want)
-	if !stamped || o.was[rel] != st {
+	if !stamped || o.was[pathKey(rel)] != st {
 		if got, err := sumFile(old); err != nil || got != want {
 			return false
 		}
