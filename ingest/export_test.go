@@ -14,12 +14,13 @@ func LoseParsed(res *Result, c Cache) {
 }
 
 // UncachedGroups lists, by their first file, the groups of res whose
-// headers c does not hold.
+// headers c does not hold, or holds in a form that does not decode.
 func UncachedGroups(res *Result, c Cache) []string {
 	var out []string
 	for _, g := range res.groups {
 		if keys := g.cacheKeys(res.reads); keys != nil {
-			if _, ok := c.Get(groupKey(keys)); !ok {
+			data, ok := c.Get(groupKey(keys))
+			if hs, err := decodeHeaders(data); !ok || err != nil || len(hs) != len(g.headers) {
 				out = append(out, res.reads[g.files[0]].rel)
 			}
 		}
