@@ -10,7 +10,6 @@ import (
 	"slices"
 
 	jsonv2 "github.com/go-json-experiment/json"
-	jsonv1 "github.com/go-json-experiment/json/v1"
 
 	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/transcript"
@@ -276,25 +275,20 @@ func headers(ss []*transcript.Session) []*transcript.Header {
 }
 
 // putHeaders caches the headers of a group's merged sessions under the
-// group's file entries. Headers that JSON cannot hold as they are
-// (strings that are not UTF-8) are not cached: their group is merged
-// again at each build.
+// group's file entries, unless JSON cannot hold them as they are (see
+// cacheJSON): the group is then merged again at each build.
 func putHeaders(c Cache, keys []string, hs []*transcript.Header) {
-	if data, err := jsonv2.Marshal(hs, headerJSON); err == nil {
+	if data, err := jsonv2.Marshal(hs, cacheJSON); err == nil {
 		c.Put(groupKey(keys), data)
 	}
 }
 
-func decodeHeaders(data []byte) (hs []*transcript.Header, err error) {
-	return hs, jsonv2.Unmarshal(data, &hs, headerJSON)
+// decodeHeaders decodes what putHeaders cached.
+func decodeHeaders(data []byte) ([]*transcript.Header, error) {
+	var hs []*transcript.Header
+	err := jsonv2.Unmarshal(data, &hs, cacheJSON)
+	return hs, err
 }
-
-// headerJSON is how headers are cached. Gob described their types again
-// in each entry and compiled a decoder for them, 0.2-0.5 ms a group, most
-// of a rebuild's reading; JSON decodes one in about 26 µs. Nil slices and
-// maps stay nil, and durations are nanoseconds, as gob had them.
-var headerJSON = jsonv2.JoinOptions(jsonv1.FormatDurationAsNano(true),
-	jsonv2.FormatNilSliceAsNull(true), jsonv2.FormatNilMapAsNull(true), jsonv2.Deterministic(true))
 
 func groupKey(keys []string) string { return cache.Key(append([]string{"group"}, keys...)...) }
 

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
+
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -42,5 +44,23 @@ func TestHeadersCachedAsTheyAre(t *testing.T) {
 	putHeaders(c, []string{"two"}, []*transcript.Header{bad.Header()})
 	if _, ok := c.Get(groupKey([]string{"two"})); ok {
 		t.Error("a header whose title is not UTF-8 was cached")
+	}
+}
+
+// What a file links to comes back from the cache as it went in.
+func TestFileLinksCachedAsTheyAre(t *testing.T) {
+	for _, fl := range []fileLinks{
+		{Reader: 3, Warnings: []Warning{{File: "a/b.jsonl", Line: 7, Msg: "bad line"}}, Links: []string{"s1", "s2"},
+			Blobs: []string{"ab12"}, Pieces: []filePiece{{Links: []string{"s1"}, Size: 1 << 40}, {}}},
+		{},
+	} {
+		data, err := jsonv2.Marshal(fl, cacheJSON)
+		var back fileLinks
+		if err == nil {
+			err = jsonv2.Unmarshal(data, &back, cacheJSON)
+		}
+		if err != nil || !reflect.DeepEqual(back, fl) {
+			t.Errorf("%+v came back as %+v (%v)", fl, back, err)
+		}
 	}
 }
