@@ -115,8 +115,14 @@ func (b *builder) themeCSS() (css, notice string, err error) {
 	if err != nil {
 		return "", "", err
 	}
+	if b.css != "" {
+		return b.css, "", nil
+	}
 	if b.sass != nil {
 		css, err := b.sass.Compile(cfg.Theme, scssEntry, vars)
+		if err == nil && b.cssKey != "" {
+			b.store.Put(b.cssKey, []byte(css))
+		}
 		return css, "", err
 	}
 	data, err := fs.ReadFile(cfg.Theme, precompiled)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -53,6 +54,9 @@ func (b *builder) startSass() error {
 	wd, _ := os.Getwd()
 	bin, err := sass.Find(cfg.Sass.Binary, cfg.Dir, wd)
 	if err == nil {
+		if b.css, b.cssKey = b.compiledCSS(bin); b.css != "" {
+			return nil // compiled by this Dart Sass before: no need to start it
+		}
 		b.sass, err = sass.Start(bin)
 	}
 	if err != nil && cfg.Sass.Binary != "" {
@@ -60,6 +64,29 @@ func (b *builder) startSass() error {
 	}
 	b.sassErr = err
 	return nil
+}
+
+// compiledCSS returns the theme's CSS as the Dart Sass at bin compiled it
+// for an earlier build of the same theme and params, and the cache entry
+// that holds it; "" when there is none. Starting Dart Sass costs a
+// rebuild 0.1-0.15 CPU-s, as much as the rest of a rebuild with nothing
+// changed. The binary is known by its path, size and time, which an
+// upgrade changes.
+func (b *builder) compiledCSS(bin string) (css, key string) {
+	if b.store == nil {
+		return "", ""
+	}
+	real, err := filepath.EvalSymlinks(bin)
+	if err != nil {
+		return "", ""
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return "", ""
+	}
+	key = cache.Key("css", b.theme, real, strconv.FormatInt(fi.Size(), 10), strconv.FormatInt(fi.ModTime().UnixNano(), 10))
+	data, _ := b.store.Get(key)
+	return string(data), key
 }
 
 // checkPaths refuses a destination that holds the site's sources: the old
@@ -101,8 +128,9 @@ type builder struct {
 	include     map[string]bool   // what the search index holds (search.include)
 	memory      bool              // the site is built into memory again and again (serve)
 	rendered    atomic.Int64
-	sass        *sass.Compiler // nil without Dart Sass
+	sass        *sass.Compiler // nil without Dart Sass, or when css is cached
 	sassErr     error          // why there is no Dart Sass
+	css, cssKey string         // the theme's CSS as Dart Sass made it, cached, and its entry
 	notices     []string
 	warnings    []ingest.Warning // about sessions whose pages could not be made
 

@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/txtar"
 
@@ -610,4 +611,53 @@ func stored(t *testing.T, dir, key string) bool {
 		ok = err == nil
 	}
 	return ok
+}
+
+// Dart Sass is started only when the theme's CSS is not cached as it
+// compiled it: for the first build, when a param the SCSS reads changes,
+// and when the binary does (an upgrade).
+func TestCompiledCSSIsCached(t *testing.T) {
+	t.Setenv("TRANSCRIPTSITE_SASS", "")
+	bin, err := sassBinary()
+	if err != nil {
+		skip(t, "no Dart Sass: "+err.Error())
+	}
+	tmp := t.TempDir()
+	log, wrapper := filepath.Join(tmp, "runs"), filepath.Join(tmp, "sass")
+	if err := os.WriteFile(wrapper, []byte("#!/bin/sh\necho run >>'"+log+"'\nexec '"+bin+"' \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TRANSCRIPTSITE_SASS", wrapper)
+	dir := extract(t, "testdata/site.txtar")
+	runs := func() int {
+		data, _ := os.ReadFile(log)
+		return strings.Count(string(data), "run\n")
+	}
+	for i, step := range []struct {
+		accent string
+		touch  bool
+		runs   bool
+	}{
+		{"#ff6600", false, true},  // the first build compiles
+		{"#ff6600", false, false}, // the next takes the CSS from the cache
+		{"#00aa00", false, true},  // a param the SCSS reads
+		{"#00aa00", true, true},   // another Dart Sass
+		{"#00aa00", false, false},
+	} {
+		if step.touch {
+			later := time.Now().Add(time.Minute)
+			os.Chtimes(wrapper, later, later)
+		}
+		before := runs()
+		cfg, rep, err := build(t, dir, map[string]any{"params": map[string]any{"accent": step.accent}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ran := runs() > before; ran != step.runs {
+			t.Errorf("build %d ran Dart Sass: %v, want %v", i+1, ran, step.runs)
+		}
+		if css := themeCSS(t, cfg.Destination); len(rep.Notices) != 0 || !strings.Contains(css, "--accent: "+step.accent) {
+			t.Errorf("build %d: notices %q; the accent %s is not in the CSS", i+1, rep.Notices, step.accent)
+		}
+	}
 }
