@@ -29,8 +29,20 @@ type stamp struct {
 // settle is how old a file's modification time must be when its stamp is
 // saved. The file system's clock ticks every few milliseconds, so a file
 // changed in the tick that made it keeps its time: such a stamp proves
-// nothing and is not saved (git calls these entries racily clean).
+// nothing and is not saved (git calls these entries racily clean). A
+// file system that keeps whole seconds (FAT, some network ones) ticks
+// every second or two: a time of whole seconds must be two seconds old.
 var settle = 50 * time.Millisecond
+
+// settled reports whether a file's modification time mtime (nanoseconds)
+// is old enough at now for its stamp to be saved.
+func settled(mtime int64, now time.Time) bool {
+	age := settle
+	if mtime%int64(time.Second) == 0 {
+		age = max(age, 2*time.Second)
+	}
+	return mtime < now.Add(-age).UnixNano()
+}
 
 // stamps are the destination's stamps: those the last build saved, and
 // those of the files this build makes and keeps, by a hash of their path.
@@ -71,8 +83,8 @@ func (o *destination) loadStamps(st *cache.Store) {
 func (o *destination) saveStamps(st *cache.Store) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	settled := time.Now().Add(-settle).UnixNano()
-	maps.DeleteFunc(o.now, func(_ uint64, s stamp) bool { return s.Mtime >= settled })
+	now := time.Now()
+	maps.DeleteFunc(o.now, func(_ uint64, s stamp) bool { return !settled(s.Mtime, now) })
 	var buf bytes.Buffer
 	if gob.NewEncoder(&buf).Encode(o.now) == nil {
 		st.Put(stampsKey(o.dest), buf.Bytes())

@@ -102,3 +102,24 @@ func stats(t *testing.T, dir string) map[string]os.FileInfo {
 	})
 	return out
 }
+
+// A stamp is saved once its file's time is older than the file system's
+// tick: 50 ms, or two seconds where times are whole seconds.
+func TestStampSettles(t *testing.T) {
+	now := time.Unix(1_800_000_000, 500_000_000)
+	for _, c := range []struct {
+		mtime time.Time
+		want  bool
+	}{
+		{now.Add(-100 * time.Millisecond), true},
+		{now.Add(-10 * time.Millisecond), false},
+		{now, false},
+		{time.Unix(1_800_000_000, 0), false}, // whole seconds, half a second old
+		{time.Unix(1_799_999_999, 0), false}, // 1.5 s
+		{time.Unix(1_799_999_998, 0), true},  // 2.5 s
+	} {
+		if got := settled(c.mtime.UnixNano(), now); got != c.want {
+			t.Errorf("settled(%v) at %v = %v, want %v", c.mtime, now, got, c.want)
+		}
+	}
+}
