@@ -232,7 +232,7 @@ func pieceKey(key string, k int) string { return cache.Key(key, "piece", strconv
 
 // cacheJSON is how what a file links to and a group's summaries are
 // cached. Gob wrote the description of their types into each entry and
-// compiled a decoder for it again for each: 0.2-0.5 ms an entry, a fifth
+// compiled a decoder for it again for each: about 0.2 ms an entry, a fifth
 // of a rebuild with nothing changed; JSON decodes one in tens of
 // microseconds. Nil slices and maps stay nil and durations are
 // nanoseconds, as gob had them; a string that is not UTF-8, which JSON
