@@ -273,8 +273,17 @@ func (s *Store) Count(hit bool) {
 }
 
 // Entry returns what the entry key must hold, and marks the entry used;
-// false when it is not packed or this build is not to read it.
+// false when the store has no such entry or this build is not to read it.
 func (s *Store) Entry(key string) (Sum, bool) {
+	s.mu.Lock()
+	data, small := s.small[key]
+	if small {
+		s.used[key] = true
+	}
+	s.mu.Unlock()
+	if small {
+		return SumOf(data), true
+	}
 	l, ok := s.entry(key)
 	return l.Sum, ok
 }

@@ -49,9 +49,10 @@ func settled(mtime int64, now time.Time) bool {
 // The maps hold no pointers, so the collector does not scan them: the
 // 1,000 generated sessions make a site of 5,555 files.
 type stamps struct {
-	was map[uint64]stamp
-	mu  sync.Mutex
-	now map[uint64]stamp
+	was   map[uint64]stamp
+	saved bool // the last build saved was
+	mu    sync.Mutex
+	now   map[uint64]stamp
 }
 
 // pathKey is the key of a file's stamp. Two paths with one hash could
@@ -73,9 +74,11 @@ func stampsKey(dest string) string {
 
 // loadStamps reads the stamps the last build of the site saved in st.
 func (o *destination) loadStamps(st *cache.Store) {
-	if data, ok := st.Get(stampsKey(o.dest)); ok && gob.NewDecoder(bytes.NewReader(data)).Decode(&o.was) != nil {
-		o.was = nil
+	data, ok := st.Get(stampsKey(o.dest))
+	if ok && gob.NewDecoder(bytes.NewReader(data)).Decode(&o.was) != nil {
+		o.was, ok = nil, false
 	}
+	o.saved = ok
 }
 
 // saveStamps saves in st the stamps of the files the build made and
@@ -85,6 +88,9 @@ func (o *destination) saveStamps(st *cache.Store) {
 	defer o.mu.Unlock()
 	now := time.Now()
 	maps.DeleteFunc(o.now, func(_ uint64, s stamp) bool { return !settled(s.Mtime, now) })
+	if o.saved && maps.Equal(o.now, o.was) {
+		return // as saved: writing it again would write the cache's table
+	}
 	var buf bytes.Buffer
 	if gob.NewEncoder(&buf).Encode(o.now) == nil {
 		st.Put(stampsKey(o.dest), buf.Bytes())

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,10 +18,13 @@ import (
 // file changed in place, or another file put in its place.
 func TestKeptFilesAreStamped(t *testing.T) {
 	var read []string
+	var mu sync.Mutex // workers keep files at once
 	sum := sumFile
 	defer func(s time.Duration) { sumFile, settle = sum, s }(settle)
 	sumFile = func(p string) (cache.Sum, error) {
+		mu.Lock()
 		read = append(read, p)
+		mu.Unlock()
 		return sum(p)
 	}
 	settle = 0 // every stamp is saved, however young

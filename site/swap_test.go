@@ -1,16 +1,20 @@
 package site
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // swapSite is the test site with its destination and cache in a folder
@@ -247,6 +251,106 @@ func TestCreatedFileClosedOnce(t *testing.T) {
 		p, _ := o.file(name)
 		if got, _ := os.ReadFile(p); string(got) != want {
 			t.Errorf("%s holds %q, want %q", name, got, want)
+		}
+	}
+}
+
+// A rebuild that changes nothing leaves the site as it is: the same
+// folder, files and times, and nothing made beside it. One that changes
+// something swaps in a whole new site, which drops a file the build does
+// not make; where the file system has no links, the files kept before the
+// first change are copied.
+func TestUnchangedRebuildLeavesSite(t *testing.T) {
+	defer func(s time.Duration) { settle = s }(settle)
+	settle = 0 // every stamp is saved by the first build, however young
+	dir := extract(t, "testdata/site.txtar")
+	cfg, _, err := LoadConfig(Options{Source: dir, Overrides: map[string]any{"cacheDir": filepath.Join(t.TempDir(), "cache")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newBuilder(t, cfg, BuildOptions{})
+	mustBuild(t, b)
+	want := tree(t, cfg.Destination)
+	folder, err := os.Stat(cfg.Destination)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, cached := stats(t, cfg.Destination), stats(t, cfg.CacheDir)
+	parent := filepath.Dir(cfg.Destination)
+	watch := make(chan []string)
+	go func() { // what appears beside the site while it builds
+		seen := map[string]bool{}
+		for {
+			select {
+			case watch <- slices.Sorted(maps.Keys(seen)):
+				return
+			default:
+			}
+			entries, _ := os.ReadDir(parent)
+			for _, e := range entries {
+				if strings.Contains(e.Name(), ".tmp-") {
+					seen[e.Name()] = true
+				}
+			}
+		}
+	}()
+	mustBuild(t, b)
+	if made := <-watch; len(made) > 0 {
+		t.Errorf("a rebuild with nothing changed made %q beside the site", made)
+	}
+	if now, err := os.Stat(cfg.Destination); err != nil || !os.SameFile(folder, now) {
+		t.Errorf("a rebuild with nothing changed replaced the site's folder (%v)", err)
+	}
+	for p, fi := range stats(t, cfg.Destination) {
+		if was := files[p]; was == nil || !os.SameFile(was, fi) || !was.ModTime().Equal(fi.ModTime()) {
+			t.Errorf("%s was written again", p)
+		}
+	}
+	if len(stats(t, cfg.Destination)) != len(files) {
+		t.Errorf("the site went from %d files to %d", len(files), len(stats(t, cfg.Destination)))
+	}
+	for p, fi := range stats(t, cfg.CacheDir) { // nor the cache: its table is rewritten whole
+		if was := cached[p]; was == nil || !was.ModTime().Equal(fi.ModTime()) || was.Size() != fi.Size() {
+			t.Errorf("the cache's %s was written", filepath.Base(p))
+		}
+	}
+
+	// A file the build does not make: the site is swapped, without it.
+	extra := filepath.Join(cfg.Destination, "notes.txt")
+	if err := os.WriteFile(extra, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustBuild(t, b)
+	if _, err := os.Stat(extra); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a file the build does not make is still in the site: %v", err)
+	}
+	sameTree(t, want, tree(t, cfg.Destination))
+
+	// No links: a change after files were kept copies them.
+	defer func(l func(string, string) error) { linkFile = l }(linkFile)
+	linkFile = func(string, string) error { return errors.ErrUnsupported }
+	p := filepath.Join(dir, "content", "alpha", "two.jsonl")
+	data, _ := os.ReadFile(p)
+	if err := os.WriteFile(p, bytes.Replace(data, []byte(`"text":"ok"`), []byte(`"text":"all done"`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustBuild(t, b)
+	got := tree(t, cfg.Destination)
+	changed := 0
+	for rel, data := range got {
+		if !bytes.Equal(want[rel], data) {
+			changed++
+		}
+	}
+	fresh := newBuilder(t, cfg, BuildOptions{IgnoreCache: true})
+	mustBuild(t, fresh)
+	sameTree(t, tree(t, cfg.Destination), got)
+	if changed == 0 || changed == len(got) {
+		t.Errorf("%d files of %d changed", changed, len(got))
+	}
+	for _, fi := range stats(t, cfg.Destination) {
+		if nameCount(fi) != 1 {
+			t.Errorf("%s has %d names", fi.Name(), nameCount(fi))
 		}
 	}
 }
