@@ -10,8 +10,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"encoding/binary"
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -116,13 +114,6 @@ func SumOf(data []byte) Sum {
 	return s
 }
 
-// table is the store's table file: the small entries, and where the
-// others are.
-type table struct {
-	Small map[string][]byte
-	Locs  map[string]loc
-}
-
 // smallEntry is the most an entry of the small table holds. The table is
 // in memory for the whole build: a group's summaries (3-4 KB, most of it
 // gob's description of their types) kept there made it grow by 4 KB a
@@ -132,10 +123,6 @@ const smallEntry = 1 << 10
 
 // lockFile is the file whose lock a build holds while it uses the store.
 const lockFile = "lock"
-
-// tableFile is the table's file in the store's dir. Its last four bytes
-// are the CRC-32C of the rest.
-const tableFile = "table.gob"
 
 // packDir is the folder of pack files in the store's dir.
 const packDir = "packs"
@@ -209,19 +196,13 @@ func (s *Store) load() {
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
-	var t table
-	if n := len(data) - 4; err != nil || n < 0 || crc32.Checksum(data[:n], castagnoli) != binary.BigEndian.Uint32(data[n:]) ||
-		gob.NewDecoder(bytes.NewReader(data[:n])).Decode(&t) != nil {
+	small, locs, derr := decodeTable(data)
+	if err != nil || derr != nil {
 		s.damaged = append(s.damaged, tableFile)
 		s.dirty = true
 		return
 	}
-	if t.Small != nil {
-		s.small = t.Small
-	}
-	if t.Locs != nil {
-		s.locs = t.Locs
-	}
+	s.small, s.locs = small, locs
 }
 
 // flush writes the table, if it changed, whole or not at all.
@@ -229,11 +210,8 @@ func (s *Store) flush() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.dirty && writeWhole(filepath.Join(s.dir, tableFile), func(w io.Writer) error {
-		var sm Sum
-		if err := gob.NewEncoder(io.MultiWriter(w, &sm)).Encode(table{s.small, s.locs}); err != nil {
-			return err
-		}
-		return binary.Write(w, binary.BigEndian, sm.CRC)
+		_, err := w.Write(encodeTable(s.small, s.locs))
+		return err
 	}) {
 		s.dirty = false
 		s.seen, _ = os.Stat(filepath.Join(s.dir, tableFile))
