@@ -256,19 +256,13 @@ func TestCreatedFileClosedOnce(t *testing.T) {
 }
 
 // A rebuild that changes nothing leaves the site as it is: the same
-// folder, files and times, and nothing made beside it. One that changes
-// something swaps in a whole new site, which drops a file the build does
-// not make; where the file system has no links, the files kept before the
-// first change are copied.
+// folder, files and times, nothing made beside it and nothing written to
+// the cache. One that changes something swaps in a whole new site, which
+// drops a file the build does not make.
 func TestUnchangedRebuildLeavesSite(t *testing.T) {
 	defer func(s time.Duration) { settle = s }(settle)
 	settle = 0 // every stamp is saved by the first build, however young
-	dir := extract(t, "testdata/site.txtar")
-	cfg, _, err := LoadConfig(Options{Source: dir, Overrides: map[string]any{"cacheDir": filepath.Join(t.TempDir(), "cache")}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := newBuilder(t, cfg, BuildOptions{})
+	cfg, b := cachedSite(t)
 	mustBuild(t, b)
 	want := tree(t, cfg.Destination)
 	folder, err := os.Stat(cfg.Destination)
@@ -276,44 +270,16 @@ func TestUnchangedRebuildLeavesSite(t *testing.T) {
 		t.Fatal(err)
 	}
 	files, cached := stats(t, cfg.Destination), stats(t, cfg.CacheDir)
-	parent := filepath.Dir(cfg.Destination)
-	watch := make(chan []string)
-	go func() { // what appears beside the site while it builds
-		seen := map[string]bool{}
-		for {
-			select {
-			case watch <- slices.Sorted(maps.Keys(seen)):
-				return
-			default:
-			}
-			entries, _ := os.ReadDir(parent)
-			for _, e := range entries {
-				if strings.Contains(e.Name(), ".tmp-") {
-					seen[e.Name()] = true
-				}
-			}
-		}
-	}()
+	made := watchBeside(filepath.Dir(cfg.Destination))
 	mustBuild(t, b)
-	if made := <-watch; len(made) > 0 {
+	if made := made(); len(made) > 0 {
 		t.Errorf("a rebuild with nothing changed made %q beside the site", made)
 	}
 	if now, err := os.Stat(cfg.Destination); err != nil || !os.SameFile(folder, now) {
 		t.Errorf("a rebuild with nothing changed replaced the site's folder (%v)", err)
 	}
-	for p, fi := range stats(t, cfg.Destination) {
-		if was := files[p]; was == nil || !os.SameFile(was, fi) || !was.ModTime().Equal(fi.ModTime()) {
-			t.Errorf("%s was written again", p)
-		}
-	}
-	if len(stats(t, cfg.Destination)) != len(files) {
-		t.Errorf("the site went from %d files to %d", len(files), len(stats(t, cfg.Destination)))
-	}
-	for p, fi := range stats(t, cfg.CacheDir) { // nor the cache: its table is rewritten whole
-		if was := cached[p]; was == nil || !was.ModTime().Equal(fi.ModTime()) || was.Size() != fi.Size() {
-			t.Errorf("the cache's %s was written", filepath.Base(p))
-		}
-	}
+	sameFiles(t, files, stats(t, cfg.Destination), true)
+	sameFiles(t, cached, stats(t, cfg.CacheDir), false) // its table is written whole
 
 	// A file the build does not make: the site is swapped, without it.
 	extra := filepath.Join(cfg.Destination, "notes.txt")
@@ -325,11 +291,17 @@ func TestUnchangedRebuildLeavesSite(t *testing.T) {
 		t.Errorf("a file the build does not make is still in the site: %v", err)
 	}
 	sameTree(t, want, tree(t, cfg.Destination))
+}
 
-	// No links: a change after files were kept copies them.
+// Where the file system has no links, the files kept before the first
+// change are copied into the new site.
+func TestKeptFilesCopiedWithoutLinks(t *testing.T) {
+	cfg, b := cachedSite(t)
+	mustBuild(t, b)
+	want := tree(t, cfg.Destination)
 	defer func(l func(string, string) error) { linkFile = l }(linkFile)
 	linkFile = func(string, string) error { return errors.ErrUnsupported }
-	p := filepath.Join(dir, "content", "alpha", "two.jsonl")
+	p := filepath.Join(cfg.Dir, "content", "alpha", "two.jsonl")
 	data, _ := os.ReadFile(p)
 	if err := os.WriteFile(p, bytes.Replace(data, []byte(`"text":"ok"`), []byte(`"text":"all done"`), 1), 0o644); err != nil {
 		t.Fatal(err)
@@ -342,15 +314,58 @@ func TestUnchangedRebuildLeavesSite(t *testing.T) {
 			changed++
 		}
 	}
-	fresh := newBuilder(t, cfg, BuildOptions{IgnoreCache: true})
-	mustBuild(t, fresh)
-	sameTree(t, tree(t, cfg.Destination), got)
 	if changed == 0 || changed == len(got) {
 		t.Errorf("%d files of %d changed", changed, len(got))
 	}
-	for _, fi := range stats(t, cfg.Destination) {
-		if nameCount(fi) != 1 {
-			t.Errorf("%s has %d names", fi.Name(), nameCount(fi))
+	mustBuild(t, newBuilder(t, cfg, BuildOptions{IgnoreCache: true}))
+	sameTree(t, tree(t, cfg.Destination), got)
+}
+
+// cachedSite is the test site with a cache of its own.
+func cachedSite(t *testing.T) (*Config, *Builder) {
+	t.Helper()
+	dir := extract(t, "testdata/site.txtar")
+	cfg, _, err := LoadConfig(Options{Source: dir, Overrides: map[string]any{"cacheDir": filepath.Join(t.TempDir(), "cache")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg, newBuilder(t, cfg, BuildOptions{})
+}
+
+// watchBeside watches for temporary sites in parent until the function it
+// returns is called, which returns those it saw.
+func watchBeside(parent string) func() []string {
+	seen := make(chan []string)
+	go func() {
+		names := map[string]bool{}
+		for {
+			select {
+			case seen <- slices.Sorted(maps.Keys(names)):
+				return
+			default:
+			}
+			entries, _ := os.ReadDir(parent)
+			for _, e := range entries {
+				if strings.Contains(e.Name(), ".tmp-") {
+					names[e.Name()] = true
+				}
+			}
 		}
+	}()
+	return func() []string { return <-seen }
+}
+
+// sameFiles checks that the files now are those that were, with their
+// times and sizes, and the same inodes when inodes is set.
+func sameFiles(t *testing.T, was, now map[string]os.FileInfo, inodes bool) {
+	t.Helper()
+	for p, fi := range now {
+		w := was[p]
+		if w == nil || !w.ModTime().Equal(fi.ModTime()) || w.Size() != fi.Size() || inodes && !os.SameFile(w, fi) {
+			t.Errorf("%s was written", p)
+		}
+	}
+	if len(now) != len(was) {
+		t.Errorf("%d files, then %d", len(was), len(now))
 	}
 }
