@@ -261,11 +261,10 @@ func (o *destination) write(rel string, data []byte) error {
 	if o.keep(rel, sum) {
 		return nil
 	}
-	p, err := o.file(rel)
+	p, err := o.anew(rel)
 	if err != nil {
 		return err
 	}
-	o.forget(rel)
 	if err := os.WriteFile(p, data, 0o644); err != nil {
 		return err
 	}
@@ -277,11 +276,10 @@ func (o *destination) write(rel string, data []byte) error {
 // is too big to hold whole in memory (a session's exports). Its writes are
 // buffered; Close flushes them.
 func (o *destination) create(rel string) (io.WriteCloser, error) {
-	p, err := o.file(rel)
+	p, err := o.anew(rel)
 	if err != nil {
 		return nil, err
 	}
-	o.forget(rel)
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return nil, err
@@ -289,6 +287,22 @@ func (o *destination) create(rel string) (io.WriteCloser, error) {
 	w := fileBufs.Get().(*bufio.Writer)
 	w.Reset(f)
 	return &bufferedFile{w, f}, nil
+}
+
+// anew is the path to write the file rel at, as a new file: one kept
+// there from the previous site is a link to that site's file, which
+// writing through it would change under the site being served, so the
+// link is removed first.
+func (o *destination) anew(rel string) (string, error) {
+	p, err := o.file(rel)
+	if err != nil {
+		return "", err
+	}
+	o.forget(rel)
+	if o.prev {
+		os.Remove(p)
+	}
+	return p, nil
 }
 
 // fileBufs hold the buffers of files being created: one of 64 KB for each

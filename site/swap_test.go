@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/transcriptsite/transcriptsite/cache"
 )
 
 // swapSite is the test site with its destination and cache in a folder
@@ -367,5 +369,47 @@ func sameFiles(t *testing.T, was, now map[string]os.FileInfo, inodes bool) {
 	}
 	if len(now) != len(was) {
 		t.Errorf("%d files, then %d", len(was), len(now))
+	}
+}
+
+// A file kept from the previous site and then written anew in the same
+// build is a new file: the previous site, served until the swap, keeps
+// what it held.
+func TestWriteOverKeptFile(t *testing.T) {
+	parent := t.TempDir()
+	dest := filepath.Join(parent, "public")
+	old := map[string][]byte{marker: []byte("[]\n"), "a/page.html": []byte("old page")}
+	for rel, data := range old {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dest, rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dest, rel), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, begun := range []bool{false, true} {
+		o, err := newDestination(context.Background(), dest, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if begun && o.write("b.html", []byte("new")) != nil { // begins the new site
+			t.Fatal("write")
+		}
+		if !o.keep("a/page.html", cache.SumOf(old["a/page.html"])) {
+			t.Fatal("the page was not kept")
+		}
+		if err := o.write("a/page.html", []byte("a new page")); err != nil {
+			t.Fatal(err)
+		}
+		w, err := o.create("a/page.html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(w, "a newer page")
+		w.Close()
+		if got, _ := os.ReadFile(filepath.Join(dest, "a/page.html")); string(got) != "old page" {
+			t.Errorf("begun %v: the previous site's page now holds %q", begun, got)
+		}
+		o.abort()
 	}
 }
