@@ -60,6 +60,15 @@ func (assetsOutput) start(_ context.Context, b *builder) error {
 	}
 	b.site.assets = assets
 	b.notices = append(b.notices, notices...)
+	// Every page links the assets by these names, and the CSS is not always
+	// what the theme digest covers: Dart Sass, found or not, or of another
+	// version, compiles the same SCSS into other bytes, so another name.
+	// Pages cached under the digest alone linked a stylesheet that was gone.
+	parts := []string{b.theme}
+	for _, name := range slices.Sorted(maps.Keys(assets)) {
+		parts = append(parts, name, assets[name])
+	}
+	b.theme = cache.Key(parts...)
 	return nil
 }
 

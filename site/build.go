@@ -122,7 +122,7 @@ type builder struct {
 	out         sink
 	store       *cache.Store      // nil without a cache
 	res         *ingest.Result    // what was read: the sessions' turns come back from it
-	theme       string            // digest of the theme and config
+	theme       string            // digest of the theme and config, and once the assets are written, of their names
 	hashes      map[string]string // content hash of each source file
 	fingerprint bool              // name CSS and JS by a hash of their content
 	include     map[string]bool   // what the search index holds (search.include)
