@@ -134,11 +134,12 @@ type builder struct {
 	notices     []string
 	warnings    []ingest.Warning // about sessions whose pages could not be made
 
-	chroma string       // the highlighting's stylesheet
-	digs   []string     // each session's content digest; "" without a cache
-	units  []unit       // the sessions, in the units they are made in
-	unitOf []int        // each session's unit
-	index  *searchIndex // nil when the site has none
+	chroma   string       // the highlighting's stylesheet
+	digs     []string     // each session's content digest; "" without a cache
+	listsKey string       // the sessions' key for list pages; "" without a cache
+	units    []unit       // the sessions, in the units they are made in
+	unitOf   []int        // each session's unit
+	index    *searchIndex // nil when the site has none
 }
 
 func (b *builder) page(kind string, p *Page) error {

@@ -177,6 +177,7 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 		for i, s := range st.Sessions {
 			b.digs[i] = digest(s, b.hashes)
 		}
+		b.listsKey = b.sessionsKey()
 	}
 	b.units, b.unitOf = b.makeUnits()
 	if b.theme, err = themeDigest(cfg, chroma); err != nil {

@@ -275,3 +275,58 @@ func TestSearchInParts(t *testing.T) {
 		sameTree(t, tree(t, whole), tree(t, parts))
 	}
 }
+
+// The list pages come from the cache only while the sessions and the
+// config are those they were made from: a session renamed, a session
+// removed and a new description all show on the pages that list them.
+func TestListPagesFollowTheSessions(t *testing.T) {
+	dir := extract(t, "testdata/site.txtar")
+	cache := filepath.Join(t.TempDir(), "cache")
+	build := func(overrides map[string]any) string {
+		t.Helper()
+		overrides["cacheDir"] = cache
+		cfg, _, err := LoadConfig(Options{Source: dir, Overrides: overrides})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Build(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		return cfg.Destination
+	}
+	dest := build(map[string]any{})
+	lists := []string{"index.html", "projects/alpha/index.html", "stats/index.html"}
+	shows := func(what string, want bool) {
+		t.Helper()
+		for _, page := range lists[:2] {
+			if got := strings.Contains(readFile(t, dest, page), what); got != want {
+				t.Errorf("%s shows %q: %v, want %v", page, what, got, want)
+			}
+		}
+	}
+	shows("Second alpha session", true)
+
+	p := filepath.Join(dir, "content", "alpha", "two.jsonl")
+	data, _ := os.ReadFile(p)
+	if err := os.WriteFile(p, bytes.Replace(data, []byte("Second alpha session"), []byte("Renamed alpha session"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	build(map[string]any{})
+	shows("Second alpha session", false)
+	shows("Renamed alpha session", true)
+
+	stats := readFile(t, dest, lists[2])
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	build(map[string]any{})
+	shows("Renamed alpha session", false)
+	if readFile(t, dest, lists[2]) == stats {
+		t.Error("the stats page did not change when a session went")
+	}
+
+	build(map[string]any{"params": map[string]any{"description": "A new lead"}})
+	if !strings.Contains(readFile(t, dest, "index.html"), "A new lead") {
+		t.Error("the home page does not show the new description")
+	}
+}
