@@ -65,6 +65,16 @@ func TestIncrementalBuild(t *testing.T) {
 		t.Error("the changed session's export does not show the change")
 	}
 
+	// The change undone: the site of the first build, its search index
+	// from the files the cache stored by their content then.
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if back := mustBuild(t, b); back.Rendered != 0 || back.CacheMisses > 1 { // the file's hash, as it was written anew
+		t.Errorf("the change undone: %d pages rendered, %d cache misses", back.Rendered, back.CacheMisses)
+	}
+	sameTree(t, first, tree(t, cfg.Destination))
+
 	// The cached site is the site built from nothing.
 	cached := tree(t, cfg.Destination)
 	rep := mustBuild(t, newBuilder(t, cfg, BuildOptions{IgnoreCache: true}))

@@ -21,7 +21,7 @@ type searchIndex struct {
 	key           string // "" when the index is not cached
 
 	mu    sync.Mutex
-	names []string // the files written, to cache them
+	names []string // the files written and their blobs' keys, "name key", to cache the list
 
 	prepared [][]*search.Prepared // by session, until it is appended
 	ready    chan int             // sessions prepared
@@ -144,10 +144,12 @@ func (b *builder) newSearchIndex(digs []string) (*searchIndex, error) {
 	}
 	ix.Index = search.New(toolKindNames(), func(name string, data []byte) error {
 		if ix.key != "" {
+			// Stored by their content: after one session changed, most of
+			// the files are those of the index before, stored already.
+			key := b.store.PutBlob(data) // "" when it could not be: the list then misses
 			ix.mu.Lock()
-			ix.names = append(ix.names, name)
+			ix.names = append(ix.names, name+" "+key)
 			ix.mu.Unlock()
-			b.store.Put(cache.Key(ix.key, name), data)
 		}
 		return b.out.write("search/"+name, data)
 	})
@@ -184,11 +186,12 @@ func (ix *searchIndex) link() (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	names := strings.Split(string(list), "\n")
-	for i, name := range names {
-		if !ix.b.fromCache("search/"+name, cache.Key(ix.key, name)) {
-			for _, n := range names[:i] {
-				if err := ix.b.out.remove("search/" + n); err != nil {
+	files := strings.Split(string(list), "\n")
+	for i, f := range files {
+		if name, key, _ := strings.Cut(f, " "); !ix.b.fromCache("search/"+name, key) {
+			for _, f := range files[:i] {
+				name, _, _ := strings.Cut(f, " ")
+				if err := ix.b.out.remove("search/" + name); err != nil {
 					return false, err
 				}
 			}
