@@ -404,10 +404,18 @@ func (s *Store) Get(key string) ([]byte, bool) {
 func (s *Store) PutBlob(data []byte) string {
 	key := Hash(data)
 	s.mu.Lock()
-	_, stored := s.locs[key] // by an earlier build
+	l, packed := s.locs[key] // by an earlier build
+	_, small := s.small[key]
+	readable := s.read || s.wrote[key]
+	if readable && (packed || small) {
+		s.used[key] = true
+	}
 	s.mu.Unlock()
-	if stored {
-		if _, ok := s.Open(key); ok { // and still there
+	if readable && small {
+		return key
+	}
+	if readable && packed {
+		if _, err := s.packFile(l.Pack); err == nil { // and its pack still there
 			return key
 		}
 	}

@@ -242,3 +242,58 @@ func TestTeeWriteString(t *testing.T) {
 		t.Errorf("a string written allocates %v times", n)
 	}
 }
+
+// A blob is stored once: put again, by this build or a later one, it is
+// found by its content and not written again, unless the build reads no
+// earlier entry (--ignoreCache) or its pack is gone. Each way it reads back.
+func TestPutBlobStoresOnce(t *testing.T) {
+	dir := t.TempDir()
+	data := bytes.Repeat([]byte("a search shard "), 200) // packed, not small
+	packed := func() int64 {
+		var n int64
+		entries, _ := os.ReadDir(filepath.Join(dir, packDir))
+		for _, e := range entries {
+			fi, _ := e.Info()
+			n += fi.Size()
+		}
+		return n
+	}
+	build := func(read bool, fn func(s *Store)) {
+		t.Helper()
+		s, err := New(dir, read)
+		if err == nil {
+			err = s.Begin(context.Background(), nil)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		fn(s)
+		r, err := s.OpenBlob(Hash(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(r)
+		r.Close()
+		if err != nil || !bytes.Equal(got, data) {
+			t.Errorf("the blob reads back as %d bytes: %v", len(got), err)
+		}
+		s.End()
+	}
+	put := func(s *Store) {
+		if key := s.PutBlob(data); key != Hash(data) {
+			t.Errorf("PutBlob gave %q", key)
+		}
+	}
+	build(true, func(s *Store) { put(s); put(s) })
+	once := packed()
+	build(true, put)
+	if packed() != once {
+		t.Errorf("a later build stored the blob again: packs %d → %d bytes", once, packed())
+	}
+	build(false, put)
+	if packed() == once {
+		t.Error("with --ignoreCache the blob was not stored again")
+	}
+	os.RemoveAll(filepath.Join(dir, packDir))
+	build(true, put)
+}
