@@ -415,9 +415,11 @@ func (s *Store) PutBlob(data []byte) string {
 		return key
 	}
 	if readable && packed {
-		if _, err := s.packFile(l.Pack); err == nil { // and its pack still there
+		_, err := s.packFile(l.Pack) // and its pack still there
+		if err == nil {
 			return key
 		}
+		s.drop(key, err.Error())
 	}
 	if !s.put(key, data) {
 		return ""

@@ -245,7 +245,8 @@ func TestTeeWriteString(t *testing.T) {
 
 // A blob is stored once: put again, by this build or a later one, it is
 // found by its content and not written again, unless the build reads no
-// earlier entry (--ignoreCache) or its pack is gone. Each way it reads back.
+// earlier entry (--ignoreCache) or its pack is gone, which is reported.
+// Each way it reads back.
 func TestPutBlobStoresOnce(t *testing.T) {
 	dir := t.TempDir()
 	data := bytes.Repeat([]byte("a search shard "), 200) // packed, not small
@@ -295,5 +296,10 @@ func TestPutBlobStoresOnce(t *testing.T) {
 		t.Error("with --ignoreCache the blob was not stored again")
 	}
 	os.RemoveAll(filepath.Join(dir, packDir))
-	build(true, put)
+	build(true, func(s *Store) {
+		put(s)
+		if _, _, damaged := s.Report(); len(damaged) != 1 || !strings.Contains(damaged[0], Hash(data)) {
+			t.Errorf("a blob whose pack is gone is reported as %q", damaged)
+		}
+	})
 }

@@ -583,7 +583,7 @@ func TestLargeImageThroughTheBlobStore(t *testing.T) {
 	_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: v\noutputs: {json: true}\n"), 0o644)
 	cfg, rep, err := build(t, dir, map[string]any{"cacheDir": cache})
 	if err != nil || len(rep.Notices) != 1 || !strings.Contains(rep.Notices[0], key) {
-		t.Fatalf("build with the image lost: %v", err)
+		t.Fatalf("build with the image lost: %v %q", err, rep.Notices)
 	}
 	files, _ := filepath.Glob(filepath.Join(cfg.Destination, "sessions", "*", "*", "img", "*.png"))
 	if got, _ := os.ReadFile(files[0]); !bytes.Equal(got, img) {
