@@ -79,7 +79,9 @@ func read(o Options) (*viper.Viper, Source, error) {
 	v := viper.New()
 	v.SetEnvPrefix(EnvPrefix)
 	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
-	v.AutomaticEnv()
+	// The environment is bound key by key (tree), not automatically: then
+	// a variable named as a whole section (TRANSCRIPTSITE_SASS, which
+	// names the Dart Sass binary) replaced the section with a string.
 	src := Source{File: o.File, Name: o.File}
 	if src.File == "" {
 		for _, n := range Names {

@@ -66,6 +66,21 @@ func TestLayers(t *testing.T) {
 	}
 }
 
+// A variable named as a section is no key of it: TRANSCRIPTSITE_SASS names
+// the Dart Sass binary, and with viper's automatic environment it replaced
+// the config's whole sass section with a string, which failed the build.
+func TestEnvNamedAsASection(t *testing.T) {
+	t.Setenv("TRANSCRIPTSITE_SECTION", "/usr/bin/something")
+	t.Setenv("TRANSCRIPTSITE_PARAMS", "x")
+	c, warns, err := load(t, "section:\n  style: file\nparams:\n  a: b\n", nil)
+	if err != nil || len(warns) != 0 {
+		t.Fatal(err, warns)
+	}
+	if c.Section.Style != "file" || c.Params["a"] != "b" {
+		t.Errorf("the sections became %+v and %v", c.Section, c.Params)
+	}
+}
+
 func TestUnknownKeysAndTypes(t *testing.T) {
 	_, warns, err := load(t, "titel: x\nsection:\n  stlye: y\nresolved: z\n", nil)
 	got := strings.Join(warns, "\n")
