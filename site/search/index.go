@@ -27,6 +27,8 @@ import (
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/transcriptsite/transcriptsite/internal/wire"
 )
 
 // Version is written into the meta file; the client refuses another.
@@ -918,31 +920,26 @@ func (p *Prepared) MarshalBinary() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := appendString(nil, string(sj))
+	b := wire.AppendString(nil, string(sj))
 	more := uint64(0)
 	if p.more {
 		more = 1
 	}
 	b = binary.AppendUvarint(b, more)
-	b = appendString(b, p.terms)
+	b = wire.AppendString(b, p.terms)
 	b = appendUints(b, p.ends)
-	b = appendString(b, string(p.docs))
+	b = wire.AppendString(b, string(p.docs))
 	b = appendUints(b, p.docEnds)
-	b = appendString(b, string(p.pos))
+	b = wire.AppendString(b, string(p.pos))
 	b = appendUints(b, p.posEnds)
 	b = appendUints(b, p.last)
 	b = binary.AppendUvarint(b, uint64(len(p.frags)))
 	for _, f := range p.frags {
 		b = binary.AppendUvarint(b, uint64(f.n))
 		b = binary.AppendUvarint(b, uint64(f.role))
-		b = appendString(b, f.text)
+		b = wire.AppendString(b, f.text)
 	}
 	return b, nil
-}
-
-func appendString(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
 }
 
 func appendUints(b []byte, v []uint32) []byte {
@@ -956,27 +953,27 @@ func appendUints(b []byte, v []uint32) []byte {
 // UnmarshalBinary decodes what MarshalBinary encoded. The lists are
 // windows on data, which must not change.
 func (p *Prepared) UnmarshalBinary(data []byte) error {
-	r := reader{b: data}
-	if err := json.Unmarshal(r.bytes(), &p.session); err != nil {
+	r := wire.NewReader(data, errPrepared)
+	if err := json.Unmarshal(r.Bytes(), &p.session); err != nil {
 		return err
 	}
-	p.more = r.uint() == 1
-	p.terms = string(r.bytes())
-	p.ends = r.uints()
-	p.docs = r.bytes()
-	p.docEnds = r.uints()
-	p.pos = r.bytes()
-	p.posEnds = r.uints()
-	p.last = r.uints()
-	n := r.uint()
+	p.more = r.Uvarint() == 1
+	p.terms = string(r.Bytes())
+	p.ends = uints(r)
+	p.docs = r.Bytes()
+	p.docEnds = uints(r)
+	p.pos = r.Bytes()
+	p.posEnds = uints(r)
+	p.last = uints(r)
+	n := int(r.Uvarint())
 	p.frags = make([]fragment, 0, min(n, len(data)))
 	for range n {
-		p.frags = append(p.frags, fragment{n: r.uint(), role: r.uint(), text: string(r.bytes()), path: p.session.Path, title: p.session.Title})
+		p.frags = append(p.frags, fragment{n: int(r.Uvarint()), role: int(r.Uvarint()), text: string(r.Bytes()), path: p.session.Path, title: p.session.Title})
 	}
-	if r.err == nil && !p.consistent() {
-		r.fail()
+	if r.Err() == nil && !p.consistent() {
+		r.Fail()
 	}
-	return r.err
+	return r.Err()
 }
 
 // consistent reports whether the ends of terms and lists fit what they
@@ -996,49 +993,14 @@ func (p *Prepared) consistent() bool {
 	return int(t) <= len(p.terms) && int(d) <= len(p.docs) && int(q) <= len(p.pos)
 }
 
-// reader reads what MarshalBinary wrote, failing once on bad input.
-type reader struct {
-	b   []byte
-	err error
-}
+// errPrepared is what reading a prepared session that is not one gives.
+var errPrepared = errors.New("search: bad prepared session")
 
-func (r *reader) uint() int {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.fail()
-		return 0
-	}
-	r.b = r.b[n:]
-	return int(v)
-}
-
-func (r *reader) bytes() []byte {
-	n := r.uint()
-	if n > len(r.b) {
-		r.fail()
-		return nil
-	}
-	out := r.b[:n:n]
-	r.b = r.b[n:]
-	return out
-}
-
-func (r *reader) uints() []uint32 {
-	n := r.uint()
-	if n > len(r.b) { // each takes a byte at least
-		r.fail()
-		return nil
-	}
-	v := make([]uint32, n)
+// uints reads what appendUints wrote.
+func uints(r *wire.Reader) []uint32 {
+	v := make([]uint32, r.Count(1)) // each takes a byte at least
 	for i := range v {
-		v[i] = uint32(r.uint())
+		v[i] = uint32(r.Uvarint())
 	}
 	return v
-}
-
-func (r *reader) fail() {
-	if r.err == nil {
-		r.err = errors.New("search: bad prepared session")
-	}
-	r.b = nil
 }
