@@ -19,17 +19,7 @@ func TestStoreSmallTable(t *testing.T) {
 	key := func(c byte) string { return strings.Repeat(string(c), 64) }
 	small, big := []byte("a content hash"), bytes.Repeat([]byte("x"), smallEntry+1)
 
-	open := func(read bool) *Store {
-		t.Helper()
-		s, err := New(dir, read)
-		if err == nil {
-			err = s.Begin(context.Background(), nil)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	open := func(read bool) *Store { return openStore(t, dir, read) }
 	s := open(true)
 	s.Put(key('a'), small)
 	s.Put(key('b'), big)
@@ -261,13 +251,7 @@ func TestPutBlobStoresOnce(t *testing.T) {
 	}
 	build := func(read bool, fn func(s *Store)) {
 		t.Helper()
-		s, err := New(dir, read)
-		if err == nil {
-			err = s.Begin(context.Background(), nil)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := openStore(t, dir, read)
 		fn(s)
 		r, err := s.OpenBlob(Hash(data))
 		if err != nil {
@@ -302,4 +286,17 @@ func TestPutBlobStoresOnce(t *testing.T) {
 			t.Errorf("a blob whose pack is gone is reported as %q", damaged)
 		}
 	})
+}
+
+// openStore opens the store in dir and begins a build with it.
+func openStore(t *testing.T, dir string, read bool) *Store {
+	t.Helper()
+	s, err := New(dir, read)
+	if err == nil {
+		err = s.Begin(context.Background(), nil)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
