@@ -136,6 +136,7 @@ type builder struct {
 
 	chroma   string       // the highlighting's stylesheet
 	digs     []string     // each session's content digest; "" without a cache
+	contexts []string     // each session's pageContext; "" without a cache
 	listsKey string       // the sessions' key for list pages; "" without a cache
 	units    []unit       // the sessions, in the units they are made in
 	unitOf   []int        // each session's unit

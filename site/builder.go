@@ -172,10 +172,10 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	// changes leaves the pages as they were and is swapped in place.
 	b := &builder{site: st, tpl: tpl, out: ctxSink{out, ctx}, store: bd.store, memory: bd.opts.Memory, res: res, hashes: res.Hashes, fingerprint: !bd.opts.Memory,
 		include: cfg.Search.Includes(), chroma: chroma}
-	b.digs = make([]string, len(st.Sessions))
+	b.digs, b.contexts = make([]string, len(st.Sessions)), make([]string, len(st.Sessions))
 	if b.store != nil {
 		for i, s := range st.Sessions {
-			b.digs[i] = digest(s, b.hashes)
+			b.digs[i], b.contexts[i] = digest(s, b.hashes), pageContext(s)
 		}
 		b.listsKey = b.sessionsKey()
 	}

@@ -52,11 +52,11 @@ func (b *builder) listPage(kind string, p *Page) error {
 // which the theme digest holds.
 func (b *builder) sessionsKey() string {
 	parts := []string{"sessions"}
-	for i, s := range b.site.Sessions {
-		if b.digs[i] == "" {
+	for i, dig := range b.digs {
+		if dig == "" {
 			return ""
 		}
-		parts = append(parts, b.digs[i], pageContext(s))
+		parts = append(parts, dig, b.contexts[i])
 	}
 	return cache.Key(parts...)
 }

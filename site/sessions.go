@@ -44,7 +44,7 @@ type sessionPage struct{ siteOutput }
 
 func (sessionPage) session(b *builder, j *job) error {
 	s := j.s
-	key := b.sessionKey(j.dig, "page", b.theme, j.dig, pageContext(s))
+	key := b.sessionKey(j.dig, "page", b.theme, j.dig, b.contexts[j.i])
 	err := b.cachedFile(pageFile(s.Path), key, func(w io.Writer) error {
 		body, err := j.body()
 		if err != nil {
