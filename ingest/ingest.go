@@ -311,9 +311,12 @@ type Options struct {
 	Transform   func(*transcript.Session)
 	TransformID string
 	// Parsing, when set, is called once, as the first file the cache
-	// lacks starts to be parsed: the build compiles its redaction rules
-	// then, on another core, not when the first session waits for them.
-	Parsing func()
+	// lacks starts to be parsed, with the size of all the files the load
+	// reads: the build compiles its redaction rules then, on another core,
+	// not when the first session waits for them, and has the heap the
+	// parse will use faulted in.
+	Parsing func(size int64)
+	parsing func() // Parsing, once, with the size
 	// Merged, when set, is called with each session once its files are
 	// merged and it is finished: the build counts there what redaction
 	// replaced in the session, which Merge does not add up.
@@ -438,8 +441,12 @@ func (f *file) stat(d fs.DirEntry) (skip string) {
 // Hold keeps whole.
 func readAll(ctx context.Context, opts Options, files []file) []read {
 	release := opts.Release && opts.Cache != nil
-	if opts.Parsing != nil {
-		opts.Parsing = sync.OnceFunc(opts.Parsing)
+	if p := opts.Parsing; p != nil {
+		var size int64
+		for _, f := range files {
+			size += f.size
+		}
+		opts.parsing = sync.OnceFunc(func() { p(size) })
 	}
 	var held atomic.Int64
 	reads := make([][]read, len(files))
@@ -585,8 +592,8 @@ func ReadFile(ctx context.Context, fsys fs.FS, name string, f *File) (r *Reader,
 }
 
 func parsing(opts Options) {
-	if opts.Parsing != nil {
-		opts.Parsing()
+	if opts.parsing != nil {
+		opts.parsing()
 	}
 }
 

@@ -29,7 +29,7 @@ func readOptions(cfg *Config) (ingest.Options, error) {
 	return ingest.Options{
 		Transform:   func(s *transcript.Session) { r.Session(s) },
 		TransformID: cache.Key("redact", string(rules)),
-		Parsing:     redact.Warm,
+		Parsing:     func(int64) { redact.Warm() },
 		Merged:      func(s *transcript.Session) { s.Redacted = redact.Count(s) },
 	}, nil
 }

@@ -12,8 +12,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
-	"runtime/metrics"
 	"runtime/pprof"
 	"runtime/trace"
 	"strconv"
@@ -28,74 +26,14 @@ import (
 
 	transcriptsite "github.com/transcriptsite/transcriptsite"
 	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/internal/heap"
 	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/site"
 	"github.com/transcriptsite/transcriptsite/site/server"
 )
 
-// memoryLimit is the heap the garbage collector aims to stay under. By
-// default it lets the heap grow to twice what is live, so a build holding a
-// 500 MB session would pass 1 GB; near this soft limit it collects sooner
-// instead. GOMEMLIMIT overrides it.
-const memoryLimit = 800 << 20
-
-// headroom is what the heap may grow by past what is live before a
-// collection, at least: Go's default, as much again as is live, has a
-// build that keeps little (the real Claude sessions x20 keep 80 MB) collect
-// every few MB allocated, a tenth of its CPU. Past headroom of live data
-// Go's pace is kept, so that big builds stay within memoryLimit.
-const headroom = 256 << 20
-
-// boundHeap paces the collector. After each collection it sets the growth
-// allowed before the next to headroom or what is live, whichever is more
-// (GOGC overrides it), and the soft memoryLimit to a quarter more than
-// what is live: under a fixed limit, a build whose live data outgrew it
-// would collect without pause. Once what is live is past memoryLimit the
-// heap cannot stay near it anyway, and the limit goes back to Go's own
-// pace, twice what is live, which costs the least time.
-func boundHeap() {
-	pace := os.Getenv("GOGC") == ""
-	bound := os.Getenv("GOMEMLIMIT") == ""
-	if bound {
-		debug.SetMemoryLimit(memoryLimit)
-	}
-	if pace {
-		debug.SetGCPercent(400) // the heap is small until the first collection
-	}
-	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	percent := 400
-	afterGC(func() {
-		metrics.Read(live)
-		if live[0].Value.Kind() != metrics.KindUint64 {
-			return
-		}
-		n := int64(live[0].Value.Uint64())
-		if p := int(min(400, max(100, headroom*100/max(n, 1)))); pace && p != percent {
-			debug.SetGCPercent(p)
-			percent = p
-		}
-		switch {
-		case !bound:
-		case n > memoryLimit:
-			debug.SetMemoryLimit(2 * n)
-		default:
-			debug.SetMemoryLimit(max(memoryLimit, n*5/4))
-		}
-	})
-}
-
-// afterGC calls fn after every garbage collection, from the cleanup of an
-// object that each call leaves unreachable.
-func afterGC(fn func()) {
-	type sentinel struct{ _ *int } // holds a pointer: never a tiny allocation
-	runtime.AddCleanup(&sentinel{}, func(struct{}) {
-		fn()
-		afterGC(fn)
-	}, struct{}{})
-}
-
 func main() {
-	boundHeap()
+	heap.Pace()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {

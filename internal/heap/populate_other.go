@@ -1,0 +1,7 @@
+//go:build !linux
+
+package heap
+
+import "errors"
+
+func populate([]byte) error { return errors.ErrUnsupported }
