@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"encoding/json"
 	"regexp"
 	"strconv"
 	"strings"
@@ -186,7 +185,7 @@ func cmpOr(vals ...string) string {
 func command(raw string, in input, names []string, free bool) string {
 	if v := in.first(names); v != "" {
 		var argv []string
-		if strings.HasPrefix(v, "[") && json.Unmarshal([]byte(v), &argv) == nil {
+		if strings.HasPrefix(v, "[") && Unmarshal([]byte(v), &argv) == nil {
 			return strings.Join(argv, " ")
 		}
 		return v
@@ -254,7 +253,7 @@ func valueText(v jsontext.Value) string {
 		return string(v)
 	}
 	var str string
-	if json.Unmarshal(v, &str) != nil {
+	if Unmarshal(v, &str) != nil {
 		return ""
 	}
 	return str
@@ -273,8 +272,8 @@ func (in input) first(names []string) string {
 // jsonObjects returns the elements of a JSON array of objects, each as
 // JSON text; anything else gives nil.
 func jsonObjects(s string) []string {
-	var raw []json.RawMessage
-	if json.Unmarshal([]byte(s), &raw) != nil {
+	var raw []jsontext.Value
+	if Unmarshal([]byte(s), &raw) != nil {
 		return nil
 	}
 	out := make([]string, 0, len(raw))
@@ -305,7 +304,7 @@ func questions(c *transcript.ToolCall) []transcript.Question {
 			} `json:"options"`
 		} `json:"questions"`
 	}
-	if !strings.Contains(c.Input, `"questions"`) || json.Unmarshal([]byte(c.Input), &in) != nil {
+	if !strings.Contains(c.Input, `"questions"`) || Unmarshal([]byte(c.Input), &in) != nil {
 		return nil
 	}
 	answers := map[string]string{}
@@ -348,7 +347,7 @@ func webSearch(output string) *transcript.WebResults {
 	for _, l := range strings.Split(strings.TrimSuffix(output, "\n"), "\n") {
 		if rest, ok := strings.CutPrefix(l, "Links: "); ok {
 			var links []struct{ Title, URL string }
-			if json.Unmarshal([]byte(rest), &links) == nil {
+			if Unmarshal([]byte(rest), &links) == nil {
 				for _, k := range links {
 					w.Pages = append(w.Pages, transcript.Page{Title: k.Title, URL: k.URL})
 				}

@@ -1,10 +1,10 @@
 package site
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/site/search"
 	"github.com/transcriptsite/transcriptsite/transcript"
@@ -157,7 +157,7 @@ func searchDoc(m *transcript.Message, include map[string]bool) (search.Doc, bool
 // callInput adds what a call's input holds of commands and paths.
 func callInput(input string, include map[string]bool, add func(on bool, text string)) {
 	var in toolInput
-	if json.Unmarshal([]byte(input), &in) != nil {
+	if ingest.Unmarshal([]byte(input), &in) != nil {
 		add(include["commands"], input) // free text: apply_patch, a command line
 	}
 	for _, v := range []any{in.Command, in.Cmd} {
