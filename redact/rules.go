@@ -1,13 +1,11 @@
 package redact
 
 import (
-	"errors"
 	"fmt"
 	"hash/maphash"
 	"math"
 	"regexp"
 	"regexp/syntax"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -62,6 +60,20 @@ type rule struct {
 	// a placeholder, an identifier.
 	skip func(secret string) bool
 	prio int8
+	src  string    // a gitleaks rule's expression, which ready compiles into re
+	once sync.Once // makes the expressions, once
+}
+
+// ready makes r's expressions, if they are not made yet, and returns r.
+// The rules are part of the program: one that does not compile is a bug,
+// which TestRulesCompile shows, not an error of the build.
+func (r *rule) ready() *rule {
+	r.once.Do(func() {
+		if err := r.compile(r.src); err != nil {
+			panic(err)
+		}
+	})
+	return r
 }
 
 // namePrefix opens the regexes gitleaks makes for key = value assignments.
@@ -173,23 +185,19 @@ func compileBuiltin() (*ruleSet, error) {
 			rs.byKw[n] = append(rs.byKw[n], i)
 		}
 	}
-	// The keywords' trie and the rules' expressions are made on every
-	// core: the first session a cold build reads waits for them.
+	// A rule's expressions are made the first time a text holds one of its
+	// keywords (ready): most rules' keywords are in no session, and making
+	// them all cost a cold build tens of ms before its first session could
+	// be read. Those run on every text are made now, beside the trie.
+	for i, r := range rs.rules {
+		r.src = srcs[i]
+	}
 	var wg sync.WaitGroup
 	wg.Go(func() { rs.trie = ahocorasick.NewTrieBuilder().AddStrings(kws).Build() })
-	errs := make([]error, len(rs.rules))
-	n := runtime.GOMAXPROCS(0)
-	for k := range n {
-		wg.Go(func() {
-			for i := k; i < len(rs.rules); i += n {
-				errs[i] = rs.rules[i].compile(srcs[i])
-			}
-		})
+	for _, i := range rs.always {
+		rs.rules[i].ready()
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
 	return rs, nil
 }
 
@@ -356,6 +364,7 @@ func (rs *ruleSet) findDecoded(s string, out []found) []found {
 		if len(ps) == 0 {
 			continue
 		}
+		r.ready()
 		if r.at != nil {
 			out = rs.runAt(r, s, ps, out)
 			continue

@@ -4,6 +4,7 @@ import (
 	"hash/maphash"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -32,8 +33,51 @@ func TestKeywordLed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(rs.rules, func(r *rule) bool { return r.id == "generic-api-key" && r.at != nil }) {
+	if !slices.ContainsFunc(rs.rules, func(r *rule) bool { return r.id == "generic-api-key" && r.ready().at != nil }) {
 		t.Error("generic-api-key is not anchored at its keywords")
+	}
+}
+
+// Every rule compiles, though a build makes only those whose keywords it
+// meets; and a rule is made once, however many goroutines need it at once.
+func TestRulesCompile(t *testing.T) {
+	rs, err := compileBuiltin() // a set of its own: builtin's rules are made as other tests need them
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy := 0
+	for i, r := range rs.rules {
+		switch {
+		case r.src == "":
+		case slices.Contains(rs.always, i) != (r.re != nil):
+			t.Errorf("rule %s: made %v before a text needed it, run on every text %v", r.id, r.re != nil, slices.Contains(rs.always, i))
+		default:
+			lazy++
+		}
+	}
+	if lazy < 100 {
+		t.Errorf("%d gitleaks rules wait for their keywords, want most of %d", lazy, len(rs.rules))
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for _, r := range rs.rules {
+				func() {
+					defer func() {
+						if p := recover(); p != nil {
+							t.Errorf("rule %s: %v", r.id, p)
+						}
+					}()
+					r.ready()
+				}()
+			}
+		})
+	}
+	wg.Wait()
+	for _, r := range rs.rules {
+		if r.re == nil {
+			t.Errorf("rule %s has no expression", r.id)
+		}
 	}
 }
 
