@@ -10,6 +10,9 @@
 #   BINS="/tmp/old /tmp/new" scripts/realx20.sh  # binaries side by side, in turns
 #   PROFILE=cpu.prof scripts/realx20.sh        # also one cold build's CPU profile
 #   WORK=/tmp/x20 scripts/realx20.sh           # keep the corpus and sites there
+#   OUT=/dev/shm/x20 scripts/realx20.sh        # write the sites and caches there: on tmpfs, the
+#                                              # system time of creating files does not swing
+#                                              # with what the file system freed before
 #   CONFIG=site.yaml scripts/realx20.sh        # another config (default: a title)
 #   SETTLE=70 PAUSE=5 scripts/realx20.sh       # seconds to wait after removing the earlier
 #                                              # sites, and before each build (default 5 and 5)
@@ -24,6 +27,8 @@ runs=${RUNS:-3}
 work=${WORK:-$(mktemp -d)}
 src=${SRC:-../shared/corpus/claude-code/claude-code-log-real}
 mkdir -p "$work"
+sites=${OUT:-$work}
+mkdir -p "$sites"
 if [ -z "${BINS:-}" ]; then
 	go build -o "$work/transcriptsite" ./cmd/transcriptsite
 	BINS=$work/transcriptsite
@@ -91,17 +96,17 @@ echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 # deleted for seconds after, which slows whatever runs then. And the first
 # build of a run pays more system time than the next (the page cache and
 # the disk's journal settle): one build of each binary, not counted.
-rm -rf "$work"/site-*
+rm -rf "$sites"/site-*
 sync
 sleep "${SETTLE:-5}"
 for b in "${!bins[@]}"; do
-	build "${bins[$b]}" "$work/site-warmup-$b" >/dev/null
+	build "${bins[$b]}" "$sites/site-warmup-$b" >/dev/null
 done
 declare -A wall usr sys cpu rss
 for i in $(seq "$runs"); do
 	for b in "${!bins[@]}"; do
 		for p in 2 1; do
-			d=$work/site-$b-$p-$i
+			d=$sites/site-$b-$p-$i
 			read -r w u y k < <(build "${bins[$b]}" "$d" GOMAXPROCS=$p)
 			c=$(awk -v u="$u" -v y="$y" 'BEGIN {printf "%.2f", u + y}')
 			echo "run $i ${bins[$b]} GOMAXPROCS=$p: $w s wall, $u user + $y sys = $c CPU-s, $((k / 1024)) MB" >&2
@@ -109,7 +114,7 @@ for i in $(seq "$runs"); do
 		done
 	done
 	if [ -n "${CCT:-}" ]; then
-		read -r w u y k < <(peer "$work/site-cct-$i")
+		read -r w u y k < <(peer "$sites/site-cct-$i")
 		c=$(awk -v u="$u" -v y="$y" 'BEGIN {printf "%.2f", u + y}')
 		echo "run $i claude-code-transcripts: $w s wall, $u user + $y sys = $c CPU-s, $((k / 1024)) MB" >&2
 		wall[cct]+="$w " cpu[cct]+="$c " rss[cct]+="$k "
@@ -117,7 +122,7 @@ for i in $(seq "$runs"); do
 done
 for b in "${!bins[@]}"; do
 	# The warm rebuild: the first run's cache and site, nothing changed.
-	read -r _ wu wy _ < <(build "${bins[$b]}" "$work/site-$b-2-1" GOMAXPROCS=2)
+	read -r _ wu wy _ < <(build "${bins[$b]}" "$sites/site-$b-2-1" GOMAXPROCS=2)
 	wc=$(awk -v u="$wu" -v y="$wy" 'BEGIN {printf "%.2f", u + y}')
 	w1=$(printf '%s\n' ${wall[$b,1]} | median)
 	for p in 2 1; do
@@ -145,11 +150,11 @@ if [ -n "${CCT:-}" ]; then
 	done
 fi
 if [ -n "${PROFILE:-}" ]; then
-	d=$work/site-profile
+	d=$sites/site-profile
 	rm -rf "$d"
 	"${bins[-1]}" build --quiet -s "$work" --config "$config" --contentDir "$corpus" \
 		--cacheDir "$d/cache" -d "$d/public" --profile-cpu "$PROFILE"
 	echo
 	go tool pprof -top -nodecount=35 "${bins[-1]}" "$PROFILE" 2>/dev/null | sed -n '1,45p'
 fi
-find "$work" -maxdepth 1 -name 'site-*' ! -name 'site-*-2-1' -exec rm -rf {} +
+find "$sites" -maxdepth 1 -name 'site-*' ! -name 'site-*-2-1' -exec rm -rf {} +
