@@ -152,7 +152,6 @@ func compileBuiltin() (*ruleSet, error) {
 		rs.rules = append(rs.rules, k.rule())
 	}
 	rs.rules = append(rs.rules, credentials...)
-	srcs := make([]string, len(rs.rules)) // the source of each gitleaks rule's re
 	for _, id := range cfg.OrderedRules {
 		r := cfg.Rules[id]
 		if r.Regex == nil || r.Path != nil || r.SkipReport || superseded[id] {
@@ -165,8 +164,8 @@ func compileBuiltin() (*ruleSet, error) {
 		rs.rules = append(rs.rules, &rule{
 			id: id, group: r.SecretGroup, entropy: r.Entropy,
 			keywords: r.Keywords, allow: r.Allowlists, prio: prio,
+			src: strings.ReplaceAll(r.Regex.String(), secretEnd, secretEndInText),
 		})
-		srcs = append(srcs, strings.ReplaceAll(r.Regex.String(), secretEnd, secretEndInText))
 	}
 	kwNum := map[string]int{}
 	var kws []string
@@ -189,9 +188,6 @@ func compileBuiltin() (*ruleSet, error) {
 	// keywords (ready): most rules' keywords are in no session, and making
 	// them all cost a cold build tens of ms before its first session could
 	// be read. Those run on every text are made now, beside the trie.
-	for i, r := range rs.rules {
-		r.src = srcs[i]
-	}
 	var wg sync.WaitGroup
 	wg.Go(func() { rs.trie = ahocorasick.NewTrieBuilder().AddStrings(kws).Build() })
 	for _, i := range rs.always {
