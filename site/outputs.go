@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/transcriptsite/transcriptsite/internal/memo"
 
@@ -97,23 +96,6 @@ func (b *builder) sessions(ctx context.Context, outs []output) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	failed := make([]error, len(b.site.Sessions))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range workers() {
-		wg.Go(func() {
-			for u := range work {
-				un := b.units[u]
-				load := b.loader(ctx, un)
-				for _, i := range un.sessions {
-					s := b.site.Sessions[i]
-					failed[i] = b.session(outs, &job{i: i, s: s, dig: b.digs[i], body: func() (*transcript.Session, error) { return load(s) }})
-				}
-				if un.left != nil && un.left.Add(-1) == 0 {
-					b.res.Release(un.group)
-				}
-			}
-		})
-	}
 	// The biggest first, then in the site's order, which the search index
 	// appends in; a session's size is its tool calls and messages, which
 	// is what its page costs.
@@ -122,25 +104,37 @@ func (b *builder) sessions(ctx context.Context, outs []output) error {
 		order[u], first[u] = u, slices.Min(un.sessions) // its first in the site's order
 	}
 	slices.SortFunc(order, func(u, v int) int { return cmp.Compare(first[u], first[v]) })
-	order = parallel.BigFirst(order, func(u int) int64 {
+	size := func(u int) int64 {
 		var size int64
 		for _, i := range b.units[u].sessions {
 			st := b.site.Sessions[i].Stats
 			size += int64(st.Messages + st.ToolCalls)
 		}
 		return size
-	}, workers())
-	go func() {
-		defer close(work)
-		for _, u := range order {
-			select {
-			case work <- u:
-			case <-ctx.Done():
-				return
-			}
+	}
+	order = parallel.BigFirst(order, size, workers())
+	// Units that start at one time with as many messages and calls are
+	// likely one session twice (a copy, a backup, one synced from another
+	// machine): made one after the other, the second finds the first's
+	// code highlighted, where made at once one core waits on the other.
+	type likeness struct {
+		started int64
+		size    int64
+	}
+	like := func(u int) likeness {
+		return likeness{b.site.Sessions[first[u]].Started.UnixNano(), size(u)}
+	}
+	parallel.RunApart(ctx, workers(), order, like, func(u int) {
+		un := b.units[u]
+		load := b.loader(ctx, un)
+		for _, i := range un.sessions {
+			s := b.site.Sessions[i]
+			failed[i] = b.session(outs, &job{i: i, s: s, dig: b.digs[i], body: func() (*transcript.Session, error) { return load(s) }})
 		}
-	}()
-	wg.Wait()
+		if un.left != nil && un.left.Add(-1) == 0 {
+			b.res.Release(un.group)
+		}
+	})
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -42,21 +42,66 @@ func BigFirst(order []int, size func(int) int64, workers int) []int {
 // goroutines, until ctx is done; it returns when every call it started has
 // returned.
 func Run(ctx context.Context, workers int, order []int, fn func(i int)) {
-	work := make(chan int)
+	RunApart(ctx, workers, order, func(i int) int { return i }, fn)
+}
+
+// reach is how far past the next index RunApart looks for one whose key no
+// call in progress has.
+const reach = 256
+
+// RunApart is Run, but a worker takes the first index, among the next
+// reach, whose key no call in progress has, or the next when each has.
+// Work whose keys say it is likely the same (a session and its copy) is so
+// done one after the other, where the second finds what the first made,
+// rather than at once, where one core waits on what the other is making.
+func RunApart[K comparable](ctx context.Context, workers int, order []int, key func(int) K, fn func(i int)) {
+	type item struct {
+		i int
+		k K
+	}
+	var (
+		mu   sync.Mutex
+		left = make([]item, len(order))
+		busy = map[K]int{} // calls in progress, by key
+	)
+	for n, i := range order {
+		left[n] = item{i, key(i)}
+	}
+	take := func() (item, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(left) == 0 || ctx.Err() != nil {
+			return item{}, false
+		}
+		at := 0
+		for n, it := range left[:min(len(left), reach)] {
+			if busy[it.k] == 0 {
+				at = n
+				break
+			}
+		}
+		// Taken out by moving those it passed one on: a few at most.
+		it := left[at]
+		copy(left[1:at+1], left[:at])
+		left = left[1:]
+		busy[it.k]++
+		return it, true
+	}
+	done := func(it item) {
+		mu.Lock()
+		defer mu.Unlock()
+		if busy[it.k]--; busy[it.k] == 0 {
+			delete(busy, it.k)
+		}
+	}
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			for i := range work {
-				fn(i)
+			for it, ok := take(); ok; it, ok = take() {
+				fn(it.i)
+				done(it)
 			}
 		})
 	}
-	for _, i := range order {
-		if ctx.Err() != nil {
-			break
-		}
-		work <- i
-	}
-	close(work)
 	wg.Wait()
 }
