@@ -287,6 +287,11 @@ func putHeaders(c Cache, keys []string, hs []*transcript.Header) {
 func decodeHeaders(data []byte) ([]*transcript.Header, error) {
 	var hs []*transcript.Header
 	err := jsonv2.Unmarshal(data, &hs, cacheJSON)
+	for _, h := range hs {
+		if h != nil && h.Session != nil {
+			h.Pack()
+		}
+	}
 	return hs, err
 }
 

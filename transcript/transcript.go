@@ -437,10 +437,12 @@ type Header struct {
 	Summary Summary
 }
 
-// Header returns the session's header. It shares the session's fields
-// but Turns, which it leaves out.
+// Header returns the session's header: the session's fields but Turns,
+// which it leaves out, packed (see Pack).
 func (s *Session) Header() *Header {
 	h := *s
 	h.Turns = nil
-	return &Header{Session: &h, Summary: s.Summary()}
+	hd := &Header{Session: &h, Summary: s.Summary()}
+	hd.Pack()
+	return hd
 }
