@@ -149,3 +149,18 @@ func BenchmarkFileLexer(b *testing.B) {
 		}
 	})
 }
+
+// Files of one language share one lexer, however many names the build
+// meets: a lexer made for each name was kept for each, to the build's end.
+func TestFileLexerShared(t *testing.T) {
+	a, b := fileLexer("cmd/a.go"), fileLexer("pkg/other_name.go")
+	if a == nil || a != b {
+		t.Errorf("a.go's lexer %v, other_name.go's %v: want one, the same", a, b)
+	}
+	if l := lexer("go", lexers.Get); l != a {
+		t.Errorf("the lexer named go is %v, not the .go files' %v", l, a)
+	}
+	if fileLexer("notes.txt") != nil || fileLexer("x.unknown-ext") != nil {
+		t.Error("plain text or an unknown file has a lexer")
+	}
+}

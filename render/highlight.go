@@ -11,6 +11,8 @@ import (
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
+
+	"github.com/transcriptsite/transcriptsite/internal/memo"
 )
 
 // Code past these limits is shown plain: highlighting is the costliest part
@@ -22,27 +24,38 @@ const (
 
 var formatter = chromahtml.New(chromahtml.WithClasses(true), chromahtml.TabWidth(4))
 
-// lexerCache maps a language or file name to its lexer, or to nil when there
-// is none: a failed chroma lookup scans every lexer, so misses are cached too.
-var lexerCache sync.Map
+// lexersFound maps a language or file name to its lexer, or to nil when
+// there is none: a failed chroma lookup scans every lexer, so misses are
+// kept too. It is bounded: file names are as many as the files the
+// sessions touch, and each name kept is an object the collector marks.
+var lexersFound = memo.New[string, chroma.Lexer](8<<10, func(chroma.Lexer) int { return 1 })
+
+// wrapped is each lexer as lexer returns it, by its name, made once for
+// all the names that find it.
+var wrapped sync.Map // string → chroma.Lexer
 
 func lexer(key string, find func(string) chroma.Lexer) chroma.Lexer {
-	if v, ok := lexerCache.Load(key); ok {
-		l, _ := v.(chroma.Lexer) // nil when the key has no lexer
+	if l, ok := lexersFound.Get(key); ok {
 		return l
 	}
 	l := find(key)
 	if l != nil {
-		switch n := strings.ToLower(l.Config().Name); n {
-		case "plaintext", "text":
-			l = nil
-		case "markdown":
-			l = chroma.Coalesce(markdownLexer())
-		default:
-			l = chroma.Coalesce(l)
+		n := strings.ToLower(l.Config().Name)
+		w, ok := wrapped.Load(n)
+		if !ok {
+			switch n {
+			case "plaintext", "text":
+				w = nil
+			case "markdown":
+				w = chroma.Coalesce(markdownLexer())
+			default:
+				w = chroma.Coalesce(l)
+			}
+			w, _ = wrapped.LoadOrStore(n, w)
 		}
+		l, _ = w.(chroma.Lexer) // nil for plain text
 	}
-	lexerCache.Store(key, l)
+	lexersFound.Put(key, l)
 	return l
 }
 
