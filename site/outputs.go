@@ -99,19 +99,16 @@ func (b *builder) sessions(ctx context.Context, outs []output) error {
 	// The biggest first, then in the site's order, which the search index
 	// appends in; a session's size is its tool calls and messages, which
 	// is what its page costs.
-	order, first := make([]int, len(b.units)), make([]int, len(b.units))
+	order, first, sizes := make([]int, len(b.units)), make([]int, len(b.units)), make([]int64, len(b.units))
 	for u, un := range b.units {
 		order[u], first[u] = u, slices.Min(un.sessions) // its first in the site's order
+		for _, i := range un.sessions {
+			st := b.site.Sessions[i].Stats
+			sizes[u] += int64(st.Messages + st.ToolCalls)
+		}
 	}
 	slices.SortFunc(order, func(u, v int) int { return cmp.Compare(first[u], first[v]) })
-	size := func(u int) int64 {
-		var size int64
-		for _, i := range b.units[u].sessions {
-			st := b.site.Sessions[i].Stats
-			size += int64(st.Messages + st.ToolCalls)
-		}
-		return size
-	}
+	size := func(u int) int64 { return sizes[u] }
 	order = parallel.BigFirst(order, size, workers())
 	// Units that start at one time with as many messages and calls are
 	// likely one session twice (a copy, a backup, one synced from another
