@@ -2,9 +2,12 @@ package site
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"html/template"
 	"io/fs"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -54,6 +57,9 @@ func loadTemplates(theme fs.FS) (map[string]*template.Template, error) {
 	if err != nil {
 		return nil, err
 	}
+	if _, err := base.New(toolViewName).Parse(toolViewTemplate(base)); err != nil {
+		return nil, err
+	}
 	out := map[string]*template.Template{}
 	for _, k := range pageKinds {
 		t, err := base.Clone()
@@ -67,6 +73,52 @@ func loadTemplates(theme fs.FS) (map[string]*template.Template, error) {
 	}
 	return out, nil
 }
+
+// toolViewName is the template that shows a tool call in its view:
+//
+//	{{template "partials/tool-view" .}}
+//
+// is {{partial (toolView .Call) .}} written to the page as it is made,
+// where partial returns the view's HTML (the tool's highlighted code) as a
+// string that the page copies again.
+const toolViewName = "partials/tool-view"
+
+// toolViewTemplate is the text of toolViewName for the views of t: the
+// view toolView names, chosen among them by name, the commonest first.
+func toolViewTemplate(t *template.Template) string {
+	var views []string
+	for _, v := range t.Templates() {
+		if strings.HasPrefix(v.Name(), toolViews) {
+			views = append(views, v.Name())
+		}
+	}
+	rank := func(name string) int {
+		k := strings.TrimSuffix(strings.TrimPrefix(name, toolViews), ".html")
+		if i := slices.Index(toolKinds, transcript.ToolKind(k)); i >= 0 {
+			return i
+		}
+		return len(toolKinds)
+	}
+	slices.SortFunc(views, func(a, b string) int { return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(a, b)) })
+	var b strings.Builder
+	b.WriteString(`{{$v := toolView .Call}}`)
+	for i, v := range views {
+		if i > 0 {
+			b.WriteString(`{{else `)
+		} else {
+			b.WriteString(`{{`)
+		}
+		q := strconv.Quote(v)
+		b.WriteString(`if eq $v ` + q + `}}{{template ` + q + ` .}}`)
+	}
+	if len(views) > 0 {
+		b.WriteString(`{{end}}`)
+	}
+	return b.String()
+}
+
+// toolViews is where the views of tool calls are among the templates.
+const toolViews = "partials/tools/"
 
 // lookups are the template functions that choose a partial by name among
 // the templates of t, as Hugo's layouts do: the theme's, or a site's own.
@@ -86,11 +138,11 @@ func lookups(t *template.Template) template.FuncMap {
 		"toolView": func(c *transcript.ToolCall) string {
 			views := render.ToolViews(c)
 			for _, v := range views {
-				if t.Lookup("partials/tools/"+v+".html") != nil {
-					return "partials/tools/" + v + ".html"
+				if t.Lookup(toolViews+v+".html") != nil {
+					return toolViews + v + ".html"
 				}
 			}
-			return "partials/tools/" + views[len(views)-1] + ".html"
+			return toolViews + views[len(views)-1] + ".html"
 		},
 	}
 }
