@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -222,6 +223,22 @@ func TestToolViewLookup(t *testing.T) {
 		if !strings.Contains(buf.String(), c.want) {
 			t.Errorf("%s: no %s in\n%s", c.call.Name, c.want, buf.String())
 		}
+	}
+}
+
+// TestToolViewTemplate: the template that picks a view is made from the
+// theme's files, so a file name that is no template literal must still
+// load, and the kinds' views come first, the commonest compared first.
+func TestToolViewTemplate(t *testing.T) {
+	site := fstest.MapFS{"templates/partials/tools/we\"ird\\.html": {Data: []byte(`odd`)}}
+	tpl, err := loadTemplates(overlay{upper: site, lower: transcriptsite.FS})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := toolViewTemplate(tpl["session"])
+	shell, read, generic := strings.Index(text, `"partials/tools/shell.html"`), strings.Index(text, `"partials/tools/read.html"`), strings.Index(text, `"partials/tools/generic.html"`)
+	if shell < 0 || read < shell || generic < read || !strings.Contains(text, strconv.Quote("partials/tools/we\"ird\\.html")) {
+		t.Errorf("views out of order or missing:\n%s", text)
 	}
 }
 
