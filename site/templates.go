@@ -88,12 +88,12 @@ const toolViewName = "partials/tool-view"
 func toolViewTemplate(t *template.Template) string {
 	var views []string
 	for _, v := range t.Templates() {
-		if strings.HasPrefix(v.Name(), toolViews) {
+		if strings.HasPrefix(v.Name(), toolViewDir) {
 			views = append(views, v.Name())
 		}
 	}
 	rank := func(name string) int {
-		k := strings.TrimSuffix(strings.TrimPrefix(name, toolViews), ".html")
+		k := strings.TrimSuffix(strings.TrimPrefix(name, toolViewDir), ".html")
 		if i := slices.Index(toolKinds, transcript.ToolKind(k)); i >= 0 {
 			return i
 		}
@@ -117,8 +117,9 @@ func toolViewTemplate(t *template.Template) string {
 	return b.String()
 }
 
-// toolViews is where the views of tool calls are among the templates.
-const toolViews = "partials/tools/"
+// toolViewDir is where the views of tool calls are among the templates
+// (render.ToolViews names them).
+const toolViewDir = "partials/tools/"
 
 // lookups are the template functions that choose a partial by name among
 // the templates of t, as Hugo's layouts do: the theme's, or a site's own.
@@ -138,11 +139,11 @@ func lookups(t *template.Template) template.FuncMap {
 		"toolView": func(c *transcript.ToolCall) string {
 			views := render.ToolViews(c)
 			for _, v := range views {
-				if t.Lookup(toolViews+v+".html") != nil {
-					return toolViews + v + ".html"
+				if t.Lookup(toolViewDir+v+".html") != nil {
+					return toolViewDir + v + ".html"
 				}
 			}
-			return toolViews + views[len(views)-1] + ".html"
+			return toolViewDir + views[len(views)-1] + ".html"
 		},
 	}
 }
