@@ -3,6 +3,7 @@ package site
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
@@ -101,6 +103,28 @@ func run[T any](t *testing.T, ctx context.Context, a chromedp.Action[T]) T {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// poll is chromedp.Poll run in the page the tab shows now. chromedp learns
+// of a new page's script context from an event it may handle after the
+// load event that ends Navigate, so a poll just after a navigation can be
+// sent to the page before, which is gone: that poll is sent again.
+func poll(expr string, opts ...chromedp.PollOption) chromedp.Action[chromedp.Void] {
+	p := chromedp.Poll[chromedp.Void](expr, opts...)
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		for {
+			v, err := p(ctx, t)
+			var e *cdproto.Error
+			if !errors.As(err, &e) || !strings.HasPrefix(e.Message, "Cannot find context with specified id") && !strings.HasPrefix(e.Message, "Execution context was destroyed") {
+				return v, err
+			}
+			select {
+			case <-ctx.Done():
+				return v, err
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}
 }
 
 func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
@@ -229,14 +253,14 @@ func TestSearchInBrowser(t *testing.T) {
 	do(t, ctx,
 		chromedp.Navigate(srv.URL+"/sub/path/search/?q=alpha&role=0"),
 		chromedp.WaitVisible(chromedp.CSS("#search-status")),
-		chromedp.Poll[chromedp.Void](`document.getElementById("search-status").textContent.includes("match")`),
+		poll(`document.getElementById("search-status").textContent.includes("match")`),
 	)
 	if got := run(t, ctx, chromedp.Text(chromedp.CSS("#search-status"))); !strings.HasPrefix(got, "1 matching message in 1 session ") {
 		t.Errorf("role filter: %q", got)
 	}
 	do(t, ctx,
 		chromedp.Navigate(srv.URL+`/sub/path/search/?q=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E`),
-		chromedp.Poll[chromedp.Void](`document.getElementById("search-query").value !== ""`),
+		poll(`document.getElementById("search-query").value !== ""`),
 	)
 	if got := run(t, ctx, chromedp.Evaluate[string](`document.getElementById("search-query").value`)); got != "<img src=x onerror=alert(1)>" {
 		t.Errorf("query box shows %q", got)

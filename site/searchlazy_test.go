@@ -95,7 +95,7 @@ func TestSearchLoadsResultsNearTheViewInBrowser(t *testing.T) {
 
 	// Scrolled to, the others are shown: titles in order, each with its
 	// link and excerpt.
-	do(t, ctx, chromedp.Poll[chromedp.Void](`(() => {
+	do(t, ctx, poll(`(() => {
 		const far = document.querySelector(".search-result[data-state=far]");
 		if (far) far.scrollIntoView();
 		return !far && [...document.querySelectorAll(".search-result")].every(r => r.dataset.state === "shown");
@@ -118,7 +118,7 @@ func TestSearchLoadsResultsNearTheViewInBrowser(t *testing.T) {
 	// Ten more: the ten loaded, now above the view, are shown at once
 	// from the blocks loaded, so the page keeps its place.
 	do(t, ctx, chromedp.Click(chromedp.CSS(".search-more")),
-		chromedp.Poll[chromedp.Void](`document.querySelectorAll(".search-result").length === 20`), settled)
+		poll(`document.querySelectorAll(".search-result").length === 20`), settled)
 	got = run(t, ctx, states)
 	if slices.ContainsFunc(got[:10], func(s string) bool { return s != "shown" }) {
 		t.Errorf("after More results: %q, want the first ten shown", got)

@@ -392,7 +392,7 @@ func TestSearchResultsInBrowser(t *testing.T) {
 	ctx, consoleErrors := browser(t)
 	site, _ := viewerSite(t)
 	status := chromedp.Evaluate[string](`document.getElementById("search-status").textContent`)
-	ready := chromedp.Poll[chromedp.Void](`/match/.test(document.getElementById("search-status").textContent)`)
+	ready := poll(`/match/.test(document.getElementById("search-status").textContent)`)
 	type hit struct {
 		Label, Text string
 		Marks       []string
@@ -401,7 +401,7 @@ func TestSearchResultsInBrowser(t *testing.T) {
 		Label: a.querySelector(".search-hit-role").textContent, Text: a.querySelector(".search-hit-text").textContent,
 		Marks: [...a.querySelectorAll("mark")].map(m => m.textContent)}))`)
 
-	do(t, ctx, chromedp.Navigate(site+"search/?q=tarfile+"), ready, chromedp.Poll[chromedp.Void](`document.querySelectorAll(".search-hit-link").length >= 3`))
+	do(t, ctx, chromedp.Navigate(site+"search/?q=tarfile+"), ready, poll(`document.querySelectorAll(".search-hit-link").length >= 3`))
 	if got := run(t, ctx, status); !strings.HasPrefix(got, "4 matching messages in 1 session ") {
 		t.Errorf("status %q", got)
 	}
@@ -419,7 +419,7 @@ func TestSearchResultsInBrowser(t *testing.T) {
 	if got := run(t, ctx, chromedp.Evaluate[string](`document.querySelector(".search-more-hits").textContent`)); got != "1 more in this session" {
 		t.Errorf("more button %q", got)
 	}
-	do(t, ctx, chromedp.Click(chromedp.CSS(".search-more-hits")), chromedp.Poll[chromedp.Void](`document.querySelectorAll(".search-hit-link").length === 4`))
+	do(t, ctx, chromedp.Click(chromedp.CSS(".search-more-hits")), poll(`document.querySelectorAll(".search-hit-link").length === 4`))
 	labels := []string{}
 	for _, h := range run(t, ctx, hits) {
 		labels = append(labels, h.Label)

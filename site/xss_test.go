@@ -715,7 +715,7 @@ func TestXSSInBrowser(t *testing.T) {
 	}
 
 	do(t, ctx, chromedp.Navigate(srv.URL+"/selftest.html"),
-		chromedp.Poll[chromedp.Void](`window.__xssHits.length > 0`, chromedp.WithPollingTimeout(5*time.Second)))
+		poll(`window.__xssHits.length > 0`, chromedp.WithPollingTimeout(5*time.Second)))
 	self := run(t, ctx, check)
 	mu.Lock()
 	selfRequests := requested
@@ -765,7 +765,7 @@ func TestXSSInBrowser(t *testing.T) {
 	// The search page, given each payload as its query.
 	// Results load their excerpts as they come near the view: each one
 	// still waiting is scrolled to, until every result is shown.
-	searched := chromedp.Poll[chromedp.Void](`document.getElementById("search-status").textContent !== "" && (() => {
+	searched := poll(`document.getElementById("search-status").textContent !== "" && (() => {
 		const far = document.querySelector(".search-result[data-state=far]");
 		if (far) far.scrollIntoView();
 		return !far && [...document.querySelectorAll(".search-result")].every(r => r.dataset.state === "shown");
