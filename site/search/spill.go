@@ -21,6 +21,7 @@ type spill struct {
 	ids   map[string]int32 // the run's terms → their numbers in it
 	terms []termLists      // by number in the run
 	text  []string         // by number in the run
+	chars strings.Builder  // the bytes of the run's terms (see keep)
 	buf   []byte           // the run's records, in the order they were added
 	f     *os.File
 	name  string  // the file's name, while it has one to remove
@@ -49,7 +50,7 @@ func (s *spill) add(t string, base int, first uint64, docs, pos []byte, last uin
 	id, ok := s.ids[t]
 	if !ok {
 		id = int32(len(s.terms))
-		t = strings.Clone(t) // a window would keep the session's terms
+		t = s.keep(t) // a window would keep the session's terms
 		s.ids[t] = id
 		s.terms = append(s.terms, termLists{})
 		s.text = append(s.text, t)
@@ -69,6 +70,23 @@ func (s *spill) add(t string, base int, first uint64, docs, pos []byte, last uin
 	tl.pos += uint32(len(pos))
 	tl.last = uint32(base) + last
 }
+
+// keep copies t into the run's chunk of term bytes. A run holds 100,000s
+// of terms: in chunks, the collector marks a few objects where it would
+// mark one a term, scattered over a heap of the build's garbage, on every
+// cycle.
+func (s *spill) keep(t string) string {
+	if s.chars.Cap()-s.chars.Len() < len(t) {
+		s.chars = strings.Builder{}
+		s.chars.Grow(max(termChunk, len(t)))
+	}
+	n := s.chars.Len()
+	s.chars.WriteString(t) // within its capacity: the bytes written stay where they are
+	return s.chars.String()[n:]
+}
+
+// termChunk is the size of the chunks keep copies terms into.
+const termChunk = 64 << 10
 
 // full reports whether the run should be written out: its records, and
 // about 40 bytes a term for the table of its terms.
@@ -122,7 +140,7 @@ func (s *spill) run(w io.Writer) error {
 		}
 	}
 	clear(s.ids)
-	s.terms, s.text, s.buf = s.terms[:0], s.text[:0], s.buf[:0]
+	s.terms, s.text, s.buf, s.chars = s.terms[:0], s.text[:0], s.buf[:0], strings.Builder{}
 	return bw.Flush()
 }
 
