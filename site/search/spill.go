@@ -72,9 +72,9 @@ func (s *spill) add(t string, base int, first uint64, docs, pos []byte, last uin
 }
 
 // keep copies t into the run's chunk of term bytes. A run holds 100,000s
-// of terms: in chunks, the collector marks a few objects where it would
-// mark one a term, scattered over a heap of the build's garbage, on every
-// cycle.
+// of terms: copied into chunks, they are a few objects for the collector
+// to mark on every cycle, not one a term scattered among the build's
+// garbage.
 func (s *spill) keep(t string) string {
 	if s.chars.Cap()-s.chars.Len() < len(t) {
 		s.chars = strings.Builder{}
