@@ -127,6 +127,14 @@ func poll(expr string, opts ...chromedp.PollOption) chromedp.Action[chromedp.Voi
 	}
 }
 
+// searchShown is true once the search page shows what the query in its
+// box finds: each search writes its query to the address and keeps the
+// list busy until its status is shown. Typed, a query's first letters may
+// be searched for on their own before it.
+const searchShown = `document.getElementById("search-status").textContent !== "" &&
+	new URLSearchParams(location.search).get("q") === document.getElementById("search-query").value &&
+	!document.getElementById("search-results").hasAttribute("aria-busy")`
+
 func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
 	if err := chromedp.Do(ctx, steps...); err != nil {

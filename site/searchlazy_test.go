@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -125,5 +126,41 @@ func TestSearchLoadsResultsNearTheViewInBrowser(t *testing.T) {
 	}
 	if errs := consoleErrors(); len(errs) > 0 {
 		t.Errorf("console errors: %v", errs)
+	}
+}
+
+// A query typed while the search index is still loading is kept, and
+// searched for once the index is there: on a slow connection a reader
+// types at once, and the address the page loaded with holds no query.
+func TestSearchTypedBeforeTheIndexLoadsInBrowser(t *testing.T) {
+	ctx, _ := browser(t)
+	cfg, _, err := build(t, extract(t, "testdata/viewer.txtar"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	files := http.FileServer(http.Dir(cfg.Destination))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/search/meta.json") {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		files.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	do(t, ctx, chromedp.Navigate(srv.URL+"/search/"), chromedp.WaitVisible(chromedp.CSS("#search-query")),
+		chromedp.SendKeys(chromedp.CSS("#search-query"), "tarfil"))
+	close(release) // the index loads within the pause the box waits for after a key
+	if err := chromedp.Do(ctx, poll(searchShown, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Errorf("no status: %v", err)
+	}
+	if got := run(t, ctx, chromedp.Evaluate[string](`document.getElementById("search-query").value`)); got != "tarfil" {
+		t.Errorf("the search box holds %q", got)
+	}
+	if got := run(t, ctx, chromedp.Evaluate[string](`document.getElementById("search-status").textContent`)); !strings.HasPrefix(got, "4 matching messages") {
+		t.Errorf("status %q", got)
 	}
 }

@@ -392,7 +392,7 @@ func TestSearchResultsInBrowser(t *testing.T) {
 	ctx, consoleErrors := browser(t)
 	site, _ := viewerSite(t)
 	status := chromedp.Evaluate[string](`document.getElementById("search-status").textContent`)
-	ready := poll(`/match/.test(document.getElementById("search-status").textContent)`)
+	ready := poll(searchShown)
 	type hit struct {
 		Label, Text string
 		Marks       []string

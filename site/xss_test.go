@@ -765,7 +765,7 @@ func TestXSSInBrowser(t *testing.T) {
 	// The search page, given each payload as its query.
 	// Results load their excerpts as they come near the view: each one
 	// still waiting is scrolled to, until every result is shown.
-	searched := poll(`document.getElementById("search-status").textContent !== "" && (() => {
+	searched := poll(searchShown+` && (() => {
 		const far = document.querySelector(".search-result[data-state=far]");
 		if (far) far.scrollIntoView();
 		return !far && [...document.querySelectorAll(".search-result")].every(r => r.dataset.state === "shown");

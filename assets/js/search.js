@@ -579,10 +579,14 @@
     if (!q.trim()) {
       if (near) near.disconnect();
       list.replaceChildren();
+      list.removeAttribute("aria-busy");
       status.textContent = "";
       more.hidden = true;
       return;
     }
+    // Busy until this query's status is shown: until then the status and
+    // the results may still be an earlier query's.
+    list.setAttribute("aria-busy", "true");
     var t0 = performance.now();
     searcher.search(q, filters(), limit).then(function (res) {
       if (mine !== seq) return;
@@ -647,11 +651,13 @@
       });
       return Promise.all(now.map(function (r) { return r.fill(); })).then(function () {
         if (mine !== seq) return;
+        list.removeAttribute("aria-busy");
         status.textContent = res.total
           ? plural(res.total, "matching message") + " in " + plural(res.matchedSessions, "session") + " (" + ms + " ms)"
           : "No messages match.";
       });
     }).catch(function (err) {
+      if (mine === seq) list.removeAttribute("aria-busy");
       status.textContent = location.protocol === "file:"
         ? "Search needs the site served over HTTP (transcriptsite serve, or any web server)."
         : "Search failed: " + err.message;
@@ -674,7 +680,8 @@
     fillSelect("model", t.models);
     fillSelect("kind", t.kinds);
     var params = new URLSearchParams(location.search);
-    input.value = params.get("q") || "";
+    // What was typed while the index loaded stays, and is searched for.
+    if (!input.value) input.value = params.get("q") || "";
     fields.forEach(function (k) {
       if (params.has(k)) form.elements[k].value = params.get(k);
     });
