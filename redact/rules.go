@@ -151,7 +151,7 @@ func compileBuiltin() (*ruleSet, error) {
 	for _, k := range keyFormats {
 		rs.rules = append(rs.rules, k.rule())
 	}
-	rs.rules = append(rs.rules, credentials...)
+	rs.rules = append(rs.rules, credentials()...)
 	for _, id := range cfg.OrderedRules {
 		r := cfg.Rules[id]
 		if r.Regex == nil || r.Path != nil || r.SkipReport || superseded[id] {
