@@ -314,7 +314,8 @@ type Options struct {
 	// lacks starts to be parsed, with the size of all the files the load
 	// reads: the build compiles its redaction rules then, on another core,
 	// not when the first session waits for them, and has the heap the
-	// parse will use faulted in.
+	// parse will use faulted in. Meanwhile, with a Cache, the other
+	// workers hash the files ahead of the parse.
 	Parsing func(size int64)
 	parsing func() // Parsing, once, with the size
 	// Merged, when set, is called with each session once its files are
@@ -441,17 +442,18 @@ func (f *file) stat(d fs.DirEntry) (skip string) {
 // Hold keeps whole.
 func readAll(ctx context.Context, opts Options, files []file) []read {
 	release := opts.Release && opts.Cache != nil
+	order := parallel.LargestFirst(len(files), func(i int) int64 { return files[i].size })
+	workers := runtime.GOMAXPROCS(0)
 	if p := opts.Parsing; p != nil {
 		var size int64
 		for _, f := range files {
 			size += f.size
 		}
-		opts.parsing = sync.OnceFunc(func() { p(size) })
+		opts.parsing = hashAhead(ctx, opts.Cache, files, order[min(workers, len(order)):], func() { p(size) })
 	}
 	var held atomic.Int64
 	reads := make([][]read, len(files))
-	order := parallel.LargestFirst(len(files), func(i int) int64 { return files[i].size })
-	parallel.Run(ctx, runtime.GOMAXPROCS(0), order, func(i int) {
+	parallel.Run(ctx, workers, order, func(i int) {
 		fl := files[i]
 		f := &File{Rel: fl.rel, FS: fl.fsys, Name: fl.path, blobs: opts.Blobs}
 		var rds []read
@@ -478,6 +480,47 @@ func readAll(ctx context.Context, opts Options, files []file) []read {
 		reads[i] = rds
 	})
 	return slices.Concat(reads...)
+}
+
+// hashAhead makes readAll's parsing hook: its first caller runs p, which
+// can take a core for a while (the build fills the heap the parse will
+// use, on one core: the kernel fills pages no faster from two). Its other
+// callers would wait; they hash files meanwhile, which needs no new
+// memory, so that the parse of those files finds their hashes in c. They
+// take the files of later from its end, the smallest, which the workers
+// p holds do not reach before it returns (one that did would only hash
+// a file twice).
+func hashAhead(ctx context.Context, c Cache, files []file, later []int, p func()) func() {
+	if c == nil {
+		return sync.OnceFunc(p)
+	}
+	var (
+		started atomic.Bool
+		done    = make(chan struct{})
+		left    atomic.Int64 // files of later not yet taken
+	)
+	left.Store(int64(len(later)))
+	return func() {
+		if started.CompareAndSwap(false, true) {
+			defer close(done)
+			p()
+			return
+		}
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			n := left.Add(-1)
+			if n < 0 || ctx.Err() != nil {
+				<-done
+				return
+			}
+			f := files[later[n]]
+			contentHash(ctx, c, f.fsys, f.path, f.rel) // an error is the parse's to report
+		}
+	}
 }
 
 // released reports whether the load keeps only the headers of the

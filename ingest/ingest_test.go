@@ -3,8 +3,11 @@ package ingest_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -273,5 +276,67 @@ func TestArgsAfterTransform(t *testing.T) {
 	}
 	if shells == 0 {
 		t.Error("no shell call in claude/testdata")
+	}
+}
+
+// opensFS counts the opens of each file of a MapFS.
+type opensFS struct {
+	fstest.MapFS
+	mu    sync.Mutex
+	opens map[string]int
+}
+
+func (f *opensFS) Open(name string) (fs.File, error) {
+	f.mu.Lock()
+	f.opens[name]++
+	f.mu.Unlock()
+	return f.MapFS.Open(name)
+}
+
+// TestHashAheadWhileTheHeapFills checks that while the first file to be
+// parsed holds the Parsing hook (the build fills the heap there), the
+// other worker hashes the files no worker has taken, once each, and the
+// load still reads them all.
+func TestHashAheadWhileTheHeapFills(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	line := `{"parentUuid":null,"sessionId":"s%d","type":"user","message":{"role":"user","content":"%s"},"uuid":"u1","timestamp":"2026-01-01T00:00:00Z"}` + "\n"
+	fsys := &opensFS{MapFS: fstest.MapFS{}, opens: map[string]int{}}
+	const n = 7
+	for i := range n {
+		// Sizes that differ, so that the order is the largest first.
+		fsys.MapFS[fmt.Sprintf("s%d.jsonl", i)] = &fstest.MapFile{Data: fmt.Appendf(nil, line, i, strings.Repeat("x", 100*(n-i)))}
+	}
+	c := &memCache{}
+	hashed := func() int {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return len(c.m)
+	}
+	seen := 0
+	opts := ingest.Options{Cache: c, Parsing: func(int64) {
+		// Only content hashes are in the cache until a file is parsed.
+		for start := time.Now(); time.Since(start) < 10*time.Second; time.Sleep(time.Millisecond) {
+			if seen = hashed(); seen == n {
+				break
+			}
+		}
+	}}
+	res, err := ingest.LoadCached(context.Background(), opts, ingest.Root{FS: fsys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen != n {
+		t.Errorf("%d of %d files hashed while the hook held the parse, in 10 s", seen, n)
+	}
+	if len(res.Sessions) != n {
+		t.Errorf("got %d sessions, want %d", len(res.Sessions), n)
+	}
+	// Each file is opened as often as the largest, which no one hashed
+	// ahead: no file is hashed twice.
+	want := fsys.opens["s0.jsonl"]
+	for i := range n {
+		if name := fmt.Sprintf("s%d.jsonl", i); fsys.opens[name] != want {
+			t.Errorf("%s opened %d times, s0.jsonl %d", name, fsys.opens[name], want)
+		}
 	}
 }
