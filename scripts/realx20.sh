@@ -16,6 +16,9 @@
 #   CONFIG=site.yaml scripts/realx20.sh        # another config (default: a title)
 #   SETTLE=70 PAUSE=5 scripts/realx20.sh       # seconds to wait after removing the earlier
 #                                              # sites, and before each build (default 5 and 5)
+#   APART=1 scripts/realx20.sh                 # also, in each run, two GOMAXPROCS=1 builds at once
+#                                              # (each its own process and site): what two cores give
+#                                              # this work with nothing shared, the ceiling for 1 vs 2
 #   CCT="python3 -c 'from claude_code_transcripts import main; main()'" scripts/realx20.sh
 #                                              # also claude-code-transcripts, in turns
 #                                              # (all --include-agents, on the same files)
@@ -63,12 +66,29 @@ config=${CONFIG:-$work/config.yaml}
 # inode deleted or written in the last seconds, one by one, so that the
 # system time of a build depends on what ran just before it.
 build() {
-	local bin=$1 dir=$2
-	shift 2
 	sync
 	sleep "${PAUSE:-5}"
+	timed "$@"
+}
+# timed BIN DIR [ENV...]: build without the flush and pause.
+timed() {
+	local bin=$1 dir=$2
+	shift 2
 	{ env "$@" /usr/bin/time -f '%e %U %S %M' "$bin" build --quiet -s "$work" --config "$config" \
 		--contentDir "$corpus" --cacheDir "$dir/cache" -d "$dir/public" >/dev/null; } 2>&1 | tail -1
+}
+# apart BIN DIR: two GOMAXPROCS=1 builds of BIN started together, each into
+# a folder of DIR; prints the wall seconds until both are done.
+apart() {
+	sync
+	sleep "${PAUSE:-5}"
+	local t0 t1
+	t0=$(date +%s.%N)
+	timed "$1" "$2/a" GOMAXPROCS=1 >/dev/null &
+	timed "$1" "$2/b" GOMAXPROCS=1 >/dev/null
+	wait
+	t1=$(date +%s.%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f\n", b - a}'
 }
 # peer DIR: one run of claude-code-transcripts over the same files, laid
 # out as ~/.claude/projects is (the copies' folders merged, by hard links);
@@ -90,8 +110,8 @@ median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
 echo "realx20: $mb MB, $(find "$corpus" -name '*.jsonl' | wc -l) files, $(nproc) cores, $(date -u +%F)"
 echo
-echo "| binary | GOMAXPROCS | wall s | user s | sys s | CPU s | MB/CPU-s | peak RSS MB | 1 vs 2 (wall) | warm CPU s |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| binary | GOMAXPROCS | wall s | user s | sys s | CPU s | MB/CPU-s | peak RSS MB | 1 vs 2 (wall) | two 1-core builds at once | warm CPU s |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 # Sites of an earlier run go first: the file system frees what is
 # deleted for seconds after, which slows whatever runs then. And the first
 # build of a run pays more system time than the next (the page cache and
@@ -102,7 +122,7 @@ sleep "${SETTLE:-5}"
 for b in "${!bins[@]}"; do
 	build "${bins[$b]}" "$sites/site-warmup-$b" >/dev/null
 done
-declare -A wall usr sys cpu rss
+declare -A wall usr sys cpu rss pair
 for i in $(seq "$runs"); do
 	for b in "${!bins[@]}"; do
 		for p in 2 1; do
@@ -112,6 +132,11 @@ for i in $(seq "$runs"); do
 			echo "run $i ${bins[$b]} GOMAXPROCS=$p: $w s wall, $u user + $y sys = $c CPU-s, $((k / 1024)) MB" >&2
 			wall[$b,$p]+="$w " usr[$b,$p]+="$u " sys[$b,$p]+="$y " cpu[$b,$p]+="$c " rss[$b,$p]+="$k "
 		done
+		if [ -n "${APART:-}" ]; then
+			w=$(apart "${bins[$b]}" "$sites/site-$b-apart-$i")
+			echo "run $i ${bins[$b]} two GOMAXPROCS=1 builds at once: $w s wall" >&2
+			pair[$b]+="$w "
+		fi
 	done
 	if [ -n "${CCT:-}" ]; then
 		read -r w u y k < <(peer "$sites/site-cct-$i")
@@ -125,15 +150,18 @@ for b in "${!bins[@]}"; do
 	read -r _ wu wy _ < <(build "${bins[$b]}" "$sites/site-$b-2-1" GOMAXPROCS=2)
 	wc=$(awk -v u="$wu" -v y="$wy" 'BEGIN {printf "%.2f", u + y}')
 	w1=$(printf '%s\n' ${wall[$b,1]} | median)
+	# Two builds' work in the pair's wall time, against one build's in w1.
+	ceil=""
+	[ -z "${APART:-}" ] || ceil=$(printf '%s\n' ${pair[$b]} | median | awk -v w1="$w1" '{printf "%.2f", 2 * w1 / $1}')
 	for p in 2 1; do
 		w=$(printf '%s\n' ${wall[$b,$p]} | median)
 		u=$(printf '%s\n' ${usr[$b,$p]} | median)
 		y=$(printf '%s\n' ${sys[$b,$p]} | median)
 		c=$(printf '%s\n' ${cpu[$b,$p]} | median)
 		k=$(printf '%s\n' ${rss[$b,$p]} | median)
-		awk -v b="${bins[$b]}" -v p="$p" -v w="$w" -v u="$u" -v y="$y" -v c="$c" -v k="$k" -v mb="$mb" -v w1="$w1" -v wc="$wc" 'BEGIN {
-			printf "| %s | %d | %.2f | %.2f | %.2f | %.2f | %.1f | %.0f | %s | %s |\n", b, p, w, u, y, c, mb / c, k / 1024,
-				p == 2 ? sprintf("%.2f", w1 / w) : "", p == 2 ? wc : ""
+		awk -v b="${bins[$b]}" -v p="$p" -v w="$w" -v u="$u" -v y="$y" -v c="$c" -v k="$k" -v mb="$mb" -v w1="$w1" -v wc="$wc" -v ap="$ceil" 'BEGIN {
+			printf "| %s | %d | %.2f | %.2f | %.2f | %.2f | %.1f | %.0f | %s | %s | %s |\n", b, p, w, u, y, c, mb / c, k / 1024,
+				p == 2 ? sprintf("%.2f", w1 / w) : "", p == 2 ? ap : "", p == 2 ? wc : ""
 		}'
 	done
 done
