@@ -2,11 +2,11 @@ package ingest_test
 
 // The conservation test reads files no one here wrote (the shared corpus
 // of real sessions) and files a generator wrote, and checks that nothing a
-// person or a model wrote is lost on the way to the export: every string
-// of every record reaches the JSON export of the sessions the file gave,
-// or the session lists the record's kind as skipped, with a reason. What
-// is not text anyone wrote (ids, times, hashes, settings) is named below,
-// with why.
+// person or a model wrote is lost on the way to what a reader sees: every
+// string of every record reaches both the pages and the session.md of the
+// sessions the file gave (shown_test.go), or the session lists the
+// record's kind as skipped, with a reason. What is not text anyone wrote
+// (ids, times, hashes, settings) is named below, with why.
 
 import (
 	"bytes"
@@ -14,7 +14,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"index/suffixarray"
 	"io/fs"
 	"os"
 	"path"
@@ -30,7 +29,6 @@ import (
 
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/internal/synth"
-	"github.com/transcriptsite/transcriptsite/site/export"
 	"github.com/transcriptsite/transcriptsite/transcript"
 
 	_ "modernc.org/sqlite"
@@ -124,10 +122,15 @@ func conserve(t *testing.T, dir string, l *loaded) {
 	if len(files) == 0 {
 		t.Fatal("no session files")
 	}
+	shown := siteOf(t, dir)
 	total, lost := 0, 0
 	for _, p := range files {
 		ss := l.bySource[p]
-		hay := haystack(t, ss)
+		var ids []string
+		for _, s := range ss {
+			ids = append(ids, s.ID)
+		}
+		page, md := shown.hays(t, ids)
 		for _, n := range needles(t, path.Join(dir, p), ss[0].Format) {
 			if l.warned[p][n.line] || skippedKind(ss, n.kind) || notWritten(ss[0].Format, n) {
 				continue
@@ -136,17 +139,24 @@ func conserve(t *testing.T, dir string, l *loaded) {
 			if prefix := addedPrefix[ss[0].Format+" "+n.path]; prefix != "" {
 				n.text = strings.TrimPrefix(n.text, prefix)
 			}
-			if miss := hay.missing(n.text); miss != "" {
+			for _, h := range []struct {
+				where string
+				hay   *hay
+			}{{"page", page}, {"session.md", md}} {
+				miss := h.hay.missing(n.text)
+				if miss == "" {
+					continue
+				}
 				if os.Getenv("CONSERVE_DEBUG") != "" {
-					fmt.Printf("LOST %s %s %s\t%s:%d %q\n", ss[0].Format, n.kind, n.path, p, n.line, cut(miss, 80))
+					fmt.Printf("LOST %s %s %s %s\t%s:%d %q\n", h.where, ss[0].Format, n.kind, n.path, p, n.line, cut(miss, 80))
 				}
 				if lost++; lost <= 60 {
-					t.Errorf("%s:%d: %s%s lost: %q", p, n.line, n.kind, n.path, cut(miss, 100))
+					t.Errorf("%s:%d: %s%s lost on the %s: %q", p, n.line, n.kind, n.path, h.where, cut(miss, 100))
 				}
 			}
 		}
 	}
-	t.Logf("%d files, %d strings written by a person or a model, %d lost", len(files), total, lost)
+	t.Logf("%d files, %d strings written by a person or a model, %d losses (on a page or in a session.md)", len(files), total, lost)
 	if lost > 60 {
 		t.Errorf("and %d more lost", lost-60)
 	}
@@ -433,48 +443,6 @@ func skippedKind(ss []*transcript.Session, kind string) bool {
 	return false
 }
 
-// A hay is the text of the exports of a file's sessions, line by line,
-// normalised as needles are.
-type hay struct {
-	lines map[string]bool
-	index *suffixarray.Index
-}
-
-func haystack(t *testing.T, ss []*transcript.Session) *hay {
-	h := &hay{lines: map[string]bool{}}
-	var all strings.Builder
-	for _, s := range ss {
-		var buf bytes.Buffer
-		if err := export.JSON(&buf, s, nil); err != nil {
-			t.Fatal(err)
-		}
-		var v any
-		if err := json.Unmarshal(buf.Bytes(), &v); err != nil {
-			t.Fatal(err)
-		}
-		walk(v, "", true, func(_, s string) {
-			for _, l := range lines(s) {
-				h.lines[l] = true
-				all.WriteString(l)
-				all.WriteByte('\n')
-			}
-		})
-	}
-	h.index = suffixarray.New([]byte(all.String()))
-	return h
-}
-
-// missing returns the first line of text that the hay lacks, or "".
-func (h *hay) missing(text string) string {
-	for _, l := range lines(text) {
-		if l == "" || h.lines[l] || harnessLine.MatchString(l) || diffHeader.MatchString(l) || len(h.index.Lookup([]byte(l), 1)) > 0 {
-			continue
-		}
-		return l
-	}
-	return ""
-}
-
 var (
 	// A line number that a file read prefixes (cat -n, Claude Code's Read),
 	// and markup tags that wrap what agents inject: the page shows neither,
@@ -488,7 +456,17 @@ var (
 
 func lines(s string) []string {
 	var out []string
-	for _, l := range strings.Split(htmlTag.ReplaceAllString(s, "\n"), "\n") {
+	for _, l := range strings.Split(s, "\n") {
+		out = append(out, cleanLines(l)...)
+	}
+	return out
+}
+
+// cleanLines is a line of text without the tags in it, cut where they
+// were, each piece normalised.
+func cleanLines(line string) []string {
+	var out []string
+	for _, l := range strings.Split(htmlTag.ReplaceAllString(line, "\n"), "\n") {
 		l = strings.Join(strings.Fields(lineNumber.ReplaceAllString(l, "")), " ")
 		if strings.HasPrefix(l, "[") && strings.HasSuffix(l, "]") {
 			l = l[1 : len(l)-1] // "[Request interrupted by user]" is shown as an event
@@ -525,11 +503,13 @@ var (
 
 // harnessLine is what an agent's harness writes into a tool's output, not
 // the tool: Codex's header of a command's output (the exit code is read).
-var harnessLine = regexp.MustCompile(`^(Chunk ID: \w+|Wall time: [\d.]+ seconds|Process exited with code \d+|Process running with session ID \d+|Original token count: \d+|Total output lines: \d+|Output:)$`)
+// And the line a web search's results start with, which names the query
+// its view shows.
+var harnessLine = regexp.MustCompile(`^(Web search results for query: .*|Chunk ID: \w+|Wall time: [\d.]+ seconds|Process exited with code \d+|Process running with session ID \d+|Original token count: \d+|Total output lines: \d+|Output:)$`)
 
 // diffHeader is the header of a diff or of a hunk: a patch keeps it as its
 // path and line numbers.
-var diffHeader = regexp.MustCompile(`^(@@ .* @@.*|Index: .*|={10,}|(---|\+\+\+) .*)$`)
+var diffHeader = regexp.MustCompile(`^(@@ .* @@.*|Index: .*|={10,}|(---|\+\+\+) .*|\*\*\* (Begin|End) Patch)$`)
 
 // addedPrefix is what a format writes before a copy of a text: Claude Code
 // writes an error's text again as its toolUseResult, after "Error: ".
@@ -543,6 +523,7 @@ var notWrittenPaths = []struct{ pattern, why string }{
 	{`^\S+ \S* \S*\.(activeForm|active_form)$`, "a todo's text in the -ing form the agent shows while on it"},
 	{`^cursor \S* \.annotations\[\]\.value$`, "a status Cursor attaches to a message"},
 	{`^claude-code \S+ \.message\.usage\.`, "token counts"},
+	{`\.(source\.data|file\.base64|inlineData\.data)$`, "an image's bytes: the page shows the image, and images are checked by count"},
 	{`^codex turn_context \.payload\.`, "a turn's settings: sandbox, approvals, model, effort"},
 	{`^codex session_meta \.payload\.(base_instructions|instructions)`, "the agent's own system prompt, the same in every session"},
 	{`^codelia (header|llm\.request) \.(tools|input\.tools)`, "tool schemas the harness sends the model"},

@@ -13,7 +13,7 @@ import (
 // Row is one line of a code view: a diff line, or a numbered line of a
 // file excerpt.
 type Row struct {
-	Op   byte   // ' ' context or plain, '+' added, '-' removed, '@' a hunk header
+	Op   byte   // ' ' context or plain, '+' added, '-' removed, '@' a hunk header, '=' unchanged and folded away
 	Text string // the line, without its marker
 	N    int    // its line number, 0 when unknown
 }
@@ -47,7 +47,10 @@ func Rows(rows []Row, p string) template.HTML {
 	b.Grow(n)
 	b.WriteString(`<pre class="chroma rows"><code>`)
 	i := 0
-	for _, r := range rows {
+	for k, r := range rows {
+		if r.Op == '=' && (k == 0 || rows[k-1].Op != '=') {
+			openFold(&b, rows[k:])
+		}
 		switch r.Op {
 		case '+':
 			b.WriteString(`<span class="row add"><span class="ln">`)
@@ -77,9 +80,29 @@ func Rows(rows []Row, p string) template.HTML {
 			i++
 		}
 		b.WriteString("</span>")
+		if r.Op == '=' && (k == len(rows)-1 || rows[k+1].Op != '=') {
+			b.WriteString("</span>")
+		}
 	}
 	b.WriteString("</code></pre>")
 	return template.HTML(b.String())
+}
+
+// openFold starts a run of unchanged rows that the page folds away: a
+// row that opens them (a checkbox, so no script is needed, and a label
+// inside code is valid where a <details> is not), then the rows, hidden
+// by the style until it is checked.
+func openFold(b *strings.Builder, rows []Row) {
+	n := 0
+	for n < len(rows) && rows[n].Op == '=' {
+		n++
+	}
+	what := Plural(n, "unchanged line")
+	b.WriteString(`<label class="row gap"><span class="ln"></span><span class="mk"></span><input type="checkbox" aria-label="Show `)
+	b.WriteString(what)
+	b.WriteString(`"> ⋯ `)
+	b.WriteString(what)
+	b.WriteString(`</label><span class="fold">`)
 }
 
 // highlightRows highlights code a row at a time, as chroma's
@@ -201,8 +224,9 @@ func withNewline(s string) string {
 	return s + "\n"
 }
 
-// hunks keeps the changed rows and contextLines of context around them,
-// with a "…" row where unchanged lines are left out.
+// hunks shows the changed rows and contextLines of context around them,
+// and folds away the runs of unchanged lines between: they are text the
+// agent wrote, which the page keeps, one click away.
 func hunks(all []Row) []Row {
 	keep := make([]bool, len(all))
 	for i, r := range all {
@@ -213,20 +237,19 @@ func hunks(all []Row) []Row {
 			keep[j] = true
 		}
 	}
-	var out []Row
-	gap := false
-	for i, r := range all {
-		if !keep[i] {
-			gap = true
-			continue
+	for i := 0; i < len(all); {
+		j := i
+		for j < len(all) && !keep[j] {
+			j++
 		}
-		if gap && len(out) > 0 {
-			out = append(out, Row{Op: '@', Text: "…"})
+		if j-i > 1 { // a fold of one line would take as much room as the line
+			for k := i; k < j; k++ {
+				all[k].Op = '='
+			}
 		}
-		gap = false
-		out = append(out, r)
+		i = j + 1
 	}
-	return out
+	return all
 }
 
 func splitLines(s string) []string {

@@ -6,6 +6,7 @@ import (
 	"path"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -163,8 +164,36 @@ func TestLineDiff(t *testing.T) {
 		got = append(got, string(r.Op)+r.Text+":"+strconv.Itoa(r.N))
 	}
 	gotS := strings.Join(got, " |")
-	if gotS != " b:11 | c:12 | d:13 |-e:14 |+E:14 | f:15 | g:16 | h:17 | i:18 | j:19 |+k:20" {
+	// One unchanged line past the context is shown: folding it would
+	// take as much room.
+	if gotS != " a:10 | b:11 | c:12 | d:13 |-e:14 |+E:14 | f:15 | g:16 | h:17 | i:18 | j:19 |+k:20" {
 		t.Errorf("diff = %s", gotS)
+	}
+}
+
+// TestLineDiffFolds checks that a long run of unchanged lines is kept,
+// folded: the agent wrote them, and the page shows them on a click.
+func TestLineDiffFolds(t *testing.T) {
+	var old []string
+	for i := range 20 {
+		old = append(old, fmt.Sprintf("line %d", i))
+	}
+	new := slices.Clone(old)
+	new[0], new[19] = "first", "last"
+	rows := LineDiff(strings.Join(old, "\n"), strings.Join(new, "\n"), 1)
+	var ops strings.Builder
+	for _, r := range rows {
+		ops.WriteByte(r.Op)
+	}
+	if want := "-+" + "   " + strings.Repeat("=", 12) + "   " + "-+"; ops.String() != want || rows[5].Text != "line 4" || rows[5].N != 5 {
+		t.Fatalf("ops = %q, want %q; rows %v", ops.String(), want, rows)
+	}
+	html := string(Rows(rows, "x.txt"))
+	for _, want := range []string{`aria-label="Show 12 unchanged lines"`, `⋯ 12 unchanged lines</label><span class="fold"><span class="row"><span class="ln">5</span>`,
+		`line 15</span></span><span class="row"><span class="ln">17</span>`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("rows lack %q:\n%s", want, html)
+		}
 	}
 }
 
@@ -204,6 +233,23 @@ func TestEditsAndRows(t *testing.T) {
 	if got := fmt.Sprint(patched[0].Rows); got != "[{32 a 41} {45 x := 1 41} {43 x := 2 42} {43 y := 3 43} {32 b 44} {64 … 0} {45 z 90}]" {
 		t.Errorf("patch rows = %s", got)
 	}
+	// A patch of the edit's one change numbers its whole text, which a
+	// patch keeps only three lines of.
+	long := transcript.Args{Path: "/w/l.txt", Edits: []transcript.Edit{{Old: "1\n2\n3\n4\n5\nold", New: "1\n2\n3\n4\n5\nnew"}}}
+	whole := Edits(call(long, &transcript.ToolResult{Patch: []transcript.Hunk{{OldStart: 8, NewStart: 8, Lines: []string{" 3", " 4", " 5", "-old", "+new", " after", `\ No newline at end of file`}}}}))
+	if got := fmt.Sprint(whole[0].Rows); got != `[{61 1 6} {61 2 7} {32 3 8} {32 4 9} {32 5 10} {45 old 11} {43 new 11} {32 after 12} {64 \ No newline at end of file 0}]` {
+		t.Errorf("whole edit rows = %s", got)
+	}
+	short := transcript.Args{Path: "/w/s.txt", Edits: []transcript.Edit{{Old: "a\nold", New: "a\nnew"}}}
+	before := Edits(call(short, &transcript.ToolResult{Patch: []transcript.Hunk{{OldStart: 5, NewStart: 5, Lines: []string{" x", " y", " a", "-old", "+new"}}}}))
+	if got := fmt.Sprint(before[0].Rows); got != "[{32 x 5} {32 y 6} {32 a 7} {45 old 8} {43 new 8}]" {
+		t.Errorf("edit with the patch's context before it = %s", got)
+	}
+	// A patch of other changes (a replacement made twice) is shown as it is.
+	twice := Edits(call(long, &transcript.ToolResult{Patch: []transcript.Hunk{{OldStart: 8, NewStart: 8, Lines: []string{"-old", "+new"}}, {OldStart: 30, NewStart: 30, Lines: []string{"-old", "+new"}}}}))
+	if got := fmt.Sprint(twice[0].Rows); got != "[{45 old 8} {43 new 8} {64 … 0} {45 old 30} {43 new 30}]" {
+		t.Errorf("patch of two changes = %s", got)
+	}
 	multi := Edits(call(transcript.Args{Path: "a.txt", Edits: []transcript.Edit{{Old: "a", New: "b"}, {Old: "c", New: "d"}}}, nil))
 	if len(multi) != 2 || len(multi[0].Rows) != 2 || multi[1].Path != "a.txt" {
 		t.Errorf("multiedit = %+v", multi)
@@ -216,7 +262,7 @@ func TestEditsAndRows(t *testing.T) {
 	}
 	// What follows the numbered lines is not part of the file.
 	if v := read(transcript.Args{Path: "x.go"}, "     1→a\n     2→\n\n<system-reminder>\nBe careful.\n</system-reminder>"); len(v.Rows) != 2 || v.Rows[1] != (Row{' ', "", 2}) ||
-		v.Tail != "<system-reminder>\nBe careful.\n</system-reminder>" {
+		v.Tail != "Be careful." {
 		t.Errorf("read with a reminder = %+v", v)
 	}
 	if v := read(transcript.Args{Path: "x.go", Start: 5}, "plain\ntext"); v.Rows[1] != (Row{' ', "text", 6}) {

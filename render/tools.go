@@ -2,6 +2,8 @@ package render
 
 import (
 	"cmp"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,6 +19,9 @@ import (
 // line numbers: the text may be anywhere in its file.
 func Edits(c *transcript.ToolCall) []FileDiff {
 	p := c.Args.Path
+	if rows := wholeEdit(c); rows != nil {
+		return []FileDiff{{Path: cmp.Or(c.Result.Patch[0].Path, p), Rows: rows}}
+	}
 	if r := c.Result; r != nil && !r.IsError && len(r.Patch) > 0 {
 		// A file a diff each, in the patch's order.
 		var fds []FileDiff
@@ -47,6 +52,70 @@ func Edits(c *transcript.ToolCall) []FileDiff {
 		}
 	}
 	return fds
+}
+
+// wholeEdit is an edit's old and new text as a diff numbered from where
+// the patch its result reports puts them, when the patch is that one
+// change: a patch keeps three lines of context, and the agent wrote more.
+// It is nil when the patch is not the edit's (a replacement made in
+// several places, text that is not whole lines).
+func wholeEdit(c *transcript.ToolCall) []Row {
+	r := c.Result
+	if r == nil || r.IsError || len(r.Patch) == 0 || len(c.Args.Edits) != 1 {
+		return nil
+	}
+	for _, h := range r.Patch[1:] {
+		if h.Path != r.Patch[0].Path {
+			return nil
+		}
+	}
+	e := c.Args.Edits[0]
+	rows := LineDiff(e.Old, e.New, 0)
+	patch := changed(patchRows(r.Patch))
+	if len(patch) == 0 || !slices.EqualFunc(patch, changed(rows), func(a, b Row) bool { return a.Op == b.Op && a.Text == b.Text }) {
+		return nil
+	}
+	same := 0 // the lines before the first change, in both texts
+	for rows[same].Op != '+' && rows[same].Op != '-' {
+		same++
+	}
+	start := patch[0].N - same
+	return around(LineDiff(e.Old, e.New, start), patchRows(r.Patch), start)
+}
+
+// around puts the context a patch shows around an edit's text (the file's
+// lines before start, and after the text's last line) around its rows.
+func around(rows, patch []Row, start int) []Row {
+	var out []Row
+	for _, r := range patch {
+		if r.Op != ' ' {
+			break
+		}
+		if r.N < start {
+			out = append(out, r)
+		}
+	}
+	out = append(out, rows...)
+	last, end := 0, len(patch)
+	for _, r := range rows {
+		if r.Op != '-' {
+			last = max(last, r.N)
+		}
+	}
+	for end > 0 && (patch[end-1].Op == ' ' || patch[end-1].Op == '@') {
+		end--
+	}
+	for _, r := range patch[end:] {
+		if r.Op == '@' || r.N > last {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// changed are the added and removed rows of a diff.
+func changed(rows []Row) []Row {
+	return slices.DeleteFunc(slices.Clone(rows), func(r Row) bool { return r.Op != '+' && r.Op != '-' })
 }
 
 // patchRows numbers the lines of a patch's hunks, with "…" between hunks.
@@ -126,9 +195,13 @@ func Read(c *transcript.ToolCall) ReadView {
 	if i == 0 {
 		return ReadView{Path: v.Path, Rows: Numbered(c.Result.Output, max(c.Args.Start, 1))}
 	}
-	v.Tail = strings.TrimSpace(strings.Join(lines[i:], "\n"))
+	v.Tail = strings.TrimSpace(reminderTag.ReplaceAllString(strings.Join(lines[i:], "\n"), ""))
 	return v
 }
+
+// reminderTag wraps what Claude Code appends to a read for the model: the
+// page shows what it says, not its wrapper.
+var reminderTag = regexp.MustCompile(`</?system-reminder>`)
 
 // ToolSummary returns the one line a tool call's header shows: the files
 // a patch touches, or what the call's Args say best what it did (the

@@ -283,7 +283,11 @@ func (w *mdWriter) input(c *transcript.ToolCall) {
 func diffText(rows []render.Row) string {
 	var b strings.Builder
 	for _, r := range rows {
-		if r.Op != '@' {
+		switch r.Op {
+		case '@':
+		case '=': // folded on the page: context here
+			b.WriteByte(' ')
+		default:
 			b.WriteByte(r.Op)
 		}
 		b.WriteString(r.Text)
