@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"github.com/go-viper/mapstructure/v2"
+
+	"github.com/transcriptsite/transcriptsite/internal/suggest"
 )
 
 // How a config decodes into a struct:
@@ -55,13 +58,29 @@ func decode(in map[string]any, dst any) ([]string, error) {
 	var warns []string
 	var errs []error
 	for _, key := range md.Unused {
-		if strict, known := lookup(reflect.TypeOf(dst), key); strict {
-			errs = append(errs, fmt.Errorf("%s: unknown; want any of %s", key, strings.Join(known, ", ")))
+		strict, known := lookup(reflect.TypeOf(dst), key)
+		hint := meant(key, known)
+		if strict {
+			errs = append(errs, fmt.Errorf("%s: unknown%s; want any of %s", key, hint, strings.Join(known, ", ")))
 		} else {
-			warns = append(warns, fmt.Sprintf("unknown key %q is ignored", key))
+			warns = append(warns, fmt.Sprintf("unknown key %q is ignored%s", key, hint))
 		}
 	}
 	return warns, errors.Join(errs...)
+}
+
+// meant says which key a misspelt one likely is, or "".
+func meant(key string, known []string) string {
+	parts := split(key)
+	if len(parts) == 0 {
+		return ""
+	}
+	last := parts[len(parts)-1]
+	near := suggest.Closest(last, known)
+	if near == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", strings.TrimSuffix(key, last)+near)
 }
 
 // hook turns what a file or the environment gives into the field's type,
@@ -93,15 +112,15 @@ func hook(from, to reflect.Value) (any, error) {
 			return stringList(data)
 		}
 		if from.Kind() != reflect.Slice {
-			return nil, fmt.Errorf("want a list, got %v", data)
+			return nil, fmt.Errorf("want a list, got %s", describe(data))
 		}
 	case reflect.Map:
 		if from.Kind() != reflect.Map {
-			return nil, fmt.Errorf("want a map, got %v", data)
+			return nil, fmt.Errorf("want a map, got %s", describe(data))
 		}
 	case reflect.Struct:
 		if from.Kind() != reflect.Map {
-			return nil, fmt.Errorf("want a map with any of %s, got %v", strings.Join(keys(t), ", "), data)
+			return nil, fmt.Errorf("want a map with any of %s, got %s", strings.Join(keys(t), ", "), describe(data))
 		}
 	}
 	return data, nil
@@ -114,7 +133,7 @@ func scalar(v any) (string, error) {
 	case int, int64, uint64, float64, bool:
 		return fmt.Sprint(x), nil
 	}
-	return "", fmt.Errorf("want a single value, got %T", v)
+	return "", fmt.Errorf("want a single value, got %s", describe(v))
 }
 
 func boolean(v any) (bool, error) {
@@ -128,7 +147,7 @@ func boolean(v any) (bool, error) {
 		}
 		return b, nil
 	}
-	return false, fmt.Errorf("want true or false, got %v", v)
+	return false, fmt.Errorf("want true or false, got %s", describe(v))
 }
 
 func number(v any) (float64, error) {
@@ -142,7 +161,7 @@ func number(v any) (float64, error) {
 	case float64:
 		return x, nil
 	}
-	return 0, fmt.Errorf("want a number, got %v", v)
+	return 0, fmt.Errorf("want a number, got %s", describe(v))
 }
 
 func stringList(v any) ([]string, error) {
@@ -154,13 +173,33 @@ func stringList(v any) ([]string, error) {
 		for i, e := range x {
 			s, ok := e.(string)
 			if !ok {
-				return nil, fmt.Errorf("want a list of strings, got %v in it", e)
+				return nil, fmt.Errorf("want a list of strings, got %s in it", describe(e))
 			}
 			out[i] = s
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("want a list of strings, got %T", v)
+	return nil, fmt.Errorf("want a list of strings, got %s", describe(v))
+}
+
+// describe says what a value of a config is, in words a user knows from
+// the file they wrote, not Go's names for its types.
+func describe(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "nothing"
+	case []any, []string:
+		return fmt.Sprintf("a list (%v)", x)
+	case map[string]any:
+		return "a map (" + strings.Join(slices.Sorted(maps.Keys(x)), ", ") + ")"
+	case string:
+		return strconv.Quote(x)
+	case bool:
+		return fmt.Sprintf("%v (true or false)", x)
+	case int, int64, uint64, float64:
+		return fmt.Sprintf("the number %v", x)
+	}
+	return fmt.Sprintf("%v", v)
 }
 
 // day reads a day: YAML gives a time for an unquoted one.
@@ -175,7 +214,7 @@ func day(v any) (time.Time, error) {
 		}
 		return t, nil
 	}
-	return time.Time{}, fmt.Errorf("want a date such as 2026-01-31, got %v", v)
+	return time.Time{}, fmt.Errorf("want a date such as 2026-01-31, got %s", describe(v))
 }
 
 // keys lists the keys of the struct t's fields.

@@ -78,6 +78,10 @@ func readPieces(ctx context.Context, fsys fs.FS, name string, f *File, pieceByte
 		return nil
 	}
 	defer done()
+	if len(h.Data) == 0 && h.EOF {
+		f.Warn(0, "empty file")
+		return nil
+	}
 	r = Detect(h)
 	if r == nil {
 		f.Warn(0, "not a session file: no reader recognises its content (see `transcriptsite formats`)")

@@ -216,6 +216,9 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	}
 	rep := &Report{Sessions: st.Stats.Sessions, Files: res.Files, Warnings: append(res.Warnings, b.warnings...), Notices: b.notices,
 		Redacted: total(headers), Rendered: int(b.rendered.Load()), redactions: report}
+	if len(res.Headers) == 0 {
+		rep.Notices = append(rep.Notices, noSessions(cfg))
+	}
 	if bd.store != nil {
 		var damaged []string
 		rep.CacheHits, rep.CacheMisses, damaged = bd.store.Report()
@@ -233,6 +236,25 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	}
 	rep.Elapsed = time.Since(start)
 	return rep, nil
+}
+
+// noSessions says where no session was found, and how to find some.
+func noSessions(cfg *Config) string {
+	var dirs []string
+	for _, m := range cfg.Mounts {
+		if m.Dir != "" {
+			dirs = append(dirs, m.Dir)
+		}
+	}
+	where := "the content folder"
+	if len(dirs) > 0 {
+		where = strings.Join(dirs, ", ")
+	}
+	hint := "copy or link your agents' session folders there (~/.claude/projects, ~/.codex/sessions, …), or build with --agents to read every installed agent's sessions (`transcriptsite formats` lists where they are)"
+	if cfg.Content.Agents {
+		hint = "no installed agent's session folder holds any either (`transcriptsite formats` lists where they are looked for)"
+	}
+	return "no sessions found in " + where + ": " + hint
 }
 
 // damagedNotice says which entries of the cache were found damaged.

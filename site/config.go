@@ -132,6 +132,12 @@ func LoadConfig(o Options) (*Config, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		// A site folder is never made on the way: a slip of -s would
+		// build the demo into a new folder and say nothing.
+		return nil, nil, fmt.Errorf("site folder %s does not exist: make one with `transcriptsite new site %s`, "+
+			"or read sessions from a folder with --contentDir", dir, o.Source)
+	}
 	c := defaults()
 	src, warns, err := config.Load(config.Options{Dir: dir, File: o.ConfigFile, Default: transcriptsite.DemoConfig, Overrides: o.Overrides}, c)
 	if err != nil {

@@ -84,7 +84,7 @@ func TestSelection(t *testing.T) {
 
 func TestSelectionConfigErrors(t *testing.T) {
 	for body, want := range map[string]string{
-		"publish:\n  include:\n    projet: [a]\n":    "publish.include.projet: unknown; want any of projects, sources, from, to",
+		"publish:\n  include:\n    projet: [a]\n":    `publish.include.projet: unknown (did you mean "publish.include.projects"?); want any of projects, sources, from, to`,
 		"publish:\n  exclude:\n    from: May 1st\n":  `publish.exclude.from: want a date such as 2026-01-31, got "May 1st"`,
 		"publish:\n  include:\n    sources: ['[']\n": `publish.include.sources: "[" is not a valid glob`,
 		"publish:\n  include: alpha\n":               "publish.include: want a map",

@@ -114,7 +114,7 @@ func TestRedactionOff(t *testing.T) {
 func TestRedactConfig(t *testing.T) {
 	for body, want := range map[string]string{
 		"redact:\n  patterns:\n    - kind: x\n      regex: '('\n": "redact.patterns[0] (x): error parsing regexp",
-		"redact:\n  patterns:\n    - 'abc'\n":                     "redact.patterns[0]: want a map with any of kind, regex, got abc",
+		"redact:\n  patterns:\n    - 'abc'\n":                     `redact.patterns[0]: want a map with any of kind, regex, got "abc"`,
 		"redact:\n  enabled: maybe\n":                             "redact.enabled: want true or false",
 		"redact:\n  literals: {a: b}\n":                           "redact.literals: want a list of strings",
 	} {

@@ -22,11 +22,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	transcriptsite "github.com/transcriptsite/transcriptsite"
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/internal/heap"
+	"github.com/transcriptsite/transcriptsite/internal/suggest"
 	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/site"
 	"github.com/transcriptsite/transcriptsite/site/server"
@@ -66,6 +68,7 @@ content/), or anywhere to build the embedded demo site into public/.`,
 		Version:       versionLine(),
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newBuild(), newServe(), newExport(), newVersion(), newFormats(), newPublish(), newNew())
 	var cpuProfile, memProfile, traceFile string
 	root.PersistentFlags().StringVar(&cpuProfile, "profile-cpu", "", "write a CPU profile to this file")
@@ -113,6 +116,33 @@ content/), or anywhere to build the embedded demo site into public/.`,
 		return nil
 	}
 	return root
+}
+
+// flagError adds to an unknown flag's error the flag meant, when the
+// name is a slip of one, and where to see them all.
+func flagError(c *cobra.Command, err error) error {
+	msg := err.Error()
+	var typed string
+	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
+		typed = name
+	} else {
+		return fmt.Errorf("%w\nRun '%s --help' for its flags", err, c.CommandPath())
+	}
+	var names []string
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	})
+	c.InheritedFlags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	})
+	if near := suggest.Closest(typed, names); near != "" {
+		return fmt.Errorf("%w (did you mean --%s?)", err, near)
+	}
+	return fmt.Errorf("%w\nRun '%s --help' for its flags", err, c.CommandPath())
 }
 
 // buildFlags are the flags that select and override a site's config, shared
@@ -374,6 +404,9 @@ build that fails keeps the last good site and shows the error on the page.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			ln, err := net.Listen("tcp", net.JoinHostPort(bind, strconv.Itoa(port)))
+			if errors.Is(err, syscall.EADDRINUSE) {
+				return fmt.Errorf("port %d is in use (another serve?): pick another with --port N, or --port 0 for a free one", port)
+			}
 			if err != nil {
 				return err
 			}

@@ -8,9 +8,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -225,5 +227,24 @@ func TestServeWatchesOnlyTheSite(t *testing.T) {
 		}
 		write(rel, data)
 		waitFor(t, "a rebuild after "+rel, func() bool { return builds() == i+2 })
+	}
+}
+
+// TestServeBusyPort checks that a port another program holds is an error
+// that says how to pick another.
+func TestServeBusyPort(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	root := newRoot()
+	root.SetOut(io.Discard)
+	root.SetErr(io.Discard)
+	root.SetArgs([]string{"serve", "--port", strconv.Itoa(port), "-s", t.TempDir()})
+	err = root.Execute()
+	if want := fmt.Sprintf("port %d is in use (another serve?): pick another with --port N, or --port 0 for a free one", port); err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %q", err, want)
 	}
 }

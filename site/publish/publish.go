@@ -54,12 +54,29 @@ func RemoteURL(ctx context.Context, repo, remote string) (string, error) {
 		if fi, serr := os.Stat(remote); serr == nil && fi.IsDir() {
 			return remote, nil
 		}
+		if _, rerr := git(ctx, repo, nil, "rev-parse", "--git-dir"); rerr != nil {
+			return "", notARepository(repo, remote)
+		}
 		return "", fmt.Errorf("remote %q of %s: %w (give --remote a URL, or add the remote with `git remote add %s URL`)", remote, repo, err, remote)
 	}
 	if !strings.Contains(out, ":") && !filepath.IsAbs(out) {
 		out = filepath.Join(repo, out) // a path relative to the repository
 	}
 	return out, nil
+}
+
+// notARepository says how to make the site folder a repository that
+// publishes to GitHub Pages: every step, since a first publish is where
+// people meet them.
+func notARepository(repo, remote string) error {
+	return fmt.Errorf(`%s is not a git repository, so it has no remote %q to publish to. To publish to GitHub Pages:
+  1. create an empty repository on GitHub, e.g. USER/sessions
+  2. cd %s
+     git init
+     git remote add %s https://github.com/USER/sessions.git
+  3. transcriptsite publish
+  4. on GitHub, set Settings > Pages > Source to "Deploy from a branch", branch gh-pages
+Or publish without a repository here: transcriptsite publish --remote https://github.com/USER/sessions.git`, repo, remote, repo, remote)
 }
 
 // Publish commits the site in opt.Dir to the branch and pushes it.

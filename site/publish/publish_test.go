@@ -114,13 +114,15 @@ func TestPublishErrors(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
-	dir := t.TempDir()
+	dir, repo := t.TempDir(), t.TempDir()
+	gitT(t, repo, "init", "-q")
 	ctx := context.Background()
 	for _, c := range []struct {
 		opt  Options
 		want string
 	}{
-		{Options{Dir: dir, Repo: dir}, `remote "origin" of ` + dir},
+		{Options{Dir: dir, Repo: dir}, dir + ` is not a git repository, so it has no remote "origin" to publish to`},
+		{Options{Dir: dir, Repo: repo}, `remote "origin" of ` + repo},
 		{Options{Dir: dir, Remote: filepath.Join(dir, "nowhere.git")}, "read " + filepath.Join(dir, "nowhere.git")},
 		{Options{Dir: filepath.Join(dir, "missing"), Remote: dir}, "not a directory: build it first"},
 		{Options{Dir: dir, Remote: dir, Branch: "bad..name"}, `branch "bad..name": not a valid branch name`},
