@@ -13,6 +13,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"go.yaml.in/yaml/v3"
+
+	transcriptsite "github.com/transcriptsite/transcriptsite"
 )
 
 func TestMain(m *testing.M) {
@@ -99,5 +101,17 @@ func badFiles() {
 	if err := w.Flush(); err != nil || f.Close() != nil {
 		fmt.Fprintln(os.Stderr, "huge.jsonl:", err)
 		os.Exit(1)
+	}
+}
+
+// TestPinnedRelease checks which release a new site's workflow installs:
+// the one that wrote it, or the first when a build is no release.
+func TestPinnedRelease(t *testing.T) {
+	defer func(v string) { transcriptsite.Version = v }(transcriptsite.Version)
+	for v, want := range map[string]string{"1.2.3": "v1.2.3", "v0.4.0": "v0.4.0", "dev": firstRelease, "0.1.1-next": firstRelease, "": firstRelease} {
+		transcriptsite.Version = v
+		if got := pinnedRelease(); got != want {
+			t.Errorf("version %q pins %q, want %q", v, got, want)
+		}
 	}
 }

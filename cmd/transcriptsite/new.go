@@ -1,15 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	transcriptsite "github.com/transcriptsite/transcriptsite"
 )
 
 // scaffold is a new site: config.yaml, README.md, .gitignore and, on
@@ -50,6 +54,7 @@ site and deploys it to GitHub Pages on every push. DIR must be new or empty.`,
 				if err != nil {
 					return err
 				}
+				data = bytes.ReplaceAll(data, []byte("@VERSION@"), []byte(pinnedRelease()))
 				dst := filepath.Join(dir, filepath.FromSlash(p))
 				if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 					return err
@@ -68,6 +73,7 @@ site and deploys it to GitHub Pages on every push. DIR must be new or empty.`,
 			fmt.Fprintf(out, "  2. cd %s && transcriptsite build\n", dir)
 			if actions {
 				fmt.Fprintln(out, "  3. Push it to GitHub and set Settings > Pages > Source to \"GitHub Actions\"")
+				fmt.Fprintln(out, "     (the workflow builds from the session files in the repository, which are not redacted: keep it private)")
 			} else {
 				fmt.Fprintln(out, "  3. transcriptsite publish, to commit it to gh-pages for GitHub Pages")
 			}
@@ -78,3 +84,19 @@ site and deploys it to GitHub Pages on every push. DIR must be new or empty.`,
 	c.AddCommand(s)
 	return c
 }
+
+// firstRelease is the release a workflow written by a build that is no
+// release (go install from a clone, go run) pins.
+const firstRelease = "v0.1.0"
+
+// pinnedRelease is the release a new site's workflow installs: the one
+// that wrote it, so the site builds in CI as it did here.
+func pinnedRelease() string {
+	v := transcriptsite.Version
+	if !releaseVersion.MatchString(v) {
+		return firstRelease
+	}
+	return "v" + strings.TrimPrefix(v, "v")
+}
+
+var releaseVersion = regexp.MustCompile(`^v?\d+\.\d+\.\d+$`)
