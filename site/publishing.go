@@ -55,7 +55,7 @@ func (f *Filter) sources() []string {
 }
 
 func (f *Filter) match(s *transcript.Session) bool {
-	if len(f.Projects) > 0 && !slices.Contains(f.Projects, projectName(s)) {
+	if len(f.Projects) > 0 && !slices.Contains(f.Projects, s.ProjectName()) {
 		return false
 	}
 	if len(f.Sources) > 0 && !slices.ContainsFunc(f.Sources, func(g string) bool { return globMatch(g, s.Source) }) {

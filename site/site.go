@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,7 +41,7 @@ func newSite(cfg *Config, hs []*transcript.Header) *Site {
 		if s.Volume > 1 {
 			continue // of its first volume's project, below
 		}
-		p := newProject(projectName(s.header.Session))
+		p := newProject(s.header.Session.ProjectName())
 		if known := projects[p.Slug]; known != nil {
 			p = known
 		} else {
@@ -221,17 +220,3 @@ func title(s *transcript.Session, prompt string) string {
 	return "Session " + s.ID
 }
 
-// projectName is the last element of the session's working directory, or,
-// without one, the folder its file is in.
-func projectName(s *transcript.Session) string {
-	if s.Project != "" {
-		return s.Project
-	}
-	if cwd := strings.TrimRight(strings.ReplaceAll(s.CWD, `\`, "/"), "/"); cwd != "" {
-		return path.Base(cwd)
-	}
-	if dir := path.Dir(s.Source); dir != "." {
-		return path.Base(dir)
-	}
-	return "sessions"
-}

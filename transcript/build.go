@@ -1,5 +1,10 @@
 package transcript
 
+import (
+	"path"
+	"strings"
+)
+
 // StartsTurn reports whether m is a real user prompt: injected context and
 // messages that only carry tool results do not start a turn.
 func (m *Message) StartsTurn() bool {
@@ -65,4 +70,20 @@ func (s *Session) Pair() {
 			r.Paired = true
 		}
 	})
+}
+
+// ProjectName is the project a session is listed under: its Project, or
+// the last element of its working directory, or, without one, the folder
+// its file is in.
+func (s *Session) ProjectName() string {
+	if s.Project != "" {
+		return s.Project
+	}
+	if cwd := strings.TrimRight(strings.ReplaceAll(s.CWD, `\`, "/"), "/"); cwd != "" {
+		return path.Base(cwd)
+	}
+	if dir := path.Dir(s.Source); dir != "." {
+		return path.Base(dir)
+	}
+	return "sessions"
 }

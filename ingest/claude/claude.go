@@ -258,6 +258,7 @@ type ccFile struct {
 	leaves   []ccTitle             // summaries, resolved by leafUuid at the end
 	agent    string                // the agent's session id in a subagent file
 	parent   string                // its parent session, from the file's path
+	chains   []*ccSession          // the subagents Claude Code 1.0 wrote inline
 	line     int                   // the record being read: its line,
 	elem     int                   // or its index + 1 in a web export's loglines
 }
@@ -274,6 +275,8 @@ type ccSession struct {
 	cur     []*transcript.Message // the messages it made
 	count   int                   // messages made so far
 	queue   []*ccQueued           // prompts typed while the agent worked
+	shell   *transcript.Message   // the user's shell command awaiting its output
+	inline  bool                  // a subagent written inline in its parent's file
 }
 
 func readClaude(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
@@ -455,6 +458,8 @@ func (cf *ccFile) session(rec *ccRecord) *ccSession {
 		// parent's sessionId, whatever its file is called: it is a
 		// session of its own, never its parent's main line.
 		id = "agent-" + rec.AgentID
+	case rec.IsSidechain && cf.agent == "":
+		return cf.chain(rec)
 	case cf.agent != "":
 		id = cf.agent // an older subagent file, named for its agent
 	case id == "" && len(cf.order) > 0:
@@ -484,6 +489,77 @@ func (cf *ccFile) sessionByID(id, parent string) *ccSession {
 		cf.order = append(cf.order, cs)
 	}
 	return cs
+}
+
+// chain returns the subagent a sidechain record without an agent id
+// belongs to. Claude Code 1.0 wrote a Task's agent into its parent's file:
+// a chain of records from one with no parent, all marked isSidechain. Each
+// chain is a session of its own, named for the file and its first record,
+// whose parent is the session of the file.
+func (cf *ccFile) chain(rec *ccRecord) *ccSession {
+	if o := cf.owner[rec.ParentUUID]; o != nil && o.inline {
+		return o
+	}
+	if rec.ParentUUID != "" && len(cf.chains) > 0 {
+		return cf.chains[len(cf.chains)-1] // its parent is not in the file: the chain being written
+	}
+	stem := ingest.Stem(cf.f.Rel)
+	first := cmp.Or(rec.UUID, "line"+strconv.Itoa(max(cf.line, cf.elem)))
+	cs := cf.sessionByID("sidechain-"+first+"-"+stem, cmp.Or(rec.SessionID, stem))
+	cs.inline = true
+	cf.chains = append(cf.chains, cs)
+	return cs
+}
+
+// linkChains links each inline subagent to the Task call that started it.
+// Claude Code 1.0 wrote no id that joins them: the chain's first prompt is
+// the call's prompt, word for word, and parallel calls start their chains
+// in the order of the calls. A chain's parent is the session of its call
+// (a subagent's own Task starts a chain too).
+func (cf *ccFile) linkChains() {
+	type task struct {
+		call   *transcript.ToolCall
+		owner  *ccSession
+		prompt string
+	}
+	var tasks []task
+	for _, cs := range cf.order {
+		cs.s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+			var in struct {
+				Prompt string `json:"prompt"`
+			}
+			if c := p.Call; c != nil && c.Kind == transcript.TaskTool && ingest.Unmarshal([]byte(c.Input), &in) == nil && in.Prompt != "" {
+				tasks = append(tasks, task{c, cs, strings.Join(strings.Fields(in.Prompt), " ")})
+			}
+		})
+	}
+	for _, ch := range cf.chains {
+		prompt := ch.firstPrompt()
+		i := slices.IndexFunc(tasks, func(t task) bool { return t.call.Subagent == "" && t.owner != ch && t.prompt == prompt })
+		if prompt == "" || i < 0 {
+			continue
+		}
+		tasks[i].call.Subagent = ch.s.ID
+		ch.s.ParentID = tasks[i].owner.s.ID
+	}
+}
+
+// firstPrompt is the text of the session's first user message, spaces
+// collapsed.
+func (cs *ccSession) firstPrompt() string {
+	for _, m := range cs.s.Messages() {
+		if m.Role != transcript.User {
+			continue
+		}
+		var b strings.Builder
+		for _, p := range m.Parts {
+			if p.Kind == transcript.TextPart {
+				b.WriteString(p.Text + " ")
+			}
+		}
+		return strings.Join(strings.Fields(b.String()), " ")
+	}
+	return ""
 }
 
 // progressAgent reads a subagent's message that an agent_progress record
@@ -540,6 +616,7 @@ func (cf *ccFile) finish() []*transcript.Session {
 			cf.titles["summary"] = append(cf.titles["summary"], l.text)
 		}
 	}
+	cf.linkChains()
 	var out []*transcript.Session
 	for _, cs := range cf.order {
 		s := cs.s
@@ -553,7 +630,7 @@ func (cf *ccFile) finish() []*transcript.Session {
 			}
 		}
 		for k, v := range cf.titles {
-			if _, ok := cs.titles[k]; !ok {
+			if _, ok := cs.titles[k]; !ok && !cs.inline { // the file's titles are its main session's
 				cs.titles[k] = v
 			}
 		}

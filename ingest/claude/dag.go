@@ -178,6 +178,15 @@ func linkClaude(ss, metas []*transcript.Session) {
 			linkCompaction(p, s)
 		}
 	}
+	for _, s := range ss {
+		// A subagent, or a session continued from another, is of its
+		// parent's project, wherever it ran: one read from progress
+		// records knows no directory, and one that changed directory
+		// would be listed under the folder it went to.
+		if root := l.root(s); root != s {
+			s.Project = root.ProjectName()
+		}
+	}
 	children := map[*transcript.Session][]*transcript.Session{}
 	for _, s := range ss {
 		if p := l.find(s, s.ParentID); p != nil && p != s && !slices.Contains(children[p], s) {
@@ -203,6 +212,18 @@ type ccLinks struct {
 // find returns the session id of the project of from.
 func (l ccLinks) find(from *transcript.Session, id string) *transcript.Session {
 	return l.byKey[ccKey{claudeProject(from.Source), id}]
+}
+
+// root is the first session of the line of parents s has in its group.
+func (l ccLinks) root(s *transcript.Session) *transcript.Session {
+	seen := map[*transcript.Session]bool{s: true}
+	for {
+		p := l.find(s, s.ParentID)
+		if p == nil || seen[p] {
+			return s
+		}
+		seen[p], s = true, p
+	}
 }
 
 // fold folds a subagent's companion file m into the subagent's session:
