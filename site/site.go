@@ -219,4 +219,3 @@ func title(s *transcript.Session, prompt string) string {
 	}
 	return "Session " + s.ID
 }
-
