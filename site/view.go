@@ -261,7 +261,7 @@ type TurnView struct {
 func (t TurnView) Blocks() []Block {
 	var out []Block
 	for _, e := range t.Entries {
-		ctx := e.Msg.Meta && !e.IsEvent()
+		ctx := e.Msg.Meta && !e.IsEvent() && !e.Msg.UserShell() // the user's own command is theirs
 		if ctx && len(out) > 0 && out[len(out)-1].Context {
 			out[len(out)-1].Entries = append(out[len(out)-1].Entries, e)
 			continue

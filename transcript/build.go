@@ -19,6 +19,26 @@ func (m *Message) StartsTurn() bool {
 	return false
 }
 
+// UserShell reports whether m is a command the user ran in the agent's
+// shell themselves (Claude Code's "!", Pi's bashExecution): a user
+// message of shell calls and their results. It is not context the agent
+// injected, though readers mark it Meta, since it is no prompt.
+func (m *Message) UserShell() bool {
+	if m.Role != User {
+		return false
+	}
+	calls := 0
+	for _, p := range m.Parts {
+		switch {
+		case p.Call != nil && p.Call.Kind == ShellTool:
+			calls++
+		case p.Kind != ResultPart:
+			return false
+		}
+	}
+	return calls > 0
+}
+
 // Append adds m to the session, opening a new turn at each real prompt.
 func (s *Session) Append(m *Message) {
 	if len(s.Turns) == 0 || m.StartsTurn() {

@@ -163,6 +163,9 @@ func (cs *ccSession) user(cf *ccFile, rec *ccRecord) {
 			cs.commandOutput(rec, out, isErr)
 			return
 		}
+		if cs.userShell(rec, blocks[0].Text) {
+			return
+		}
 		if _, _, ok := ccCommand(blocks[0].Text); ok {
 			meta = false // what the user typed, whatever the record says
 		}
@@ -191,7 +194,8 @@ func (cs *ccSession) userParts(cf *ccFile, rec *ccRecord, blocks []ccBlock, tur 
 				}
 				break
 			}
-			if p = ingest.UserPart(b.Text); p != nil && Tools.IsInjected(b.Text) && !meta {
+			p = ccUserPart(b.Text)
+			if p != nil && Tools.IsInjected(b.Text) && !meta {
 				injectedFirst = injectedFirst || len(typed) == 0
 				injected = append(injected, p)
 				continue
@@ -247,13 +251,8 @@ func ccSubID(uuid, suffix string) string {
 
 // afterCompaction reports whether the last message is a compaction marker.
 func (cs *ccSession) afterCompaction() bool {
-	ts := cs.s.Turns
-	if len(ts) == 0 || len(ts[len(ts)-1].Messages) == 0 {
-		return false
-	}
-	ms := ts[len(ts)-1].Messages
-	last := ms[len(ms)-1]
-	return len(last.Parts) == 1 && last.Parts[0].Event != nil && last.Parts[0].Event.Kind == transcript.Compaction
+	last := cs.last()
+	return last != nil && len(last.Parts) == 1 && last.Parts[0].Event != nil && last.Parts[0].Event.Kind == transcript.Compaction
 }
 
 func ccCount(bs []ccBlock, typ string) int {

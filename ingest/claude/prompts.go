@@ -2,6 +2,7 @@ package claude
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 	"strings"
 	"time"
@@ -66,6 +67,99 @@ func ccCommandOutput(s string) (out string, isErr, ok bool) {
 	stderr, isErr := ccTag(t, "local-command-stderr")
 	isErr = isErr && strings.TrimSpace(stderr) != ""
 	return strings.Trim(strings.TrimSpace(stdout)+"\n"+strings.TrimSpace(stderr), "\n"), isErr, true
+}
+
+// ccWrappers are the tags Claude Code wraps what it injects in: a page
+// shows what they hold.
+var ccWrappers = strings.NewReplacer(ccTagPairs(
+	"system-reminder", "local-command-caveat", "local-command-stdout", "local-command-stderr",
+	"command-name", "command-message", "command-args", "command-contents",
+	"bash-input", "bash-stdout", "bash-stderr", "user-prompt-submit-hook", "ide_opened_file", "ide_selection")...)
+
+func ccTagPairs(tags ...string) []string {
+	var out []string
+	for _, t := range tags {
+		out = append(out, "<"+t+">", "", "</"+t+">", "")
+	}
+	return out
+}
+
+// ccUserPart is the part of a user's text block; text Claude Code injected
+// is shown without the tags it wraps it in.
+func ccUserPart(text string) *transcript.Part {
+	p := ingest.UserPart(text)
+	if p != nil && p.Kind == transcript.TextPart && Tools.IsInjected(text) {
+		p.Text = strings.TrimSpace(ccWrappers.Replace(p.Text))
+	}
+	return p
+}
+
+// ccUnwrapReminders shows the reminders Claude Code appends to a tool's
+// result (after a file's lines, mostly) without their tags: the text
+// before the first one is the tool's, and keeps any tag it holds.
+func ccUnwrapReminders(out string) string {
+	const open = "\n<system-reminder>"
+	i := strings.Index(out, open)
+	if i < 0 || !strings.HasSuffix(strings.TrimRight(out, "\n"), "</system-reminder>") {
+		return out
+	}
+	return out[:i] + "\n" + strings.ReplaceAll(strings.ReplaceAll(out[i+1:], "<system-reminder>", ""), "</system-reminder>", "")
+}
+
+// userShell reads a command the user ran in Claude Code's shell mode
+// ("!git status") and what it printed: <bash-input>, then <bash-stdout>
+// and <bash-stderr>, in the same record or the next. It is the user's own
+// tool call, shown as one message with its result, as Pi's bashExecution
+// is.
+func (cs *ccSession) userShell(rec *ccRecord, text string) bool {
+	t := strings.TrimSpace(text)
+	cmd, isInput := ccTag(t, "bash-input")
+	_, isOut := ccTag(t, "bash-stdout")
+	_, isErr := ccTag(t, "bash-stderr")
+	switch {
+	case isInput && strings.HasPrefix(t, "<bash-input>"):
+		id := "!" + ingest.FirstNonEmpty(rec.UUID, cmd)
+		input, _ := json.Marshal(map[string]string{"command": strings.TrimSpace(cmd)})
+		m := &transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time, Meta: true, Sidechain: rec.IsSidechain,
+			Parts: []*transcript.Part{{Kind: transcript.CallPart, Call: &transcript.ToolCall{ID: id, Name: "bash", Kind: transcript.ShellTool, Input: string(input)}}}}
+		cs.add(m)
+		cs.shell = m
+		if isOut || isErr {
+			cs.shellOutput(rec, t)
+		}
+		return true
+	case (isOut || isErr) && (strings.HasPrefix(t, "<bash-stdout>") || strings.HasPrefix(t, "<bash-stderr>")):
+		cs.shellOutput(rec, t)
+		return true
+	}
+	return false
+}
+
+// shellOutput adds what the user's command printed to the command, or,
+// with no command before it, as a result of its own.
+func (cs *ccSession) shellOutput(rec *ccRecord, t string) {
+	stdout, _ := ccTag(t, "bash-stdout")
+	stderr, _ := ccTag(t, "bash-stderr")
+	r := &transcript.ToolResult{Output: strings.Trim(strings.TrimRight(stdout, "\n")+"\n"+stderr, "\n"), IsError: strings.TrimSpace(stderr) != ""}
+	part := &transcript.Part{Kind: transcript.ResultPart, Result: r}
+	if m := cs.shell; m != nil && cs.last() == m {
+		r.CallID = m.Parts[0].Call.ID
+		m.Parts = append(m.Parts, part)
+		cs.shell = nil
+		return
+	}
+	cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time, Meta: true, Sidechain: rec.IsSidechain,
+		Parts: []*transcript.Part{part}})
+}
+
+// last is the session's last message.
+func (cs *ccSession) last() *transcript.Message {
+	ts := cs.s.Turns
+	if len(ts) == 0 || len(ts[len(ts)-1].Messages) == 0 {
+		return nil
+	}
+	ms := ts[len(ts)-1].Messages
+	return ms[len(ms)-1]
 }
 
 // commandOutput adds a local command's output as a result of its own.
@@ -180,7 +274,7 @@ func (cs *ccSession) unqueue(cf *ccFile) {
 			typed := &transcript.Message{Role: transcript.User, Time: e.at}
 			injected := &transcript.Message{Role: transcript.User, Time: e.at, Meta: true}
 			for _, b := range cf.blocks(ccContentOf(e.content)) {
-				if p := ingest.UserPart(b.Text); b.Type == "text" && p != nil {
+				if p := ccUserPart(b.Text); b.Type == "text" && p != nil {
 					m := typed
 					if Tools.IsInjected(b.Text) {
 						m = injected

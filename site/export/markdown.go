@@ -173,14 +173,18 @@ func (w *mdWriter) message(n int, m *transcript.Message, parts []*transcript.Par
 	if m.Sidechain {
 		head = append(head, "sidechain")
 	}
+	ctx := m.Meta && !m.UserShell() // the user's own command is theirs
+	if m.UserShell() {
+		head = append(head, "ran a command")
+	}
 	w.printf("\n## %s\n", strings.Join(head, " · "))
-	if m.Meta {
+	if ctx {
 		w.printf("\n<details>\n<summary>Context injected by the agent</summary>\n")
 	}
 	for _, p := range parts {
 		w.part(p)
 	}
-	if m.Meta {
+	if ctx {
 		w.printf("\n</details>\n")
 	}
 	return day
