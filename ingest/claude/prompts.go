@@ -94,18 +94,6 @@ func ccUserPart(text string) *transcript.Part {
 	return p
 }
 
-// ccUnwrapReminders shows the reminders Claude Code appends to a tool's
-// result (after a file's lines, mostly) without their tags: the text
-// before the first one is the tool's, and keeps any tag it holds.
-func ccUnwrapReminders(out string) string {
-	const open = "\n<system-reminder>"
-	i := strings.Index(out, open)
-	if i < 0 || !strings.HasSuffix(strings.TrimRight(out, "\n"), "</system-reminder>") {
-		return out
-	}
-	return out[:i] + "\n" + strings.ReplaceAll(strings.ReplaceAll(out[i+1:], "<system-reminder>", ""), "</system-reminder>", "")
-}
-
 // userShell reads a command the user ran in Claude Code's shell mode
 // ("!git status") and what it printed: <bash-input>, then <bash-stdout>
 // and <bash-stderr>, in the same record or the next. It is the user's own

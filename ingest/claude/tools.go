@@ -105,7 +105,6 @@ var (
 func (cf *ccFile) toolResult(b ccBlock, structured *ccStructured) *transcript.ToolResult {
 	r := &transcript.ToolResult{CallID: b.ToolUseID, IsError: b.IsError}
 	cf.resultContent(r, b.Content)
-	r.Output = ccUnwrapReminders(r.Output)
 	u := structured.use
 	if s := structured.text; structured.isText {
 		// The result as plain text, an error mostly: "Error: " and what the
