@@ -452,14 +452,17 @@ func (cf *ccFile) record(line []byte) error {
 // session returns the session a record belongs to, creating it.
 func (cf *ccFile) session(rec *ccRecord) *ccSession {
 	id := rec.SessionID
+	if rec.IsSidechain && rec.AgentID == "" && cf.agent == "" {
+		if cs := cf.chain(rec); cs != nil {
+			return cs
+		}
+	}
 	switch {
 	case rec.IsSidechain && rec.AgentID != "":
 		// A subagent (a Task's agent, a warm-up, a compaction) carries its
 		// parent's sessionId, whatever its file is called: it is a
 		// session of its own, never its parent's main line.
 		id = "agent-" + rec.AgentID
-	case rec.IsSidechain && cf.agent == "":
-		return cf.chain(rec)
 	case cf.agent != "":
 		id = cf.agent // an older subagent file, named for its agent
 	case id == "" && len(cf.order) > 0:
@@ -492,16 +495,20 @@ func (cf *ccFile) sessionByID(id, parent string) *ccSession {
 }
 
 // chain returns the subagent a sidechain record without an agent id
-// belongs to. Claude Code 1.0 wrote a Task's agent into its parent's file:
-// a chain of records from one with no parent, all marked isSidechain. Each
-// chain is a session of its own, named for the file and its first record,
-// whose parent is the session of the file.
+// belongs to, or nil. Claude Code 1.0 wrote a Task's agent into its
+// parent's file: a chain of records marked isSidechain, from the prompt it
+// was given, a user record with no parent. Each chain is a session of its
+// own, named for the file and its first record, whose parent is the
+// session of the file.
 func (cf *ccFile) chain(rec *ccRecord) *ccSession {
-	if o := cf.owner[rec.ParentUUID]; o != nil && o.inline {
+	o := cf.owner[rec.ParentUUID]
+	switch {
+	case o != nil && o.inline:
 		return o
-	}
-	if rec.ParentUUID != "" && len(cf.chains) > 0 {
+	case o == nil && rec.ParentUUID != "" && len(cf.chains) > 0:
 		return cf.chains[len(cf.chains)-1] // its parent is not in the file: the chain being written
+	case rec.ParentUUID != "" || rec.Type != "user":
+		return nil
 	}
 	stem := ingest.Stem(cf.f.Rel)
 	first := cmp.Or(rec.UUID, "line"+strconv.Itoa(max(cf.line, cf.elem)))

@@ -31,7 +31,7 @@ func (cs *ccSession) begin(cf *ccFile, rec *ccRecord) {
 	}
 	// A compaction boundary has no parent, only a logical one.
 	cs.node = cs.dag.Add(rec.UUID, ingest.FirstNonEmpty(rec.ParentUUID, rec.LogicalParentUUID), rec.Timestamp.Time)
-	if o := cf.owner[rec.ParentUUID]; o != nil && o != cs && s.ParentID == "" {
+	if o := cf.owner[rec.ParentUUID]; o != nil && o != cs && !o.inline && s.ParentID == "" {
 		s.ParentID = o.s.ID // a session continued or forked from another
 	}
 	if cf.owner[rec.UUID] == nil {
