@@ -219,8 +219,19 @@ func TestListsShowTimeSpent(t *testing.T) {
 		html := readFile(t, cfg.Destination, page)
 		_, list, _ := strings.Cut(html, `<ol class="sessions">`)
 		list, _, _ = strings.Cut(list, "</ol>")
-		if !strings.Contains(list, `data-duration="420"`) || !strings.Contains(list, ">7 min</span>") || strings.Contains(list, "days") {
+		if !strings.Contains(list, `data-duration="420"`) || !strings.Contains(list, ">7 min active</span>") || strings.Contains(list, "days") {
 			t.Errorf("%s's list does not show the 7 minutes spent:\n%s", page, list)
 		}
+	}
+	// The session's page says the same time spent, and labels the span
+	// from its start to its end as that, not as a duration.
+	e := readSessions(t, cfg.Destination)[0]
+	html := readFile(t, cfg.Destination, e.URL+"index.html")
+	summary, _, _ := strings.Cut(html, "</summary>")
+	if !strings.Contains(summary, `<span class="fact">7 min active</span>`) {
+		t.Errorf("the session's summary line does not show the 7 minutes spent:\n%s", summary)
+	}
+	if !strings.Contains(html, "after it started)") || !strings.Contains(html, "<dt>Time spent</dt><dd>7 min active") {
+		t.Error("the session's facts do not label the time from start to end and the time spent")
 	}
 }

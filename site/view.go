@@ -208,6 +208,17 @@ func (p *Page) TotalCost() float64 {
 	return t
 }
 
+// Priced reports whether every model of the session has a price, so
+// that TotalCost is the whole cost.
+func (p *Page) Priced() bool {
+	for _, c := range p.Costs() {
+		if !c.Known {
+			return false
+		}
+	}
+	return true
+}
+
 // SessionURL links to the session with the given id from this page, or
 // returns "" when the site does not have it.
 func (p *Page) SessionURL(id string) string {

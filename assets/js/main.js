@@ -131,8 +131,9 @@
   window.addEventListener("hashchange", openAlias);
 
   // What a session page shows: prompts only, without tool calls or
-  // thinking, every block open or closed; kept in the address
-  // (?only=prompts&tools=0&thinking=0&open=all) so a view can be linked.
+  // thinking, each message's tokens, every block open or closed; kept in
+  // the address (?only=prompts&tools=0&thinking=0&tokens=1&open=all) so a
+  // view can be linked.
   var session = document.getElementById("session");
   var view = document.getElementById("view-controls");
   if (session && view) {
@@ -141,11 +142,13 @@
     el.only.checked = params.get("only") === "prompts";
     el.tools.checked = params.get("tools") !== "0";
     el.thinking.checked = params.get("thinking") !== "0";
+    el.tokens.checked = params.get("tokens") === "1";
     var open = params.get("open");
     var apply = function () {
       session.classList.toggle("only-prompts", el.only.checked);
       session.classList.toggle("hide-tools", !el.tools.checked);
       session.classList.toggle("hide-thinking", !el.thinking.checked);
+      session.classList.toggle("hide-tokens", !el.tokens.checked);
       var p = new URLSearchParams(location.search);
       var set = function (k, v) {
         if (v) p.set(k, v);
@@ -154,6 +157,7 @@
       set("only", el.only.checked && "prompts");
       set("tools", !el.tools.checked && "0");
       set("thinking", !el.thinking.checked && "0");
+      set("tokens", el.tokens.checked && "1");
       set("open", open);
       var qs = p.toString();
       history.replaceState(null, "", (qs ? "?" + qs : location.pathname) + location.hash);
@@ -177,6 +181,11 @@
     openAll();
     apply();
   }
+
+  // On a narrow screen the prompts' outline is above the messages:
+  // folded, so the first message is on the first screen.
+  var outline = document.querySelector(".outline-list");
+  if (outline && !window.matchMedia("(min-width: 72rem)").matches) outline.open = false;
 
   // The search box opens the search page; the page's own form runs queries.
   var box = document.getElementById("search-box");
