@@ -360,7 +360,7 @@ func (p *piReader) message(e *piEntry, raw []byte) *transcript.Message {
 		}
 		m.Parts = []*transcript.Part{{Kind: transcript.ResultPart, Result: r}}
 	case "bashExecution":
-		m = p.bash(e.ID, &pm)
+		m = p.bash(p.prev, &pm) // prev is this entry's key by now
 	case "custom", "hookMessage":
 		m = p.custom(pm.CustomType, pm.Content)
 	case "branchSummary":
@@ -376,10 +376,12 @@ func (p *piReader) message(e *piEntry, raw []byte) *transcript.Message {
 	return m
 }
 
-// bash maps a command the user ran with "!": the user's own tool call.
-func (p *piReader) bash(id string, pm *piMessage) *transcript.Message {
+// bash maps a command the user ran with "!": the user's own tool call,
+// with its output. key is the entry's, unique in the file: a command run
+// twice is two calls, each with its own output.
+func (p *piReader) bash(key string, pm *piMessage) *transcript.Message {
 	input, _ := json.Marshal(map[string]string{"command": pm.Command})
-	callID := "!" + ingest.FirstNonEmpty(id, pm.Command)
+	callID := "!" + key
 	r := &transcript.ToolResult{CallID: callID, Output: pm.Output, ExitCode: pm.ExitCode,
 		IsError: pm.Cancelled || pm.ExitCode != nil && *pm.ExitCode != 0}
 	if pm.Cancelled {

@@ -146,9 +146,17 @@ func TestPiVersion1(t *testing.T) {
 		got = append(got, string(m.Role)+map[bool]string{true: "*"}[m.Meta]+"("+ingesttest.Kinds(m)+")"+m.Branch)
 	}
 	// Entries without ids follow each other: no branches.
-	want := []string{"user(text)", "assistant(text)", "system*(event)", "user*(event text)"}
+	want := []string{"user(text)", "assistant(text)", "system*(event)", "user*(event text)", "user*(call result)", "user*(call result)"}
 	if !slices.Equal(got, want) {
 		t.Errorf("messages = %q, want %q", got, want)
+	}
+	// The same command run twice with "!" is two calls, each showing its
+	// own output: no result left over to show on its own.
+	for i, want := range []string{"a.txt\n", "a.txt\nb.txt\n"} {
+		ps := s.Messages()[4+i].Parts
+		if c, r := ps[0].Call, ps[1].Result; c.Result != r || !r.Paired || r.Output != want {
+			t.Errorf("command %d: call %+v shows %+v, want its own output %q", i+1, c, c.Result, want)
+		}
 	}
 	if p := s.Messages()[2].Parts[0]; p.Event.Kind != "thinking-level" || p.Text != "Thinking level: medium" {
 		t.Errorf("thinking level change = %+v", p)
