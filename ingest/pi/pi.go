@@ -36,8 +36,24 @@ var Reader = &ingest.Reader{
 }
 
 // Tools: Pi's tools (read, bash, edit, write, grep, find, ls) are the
-// names every agent shares.
-var Tools = &ingest.Tools{}
+// names every agent shares; their inputs name some fields Pi's own way.
+var Tools = &ingest.Tools{Args: args}
+
+// args are the names of the fields of Pi's tools' inputs: the names every
+// agent shares (an extension's tools may use any of them), and the edit
+// tool's oldText and newText, one pair or, in later versions, an array of
+// them (edits).
+var args = func() *ingest.ArgNames {
+	c := ingest.CommonArgs
+	return &ingest.ArgNames{
+		Path: c.Path, WritePath: c.WritePath, SearchIn: c.SearchIn, Command: c.Command, Pattern: c.Pattern,
+		Query: c.Query, Files: c.Files, Beside: c.Beside, URL: c.URL, Prompt: c.Prompt, Agent: c.Agent,
+		Desc: c.Desc, Offset: c.Offset, Start: c.Start, Content: c.Content, Edits: c.Edits, Patch: c.Patch,
+		Plan: c.Plan, Todos: c.Todos, TodoText: c.TodoText, Status: c.Status, Summary: c.Summary,
+		Old: append([]string{"oldText"}, c.Old...), New: append([]string{"newText"}, c.New...),
+		EditOld: append([]string{"oldText"}, c.EditOld...), EditNew: append([]string{"newText"}, c.EditNew...),
+	}
+}()
 
 func init() { ingest.Register(Reader) }
 
@@ -118,9 +134,10 @@ type piMessage struct {
 	StopReason   string `json:"stopReason"`
 	ErrorMessage string `json:"errorMessage"`
 
-	ToolCallID string `json:"toolCallId"` // toolResult
-	ToolName   string `json:"toolName"`
-	IsError    bool   `json:"isError"`
+	ToolCallID string          `json:"toolCallId"` // toolResult
+	ToolName   string          `json:"toolName"`
+	IsError    bool            `json:"isError"`
+	Details    json.RawMessage `json:"details"` // what the tool reports beside its reply: an edit's diff
 
 	Command        string `json:"command"` // bashExecution: the user's !command
 	Output         string `json:"output"`
@@ -343,22 +360,7 @@ func (p *piReader) message(e *piEntry, raw []byte) *transcript.Message {
 		}
 	case "toolResult":
 		m.Role = transcript.Tool
-		r := &transcript.ToolResult{CallID: pm.ToolCallID, IsError: pm.IsError}
-		var texts []string
-		for _, part := range p.blocks(pm.Content, nil) {
-			switch {
-			case part.Image != nil:
-				r.Images = append(r.Images, part.Image)
-			case part.Kind == transcript.TextPart:
-				texts = append(texts, part.Text)
-			}
-		}
-		r.Output = strings.Join(texts, "\n")
-		if x := piExitRE.FindStringSubmatch(r.Output); x != nil {
-			code, _ := strconv.Atoi(x[1])
-			r.ExitCode = &code
-		}
-		m.Parts = []*transcript.Part{{Kind: transcript.ResultPart, Result: r}}
+		m.Parts = []*transcript.Part{{Kind: transcript.ResultPart, Result: p.result(&pm)}}
 	case "bashExecution":
 		m = p.bash(p.prev, &pm) // prev is this entry's key by now
 	case "custom", "hookMessage":
@@ -374,6 +376,30 @@ func (p *piReader) message(e *piEntry, raw []byte) *transcript.Message {
 		m.Time = pm.Timestamp.Time
 	}
 	return m
+}
+
+// result maps what a tool gave back: its text and images, the exit code a
+// shell command's output ends with, and the change an edit made.
+func (p *piReader) result(pm *piMessage) *transcript.ToolResult {
+	r := &transcript.ToolResult{CallID: pm.ToolCallID, IsError: pm.IsError}
+	var texts []string
+	for _, part := range p.blocks(pm.Content, nil) {
+		switch {
+		case part.Image != nil:
+			r.Images = append(r.Images, part.Image)
+		case part.Kind == transcript.TextPart:
+			texts = append(texts, part.Text)
+		}
+	}
+	r.Output = strings.Join(texts, "\n")
+	if x := piExitRE.FindStringSubmatch(r.Output); x != nil {
+		code, _ := strconv.Atoi(x[1])
+		r.ExitCode = &code
+	}
+	if !r.IsError && Tools.Kind(pm.ToolName) == transcript.EditTool {
+		r.Patch = editPatch(pm.Details)
+	}
+	return r
 }
 
 // bash maps a command the user ran with "!": the user's own tool call,
