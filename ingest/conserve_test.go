@@ -139,6 +139,9 @@ func conserve(t *testing.T, dir string, l *loaded) {
 			if prefix := addedPrefix[ss[0].Format+" "+n.path]; prefix != "" {
 				n.text = strings.TrimPrefix(n.text, prefix)
 			}
+			if re := gutter[ss[0].Format+" "+n.path]; re != nil {
+				n.text = re.ReplaceAllString(n.text, "")
+			}
 			for _, h := range []struct {
 				where string
 				hay   *hay
@@ -515,6 +518,11 @@ var diffHeader = regexp.MustCompile(`^(@@ .* @@.*|Index: .*|={10,}|(---|\+\+\+) 
 // writes an error's text again as its toolUseResult, after "Error: ".
 var addedPrefix = map[string]string{"claude-code .toolUseResult": "Error: "}
 
+// gutter is what a format writes before each line of a copy of a text:
+// Pi's edit results number the lines of the diff they report, and a page
+// numbers them in a gutter of its own (from the file after the edit).
+var gutter = map[string]*regexp.Regexp{"pi .message.details.diff": regexp.MustCompile(`(?m)^[ +-] *\d+ `)}
+
 // notWrittenPaths are what is not text a person or a model wrote in
 // each format, as "format kind path" patterns, each with why.
 var notWrittenPaths = []struct{ pattern, why string }{
@@ -529,6 +537,8 @@ var notWrittenPaths = []struct{ pattern, why string }{
 	{`^codelia (header|llm\.request) \.(tools|input\.tools)`, "tool schemas the harness sends the model"},
 	{`^gemini-cli \S* \.(messages\[\]\.)?toolCalls\[\]\.(description|displayName)$`, "a tool's description and name for people, from its schema"},
 	{`^gemini-cli \S* \.(messages\[\]\.)?toolCalls\[\]\.resultDisplay\.(originalContent|newContent)$`, "the whole file before and after an edit: the edit's diff shows the change"},
+	{`^pi session \.(branchedFrom|parentSession)$`, "the file of the session this one was forked from: the page links that session when the site has it"},
+	{`^pi message \.message\.content\[\]\.partialJson$`, "a call's arguments as they streamed in, cut where the stream stopped: its arguments hold them whole"},
 }
 
 var notWrittenRE = sync.OnceValue(func() []*regexp.Regexp {
