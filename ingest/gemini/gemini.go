@@ -61,6 +61,14 @@ var Tools = &ingest.Tools{
 	},
 }
 
+// continuation are the prompts Gemini CLI sends by itself, recorded as the
+// user's: "Please continue." when its next-speaker check finds the model
+// should go on, and "System: Please continue." when a reply came back
+// broken (versions 0.10 to 0.41). Only these whole texts, in a chat log,
+// are the CLI's: a person who asks the model to go on writes a prompt of
+// their own.
+var continuation = map[string]bool{"Please continue.": true, "System: Please continue.": true}
+
 func init() { ingest.Register(Reader) }
 
 func geminiLocations(home string, getenv func(string) string) []ingest.Location {
@@ -721,7 +729,7 @@ func (b *gmBuilder) message(e *gmEntry) *transcript.Message {
 		m.Parts = b.parts(e.line, content)
 		results := 0
 		for _, p := range m.Parts {
-			if p.Kind == transcript.TextPart && Tools.IsInjected(p.Text) {
+			if p.Kind == transcript.TextPart && b.injected(p.Text) {
 				m.Meta = true
 			}
 			if p.Kind == transcript.ResultPart {
@@ -767,6 +775,13 @@ func (b *gmBuilder) message(e *gmEntry) *transcript.Message {
 		return nil
 	}
 	return m
+}
+
+// injected reports whether a user's text is the CLI's: the context it
+// sends, or a prompt it sent by itself to have the model go on. The prompt
+// log (logs.json) holds only what the user typed.
+func (b *gmBuilder) injected(text string) bool {
+	return Tools.IsInjected(text) || continuation[strings.TrimSpace(text)] && b.s.Meta[gmOrigin] != gmPrompts
 }
 
 // Usage converts Gemini's token counts (the API's usageMetadata): the

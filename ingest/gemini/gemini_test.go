@@ -296,6 +296,35 @@ func TestGeminiPromptLog(t *testing.T) {
 	if got := ss[0].Ended.Format("15:04"); got != "09:05" {
 		t.Errorf("s-a ended %s, want 09:05", got)
 	}
+	// The prompt log holds what the user typed, "Please continue." too.
+	if st := ss[1].Stats(); st.Prompts != 2 {
+		t.Errorf("s-b stats %+v, want 2 prompts", st)
+	}
+}
+
+// The prompts Gemini CLI sends by itself to have the model go on are
+// context: no prompt, no turn, no title.
+func TestGeminiContinuation(t *testing.T) {
+	s, warns := ingesttest.OneSession(t, "continue.jsonl")
+	ingesttest.WantWarnings(t, warns)
+	var got []string
+	for _, m := range s.Messages() {
+		got = append(got, m.ID+" "+string(m.Role)+map[bool]string{true: "*"}[m.Meta])
+	}
+	want := []string{"c0 user*", "g0 assistant", "u1 user", "g1 assistant", "c1 user*", "g2 assistant", "c2 user*", "g3 assistant",
+		"u2 user", "g4 assistant"}
+	if !slices.Equal(got, want) {
+		t.Errorf("messages = %q, want %q", got, want)
+	}
+	if st := s.Stats(); st.Prompts != 2 || len(s.Turns) != 3 {
+		t.Errorf("%d prompts in %d turns, want 2 in 3 (the first holds what came before a prompt)", st.Prompts, len(s.Turns))
+	}
+	if p := s.FirstPrompt(); p != "Make the build script stop on the first error" {
+		t.Errorf("first prompt = %q", p)
+	}
+	if n := len(s.Turns[1].Messages); n != 6 {
+		t.Errorf("the first prompt's turn has %d messages, want 6: the model going on is part of it", n)
+	}
 }
 
 // TestGeminiTree reads a ~/.gemini/tmp tree: a legacy session and the .jsonl
