@@ -55,7 +55,7 @@ func numberedHunks(diff string, firstChanged *int) []transcript.Hunk {
 		part  []numbered
 		delta int // lines added less lines removed, before the part
 	)
-	for _, l := range append(strings.Split(diff, "\n"), " ...") {
+	for _, l := range append(strings.Split(strings.TrimSuffix(diff, "\n"), "\n"), " ...") {
 		mark, n, text, ok := numberedLine(l)
 		switch {
 		case !ok:

@@ -110,6 +110,7 @@ func TestNumberedHunks(t *testing.T) {
 		ok         bool
 	}{
 		{"one change", "-1 a\n+1 b", &one, true},
+		{"a newline at the end", "-1 a\n+1 b\n", &one, true},
 		{"an empty line's trailing space cut", " 1 a\n 2\n-3 b\n+3 c", nil, true},
 		{"first changed line elsewhere", "-1 a\n+1 b\n 2 c", new(int), false},
 		{"numbers that skip without a gap", " 1 a\n 5 b\n-6 c", nil, false},
