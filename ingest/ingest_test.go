@@ -136,7 +136,7 @@ func TestLoadNamesWhatItSkips(t *testing.T) {
 		msgs = append(msgs, w.String())
 	}
 	got := strings.Join(msgs, "\n")
-	for _, want := range []string{"README.md: not a session file", "empty.jsonl: not a session file", "p/only-meta.jsonl: claude-code file holds no messages"} {
+	for _, want := range []string{"README.md: not a session file", "empty.jsonl: empty file", "p/only-meta.jsonl: claude-code file holds no messages"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("warnings lack %q:\n%s", want, got)
 		}
