@@ -51,7 +51,7 @@ func browser(t *testing.T) (context.Context, func() []string) {
 	)
 	// A page that never comes (a 404 has no footer to wait for) fails the
 	// test, rather than the whole package's run at its deadline.
-	tctx, cancelT := context.WithTimeout(context.Background(), 3*time.Minute)
+	tctx, cancelT := context.WithTimeout(context.Background(), 8*time.Minute)
 	actx, cancelA := chromedp.NewExecAllocator(tctx, opts...)
 	ctx, cancelB := chromedp.NewContext(actx)
 	t.Cleanup(func() { cancelB(); cancelA(); cancelT() })

@@ -2,11 +2,17 @@ package site
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // corpusSite returns the shared corpus beside the repository, and a site
@@ -111,4 +117,73 @@ func TestReleasedSessionsBuildTheSameSite(t *testing.T) {
 	if len(held) < 100 {
 		t.Errorf("only %d files built", len(held))
 	}
+}
+
+// TestCorpusPagesInBrowser checks the real sessions' pages, not only the
+// fixtures': at 390 px no page of the site scrolls sideways; the longest
+// sessions show their first message on the first screen, on a laptop and
+// on a phone; and axe finds no serious violation on them in either theme.
+func TestCorpusPagesInBrowser(t *testing.T) {
+	corpus, dir := corpusSite(t)
+	axe := axeSource(t)
+	ctx, consoleErrors := browser(t)
+	cfg, _, err := build(t, dir, map[string]any{"contentDir": corpus})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(cfg.Destination)))
+	t.Cleanup(srv.Close)
+	base := srv.URL + "/"
+	pages := []string{"", "stats/"}
+	projects, _ := filepath.Glob(filepath.Join(cfg.Destination, "projects", "*", "index.html"))
+	for _, p := range projects {
+		rel, _ := filepath.Rel(cfg.Destination, filepath.Dir(p))
+		pages = append(pages, filepath.ToSlash(rel)+"/")
+	}
+	longest := longestSessions(t, cfg.Destination, 3)
+	checkPhoneWidths(t, ctx, base, append(pages, longest...))
+	for _, size := range [][2]int64{{1280, 900}, {390, 844}} {
+		do(t, ctx, chromedp.EmulateViewport(size[0], size[1]))
+		for _, p := range longest {
+			do(t, ctx, chromedp.Navigate(base+p), chromedp.WaitReady(chromedp.CSS("footer")))
+			top := run(t, ctx, chromedp.Evaluate[float64](`(() => { const m = [...document.querySelectorAll(".msg")].find(m => m.checkVisibility());
+				return m ? m.getBoundingClientRect().top : 1e9; })()`))
+			if top >= float64(size[1]) {
+				t.Errorf("%dx%d: /%s shows its first message %.0f px down, below the first screen", size[0], size[1], p, top)
+			}
+		}
+	}
+	do(t, ctx, chromedp.EmulateViewport(1280, 900))
+	for _, theme := range []string{"light", "dark"} {
+		do(t, ctx, media("prefers-color-scheme", theme))
+		for _, p := range longest[:2] {
+			do(t, ctx, chromedp.Navigate(base+p), chromedp.WaitReady(chromedp.CSS("footer")))
+			checkAxe(t, ctx, axe, p+", "+theme+" theme")
+		}
+	}
+	if errs := consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %v", errs)
+	}
+}
+
+// longestSessions are the n session pages of the site at dest with the
+// most bytes, as paths from its root.
+func longestSessions(t *testing.T, dest string, n int) []string {
+	t.Helper()
+	type page struct {
+		path string
+		size int64
+	}
+	var all []page
+	for _, e := range readSessions(t, dest) {
+		if fi, err := os.Stat(filepath.Join(dest, filepath.FromSlash(e.URL), "index.html")); err == nil {
+			all = append(all, page{e.URL, fi.Size()})
+		}
+	}
+	slices.SortFunc(all, func(a, b page) int { return cmp.Compare(b.size, a.size) })
+	var out []string
+	for _, p := range all[:min(n, len(all))] {
+		out = append(out, p.path)
+	}
+	return out
 }

@@ -312,7 +312,7 @@ func checkAxe(t *testing.T, ctx context.Context, axe, page string) {
 	do(t, ctx, chromedp.Evaluate[chromedp.Void](axe))
 	vs := run(t, ctx, chromedp.Evaluate[[]violation](`axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations
 		.filter(v => v.impact === "serious" || v.impact === "critical")
-		.map(v => ({ID: v.id, Impact: v.impact, Help: v.help, Nodes: v.nodes.slice(0, 3).map(n => n.target.join(" ") + ": " + n.failureSummary)})))`, chromedp.EvalAwaitPromise))
+		.map(v => ({ID: v.id, Impact: v.impact, Help: v.help, Nodes: v.nodes.slice(0, 10).map(n => n.target.join(" ") + ": " + n.failureSummary)})))`, chromedp.EvalAwaitPromise))
 	for _, v := range vs {
 		t.Errorf("/%s: %s %s (%s): %q", page, v.Impact, v.ID, v.Help, v.Nodes)
 	}
