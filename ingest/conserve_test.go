@@ -505,14 +505,16 @@ var (
 )
 
 // harnessLine is what an agent's harness writes into a tool's output, not
-// the tool: Codex's header of a command's output (the exit code is read).
-// And the line a web search's results start with, which names the query
-// its view shows.
-var harnessLine = regexp.MustCompile(`^(Web search results for query: .*|Chunk ID: \w+|Wall time: [\d.]+ seconds|Process exited with code \d+|Process running with session ID \d+|Original token count: \d+|Total output lines: \d+|Output:)$`)
+// the tool: Codex's header of a command's or a patch's output (the exit
+// code is read). And the line a web search's results start with, which
+// names the query its view shows; and the heading the IDE puts between
+// its context and the user's request, which is shown as the prompt.
+var harnessLine = regexp.MustCompile(`^(Web search results for query: .*|Chunk ID: \w+|Wall time: [\d.]+ seconds|Process exited with code \d+|Exit code: \d+|` +
+	`Process running with session ID \d+|Original token count: \d+|Total output lines: \d+|Output:|## My request for Codex:)$`)
 
 // diffHeader is the header of a diff or of a hunk: a patch keeps it as its
-// path and line numbers.
-var diffHeader = regexp.MustCompile(`^(@@ .* @@.*|Index: .*|={10,}|(---|\+\+\+) .*|\*\*\* (Begin|End) Patch)$`)
+// path and line numbers. Codex's apply_patch names each file so.
+var diffHeader = regexp.MustCompile(`^(@@ .* @@.*|Index: .*|={10,}|(---|\+\+\+) .*|\*\*\* (Begin|End) Patch|\*\*\* (Add|Update|Delete) File: .*|\*\*\* Move to: .*)$`)
 
 // addedPrefix is what a format writes before a copy of a text: Claude Code
 // writes an error's text again as its toolUseResult, after "Error: ".
@@ -535,6 +537,7 @@ var notWrittenPaths = []struct{ pattern, why string }{
 	{`^codex turn_context \.payload\.`, "a turn's settings: sandbox, approvals, model, effort"},
 	{`^codex session_meta \.payload\.(base_instructions|instructions)`, "the agent's own system prompt, the same in every session"},
 	{`^codelia (header|llm\.request) \.(tools|input\.tools)`, "tool schemas the harness sends the model"},
+	{`^codex response_item/tool_search_output \.payload\.tools\[\]\.(tools\[\]\.)?parameters\.`, "the parameter schemas of the tools a tool search found (their names and descriptions are shown)"},
 	{`^gemini-cli \S* \.(messages\[\]\.)?toolCalls\[\]\.(description|displayName)$`, "a tool's description and name for people, from its schema"},
 	{`^gemini-cli \S* \.(messages\[\]\.)?toolCalls\[\]\.resultDisplay\.(originalContent|newContent)$`, "the whole file before and after an edit: the edit's diff shows the change"},
 	{`^pi session \.(branchedFrom|parentSession)$`, "the file of the session this one was forked from: the page links that session when the site has it"},

@@ -315,8 +315,9 @@ var (
 )
 
 // UnifiedHunks reads a unified diff ("--- a/p", "+++ b/p", "@@ -12,5 +13,6 @@"
-// and its lines) into hunks, each with the path of its file. Text before
-// the first hunk of a file is its header.
+// and its lines) into hunks, each with the path of its file and the heading
+// a hunk's line may name after its numbers. Text before the first hunk of
+// a file is its header.
 func UnifiedHunks(diff string) []transcript.Hunk {
 	var out []transcript.Hunk
 	file := ""
@@ -339,6 +340,9 @@ func UnifiedHunks(diff string) []transcript.Hunk {
 				}
 			}
 			h.Path = file
+			if _, heading, ok := strings.Cut(l[2:], "@@"); ok {
+				h.Heading = strings.TrimSpace(heading)
+			}
 			out = append(out, h)
 		case len(out) > 0 && (l == "" || strings.ContainsRune(" +-\\", rune(l[0]))):
 			out[len(out)-1].Lines = append(out[len(out)-1].Lines, l)

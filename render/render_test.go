@@ -250,6 +250,11 @@ func TestEditsAndRows(t *testing.T) {
 	if got := fmt.Sprint(twice[0].Rows); got != "[{45 old 8} {43 new 8} {64 … 0} {45 old 30} {43 new 30}]" {
 		t.Errorf("patch of two changes = %s", got)
 	}
+	// A hunk's heading names the function it lies in, which its lines may not show.
+	headed := Edits(call(transcript.Args{Path: "/w/h.go"}, &transcript.ToolResult{Patch: []transcript.Hunk{{OldStart: 7, NewStart: 7, Lines: []string{"-a", "+b"}, Heading: "func f() {"}}}))
+	if got := fmt.Sprint(headed[0].Rows); got != "[{64 @@ func f() { 0} {45 a 7} {43 b 7}]" {
+		t.Errorf("patch with a heading = %s", got)
+	}
 	multi := Edits(call(transcript.Args{Path: "a.txt", Edits: []transcript.Edit{{Old: "a", New: "b"}, {Old: "c", New: "d"}}}, nil))
 	if len(multi) != 2 || len(multi[0].Rows) != 2 || multi[1].Path != "a.txt" {
 		t.Errorf("multiedit = %+v", multi)

@@ -122,7 +122,10 @@ func changed(rows []Row) []Row {
 func patchRows(hunks []transcript.Hunk) []Row {
 	var rows []Row
 	for i, h := range hunks {
-		if i > 0 {
+		switch {
+		case h.Heading != "": // the function the hunk lies in, as a diff names it
+			rows = append(rows, Row{Op: '@', Text: "@@ " + h.Heading})
+		case i > 0:
 			rows = append(rows, Row{Op: '@', Text: "…"})
 		}
 		on, nn := h.OldStart, h.NewStart

@@ -185,6 +185,10 @@ type Hunk struct {
 	Path               string // the file, where a change spans several; "" for the call's
 	OldStart, NewStart int
 	Lines              []string
+	// Heading is what a diff names the hunk by after its line numbers:
+	// the line of the function or section it lies in, which may be above
+	// the lines it shows.
+	Heading string
 }
 
 // Image is a picture from the session. Data holds the decoded bytes; URL is

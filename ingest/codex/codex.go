@@ -571,6 +571,7 @@ type cxSession struct {
 	sum        transcript.Usage
 	openTurn   bool
 	title      string
+	toolSearch string // the last tool search's call
 	lastRecord time.Time
 
 	// review is the open /review's call, which its exited_review_mode
@@ -593,39 +594,95 @@ type cxEnd struct {
 	patch  []transcript.Hunk
 }
 
+// cxChange is a file's change as patch_apply_end reports it: tagged by a
+// "type" since 2026 ({"type":"update","unified_diff":…}), by a key before
+// ({"update":{"unified_diff":…}}).
+type cxChange struct {
+	cxChangeBody
+	Type        string        `json:"type"`
+	Update      *cxChangeBody `json:"update"`
+	Add, Delete *cxChangeBody
+}
+
+type cxChangeBody struct {
+	UnifiedDiff *string `json:"unified_diff"`
+	Content     *string `json:"content"`
+	MovePath    string  `json:"move_path"`
+}
+
+// body is the change's kind and fields, whichever way it is tagged.
+func (c *cxChange) body() (string, *cxChangeBody) {
+	switch {
+	case c.Update != nil:
+		return "update", c.Update
+	case c.Add != nil:
+		return "add", c.Add
+	case c.Delete != nil:
+		return "delete", c.Delete
+	}
+	return c.Type, &c.cxChangeBody
+}
+
 // cxPatch reads the changes a patch_apply_end reports, file by file: the
 // hunks of an update with their line numbers, or the whole of a file added
-// or deleted.
-func cxPatch(raw []byte) []transcript.Hunk {
-	var changes map[string]struct {
-		Update *struct {
-			UnifiedDiff string `json:"unified_diff"`
-		} `json:"update"`
-		Add, Delete *struct {
-			Content string `json:"content"`
-		}
-	}
+// or deleted. Paths under cwd are given as the patch gave them, relative,
+// and the files come in the order the call's patch (input) names them.
+// It is nil unless every file's change is there to show: the call's own
+// patch then shows them all.
+func cxPatch(raw []byte, cwd, input string) []transcript.Hunk {
+	var changes map[string]cxChange
 	if ingest.Unmarshal(raw, &changes) != nil {
 		return nil
 	}
+	paths := slices.Sorted(maps.Keys(changes))
+	at := func(p string) int {
+		if i := strings.Index(input, "File: "+relPath(p, cwd)); i >= 0 {
+			return i
+		}
+		return len(input) // not named there: after those it names
+	}
+	slices.SortStableFunc(paths, func(a, b string) int { return cmp.Compare(at(a), at(b)) })
 	var out []transcript.Hunk
-	for _, p := range slices.Sorted(maps.Keys(changes)) {
+	for _, p := range paths {
 		c := changes[p]
-		var hs []transcript.Hunk
-		switch {
-		case c.Update != nil:
-			hs = ingest.UnifiedHunks(c.Update.UnifiedDiff)
-		case c.Add != nil:
-			hs = []transcript.Hunk{{NewStart: 1, Lines: prefixLines("+", c.Add.Content)}}
-		case c.Delete != nil:
-			hs = []transcript.Hunk{{OldStart: 1, Lines: prefixLines("-", c.Delete.Content)}}
+		kind, b := c.body()
+		hs := b.hunks(kind)
+		if len(hs) == 0 {
+			return nil
+		}
+		path := relPath(p, cwd)
+		if b.MovePath != "" && b.MovePath != p {
+			path += " → " + relPath(b.MovePath, cwd)
 		}
 		for i := range hs {
-			hs[i].Path = p
+			hs[i].Path = path
 		}
 		out = append(out, hs...)
 	}
 	return out
+}
+
+func (b *cxChangeBody) hunks(kind string) []transcript.Hunk {
+	switch {
+	case kind == "update" && b.UnifiedDiff != nil:
+		return ingest.UnifiedHunks(*b.UnifiedDiff)
+	case kind == "add" && b.Content != nil:
+		return []transcript.Hunk{{NewStart: 1, Lines: prefixLines("+", *b.Content)}}
+	case kind == "delete" && b.Content != nil:
+		return []transcript.Hunk{{OldStart: 1, Lines: prefixLines("-", *b.Content)}}
+	}
+	return nil
+}
+
+// relPath is p relative to dir when it lies under it.
+func relPath(p, dir string) string {
+	if dir == "" {
+		return p
+	}
+	if rest, ok := strings.CutPrefix(p, strings.TrimRight(dir, `/\`)); ok && rest != "" && strings.ContainsRune(`/\`, rune(rest[0])) {
+		return rest[1:]
+	}
+	return p
 }
 
 func prefixLines(mark, text string) []string {
@@ -783,7 +840,9 @@ func (cs *cxSession) item(n int, raw, line []byte, t time.Time) error {
 	case "web_search_call":
 		cs.call(&transcript.ToolCall{ID: it.ID, Name: "web_search", Kind: transcript.SearchTool, Input: ingest.Text(it.Action)}, t)
 	case "tool_search_call":
-		cs.call(&transcript.ToolCall{ID: it.CallID, Name: "tool_search", Kind: transcript.SearchTool, Input: ingest.Text(it.Arguments)}, t)
+		// A search the server ran has no call_id, and its output none either.
+		cs.toolSearch = ingest.FirstNonEmpty(it.CallID, it.ID)
+		cs.call(&transcript.ToolCall{ID: cs.toolSearch, Name: "tool_search", Kind: transcript.SearchTool, Input: ingest.Text(it.Arguments)}, t)
 	case "image_generation_call":
 		cs.call(&transcript.ToolCall{ID: it.ID, Name: "image_generation", Kind: transcript.OtherTool, Input: it.RevisedPrompt}, t)
 		r := &transcript.ToolResult{CallID: it.ID}
@@ -796,7 +855,7 @@ func (cs *cxSession) item(n int, raw, line []byte, t time.Time) error {
 	case "function_call_output", "custom_tool_call_output":
 		cs.result(cs.output(n, it.CallID, it.Output), t)
 	case "tool_search_output":
-		cs.result(&transcript.ToolResult{CallID: it.CallID, Output: strings.Join(toolNames(it.Tools), "\n")}, t)
+		cs.result(&transcript.ToolResult{CallID: ingest.FirstNonEmpty(it.CallID, cs.toolSearch), Output: strings.Join(foundTools(it.Tools), "\n")}, t)
 	case "agent_message":
 		cs.agentMessage(it.Author, it.Recipient, cs.content(n, it.Content), t)
 	case "compaction", "context_compaction", "compaction_summary":
@@ -834,38 +893,80 @@ func (cs *cxSession) message(n int, it *cxItem, t time.Time) {
 		m.Parts = append(m.Parts, parts...)
 		cs.remember(false, transcript.Assistant, transcript.TextPart, m, joined)
 	case "user":
-		var meta, typed []*transcript.Part
-		texts = texts[:0]
-		for _, p := range parts {
-			if p.Kind == transcript.TextPart && Tools.IsInjected(p.Text) {
-				meta = append(meta, p)
-			} else {
-				typed = append(typed, p)
-				if p.Kind == transcript.TextPart {
-					texts = append(texts, p.Text)
-				}
-			}
-		}
-		if len(meta) > 0 {
-			cs.add(&transcript.Message{ID: it.ID, Role: transcript.User, Time: t, Meta: true, Parts: meta})
-		}
-		if len(typed) == 0 {
-			return
-		}
-		texts = append(texts, strings.Join(texts, "\n"))
-		if m := cs.twin(false, transcript.User, transcript.TextPart, texts...); m != nil {
-			mergeImages(m, typed)
-			m.ID = ingest.FirstNonEmpty(m.ID, it.ID)
-			return
-		}
-		m := &transcript.Message{ID: it.ID, Role: transcript.User, Time: t, Parts: typed}
-		cs.add(m)
-		cs.remember(false, transcript.User, transcript.TextPart, m, texts...)
+		cs.userItem(it.ID, parts, t)
 	default: // developer and system messages are the harness's instructions
 		if len(parts) > 0 {
-			cs.add(&transcript.Message{ID: it.ID, Role: transcript.System, Time: t, Meta: true, Parts: parts})
+			cs.add(&transcript.Message{ID: it.ID, Role: transcript.System, Time: t, Meta: true, Parts: contextParts(parts)})
 		}
 	}
+}
+
+// userItem reads a user message item: what the user typed, and what the
+// harness and the IDE put beside it, which is kept as context.
+func (cs *cxSession) userItem(id string, parts []*transcript.Part, t time.Time) {
+	var meta, typed, ide []*transcript.Part
+	var texts []string
+	for _, p := range parts {
+		if p.Kind != transcript.TextPart {
+			typed = append(typed, p)
+			continue
+		}
+		if Tools.IsInjected(p.Text) {
+			meta = append(meta, contextPart(p.Text))
+			continue
+		}
+		text := p.Text
+		if ctx, req, ok := ideRequest(text); ok {
+			ide = append(ide, &transcript.Part{Kind: transcript.TextPart, Text: ctx})
+			text = req
+		}
+		if strings.TrimSpace(text) != "" {
+			typed = append(typed, &transcript.Part{Kind: transcript.TextPart, Text: text})
+			texts = append(texts, text)
+		}
+	}
+	if len(meta) > 0 {
+		cs.add(&transcript.Message{ID: id, Role: transcript.User, Time: t, Meta: true, Parts: meta})
+	}
+	if len(typed) == 0 {
+		cs.ideContext(ide, t)
+		return
+	}
+	texts = append(texts, strings.Join(texts, "\n"))
+	if m := cs.twin(false, transcript.User, transcript.TextPart, texts...); m != nil {
+		// The event's copy came first, with the IDE's context.
+		mergeImages(m, typed)
+		m.ID = ingest.FirstNonEmpty(m.ID, id)
+		return
+	}
+	m := &transcript.Message{ID: id, Role: transcript.User, Time: t, Parts: typed}
+	cs.add(m)
+	cs.remember(false, transcript.User, transcript.TextPart, m, texts...)
+	cs.ideContext(ide, t)
+}
+
+// ideContext adds what the IDE told the model beside a prompt (the open
+// files, the selection) as context after it, in the prompt's turn.
+func (cs *cxSession) ideContext(parts []*transcript.Part, t time.Time) {
+	if len(parts) > 0 {
+		cs.add(&transcript.Message{Role: transcript.User, Time: t, Meta: true, Parts: parts})
+	}
+}
+
+// contextPart is a text part of injected context, without its tags.
+func contextPart(text string) *transcript.Part {
+	return &transcript.Part{Kind: transcript.TextPart, Text: contextText(text)}
+}
+
+// contextParts shows the text parts of the harness's instructions without
+// their tags.
+func contextParts(parts []*transcript.Part) []*transcript.Part {
+	for i, p := range parts {
+		if p.Kind == transcript.TextPart {
+			parts[i] = contextPart(p.Text)
+		}
+	}
+	return parts
 }
 
 // content reads message content: a string, or an array of content items.
@@ -1029,11 +1130,11 @@ func (cs *cxSession) output(n int, callID string, raw []byte) *transcript.ToolRe
 		switch {
 		case strings.HasPrefix(trimmed, "{") && ingest.Unmarshal([]byte(trimmed), &wrapped) == nil && wrapped.Output != nil:
 			r.Output, r.ExitCode = *wrapped.Output, wrapped.Metadata.ExitCode
-		case strings.HasPrefix(trimmed, "[") && cs.contentOutput(n, []byte(trimmed), r):
+		case strings.HasPrefix(trimmed, "[") && cs.itemsOutput(n, []byte(trimmed), r):
 		default:
 			r.Output, r.ExitCode = execOutput(s)
 		}
-	} else if !cs.contentOutput(n, raw, r) {
+	} else if !cs.itemsOutput(n, raw, r) {
 		var obj struct {
 			Content json.RawMessage `json:"content"`
 			Success *bool           `json:"success"`
@@ -1053,6 +1154,17 @@ func (cs *cxSession) output(n int, callID string, raw []byte) *transcript.ToolRe
 	}
 	r.IsError = r.IsError || r.ExitCode != nil && *r.ExitCode != 0
 	return r
+}
+
+// itemsOutput reads a tool's output given as content items, which newer
+// rollouts write, a command's or a patch's behind the header older ones
+// wrote as a string ("Exit code: 0", "Wall time: …", "Output:").
+func (cs *cxSession) itemsOutput(n int, raw []byte, r *transcript.ToolResult) bool {
+	if !cs.contentOutput(n, raw, r) {
+		return false
+	}
+	r.Output, r.ExitCode = execOutput(r.Output)
+	return true
 }
 
 // contentOutput reads an array of content items into r.
@@ -1107,25 +1219,33 @@ func execOutput(s string) (string, *int) {
 
 var execHeaders = []string{"Chunk ID: ", "Wall time: ", "Original token count: ", "Total output lines: ", "Process running with session ID "}
 
-// toolNames lists the tools a tool search found: functions, alone or in a
-// named group.
-func toolNames(raw []byte) []string {
+// foundTools lists the tools a tool search found, a line each with what
+// it does: functions, alone or in a named group (an MCP server's), which
+// may say what it is for too. Their parameters' schemas are left out.
+func foundTools(raw []byte) []string {
 	type tool struct {
-		Name  string `json:"name"`
-		Tools []tool `json:"tools"`
+		Name        string `json:"name"`
+		Description string `json:"description"`
+		Tools       []tool `json:"tools"`
 	}
 	var tools []tool
 	_ = ingest.Unmarshal(raw, &tools)
-	var names []string
+	var lines []string
+	line := func(name, desc string) {
+		if desc = strings.TrimSpace(desc); desc != "" {
+			name += " — " + strings.ReplaceAll(desc, "\n", "\n  ")
+		}
+		lines = append(lines, name)
+	}
 	for _, t := range tools {
-		if len(t.Tools) == 0 {
-			names = append(names, t.Name)
+		if len(t.Tools) == 0 || t.Description != "" {
+			line(t.Name, t.Description)
 		}
 		for _, sub := range t.Tools {
-			names = append(names, t.Name+"."+sub.Name)
+			line(t.Name+"."+sub.Name, sub.Description)
 		}
 	}
-	return names
+	return lines
 }
 
 func (cs *cxSession) compaction(summary string, t time.Time) {
@@ -1204,22 +1324,32 @@ func (cs *cxSession) userMessage(n int, ev *cxEvent, t time.Time) {
 		return
 	}
 	msg := ingest.Text(ev.Message)
-	var parts []*transcript.Part
+	var parts, ide []*transcript.Part
 	for _, u := range ev.Images {
 		parts = append(parts, cs.image(n, u))
 	}
+	if ctx, req, ok := ideRequest(msg); ok {
+		ide = []*transcript.Part{{Kind: transcript.TextPart, Text: ctx}}
+		msg = req
+	}
 	if m := cs.twin(true, transcript.User, transcript.TextPart, msg); m != nil {
-		mergeImages(m, parts)
+		mergeImages(m, parts) // the item's copy came first, with the IDE's context
 		return
 	}
+	injected := Tools.IsInjected(msg)
 	if strings.TrimSpace(msg) != "" {
-		parts = append([]*transcript.Part{{Kind: transcript.TextPart, Text: msg}}, parts...)
+		text := msg
+		if injected {
+			text = contextText(msg)
+		}
+		parts = append([]*transcript.Part{{Kind: transcript.TextPart, Text: text}}, parts...)
 	}
 	if len(parts) > 0 {
-		m := &transcript.Message{Role: transcript.User, Time: t, Meta: Tools.IsInjected(msg), Parts: parts}
+		m := &transcript.Message{Role: transcript.User, Time: t, Meta: injected, Parts: parts}
 		cs.add(m)
 		cs.remember(true, transcript.User, transcript.TextPart, m, msg)
 	}
+	cs.ideContext(ide, t)
 }
 
 // turnEvent reads what happened to a turn and to the thread: its start,
@@ -1261,11 +1391,7 @@ func (cs *cxSession) turnEvent(ev *cxEvent, t time.Time) bool {
 func (cs *cxSession) toolEvent(n int, ev *cxEvent, t time.Time) bool {
 	switch ev.Type {
 	case "patch_apply_end":
-		out := strings.TrimRight(ev.Stdout+"\n"+ev.Stderr, "\n")
-		e := cxEnd{isErr: ev.Success != nil && !*ev.Success, output: strings.TrimLeft(out, "\n"), patch: cxPatch(ev.Changes)}
-		cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
-			return &transcript.ToolCall{Name: "apply_patch", Kind: transcript.EditTool, Input: ingest.Text(ev.Changes)}
-		})
+		cs.patchApplied(ev, t)
 	case "exec_command_end":
 		e := cxEnd{exit: ev.ExitCode, isErr: ev.ExitCode != nil && *ev.ExitCode != 0,
 			output: ingest.FirstNonEmpty(ev.Aggregated, strings.TrimRight(ev.Stdout+"\n"+ev.Stderr, "\n"))}
@@ -1302,6 +1428,20 @@ func (cs *cxSession) toolEvent(n int, ev *cxEvent, t time.Time) bool {
 		return false
 	}
 	return true
+}
+
+// patchApplied reads the end of a patch: its output, and the diff of each
+// file it changed, which numbers the call's edit.
+func (cs *cxSession) patchApplied(ev *cxEvent, t time.Time) {
+	out := strings.TrimRight(ev.Stdout+"\n"+ev.Stderr, "\n")
+	var input string
+	if c := cs.calls[ev.CallID].c; c != nil {
+		input = c.Input
+	}
+	e := cxEnd{isErr: ev.Success != nil && !*ev.Success, output: strings.TrimLeft(out, "\n"), patch: cxPatch(ev.Changes, cs.s.CWD, input)}
+	cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
+		return &transcript.ToolCall{Name: "apply_patch", Kind: transcript.EditTool, Input: ingest.Text(ev.Changes)}
+	})
 }
 
 // noteEvent reads a goal, an undo or a guardian's assessment as events.

@@ -510,11 +510,11 @@ func FuzzCodex(f *testing.F) {
 func TestCodexPatch(t *testing.T) {
 	changes := `{"/w/src/b.go":{"update":{"unified_diff":"@@ -42 +42,2 @@\n-\tw.WriteHeader(429)\n+\tw.Header().Set(\"Retry-After\", s)\n+\tw.WriteHeader(429)\n@@ -90,3 +91,3 @@ func f() {\n x\n-y\n+z\n","move_path":null}},` +
 		`"/w/src/a.md":{"add":{"content":"# New\nline\n"}}}`
-	got := cxPatch(json.RawMessage(changes))
+	got := cxPatch(json.RawMessage(changes), "", "")
 	want := []transcript.Hunk{
 		{Path: "/w/src/a.md", NewStart: 1, Lines: []string{"+# New", "+line"}},
 		{Path: "/w/src/b.go", OldStart: 42, NewStart: 42, Lines: []string{"-\tw.WriteHeader(429)", "+\tw.Header().Set(\"Retry-After\", s)", "+\tw.WriteHeader(429)"}},
-		{Path: "/w/src/b.go", OldStart: 90, NewStart: 91, Lines: []string{" x", "-y", "+z"}},
+		{Path: "/w/src/b.go", OldStart: 90, NewStart: 91, Lines: []string{" x", "-y", "+z"}, Heading: "func f() {"},
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("patch:\n%v\nwant\n%v", got, want)

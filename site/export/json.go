@@ -184,6 +184,7 @@ type Hunk struct {
 	OldStart int      `json:"old_start"`
 	NewStart int      `json:"new_start"`
 	Lines    []string `json:"lines"`
+	Heading  string   `json:"heading,omitempty"` // the function or section the hunk lies in
 }
 
 // Image is a picture: its bytes (base64 in JSON), or a URL.

@@ -1,0 +1,173 @@
+package codex
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// contextText is context Codex injected (the environment, AGENTS.md,
+// permissions, a mode's instructions) as a page shows it: without the
+// tags Codex wraps it in. A wrapper's name becomes a label, the settings
+// it opens with a list, and what follows them stays the Markdown it is.
+func contextText(s string) string {
+	t := strings.TrimSpace(s)
+	name, inner, ok := wrapped(t)
+	if !ok {
+		return instructionTags.Replace(s)
+	}
+	fields, rest := elements(inner)
+	var b strings.Builder
+	b.WriteString("**" + label(name) + "**\n")
+	if len(fields) > 0 {
+		b.WriteString("\n")
+	}
+	for _, f := range fields {
+		f.write(&b)
+	}
+	if rest = strings.TrimSpace(rest); rest != "" {
+		b.WriteString("\n" + instructionTags.Replace(rest) + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// instructionTags are the tags AGENTS.md's text is wrapped in, inside its
+// heading's message.
+var instructionTags = strings.NewReplacer("<INSTRUCTIONS>\n", "", "\n</INSTRUCTIONS>", "", "<INSTRUCTIONS>", "", "</INSTRUCTIONS>", "")
+
+// labels name the wrappers whose tag says it poorly.
+var labels = map[string]string{"environment_context": "Environment"}
+
+func label(tag string) string {
+	if l := labels[tag]; l != "" {
+		return l
+	}
+	l := strings.ReplaceAll(tag, "_", " ")
+	r, n := utf8.DecodeRuneInString(l)
+	return string(unicode.ToUpper(r)) + l[n:]
+}
+
+// wrapped splits "<name>inner</name>" into its name and what it holds.
+func wrapped(s string) (name, inner string, ok bool) {
+	name, body, ok := openTag(s)
+	if !ok {
+		return "", "", false
+	}
+	inner, ok = strings.CutSuffix(body, "</"+name+">")
+	return name, inner, ok
+}
+
+// openTag reads the tag s opens with: a name of letters, digits, '_',
+// '-' and spaces ("permissions instructions"), and what follows it.
+func openTag(s string) (name, rest string, ok bool) {
+	if !strings.HasPrefix(s, "<") {
+		return "", "", false
+	}
+	end := strings.IndexByte(s, '>')
+	if end < 2 {
+		return "", "", false
+	}
+	name = s[1:end]
+	for i, r := range name {
+		if !(unicode.IsLetter(r) || r == '_' || i > 0 && (unicode.IsDigit(r) || r == '-' || r == ' ')) {
+			return "", "", false
+		}
+	}
+	return name, s[end+1:], true
+}
+
+// field is a setting of injected context: <cwd>/w</cwd>, or a list of
+// them (<writable_roots><root>/a</root><root>/b</root></writable_roots>).
+type field struct {
+	name   string
+	values []string
+}
+
+// elements reads the settings s opens with, and returns them and the text
+// after them.
+func elements(s string) ([]field, string) {
+	var out []field
+	for {
+		t := strings.TrimLeft(s, " \t\r\n")
+		name, body, ok := openTag(t)
+		if !ok {
+			return out, s
+		}
+		value, rest, ok := strings.Cut(body, "</"+name+">")
+		if !ok {
+			return out, s
+		}
+		f := field{name: name}
+		if subs, tail := elements(value); len(subs) > 0 && strings.TrimSpace(tail) == "" {
+			for _, sub := range subs {
+				f.values = append(f.values, sub.values...)
+			}
+		} else {
+			f.values = []string{strings.Trim(value, "\r\n")}
+		}
+		out = append(out, f)
+		s = rest
+	}
+}
+
+// write writes the setting as a list item, or, when a value spans lines
+// (a command's output), as a block under its name.
+func (f field) write(b *strings.Builder) {
+	name := strings.ReplaceAll(f.name, "_", " ")
+	if len(f.values) == 1 && strings.Contains(f.values[0], "\n") {
+		v := f.values[0]
+		fence := strings.Repeat("`", max(3, longestRun(v, '`')+1))
+		b.WriteString("\n" + name + ":\n\n" + fence + "\n" + v + "\n" + fence + "\n\n")
+		return
+	}
+	var vs []string
+	for _, v := range f.values {
+		if v = strings.TrimSpace(v); v != "" {
+			vs = append(vs, codeSpan(v))
+		}
+	}
+	b.WriteString("- " + name + ": " + strings.Join(vs, ", ") + "\n")
+}
+
+// codeSpan is v as inline code, which keeps a path's underscores from
+// reading as emphasis.
+func codeSpan(v string) string {
+	ticks := strings.Repeat("`", longestRun(v, '`')+1)
+	if strings.HasPrefix(v, "`") || strings.HasSuffix(v, "`") {
+		return ticks + " " + v + " " + ticks
+	}
+	return ticks + v + ticks
+}
+
+func longestRun(s string, c byte) int {
+	n, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			run++
+			n = max(n, run)
+		} else {
+			run = 0
+		}
+	}
+	return n
+}
+
+// ideMarker ends the context the IDE extension and the Codex app put
+// before a request ("# Context from my IDE setup:", "# Files mentioned
+// by the user:"); what follows it is what the user typed.
+const ideMarker = "## My request for Codex:"
+
+// ideRequest splits a prompt the IDE wrapped into the context it added
+// and the user's request.
+func ideRequest(s string) (context, request string, ok bool) {
+	t := strings.TrimLeft(s, " \t\r\n")
+	if !strings.HasPrefix(t, "# ") {
+		return "", "", false
+	}
+	i := strings.Index(t, "\n"+ideMarker)
+	if i < 0 {
+		return "", "", false
+	}
+	request = t[i+1+len(ideMarker):]
+	return strings.TrimSpace(t[:i]), strings.TrimSpace(request), true
+}
