@@ -14,7 +14,9 @@ func contextText(s string) string {
 	t := strings.TrimSpace(s)
 	name, inner, ok := wrapped(t)
 	if !ok {
-		return instructionTags.Replace(s)
+		// "# AGENTS.md instructions for /w": a label, not the document's title.
+		heading, body, _ := strings.Cut(instructionTags.Replace(t), "\n")
+		return strings.TrimRight(boldHeading(heading)+"\n"+body, "\n")
 	}
 	fields, rest := elements(inner)
 	var b strings.Builder
@@ -115,9 +117,7 @@ func elements(s string) ([]field, string) {
 func (f field) write(b *strings.Builder) {
 	name := strings.ReplaceAll(f.name, "_", " ")
 	if len(f.values) == 1 && strings.Contains(f.values[0], "\n") {
-		v := f.values[0]
-		fence := strings.Repeat("`", max(3, longestRun(v, '`')+1))
-		b.WriteString("\n" + name + ":\n\n" + fence + "\n" + v + "\n" + fence + "\n\n")
+		b.WriteString("\n" + name + ":\n\n" + fenced(f.values[0]) + "\n\n")
 		return
 	}
 	var vs []string
@@ -157,6 +157,55 @@ func longestRun(s string, c byte) int {
 // by the user:"); what follows it is what the user typed.
 const ideMarker = "## My request for Codex:"
 
+// ideContextText is the context the IDE put before a request, as a page
+// shows it: its headings ("## Open tabs:") as labels, the selection as
+// code, and its other lines one to a line, as the IDE wrote them.
+func ideContextText(ctx string) string {
+	var b strings.Builder
+	lines := strings.Split(ctx, "\n")
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		switch {
+		case strings.HasPrefix(l, "## Active selection"):
+			j := i + 1
+			for j < len(lines) && !strings.HasPrefix(lines[j], "## ") {
+				j++
+			}
+			b.WriteString(boldHeading(l) + "\n\n" + fenced(strings.Trim(strings.Join(lines[i+1:j], "\n"), "\n")) + "\n")
+			i = j - 1
+		case strings.HasPrefix(l, "# ") || strings.HasPrefix(l, "## "):
+			b.WriteString(boldHeading(l) + "\n\n")
+			if i+1 < len(lines) && strings.TrimSpace(lines[i+1]) == "" {
+				i++ // the blank line the heading had
+			}
+		case strings.TrimSpace(l) != "" && i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" && !listItem(lines[i+1]):
+			b.WriteString(l + "  \n") // a hard break: the IDE's lines are lines
+		default:
+			b.WriteString(l + "\n")
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// boldHeading is a Markdown heading line as a label in bold.
+func boldHeading(l string) string {
+	if t := strings.TrimSpace(strings.TrimLeft(l, "#")); t != "" && strings.HasPrefix(l, "#") {
+		return "**" + t + "**"
+	}
+	return l
+}
+
+func listItem(l string) bool {
+	l = strings.TrimLeft(l, " ")
+	return strings.HasPrefix(l, "- ") || strings.HasPrefix(l, "* ")
+}
+
+// fenced is text as a fenced code block.
+func fenced(text string) string {
+	fence := strings.Repeat("`", max(3, longestRun(text, '`')+1))
+	return fence + "\n" + text + "\n" + fence
+}
+
 // ideRequest splits a prompt the IDE wrapped into the context it added
 // and the user's request.
 func ideRequest(s string) (context, request string, ok bool) {
@@ -169,5 +218,5 @@ func ideRequest(s string) (context, request string, ok bool) {
 		return "", "", false
 	}
 	request = t[i+1+len(ideMarker):]
-	return strings.TrimSpace(t[:i]), strings.TrimSpace(request), true
+	return ideContextText(strings.TrimSpace(t[:i])), strings.TrimSpace(request), true
 }

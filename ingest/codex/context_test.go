@@ -42,13 +42,13 @@ func TestCodexIDE(t *testing.T) {
 	}{
 		{0, 0, "**Permissions instructions**\n\nThe sandbox lets you write inside the workspace only. Ask before using the network."},
 		{0, 1, "**Collaboration mode**\n\n# Collaboration Mode: Default\n\nPrefer doing the work over asking questions."},
-		{1, 0, "# AGENTS.md instructions for /home/rin/notes\n\nKeep handlers small and test every route."},
+		{1, 0, "**AGENTS.md instructions for /home/rin/notes**\n\nKeep handlers small and test every route."},
 		{1, 1, "**Environment**\n\n- cwd: `/home/rin/notes`\n- shell: `zsh`\n- writable roots: `/home/rin/notes`, `/tmp/notes_cache`\n" +
 			"- current date: `2026-07-20`\n- timezone: `Europe/Lisbon`"},
-		{3, 0, "# Context from my IDE setup:\n\n## Active file: server/routes.go\n\n## Active selection of the file:\n" +
-			"func listNotes(w http.ResponseWriter, r *http.Request) {\n## Open tabs:\n- routes.go: server/routes.go\n- store.go: server/store.go"},
+		{3, 0, "**Context from my IDE setup:**\n\n**Active file: server/routes.go**\n\n**Active selection of the file:**\n\n" +
+			"```\nfunc listNotes(w http.ResponseWriter, r *http.Request) {\n```\n**Open tabs:**\n\n- routes.go: server/routes.go\n- store.go: server/store.go"},
 		{7, 0, "Document the new route in notes.md"},
-		{8, 0, "# Files mentioned by the user:\n\n## notes.md: /home/rin/notes/docs/notes.md"},
+		{8, 0, "**Files mentioned by the user:**\n\n**notes.md: /home/rin/notes/docs/notes.md**"},
 	} {
 		if got := msgs[c.msg].Parts[c.part].Text; got != c.want {
 			t.Errorf("%d: message %d part %d =\n%q\nwant\n%q", i, c.msg, c.part, got, c.want)
@@ -105,6 +105,21 @@ func checkIDEPatches(t *testing.T, first, second *transcript.ToolCall) {
 	}
 }
 
+// TestCodexIDEContextText: the IDE's headings are labels, its selection
+// code, and its lines stay lines.
+func TestCodexIDEContextText(t *testing.T) {
+	ctx, req, ok := ideRequest("\n# Diff comments:\n\n## Comment 1\nFile: web/app.css\nLines: 4\nComment:\nMake it red\n\n" +
+		"# In app browser:\n- Current URL: http://localhost:5173/\n\n## My request for Codex:\n\nLook at comment 1\n")
+	want := "**Diff comments:**\n\n**Comment 1**\n\nFile: web/app.css  \nLines: 4  \nComment:  \nMake it red\n\n" +
+		"**In app browser:**\n\n- Current URL: http://localhost:5173/"
+	if !ok || ctx != want || req != "Look at comment 1" {
+		t.Errorf("ideRequest = %v\n%q\n%q\nwant\n%q", ok, ctx, req, want)
+	}
+	if _, _, ok := ideRequest("Why does ## My request for Codex: appear here?"); ok {
+		t.Error("a prompt that mentions the marker is not wrapped")
+	}
+}
+
 // TestCodexContextText: the tags Codex wraps context in are not shown;
 // what they hold is, settings as a list.
 func TestCodexContextText(t *testing.T) {
@@ -116,7 +131,7 @@ func TestCodexContextText(t *testing.T) {
 			"**Skill**\n\n- name: `pdf`\n- path: `/s/pdf/SKILL.md`\n\n# PDF\nUse it."},
 		{"<user_shell_command>\n<command>ls</command>\n<result>\nExit code: 0\nOutput:\na.txt\n</result>\n</user_shell_command>",
 			"**User shell command**\n\n- command: `ls`\n\nresult:\n\n```\nExit code: 0\nOutput:\na.txt\n```"},
-		{"# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nBe brief.\n</INSTRUCTIONS>", "# AGENTS.md instructions for /w\n\nBe brief."},
+		{"# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nBe brief.\n</INSTRUCTIONS>", "**AGENTS.md instructions for /w**\n\nBe brief."},
 		{"<turn_aborted>\nThe user stopped the turn.\n</turn_aborted>", "**Turn aborted**\n\nThe user stopped the turn."},
 		{"<not closed>\nkept", "<not closed>\nkept"},
 	} {
