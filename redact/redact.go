@@ -331,6 +331,7 @@ func sessionFields(s *transcript.Session, withHolds bool) (_ []field, done func(
 		for i := range res.Patch {
 			hk := &res.Patch[i]
 			add(&hk.Path, 0, n, "tool output")
+			add(&hk.Heading, h, n, "tool output")
 			for j := range hk.Lines {
 				add(&hk.Lines[j], h, n, "tool output")
 			}

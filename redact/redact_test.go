@@ -328,7 +328,7 @@ func TestSessionRedactsEveryField(t *testing.T) {
 	if !slices.Equal(left, want) {
 		t.Errorf("fields that keep the secret:\n got %v\nwant %v", left, want)
 	}
-	if counts["github-pat"] != 29 {
+	if counts["github-pat"] != 30 {
 		t.Errorf("counts %v, want one per redacted field", counts)
 	}
 }
