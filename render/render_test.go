@@ -270,6 +270,16 @@ func TestEditsAndRows(t *testing.T) {
 		v.Tail != "Be careful." {
 		t.Errorf("read with a reminder = %+v", v)
 	}
+	// A read too long for the page shows its head, numbered as the file
+	// is, not the agent's own "   12→" prefixes as text.
+	var big strings.Builder
+	for i := 1; i <= maxHighlightLines+10; i++ {
+		fmt.Fprintf(&big, "%6d→line %d\n", i, i)
+	}
+	if v := read(transcript.Args{Path: "big.go"}, big.String()); len(v.Rows) != headLines || v.Rows[199] != (Row{' ', "line 200", 200}) ||
+		v.Lines != maxHighlightLines+10 || v.File != OutputFile(big.String()) {
+		t.Errorf("huge read: %d rows (last %+v) of %d, file %q", len(v.Rows), v.Rows[len(v.Rows)-1], v.Lines, v.File)
+	}
 	if v := read(transcript.Args{Path: "x.go", Start: 5}, "plain\ntext"); v.Rows[1] != (Row{' ', "text", 6}) {
 		t.Errorf("plain rows = %+v", v)
 	}

@@ -88,10 +88,10 @@ func wholeEdit(c *transcript.ToolCall) []Row {
 func around(rows, patch []Row, start int) []Row {
 	var out []Row
 	for _, r := range patch {
-		if r.Op != ' ' {
+		if r.Op != ' ' && r.Op != '@' {
 			break
 		}
-		if r.N < start {
+		if r.Op == '@' || r.N < start { // a hunk's heading, or a line before the edit's text
 			out = append(out, r)
 		}
 	}
@@ -154,11 +154,14 @@ func patchRows(hunks []transcript.Hunk) []Row {
 
 // ReadView is what a read call returned: the file's lines, numbered as in
 // the file, and what the agent added after them (Claude Code appends a
-// reminder to some reads).
+// reminder to some reads). Of a huge read the page shows the first
+// headLines rows, Lines in all, and the whole output goes to File.
 type ReadView struct {
-	Path string
-	Rows []Row
-	Tail string
+	Path  string
+	Rows  []Row
+	Tail  string
+	Lines int
+	File  string
 }
 
 // catLine reads a line as a read numbers it: "    12\tcode" (cat -n, older
@@ -196,9 +199,15 @@ func Read(c *transcript.ToolCall) ReadView {
 		v.Rows = append(v.Rows, Row{' ', text, n})
 	}
 	if i == 0 {
-		return ReadView{Path: v.Path, Rows: Numbered(c.Result.Output, max(c.Args.Start, 1))}
+		v.Rows = Numbered(c.Result.Output, max(c.Args.Start, 1))
+	} else {
+		v.Tail = strings.TrimSpace(reminderTag.ReplaceAllString(strings.Join(lines[i:], "\n"), ""))
 	}
-	v.Tail = strings.TrimSpace(reminderTag.ReplaceAllString(strings.Join(lines[i:], "\n"), ""))
+	v.Lines = len(v.Rows)
+	if IsHuge(c.Result.Output) {
+		// As a huge output's head, but numbered as the file is.
+		v.Rows, v.File = v.Rows[:min(len(v.Rows), headLines)], OutputFile(c.Result.Output)
+	}
 	return v
 }
 
