@@ -262,15 +262,26 @@ var (
 var textSyntax = map[string]*regexp.Regexp{
 	"aider": regexp.MustCompile(`^(-\*- mode: .* -\*-|aider chat started at .*|<<<<<<< SEARCH|=======|>>>>>>> REPLACE|` +
 		`Tokens: .* sent, .* received\..*|Use /help for help, run "aider --help" to see cmd line args)$`),
-	"domarkx":   regexp.MustCompile(`^(system_message|User|Assistant|Tool|System)$`),
-	"specstory": regexp.MustCompile(`^((User|Agent|Assistant) \(.*\d\dZ\)|\d{4}-\d\d-\d\d \S+|Tool use: .*)$`),
-	"cursor":    regexp.MustCompile(`^(user|assistant):$`),
+	"domarkx": regexp.MustCompile(`^(system_message|User|Assistant|Tool|System)$`),
+	// SpecStory's headers, and the lines its Markdown writes around a
+	// tool's input and result: summaries, labels, a diff's chunk headers.
+	"specstory": regexp.MustCompile(`^((User|Agent|Assistant)( - sidechain)?( \(.*\))?|\d{4}-\d\d-\d\d \S+|Tool use: .*|` +
+		`(Read file|Edit file|Run command|Path|Add|Update|Delete|Move): .*|Searched (codebase|web) .*|Grep (search )?for .*|` +
+		`Listed (current )?directory.*|Read lints for .*|MCP tool call|Called tool\*: .*|` +
+		`(Parameters|Result|Input|Output|Error|Additional data)\*?:|Chunk \d+|Lines added: \S+, lines removed: \S+|Todo List:?|Agent task list:)$`),
+	"cursor": regexp.MustCompile(`^(user|assistant):$`),
 }
 
 // linePrefix is what a text format writes before a line of its own: the
 // parameter names of a Cursor transcript's tool calls.
 var linePrefix = map[string]*regexp.Regexp{
 	"cursor": regexp.MustCompile(`^[a-z_]+: `),
+	// SpecStory's thinking tags around a line, the HTML escapes it writes
+	// Cursor's tool blocks with (a page shows what they stand for, an
+	// escaped tag as a tag), and the date after a title.
+	"specstory": regexp.MustCompile(`^<think><details><summary>Thought Process</summary>|</details></think>$|` +
+		`&amp;(amp|lt|gt|#96);|&lt;/?[a-zA-Z][\w-]*(\s[^&]*)?&gt;|&(amp|lt|gt|#96);|` +
+		` \(\d{4}-\d\d-\d\d[ _][\d:-]+Z?\)$`),
 }
 
 func jsonLines(data []byte) bool {

@@ -1,0 +1,545 @@
+package specstory
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"html"
+	"regexp"
+	"strings"
+
+	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// How SpecStory's Markdown shows a tool call, in every layout: a summary
+// line, then a body of labelled parts (the input, the result), fences, a
+// diff in chunks, a task list, or prose. What it shows of the input
+// becomes the call's JSON input again, in the names the agents' own
+// tools use, so that the call's view and Args read it as theirs.
+
+// smTool is what a tool block shows of one call.
+type smTool struct {
+	name, typ string
+	line      int
+	summary   string // the summary, less its "Tool use: **name**"
+	body      []string
+	// escaped is set when the block is HTML-escaped: its text is read as
+	// it is (an escaped fence is no fence), and unescaped once read.
+	escaped bool
+}
+
+// smKinds are tools whose kind the Markdown knows better than the agents'
+// readers: a folder's listing shows as a search's matches, and Cursor's
+// newer tools have names of their own.
+var smKinds = map[string]transcript.ToolKind{
+	"list_dir": transcript.SearchTool, "list_directory": transcript.SearchTool, "glob_file_search": transcript.SearchTool,
+	"ripgrep_raw_search": transcript.SearchTool, "grep": transcript.SearchTool, "web_search": transcript.WebTool,
+	"web_fetch": transcript.WebTool, "read_file_v2": transcript.ReadTool, "edit_file_v2": transcript.EditTool,
+	"run_terminal_command_v2": transcript.ShellTool, "search_replace": transcript.EditTool, "write": transcript.WriteTool,
+}
+
+// smTypes are SpecStory's types for tools beyond SessionData's.
+var smTypes = map[string]transcript.ToolKind{"mcp": transcript.MCPTool, "bash": transcript.ShellTool}
+
+// smToolKind classifies a tool of the Markdown by its name, as the
+// agents' readers do, or else by SpecStory's type for it.
+func smToolKind(name, typ string) transcript.ToolKind {
+	if k, ok := smKinds[strings.ToLower(name)]; ok {
+		return k
+	}
+	if k := Tools.Kind(name); k != transcript.OtherTool {
+		return k
+	}
+	if k := cmp.Or(smTypes[typ], ssToolKinds[typ]); k != "" {
+		return k
+	}
+	return transcript.OtherTool
+}
+
+// smSummaries are the summaries Cursor's tools have, after "Tool use:
+// **name** •" or alone (the extension's first layout): the tool, and the
+// input fields their groups fill.
+var smSummaries = []struct {
+	re   *regexp.Regexp
+	name string
+	keys []string
+}{
+	{regexp.MustCompile(`^Read file: (.+)$`), "read_file", []string{"file_path"}},
+	{regexp.MustCompile(`^Run command: (.+)$`), "run_terminal_cmd", []string{"command"}},
+	{regexp.MustCompile(`^Edit file: (.+)$`), "edit_file", []string{"file_path"}},
+	{regexp.MustCompile(`^Listed (?:current )?directory(?: (.*?))?,?(?: • .*)?$`), "list_dir", []string{"path"}},
+	{regexp.MustCompile(`^Searched codebase "(.*)"(?: • .*)?$`), "codebase_search", []string{"query"}},
+	{regexp.MustCompile("^Searched web [`\"](.*)[`\"](?: • .*)?$"), "web_search", []string{"query"}},
+	{regexp.MustCompile(`^Grep(?: search)? for "(.*?)"(?: in "(.*)")?(?: • .*)?$`), "grep_search", []string{"pattern", "path"}},
+	{regexp.MustCompile(`^Read lints for .*$`), "read_lints", nil},
+	{regexp.MustCompile(`^MCP tool call$`), "mcp", nil},
+	{regexp.MustCompile(`^Todo List$`), "todo_write", nil},
+}
+
+// smSummaryName is the tool a summary of Cursor's names, or "".
+func smSummaryName(summary string) string {
+	if name, _ := smToolUse(summary); name != "" {
+		return name
+	}
+	for _, s := range smSummaries {
+		if s.re.MatchString(summary) {
+			return s.name
+		}
+	}
+	return ""
+}
+
+// smBody is what a tool block's body shows, read a line at a time.
+type smBody struct {
+	kind    transcript.ToolKind
+	main    string // the field a lone `value` fills
+	in      smArgs // what the body shows of the input
+	guess   smArgs // what the summary shows of it: the body's wins
+	desc    []string
+	out     []string
+	result  bool // the block shows a result, perhaps empty
+	isErr   bool
+	input   bool // the input has been shown: prose is the result
+	mode    smMode
+	patch   []string
+	todos   []map[string]string
+	server  string // an MCP call's server and tool
+	tool    string
+	toolDoc []string // an MCP tool's description
+	params  []string // an MCP call's parameters, in order
+	param   string   // the one being read
+}
+
+type smMode int
+
+const (
+	smNone    smMode = iota
+	smParams         // after "Parameters:", "**Input:**"
+	smResult         // after "Result:", "Output:", "**Error:**"
+	smExtra          // after "Additional data:": Cursor's state of the call
+	smChunk          // after "**Chunk n**"
+	smTodos          // after "Todo List:"
+	smToolDoc        // after "*Called tool*": the tool's description
+)
+
+// smLabels are the lines that say what the lines after them are.
+var smLabels = map[string]smMode{
+	"Parameters:": smParams, "*Parameters*:": smParams, "**Input:**": smParams,
+	"Result:": smResult, "*Result*:": smResult, "**Result:**": smResult, "Output:": smResult, "**Error:**": smResult,
+	"Additional data:": smExtra, "Todo List:": smTodos, "Todo List": smTodos, "## Todo List": smTodos,
+	"**Agent task list:**": smTodos,
+}
+
+var (
+	smCalledRE = regexp.MustCompile(`^\*Called tool\*: (.+?) - ([^:]+):?\s*(.*)$`)
+	smParamRE  = regexp.MustCompile(`^  \* ([^\s:]+): ?(.*)$`)
+	smChunkRE  = regexp.MustCompile(`^\*\*Chunk \d+\*\*$`)
+	smCountsRE = regexp.MustCompile(`^Lines added: \S+, lines removed: \S+$`)
+	smPatchRE  = regexp.MustCompile("^\\*\\*(\\w+): `(.+)`\\*\\*$")
+	smPathRE   = regexp.MustCompile("^Path: `(.+)`$")
+	smTodoRE   = regexp.MustCompile(`^[-*] \[(.)\] (.*)$`)
+	smItemRE   = regexp.MustCompile("^- ([\\w.-]+):(?: `(.*)`)?$")
+	smPairsRE  = regexp.MustCompile("^(?:[\\w-]+ `[^`]*`\\s*)+$")
+	smPairRE   = regexp.MustCompile("([\\w-]+) `([^`]*)`")
+	smArgRE    = regexp.MustCompile("^`([^`]*)`(?: in `([^`]*)`)?$")
+)
+
+// smMains are the fields a tool's main argument fills, by kind or name.
+var smMains = map[string]string{
+	"list_dir": "path", "list_directory": "path", "view_image": "path",
+	"shell": "command", "read": "file_path", "write": "file_path", "edit": "file_path", "search": "pattern", "web": "url",
+}
+
+// call maps a tool block to its call, and its result when it shows one.
+func (sr *smReader) call(t *smTool) []*transcript.Part {
+	kind := smToolKind(t.name, t.typ)
+	b := &smBody{kind: kind, main: ingest.FirstNonEmpty(smMains[strings.ToLower(t.name)], smMains[string(kind)], "input"), in: smArgs{}, guess: smArgs{}}
+	if t.escaped {
+		t.summary = html.UnescapeString(t.summary)
+	}
+	b.summary(t.name, t.summary)
+	for i := 0; i < len(t.body); i++ {
+		i = b.line(t.body, i)
+	}
+	if t.escaped {
+		b.unescape()
+	}
+	name := t.name
+	if name == "mcp" {
+		// The extension's first layout names an MCP call only in its body.
+		name, b.kind = "mcp_"+b.server+"_"+b.tool, transcript.MCPTool
+	}
+	b.finish(sr, name)
+	c := &transcript.ToolCall{ID: smCallID(t.line), Name: ingest.FirstNonEmpty(name, "unnamed tool"), Kind: b.kind, Input: b.in.json()}
+	if !b.result && len(b.out) == 0 {
+		return smPair(c, nil)
+	}
+	out := strings.Trim(strings.Join(b.out, "\n"), "\n")
+	isErr := b.isErr || strings.HasPrefix(out, smRejected)
+	return smPair(c, &transcript.ToolResult{Output: out, IsError: isErr, ExitCode: ingest.ExitCode(out)})
+}
+
+// smRejected starts what Claude Code tells the model of a call the user
+// refused.
+const smRejected = "The user doesn't want to proceed with this tool use."
+
+// smCallID names a call by the line it starts on: SpecStory keeps no ids.
+func smCallID(line int) string { return fmt.Sprintf("tool-%d", line) }
+
+// summary reads what a summary shows of the input: "`arg`" or
+// "`pattern` in `path`" (the CLI's), or one of Cursor's.
+func (b *smBody) summary(name, s string) {
+	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "• "))
+	if s == "" {
+		return
+	}
+	if m := smArgRE.FindStringSubmatch(s); m != nil {
+		b.guess.set(b.main, m[1])
+		if m[2] != "" {
+			b.guess.set("path", m[2])
+		}
+		b.input = true
+		return
+	}
+	for _, sum := range smSummaries {
+		m := sum.re.FindStringSubmatch(s)
+		if m == nil {
+			continue
+		}
+		for i, k := range sum.keys {
+			if k == "query" && (strings.Contains(name, "glob") || strings.Contains(name, "file_search")) {
+				k = "pattern" // a glob, in the summary of a codebase search
+			}
+			if v := m[i+1]; v != "" && v != "undefined" {
+				b.guess.set(k, v)
+			}
+		}
+		// Prose after an edit's summary is its instructions.
+		b.input = sum.name != "edit_file"
+		return
+	}
+	b.desc = append(b.desc, s) // a summary of the agent's own
+}
+
+// line reads the body's line i, and returns the last line it read.
+func (b *smBody) line(lines []string, i int) int {
+	l := lines[i]
+	t := strings.TrimSpace(l)
+	if b.param != "" && t != "*Result*:" && !smParamRE.MatchString(l) {
+		b.in[b.param] = b.in.str(b.param) + "\n" + l // a value of several lines
+		return i
+	}
+	if mode, ok := smLabels[t]; ok {
+		b.label(t, mode)
+		return i
+	}
+	if open := smFenceOf(t); open != "" {
+		code, end := smFence(lines, i, open)
+		b.fence(strings.TrimSpace(t[len(open):]), code)
+		return end
+	}
+	switch {
+	case t == "":
+		b.blank()
+	case b.special(l, t):
+	case b.mode == smToolDoc:
+		b.toolDoc = append(b.toolDoc, l)
+	case b.mode == smResult || b.input && b.mode != smParams:
+		b.out = append(b.out, l)
+		b.result = true
+	case b.mode == smParams && smItemRE.MatchString(t):
+		i = b.item(lines, i, smItemRE.FindStringSubmatch(t))
+	default:
+		b.inputLine(l, t)
+	}
+	return i
+}
+
+// label starts what a label line announces.
+func (b *smBody) label(t string, mode smMode) {
+	b.mode, b.param = mode, ""
+	switch t {
+	case "**Error:**":
+		b.isErr = true
+		fallthrough
+	case "Result:", "*Result*:", "**Result:**", "Output:":
+		b.result, b.input = true, true
+	}
+}
+
+// blank keeps a blank line inside prose.
+func (b *smBody) blank() {
+	switch {
+	case b.mode == smToolDoc:
+		b.toolDoc = append(b.toolDoc, "")
+	case len(b.out) > 0:
+		b.out = append(b.out, "")
+	case len(b.desc) > 0 && !b.input:
+		b.desc = append(b.desc, "")
+	}
+}
+
+// special reads the lines that mean the same wherever they are: an MCP
+// call's header and parameters, a diff's chunk header, a patch's file, a
+// path, a task. It reports whether line l was one.
+func (b *smBody) special(l, t string) bool {
+	switch {
+	case smCalledRE.MatchString(t):
+		m := smCalledRE.FindStringSubmatch(t)
+		b.server, b.tool, b.mode = m[1], m[2], smToolDoc
+		b.toolDoc = append(b.toolDoc, m[3])
+	case (b.mode == smParams || b.mode == smToolDoc) && smParamRE.MatchString(l):
+		m := smParamRE.FindStringSubmatch(l)
+		b.mode, b.param = smParams, m[1]
+		b.params = append(b.params, m[1])
+		b.in.set(m[1], m[2])
+	case smChunkRE.MatchString(t):
+		b.mode, b.input = smChunk, true
+	case smCountsRE.MatchString(t):
+	case smPatchRE.MatchString(t):
+		m := smPatchRE.FindStringSubmatch(t)
+		b.patch = append(b.patch, "*** "+m[1]+" File: "+m[2])
+		b.input = true
+	case smPathRE.MatchString(t):
+		b.in.set(ingest.FirstNonEmpty(smMains[string(b.kind)], "path"), smPathRE.FindStringSubmatch(t)[1])
+		b.input = true
+	case (b.mode == smTodos || b.kind == transcript.TaskTool && !b.input) && smTodoRE.MatchString(t):
+		m := smTodoRE.FindStringSubmatch(t)
+		b.todos = append(b.todos, map[string]string{"content": m[2], "status": smTodoStatus(m[1])})
+	default:
+		return false
+	}
+	return true
+}
+
+// smTodoStatus reads a task's box: [x] done, [-] or [⚡] under way.
+func smTodoStatus(box string) string {
+	switch box {
+	case "x", "X", "✓":
+		return "completed"
+	case "-", "⚡", "~", "◐":
+		return "in_progress"
+	}
+	return "pending"
+}
+
+// inputLine reads a line of the input before the result: a lone `value`,
+// "key `value`" pairs, or prose that says what the call is for.
+func (b *smBody) inputLine(l, t string) {
+	switch {
+	case len(t) > 2 && t[0] == '`' && t[len(t)-1] == '`' && !strings.Contains(t[1:len(t)-1], "`"):
+		b.in.set(b.main, t[1:len(t)-1])
+		b.input = true
+	case smPairsRE.MatchString(t):
+		for _, m := range smPairRE.FindAllStringSubmatch(t, -1) {
+			b.in.set(m[1], m[2])
+		}
+		b.input = true
+	case smItemRE.MatchString(t):
+		m := smItemRE.FindStringSubmatch(t)
+		b.in.set(m[1], m[2])
+	default:
+		b.desc = append(b.desc, l)
+	}
+}
+
+// item reads a "- name: value" item on line i, whose value, when empty, is
+// in the fence that follows; it returns the last line it read.
+func (b *smBody) item(lines []string, i int, m []string) int {
+	v := m[2]
+	if v == "" {
+		for i+1 < len(lines) && strings.TrimSpace(lines[i+1]) == "" {
+			i++
+		}
+		if i+1 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i+1]), "```") {
+			v, i = smFence(lines, i+1, "```")
+		}
+	}
+	b.in.set(m[1], v)
+	return i
+}
+
+// fence reads a fenced block: by the label before it, or else by what
+// the tool's kind shows in one.
+func (b *smBody) fence(info, code string) {
+	switch {
+	case b.mode == smParams && info == "json" && b.in.merge(code):
+	case b.mode == smParams:
+		b.in.set("input", code)
+	case b.mode == smExtra:
+		b.in.setJSON("additional_data", code)
+	case b.mode == smResult:
+		b.out = append(b.out, code)
+	case b.mode == smChunk:
+		b.patch = append(b.patch, smDiffLines(code)...)
+	case info == "diff" && (b.kind == transcript.EditTool || b.kind == transcript.WriteTool):
+		b.patch = append(b.patch, code)
+		b.input = true
+	default:
+		b.kindFence(info, code)
+	}
+}
+
+// kindFence reads a fence no label explains: a command, a file's content,
+// or, once the input has been shown or in plain text, the result.
+func (b *smBody) kindFence(info, code string) {
+	switch {
+	case b.kind == transcript.ShellTool && smShellLangs[info] && b.in["command"] == nil:
+		b.in.set("command", code)
+		b.input = true
+	case b.kind == transcript.WriteTool && b.in["content"] == nil:
+		b.in.set("content", code)
+		b.input = true
+	case b.kind == transcript.ReadTool || b.input || info == "text" || info == "":
+		b.out = append(b.out, code)
+		b.result, b.input = true, true
+	default:
+		b.desc = append(b.desc, "```"+info, code, "```") // code the input shows
+	}
+}
+
+// unescape undoes the HTML escapes of what the body showed.
+func (b *smBody) unescape() {
+	for _, ls := range [][]string{b.out, b.desc, b.patch, b.toolDoc} {
+		for i, l := range ls {
+			ls[i] = html.UnescapeString(l)
+		}
+	}
+	for _, in := range []smArgs{b.in, b.guess} {
+		for k, v := range in {
+			if s, ok := v.(string); ok {
+				in[k] = html.UnescapeString(s)
+			}
+		}
+	}
+	for _, todo := range b.todos {
+		todo["content"] = html.UnescapeString(todo["content"])
+	}
+}
+
+// smDiffLines reads a chunk of Cursor's diff, whose lines have a space
+// after their mark ("+ x"), as a unified diff's ("+x").
+func smDiffLines(code string) []string {
+	var out []string
+	for _, l := range strings.Split(code, "\n") {
+		switch {
+		case strings.HasPrefix(l, "@@"):
+		case l == "":
+			l = " "
+		case len(l) >= 2 && strings.ContainsRune("+- ", rune(l[0])) && l[1] == ' ':
+			l = l[:1] + l[2:]
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// finish sets what the whole body shows: the guesses from the summary,
+// the description, the patch, the task list, and an MCP tool's
+// description the first time the session calls it.
+func (b *smBody) finish(sr *smReader, name string) {
+	for k, v := range b.guess {
+		b.in.set(k, v)
+	}
+	if d := strings.TrimSpace(strings.Join(b.desc, "\n")); d != "" {
+		// An edit's prose is Cursor's instructions for it.
+		b.in.set(map[bool]string{true: "instructions", false: "description"}[b.kind == transcript.EditTool || len(b.patch) > 0], d)
+	}
+	if doc := strings.TrimSpace(strings.Join(b.toolDoc, "\n")); doc != "" && !sr.described[name] {
+		sr.described[name] = true
+		b.in.set("tool_description", doc)
+	}
+	if len(b.todos) > 0 {
+		b.in.set("todos", b.todos)
+	}
+	for _, k := range b.params {
+		// The values of an MCP call's parameters that read as numbers,
+		// booleans or JSON were those.
+		s := strings.TrimRight(b.in.str(k), "\n")
+		b.in[k] = s
+		if t := strings.TrimSpace(s); t != "" && t[0] != '"' && json.Valid([]byte(t)) {
+			b.in[k] = json.RawMessage(t)
+		}
+	}
+	if len(b.patch) > 0 {
+		b.setPatch()
+	}
+}
+
+// setPatch sets an edit's patch, or a written file's content when the
+// patch only adds it.
+func (b *smBody) setPatch() {
+	if b.kind == transcript.WriteTool {
+		if content, ok := smAdded(b.patch); ok {
+			b.in.set("content", content)
+			return
+		}
+		b.kind = transcript.EditTool
+	}
+	b.in.set("patch", strings.Join(b.patch, "\n"))
+}
+
+// smAdded returns the lines a patch adds, when it only adds lines to an
+// empty file.
+func smAdded(patch []string) (string, bool) {
+	var added []string
+	for _, l := range patch {
+		switch {
+		case strings.HasPrefix(l, "+"):
+			added = append(added, l[1:])
+		case l == "-" || l == " " || strings.HasPrefix(l, "@@") || strings.HasPrefix(l, "*** Add File: "):
+		default:
+			return "", false
+		}
+	}
+	return strings.Join(added, "\n"), len(added) > 0
+}
+
+// smArgs are a tool's input as SpecStory shows it: the first value of each
+// name is kept.
+type smArgs map[string]any
+
+func (in smArgs) set(k string, v any) {
+	if _, ok := in[k]; !ok {
+		in[k] = v
+	}
+}
+
+// str is the value of k as text.
+func (in smArgs) str(k string) string {
+	s, _ := in[k].(string)
+	return s
+}
+
+// setJSON sets k to the JSON text v as it is, or as text when it is not
+// JSON.
+func (in smArgs) setJSON(k, v string) {
+	if json.Valid([]byte(v)) {
+		in.set(k, json.RawMessage(v))
+		return
+	}
+	in.set(k, v)
+}
+
+// merge adds the fields of the JSON object code, and reports whether it
+// was one.
+func (in smArgs) merge(code string) bool {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal([]byte(code), &fields) != nil || fields == nil {
+		return false
+	}
+	for k, v := range fields {
+		in.set(k, v)
+	}
+	return true
+}
+
+// json is the input as a JSON object, "<" and "&" as they are.
+func (in smArgs) json() string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(map[string]any(in))
+	return strings.TrimSuffix(b.String(), "\n")
+}
