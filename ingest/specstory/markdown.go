@@ -472,7 +472,7 @@ func (sr *smReader) endDetails() {
 }
 
 // detailsInText maps a <details> block among text: a tool's when its
-// summary says which, else text, its summary in bold.
+// summary says which, else text without its tags.
 func (sr *smReader) detailsInText(b *smBlock) {
 	summary, body := smUnwrap(b.lines)
 	if name := smSummaryName(summary); name != "" && sr.m.Role == transcript.Assistant {
@@ -480,9 +480,7 @@ func (sr *smReader) detailsInText(b *smBlock) {
 		sr.add(sr.call(&smTool{name: name, line: b.line, summary: summary, body: body})...)
 		return
 	}
-	if summary != "" {
-		sr.addText([]string{"**" + summary + "**"})
-	}
+	sr.addText([]string{summary})
 	sr.addText(body)
 }
 

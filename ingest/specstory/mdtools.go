@@ -68,13 +68,29 @@ var smSummaries = []struct {
 	{regexp.MustCompile(`^Read file: (.+)$`), "read_file", []string{"file_path"}},
 	{regexp.MustCompile(`^Run command: (.+)$`), "run_terminal_cmd", []string{"command"}},
 	{regexp.MustCompile(`^Edit file: (.+)$`), "edit_file", []string{"file_path"}},
-	{regexp.MustCompile(`^Listed (?:current )?directory(?: (.*?))?,?(?: • .*)?$`), "list_dir", []string{"path"}},
-	{regexp.MustCompile(`^Searched codebase "(.*)"(?: • .*)?$`), "codebase_search", []string{"query"}},
-	{regexp.MustCompile("^Searched web [`\"](.*)[`\"](?: • .*)?$"), "web_search", []string{"query"}},
-	{regexp.MustCompile(`^Grep(?: search)? for "(.*?)"(?: in "(.*)")?(?: • .*)?$`), "grep_search", []string{"pattern", "path"}},
+	{regexp.MustCompile(`^Listed (?:current )?directory(?: (.+))?$`), "list_dir", []string{"path"}},
+	{regexp.MustCompile(`^Searched codebase "(.*)"$`), "codebase_search", []string{"query"}},
+	{regexp.MustCompile("^Searched web [`\"](.*)[`\"]$"), "web_search", []string{"query"}},
+	{regexp.MustCompile(`^Grep(?: search)? for "(.*?)"(?: in "(.*)")?$`), "grep_search", []string{"pattern", "path"}},
 	{regexp.MustCompile(`^Read lints for .*$`), "read_lints", nil},
 	{regexp.MustCompile(`^MCP tool call$`), "mcp", nil},
 	{regexp.MustCompile(`^Todo List$`), "todo_write", nil},
+}
+
+// smCountRE is the count of results a summary ends with: ", 0 results",
+// " • **3** results in **1** directory", " • 2 matches".
+var smCountRE = regexp.MustCompile(`(?:,| •) \**\d+\**\s+(?:results?|matches|match|files?)\b.*$`)
+
+// smSummary finds the summary of Cursor's s is: the tool's name, and
+// what its groups give of the input.
+func smSummary(s string) (name string, keys, values []string) {
+	s = smCountRE.ReplaceAllString(s, "")
+	for _, sum := range smSummaries {
+		if m := sum.re.FindStringSubmatch(s); m != nil {
+			return sum.name, sum.keys, m[1:]
+		}
+	}
+	return "", nil, nil
 }
 
 // smSummaryName is the tool a summary of Cursor's names, or "".
@@ -82,12 +98,8 @@ func smSummaryName(summary string) string {
 	if name, _ := smToolUse(summary); name != "" {
 		return name
 	}
-	for _, s := range smSummaries {
-		if s.re.MatchString(summary) {
-			return s.name
-		}
-	}
-	return ""
+	name, _, _ := smSummary(summary)
+	return name
 }
 
 // smBody is what a tool block's body shows, read a line at a time.
@@ -202,24 +214,25 @@ func (b *smBody) summary(name, s string) {
 		b.input = true
 		return
 	}
-	for _, sum := range smSummaries {
-		m := sum.re.FindStringSubmatch(s)
-		if m == nil {
-			continue
-		}
-		for i, k := range sum.keys {
-			if k == "query" && (strings.Contains(name, "glob") || strings.Contains(name, "file_search")) {
-				k = "pattern" // a glob, in the summary of a codebase search
-			}
-			if v := m[i+1]; v != "" && v != "undefined" {
-				b.guess.set(k, v)
-			}
-		}
-		// Prose after an edit's summary is its instructions.
-		b.input = sum.name != "edit_file"
+	sum, keys, values := smSummary(s)
+	if sum == "" {
+		b.desc = append(b.desc, s) // a summary of the agent's own
 		return
 	}
-	b.desc = append(b.desc, s) // a summary of the agent's own
+	for i, k := range keys {
+		if k == "query" && (strings.Contains(name, "glob") || strings.Contains(name, "file_search")) {
+			k = "pattern" // a glob, in the summary of a codebase search
+		}
+		if v := values[i]; v != "" && v != "undefined" {
+			b.guess.set(k, v)
+		}
+	}
+	// Prose after an edit's summary is its instructions, and lines after
+	// a task list's are its tasks.
+	b.input = sum != "edit_file"
+	if sum == "todo_write" {
+		b.mode = smTodos
+	}
 }
 
 // line reads the body's line i, and returns the last line it read.
