@@ -421,10 +421,44 @@ func (sr *smReader) flushText() {
 	switch {
 	case strings.TrimSpace(s) == "":
 	case m.Role == transcript.User:
-		m.Parts = append(m.Parts, ingest.UserText(Tools, s, &m.Meta)...)
+		m.Parts = append(m.Parts, sr.prompt(s)...)
 	default:
 		m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: s})
 	}
+}
+
+var (
+	// Claude Code's records of a slash command, and of what a local
+	// command printed, which SpecStory writes as the user's text.
+	smCommandRE = regexp.MustCompile(`(?s)^<command-name>(.*?)</command-name>\s*(?:<command-message>(.*?)</command-message>\s*)?(?:<command-args>(.*?)</command-args>)?\s*$`)
+	smLocalRE   = regexp.MustCompile(`(?s)^<local-command-(stdout|stderr|caveat)>(.*)</local-command-(?:stdout|stderr|caveat)>\s*$`)
+)
+
+// prompt maps a user's text: a slash command as the user typed it, a
+// local command's output as an output, a caveat as injected context.
+func (sr *smReader) prompt(s string) []*transcript.Part {
+	m := sr.m
+	t := strings.TrimSpace(s)
+	if c := smCommandRE.FindStringSubmatch(t); c != nil {
+		cmd := "/" + strings.TrimPrefix(strings.TrimSpace(c[1]), "/")
+		if args := strings.TrimSpace(c[3]); args != "" {
+			cmd += " " + args
+		}
+		parts := []*transcript.Part{{Kind: transcript.TextPart, Text: cmd}}
+		if msg := strings.TrimSpace(c[2]); msg != "" && msg != strings.TrimPrefix(cmd, "/") {
+			parts = append(parts, &transcript.Part{Kind: transcript.TextPart, Text: msg})
+		}
+		return parts
+	}
+	if l := smLocalRE.FindStringSubmatch(t); l != nil {
+		if l[1] == "caveat" {
+			m.Meta = true
+			return []*transcript.Part{{Kind: transcript.TextPart, Text: strings.TrimSpace(l[2])}}
+		}
+		m.Role = transcript.System
+		return []*transcript.Part{{Kind: transcript.ResultPart, Result: &transcript.ToolResult{Output: strings.TrimSpace(l[2]), IsError: l[1] == "stderr"}}}
+	}
+	return ingest.UserText(Tools, s, &m.Meta)
 }
 
 // add adds parts to the message, but for a call that only repeats the one
