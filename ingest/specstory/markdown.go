@@ -440,12 +440,14 @@ func (sr *smReader) prompt(s string) []*transcript.Part {
 	m := sr.m
 	t := strings.TrimSpace(s)
 	if c := smCommandRE.FindStringSubmatch(t); c != nil {
-		cmd := "/" + strings.TrimPrefix(strings.TrimSpace(c[1]), "/")
+		name := strings.TrimPrefix(strings.TrimSpace(c[1]), "/")
+		cmd := "/" + name
 		if args := strings.TrimSpace(c[3]); args != "" {
 			cmd += " " + args
 		}
 		parts := []*transcript.Part{{Kind: transcript.TextPart, Text: cmd}}
-		if msg := strings.TrimSpace(c[2]); msg != "" && msg != strings.TrimPrefix(cmd, "/") {
+		// The message is mostly the name again.
+		if msg := strings.TrimSpace(c[2]); msg != "" && msg != name {
 			parts = append(parts, &transcript.Part{Kind: transcript.TextPart, Text: msg})
 		}
 		return parts
