@@ -266,7 +266,7 @@ var textSyntax = map[string]*regexp.Regexp{
 	// SpecStory's headers, and the lines its Markdown writes around a
 	// tool's input and result: summaries, labels, a diff's chunk headers.
 	"specstory": regexp.MustCompile(`^((User|Agent|Assistant)( - sidechain)?( \(.*\))?|\d{4}-\d\d-\d\d \S+|Tool use: .*|` +
-		`(Read file|Edit file|Run command|Path|Add|Update|Delete|Move): .*|Searched (codebase|web) .*|Grep (search )?for .*|` +
+		`(Read file|Edit file|Run command): .*|(Path|Add|Update|Delete|Move): \x60.*|Searched (codebase|web) .*|Grep (search )?for .*|` +
 		`Listed (current )?directory.*|Read lints for .*|MCP tool call|Called tool\*: .*|` +
 		`(Parameters|Result|Input|Output|Error|Additional data)\*?:|Chunk \d+|Lines added: \S+, lines removed: \S+|Todo List:?|Agent task list:)$`),
 	"cursor": regexp.MustCompile(`^(user|assistant):$`),
