@@ -129,9 +129,9 @@ func (h *hay) missing(text string) string {
 }
 
 // plain is a line as a page shows its text: a link's address is the
-// link's, and terminal colours are colours.
+// link's, terminal colours are colours, and an entity is its character.
 func plain(l string) string {
-	return mdLink.ReplaceAllString(ansi.ReplaceAllString(l, ""), "$1")
+	return html.UnescapeString(mdLink.ReplaceAllString(ansi.ReplaceAllString(l, ""), "$1"))
 }
 
 // bare is a needle's line without the Markdown that lays it out, which a
