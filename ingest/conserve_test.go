@@ -517,10 +517,11 @@ var (
 
 // harnessLine is what an agent's harness writes into a tool's output, not
 // the tool: Codex's header of a command's or a patch's output (the exit
-// code is read). And the line a web search's results start with, which
-// names the query its view shows; and the heading the IDE puts between
+// code is read). And the lines a web search's results start with, which
+// name the query its view shows and list, as JSON, the pages it links;
+// and the heading the IDE puts between
 // its context and the user's request, which is shown as the prompt.
-var harnessLine = regexp.MustCompile(`^(Web search results for query: .*|Chunk ID: \w+|Wall time: [\d.]+ seconds|Process exited with code \d+|Exit code: \d+|` +
+var harnessLine = regexp.MustCompile(`^(Web search results for query: .*|Links: \[\{.*|Chunk ID: \w+|Wall time: [\d.]+ seconds|Process exited with code \d+|Exit code: \d+|` +
 	`Process running with session ID \d+|Original token count: \d+|Total output lines: \d+|Output:|## My request for Codex:)$`)
 
 // diffHeader is the header of a diff or of a hunk: a patch keeps it as its

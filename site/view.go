@@ -124,6 +124,16 @@ func newSession(st *Site, h *transcript.Header) *Session {
 		Volume: s.Volume, site: st, header: h, models: h.Summary.Models, byModel: h.Summary.Usage}
 }
 
+// FullTitle is the title the session was read with when the site's is
+// cut short of it, or "".
+func (s *Session) FullTitle() string {
+	full := strings.Join(strings.Fields(s.header.Session.Title), " ")
+	if full == s.Title {
+		return ""
+	}
+	return full
+}
+
 // FirstPrompt is the session's first real prompt, cut to a summary's length.
 func (s *Session) FirstPrompt() string { return s.header.Summary.FirstPrompt }
 

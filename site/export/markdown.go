@@ -100,6 +100,9 @@ func (w *mdWriter) frontMatter(s *transcript.Session, o Options) {
 		}
 	}
 	field("title", o.Title)
+	if full := inline(s.Title); full != "" && full != o.Title {
+		field("full_title", full) // the site's title is cut short of it
+	}
 	field("id", s.ID)
 	str("project", o.Project)
 	str("format", s.Format)
@@ -125,10 +128,25 @@ func (w *mdWriter) frontMatter(s *transcript.Session, o Options) {
 		field("redacted", s.Redacted) // maps are written with sorted keys
 	}
 	if len(s.Meta) > 0 {
-		field("meta", s.Meta)
+		field("meta", metaLines(s.Meta))
 	}
 	list("warnings", s.Warnings)
 	w.printf("---\n\n")
+}
+
+// metaLines is a session's metadata with each value of several lines (a
+// session's other titles) as a list of them, which a reader reads as
+// lines, not as one string of escapes.
+func metaLines(meta map[string]string) map[string]any {
+	out := make(map[string]any, len(meta))
+	for k, v := range meta {
+		if strings.Contains(v, "\n") {
+			out[k] = strings.Split(v, "\n")
+		} else {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 func jsonText(v any) ([]byte, error) {
