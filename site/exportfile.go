@@ -12,7 +12,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/transcriptsite/transcriptsite/ingest"
@@ -25,40 +24,11 @@ import (
 // it, redacted unless the config turns redaction off. id chooses the
 // session of a file that holds several. The warnings are about the file.
 func Export(ctx context.Context, cfg *Config, file, id, format string, w io.Writer) ([]ingest.Warning, error) {
-	write := htmlExport // not one of the site's exports: a page has its site
-	var names []string
-	for _, e := range exports() {
-		names = append(names, e.Format)
-		if e.Format == format {
-			write = e.write
-		}
-	}
-	if format != "html" && !slices.Contains(names, format) {
-		return nil, fmt.Errorf("format %q: want one of %s, html", format, strings.Join(names, ", "))
-	}
-	abs, err := filepath.Abs(file)
+	write, err := exportWriter(format)
 	if err != nil {
 		return nil, err
 	}
-	switch fi, err := os.Stat(abs); {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("%s: no such file", file)
-	case err != nil:
-		return nil, err
-	case fi.IsDir():
-		return nil, fmt.Errorf("%s is a folder: export reads one session file", file)
-	}
-	opts, err := readOptions(cfg)
-	if err != nil {
-		return nil, err
-	}
-	// The session's source, and warnings, name the file as it was given.
-	root := ingest.Root{Name: filepath.ToSlash(filepath.Dir(file)), FS: ingest.DirFS(filepath.Dir(abs))}
-	ss, warns := ingest.LoadFile(ctx, opts, root, filepath.Base(abs))
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	body, err := choose(ss, file, id)
+	body, warns, err := readSession(ctx, cfg, file, id)
 	if err != nil {
 		return warns, err
 	}
@@ -67,6 +37,51 @@ func Export(ctx context.Context, cfg *Config, file, id, format string, w io.Writ
 		return warns, err
 	}
 	return warns, bw.Flush()
+}
+
+// exportWriter is how the export of format is written.
+func exportWriter(format string) (func(io.Writer, *Session, *transcript.Session, *builder) error, error) {
+	var names []string
+	for _, e := range exports() {
+		names = append(names, e.Format)
+		if e.Format == format {
+			return e.write, nil
+		}
+	}
+	if format == "html" {
+		return htmlExport, nil // not one of the site's exports: a page has its site
+	}
+	return nil, fmt.Errorf("format %q: want one of %s, html", format, strings.Join(names, ", "))
+}
+
+// readSession reads the session of file whose id is id, or its only one,
+// as a build reads it: redacted unless the config turns redaction off.
+// The warnings are about the file.
+func readSession(ctx context.Context, cfg *Config, file, id string) (*transcript.Session, []ingest.Warning, error) {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch fi, err := os.Stat(abs); {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil, fmt.Errorf("%s: no such file", file)
+	case err != nil:
+		return nil, nil, err
+	case fi.IsDir():
+		return nil, nil, fmt.Errorf("%s is a folder: give one session file in it", file)
+	}
+	opts, err := readOptions(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The session's source, and warnings, name the file as it was given.
+	root := ingest.Root{Name: filepath.ToSlash(filepath.Dir(file)), FS: ingest.DirFS(filepath.Dir(abs))}
+	ss, warns := ingest.LoadFile(ctx, opts, root, filepath.Base(abs))
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	body, err := choose(ss, file, id)
+	return body, warns, err
 }
 
 // choose returns the session of file with the given id, or its only one.
@@ -94,14 +109,29 @@ func choose(ss []*transcript.Session, file, id string) (*transcript.Session, err
 // stylesheets, and a Content-Security-Policy that allows them by their
 // hashes and nothing else but images in data: URLs.
 type Inline struct {
-	CSP    string
-	Styles []template.CSS
+	CSP     string
+	Styles  []template.CSS
+	Scripts []template.JS // run at the end of the body
+}
+
+// hashSource is the Content-Security-Policy source that allows an inline
+// style or script whose text is text.
+func hashSource(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }
 
 // htmlExport writes a session's page as one file that works offline:
 // the site's page, its stylesheets inlined, its images as data: URLs,
 // no script, and no link to the rest of the site.
 func htmlExport(w io.Writer, s *Session, body *transcript.Session, _ *builder) error {
+	return standalone(w, s, body)
+}
+
+// standalone writes a session's page as one file, as htmlExport does,
+// with scripts of the theme's own, which its policy allows by their
+// hashes.
+func standalone(w io.Writer, s *Session, body *transcript.Session, scripts ...string) error {
 	cfg := s.site.Config
 	tpls, err := loadTemplates(cfg.Theme)
 	if err != nil {
@@ -118,9 +148,15 @@ func htmlExport(w io.Writer, s *Session, body *transcript.Session, _ *builder) e
 	}
 	in := &Inline{CSP: "default-src 'none'; img-src data:; base-uri 'none'; form-action 'none'; style-src"}
 	for _, css := range []string{string(theme), chroma} {
-		sum := sha256.Sum256([]byte(css))
-		in.CSP += " 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+		in.CSP += " " + hashSource(css)
 		in.Styles = append(in.Styles, template.CSS(css)) // the theme's own files: trusted
+	}
+	if len(scripts) > 0 {
+		in.CSP += "; script-src"
+		for _, js := range scripts {
+			in.CSP += " " + hashSource(js)
+			in.Scripts = append(in.Scripts, template.JS(js)) // ours, not the session's
+		}
 	}
 	pg := &Page{Kind: "session", Title: s.Title, Project: s.Project, Session: s, Site: s.site, Inline: in}
 	pg.Turns = turnViews(pg, body)

@@ -121,7 +121,7 @@ func TestExportChoosesASession(t *testing.T) {
 		{file, "", "pdf", `format "pdf": want one of md, json, html`},
 		{file, "nope", "md", `holds no session "nope": it holds 22222222-bbbb-4000-8000-000000000002`},
 		{filepath.Join(dir, "content", "notes.txt"), "", "md", "no session could be read from it"},
-		{filepath.Join(dir, "content"), "", "md", "is a folder: export reads one session file"},
+		{filepath.Join(dir, "content"), "", "md", "is a folder: give one session file in it"},
 		{filepath.Join(dir, "content", "missing.jsonl"), "", "md", "missing.jsonl: no such file"},
 	} {
 		if _, err := Export(ctx, cfg, c.file, c.id, c.format, &buf); err == nil || !strings.Contains(err.Error(), c.want) {
