@@ -27,6 +27,11 @@ type Options struct {
 	Branch  string // default "gh-pages"
 	Message string // the commit message
 	CNAME   string // a custom domain, written to the branch as CNAME
+	// Add adds the files of Dir to what the branch holds, replacing those
+	// of the same names and keeping the rest, rather than making the
+	// branch hold Dir alone: `share --to pages` adds one session's page
+	// to a site published before.
+	Add bool
 }
 
 // Result says what Publish did.
@@ -102,7 +107,12 @@ func Publish(ctx context.Context, opt Options) (*Result, error) {
 	if res.Parent, err = r.head(remote, ref, opt.Branch); err != nil {
 		return nil, err
 	}
-	tree, err := r.stage(opt.Dir, opt.CNAME)
+	if opt.Add && res.Parent != "" {
+		if _, err := r.run("read-tree", res.Parent); err != nil {
+			return nil, err
+		}
+	}
+	tree, err := r.stage(opt.Dir, opt.CNAME, opt.Add)
 	if err != nil {
 		return nil, err
 	}
@@ -180,13 +190,18 @@ func (r *scratch) head(remote, ref, branch string) (string, error) {
 
 // stage puts the site's files in the index, all of them (--force: the
 // user's excludes must not drop any), and the two files GitHub Pages
-// reads, and returns the tree they make.
-func (r *scratch) stage(dir, cname string) (string, error) {
+// reads, and returns the tree they make. The files the index holds and
+// the site does not are removed from it, unless add says to keep them.
+func (r *scratch) stage(dir, cname string, add bool) (string, error) {
 	site, err := filepath.Abs(dir)
 	if err != nil {
 		return "", err
 	}
-	if _, err := git(r.ctx, site, append(r.env, "GIT_WORK_TREE="+site), "add", "--all", "--force", "."); err != nil {
+	removals := "--all"
+	if add {
+		removals = "--no-all"
+	}
+	if _, err := git(r.ctx, site, append(r.env, "GIT_WORK_TREE="+site), "add", removals, "--force", "."); err != nil {
 		return "", fmt.Errorf("add the site's files: %w", err)
 	}
 	extra := map[string]string{".nojekyll": ""}

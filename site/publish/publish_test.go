@@ -110,6 +110,50 @@ func TestPublishKeepsHistory(t *testing.T) {
 	}
 }
 
+// TestPublishAdds adds one page to a published site: the branch keeps
+// every file it had, and gains the page, or has it replaced.
+func TestPublishAdds(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	root := t.TempDir()
+	remote := filepath.Join(root, "remote.git")
+	gitT(t, root, "init", "-q", "--bare", remote)
+	site, one := filepath.Join(root, "site"), filepath.Join(root, "one")
+	write(t, site, map[string]string{"index.html": "home", "sessions/a/index.html": "a", "sessions/b/index.html": "b"})
+	write(t, one, map[string]string{"sessions/c/index.html": "c", "sessions/c/session.md": "# c", "sessions/a/index.html": "a2"})
+	ctx := context.Background()
+	// To a branch that does not exist yet: the page alone.
+	if _, err := Publish(ctx, Options{Dir: one, Remote: remote, Branch: "fresh", Add: true}); err != nil {
+		t.Fatal(err)
+	}
+	files := strings.Split(gitT(t, remote, "ls-tree", "-r", "--name-only", "fresh"), "\n")
+	if want := []string{".nojekyll", "sessions/a/index.html", "sessions/c/index.html", "sessions/c/session.md"}; !slices.Equal(files, want) {
+		t.Errorf("new branch holds %v, want %v", files, want)
+	}
+	r1, err := Publish(ctx, Options{Dir: site, Remote: remote})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := Publish(ctx, Options{Dir: one, Remote: remote, Add: true, Message: "Share c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r2.Changed() || r2.Parent != r1.Commit {
+		t.Errorf("adding: %+v, want a commit on top of %s", r2, r1.Commit)
+	}
+	files = strings.Split(gitT(t, remote, "ls-tree", "-r", "--name-only", "gh-pages"), "\n")
+	if want := []string{".nojekyll", "index.html", "sessions/a/index.html", "sessions/b/index.html", "sessions/c/index.html", "sessions/c/session.md"}; !slices.Equal(files, want) {
+		t.Errorf("branch holds %v, want %v", files, want)
+	}
+	if got := gitT(t, remote, "show", "gh-pages:sessions/a/index.html"); got != "a2" {
+		t.Errorf("the page added again is %q, want the new one", got)
+	}
+	if r3, err := Publish(ctx, Options{Dir: one, Remote: remote, Add: true}); err != nil || r3.Changed() {
+		t.Errorf("the same page again: %+v, %v; want no commit", r3, err)
+	}
+}
+
 func TestPublishErrors(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
