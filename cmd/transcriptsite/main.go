@@ -69,7 +69,7 @@ content/), or anywhere to build the embedded demo site into public/.`,
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newBuild(), newServe(), newExport(), newVersion(), newFormats(), newPublish(), newNew())
+	root.AddCommand(newBuild(), newServe(), newExport(), newShare(), newVersion(), newFormats(), newPublish(), newNew())
 	var cpuProfile, memProfile, traceFile string
 	root.PersistentFlags().StringVar(&cpuProfile, "profile-cpu", "", "write a CPU profile to this file")
 	root.PersistentFlags().StringVar(&memProfile, "profile-mem", "", "write a heap profile to this file when the command ends")
