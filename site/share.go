@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 
 	"github.com/transcriptsite/transcriptsite/ingest"
@@ -42,6 +43,12 @@ func Share(ctx context.Context, cfg *Config, file, id, dir string) (*Shared, []i
 	body, warns, err := readSession(ctx, cfg, file, id)
 	if err != nil {
 		return nil, warns, err
+	}
+	// Where the file is on this machine (a home folder, a user name) is
+	// not the reader's business: the page names the file alone.
+	body.Source = path.Base(body.Source)
+	for i, src := range body.Sources {
+		body.Sources[i] = path.Base(src)
 	}
 	s := alone(cfg, body.Header())
 	var md exportOutput

@@ -94,6 +94,10 @@ func TestShareWritesPageAndMarkdown(t *testing.T) {
 		if bytes.Contains(data, []byte("Nightingale")) {
 			t.Errorf("%s holds the secret", name)
 		}
+		// The file's folder on this machine is not shared.
+		if bytes.Contains(data, []byte(dir)) || !bytes.Contains(data, []byte("s.jsonl")) {
+			t.Errorf("%s names the file's folder, or not the file", name)
+		}
 	}
 	// The export stays without a script.
 	var export bytes.Buffer
