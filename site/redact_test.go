@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -62,14 +61,7 @@ redact:
 
 	// What to look for: each secret, and each long run of letters and
 	// digits in it, in any case, as the search index keeps words.
-	var needles []string
-	run := regexp.MustCompile(`[A-Za-z0-9]{12,}`)
-	for _, s := range secrets {
-		needles = append(needles, strings.ToLower(s))
-		for _, r := range run.FindAllString(s, -1) {
-			needles = append(needles, strings.ToLower(r))
-		}
-	}
+	needles := redacttest.Needles(secrets...)
 	files := tree(t, cfg.Destination)
 	if n := exportsIn(files); n != 2*len(samples) {
 		t.Errorf("%d exports for %d sessions: the exports are not checked", n, len(samples))

@@ -58,14 +58,20 @@ func sharedSession(t *testing.T, dir string, n int) string {
 	return file
 }
 
-func TestShareWritesPageAndMarkdown(t *testing.T) {
+// shareConfig is the config of a new site dir, which it returns too.
+func shareConfig(t *testing.T, config string) (*Config, string) {
+	t.Helper()
 	dir := t.TempDir()
-	_ = os.MkdirAll(filepath.Join(dir, "content"), 0o755)
-	_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: Shares\nredact:\n  literals: [Project Nightingale]\n"), 0o644)
+	writeTree(t, dir, map[string][]byte{"config.yaml": []byte(config), "content/.keep": nil})
 	cfg, _, err := LoadConfig(Options{Source: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return cfg, dir
+}
+
+func TestShareWritesPageAndMarkdown(t *testing.T) {
+	cfg, dir := shareConfig(t, "title: Shares\nredact:\n  literals: [Project Nightingale]\n")
 	file := filepath.Join(dir, "s.jsonl")
 	_ = os.WriteFile(file, []byte(`{"parentUuid":null,"sessionId":"s-1","type":"user","message":{"role":"user","content":"Ship Project Nightingale"},"uuid":"u1","timestamp":"2026-01-01T00:00:00Z"}
 {"parentUuid":"u1","sessionId":"s-1","type":"assistant","message":{"id":"m","role":"assistant","content":[{"type":"text","text":"Shipped Project Nightingale."}]},"uuid":"a1","timestamp":"2026-01-01T00:00:01Z"}
@@ -114,13 +120,7 @@ func TestShareWritesPageAndMarkdown(t *testing.T) {
 // picture shows, and the page's policy lets nothing else run.
 func TestSharedPageInBrowser(t *testing.T) {
 	ctx, consoleErrors := browser(t)
-	dir := t.TempDir()
-	_ = os.MkdirAll(filepath.Join(dir, "content"), 0o755)
-	_ = os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("title: Shares\n"), 0o644)
-	cfg, _, err := LoadConfig(Options{Source: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, dir := shareConfig(t, "title: Shares\n")
 	out := t.TempDir()
 	sh, _, err := Share(context.Background(), cfg, sharedSession(t, dir, 20), "", out)
 	if err != nil {

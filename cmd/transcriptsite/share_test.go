@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -210,14 +209,7 @@ func TestShareGist(t *testing.T) {
 
 	// No secret, nor a long run of letters and digits of one, anywhere in
 	// the request as sent, nor in the files it holds, nor in what share said.
-	var needles []string
-	run := regexp.MustCompile(`[A-Za-z0-9]{12,}`)
-	for _, s := range secrets {
-		needles = append(needles, strings.ToLower(s))
-		for _, r := range run.FindAllString(s, -1) {
-			needles = append(needles, strings.ToLower(r))
-		}
-	}
+	needles := redacttest.Needles(secrets...)
 	texts := map[string]string{"request": string(r.body), "page": page, "markdown": md, "description": body.Description, "stdout": stdout, "stderr": stderr}
 	for what, text := range texts {
 		text = strings.ToLower(text)

@@ -6,6 +6,7 @@ package redacttest
 
 import (
 	"fmt"
+	"regexp"
 	"regexp/syntax"
 	"strings"
 	"sync"
@@ -95,3 +96,20 @@ func dots(re string) string {
 }
 
 func (s Sample) String() string { return fmt.Sprintf("%s: %q", s.Rule, s.Text) }
+
+// alnumRun is a run of letters and digits that a search index keeps as a
+// word.
+var alnumRun = regexp.MustCompile(`[A-Za-z0-9]{12,}`)
+
+// Needles are what a test looks for to find the secrets leaked: each
+// secret, and each long run of letters and digits in it, in lower case.
+func Needles(secrets ...string) []string {
+	var out []string
+	for _, s := range secrets {
+		out = append(out, strings.ToLower(s))
+		for _, r := range alnumRun.FindAllString(s, -1) {
+			out = append(out, strings.ToLower(r))
+		}
+	}
+	return out
+}
