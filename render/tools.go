@@ -181,6 +181,27 @@ func catLine(line string) (n int, text string, ok bool) {
 	return n, text, ok
 }
 
+// Unnumbered is text with the line numbers an agent put before some of
+// its lines taken off, each line read as a read's is: Claude Code's reply
+// to an edit or a write quotes the file so ("    12→code") after a line
+// of its own. The search index reads a reply so, as the page reads a read.
+func Unnumbered(s string) string {
+	if !strings.Contains(s, "→") && !strings.Contains(s, "\t") {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	numbered := false
+	for i, l := range lines {
+		if _, text, ok := catLine(l); ok {
+			lines[i], numbered = text, true
+		}
+	}
+	if !numbered {
+		return s
+	}
+	return strings.Join(lines, "\n")
+}
+
 // Read returns the view of a read call. The agent's own line numbers are
 // taken off the text, so the page numbers each line once; text without
 // them is numbered from the call's offset.

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/site/search"
 	"github.com/transcriptsite/transcriptsite/transcript"
@@ -14,24 +13,6 @@ import (
 var toolKinds = []transcript.ToolKind{
 	transcript.ShellTool, transcript.ReadTool, transcript.WriteTool, transcript.EditTool, transcript.SearchTool,
 	transcript.WebTool, transcript.TaskTool, transcript.MCPTool, transcript.OtherTool,
-}
-
-// toolInput is what the index takes from a tool call's input: the command,
-// and the fields that name files, directories, patterns or URLs. Decoding
-// into it skips the rest of the input.
-type toolInput struct {
-	Command      any `json:"command"`
-	Cmd          any `json:"cmd"`
-	FilePath     any `json:"file_path"`
-	Path         any `json:"path"`
-	FilePath2    any `json:"filePath"`
-	AbsolutePath any `json:"absolute_path"`
-	NotebookPath any `json:"notebook_path"`
-	DirPath      any `json:"dir_path"`
-	Pattern      any `json:"pattern"`
-	Glob         any `json:"glob"`
-	URL          any `json:"url"`
-	Query        any `json:"query"`
 }
 
 // partText is how much text of a session's documents is prepared for the
@@ -89,90 +70,37 @@ func docRole(r transcript.Role) int {
 	}
 }
 
+// searchDoc is a message as the index reads it: its text, by the parts
+// of search.include, and what a result may show of it.
 func searchDoc(m *transcript.Message, include map[string]bool) (search.Doc, bool) {
-	d := search.Doc{Role: docRole(m.Role)}
-	var b, ex strings.Builder // what is indexed; what a result shows of it
-	show := func(text string, markdown bool) {
-		if ex.Len() < excerptSource {
-			text = text[:min(len(text), excerptSource)]
-			if markdown {
-				text = plainText(text)
-			}
-			ex.WriteString(text)
-			ex.WriteByte('\n')
-		}
-	}
-	addText := func(on bool, text string, markdown bool) {
-		if on && text != "" {
-			b.WriteString(text)
-			b.WriteByte('\n')
-			show(text, markdown)
-		}
-	}
-	add := func(on bool, text string) { addText(on, text, false) }
+	d := docText{include: include}
 	textPart := include["assistant"]
 	if m.Role == transcript.User {
 		textPart = include["prompts"] && !m.Meta
 	}
+	var kinds uint16
 	for _, p := range m.Parts {
 		switch p.Kind {
 		case transcript.TextPart:
-			addText(textPart, p.Text, true)
+			d.add(textPart, p.Text, true)
 		case transcript.CodePart:
-			add(textPart, p.Text)
+			d.add(textPart, p.Text, false)
 		case transcript.ThinkingPart:
-			addText(include["thinking"], p.Text, true)
+			d.add(include["thinking"], p.Text, true)
 		case transcript.EventPart:
-			add(true, p.Text)
+			d.add(true, p.Text, false)
 		case transcript.CallPart:
-			c := p.Call
-			d.Kinds |= 1 << slices.Index(toolKinds, c.Kind)
-			if include["tools"] { // an id is how a log, an API error or a colleague names a call; a result shows the name
-				b.WriteString(c.Name)
-				b.WriteByte(' ')
-				b.WriteString(c.ID)
-				b.WriteByte('\n')
-				show(c.Name, false)
-			}
-			if include["commands"] || include["paths"] {
-				callInput(c.Input, include, add)
-			}
-			if c.Result != nil {
-				part := "output"
-				if c.Kind == transcript.ReadTool {
-					part = "files"
-				}
-				add(include[part], render.StripANSI(c.Result.Output))
-			}
+			kinds |= 1 << slices.Index(toolKinds, p.Call.Kind)
+			d.call(p.Call)
 		case transcript.ResultPart:
 			if !p.Result.Paired {
-				add(include["output"], render.StripANSI(p.Result.Output))
+				d.add(include["output"], render.StripANSI(p.Result.Output), false)
 			}
 		}
 	}
-	d.Text, d.Excerpt = b.String(), ex.String()
-	return d, d.Text != ""
+	text := d.text.String()
+	return search.Doc{Role: docRole(m.Role), Kinds: kinds, Text: text, Excerpt: d.excerpt()}, text != ""
 }
-
-// callInput adds what a call's input holds of commands and paths.
-func callInput(input string, include map[string]bool, add func(on bool, text string)) {
-	var in toolInput
-	if ingest.Unmarshal([]byte(input), &in) != nil {
-		add(include["commands"], input) // free text: apply_patch, a command line
-	}
-	for _, v := range []any{in.Command, in.Cmd} {
-		add(include["commands"], words(v))
-	}
-	if include["paths"] {
-		for _, v := range []any{in.FilePath, in.Path, in.FilePath2, in.AbsolutePath, in.NotebookPath, in.DirPath, in.Pattern, in.Glob, in.URL, in.Query} {
-			add(true, words(v))
-		}
-	}
-}
-
-// excerptSource is how much of a document's text is made plain for its
-// excerpt: more than the index keeps of it.
-const excerptSource = 4 << 10
 
 // plainText is Markdown as a reader sees it, for a search result: it
 // takes out fences, heading and quote markers, list bullets, emphasis and
@@ -434,23 +362,6 @@ func room(b []byte, s string) []byte {
 		return make([]byte, 0, len(s))
 	}
 	return b
-}
-
-// words returns a string input value, or an argv list joined by spaces.
-func words(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case []any:
-		var parts []string
-		for _, e := range x {
-			if s, ok := e.(string); ok {
-				parts = append(parts, s)
-			}
-		}
-		return strings.Join(parts, " ")
-	}
-	return ""
 }
 
 func toolKindNames() []string {

@@ -11,15 +11,35 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/site/search"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
+// toolCall is a call whose Args are filled as ingest fills them.
+func toolCall(kind transcript.ToolKind, name, id, input, output string) *transcript.ToolCall {
+	c := &transcript.ToolCall{ID: id, Name: name, Kind: kind, Input: input, Result: &transcript.ToolResult{Output: output, Paired: true}}
+	ingest.CommonArgs.Fill(c)
+	return c
+}
+
+// indexedWords are the terms the index takes from a message.
+func indexedWords(m *transcript.Message, include map[string]bool) []string {
+	d, ok := searchDoc(m, include)
+	if !ok {
+		return nil
+	}
+	var out []string
+	search.Tokenize(d.Text, func(b []byte, compound bool) bool {
+		out = append(out, string(b))
+		return true
+	})
+	return out
+}
+
 func TestSearchDoc(t *testing.T) {
 	call := func(kind transcript.ToolKind, name, id, input, output string) *transcript.Part {
-		return &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-			ID: id, Name: name, Kind: kind, Input: input, Result: &transcript.ToolResult{Output: output, Paired: true},
-		}}
+		return &transcript.Part{Kind: transcript.CallPart, Call: toolCall(kind, name, id, input, output)}
 	}
 	assistant := &transcript.Message{Role: transcript.Assistant, Parts: []*transcript.Part{
 		{Kind: transcript.TextPart, Text: "Looking at the parser"},
@@ -32,18 +52,7 @@ func TestSearchDoc(t *testing.T) {
 	prompt := &transcript.Message{Role: transcript.User, Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: "fix the lexer"}}}
 	injected := &transcript.Message{Role: transcript.User, Meta: true, Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: "systemreminder"}}}
 
-	words := func(m *transcript.Message, include map[string]bool) []string {
-		d, ok := searchDoc(m, include)
-		if !ok {
-			return nil
-		}
-		var out []string
-		search.Tokenize(d.Text, func(b []byte, compound bool) bool {
-			out = append(out, string(b))
-			return true
-		})
-		return out
-	}
+	words := indexedWords
 	sc := search.DefaultConfig()
 	if err := sc.Check(); err != nil {
 		t.Fatal(err)
@@ -80,6 +89,87 @@ func TestSearchDoc(t *testing.T) {
 	if _, _, err := LoadConfig(Options{Source: writeConfig(t, "config.yaml", "search:\n  include: [everything]\n")}); err == nil ||
 		!strings.Contains(err.Error(), `search.include: "everything" is not one of`) {
 		t.Errorf("an unknown search.include part: %v", err)
+	}
+}
+
+// A tool call is indexed from its Args and its result as its view shows
+// them, and a result shows the same text: a read's lines without the
+// agent's "351→" numbers, a shell call's command and what it is for, an
+// edit's file and new text, a reply without the numbers of the lines it
+// quotes, no terminal escapes.
+func TestSearchDocReadsTheTypedModel(t *testing.T) {
+	all := map[string]bool{}
+	for _, p := range search.Parts {
+		all[p] = true
+	}
+	for _, c := range []struct {
+		name     string
+		call     *transcript.ToolCall
+		want     []string // words and compounds indexed
+		notWant  []string
+		shown    []string // in the excerpt
+		notShown []string // in the excerpt or the text indexed
+	}{
+		{
+			name: "read",
+			call: toolCall(transcript.ReadTool, "Read", "toolu_01R", `{"file_path":"/src/app/lexer.go","offset":349}`,
+				"   349→package lexer\n   350→\n   351→func nextToken() {}\n\n<system-reminder>Mind the tabs.</system-reminder>\n"),
+			want:     []string{"toolu_01r", "src/app/lexer.go", "lexer.go", "package", "lexer", "nexttoken", "mind"},
+			notWant:  []string{"349", "351"},
+			shown:    []string{"/src/app/lexer.go", "package lexer", "func nextToken() {}", "Mind the tabs."},
+			notShown: []string{"→", "351", "system-reminder"},
+		},
+		{
+			name: "an older read, numbered by cat -n",
+			call: toolCall(transcript.ReadTool, "Read", "toolu_01T", `{"file_path":"/src/app/lexer.go"}`, "     1\tpackage lexer\n     2\tvar tabbed = 7\n"),
+			want: []string{"tabbed"}, notWant: []string{"1", "2"}, shown: []string{"package lexer var tabbed = 7"}, notShown: []string{"\t"},
+		},
+		{
+			name: "bash",
+			call: toolCall(transcript.ShellTool, "Bash", "toolu_01B", `{"command":"go test ./lexer","description":"Run the lexer's unit tests","timeout":60000}`,
+				"\x1b[31mFAIL\x1b[0m lexer_test.go:12"),
+			want:     []string{"go", "test", "lexer", "run", "unit", "tests", "fail", "lexer_test.go"},
+			notWant:  []string{"31m", "0m"},
+			shown:    []string{"Bash", "go test ./lexer", "Run the lexer's unit tests", "FAIL lexer_test.go:12"},
+			notShown: []string{"\x1b", "[31m"},
+		},
+		{
+			name: "edit",
+			call: toolCall(transcript.EditTool, "Edit", "toolu_01E", `{"file_path":"/src/app/lexer.go","old_string":"func oldName() {}","new_string":"func nextToken() {}\nfunc skipSpace() {}"}`,
+				"The file /src/app/lexer.go has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n   350→\n   351→func nextToken() {}"),
+			want:     []string{"src/app/lexer.go", "lexer.go", "func", "nexttoken", "skipspace", "updated", "snippet"},
+			notWant:  []string{"350", "351", "oldname"},
+			shown:    []string{"/src/app/lexer.go", "func nextToken() {} func skipSpace() {}", "The file /src/app/lexer.go has been updated."},
+			notShown: []string{"→", "351"},
+		},
+	} {
+		m := &transcript.Message{Role: transcript.Assistant, Parts: []*transcript.Part{{Kind: transcript.CallPart, Call: c.call}}}
+		got := indexedWords(m, all)
+		for _, w := range c.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%s: the index lacks %q: %q", c.name, w, got)
+			}
+		}
+		for _, w := range c.notWant {
+			if slices.Contains(got, w) {
+				t.Errorf("%s: the index has %q: %q", c.name, w, got)
+			}
+		}
+		d, _ := searchDoc(m, all)
+		shown := strings.Join(strings.Fields(d.Excerpt), " ")
+		for _, w := range c.shown {
+			if !strings.Contains(shown, w) {
+				t.Errorf("%s: the excerpt lacks %q: %q", c.name, w, shown)
+			}
+		}
+		for _, w := range c.notShown {
+			if strings.Contains(shown, w) || strings.Contains(d.Text, w) {
+				t.Errorf("%s: the text has %q: %q", c.name, w, d.Text)
+			}
+		}
+		if strings.Contains(shown, c.call.ID) {
+			t.Errorf("%s: the excerpt shows the call's id: %q", c.name, shown)
+		}
 	}
 }
 

@@ -160,7 +160,7 @@ func TestSearchTypedBeforeTheIndexLoadsInBrowser(t *testing.T) {
 	if got := run(t, ctx, chromedp.Evaluate[string](`document.getElementById("search-query").value`)); got != "tarfil" {
 		t.Errorf("the search box holds %q", got)
 	}
-	if got := run(t, ctx, chromedp.Evaluate[string](`document.getElementById("search-status").textContent`)); !strings.HasPrefix(got, "4 matching messages") {
+	if got := run(t, ctx, chromedp.Evaluate[string](`document.getElementById("search-status").textContent`)); !strings.HasPrefix(got, "5 matching messages") {
 		t.Errorf("status %q", got)
 	}
 }

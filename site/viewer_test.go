@@ -402,7 +402,7 @@ func TestSearchResultsInBrowser(t *testing.T) {
 		Marks: [...a.querySelectorAll("mark")].map(m => m.textContent)}))`)
 
 	do(t, ctx, chromedp.Navigate(site+"search/?q=tarfile+"), ready, poll(`document.querySelectorAll(".search-hit-link").length >= 3`))
-	if got := run(t, ctx, status); !strings.HasPrefix(got, "4 matching messages in 1 session ") {
+	if got := run(t, ctx, status); !strings.HasPrefix(got, "5 matching messages in 1 session ") {
 		t.Errorf("status %q", got)
 	}
 	for _, h := range run(t, ctx, hits) {
@@ -415,17 +415,17 @@ func TestSearchResultsInBrowser(t *testing.T) {
 			}
 		}
 	}
-	// The fourth match is one click away.
-	if got := run(t, ctx, chromedp.Evaluate[string](`document.querySelector(".search-more-hits").textContent`)); got != "1 more in this session" {
+	// The fourth and fifth matches are one click away.
+	if got := run(t, ctx, chromedp.Evaluate[string](`document.querySelector(".search-more-hits").textContent`)); got != "2 more in this session" {
 		t.Errorf("more button %q", got)
 	}
-	do(t, ctx, chromedp.Click(chromedp.CSS(".search-more-hits")), poll(`document.querySelectorAll(".search-hit-link").length === 4`))
+	do(t, ctx, chromedp.Click(chromedp.CSS(".search-more-hits")), poll(`document.querySelectorAll(".search-hit-link").length === 5`))
 	labels := []string{}
 	for _, h := range run(t, ctx, hits) {
 		labels = append(labels, h.Label)
 	}
 	slices.Sort(labels)
-	if strings.Join(labels, ",") != "#4 user,#5 assistant,#9 assistant,session" {
+	if strings.Join(labels, ",") != "#4 user,#5 assistant,#7 assistant,#9 assistant,session" {
 		t.Errorf("hits %q", labels)
 	}
 
@@ -435,7 +435,7 @@ func TestSearchResultsInBrowser(t *testing.T) {
 	if got := run(t, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll(".search-result-title")].map(e => e.textContent)`)); !slices.Equal(got, []string{"Say hello"}) {
 		t.Errorf("a search for the model finds %q", got)
 	}
-	for model, want := range map[string]string{"claude-sonnet-4-5": "4 matching messages", "gemini-2.5-pro": "No messages match."} {
+	for model, want := range map[string]string{"claude-sonnet-4-5": "5 matching messages", "gemini-2.5-pro": "No messages match."} {
 		do(t, ctx, chromedp.Navigate(site+"search/?q=tarfile+&model="+model), ready)
 		if got := run(t, ctx, status); !strings.HasPrefix(got, want) {
 			t.Errorf("model %s: %q", model, got)
@@ -451,7 +451,7 @@ func TestSearchResultsInBrowser(t *testing.T) {
 	typed := run(t, ctx, status)
 	url := run(t, ctx, chromedp.Evaluate[string](`location.href`))
 	do(t, ctx, chromedp.Navigate(url), ready)
-	if linked := run(t, ctx, status); !strings.HasPrefix(typed, "4 matching") || strings.Fields(linked)[0] != strings.Fields(typed)[0] {
+	if linked := run(t, ctx, status); !strings.HasPrefix(typed, "5 matching") || strings.Fields(linked)[0] != strings.Fields(typed)[0] {
 		t.Errorf("typed: %q; the same address loaded: %q", typed, linked)
 	}
 	_ = os.WriteFile(filepath.Join(artifacts(t), "search-results.png"), run(t, ctx, chromedp.FullScreenshot(90)), 0o644)

@@ -180,7 +180,7 @@
     var self = this;
     if (!this.ready) {
       this.ready = this.fetchJSON(this.base + "meta.json").then(function (meta) {
-        if (meta.version !== 5) throw new Error("unknown search index version " + meta.version);
+        if (meta.version !== 6) throw new Error("unknown search index version " + meta.version);
         self.meta = meta;
         return self.fetchJSON(self.base + meta.sessions);
       }).then(function (table) {
@@ -201,7 +201,8 @@
   };
 
   // file fetches a file of the index once: dir is "t" (terms and postings),
-  // "q" (their positions, of meta.posGroup shards a file) or "f" (excerpts).
+  // "q" (their positions, of meta.posGroup shards a file), "f" (excerpts)
+  // or "r" (the rest of the long ones).
   Searcher.prototype.file = function (dir, i) {
     var key = dir + i;
     var f = this.files.get(key);
@@ -383,15 +384,25 @@
 
   // excerpt returns a document as [n, role, text, page of its session,
   // title of its session], from its block: {"s": [[page, title], …],
-  // "r": [[n, role, text, session in s], …]}.
-  Searcher.prototype.excerpt = function (doc) {
+  // "r": [[n, role, text, session in s, 1 if the text goes on], …]}.
+  // Given the terms a query matched, the text is one a match is in: a
+  // block holds the start of each excerpt, and r/ the rest of those that
+  // go on, which is loaded only when no word of the start matches (a
+  // tool-use id and a link's address are found, not shown).
+  Searcher.prototype.excerpt = function (doc, terms) {
+    var self = this;
     var size = this.meta.block;
     var b = Math.floor(doc / size);
     return this.file("f", b).then(function (block) {
       var r = block.r[doc - b * size];
       if (!r) return r;
       var s = block.s[r[3]];
-      return [r[0], r[1], r[2], s[0], s[1]];
+      var row = [r[0], r[1], r[2], s[0], s[1]];
+      if (r[4] !== 1 || !terms || marks(r[2], terms).first >= 0) return row;
+      return self.file("r", b).then(function (rest) {
+        row[2] += rest[doc - b * size];
+        return row;
+      });
     });
   };
 
@@ -401,10 +412,10 @@
     return this.files.has("f" + Math.floor(doc / this.meta.block));
   };
 
-  // highlight splits text into pieces, marking the words whose terms were
-  // matched, around the first match: [{text, mark}].
-  function highlight(text, terms, width) {
-    width = width || 240;
+  // marks splits text into words and what lies between them, marking the
+  // words whose terms were matched: {pieces: [{text, mark, at}], first:
+  // where the first marked word starts, or -1}.
+  function marks(text, terms) {
     var want = new Set(terms);
     var re = /[\p{L}\p{N}\p{Mn}_]+|[^\p{L}\p{N}\p{Mn}_]+/gu;
     var pieces = [];
@@ -421,10 +432,18 @@
       pieces.push({ text: t, mark: mark, at: at });
       at += t.length;
     }
-    var start = Math.max(0, (first < 0 ? 0 : first) - width / 3);
+    return { pieces: pieces, first: first };
+  }
+
+  // highlight splits text into pieces, marking the words whose terms were
+  // matched, around the first match: [{text, mark}].
+  function highlight(text, terms, width) {
+    width = width || 240;
+    var m = marks(text, terms);
+    var start = Math.max(0, (m.first < 0 ? 0 : m.first) - width / 3);
     var end = start + width;
     var out = [];
-    pieces.forEach(function (p) {
+    m.pieces.forEach(function (p) {
       if (p.at + p.text.length < start || p.at > end) return;
       out.push({ text: p.text, mark: p.mark });
     });
@@ -554,7 +573,7 @@
     li.appendChild(wait);
     hits.appendChild(li);
     return { li: li, load: function () {
-      return searcher.excerpt(doc).then(function (row) {
+      return searcher.excerpt(doc, terms).then(function (row) {
         if (mine !== seq || !row) return;
         onRow(row);
         var link = el("a", "search-hit-link");

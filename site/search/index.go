@@ -32,18 +32,24 @@ import (
 )
 
 // Version is written into the meta file; the client refuses another.
-const Version = 5
+const Version = 6
+
+// HeadBytes and TailBytes are what is indexed of a long document: its
+// start and its end, a log's command and first lines, its summary and its
+// last error.
+const (
+	HeadBytes = 6 << 10
+	TailBytes = 3 << 10
+)
 
 const (
-	maxTokens = 2000    // indexed per document: past it a long output only adds noise and size
-	headBytes = 6 << 10 // of a long document, the start and the end are indexed: a log's
-	tailBytes = 3 << 10 // command and first lines, its summary and its last error
-	maxPos    = 8       // positions kept per term per document: enough to match phrases, and a
+	maxTokens = 2000 // indexed per document: past it a long output only adds noise and size
+	maxPos    = 8    // positions kept per term per document: enough to match phrases, and a
 	// common word in a long output no longer costs every phrase query its every position
 	titleLen    = 48       // characters of a title, as a result shows it
 	maxTokenLen = 64       // longer runs (base64, hashes of hashes) are not words anyone types
 	maxSuffixes = 3        // of a path, the parts after its last three '/' are terms too
-	excerptLen  = 1000     // bytes of a document kept for excerpts: the client shows the part around the first match
+	excerptLen  = 1000     // bytes of a document's excerpt in its block: the rest is loaded only for a result whose match lies past them
 	shardTarget = 32 << 10 // bytes of JSON per shard before a new one starts
 	BlockDocs   = 16       // documents per excerpt file: a result downloads one small block
 	// PosGroup is how many shards' positions share a file: only a phrase
@@ -66,8 +72,9 @@ type Doc struct {
 	Role  int    // RoleUser, …
 	Kinds uint16 // a bit per tool kind the message calls, in the order of Options.Kinds
 	Text  string
-	// Excerpt is what a result shows of the document, as plain text; ""
-	// shows the start of Text.
+	// Excerpt is what a result may show of the document, as plain text:
+	// all that is indexed of it, so that a result shows a word it was
+	// found by wherever the word is; "" shows Text.
 	Excerpt string
 }
 
@@ -107,7 +114,8 @@ type sessionRow struct {
 type fragment struct {
 	n     int
 	role  int
-	text  string
+	text  string // the start of the excerpt, which its block holds
+	rest  string // the rest, in a file of the block's own; text+rest is the whole
 	path  string // the session's page and title: a result needs them with the excerpt
 	title string
 }
@@ -146,7 +154,7 @@ type Prepared struct {
 func (p *Prepared) Size() int {
 	n := len(p.terms) + len(p.docs) + len(p.pos) + 4*(len(p.ends)+len(p.docEnds)+len(p.posEnds)+len(p.last))
 	for _, f := range p.frags {
-		n += len(f.text) + len(f.path) + 48
+		n += len(f.text) + len(f.rest) + len(f.path) + 48
 	}
 	return n
 }
@@ -212,7 +220,9 @@ func PreparePart(s Session, docs []Doc, more bool) *Prepared {
 			}
 			e.records++
 		}
-		p.frags = append(p.frags, fragment{n: d.N, role: d.Role, text: excerpt(cmp.Or(d.Excerpt, d.Text)), path: s.Path, title: s.Title})
+		f := fragment{n: d.N, role: d.Role, path: s.Path, title: s.Title}
+		f.text, f.rest = excerpt(d)
+		p.frags = append(p.frags, f)
 	}
 
 	// Group the log by term, in document order, and encode each term's
@@ -327,28 +337,46 @@ func (ix *Index) Append(p *Prepared) {
 // …]}: each row names its session in the block's list, which gives the
 // page a result links to and the title it shows, so that titles are
 // downloaded only for the results shown, with their excerpts, not in the
-// eager table for every session.
+// eager table for every session. A row whose excerpt goes on past its
+// text ends with a 1, and r/b.json lists the rest of each row's excerpt
+// ("" for one that has none): a result whose match is past the start
+// loads it.
 func (ix *Index) writeBlock(n int) {
 	type block struct {
 		S [][2]string `json:"s"`
-		R [][4]any    `json:"r"`
+		R [][]any     `json:"r"`
 	}
-	b := block{R: make([][4]any, n)}
+	b := block{R: make([][]any, n)}
+	rests := make([]string, n)
+	more := false
 	for i, f := range ix.frags[:n] {
 		if k := len(b.S) - 1; k < 0 || b.S[k][0] != f.path {
 			b.S = append(b.S, [2]string{f.path, cut(f.title, titleLen)})
 		}
-		b.R[i] = [4]any{f.n, f.role, f.text, len(b.S) - 1}
+		b.R[i] = []any{f.n, f.role, f.text, len(b.S) - 1}
+		if f.rest != "" {
+			b.R[i] = append(b.R[i], 1)
+			rests[i], more = f.rest, true
+		}
 	}
-	data, err := json.Marshal(b)
+	name := strconv.Itoa(ix.blocks) + ".json"
+	ix.put("f/"+name, ix.marshal(b))
+	if more {
+		ix.put("r/"+name, ix.marshal(rests))
+	}
+	ix.blocks++
+	ix.frags = slices.Delete(ix.frags, 0, n)
+}
+
+// marshal is v as JSON; a failure is Write's to report.
+func (ix *Index) marshal(v any) []byte {
+	data, err := json.Marshal(v)
 	if err != nil {
 		ix.mu.Lock()
 		ix.err = cmp.Or(ix.err, err)
 		ix.mu.Unlock()
 	}
-	ix.put("f/"+strconv.Itoa(ix.blocks)+".json", data)
-	ix.blocks++
-	ix.frags = slices.Delete(ix.frags, 0, n)
+	return data
 }
 
 // put writes a file of the index in the background, adding it to the
@@ -435,10 +463,10 @@ func cut(s string, n int) string {
 // indexed returns the parts of a document's text that are indexed: all of
 // it, or of a long text its start and its end, cut between words.
 func indexed(text string) []string {
-	if len(text) <= headBytes+tailBytes {
+	if len(text) <= HeadBytes+TailBytes {
 		return []string{text}
 	}
-	head, tail := text[:headBytes], text[len(text)-tailBytes:]
+	head, tail := text[:HeadBytes], text[len(text)-TailBytes:]
 	if i := strings.LastIndexAny(head, " \t\n"); i > 0 {
 		head = head[:i]
 	}
@@ -448,34 +476,52 @@ func indexed(text string) []string {
 	return []string{head, tail}
 }
 
-// excerpt is the start of s, its runs of white space made one space: at
-// most excerptLen bytes, cut at a character boundary.
-func excerpt(s string) string {
-	b := make([]byte, 0, min(len(s), excerptLen))
-	space := false
-	for i, r := range s {
-		if i > 3*excerptLen { // a long run of white space: enough
-			break
-		}
-		if unicode.IsSpace(r) {
-			space = len(b) > 0
-			continue
-		}
-		n := utf8.RuneLen(r)
-		if space {
-			n++
-		}
-		if len(b)+n > excerptLen {
-			break
-		}
-		if space {
-			b = append(b, ' ')
-			space = false
-		}
-		b = utf8.AppendRune(b, r)
+// excerpt is what a result may show of a document, its runs of white
+// space made one space: the start its block holds, at most excerptLen
+// bytes cut between words (or characters, in a word that long), and the
+// rest. Of a text the index reads a part of, only that part.
+func excerpt(d Doc) (start, rest string) {
+	parts := []string{d.Excerpt}
+	if d.Excerpt == "" {
+		parts = indexed(d.Text)
 	}
-	return string(b)
+	var b []byte
+	space := false
+	for _, s := range parts {
+		for _, r := range s {
+			if unicode.IsSpace(r) {
+				space = len(b) > 0
+				continue
+			}
+			if len(b) >= maxExcerpt {
+				break
+			}
+			if space {
+				b = append(b, ' ')
+				space = false
+			}
+			b = utf8.AppendRune(b, r)
+		}
+		space = len(b) > 0
+	}
+	t := string(b)
+	if len(t) <= excerptLen {
+		return t, ""
+	}
+	end := excerptLen
+	for !utf8.RuneStart(t[end]) {
+		end--
+	}
+	if i := strings.LastIndexByte(t[:end+1], ' '); i > excerptLen/2 {
+		end = i
+	}
+	return t[:end], t[end:]
 }
+
+// maxExcerpt bounds what is kept of a document's excerpt: what the index
+// reads of it, with room for what Markdown made plain and the newlines
+// between a message's parts.
+const maxExcerpt = HeadBytes + TailBytes + excerptLen
 
 // Tokenize splits text into the terms the index and the client agree on:
 // runs of letters, digits and underscores, lower-cased; each Han, kana or
@@ -938,6 +984,7 @@ func (p *Prepared) MarshalBinary() ([]byte, error) {
 		b = binary.AppendUvarint(b, uint64(f.n))
 		b = binary.AppendUvarint(b, uint64(f.role))
 		b = wire.AppendString(b, f.text)
+		b = wire.AppendString(b, f.rest)
 	}
 	return b, nil
 }
@@ -968,7 +1015,9 @@ func (p *Prepared) UnmarshalBinary(data []byte) error {
 	n := int(r.Uvarint())
 	p.frags = make([]fragment, 0, min(n, len(data)))
 	for range n {
-		p.frags = append(p.frags, fragment{n: int(r.Uvarint()), role: int(r.Uvarint()), text: string(r.Bytes()), path: p.session.Path, title: p.session.Title})
+		f := fragment{n: int(r.Uvarint()), role: int(r.Uvarint()), path: p.session.Path, title: p.session.Title}
+		f.text, f.rest = string(r.Bytes()), string(r.Bytes())
+		p.frags = append(p.frags, f)
 	}
 	if r.Err() == nil && !p.consistent() {
 		r.Fail()

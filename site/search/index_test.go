@@ -100,6 +100,7 @@ func testIndex(t *testing.T) string {
 			{N: 1, Role: RoleUser, Text: "The cache never hit twice in a row"},
 			{N: 2, Role: RoleAssistant, Text: "The cache key changes every second.\nRead internal/api/client.go (toolu_01XYZ)", Kinds: 1 << 1},
 			{N: 4, Role: RoleAssistant, Text: "Fixed."},
+			{N: 6, Role: RoleTool, Text: strings.Repeat("lorem ipsum dolor ", 100) + "flakyretry " + strings.Repeat("sit amet ", 50)},
 		}},
 		{Session{Title: "Borrow checker", Project: "rustlings", Agent: "Codex CLI", Models: []string{"gpt-5"}, Path: "sessions/rustlings/b/", Day: 20401}, []Doc{
 			{N: 1, Role: RoleUser, Text: "error[E0382]: borrow of moved value: `v`"},
@@ -150,7 +151,7 @@ func TestWriteIsSortedShardedAndDeterministic(t *testing.T) {
 	if err := json.Unmarshal(data, &meta); err != nil {
 		t.Fatal(err)
 	}
-	if meta.Docs != 5+len(filler) || len(meta.Shards) < 3 || meta.Shards[0] != "" {
+	if meta.Docs != 6+len(filler) || len(meta.Shards) < 3 || meta.Shards[0] != "" {
 		t.Fatalf("meta = %.500s", data)
 	}
 	var all []string
@@ -267,7 +268,8 @@ func TestClient(t *testing.T) {
 }
 
 func TestPreparedRoundTrip(t *testing.T) {
-	docs := []Doc{{N: 1, Text: "alpha beta alpha"}, {N: 3, Role: RoleAssistant, Kinds: 2, Text: "beta gamma"}}
+	docs := []Doc{{N: 1, Text: "alpha beta alpha"}, {N: 3, Role: RoleAssistant, Kinds: 2, Text: "beta gamma"},
+		{N: 4, Text: strings.Repeat("delta ", 500)}} // an excerpt with a rest
 	p := Prepare(Session{Title: "T", Path: "sessions/p/t/"}, docs)
 	data, err := p.MarshalBinary()
 	if err != nil {
@@ -294,7 +296,7 @@ func TestPreparedRoundTrip(t *testing.T) {
 }
 
 func TestWriteErrorsAreReported(t *testing.T) {
-	for _, bad := range []string{"f/", "t/", "q/", "sessions.", "meta.json"} {
+	for _, bad := range []string{"f/", "r/", "t/", "q/", "sessions.", "meta.json"} {
 		ix := New(nil, func(name string, _ []byte) error {
 			if strings.HasPrefix(name, bad) {
 				return fmt.Errorf("disk full writing %s", name)
@@ -302,7 +304,7 @@ func TestWriteErrorsAreReported(t *testing.T) {
 			return nil
 		})
 		for i := range 5 {
-			ix.Append(Prepare(Session{Path: fmt.Sprint(i)}, []Doc{{Text: "some words"}, {Text: "more words"}, {Text: "x"}}))
+			ix.Append(Prepare(Session{Path: fmt.Sprint(i)}, []Doc{{Text: "some words"}, {Text: "more words"}, {Text: strings.Repeat("x ", excerptLen)}}))
 		}
 		if err := ix.Write(); err == nil || !strings.Contains(err.Error(), "disk full writing "+bad) {
 			t.Errorf("a failed write of %s*: Write returned %v", bad, err)
@@ -325,13 +327,25 @@ func TestExcerpt(t *testing.T) {
 	for in, want := range map[string]string{
 		"  a\n\tb  c ":                     "a b c",
 		"":                                 "",
-		strings.Repeat(" ", 5000) + "late": "",
+		strings.Repeat(" ", 5000) + "late": "late",
 		long:                               strings.TrimSpace(long[:excerptLen]),
 		strings.Repeat("é", excerptLen):    strings.Repeat("é", excerptLen/2),
 	} {
-		if got := excerpt(in); got != want {
+		if got, _ := excerpt(Doc{Excerpt: in}); got != want {
 			t.Errorf("excerpt(%.20q…) = %.40q… (%d bytes), want %.40q… (%d bytes)", in, got, len(got), want, len(want))
 		}
+	}
+	// The rest of a long excerpt follows its start, cut between words.
+	text := strings.Repeat("lorem ipsum ", 200) + "needle " + strings.Repeat("dolor ", 100)
+	start, rest := excerpt(Doc{Excerpt: text})
+	if len(start) > excerptLen || strings.HasSuffix(start, " ") || !strings.HasPrefix(rest, " ") ||
+		start+rest != strings.TrimSpace(text) || !strings.Contains(rest, "needle") {
+		t.Errorf("excerpt of %d bytes: start %d bytes %.20q…, rest %d bytes %.20q…", len(text), len(start), start[len(start)-20:], len(rest), rest)
+	}
+	// Of a text with no excerpt of its own, what the index reads of it.
+	huge := strings.Repeat("a ", 3*(HeadBytes+TailBytes)) + "last"
+	if start, rest := excerpt(Doc{Text: huge}); len(start)+len(rest) > HeadBytes+TailBytes || !strings.HasSuffix(rest, "last") {
+		t.Errorf("excerpt of a huge text: %d + %d bytes, ends %q", len(start), len(rest), rest[max(0, len(rest)-10):])
 	}
 }
 

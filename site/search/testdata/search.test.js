@@ -140,6 +140,26 @@ test("a prefix loads the shards of its first hundred terms, no more", async () =
   assert.strictEqual(fetched.filter((u) => u.startsWith("t/")).length, 1, "a prefix within a shard loads one");
 });
 
+test("a result shows a match past the start of its excerpt, loading the rest only then", async () => {
+  fetched.length = 0;
+  const { res, s } = await run("flakyretry ");
+  const doc = res.sessions[0].docs[0];
+  const start = await s.excerpt(doc);
+  assert.ok(!start[2].includes("flakyretry") && start[2].length <= 1000, "a block holds the start");
+  assert.ok(!fetched.some((u) => u.startsWith("r/")));
+  const row = await s.excerpt(doc, res.terms);
+  assert.ok(row[2].startsWith(start[2]), "the rest follows the start");
+  const parts = search.highlight(row[2], res.terms);
+  assert.deepStrictEqual(parts.filter((p) => p.mark).map((p) => p.text), ["flakyretry"]);
+  assert.strictEqual(parts[0].text, "…", "cut around the match");
+  assert.ok(fetched.some((u) => u.startsWith("r/")));
+  const near = await run("lorem ");
+  fetched.length = 0;
+  const head = await near.s.excerpt(near.res.sessions[0].docs[0], near.res.terms);
+  assert.ok(!fetched.some((u) => u.startsWith("r/")), "a match in the start needs no rest: " + fetched.join(" "));
+  assert.ok(head[2].length <= 1000);
+});
+
 test("highlight marks matched words around the first match", () => {
   const parts = search.highlight("a long line before the cache never hit at all", ["cache", "hit"], 30);
   assert.deepStrictEqual(parts.filter((p) => p.mark).map((p) => p.text), ["cache", "hit"]);
