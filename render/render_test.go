@@ -307,9 +307,9 @@ func FuzzMarkdown(f *testing.F) {
 func TestUnnumbered(t *testing.T) {
 	for in, want := range map[string]string{
 		"The file a.go has been updated. Here's the result:\n   350→\n   351→func f() {}": "The file a.go has been updated. Here's the result:\n\nfunc f() {}",
-		"     7\tvar x = 1\n":     "var x = 1\n",
+		"     7\tvar x = 1\n":  "var x = 1\n",
 		"exit 2\n12 files\n3→": "exit 2\n12 files\n",
-		"no numbers\tat all":    "no numbers\tat all",
+		"no numbers\tat all":   "no numbers\tat all",
 	} {
 		if got := Unnumbered(in); got != want {
 			t.Errorf("Unnumbered(%q) = %q, want %q", in, got, want)

@@ -53,7 +53,7 @@ func TestCorpusSearchMarksEveryHitInBrowser(t *testing.T) {
 				t.Errorf("%q: hit %s shows a read's line numbers: %q", q, h.Label, h.Text)
 			}
 		}
-		t.Logf("%q: %d hits, the rest of %d excerpt blocks loaded", q, len(got), run(t, ctx, deep))
+		t.Logf("%q: %d hits, %d files of rests of excerpts loaded", q, len(got), run(t, ctx, deep))
 	}
 	if errs := consoleErrors(); len(errs) > 0 {
 		t.Errorf("console errors: %v", errs)

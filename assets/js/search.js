@@ -383,12 +383,13 @@
   };
 
   // excerpt returns a document as [n, role, text, page of its session,
-  // title of its session], from its block: {"s": [[page, title], …],
-  // "r": [[n, role, text, session in s, 1 if the text goes on], …]}.
-  // Given the terms a query matched, the text is one a match is in: a
-  // block holds the start of each excerpt, and r/ the rest of those that
-  // go on, which is loaded only when no word of the start matches (a
-  // tool-use id and a link's address are found, not shown).
+  // title of its session, whether the text goes on], from its block: {"s": [[page, title], …],
+  // "r": [[n, role, text, session in s, file of its rest], …]}. Given
+  // the terms a query matched, the text is one a match is in: a block
+  // holds the start of each excerpt, and the text of one that goes on
+  // goes on in a file of rests, r/<file>.json ({"document": rest, …}),
+  // loaded only when no word of the start matches (a tool-use id and a
+  // link's address are found, not shown).
   Searcher.prototype.excerpt = function (doc, terms) {
     var self = this;
     var size = this.meta.block;
@@ -397,10 +398,11 @@
       var r = block.r[doc - b * size];
       if (!r) return r;
       var s = block.s[r[3]];
-      var row = [r[0], r[1], r[2], s[0], s[1]];
-      if (r[4] !== 1 || !terms || marks(r[2], terms).first >= 0) return row;
-      return self.file("r", b).then(function (rest) {
-        row[2] += rest[doc - b * size];
+      var row = [r[0], r[1], r[2], s[0], s[1], r.length > 4];
+      if (r.length < 5 || !terms || marks(r[2], terms).first >= 0) return row;
+      return self.file("r", r[4]).then(function (rests) {
+        row[2] += rests[doc] || "";
+        row[5] = false;
         return row;
       });
     });
@@ -436,8 +438,9 @@
   }
 
   // highlight splits text into pieces, marking the words whose terms were
-  // matched, around the first match: [{text, mark}].
-  function highlight(text, terms, width) {
+  // matched, around the first match: [{text, mark}]. A cut is shown as
+  // "…", and so is the end of a text that goes on (more).
+  function highlight(text, terms, width, more) {
     width = width || 240;
     var m = marks(text, terms);
     var start = Math.max(0, (m.first < 0 ? 0 : m.first) - width / 3);
@@ -448,7 +451,7 @@
       out.push({ text: p.text, mark: p.mark });
     });
     if (start > 0) out.unshift({ text: "…", mark: false });
-    if (end < text.length) out.push({ text: "…", mark: false });
+    if (end < text.length || more) out.push({ text: "…", mark: false });
     return out;
   }
 
@@ -581,7 +584,7 @@
         link.href = pageURL(row[3]) + (row[0] ? "#m-" + row[0] : "");
         link.appendChild(el("span", "search-hit-role", row[0] ? "#" + row[0] + " " + roles[row[1]] : "session"));
         var text = el("span", "search-hit-text");
-        highlight(row[2], terms).forEach(function (p) {
+        highlight(row[2], terms, 0, row[5]).forEach(function (p) {
           text.appendChild(p.mark ? el("mark", "", p.text) : document.createTextNode(p.text));
         });
         link.appendChild(text);

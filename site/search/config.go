@@ -16,8 +16,10 @@ type Config struct {
 }
 
 // Parts are what the index can hold of a session: prompts, the assistant's
-// text, thinking, tool names and call ids, commands, paths (files,
-// patterns, URLs), what tools printed, and files as the agent read them.
+// text, thinking, tool names and call ids, commands (what a call asks:
+// its command line, what it writes, an edit's new text, a plan, a
+// prompt), paths (files, patterns, URLs), what tools printed, and files
+// as the agent read them.
 var Parts = []string{"prompts", "assistant", "thinking", "tools", "commands", "paths", "output", "files"}
 
 // DefaultInclude leaves out thinking, and files as the agent read them:

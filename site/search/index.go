@@ -50,6 +50,7 @@ const (
 	maxTokenLen = 64       // longer runs (base64, hashes of hashes) are not words anyone types
 	maxSuffixes = 3        // of a path, the parts after its last three '/' are terms too
 	excerptLen  = 1000     // bytes of a document's excerpt in its block: the rest is loaded only for a result whose match lies past them
+	restTarget  = 4 << 10  // bytes of the rests of excerpts per file before a new one starts
 	shardTarget = 32 << 10 // bytes of JSON per shard before a new one starts
 	BlockDocs   = 16       // documents per excerpt file: a result downloads one small block
 	// PosGroup is how many shards' positions share a file: only a phrase
@@ -99,9 +100,12 @@ type Index struct {
 	projects, agents, models []string
 	lists                    spill // every appended term's lists, until Write
 	docs                     int
-	frags                    []fragment // of documents not yet written in a block
-	blocks                   int        // of excerpts written
-	build                    hash.Hash  // of everything written, for the build id
+	frags                    []fragment     // of documents not yet written in a block
+	blocks                   int            // of excerpts written
+	rests                    map[int]string // the rests of excerpts not yet written, by document
+	restSize                 int            // their bytes
+	restFiles                int            // written
+	build                    hash.Hash      // of everything written, for the build id
 }
 
 type sessionRow struct {
@@ -112,12 +116,13 @@ type sessionRow struct {
 }
 
 type fragment struct {
-	n     int
-	role  int
-	text  string // the start of the excerpt, which its block holds
-	rest  string // the rest, in a file of the block's own; text+rest is the whole
-	path  string // the session's page and title: a result needs them with the excerpt
-	title string
+	n        int
+	role     int
+	text     string // the start of the excerpt, which its block holds
+	rest     string // the rest, in a file of rests (r/); text+rest is the whole
+	restFile int    // that file's number, once the fragment is appended
+	path     string // the session's page and title: a result needs them with the excerpt
+	title    string
 }
 
 // New returns an empty index that writes its files with write(name, data),
@@ -323,6 +328,11 @@ func (ix *Index) Append(p *Prepared) {
 	if ix.lists.full() {
 		ix.lists.flush()
 	}
+	for i := range p.frags {
+		if p.frags[i].rest != "" {
+			p.frags[i].restFile = ix.addRest(ix.docs+i, p.frags[i].rest)
+		}
+	}
 	ix.docs += len(p.frags)
 	ix.frags = append(ix.frags, p.frags...)
 	p.frags = nil
@@ -338,34 +348,55 @@ func (ix *Index) Append(p *Prepared) {
 // page a result links to and the title it shows, so that titles are
 // downloaded only for the results shown, with their excerpts, not in the
 // eager table for every session. A row whose excerpt goes on past its
-// text ends with a 1, and r/b.json lists the rest of each row's excerpt
-// ("" for one that has none): a result whose match is past the start
-// loads it.
+// text ends with the number of the file of rests (r/) that holds the rest.
 func (ix *Index) writeBlock(n int) {
 	type block struct {
 		S [][2]string `json:"s"`
 		R [][]any     `json:"r"`
 	}
 	b := block{R: make([][]any, n)}
-	rests := make([]string, n)
-	more := false
 	for i, f := range ix.frags[:n] {
 		if k := len(b.S) - 1; k < 0 || b.S[k][0] != f.path {
 			b.S = append(b.S, [2]string{f.path, cut(f.title, titleLen)})
 		}
 		b.R[i] = []any{f.n, f.role, f.text, len(b.S) - 1}
 		if f.rest != "" {
-			b.R[i] = append(b.R[i], 1)
-			rests[i], more = f.rest, true
+			b.R[i] = append(b.R[i], f.restFile)
 		}
 	}
-	name := strconv.Itoa(ix.blocks) + ".json"
-	ix.put("f/"+name, ix.marshal(b))
-	if more {
-		ix.put("r/"+name, ix.marshal(rests))
-	}
+	ix.put("f/"+strconv.Itoa(ix.blocks)+".json", ix.marshal(b))
 	ix.blocks++
 	ix.frags = slices.Delete(ix.frags, 0, n)
+}
+
+// addRest adds the rest of a document's excerpt to the file of rests
+// being filled, and returns the file's number. A file of rests is
+// {"document": rest, …}, of documents one after another, and about
+// restTarget bytes: a result whose match lies past the start of its
+// excerpt loads the one file, a few kilobytes, and only such a result
+// does. Most rests are a few hundred bytes, so a file a block (or a
+// document) made many files of a few, and others of sixteen long ones.
+func (ix *Index) addRest(doc int, rest string) int {
+	if ix.rests == nil {
+		ix.rests = map[int]string{}
+	}
+	ix.rests[doc] = rest
+	ix.restSize += len(rest)
+	n := ix.restFiles
+	if ix.restSize >= restTarget {
+		ix.writeRests()
+	}
+	return n
+}
+
+// writeRests writes the file of rests being filled, if it holds any.
+func (ix *Index) writeRests() {
+	if len(ix.rests) == 0 {
+		return
+	}
+	ix.put("r/"+strconv.Itoa(ix.restFiles)+".json", ix.marshal(ix.rests))
+	ix.rests, ix.restSize = nil, 0
+	ix.restFiles++
 }
 
 // marshal is v as JSON; a failure is Write's to report.
@@ -758,6 +789,7 @@ func (ix *Index) Write() error {
 	if len(ix.frags) > 0 {
 		ix.writeBlock(len(ix.frags))
 	}
+	ix.writeRests()
 	// Terms come from the spill in order, with their lists whole, and are
 	// cut into shards as they come; a group of PosGroup shards at a time
 	// is encoded and written by other goroutines while the next is read.

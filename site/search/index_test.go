@@ -312,6 +312,68 @@ func TestWriteErrorsAreReported(t *testing.T) {
 	}
 }
 
+// The rest of a long excerpt is in a file of rests of about restTarget
+// bytes, which the excerpt's row names; a short excerpt has none.
+func TestRestsFillFilesOfTheirOwn(t *testing.T) {
+	dir := t.TempDir()
+	ix := New(nil, dirWriter(dir))
+	var docs []Doc
+	for i := range 40 {
+		docs = append(docs, Doc{N: i, Text: fmt.Sprintf("doc%d ", i) + strings.Repeat("filler words ", 100*(i%3))})
+	}
+	ix.Append(Prepare(Session{Path: "a/"}, docs[:25]))
+	ix.Append(Prepare(Session{Path: "b/"}, docs[25:]))
+	if err := ix.Write(); err != nil {
+		t.Fatal(err)
+	}
+	files := map[int]map[string]string{}
+	for b := 0; b*BlockDocs < len(docs); b++ {
+		var block struct{ R [][]any }
+		raw, _ := os.ReadFile(filepath.Join(dir, "f", strconv.Itoa(b)+".json"))
+		if err := json.Unmarshal(raw, &block); err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range block.R {
+			doc := b*BlockDocs + i
+			start, rest := excerpt(docs[doc])
+			if rest == "" {
+				if len(r) != 4 {
+					t.Errorf("doc %d has no rest, its row %.80v names a file", doc, r)
+				}
+				continue
+			}
+			if len(r) != 5 || r[2] != start {
+				t.Fatalf("doc %d: row %.80v", doc, r)
+			}
+			k := int(r[4].(float64))
+			if files[k] == nil {
+				var f map[string]string
+				raw, err := os.ReadFile(filepath.Join(dir, "r", strconv.Itoa(k)+".json"))
+				if err != nil || json.Unmarshal(raw, &f) != nil {
+					t.Fatalf("r/%d.json: %v", k, err)
+				}
+				files[k] = f
+			}
+			if got := files[k][strconv.Itoa(doc)]; got != rest {
+				t.Errorf("doc %d: r/%d.json holds %.40q…, want %.40q…", doc, k, got, rest)
+			}
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, "r"))
+	if len(entries) != len(files) || len(files) < 3 {
+		t.Errorf("%d files of rests, %d named by rows", len(entries), len(files))
+	}
+	for k, f := range files {
+		size := 0
+		for _, r := range f {
+			size += len(r)
+		}
+		if size > restTarget+3000 || k < len(files)-1 && size < restTarget {
+			t.Errorf("r/%d.json holds %d bytes of rests", k, size)
+		}
+	}
+}
+
 func TestShortestAfter(t *testing.T) {
 	for _, c := range []struct{ prev, first, want string }{
 		{"apple", "banana", "b"}, {"apple", "apricot", "apr"}, {"ab", "abc", "abc"}, {"日本", "日本語", "日本語"}, {"a", "é", "é"},

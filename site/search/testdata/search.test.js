@@ -158,6 +158,10 @@ test("a result shows a match past the start of its excerpt, loading the rest onl
   const head = await near.s.excerpt(near.res.sessions[0].docs[0], near.res.terms);
   assert.ok(!fetched.some((u) => u.startsWith("r/")), "a match in the start needs no rest: " + fetched.join(" "));
   assert.ok(head[2].length <= 1000);
+  assert.strictEqual(head[5], true, "its text goes on");
+  const shown = search.highlight(head[2], near.res.terms, 2000, head[5]);
+  assert.strictEqual(shown[shown.length - 1].text, "…", "the end of a start that goes on is marked as a cut");
+  assert.strictEqual(row[5], false, "a whole excerpt does not go on");
 });
 
 test("highlight marks matched words around the first match", () => {
