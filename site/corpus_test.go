@@ -124,16 +124,9 @@ func TestReleasedSessionsBuildTheSameSite(t *testing.T) {
 // sessions show their first message on the first screen, on a laptop and
 // on a phone; and axe finds no serious violation on them in either theme.
 func TestCorpusPagesInBrowser(t *testing.T) {
-	corpus, dir := corpusSite(t)
 	axe := axeSource(t)
 	ctx, consoleErrors := browser(t)
-	cfg, _, err := build(t, dir, map[string]any{"contentDir": corpus})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(http.FileServer(http.Dir(cfg.Destination)))
-	t.Cleanup(srv.Close)
-	base := srv.URL + "/"
+	cfg, base := servedCorpus(t)
 	pages := []string{"", "stats/"}
 	projects, _ := filepath.Glob(filepath.Join(cfg.Destination, "projects", "*", "index.html"))
 	for _, p := range projects {
@@ -186,4 +179,18 @@ func longestSessions(t *testing.T, dest string, n int) []string {
 		out = append(out, p.path)
 	}
 	return out
+}
+
+// servedCorpus builds the shared corpus's site and serves it until the
+// test ends: its config and its address.
+func servedCorpus(t *testing.T) (*Config, string) {
+	t.Helper()
+	corpus, dir := corpusSite(t)
+	cfg, _, err := build(t, dir, map[string]any{"contentDir": corpus})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(cfg.Destination)))
+	t.Cleanup(srv.Close)
+	return cfg, srv.URL + "/"
 }

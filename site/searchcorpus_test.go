@@ -1,8 +1,6 @@
 package site
 
 import (
-	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"testing"
 
@@ -16,14 +14,8 @@ import (
 // excerpt shows the "351→" numbers Claude Code puts before the lines it
 // reads and quotes.
 func TestCorpusSearchMarksEveryHitInBrowser(t *testing.T) {
-	corpus, dir := corpusSite(t)
 	ctx, consoleErrors := browser(t)
-	cfg, _, err := build(t, dir, map[string]any{"contentDir": corpus})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(http.FileServer(http.Dir(cfg.Destination)))
-	t.Cleanup(srv.Close)
+	_, base := servedCorpus(t)
 	type hit struct {
 		Label, Text string
 		Marks       int
@@ -40,7 +32,7 @@ func TestCorpusSearchMarksEveryHitInBrowser(t *testing.T) {
 	numbered := regexp.MustCompile(`\d+→`)
 	deep := chromedp.Evaluate[int](`performance.getEntriesByType("resource").filter(e => e.name.includes("/search/r/")).length`)
 	for _, q := range []string{"file", "test", "error", "the"} {
-		do(t, ctx, chromedp.Navigate(srv.URL+"/search/?q="+q+"+"), filled)
+		do(t, ctx, chromedp.Navigate(base+"search/?q="+q+"+"), filled)
 		got := run(t, ctx, hits)
 		if len(got) < 10 {
 			t.Errorf("%q: %d hits on the first page", q, len(got))
