@@ -4,7 +4,7 @@ package transcriptsite
 
 import "embed"
 
-//go:generate go run ./internal/gencss
+//go:generate go run ./cmd/gencss
 
 // FS holds the theme's templates/ and assets/, the demo content/ and the
 // demo config.yaml.

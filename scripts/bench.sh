@@ -166,6 +166,6 @@ if [ -n "${PAGEFIND:-}" ] && [ -d "$work/site-1000/public-1" ]; then
 		PAGEFIND=$work/pagefind/node_modules/@pagefind/linux-x64/bin/pagefind_extended
 	fi
 	echo
-	go run ./internal/benchsearch -site "$work/site-1000/public-1" -pagefind "$PAGEFIND" \
+	go run ./cmd/benchsearch -site "$work/site-1000/public-1" -pagefind "$PAGEFIND" \
 		-q "retry,stream handler error,E0382,danly/response.py,toolu_01kpWpL0EOpRm31BNzQhdhT7,smap/danly"
 fi

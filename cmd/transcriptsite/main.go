@@ -27,6 +27,7 @@ import (
 
 	transcriptsite "github.com/transcriptsite/transcriptsite"
 	"github.com/transcriptsite/transcriptsite/ingest"
+	_ "github.com/transcriptsite/transcriptsite/ingest/agents" // the agents whose sessions it reads
 	"github.com/transcriptsite/transcriptsite/internal/heap"
 	"github.com/transcriptsite/transcriptsite/internal/suggest"
 	"github.com/transcriptsite/transcriptsite/render"

@@ -758,7 +758,7 @@ func (b *gmBuilder) message(e *gmEntry) *transcript.Message {
 			m.Parts = append(m.Parts, b.toolCall(e.line, &rec.ToolCalls[i])...)
 		}
 		if t := rec.Tokens; t != nil {
-			m.Usage = Usage(t.Input, t.Output, t.Cached, t.Thoughts, t.Tool)
+			m.Usage = ingest.GeminiUsage(t.Input, t.Output, t.Cached, t.Thoughts, t.Tool)
 		}
 	case "info", "warning", "error":
 		m.Role, m.Meta = transcript.System, true
@@ -782,13 +782,6 @@ func (b *gmBuilder) message(e *gmEntry) *transcript.Message {
 // log (logs.json) holds only what the user typed.
 func (b *gmBuilder) injected(text string) bool {
 	return Tools.IsInjected(text) || continuation[strings.TrimSpace(text)] && b.s.Meta[gmOrigin] != gmPrompts
-}
-
-// Usage converts Gemini's token counts (the API's usageMetadata): the
-// prompt count includes the cached content, and thoughts and tool-use
-// prompts are counted apart from the prompt and the reply.
-func Usage(prompt, candidates, cached, thoughts, tool int64) transcript.Usage {
-	return transcript.Usage{Input: max(prompt-cached, 0) + tool, Output: candidates + thoughts, CacheRead: cached, Reasoning: thoughts}
 }
 
 // gmText flattens content to its text.

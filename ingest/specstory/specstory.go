@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/transcriptsite/transcriptsite/ingest"
-	"github.com/transcriptsite/transcriptsite/ingest/gemini"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -87,10 +86,10 @@ type ssUsage struct {
 
 // usage converts the counts as each provider wrote them: Claude's and
 // Droid's input leaves out what the cache held, Codex's and Gemini's
-// includes it (see gemini.Usage).
+// includes it (see ingest.GeminiUsage).
 func (u ssUsage) usage() transcript.Usage {
 	if u.CachedTokens+u.ThoughtTokens+u.ToolTokens > 0 {
-		g := gemini.Usage(u.InputTokens, u.OutputTokens, u.CachedTokens, u.ThoughtTokens, u.ToolTokens)
+		g := ingest.GeminiUsage(u.InputTokens, u.OutputTokens, u.CachedTokens, u.ThoughtTokens, u.ToolTokens)
 		g.CacheWrite = u.CacheCreationInputTokens
 		return g
 	}

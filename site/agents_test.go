@@ -1,4 +1,4 @@
 package site
 
-// A site reads the sessions of every agent transcriptsite knows.
+// The site's tests read the sessions of every agent, as the command does.
 import _ "github.com/transcriptsite/transcriptsite/ingest/agents"

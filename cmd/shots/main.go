@@ -2,7 +2,7 @@
 // Chromium, at a desktop and a phone width, light and dark, so a change to
 // how sessions look can be looked at before it lands:
 //
-//	go run ./internal/shots -site public -out /tmp/shots /sessions/x/ '/sessions/y/#m12'
+//	go run ./cmd/shots -site public -out /tmp/shots /sessions/x/ '/sessions/y/#m12'
 //
 // A path may end in #anchor: the shot starts there. Shots are of the
 // viewport, -height pixels tall (0: the whole page); -open opens every

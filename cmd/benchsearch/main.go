@@ -3,7 +3,7 @@
 // query takes once its shards are loaded, for transcriptsite's search and,
 // given -pagefind, for Pagefind's index of the same site.
 //
-//	go run ./internal/benchsearch -site public -pagefind node_modules/@pagefind/linux-x64/bin/pagefind_extended
+//	go run ./cmd/benchsearch -site public -pagefind node_modules/@pagefind/linux-x64/bin/pagefind_extended
 //
 // The site is served from memory with gzip, as GitHub Pages serves it,
 // to a browser window of -window pixels: the search page loads the
