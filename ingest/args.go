@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,6 +29,7 @@ type ArgNames struct {
 	Agent     []string // the kind of subagent a task starts
 	Desc      []string // what the call is for
 	Offset    []string // the line a read starts at, as shown
+	Limit     []string // how many lines a read reads at most
 	Start     []string // the line a read's excerpt is numbered from
 	Content   []string // what a write writes
 	Old, New  []string // an edit's old and new text
@@ -62,6 +64,7 @@ var CommonArgs = &ArgNames{
 	Agent:     []string{"subagent_type", "agent"},
 	Desc:      []string{"description"},
 	Offset:    []string{"offset"},
+	Limit:     []string{"limit"},
 	Start:     []string{"offset", "line", "start_line"},
 	Content:   []string{"content", "contents", "text"},
 	Old:       []string{"old_string", "old_str", "oldString"},
@@ -78,7 +81,9 @@ var CommonArgs = &ArgNames{
 		"url", "description", "prompt", "subject", "absolute_path", "dir_path"},
 }
 
-// Fill sets c.Args from its input and its result, by the names in n.
+// Fill sets c.Args from its input and its result, by the names in n,
+// and lists in Args.Rest the fields of the input the call's view does not
+// show otherwise.
 func (n *ArgNames) Fill(c *transcript.ToolCall) {
 	n.once.Do(func() {
 		n.keep = map[string]bool{}
@@ -91,40 +96,46 @@ func (n *ArgNames) Fill(c *transcript.ToolCall) {
 	in := parseInput(c.Input, n.keep)
 	a := &c.Args
 	a.Command = command(c.Input, in, n.Command, c.Kind == transcript.ShellTool)
-	a.Description = in.first(n.Desc)
-	a.URL = in.first(n.URL)
-	a.Prompt = in.first(n.Prompt)
-	a.Agent = in.first(n.Agent)
-	a.Questions = questions(c)
-	if p := in.first(n.Plan); !strings.HasPrefix(p, "[") && !strings.HasPrefix(p, "{") {
-		a.Plan = p
+	in.took(argCommand, in.pick(n.Command))
+	a.Description = in.take(argDesc, n.Desc)
+	a.URL = in.take(argURL, n.URL)
+	a.Prompt = in.take(argPrompt, n.Prompt)
+	a.Agent = in.take(argAgent, n.Agent)
+	if a.Questions = questions(c); a.Questions != nil {
+		in.took(argQuestions, "questions")
 	}
-	a.Path = in.first(n.Path)
+	if p := in.take(argPlan, n.Plan); !strings.HasPrefix(p, "[") && !strings.HasPrefix(p, "{") {
+		a.Plan = p
+	} else {
+		in.from[argPlan] = nil // a task list, not a plan
+	}
+	a.Path = in.take(argPath, n.Path)
 	switch c.Kind {
 	case transcript.SearchTool:
 		n.search(c, in)
 	case transcript.ReadTool:
-		a.Offset = in.first(n.Offset)
+		a.Offset, a.Limit = in.take(argOffset, n.Offset), in.take(argLimit, n.Limit)
 		a.Start, _ = strconv.Atoi(in.first(n.Start))
 	case transcript.WriteTool:
-		a.Path, a.Content = in.first(n.WritePath), in.first(n.Content)
+		a.Path, a.Content = in.take(argPath, n.WritePath), in.take(argContent, n.Content)
 	case transcript.EditTool:
 		n.edits(c, in)
 	case transcript.TaskTool:
 		a.Todos = n.todos(in)
 	}
 	a.Summary = cmpOr(a.Summary, command(c.Input, in, n.Command, true), in.first(n.Summary))
+	a.Rest = rest(c, in)
 }
 
 // search sets what a search looks for and where, and the pages a web
 // search found.
-func (n *ArgNames) search(c *transcript.ToolCall, in input) {
+func (n *ArgNames) search(c *transcript.ToolCall, in *input) {
 	a := &c.Args
-	a.Pattern = in.first(n.Pattern)
+	a.Pattern = in.take(argPattern, n.Pattern)
 	a.Query = in.first(n.Query) != ""
-	a.Path = in.first(n.SearchIn)
+	a.Path = in.take(argPath, n.SearchIn)
 	if in.first(n.Beside) != "" {
-		a.Files = in.first(n.Files)
+		a.Files = in.take(argFiles, n.Files)
 	}
 	a.Summary = a.Pattern
 	if r := c.Result; r != nil && !r.IsError && r.Output != "" {
@@ -135,20 +146,32 @@ func (n *ArgNames) search(c *transcript.ToolCall, in input) {
 // edits sets the replacements an edit makes: one old/new pair, an array
 // of them, or a patch (the whole input of a freeform tool such as
 // apply_patch).
-func (n *ArgNames) edits(c *transcript.ToolCall, in input) {
+func (n *ArgNames) edits(c *transcript.ToolCall, in *input) {
 	a := &c.Args
 	if old, new := in.first(n.Old), in.first(n.New); old != "" || new != "" {
 		a.Edits = []transcript.Edit{{Old: old, New: new}}
+		in.took(argEdits, in.pick(n.Old), in.pick(n.New))
+		in.took(argEdits, append(in.empty(n.Old), in.empty(n.New)...)...)
 		return
 	}
-	if edits := in.first(n.Edits); strings.HasPrefix(edits, "[") {
-		for _, e := range jsonObjects(edits) {
+	if key := in.pick(n.Edits); strings.HasPrefix(in.fields[key], "[") {
+		in.took(argEdits, key)
+		for i, e := range jsonObjects(in.fields[key]) {
 			o := parseInput(e, n.keep)
-			a.Edits = append(a.Edits, transcript.Edit{Old: o.first(n.EditOld), New: o.first(n.EditNew)})
+			a.Edits = append(a.Edits, transcript.Edit{Old: o.take(argOld, n.EditOld), New: o.take(argNew, n.EditNew)})
+			// What else an edit of the array says (Claude Code's
+			// replace_all) is listed as the element's: "edits[1].replace_all".
+			for _, f := range o.unshown(e, argOld, argNew) {
+				f.Name = key + "[" + strconv.Itoa(i) + "]." + f.Name
+				if in.inner == nil {
+					in.inner = map[string][]transcript.Field{}
+				}
+				in.inner[key] = append(in.inner[key], f)
+			}
 		}
 		return
 	}
-	a.Patch = in.first(n.Patch)
+	a.Patch = in.take(argEdits, n.Patch)
 	if a.Patch == "" && !strings.HasPrefix(strings.TrimSpace(c.Input), "{") {
 		a.Patch = c.Input
 	}
@@ -157,13 +180,14 @@ func (n *ArgNames) edits(c *transcript.ToolCall, in input) {
 // todos reads a task list: Claude TodoWrite (todos: content, status),
 // Codex update_plan (plan: step, status), Gemini write_todos (todos:
 // description, status).
-func (n *ArgNames) todos(in input) []transcript.Todo {
+func (n *ArgNames) todos(in *input) []transcript.Todo {
 	var out []transcript.Todo
 	for _, key := range n.Todos {
-		for _, o := range jsonObjects(in.first([]string{key})) {
+		for _, o := range jsonObjects(in.fields[key]) {
 			item := parseInput(o, n.keep)
 			if text := item.first(n.TodoText); text != "" {
 				out = append(out, transcript.Todo{Text: text, Status: item.first(n.Status)})
+				in.took(argTodos, key)
 			}
 		}
 	}
@@ -182,7 +206,7 @@ func cmpOr(vals ...string) string {
 // command returns the command line an input names, joined when it is an
 // argv array; or, when free is set, the input itself when it is not JSON
 // (a command written as text).
-func command(raw string, in input, names []string, free bool) string {
+func command(raw string, in *input, names []string, free bool) string {
 	if v := in.first(names); v != "" {
 		var argv []string
 		if strings.HasPrefix(v, "[") && Unmarshal([]byte(v), &argv) == nil {
@@ -199,48 +223,208 @@ func command(raw string, in input, names []string, free bool) string {
 // input is the top-level fields of a tool's JSON input, each as text: a
 // string as it is, null as "", anything else as its JSON. It is empty when
 // the input is not an object or does not parse to its end.
-type input map[string]string
+type input struct {
+	fields map[string]string // the fields kept, by name
+	names  []string          // the name of every field, in the input's order, once each
+	// from names, for each of the Args a view may show, the fields its
+	// value came from: the fields a page shows there.
+	from [nArgs][]string
+	// inner are fields inside a field's value that its view does not
+	// show, by the field's name: "edits[1].replace_all".
+	inner map[string][]transcript.Field
+}
 
-// parseInput reads the input s once, keeping only the fields named in
-// keep, so that a large value no one asks for is not copied. The last of
-// repeated names wins, as in encoding/json.
-func parseInput(s string, keep map[string]bool) input {
+// arg is one of the Args a view may show.
+type arg uint8
+
+const (
+	argPath arg = iota
+	argCommand
+	argDesc
+	argURL
+	argPrompt
+	argAgent
+	argQuestions
+	argPlan
+	argPattern
+	argFiles
+	argOffset
+	argLimit
+	argContent
+	argEdits
+	argTodos
+	argOld // an element of an edits array's old text
+	argNew // and its new text
+	nArgs
+)
+
+// parseInput reads the input s once, keeping the values of only the
+// fields named in keep, so that a large value no one asks for is not
+// copied. The last of repeated names wins, as in encoding/json.
+func parseInput(s string, keep map[string]bool) *input {
+	in := &input{fields: map[string]string{}}
+	ok := eachField(s, func(name string) bool { return keep[name] }, func(name string, v jsontext.Value) {
+		if !slices.Contains(in.names, name) {
+			in.names = append(in.names, name)
+		}
+		if v != nil {
+			in.fields[name] = valueText(v)
+		}
+	})
+	if !ok {
+		return &input{}
+	}
+	return in
+}
+
+// eachField calls f with the name of each top-level field of the JSON
+// object s, in order, and its value when read says to read it (nil when
+// not). It reports whether s is an object that parses to its end.
+func eachField(s string, read func(name string) bool, f func(name string, v jsontext.Value)) bool {
 	if !strings.HasPrefix(strings.TrimLeft(s, " \t\r\n"), "{") {
-		return nil
+		return false
 	}
 	dec := jsontext.NewDecoder(strings.NewReader(s), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return nil
+		return false
 	}
-	in := input{}
 	for dec.PeekKind() != '}' {
 		tok, err := dec.ReadToken()
 		if err != nil {
-			return nil
+			return false
 		}
 		name := tok.String()
-		if !keep[name] {
+		if !read(name) {
 			if dec.SkipValue() != nil {
-				return nil
+				return false
 			}
+			f(name, nil)
 			continue
 		}
 		v, err := dec.ReadValue()
 		if err != nil {
-			return nil
+			return false
 		}
-		in[name] = valueText(v)
+		f(name, v)
 	}
-	if _, err := dec.ReadToken(); err != nil {
+	_, err := dec.ReadToken()
+	return err == nil
+}
+
+// take returns the value of the first of names the input has, not
+// empty, and notes its field as the one a's value came from, with those
+// of names that are empty or null: a view that shows a's value shows
+// all that they say.
+func (in *input) take(a arg, names []string) string {
+	k := in.pick(names)
+	in.from[a] = nil
+	in.took(a, k)
+	in.took(a, in.empty(names)...)
+	return in.fields[k]
+}
+
+// took notes the fields named as ones a's value came from.
+func (in *input) took(a arg, names ...string) {
+	for _, k := range names {
+		if k != "" && !slices.Contains(in.from[a], k) {
+			in.from[a] = append(in.from[a], k)
+		}
+	}
+}
+
+// views lists, by the name of a view (transcript.ToolCall.View), the Args
+// it shows. A view not listed shows the input whole, as JSON.
+var views = map[string][]arg{
+	"shell":     {argCommand, argDesc},
+	"read":      {argPath, argOffset, argLimit},
+	"write":     {argPath, argContent},
+	"edit":      {argPath, argEdits},
+	"search":    {argPattern, argPath, argFiles},
+	"websearch": {argPattern, argPath, argFiles},
+	"web":       {argURL, argPrompt},
+	"subagent":  {argAgent, argDesc, argPrompt},
+	"todo":      {argTodos},
+	"plan":      {argPlan},
+	"question":  {argQuestions},
+}
+
+// rest returns the fields of c's input its view does not show, in the
+// input's order, each with the fields inside it that the view does not
+// show either. It is nil when the view shows the input whole: one not
+// listed in views, or a shell call's with no command.
+func rest(c *transcript.ToolCall, in *input) []transcript.Field {
+	shows, ok := views[c.View()]
+	if !ok || c.View() == "shell" && c.Args.Command == "" {
 		return nil
 	}
-	return in
+	fields := in.unshown(c.Input, shows...)
+	var out []transcript.Field
+	for _, name := range in.names {
+		if len(fields) > 0 && fields[0].Name == name {
+			out = append(out, fields[0]) // listed whole
+			fields = fields[1:]
+		} else {
+			out = append(out, in.inner[name]...)
+		}
+	}
+	return out
+}
+
+// unshown returns the fields of the input s, parsed as in, that are none
+// of those the args shown came from, in order, each value as Field says.
+func (in *input) unshown(s string, shown ...arg) []transcript.Field {
+	rest := map[string]bool{}
+	for _, k := range in.names {
+		rest[k] = true
+	}
+	for _, a := range shown {
+		for _, k := range in.from[a] {
+			delete(rest, k)
+		}
+	}
+	if len(rest) == 0 {
+		return nil
+	}
+	var out []transcript.Field
+	eachField(s, func(name string) bool { return rest[name] }, func(name string, v jsontext.Value) {
+		if v == nil {
+			return
+		}
+		if i := slices.IndexFunc(out, func(f transcript.Field) bool { return f.Name == name }); i >= 0 {
+			out = slices.Delete(out, i, i+1) // the last of repeated names
+		}
+		out = append(out, transcript.Field{Name: name, Value: fieldText(v)})
+	})
+	slices.SortStableFunc(out, func(a, b transcript.Field) int {
+		return slices.Index(in.names, a.Name) - slices.Index(in.names, b.Name)
+	})
+	return out
+}
+
+// fieldText is a field's value as a page lists it: a string as it is
+// (an empty one as ""), anything else as JSON, on one line when it is
+// short and indented when not.
+func fieldText(v jsontext.Value) string {
+	if v.Kind() == '"' {
+		var str string
+		if Unmarshal(v, &str) == nil && str != "" {
+			return str
+		}
+	}
+	v = v.Clone()
+	if v.Compact() != nil {
+		return string(v)
+	}
+	if len(v) > 60 && (v.Kind() == '{' || v.Kind() == '[') {
+		v.Indent(jsontext.WithIndent("  "))
+	}
+	return string(v)
 }
 
 // all lists every list of names n holds.
 func (n *ArgNames) all() [][]string {
 	return [][]string{n.Path, n.WritePath, n.SearchIn, n.Command, n.Pattern, n.Query, n.Files, n.Beside,
-		n.URL, n.Prompt, n.Agent, n.Desc, n.Offset, n.Start, n.Content, n.Old, n.New, n.Edits, n.EditOld,
+		n.URL, n.Prompt, n.Agent, n.Desc, n.Offset, n.Limit, n.Start, n.Content, n.Old, n.New, n.Edits, n.EditOld,
 		n.EditNew, n.Patch, n.Plan, n.Todos, n.TodoText, n.Status, n.Summary}
 }
 
@@ -260,13 +444,27 @@ func valueText(v jsontext.Value) string {
 }
 
 // first returns the value of the first of names the input has, not empty.
-func (in input) first(names []string) string {
+func (in *input) first(names []string) string { return in.fields[in.pick(names)] }
+
+// pick returns the first of names the input has, not empty; "" if none.
+func (in *input) pick(names []string) string {
 	for _, k := range names {
-		if v := in[k]; v != "" {
-			return v
+		if in.fields[k] != "" {
+			return k
 		}
 	}
 	return ""
+}
+
+// empty returns those of names the input has empty or null.
+func (in *input) empty(names []string) []string {
+	var out []string
+	for _, k := range names {
+		if v, ok := in.fields[k]; ok && v == "" {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // jsonObjects returns the elements of a JSON array of objects, each as

@@ -86,7 +86,7 @@ func TestArgsFiles(t *testing.T) {
 	if patch.Patch == "" || patch.Edits != nil {
 		t.Errorf("apply_patch: %+v", patch)
 	}
-	if read := fill(transcript.ReadTool, `{"path":"x.go","offset":5}`, nil); read.Path != "x.go" || read.Offset != "5" || read.Start != 5 {
+	if read := fill(transcript.ReadTool, `{"path":"x.go","offset":5,"limit":20}`, nil); read.Path != "x.go" || read.Offset != "5" || read.Start != 5 || read.Limit != "20" {
 		t.Errorf("read: %+v", read)
 	}
 	if w := fill(transcript.WriteTool, `{"filePath":"x.go","contents":"package x"}`, nil); w.Path != "x.go" || w.Content != "package x" {
@@ -111,5 +111,58 @@ func TestArgsTasks(t *testing.T) {
 	task := fill(transcript.TaskTool, `{"description":"Find it","subagent_type":"Explore","prompt":"Look"}`, nil)
 	if task.Agent != "Explore" || task.Description != "Find it" || task.Prompt != "Look" || task.Summary != "Find it" {
 		t.Errorf("task: %+v", task)
+	}
+}
+
+// The fields of an input its call's view does not show are listed in
+// Rest, in the input's order: a string as it is, anything else as JSON;
+// those the view shows are not, nor any when the view shows the input
+// whole.
+func TestArgsRest(t *testing.T) {
+	for _, c := range []struct {
+		kind transcript.ToolKind
+		in   string
+		want string
+	}{
+		// Claude Code's Bash: the command and what it is for show.
+		{transcript.ShellTool, `{"command":"make","description":"Build","timeout":120000,"run_in_background":true,"sandbox":{"network":false}}`,
+			`[{timeout 120000} {run_in_background true} {sandbox {"network":false}}]`},
+		{transcript.ShellTool, `{"command":"make","dangerouslyDisableSandbox":true,"description":""}`, `[{dangerouslyDisableSandbox true}]`},
+		// Codex's shell and exec_command, Gemini CLI's run_shell_command.
+		{transcript.ShellTool, `{"command":["bash","-lc","ls"],"workdir":"/w","timeout_ms":9000}`, `[{workdir /w} {timeout_ms 9000}]`},
+		{transcript.ShellTool, `{"cmd":"ls","yield_time_ms":2500,"max_output_tokens":4000}`, `[{yield_time_ms 2500} {max_output_tokens 4000}]`},
+		{transcript.ShellTool, `{"command":"ls","description":"List","dir_path":"web"}`, `[{dir_path web}]`},
+		// No command: the view shows the input whole.
+		{transcript.ShellTool, `{"task_id":"b1","block":true}`, `[]`},
+		{transcript.MCPTool, `{"issue":"X-1","fields":["a"]}`, `[]`},
+		{transcript.OtherTool, `{"level":3}`, `[]`},
+		{transcript.EditTool, `{"replace_all":true,"file_path":"a.go","old_string":"x","new_string":"y"}`, `[{replace_all true}]`},
+		{transcript.EditTool, `{"file_path":"a.go","old_string":"","new_string":"y"}`, `[]`}, // an empty old text is what the diff shows
+		{transcript.EditTool, `{"file_path":"a.go","edits":[{"old_string":"x","new_string":"y","replace_all":true},{"old_string":"p","new_string":"q"}],"note":"n"}`,
+			`[{edits[0].replace_all true} {note n}]`},
+		{transcript.ReadTool, `{"file_path":"a.go","offset":3,"limit":9,"pages":"1-2"}`, `[{pages 1-2}]`},
+		{transcript.SearchTool, `{"pattern":"x","path":"/s","glob":"*.go","type":"go","-n":true,"output_mode":"content"}`,
+			`[{type go} {-n true} {output_mode content}]`},
+		// An empty or null alternative of a field the view shows says nothing more.
+		{transcript.SearchTool, `{"type":"search","query":"q","pattern":null,"url":null}`, `[{type search} {url null}]`},
+		{transcript.WriteTool, `{"file_path":"a","content":"c","mode":"append"}`, `[{mode append}]`},
+		{transcript.WebTool, `{"url":"https://x.org","prompt":"p","max_length":5000}`, `[{max_length 5000}]`},
+		{transcript.TaskTool, `{"description":"d","prompt":"p","subagent_type":"x","model":"haiku","run_in_background":true}`,
+			`[{model haiku} {run_in_background true}]`},
+		{transcript.TaskTool, `{"explanation":"Why","plan":[{"step":"a","status":"pending"}]}`, `[{explanation Why}]`},
+		{transcript.OtherTool, `{"plan":"## P","launchSwarm":false}`, `[{launchSwarm false}]`},
+		// A value as text: a string with its newlines, JSON short on a
+		// line and long indented; the last of a repeated name, where it
+		// first was; an empty string as "".
+		{transcript.ShellTool, `{"command":"ls","env":{"A":"1"},"env":{"B":"2"},"note":"a\nb","empty":"","none":null,"long":[1111111111,2222222222,3333333333,4444444444,5555555555,6666666666]}`,
+			"[{env {\"B\":\"2\"}} {note a\nb} {empty \"\"} {none null} {long [\n  1111111111,\n  2222222222,\n  3333333333,\n  4444444444,\n  5555555555,\n  6666666666\n]}]"},
+	} {
+		got := fmt.Sprint(fill(c.kind, c.in, nil).Rest)
+		if c.want == "[]" && fill(c.kind, c.in, nil).Rest != nil {
+			t.Errorf("%s %s: Rest %q, want none", c.kind, c.in, got)
+		}
+		if got != c.want {
+			t.Errorf("%s %s:\nRest %q\nwant %q", c.kind, c.in, got, c.want)
+		}
 	}
 }

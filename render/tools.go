@@ -263,22 +263,8 @@ func ToolSummary(c *transcript.ToolCall) string {
 // then its kind's, then "generic". The first the theme has shows it, so a
 // site gives a kind of tool its own view by adding a file.
 func ToolViews(c *transcript.ToolCall) []string {
-	var special string
-	switch {
-	case len(c.Args.Questions) > 0:
-		special = "question"
-	case c.Args.Plan != "":
-		special = "plan"
-	case c.Kind == transcript.TaskTool && len(c.Args.Todos) > 0:
-		special = "todo"
-	case c.Kind == transcript.TaskTool:
-		special = "subagent"
-	case c.Kind == transcript.SearchTool && c.Args.Web != nil:
-		special = "websearch"
+	if v := c.View(); v != string(c.Kind) {
+		return []string{v, string(c.Kind), "generic"}
 	}
-	views := []string{string(c.Kind), "generic"}
-	if special != "" {
-		views = append([]string{special}, views...)
-	}
-	return views
+	return []string{string(c.Kind), "generic"}
 }

@@ -18,6 +18,7 @@ type Args struct {
 	Prompt      string // what a fetched page or a subagent is asked
 	Agent       string // the kind of subagent a task starts
 	Offset      string // the line a read starts at, as the agent wrote it
+	Limit       string // how many lines a read reads at most, as the agent wrote it
 	Start       int    // the line a read's excerpt is numbered from when it does not number itself; 0 when unknown
 	Content     string // what a write writes
 	Edits       []Edit // the replacements an edit makes
@@ -27,6 +28,37 @@ type Args struct {
 	Questions   []Question
 	// Web is what a web search found, read from its result.
 	Web *WebResults
+	// Rest are the fields of the input that the call's view does not show
+	// otherwise, in the input's order: a parameter newer than its reader,
+	// a flag such as a shell call's timeout. It is empty when the view
+	// shows the input whole (an MCP tool's, a tool of no known kind).
+	Rest []Field
+}
+
+// Field is a field of a tool call's input: its name, and its value as
+// text (a string as it is, anything else as JSON).
+type Field struct{ Name, Value string }
+
+// View names the view that shows a call: the one its Args call for (the
+// questions it asks, the plan it proposes, the task list it writes, the
+// subagent it starts, the pages a web search found), else its kind.
+// Templates name their views so (templates/partials/tools/), and ingest
+// knows by it which of the input's fields a page shows.
+func (c *ToolCall) View() string {
+	a := &c.Args
+	switch {
+	case len(a.Questions) > 0:
+		return "question"
+	case a.Plan != "":
+		return "plan"
+	case c.Kind == TaskTool && len(a.Todos) > 0:
+		return "todo"
+	case c.Kind == TaskTool:
+		return "subagent"
+	case c.Kind == SearchTool && a.Web != nil:
+		return "websearch"
+	}
+	return string(c.Kind)
 }
 
 // Edit is one replacement of old text by new in a file. Where the agent
