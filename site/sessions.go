@@ -147,6 +147,13 @@ func (b *builder) sideFiles(s *transcript.Session) ([]string, map[string]func() 
 				add(render.OutputFile(out), func() ([]byte, error) { return []byte(render.StripANSI(out)), nil })
 			}
 		}
+		if c := p.Call; c != nil {
+			for _, f := range c.Args.Rest { // a field of an input the page lists, too long to show whole
+				if v := f.Value; render.IsHuge(v) {
+					add(render.OutputFile(v), func() ([]byte, error) { return []byte(v), nil })
+				}
+			}
+		}
 	})
 	return names, data
 }
