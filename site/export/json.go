@@ -117,6 +117,7 @@ type Args struct {
 	Prompt      string     `json:"prompt,omitempty"`
 	Agent       string     `json:"agent,omitempty"`  // the kind of subagent a task starts
 	Offset      string     `json:"offset,omitempty"` // where a read starts, as written
+	Limit       string     `json:"limit,omitempty"`  // how many lines a read reads at most, as written
 	Start       int        `json:"start,omitempty"`  // the line a read's excerpt is numbered from
 	Content     string     `json:"content,omitempty"`
 	Edits       []Edit     `json:"edits,omitempty"`
@@ -125,6 +126,16 @@ type Args struct {
 	Todos       []Todo     `json:"todos,omitempty"`
 	Questions   []Question `json:"questions,omitempty"`
 	Web         *Web       `json:"web,omitempty"` // what a web search found
+	// Rest are the input's fields the call's view does not show otherwise,
+	// in the input's order.
+	Rest []Field `json:"rest,omitempty"`
+}
+
+// Field is a field of a call's input: a string value as it is, anything
+// else as JSON.
+type Field struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
 }
 
 // Edit is a replacement of old text by new.
@@ -436,9 +447,12 @@ func (img *Image) transcript() *transcript.Image {
 func args(a transcript.Args) *Args {
 	out := &Args{Summary: a.Summary, Path: a.Path, Command: a.Command, Description: a.Description,
 		Pattern: a.Pattern, Query: a.Query, Files: a.Files, URL: a.URL, Prompt: a.Prompt, Agent: a.Agent,
-		Offset: a.Offset, Start: a.Start, Content: a.Content, Patch: a.Patch, Plan: a.Plan}
+		Offset: a.Offset, Limit: a.Limit, Start: a.Start, Content: a.Content, Patch: a.Patch, Plan: a.Plan}
 	for _, e := range a.Edits {
 		out.Edits = append(out.Edits, Edit(e))
+	}
+	for _, f := range a.Rest {
+		out.Rest = append(out.Rest, Field(f))
 	}
 	for _, t := range a.Todos {
 		out.Todos = append(out.Todos, Todo(t))
@@ -465,9 +479,12 @@ func args(a transcript.Args) *Args {
 func (a *Args) transcript() transcript.Args {
 	out := transcript.Args{Summary: a.Summary, Path: a.Path, Command: a.Command, Description: a.Description,
 		Pattern: a.Pattern, Query: a.Query, Files: a.Files, URL: a.URL, Prompt: a.Prompt, Agent: a.Agent,
-		Offset: a.Offset, Start: a.Start, Content: a.Content, Patch: a.Patch, Plan: a.Plan}
+		Offset: a.Offset, Limit: a.Limit, Start: a.Start, Content: a.Content, Patch: a.Patch, Plan: a.Plan}
 	for _, e := range a.Edits {
 		out.Edits = append(out.Edits, transcript.Edit(e))
+	}
+	for _, f := range a.Rest {
+		out.Rest = append(out.Rest, transcript.Field(f))
 	}
 	for _, t := range a.Todos {
 		out.Todos = append(out.Todos, transcript.Todo(t))

@@ -268,20 +268,27 @@ func (w *mdWriter) call(c *transcript.ToolCall) {
 	w.result(c.Result)
 }
 
-// input writes a call's input as its page shows it: a command as shell, a
-// file written in the language of its name, an edit as a diff, anything
-// else as indented JSON. The JSON export keeps every input as it was.
+// input writes a call's input as its page shows it: a command as shell
+// with what it is for, a file written in the language of its name, an
+// edit as a diff, each with the input's other fields listed under it;
+// anything else as indented JSON. The JSON export keeps every input as it
+// was.
 func (w *mdWriter) input(c *transcript.ToolCall) {
 	switch c.Kind {
 	case transcript.ShellTool:
 		if cmd := c.Args.Command; cmd != "" && cmd != c.Input {
 			w.str(fence(cmd, "bash")...)
+			if d := inline(c.Args.Description); d != "" {
+				w.printf("\n%s\n", d)
+			}
+			w.fields(c.Args.Rest)
 			return
 		}
 	case transcript.WriteTool:
 		if a := c.Args; a.Path != "" {
 			w.printf("%s\n\n", code(a.Path))
 			w.str(fence(a.Content, strings.TrimPrefix(path.Ext(a.Path), "."))...)
+			w.fields(c.Args.Rest)
 			return
 		}
 	case transcript.EditTool:
@@ -290,6 +297,7 @@ func (w *mdWriter) input(c *transcript.ToolCall) {
 				w.printf("%s\n\n", code(fd.Path))
 				w.str(fence(diffText(fd.Rows), "diff")...)
 			}
+			w.fields(c.Args.Rest)
 			return
 		}
 	}
@@ -299,6 +307,23 @@ func (w *mdWriter) input(c *transcript.ToolCall) {
 		lang = "" // free text, such as an apply_patch
 	}
 	w.str(fence(input, lang)...)
+}
+
+// fields lists the fields of an input that its call's view does not show
+// otherwise: a value that a line of inline code would change (a newline,
+// a run of spaces) in a code block of the item's own.
+func (w *mdWriter) fields(fs []transcript.Field) {
+	if len(fs) > 0 {
+		w.printf("\n")
+	}
+	for _, f := range fs {
+		if v := f.Value; v != "" && v == inline(v) {
+			w.printf("- %s: %s\n", code(f.Name), code(v))
+			continue
+		}
+		block := strings.TrimSuffix(strings.Join(fence(f.Value, ""), ""), "\n")
+		w.printf("- %s:\n\n  %s\n", code(f.Name), strings.ReplaceAll(block, "\n", "\n  "))
+	}
 }
 
 // diffText writes an edit's rows as the lines of a unified diff.
