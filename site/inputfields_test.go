@@ -1,17 +1,11 @@
 package site
 
 import (
-	"bytes"
 	"html"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
-
-	transcriptsite "github.com/transcriptsite/transcriptsite"
-	"github.com/transcriptsite/transcriptsite/ingest"
-	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 // argRow is a row of a call's list of the input's other fields, on its
@@ -94,14 +88,7 @@ func TestInputFieldsReachThePage(t *testing.T) {
 // in the input it shows whole, or listed under what it shows. An input
 // field a view uses is not listed again.
 func TestEveryViewShowsAnUnknownFieldOnce(t *testing.T) {
-	tpl, err := loadTemplates(overlay{upper: os.DirFS(t.TempDir()), lower: transcriptsite.FS})
-	if err != nil {
-		t.Fatal(err)
-	}
-	child := &transcript.Session{ID: "child-1", Format: "claude-code", Title: "Explore"}
-	parent := &transcript.Session{ID: "parent-1", Format: "claude-code", ChildIDs: []string{"child-1"}}
-	st, _ := testSite(&Config{}, parent, child)
-	page := &Page{Site: st, Kind: "session", Path: st.Session("parent-1", "claude-code").Path, Session: st.Session("parent-1", "claude-code")}
+	render := toolRenderer(t)
 	views := map[string]bool{}
 	for _, c := range toolCases {
 		call := c.call
@@ -110,14 +97,8 @@ func TestEveryViewShowsAnUnknownFieldOnce(t *testing.T) {
 			continue // free text: shown whole
 		}
 		call.Input = `{"zz_unknown":"zz-value-17",` + rest
-		ingest.CommonArgs.Fill(&call)
+		got := render(t, &call)
 		views[call.View()] = true
-		var buf bytes.Buffer
-		part := &transcript.Part{Kind: transcript.CallPart, Call: &call}
-		if err := tpl["session"].ExecuteTemplate(&buf, "partials/tool.html", partView(part, page)); err != nil {
-			t.Fatal(err)
-		}
-		got := buf.String()
 		if n, m := strings.Count(got, "zz_unknown"), strings.Count(got, "zz-value-17"); n != 1 || m != 1 {
 			t.Errorf("%s (%s view): the unknown field's name shows %d times, its value %d", c.name, call.View(), n, m)
 		}

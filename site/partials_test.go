@@ -83,7 +83,9 @@ func seq(n int) string {
 	return b.String()
 }
 
-func TestToolPartialsGolden(t *testing.T) {
+// toolRenderer returns a func that renders a tool call as the page of a
+// session with a subagent shows it, its Args filled as a reader fills them.
+func toolRenderer(t *testing.T) func(t *testing.T, call *transcript.ToolCall) string {
 	tpl, err := loadTemplates(overlay{upper: os.DirFS(t.TempDir()), lower: transcriptsite.FS})
 	if err != nil {
 		t.Fatal(err)
@@ -92,16 +94,23 @@ func TestToolPartialsGolden(t *testing.T) {
 	parent := &transcript.Session{ID: "parent-1", Format: "claude-code", ChildIDs: []string{"child-1"}}
 	st, _ := testSite(&Config{}, parent, child)
 	page := &Page{Site: st, Kind: "session", Path: st.Session("parent-1", "claude-code").Path, Session: st.Session("parent-1", "claude-code")}
+	return func(t *testing.T, call *transcript.ToolCall) string {
+		ingest.CommonArgs.Fill(call)
+		var buf bytes.Buffer
+		part := &transcript.Part{Kind: transcript.CallPart, Call: call}
+		if err := tpl["session"].ExecuteTemplate(&buf, "partials/tool.html", partView(part, page)); err != nil {
+			t.Fatal(err)
+		}
+		return buf.String()
+	}
+}
+
+func TestToolPartialsGolden(t *testing.T) {
+	render := toolRenderer(t)
 	for _, c := range toolCases {
 		t.Run(c.name, func(t *testing.T) {
 			call := c.call
-			ingest.CommonArgs.Fill(&call) // as a reader fills them
-			var buf bytes.Buffer
-			part := &transcript.Part{Kind: transcript.CallPart, Call: &call}
-			if err := tpl["session"].ExecuteTemplate(&buf, "partials/tool.html", partView(part, page)); err != nil {
-				t.Fatal(err)
-			}
-			got := buf.String()
+			got := render(t, &call)
 			if !strings.Contains(got, `class="tool tool-`+string(call.Kind)) {
 				t.Errorf("not rendered as a %s tool", call.Kind)
 			}
@@ -113,7 +122,7 @@ func TestToolPartialsGolden(t *testing.T) {
 			golden := filepath.Join("testdata", "golden", "tools", c.name+".html")
 			if *update {
 				_ = os.MkdirAll(filepath.Dir(golden), 0o755)
-				_ = os.WriteFile(golden, buf.Bytes(), 0o644)
+				_ = os.WriteFile(golden, []byte(got), 0o644)
 			}
 			want, err := os.ReadFile(golden)
 			if err != nil {
