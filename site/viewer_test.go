@@ -488,10 +488,14 @@ func TestHTMLExportInBrowser(t *testing.T) {
 		const img = document.querySelector("img.image");
 		return {Body: bg("body"), Prompt: bg("#m-4"), Diff: bg(".rows .add"), Title: getComputedStyle(document.querySelector("h1")).fontSize,
 			Resources: performance.getEntriesByType("resource").length, Image: img ? img.naturalWidth : -1}; })()`)
+	// The pages' images load lazily: each is scrolled to and waited for,
+	// wherever it is on the page.
+	imageShown := poll(`(document.querySelector("img.image").scrollIntoView(), document.querySelector("img.image").complete)`,
+		chromedp.WithPollingTimeout(5*time.Second))
 	for _, theme := range []string{"light", "dark"} {
-		do(t, ctx, media("prefers-color-scheme", theme), chromedp.Navigate(site+list[0].URL), chromedp.WaitReady(chromedp.CSS("footer")), chromedp.Sleep(100*time.Millisecond))
+		do(t, ctx, media("prefers-color-scheme", theme), chromedp.Navigate(site+list[0].URL), chromedp.WaitReady(chromedp.CSS("footer")), imageShown, chromedp.Sleep(100*time.Millisecond))
 		want := run(t, ctx, looks)
-		do(t, ctx, chromedp.Navigate("file://"+file), chromedp.WaitReady(chromedp.CSS("footer")), chromedp.Sleep(100*time.Millisecond))
+		do(t, ctx, chromedp.Navigate("file://"+file), chromedp.WaitReady(chromedp.CSS("footer")), imageShown, chromedp.Sleep(100*time.Millisecond))
 		got := run(t, ctx, looks)
 		want.Resources = 0 // the export loads nothing: its image is in the file
 		if got != want || got.Image != 4 {
