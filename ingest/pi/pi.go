@@ -48,7 +48,7 @@ var args = func() *ingest.ArgNames {
 	return &ingest.ArgNames{
 		Path: c.Path, WritePath: c.WritePath, SearchIn: c.SearchIn, Command: c.Command, Pattern: c.Pattern,
 		Query: c.Query, Files: c.Files, Beside: c.Beside, URL: c.URL, Prompt: c.Prompt, Agent: c.Agent,
-		Desc: c.Desc, Offset: c.Offset, Start: c.Start, Content: c.Content, Edits: c.Edits, Patch: c.Patch,
+		Desc: c.Desc, Offset: c.Offset, Limit: c.Limit, Start: c.Start, Content: c.Content, Edits: c.Edits, Patch: c.Patch,
 		Plan: c.Plan, Todos: c.Todos, TodoText: c.TodoText, Status: c.Status, Summary: c.Summary,
 		Old: append([]string{"oldText"}, c.Old...), New: append([]string{"newText"}, c.New...),
 		EditOld: append([]string{"oldText"}, c.EditOld...), EditNew: append([]string{"newText"}, c.EditNew...),
