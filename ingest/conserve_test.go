@@ -551,6 +551,7 @@ var notWrittenPaths = []struct{ pattern, why string }{
 	{`^codelia (header|llm\.request) \.(tools|input\.tools)`, "tool schemas the harness sends the model"},
 	{`^codex response_item/tool_search_output \.payload\.tools\[\]\.(tools\[\]\.)?parameters\.`, "the parameter schemas of the tools a tool search found (their names and descriptions are shown)"},
 	{`^gemini-cli \S* \.(messages\[\]\.)?toolCalls\[\]\.(description|displayName)$`, "a tool's description and name for people, from its schema"},
+	{`^gemini-cli \S* \.(messages\[\]\.)?toolCalls\[\]\.resultDisplay$`, "what the CLI displayed of a result, as text: a copy of the result's output, which the page shows"},
 	{`^gemini-cli \S* \.(messages\[\]\.)?toolCalls\[\]\.resultDisplay\.(originalContent|newContent)$`, "the whole file before and after an edit: the edit's diff shows the change"},
 	{`^pi session \.(branchedFrom|parentSession)$`, "the file of the session this one was forked from: the page links that session when the site has it"},
 	{`^pi message \.message\.content\[\]\.partialJson$`, "a call's arguments as they streamed in, cut where the stream stopped: its arguments hold them whole"},

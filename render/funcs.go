@@ -2,59 +2,72 @@ package render
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"html/template"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Funcs are the template functions of the theme that do not depend on the
 // site. Site-dependent ones (URLs) are added by the site package.
 func Funcs() template.FuncMap {
 	return template.FuncMap{
-		"markdown":      Markdown,
-		"highlight":     Highlight,
-		"highlightFile": HighlightFile,
-		"plain":         Plain,
-		"prettyJSON":    PrettyJSON,
-		"toolSummary":   ToolSummary,
-		"diff":          Diff,
-		"stripANSI":     StripANSI,
-		"ansi":          ANSI,
-		"fold":          Fold,
-		"rows":          Rows,
-		"edits":         Edits,
-		"read":          Read,
-		"lineDiff":      LineDiff,
-		"numbered":      Numbered,
-		"isHuge":        IsHuge,
-		"lines":         splitLines,
-		"safeURL":       func(u string) bool { ok, _ := SafeURL(u); return ok },
-		"truncate":      Truncate,
-		"countLines":    CountLines,
-		"humanInt":      HumanInt,
-		"duration":      Duration,
-		"date":          func(t time.Time) string { return t.UTC().Format("2006-01-02") },
-		"datetime":      func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
-		"clock":         func(t time.Time) string { return t.UTC().Format("15:04:05") },
-		"isoTime":       func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-		"add":           func(a, b int) int { return a + b },
-		"dollars":       func(f float64) string { return fmt.Sprintf("$%.2f", f) },
-		"plural":        Plural,
-		"bytes":         Bytes,
+		"markdown":       Markdown,
+		"highlight":      Highlight,
+		"highlightFile":  HighlightFile,
+		"plain":          Plain,
+		"prettyJSON":     PrettyJSON,
+		"readable":       Readable,
+		"readableOutput": ReadableOutput,
+		"toolSummary":    ToolSummary,
+		"diff":           Diff,
+		"stripANSI":      StripANSI,
+		"ansi":           ANSI,
+		"fold":           Fold,
+		"rows":           Rows,
+		"edits":          Edits,
+		"read":           Read,
+		"lineDiff":       LineDiff,
+		"numbered":       Numbered,
+		"isHuge":         IsHuge,
+		"lines":          splitLines,
+		"safeURL":        func(u string) bool { ok, _ := SafeURL(u); return ok },
+		"truncate":       Truncate,
+		"countLines":     CountLines,
+		"humanInt":       HumanInt,
+		"duration":       Duration,
+		"date":           func(t time.Time) string { return t.UTC().Format("2006-01-02") },
+		"datetime":       func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+		"clock":          func(t time.Time) string { return t.UTC().Format("15:04:05") },
+		"isoTime":        func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		"add":            func(a, b int) int { return a + b },
+		"dollars":        func(f float64) string { return fmt.Sprintf("$%.2f", f) },
+		"plural":         Plural,
+		"bytes":          Bytes,
 	}
 }
 
-// PrettyJSON indents a JSON text; anything else is returned unchanged.
+// PrettyJSON indents a JSON text, its strings written as the characters
+// they stand for (an agent's "\u2014" is a dash on the page); anything
+// else is returned unchanged.
 func PrettyJSON(s string) string {
+	dec := jsontext.NewDecoder(strings.NewReader(s))
 	var buf bytes.Buffer
-	if json.Indent(&buf, []byte(s), "", "  ") != nil {
-		return s
+	enc := jsontext.NewEncoder(&buf, jsontext.Multiline(true), jsontext.WithIndent("  "))
+	for {
+		tok, err := dec.ReadToken()
+		if err == io.EOF {
+			return strings.TrimSuffix(buf.String(), "\n")
+		}
+		if err != nil || enc.WriteToken(tok) != nil {
+			return s
+		}
 	}
-	return buf.String()
 }
 
 // Diff shows a replacement of old by new as diff lines.

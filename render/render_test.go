@@ -439,3 +439,24 @@ func TestKeyOf(t *testing.T) {
 		t.Errorf("keyOf allocates %v times", n)
 	}
 }
+
+// TestReadable checks how a page shows a tool's JSON: indented, escapes
+// written as the characters they stand for, and a string of several
+// lines (a prompt, a message) as lines, not "\n".
+func TestReadable(t *testing.T) {
+	for in, want := range map[string]Shown{
+		`{"to":"alice","content":"Thanks \u2014 done"}`: {"{\n  \"to\": \"alice\",\n  \"content\": \"Thanks — done\"\n}", "json"},
+		`{"to":"bob","message":"Line one  \nline two\n","n":3,"ok":"true"}`: {"to: bob\nmessage: |\n  Line one\n  line two\nn: 3\nok: \"true\"", "yaml"},
+		"*** Begin Patch\n*** End Patch": {"*** Begin Patch\n*** End Patch", "json"},
+	} {
+		if got := Readable(in); got != want {
+			t.Errorf("Readable(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := ReadableOutput(`{"a":"b"}`); got != `{"a":"b"}` {
+		t.Errorf("an output of one-line JSON is shown as it is, not %q", got)
+	}
+	if got := ReadableOutput(`{"routing":{"content":"All three\nare in"}}`); got != "routing:\n  content: |-\n    All three\n    are in" {
+		t.Errorf("an output of JSON with lines = %q", got)
+	}
+}

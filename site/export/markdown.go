@@ -211,6 +211,13 @@ func (w *mdWriter) message(n int, m *transcript.Message, parts []*transcript.Par
 func (w *mdWriter) part(p *transcript.Part) {
 	switch {
 	case p.Call != nil:
+		// The agent's own summary and view of the call, as its page shows
+		// them above the call.
+		for _, t := range []string{p.Name, p.Text} {
+			if t != "" {
+				w.str("\n", strings.TrimRight(closeFences(t), "\n"), "\n")
+			}
+		}
 		w.call(p.Call)
 	case p.Result != nil:
 		w.printf("\n**Tool result**")
@@ -301,12 +308,11 @@ func (w *mdWriter) input(c *transcript.ToolCall) {
 			return
 		}
 	}
-	input := render.PrettyJSON(c.Input)
-	lang := "json"
-	if input == c.Input && !json.Valid([]byte(c.Input)) {
-		lang = "" // free text, such as an apply_patch
+	input := render.Readable(c.Input)
+	if input.Text == c.Input && !json.Valid([]byte(c.Input)) {
+		input.Lang = "" // free text, such as an apply_patch
 	}
-	w.str(fence(input, lang)...)
+	w.str(fence(input.Text, input.Lang)...)
 }
 
 // fields lists the fields of an input that its call's view does not show
@@ -354,7 +360,7 @@ func (w *mdWriter) result(r *transcript.ToolResult) {
 	w.printf("\n")
 	if r.Output != "" {
 		w.str("\n")
-		w.str(fence(render.StripANSI(r.Output), "")...)
+		w.str(fence(render.ReadableOutput(render.StripANSI(r.Output)), "")...)
 	} else if len(r.Images) == 0 {
 		w.printf("\n*No output.*\n")
 	}
