@@ -445,9 +445,9 @@ func TestKeyOf(t *testing.T) {
 // lines (a prompt, a message) as lines, not "\n".
 func TestReadable(t *testing.T) {
 	for in, want := range map[string]Shown{
-		`{"to":"alice","content":"Thanks \u2014 done"}`: {"{\n  \"to\": \"alice\",\n  \"content\": \"Thanks — done\"\n}", "json"},
+		`{"to":"alice","content":"Thanks \u2014 done"}`:                     {"{\n  \"to\": \"alice\",\n  \"content\": \"Thanks — done\"\n}", "json"},
 		`{"to":"bob","message":"Line one  \nline two\n","n":3,"ok":"true"}`: {"to: bob\nmessage: |\n  Line one\n  line two\nn: 3\nok: \"true\"", "yaml"},
-		"*** Begin Patch\n*** End Patch": {"*** Begin Patch\n*** End Patch", "json"},
+		"*** Begin Patch\n*** End Patch":                                    {"*** Begin Patch\n*** End Patch", "json"},
 	} {
 		if got := Readable(in); got != want {
 			t.Errorf("Readable(%q) = %q, want %q", in, got, want)
