@@ -2,6 +2,7 @@ package site
 
 import (
 	"cmp"
+	"fmt"
 	"maps"
 	"slices"
 	"time"
@@ -10,8 +11,8 @@ import (
 )
 
 // Stats are the figures of a set of sessions: the whole site's on the
-// stats page, one project's on its page. statsOf computes every one of
-// them, so the two pages cannot disagree.
+// stats page, one project's on its page, and `transcriptsite stats`'s.
+// statsOf computes every one of them, so none can disagree.
 type Stats struct {
 	Sessions  int
 	Undated   int // sessions with no time, which the timeline leaves out
@@ -31,38 +32,148 @@ type Stats struct {
 	// the others when a page asks. A project's every day from its first
 	// session to its last, held through the build, was a twentieth of
 	// what the collector marked at 10,000 sessions.
-	active []Day
+	active []Period
 }
 
-// Days are the sessions per day (UTC), every day from the first to the
-// last.
-func (st *Stats) Days() []Day {
-	if len(st.active) == 0 {
-		return nil
+// Days are the figures of each day (UTC), every day from the first a
+// session started on to the last.
+func (st *Stats) Days() []Period { return Rollup(st.active, Daily) }
+
+// Periods are the figures of each day, week or month from the first
+// session's to the last's.
+func (st *Stats) Periods(span Span) []Period { return Rollup(st.active, span) }
+
+// Span is how long the periods of a time series or a table are.
+type Span int
+
+const (
+	Daily Span = iota
+	Weekly
+	Monthly
+)
+
+var spanNames = [...]string{"day", "week", "month"}
+
+func (s Span) String() string { return spanNames[s] }
+
+// ParseSpan reads a span by its name: day, week or month.
+func ParseSpan(name string) (Span, error) {
+	if i := slices.Index(spanNames[:], name); i >= 0 {
+		return Span(i), nil
 	}
-	first, last := st.active[0].Date, st.active[len(st.active)-1].Date
-	days := make([]Day, 0, int(last.Sub(first).Hours()/24)+1)
-	for _, d := range st.active {
-		for next := first.AddDate(0, 0, len(days)); next.Before(d.Date); next = next.AddDate(0, 0, 1) {
-			days = append(days, Day{Date: next})
+	return 0, fmt.Errorf("%q is not a span: want day, week or month", name)
+}
+
+// SpanOf is the span that keeps a time series from first to last
+// readable: a bar a day up to 90 days, a week up to two years, a month
+// beyond.
+func SpanOf(first, last time.Time) Span {
+	switch days := last.Sub(first).Hours() / 24; {
+	case days > 2*365:
+		return Monthly
+	case days > 90:
+		return Weekly
+	}
+	return Daily
+}
+
+// Start is the start of the period of t: its day, the Monday of its week
+// (ISO 8601), or the first of its month, UTC.
+func (s Span) Start(t time.Time) time.Time {
+	y, m, d := t.UTC().Date()
+	switch s {
+	case Weekly:
+		back := (int(t.UTC().Weekday()) + 6) % 7
+		return time.Date(y, m, d-back, 0, 0, 0, 0, time.UTC)
+	case Monthly:
+		return time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
+	}
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// next is the start of the period after the one that starts at t.
+func (s Span) next(t time.Time) time.Time {
+	switch s {
+	case Weekly:
+		return t.AddDate(0, 0, 7)
+	case Monthly:
+		return t.AddDate(0, 1, 0)
+	}
+	return t.AddDate(0, 0, 1)
+}
+
+// Label names the period that starts at t, as usage reports do: its
+// day, the day its week starts, or its month.
+func (s Span) Label(t time.Time) string {
+	if s == Monthly {
+		return t.Format("2006-01")
+	}
+	return t.Format(time.DateOnly)
+}
+
+// Period is the figures of the sessions that started in a day, a week or
+// a month (UTC). Its UsageRow holds its totals, named by its Label; the
+// tokens and costs are counted on the day a session started, as the
+// cost of a session is one figure.
+type Period struct {
+	UsageRow
+	Start    time.Time
+	Span     Span
+	Messages int
+	Models   []UsageRow // the usage by model, most tokens first
+}
+
+// add adds the figures of p, a period within q's, to q.
+func (q *Period) add(p Period) {
+	q.Sessions += p.Sessions
+	q.Messages += p.Messages
+	q.addUsage(p.UsageRow)
+	for _, m := range p.Models {
+		i := slices.IndexFunc(q.Models, func(r UsageRow) bool { return r.Name == m.Name })
+		if i < 0 {
+			q.Models = append(q.Models, UsageRow{Name: m.Name})
+			i = len(q.Models) - 1
 		}
-		days = append(days, d)
+		q.Models[i].Sessions += m.Sessions
+		q.Models[i].addUsage(m)
 	}
-	return days
 }
 
-// Day is how many sessions started on a day, and the tokens they used, by
-// model.
-type Day struct {
-	Date     time.Time
-	Sessions int
-	Tokens   []ModelTokens // most tokens first
+// Rollup adds up days, in order, into periods of span: every period from
+// the first day's to the last's, those with no session too.
+func Rollup(days []Period, span Span) []Period {
+	var out []Period
+	for _, d := range days {
+		start := span.Start(d.Start)
+		for len(out) == 0 || out[len(out)-1].Start.Before(start) {
+			next := start
+			if len(out) > 0 {
+				next = span.next(out[len(out)-1].Start)
+			}
+			out = append(out, Period{UsageRow: UsageRow{Name: span.Label(next)}, Start: next, Span: span})
+		}
+		out[len(out)-1].add(d)
+	}
+	for i := range out {
+		sortUsage(out[i].Models)
+	}
+	return out
 }
 
-// ModelTokens is how many tokens a model used.
-type ModelTokens struct {
-	Model  string // "" for usage recorded with no model
-	Tokens int64
+// Total adds up periods into one row: what a usage report's last row
+// says.
+func Total(ps []Period) UsageRow {
+	t := UsageRow{Name: "Total"}
+	for _, p := range ps {
+		t.Sessions += p.Sessions
+		t.addUsage(p.UsageRow)
+	}
+	return t
+}
+
+// Active are the periods with sessions in them.
+func Active(ps []Period) []Period {
+	return slices.DeleteFunc(slices.Clone(ps), func(p Period) bool { return p.Sessions == 0 })
 }
 
 // Count is how many sessions have something: an agent.
@@ -71,7 +182,8 @@ type Count struct {
 	Sessions int
 }
 
-// UsageRow is the tokens and estimated cost of one model or project.
+// UsageRow is the tokens and estimated cost of one model, project or
+// period.
 type UsageRow struct {
 	Name     string // "" for usage recorded with no model
 	Sessions int
@@ -82,6 +194,12 @@ type UsageRow struct {
 
 // Tokens adds up the row's tokens.
 func (r UsageRow) Tokens() int64 { return tokens(r.Usage) }
+
+func (r *UsageRow) addUsage(o UsageRow) {
+	r.Usage.Add(o.Usage)
+	r.Cost += o.Cost
+	r.Unpriced += o.Unpriced
+}
 
 // ToolRow is how often tools of one kind were called, and failed.
 type ToolRow struct {
@@ -112,99 +230,132 @@ func tokens(u transcript.Usage) int64 { return u.Input + u.Output + u.CacheRead 
 
 const maxLongest = 10
 
+// tally adds up sessions into their stats.
+type tally struct {
+	pricing  Pricing
+	st       *Stats
+	days     map[time.Time]*Period
+	agents   map[string]int
+	models   map[string]*UsageRow
+	projects map[string]*UsageRow
+	tools    map[transcript.ToolKind]*ToolRow
+}
+
 // statsOf computes the figures of ss, which are in the site's order.
 func statsOf(pricing Pricing, all []*Session) *Stats {
 	// The first volume of a session stands for them all (joinVolumes).
 	ss := slices.DeleteFunc(slices.Clone(all), func(s *Session) bool { return s.Volume > 1 })
-	st := &Stats{Sessions: len(ss)}
-	perDay := map[time.Time]int{}
-	dayTokens := map[time.Time]map[string]int64{} // by the day a session started
-	agents := map[string]int{}
-	models := map[string]*UsageRow{}
-	projects := map[string]*UsageRow{}
-	tools := map[transcript.ToolKind]*ToolRow{}
-	row := func(rows map[string]*UsageRow, name string) *UsageRow {
-		r := rows[name]
-		if r == nil {
-			r = &UsageRow{Name: name}
-			rows[name] = r
-		}
-		return r
-	}
+	t := &tally{pricing: pricing, st: &Stats{Sessions: len(ss)}, days: map[time.Time]*Period{}, agents: map[string]int{},
+		models: map[string]*UsageRow{}, projects: map[string]*UsageRow{}, tools: map[transcript.ToolKind]*ToolRow{}}
 	for _, s := range ss {
-		st.Messages += s.Stats.Messages
-		st.Prompts += s.Stats.Prompts
-		st.ToolCalls += s.Stats.ToolCalls
-		st.Usage.Add(s.Usage)
-		if s.Started.IsZero() {
-			st.Undated++
+		t.add(s)
+	}
+	return t.finish(ss)
+}
+
+// row is the row of name in rows, made when it is not there yet.
+func row(rows map[string]*UsageRow, name string) *UsageRow {
+	r := rows[name]
+	if r == nil {
+		r = &UsageRow{Name: name}
+		rows[name] = r
+	}
+	return r
+}
+
+func (t *tally) add(s *Session) {
+	st := t.st
+	st.Messages += s.Stats.Messages
+	st.Prompts += s.Stats.Prompts
+	st.ToolCalls += s.Stats.ToolCalls
+	st.Usage.Add(s.Usage)
+	t.agents[s.Agent]++
+	for k, n := range s.Stats.ByKind {
+		r := t.tools[k]
+		if r == nil {
+			r = &ToolRow{Kind: k}
+			t.tools[k] = r
+		}
+		r.Calls += n
+		r.Failed += s.Stats.Failed[k]
+		st.Failed += s.Stats.Failed[k]
+	}
+	p := row(t.projects, s.Project.Name)
+	p.Sessions++
+	p.Usage.Add(s.Usage)
+	var day *Period
+	if s.Started.IsZero() {
+		st.Undated++
+	} else {
+		day = t.day(s)
+	}
+	t.addModels(s, p, day)
+}
+
+// day is the period of the day s started on, with s counted in it.
+func (t *tally) day(s *Session) *Period {
+	d := Daily.Start(s.Started)
+	p := t.days[d]
+	if p == nil {
+		p = &Period{UsageRow: UsageRow{Name: Daily.Label(d)}, Start: d}
+		t.days[d] = p
+	}
+	p.Sessions++
+	p.Messages += s.Stats.Messages
+	p.Usage.Add(s.Usage)
+	return p
+}
+
+// addModels adds the usage of s by model to the rows of its models, its
+// project p and its day (nil when it has none), with its cost.
+func (t *tally) addModels(s *Session, p *UsageRow, day *Period) {
+	seen := map[string]bool{}
+	for _, m := range s.Models {
+		seen[m] = true
+		row(t.models, m).Sessions++
+	}
+	order, by := s.UsageByModel()
+	for _, m := range order {
+		r := row(t.models, m)
+		if !seen[m] {
+			r.Sessions++ // usage under a model the session does not list: ""
+		}
+		u := UsageRow{Name: m, Sessions: 1, Usage: by[m]}
+		if c, ok := t.pricing.Cost(m, by[m]); ok {
+			u.Cost = c
 		} else {
-			perDay[day0(s.Started)]++
+			u.Unpriced = tokens(by[m])
 		}
-		agents[s.Agent]++
-		for k, n := range s.Stats.ByKind {
-			t := tools[k]
-			if t == nil {
-				t = &ToolRow{Kind: k}
-				tools[k] = t
-			}
-			t.Calls += n
-			t.Failed += s.Stats.Failed[k]
-			st.Failed += s.Stats.Failed[k]
-		}
-
-		p := row(projects, s.Project.Name)
-		p.Sessions++
-		p.Usage.Add(s.Usage)
-		seen := map[string]bool{}
-		for _, m := range s.Models {
-			seen[m] = true
-			row(models, m).Sessions++
-		}
-		order, by := s.UsageByModel()
-		for _, m := range order {
-			if !s.Started.IsZero() {
-				d := day0(s.Started)
-				if dayTokens[d] == nil {
-					dayTokens[d] = map[string]int64{}
-				}
-				dayTokens[d][m] += tokens(by[m])
-			}
-			r := row(models, m)
-			if !seen[m] {
-				r.Sessions++ // usage under a model the session does not list: ""
-			}
-			r.Usage.Add(by[m])
-			if c, ok := pricing.Cost(m, by[m]); ok {
-				r.Cost += c
-				p.Cost += c
-				st.Cost += c
-			} else {
-				r.Unpriced += tokens(by[m])
-				p.Unpriced += tokens(by[m])
-				st.Unpriced += tokens(by[m])
-			}
+		r.addUsage(u)
+		p.Cost += u.Cost
+		p.Unpriced += u.Unpriced
+		t.st.Cost += u.Cost
+		t.st.Unpriced += u.Unpriced
+		if day != nil {
+			day.Cost += u.Cost
+			day.Unpriced += u.Unpriced
+			day.Models = append(day.Models, u) // merged in finish
 		}
 	}
+}
 
-	for _, d := range slices.SortedFunc(maps.Keys(perDay), time.Time.Compare) {
-		day := Day{Date: d, Sessions: perDay[d]}
-		for m, n := range dayTokens[d] {
-			day.Tokens = append(day.Tokens, ModelTokens{m, n})
-		}
-		slices.SortFunc(day.Tokens, func(a, b ModelTokens) int {
-			return cmp.Or(cmp.Compare(b.Tokens, a.Tokens), cmp.Compare(a.Model, b.Model))
-		})
-		st.active = append(st.active, day)
+func (t *tally) finish(ss []*Session) *Stats {
+	st := t.st
+	for _, d := range slices.SortedFunc(maps.Values(t.days), func(a, b *Period) int { return a.Start.Compare(b.Start) }) {
+		models := d.Models
+		d.Models = nil
+		d.add(Period{Models: models}) // one row a model
+		sortUsage(d.Models)
+		st.active = append(st.active, *d)
 	}
-	for name, n := range agents {
+	for name, n := range t.agents {
 		st.Agents = append(st.Agents, Count{name, n})
 	}
 	slices.SortFunc(st.Agents, func(a, b Count) int { return cmp.Or(b.Sessions-a.Sessions, cmp.Compare(a.Name, b.Name)) })
-	st.Models = usageRows(models)
-	st.Projects = usageRows(projects)
-	for _, t := range tools {
-		st.Tools = append(st.Tools, *t)
+	st.Models = usageRows(t.models)
+	st.Projects = usageRows(t.projects)
+	for _, r := range t.tools {
+		st.Tools = append(st.Tools, *r)
 	}
 	slices.SortFunc(st.Tools, func(a, b ToolRow) int { return cmp.Or(b.Calls-a.Calls, cmp.Compare(a.Kind, b.Kind)) })
 
@@ -221,21 +372,33 @@ func statsOf(pricing Pricing, all []*Session) *Stats {
 	return st
 }
 
-// day0 is the start of t's day, UTC.
-func day0(t time.Time) time.Time {
-	y, m, d := t.UTC().Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-}
-
 func usageRows(rows map[string]*UsageRow) []UsageRow {
 	out := make([]UsageRow, 0, len(rows))
 	for _, r := range rows {
 		out = append(out, *r)
 	}
-	slices.SortFunc(out, func(a, b UsageRow) int {
+	sortUsage(out)
+	return out
+}
+
+// sortUsage puts the rows with the most tokens first.
+func sortUsage(rs []UsageRow) {
+	slices.SortFunc(rs, func(a, b UsageRow) int {
 		return cmp.Or(cmp.Compare(b.Tokens(), a.Tokens()), b.Sessions-a.Sessions, cmp.Compare(a.Name, b.Name))
 	})
-	return out
+}
+
+// StatsBetween computes the figures of the sessions that started from
+// the day from to the day to (UTC), either open when zero.
+func (st *Site) StatsBetween(from, to time.Time) *Stats {
+	if from.IsZero() && to.IsZero() {
+		return st.Stats
+	}
+	in := slices.DeleteFunc(slices.Clone(st.Sessions), func(s *Session) bool {
+		d := Daily.Start(s.Started)
+		return s.Started.IsZero() || !from.IsZero() && d.Before(Daily.Start(from)) || !to.IsZero() && d.After(Daily.Start(to))
+	})
+	return statsOf(st.Config.Pricing, in)
 }
 
 // Tokens adds up the tokens the session used, as the stats do.

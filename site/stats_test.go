@@ -113,19 +113,19 @@ func checkCost(t *testing.T, what string, got, want float64) {
 	}
 }
 
-func days(ds []Day) []string {
+func days(ds []Period) []string {
 	var out []string
 	for _, d := range ds {
-		out = append(out, fmt.Sprintf("%s: %d", d.Date.Format("2006-01-02"), d.Sessions))
+		out = append(out, fmt.Sprintf("%s: %d", d.Start.Format("2006-01-02"), d.Sessions))
 	}
 	return out
 }
 
-func dayTokens(ds []Day) []string {
+func dayTokens(ds []Period) []string {
 	var out []string
 	for _, d := range ds {
-		for _, t := range d.Tokens {
-			out = append(out, fmt.Sprintf("%s: %s %d", d.Date.Format("2006-01-02"), t.Model, t.Tokens))
+		for _, t := range d.Models {
+			out = append(out, fmt.Sprintf("%s: %s %d", d.Name, t.Name, t.Tokens()))
 		}
 	}
 	return out
@@ -163,7 +163,7 @@ func TestStatsPages(t *testing.T) {
 		return out
 	}
 	stats := readFile(t, cfg.Destination, "stats/index.html")
-	want := []string{"chart-days", "chart-day-tokens", "chart-agents", "chart-tokens-model", "chart-cost-model",
+	want := []string{"chart-activity", "chart-sessions", "chart-tokens", "chart-agents", "chart-tokens-model", "chart-cost-model",
 		"chart-tokens-project", "chart-cost-project", "chart-tools", "chart-errors", "chart-longest"}
 	if got := charts(stats); !reflect.DeepEqual(got, want) {
 		t.Errorf("stats page charts %v, want %v", got, want)
@@ -172,7 +172,7 @@ func TestStatsPages(t *testing.T) {
 		`<title>2026-03-01: 2 sessions</title>`,
 		`<th scope="row">claude-sonnet-4-5</th><td>3,300,000</td><td>$13.50</td>`,
 		`<title>2026-03-01: 3,300,000 tokens</title>`,
-		`<th scope="row">2026-03-02</th><td>mystery-model-1</td><td>550,000</td>`,
+		`<th scope="row">2026-03-02</th><td>mystery-model-1</td><td class="num">1</td>`,
 		`<th scope="row">web</th><td>4,410,000</td><td>$17.25</td>`,
 		`<th scope="row">mystery-model-1</th><td>550,000</td><td>no price</td>`,
 		`<th scope="row">read</th><td>1</td><td>1</td><td>100.0%</td>`,
@@ -182,8 +182,14 @@ func TestStatsPages(t *testing.T) {
 			t.Errorf("stats page lacks %s", w)
 		}
 	}
-	if n, want := strings.Count(stats, `<table class="figures">`), len(want); n != want {
+	// Every chart but the calendar, whose squares name their days, has a
+	// table; and the usage tables by month and by day follow the charts
+	// over time.
+	if n, want := strings.Count(stats, `<table class="figures">`), len(want)-1; n != want {
 		t.Errorf("stats page has %d tables for %d charts", n, want)
+	}
+	if n := strings.Count(stats, `<table class="figures usage-figures">`); n != 2 {
+		t.Errorf("stats page has %d usage tables, want 2", n)
 	}
 	if strings.Count(stats, `aria-labelledby="chart-`) != len(want) {
 		t.Error("a chart has no accessible title")
