@@ -11,6 +11,7 @@ import (
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/internal/heap"
 	"github.com/transcriptsite/transcriptsite/render"
+	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
 // Report says what a build did.
@@ -147,38 +148,14 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("highlight: %w", err)
 	}
-	opts, err := readOptions(cfg)
+	res, headers, done, err := bd.load(ctx, holdBytes)
 	if err != nil {
 		return nil, err
 	}
-	// A build allocates several times what it parses (the real Claude
-	// sessions x20: 650 MB for 97 MB): the heap it grows into is faulted
-	// in at once when parsing starts, and kept until the build ends.
-	release, warm := func() {}, opts.Parsing
-	opts.Parsing = func(size int64) {
-		if warm != nil {
-			warm(size)
-		}
-		release = heap.Reserve(4 * size)
+	defer done()
+	if d, ok := out.(*destination); ok && bd.store != nil {
+		d.loadStamps(bd.store)
 	}
-	defer func() { release() }()
-	if bd.store != nil {
-		if err := bd.store.Begin(ctx, bd.waiting("cache "+cfg.CacheDir)); err != nil {
-			return nil, fmt.Errorf("cacheDir: %w", err)
-		}
-		defer bd.store.End()
-		// Sessions keep only their summaries until their pages are made,
-		// but for those of the first holdBytes of files parsed anew.
-		opts.Cache, opts.Blobs, opts.Release, opts.Hold = bd.store, bd.store, true, holdBytes
-		if d, ok := out.(*destination); ok {
-			d.loadStamps(bd.store)
-		}
-	}
-	res, err := ingest.LoadCached(ctx, opts, cfg.Roots()...)
-	if err != nil {
-		return nil, err
-	}
-	headers := cfg.selected(res.Headers)
 	st := newSite(cfg, headers)
 	// A site served from memory keeps its asset names, so a stylesheet that
 	// changes leaves the pages as they were and is swapped in place.
@@ -236,6 +213,60 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	}
 	rep.Elapsed = time.Since(start)
 	return rep, nil
+}
+
+// load reads the sessions the site shows, through the cache when it has
+// one, keeping whole those of the first hold bytes of files parsed anew;
+// done ends what the load began, once the sessions are no longer read.
+func (bd *Builder) load(ctx context.Context, hold int64) (res *ingest.Result, headers []*transcript.Header, done func(), err error) {
+	cfg := bd.cfg
+	opts, err := readOptions(cfg)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	// A build allocates several times what it parses (the real Claude
+	// sessions x20: 650 MB for 97 MB): the heap it grows into is faulted
+	// in at once when parsing starts, and kept until the build ends.
+	release, warm := func() {}, opts.Parsing
+	opts.Parsing = func(size int64) {
+		if warm != nil {
+			warm(size)
+		}
+		release = heap.Reserve(4 * size)
+	}
+	done = func() { release() }
+	if bd.store != nil {
+		if err := bd.store.Begin(ctx, bd.waiting("cache "+cfg.CacheDir)); err != nil {
+			return nil, nil, nil, fmt.Errorf("cacheDir: %w", err)
+		}
+		done = func() { release(); bd.store.End() }
+		// Sessions keep only their summaries until their pages are made,
+		// but for those of the first hold bytes of files parsed anew.
+		opts.Cache, opts.Blobs, opts.Release, opts.Hold = bd.store, bd.store, true, hold
+	}
+	if res, err = ingest.LoadCached(ctx, opts, cfg.Roots()...); err != nil {
+		done()
+		return nil, nil, nil, err
+	}
+	return res, cfg.selected(res.Headers), done, nil
+}
+
+// Load reads the sessions a build would show, through the build cache,
+// and makes the site of them, its figures computed, without rendering or
+// writing a page: what `transcriptsite stats` reports on. The report
+// counts the sessions and files and has the warnings.
+func (bd *Builder) Load(ctx context.Context) (*Site, *Report, error) {
+	res, headers, done, err := bd.load(ctx, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	done()
+	st := newSite(bd.cfg, headers)
+	rep := &Report{Sessions: st.Stats.Sessions, Files: res.Files, Warnings: res.Warnings}
+	if len(res.Headers) == 0 {
+		rep.Notices = append(rep.Notices, noSessions(bd.cfg))
+	}
+	return st, rep, nil
 }
 
 // noSessions says where no session was found, and how to find some.

@@ -108,22 +108,26 @@ func quartiles(days []Period) func(int) int {
 }
 
 // monthTicks names each month over the first week that starts in it, the
-// year with January and the first; a name that would run into the next,
-// or past the calendar's end, is left out.
+// year with January, or with the first when no January shows; a name that
+// would run into the next, or past the calendar's end, is left out.
 func monthTicks(start time.Time, weeks int) []Tick {
 	var out []Tick
 	free := 0 // the first column a name may start at
+	january := false
+	for c := range weeks {
+		january = january || start.AddDate(0, 0, 7*c).Month() == time.January
+	}
 	for c := range weeks {
 		ws := start.AddDate(0, 0, 7*c)
 		if c > 0 && ws.Month() == ws.AddDate(0, 0, -7).Month() || c < free {
 			continue
 		}
 		layout := "Jan"
-		if len(out) == 0 || ws.Month() == time.January {
+		if ws.Month() == time.January || len(out) == 0 && !january {
 			layout = "Jan 2006"
 		}
 		text := ws.Format(layout)
-		cols := (len(text)*charWidth + 6 + pitch - 1) / pitch
+		cols := (len(text)*charWidth + pitch - 1) / pitch
 		next := ws.AddDate(0, 1, 0)
 		if c+cols > weeks || c == 0 && int(time.Date(next.Year(), next.Month(), 1, 0, 0, 0, 0, time.UTC).Sub(ws).Hours()/24/7) < cols {
 			continue // no room before the calendar's end, or before the next month's name

@@ -60,7 +60,8 @@ func (st *Stats) periodTable(span Span) *UsageTable {
 	}
 	total := Total(ps)
 	t.Total = append([]string{"Total", ""}, figures(total)...)
-	t.Notes = append(t.Notes, "A session counts, with all its tokens, in the "+spanNames[span]+" it started in (UTC).")
+	t.Notes = append(t.Notes, "A session counts, with all its tokens, "+map[Span]string{Daily: "on the day it started (UTC).",
+		Weekly: "in the week it started (UTC, weeks from Monday).", Monthly: "in the month it started (UTC)."}[span])
 	if st.Undated > 0 {
 		t.Notes = append(t.Notes, render.Plural(st.Undated, "session")+" without a date "+map[bool]string{true: "is", false: "are"}[st.Undated == 1]+" left out.")
 	}

@@ -70,7 +70,7 @@ content/), or anywhere to build the embedded demo site into public/.`,
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newBuild(), newServe(), newExport(), newShare(), newVersion(), newFormats(), newPublish(), newNew())
+	root.AddCommand(newBuild(), newServe(), newExport(), newShare(), newStats(), newVersion(), newFormats(), newPublish(), newNew())
 	var cpuProfile, memProfile, traceFile string
 	root.PersistentFlags().StringVar(&cpuProfile, "profile-cpu", "", "write a CPU profile to this file")
 	root.PersistentFlags().StringVar(&memProfile, "profile-mem", "", "write a heap profile to this file when the command ends")
@@ -165,17 +165,24 @@ func (f *buildFlags) registerStrict(c *cobra.Command) {
 }
 
 func (f *buildFlags) register(c *cobra.Command) {
+	f.registerLoad(c)
+	fl := c.Flags()
+	fl.StringVarP(&f.destination, "destination", "d", "", "folder to write the site to (default: public)")
+	fl.StringVarP(&f.baseURL, "baseURL", "b", "", "URL the site is served from, e.g. https://user.github.io/repo/")
+	fl.BoolVar(&f.gc, "gc", false, "remove build cache entries this build did not use")
+}
+
+// registerLoad adds the flags that say which sessions to read, and how:
+// those of a command that reads sessions without writing a site.
+func (f *buildFlags) registerLoad(c *cobra.Command) {
 	fl := c.Flags()
 	fl.StringVarP(&f.source, "source", "s", "", "site directory: where config.yaml and content/ are (default: current directory)")
 	fl.StringVar(&f.config, "config", "", "config file (default: config.yaml, .yml, .toml or .json in the site directory)")
 	fl.StringVarP(&f.contentDir, "contentDir", "c", "", "folder of session files to read")
-	fl.StringVarP(&f.destination, "destination", "d", "", "folder to write the site to (default: public)")
-	fl.StringVarP(&f.baseURL, "baseURL", "b", "", "URL the site is served from, e.g. https://user.github.io/repo/")
 	// No backticks: pflag would show the quoted words as the flag's argument.
 	fl.BoolVar(&f.agents, "agents", false, "also read every installed agent's session folders (see \"transcriptsite formats\")")
 	fl.StringVar(&f.cacheDir, "cacheDir", "", "folder of the build cache (default: under the user cache dir)")
 	fl.BoolVar(&f.ignoreCache, "ignoreCache", false, "rebuild everything: do not read the build cache")
-	fl.BoolVar(&f.gc, "gc", false, "remove build cache entries this build did not use")
 	fl.BoolVar(&f.quiet, "quiet", false, "print nothing but errors")
 }
 

@@ -1,0 +1,232 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/transcriptsite/transcriptsite/site"
+)
+
+// statsFlags are what `transcriptsite stats` reports, and how.
+type statsFlags struct {
+	by, since, until string
+	json             bool
+}
+
+func newStats() *cobra.Command {
+	var f buildFlags
+	var sf statsFlags
+	c := &cobra.Command{
+		Use:   "stats",
+		Short: "Print the tokens and estimated cost of the sessions by day, month or model",
+		Long: `Stats reads the sessions a build would show, with the same flags, config and
+build cache, and prints the usage tables of the site's stats page: a row a
+day or month (or week, or model), the models of each, sessions, input and
+output tokens, cache writes and reads, the total and the estimated cost from
+the pricing table, a row for each model under a period that used several,
+and the total. Without --by it prints the tables by day and by month. A
+session counts, with all its tokens, on the day it started (UTC). No site is
+written. --json prints the same figures as JSON, in the field names of
+ccusage's reports (inputTokens, cacheCreationTokens, totalCost, ...).`,
+		Example: `  transcriptsite stats
+  transcriptsite stats --by month --since 2026-01-01
+  transcriptsite stats --agents --by model --json`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return sf.run(c, &f) },
+	}
+	f.registerLoad(c)
+	fl := c.Flags()
+	fl.StringVar(&sf.by, "by", "", "day, week, month or model (default: day and month)")
+	fl.StringVar(&sf.since, "since", "", "count only sessions that started on this day (YYYY-MM-DD, UTC) or after")
+	fl.StringVar(&sf.until, "until", "", "count only sessions that started on this day (YYYY-MM-DD, UTC) or before")
+	fl.BoolVar(&sf.json, "json", false, "print the figures as JSON")
+	return c
+}
+
+// reports are the usage tables --by asks for.
+func (sf *statsFlags) reports() ([]string, error) {
+	switch sf.by {
+	case "":
+		return []string{"day", "month"}, nil
+	case "day", "week", "month", "model":
+		return []string{sf.by}, nil
+	}
+	return nil, fmt.Errorf("--by %q: want day, week, month or model", sf.by)
+}
+
+// days reads --since and --until.
+func (sf *statsFlags) days() (from, to time.Time, err error) {
+	for _, d := range []struct {
+		flag, value string
+		t           *time.Time
+	}{{"since", sf.since, &from}, {"until", sf.until, &to}} {
+		if d.value == "" {
+			continue
+		}
+		if *d.t, err = time.Parse(time.DateOnly, d.value); err != nil {
+			return from, to, fmt.Errorf("--%s %q: want a day as YYYY-MM-DD", d.flag, d.value)
+		}
+	}
+	if !from.IsZero() && !to.IsZero() && to.Before(from) {
+		return from, to, fmt.Errorf("--until %s is before --since %s", sf.until, sf.since)
+	}
+	return from, to, nil
+}
+
+func (sf *statsFlags) run(c *cobra.Command, f *buildFlags) error {
+	by, err := sf.reports()
+	if err != nil {
+		return err
+	}
+	from, to, err := sf.days()
+	if err != nil {
+		return err
+	}
+	stderr := c.ErrOrStderr()
+	if f.quiet {
+		stderr = io.Discard
+	}
+	cfg, warns, err := site.LoadConfig(f.options(c))
+	if err != nil {
+		return err
+	}
+	for _, w := range warns {
+		fmt.Fprintln(stderr, "WARN", w)
+	}
+	b, err := site.NewBuilder(cfg, site.BuildOptions{IgnoreCache: f.ignoreCache, Waiting: waiting(stderr)})
+	if err != nil {
+		return err
+	}
+	st, rep, err := b.Load(c.Context())
+	if err != nil {
+		return err
+	}
+	for _, w := range rep.Warnings {
+		fmt.Fprintln(stderr, "WARN", warningPath(cfg, w))
+	}
+	for _, n := range rep.Notices {
+		fmt.Fprintln(stderr, "WARN", n)
+	}
+	stats := st.StatsBetween(from, to)
+	if sf.json {
+		return writeUsageJSON(c.OutOrStdout(), stats, by)
+	}
+	var tables []string
+	for _, name := range by {
+		t, err := stats.UsageBy(name)
+		if err != nil {
+			return err
+		}
+		tables = append(tables, t.String())
+	}
+	_, err = fmt.Fprint(c.OutOrStdout(), strings.Join(tables, "\n"))
+	return err
+}
+
+// usageJSON is what stats --json prints: the periods and models asked
+// for, in the field names of ccusage's JSON reports, and their total.
+type usageJSON struct {
+	Daily   []periodJSON `json:"daily,omitzero"`
+	Weekly  []periodJSON `json:"weekly,omitzero"`
+	Monthly []periodJSON `json:"monthly,omitzero"`
+	Models  []modelJSON  `json:"models,omitzero"`
+	Totals  figuresJSON  `json:"totals"`
+}
+
+// figuresJSON are the figures of a row. Reasoning tokens are part of the
+// output tokens, and not added to the total again.
+type figuresJSON struct {
+	Sessions            int     `json:"sessions"`
+	InputTokens         int64   `json:"inputTokens"`
+	OutputTokens        int64   `json:"outputTokens"`
+	CacheCreationTokens int64   `json:"cacheCreationTokens"`
+	CacheReadTokens     int64   `json:"cacheReadTokens"`
+	ReasoningTokens     int64   `json:"reasoningTokens"`
+	TotalTokens         int64   `json:"totalTokens"`
+	TotalCost           float64 `json:"totalCost"`
+	UnpricedTokens      int64   `json:"unpricedTokens"` // tokens of models with no price, left out of the cost
+}
+
+type periodJSON struct {
+	Date            string      `json:"date,omitempty"`
+	Week            string      `json:"week,omitempty"`
+	Month           string      `json:"month,omitempty"`
+	ModelsUsed      []string    `json:"modelsUsed"`
+	ModelBreakdowns []modelJSON `json:"modelBreakdowns"`
+	figuresJSON
+}
+
+type modelJSON struct {
+	ModelName string `json:"modelName"` // "" for usage recorded with no model
+	figuresJSON
+}
+
+func figures(r site.UsageRow) figuresJSON {
+	u := r.Usage
+	return figuresJSON{Sessions: r.Sessions, InputTokens: u.Input, OutputTokens: u.Output, CacheCreationTokens: u.CacheWrite,
+		CacheReadTokens: u.CacheRead, ReasoningTokens: u.Reasoning, TotalTokens: r.Tokens(), TotalCost: math.Round(r.Cost*1e6) / 1e6, UnpricedTokens: r.Unpriced}
+}
+
+func models(rs []site.UsageRow) []modelJSON {
+	out := []modelJSON{}
+	for _, r := range rs {
+		out = append(out, modelJSON{ModelName: r.Name, figuresJSON: figures(r)})
+	}
+	return out
+}
+
+// writeUsageJSON writes the reports by of st.
+func writeUsageJSON(w io.Writer, st *site.Stats, by []string) error {
+	out := usageJSON{}
+	for _, name := range by {
+		if name == "model" {
+			out.Models = models(st.Models)
+			out.Totals = figures(site.UsageRow{Sessions: st.Sessions, Usage: st.Usage, Cost: st.Cost, Unpriced: st.Unpriced})
+			continue
+		}
+		span, err := site.ParseSpan(name)
+		if err != nil {
+			return err
+		}
+		ps := site.Active(st.Periods(span))
+		list := []periodJSON{}
+		for _, p := range ps {
+			list = append(list, period(p))
+		}
+		switch span {
+		case site.Daily:
+			out.Daily = list
+		case site.Weekly:
+			out.Weekly = list
+		case site.Monthly:
+			out.Monthly = list
+		}
+		out.Totals = figures(site.Total(ps))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// period is p as JSON, named by its day, its week's Monday or its month.
+func period(p site.Period) periodJSON {
+	j := periodJSON{ModelsUsed: []string{}, ModelBreakdowns: models(p.Models), figuresJSON: figures(p.UsageRow)}
+	switch p.Span {
+	case site.Daily:
+		j.Date = p.Name
+	case site.Weekly:
+		j.Week = p.Name
+	case site.Monthly:
+		j.Month = p.Name
+	}
+	for _, m := range p.Models {
+		j.ModelsUsed = append(j.ModelsUsed, m.Name)
+	}
+	return j
+}
