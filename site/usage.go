@@ -117,9 +117,9 @@ func modelsText(ms []UsageRow) string {
 	return fmt.Sprintf("%d models", len(ms))
 }
 
-// maxOpenRows is the most rows of a usage table the page shows open; a
-// longer one opens when asked.
-const maxOpenRows = 60
+// openPeriods are the most months, and days, of a usage table that the
+// page shows open; a longer one opens when asked.
+var openPeriods = map[Span]int{Daily: 14, Monthly: 36}
 
 // UsageTables are the page's usage reports: by month, then by day.
 func (p *Page) UsageTables() []*UsageTable {
@@ -127,9 +127,11 @@ func (p *Page) UsageTables() []*UsageTable {
 	if len(st.active) == 0 {
 		return nil
 	}
-	tables := []*UsageTable{st.periodTable(Monthly), st.periodTable(Daily)}
-	for _, t := range tables {
-		t.Open = len(t.Rows) <= maxOpenRows
+	var tables []*UsageTable
+	for _, span := range []Span{Monthly, Daily} {
+		t := st.periodTable(span)
+		t.Open = len(Active(st.Periods(span))) <= openPeriods[span]
+		tables = append(tables, t)
 	}
 	return tables
 }

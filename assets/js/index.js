@@ -1,12 +1,15 @@
 // transcriptsite index: filters (project, agent, model, dates) and sort
 // orders for the list of sessions, read from the data-* attributes of its
 // items, kept in the address so a view can be linked. Without this script
-// the index lists every session, newest first, by project.
+// the index lists every session, newest first, by project. The filters
+// fold behind one line on a phone, which says what is set.
 (function () {
   "use strict";
+  var box = document.getElementById("filters-box");
   var form = document.getElementById("index-filters");
   var flat = document.getElementById("all-sessions");
-  if (!form || !flat) return;
+  if (!box || !form || !flat) return;
+  var set = document.getElementById("filters-set");
   var sections = Array.prototype.slice.call(document.querySelectorAll("section.project"));
   var items = Array.prototype.slice.call(document.querySelectorAll(".session-item[data-project]"));
   var status = document.getElementById("index-status");
@@ -99,6 +102,12 @@
       flat.hidden = false;
     }
     status.textContent = shown < items.length ? shown + " of " + items.length + " sessions" : "";
+    var chosen = [];
+    fields.forEach(function (name) {
+      if (f[name] && !(name === "sort" && f[name] === "newest")) chosen.push(name + " " + f[name]);
+    });
+    if (!group) chosen.push("not by project");
+    set.textContent = chosen.length ? "· " + chosen.join(", ") : "";
 
     var q = new URLSearchParams();
     fields.forEach(function (name) {
@@ -121,6 +130,8 @@
   form.addEventListener("submit", function (e) {
     e.preventDefault();
   });
-  form.hidden = false;
+  box.hidden = false;
+  // Open where there is room; a phone keeps the list on its first screen.
+  box.open = matchMedia("(min-width: 40rem)").matches;
   apply();
 })();
