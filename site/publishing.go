@@ -54,8 +54,8 @@ func (f *Filter) sources() []string {
 	return f.Sources
 }
 
-func (f *Filter) match(s *transcript.Session) bool {
-	if len(f.Projects) > 0 && !slices.Contains(f.Projects, s.ProjectName()) {
+func (f *Filter) match(s *transcript.Session, project string) bool {
+	if len(f.Projects) > 0 && !slices.Contains(f.Projects, project) {
 		return false
 	}
 	if len(f.Sources) > 0 && !slices.ContainsFunc(f.Sources, func(g string) bool { return globMatch(g, s.Source) }) {
@@ -78,12 +78,12 @@ func globMatch(pattern, source string) bool {
 	return ok
 }
 
-// shows reports whether the site shows s.
-func (sel *Selection) shows(s *transcript.Session) bool {
-	if in := sel.Publish.Include; in != nil && !in.match(s) {
+// shows reports whether the site shows s, of the project it names.
+func (sel *Selection) shows(s *transcript.Session, project string) bool {
+	if in := sel.Publish.Include; in != nil && !in.match(s, project) {
 		return false
 	}
-	if ex := sel.Publish.Exclude; ex != nil && ex.match(s) {
+	if ex := sel.Publish.Exclude; ex != nil && ex.match(s, project) {
 		return false
 	}
 	return !slices.ContainsFunc(sel.Hide, func(h string) bool { return h == s.ID || globMatch(h, s.Source) })
@@ -94,7 +94,8 @@ func (c *Config) selected(hs []*transcript.Header) []*transcript.Header {
 	if c.ShowAll {
 		return hs
 	}
-	return slices.DeleteFunc(slices.Clone(hs), func(h *transcript.Header) bool { return !c.Selection.shows(h.Session) })
+	names := projectNames(hs)
+	return slices.DeleteFunc(slices.Clone(hs), func(h *transcript.Header) bool { return !c.Selection.shows(h.Session, names[h.Session]) })
 }
 
 // cname checks a custom domain: a host name, nothing else.

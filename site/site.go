@@ -37,11 +37,12 @@ func newSite(cfg *Config, hs []*transcript.Header) *Site {
 	}
 
 	projects := map[string]*Project{}
+	names := projectNames(hs)
 	for _, s := range st.Sessions {
 		if s.Volume > 1 {
 			continue // of its first volume's project, below
 		}
-		p := newProject(s.header.Session.ProjectName())
+		p := newProject(names[s.header.Session])
 		if known := projects[p.Slug]; known != nil {
 			p = known
 		} else {
