@@ -156,7 +156,7 @@ func TestHeatmap(t *testing.T) {
 	// 2026-04-29 is a Wednesday; 2024-06-03, more than a year before, is
 	// left out.
 	h := heatmap(activeDays("2024-06-03:9", "2025-05-01:1", "2026-04-27:1", "2026-04-28:2", "2026-04-29:8"))
-	if h.GridW != 53*pitch || h.Width < h.GridW+heatLeft {
+	if h.GridW != 53*pitch-(pitch-cell) || h.Width < h.GridW+heatLeft || len(h.Columns) != 52 || len(h.Rows) != 6 {
 		t.Errorf("grid %g px wide in %g: want 53 weeks", h.GridW, h.Width)
 	}
 	var days []string

@@ -11,12 +11,15 @@ import (
 // Heatmap is a calendar of the sessions of the last twelve months, as
 // GitHub draws one: a column a week from Monday, a row a weekday, each
 // day a square as dark as the day was busy. Its sizes are CSS pixels:
-// it keeps them on a phone, where its box scrolls.
+// it keeps them on a phone, where its box scrolls. The days with no
+// session are one square parted by lines, not a square each.
 type Heatmap struct {
 	ID, Title, Desc string
 	Width, Height   float64
-	Left, Top       float64 // where the grid of days starts
-	GridW, GridH    float64 // the grid, which the empty days' pattern fills
+	Left, Top       float64   // where the grid of days starts
+	GridW, GridH    float64   // the grid, drawn as one square of an empty day's colour
+	Right, Bottom   float64   // where the grid ends
+	Columns, Rows   []float64 // where the lines in the page's colour that part its squares run
 	Days            []HeatDay
 	Months          []Tick // a label over the first week of each month
 	Weekdays        []Tick
@@ -51,9 +54,16 @@ func heatmap(st *Stats) *Heatmap {
 	days = slices.DeleteFunc(days, func(p Period) bool { return p.Start.Before(start) })
 	weeks := int(end.Sub(start).Hours()/24/7) + 1
 	h := &Heatmap{ID: "chart-activity", Title: "Activity", Left: heatLeft, Top: heatTop,
-		GridW: float64(weeks * pitch), GridH: 7 * pitch}
+		GridW: float64(weeks*pitch - (pitch - cell)), GridH: 7*pitch - (pitch - cell)}
+	h.Right, h.Bottom = h.Left+h.GridW, h.Top+h.GridH
+	for c := 1; c < weeks; c++ {
+		h.Columns = append(h.Columns, h.Left+float64(c*pitch)-(pitch-cell)/2.0)
+	}
+	for r := 1; r < 7; r++ {
+		h.Rows = append(h.Rows, h.Top+float64(r*pitch)-(pitch-cell)/2.0)
+	}
 	h.Width = max(h.Left+h.GridW, 230)
-	h.Height = h.Top + h.GridH + 24
+	h.Height = h.Top + h.GridH + 27
 	levels := quartiles(days)
 	busiest, total, active := days[0], 0, 0
 	for _, d := range days {
@@ -73,7 +83,7 @@ func heatmap(st *Stats) *Heatmap {
 	for i, name := range []string{"Mon", "Wed", "Fri"} {
 		h.Weekdays = append(h.Weekdays, Tick{Text: name, X: h.Left - 6, Y: h.Top + float64(i*2*pitch) + cell - 2, Anchor: "end"})
 	}
-	legendY := h.Top + h.GridH + 8
+	legendY := h.Top + h.GridH + 11
 	x := h.Width - 5*pitch - 34
 	h.Less = Tick{Text: "Less", X: x - 6, Y: legendY + cell - 2, Anchor: "end"}
 	for l := range 5 {
