@@ -125,7 +125,8 @@ func TestViewerInBrowser(t *testing.T) {
 
 // checkCopyButtons checks, every block open, that no Copy button of a
 // block of code covers a file's path or its first row: at 390 px the
-// button of an Edit's diff sat on the end of the path above it.
+// button of an Edit's diff sat on the end of the path above it, and then
+// on its first row.
 func checkCopyButtons(t *testing.T, ctx context.Context) {
 	t.Helper()
 	covered := run(t, ctx, chromedp.Evaluate[[]string](`(() => {
@@ -137,10 +138,12 @@ func checkCopyButtons(t *testing.T, ctx context.Context) {
 			for (const f of b.parentNode.querySelectorAll(".tool-file code")) {
 				if ([...f.getClientRects()].some(r => hit(r, box))) out.push(f.textContent);
 			}
+			const first = b.parentNode.querySelector(".row, pre code");
+			if (first && [...first.getClientRects()].some(r => hit(r, box))) out.push("first row: " + first.textContent.slice(0, 40));
 		}
 		return out; })()`))
 	if len(covered) > 0 {
-		t.Errorf("Copy buttons cover the paths %q", covered)
+		t.Errorf("Copy buttons cover %q", covered)
 	}
 	if n := run(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll(".tool-edit .copy-code").length`)); n == 0 {
 		t.Error("no Edit on the page has a Copy button to check")
@@ -528,6 +531,26 @@ func TestSessionViewInBrowser(t *testing.T) {
 	set := func(js string) {
 		t.Helper()
 		do(t, ctx, chromedp.Evaluate[chromedp.Void](`{ const f = document.getElementById("view-controls"); `+js+`; f.dispatchEvent(new Event("change")); }`))
+	}
+	// Each message's tokens show on demand, and the address keeps it.
+	usage := chromedp.Evaluate[bool](`document.querySelector("#m-5 .msg-head .usage").checkVisibility()`)
+	if run(t, ctx, usage) {
+		t.Error("a message's tokens show before they are asked for")
+	}
+	set(`f.elements.tokens.checked = true`)
+	if !run(t, ctx, usage) || run(t, ctx, chromedp.Evaluate[string](`location.search`)) != "?tokens=1" {
+		t.Error("the Tokens box does not show a message's tokens, or the address does not keep it")
+	}
+	set(`f.elements.tokens.checked = false`)
+	// Back to top floats over nothing: at the end of the session, and at
+	// the foot of the outline, beside the messages.
+	type place struct {
+		Position          string
+		Right, SessionLeft float64
+	}
+	if got := run(t, ctx, chromedp.Evaluate[place](`({Position: getComputedStyle(document.querySelector(".to-top")).position,
+		Right: document.querySelector(".outline-top").getBoundingClientRect().right, SessionLeft: document.getElementById("session").getBoundingClientRect().left})`)); got.Position != "static" || got.Right == 0 || got.Right > got.SessionLeft {
+		t.Errorf("Back to top: %+v, want the session's at its end (static) and the outline's beside the messages", got)
 	}
 	set(`f.elements.only.checked = true`)
 	if got := run(t, ctx, shown); strings.Join(got, ",") != "m-4,m-10" {
