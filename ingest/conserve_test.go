@@ -14,6 +14,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io/fs"
 	"os"
 	"path"
@@ -139,14 +140,19 @@ func conserve(t *testing.T, dir string, l *loaded) {
 			if prefix := addedPrefix[ss[0].Format+" "+n.path]; prefix != "" {
 				n.text = strings.TrimPrefix(n.text, prefix)
 			}
-			if re := gutter[ss[0].Format+" "+n.path]; re != nil {
-				n.text = re.ReplaceAllString(n.text, "")
+			for _, re := range []*regexp.Regexp{gutter[ss[0].Format+" "+n.path], status[ss[0].Format+" "+n.path]} {
+				if re != nil {
+					n.text = re.ReplaceAllString(n.text, "")
+				}
 			}
 			for _, h := range []struct {
 				where string
 				hay   *hay
 			}{{"page", page}, {"session.md", md}} {
 				miss := h.hay.missing(n.text)
+				if miss != "" && n.or != "" && h.hay.missing(n.or) == "" {
+					miss = ""
+				}
 				if miss == "" {
 					continue
 				}
@@ -178,6 +184,7 @@ type needle struct {
 	kind string // the record's type, "type/subtype" where one type has several
 	path string // its JSON path in the record, "[]" for any index
 	text string
+	or   string // what a page may show instead: a JSON member's value
 }
 
 // needles lists every string of the file at p: each JSON string of each
@@ -243,10 +250,29 @@ func textNeedles(format, data string) []needle {
 		case config, markupLine.MatchString(bare), textSyntax[format] != nil && textSyntax[format].MatchString(bare):
 			continue
 		}
-		out = append(out, needle{line: i + 1, kind: "line", text: strings.Trim(t, "`*_")})
+		text, value := textOf(format, strings.Trim(t, "`*_"))
+		out = append(out, needle{line: i + 1, kind: "line", text: text, or: value})
 	}
 	return out
 }
+
+// textOf is what a page shows of a line of a text format. SpecStory
+// writes Cursor's tool blocks with HTML escapes, which a page shows as
+// the characters they stand for, and a tool's parameters as JSON, one
+// member a line, of which a page may show the line as written (a JSON
+// result) or the value under a name of its own (a tool's input).
+func textOf(format, line string) (text, value string) {
+	if format != "specstory" {
+		return line, ""
+	}
+	line = html.UnescapeString(line)
+	if m := jsonMember.FindStringSubmatch(line); m != nil && json.Unmarshal([]byte(m[1]), &value) == nil {
+		return line, value
+	}
+	return line, ""
+}
+
+var jsonMember = regexp.MustCompile(`^"[\w.-]+": ("(?:[^"\\]|\\.)*"),?$`)
 
 var (
 	// Lines that are only markup: rules and comments, once tags are gone.
@@ -276,11 +302,8 @@ var textSyntax = map[string]*regexp.Regexp{
 // parameter names of a Cursor transcript's tool calls.
 var linePrefix = map[string]*regexp.Regexp{
 	"cursor": regexp.MustCompile(`^[a-z_]+: `),
-	// SpecStory's thinking tags around a line, the HTML escapes it writes
-	// Cursor's tool blocks with (a page shows what they stand for, an
-	// escaped tag as a tag), and the date after a title.
+	// SpecStory's thinking tags around a line, and the date after a title.
 	"specstory": regexp.MustCompile(`^<think><details><summary>Thought Process</summary>|</details></think>$|` +
-		`&amp;(amp|lt|gt|#96);|&lt;/?[a-zA-Z][\w-]*(\s[^&]*)?&gt;|&(amp|lt|gt|#96);|` +
 		` \(\d{4}-\d\d-\d\d[ _][\d:-]+Z?\)$`),
 }
 
@@ -537,6 +560,11 @@ var addedPrefix = map[string]string{"claude-code .toolUseResult": "Error: "}
 // numbers them in a gutter of its own (from the file after the edit).
 var gutter = map[string]*regexp.Regexp{"pi .message.details.diff": regexp.MustCompile(`(?m)^[ +-] *\d+ `)}
 
+// status is what an agent writes into a copy of what a person wrote,
+// not the person: Claude Code's "init is analyzing your codebase…" beside
+// a slash command, which the page shows as the command.
+var status = map[string]*regexp.Regexp{"claude-code .message.content": regexp.MustCompile(`<command-message>[\w:.-]+ is [^<]*</command-message>`)}
+
 // notWrittenPaths are what is not text a person or a model wrote in
 // each format, as "format kind path" patterns, each with why.
 var notWrittenPaths = []struct{ pattern, why string }{
@@ -554,6 +582,8 @@ var notWrittenPaths = []struct{ pattern, why string }{
 	{`^gemini-cli \S* \.(messages\[\]\.)?toolCalls\[\]\.resultDisplay$`, "what the CLI displayed of a result, as text: a copy of the result's output, which the page shows"},
 	{`^gemini-cli \S* \.(messages\[\]\.)?toolCalls\[\]\.resultDisplay\.(originalContent|newContent)$`, "the whole file before and after an edit: the edit's diff shows the change"},
 	{`^pi session \.(branchedFrom|parentSession)$`, "the file of the session this one was forked from: the page links that session when the site has it"},
+	{`^codex event_msg/task_complete \.payload\.last_agent_message$`, "a copy of the turn's last agent message, which the page shows where it was said"},
+	{`^codex compacted \.payload\.replacement_history\[\]\.`, "the history a compaction keeps: copies of earlier messages, which the page shows where they were said"},
 	{`^pi message \.message\.content\[\]\.partialJson$`, "a call's arguments as they streamed in, cut where the stream stopped: its arguments hold them whole"},
 }
 

@@ -20,6 +20,7 @@ import (
 	"sync"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 
@@ -153,10 +154,25 @@ var (
 
 // words is s as its words, letters and digits, one space apart: markup
 // and punctuation are how a page shows text, not the text.
+// Where a Latin word meets Japanese or Chinese text with no space
+// between (the end of an inline code span, "`npm`を削除"), the words part:
+// a page joins them, a needle cut at the backtick does not.
 func words(s string) string {
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
-	}), " ")
+	var b strings.Builder
+	prev := rune(' ')
+	for _, r := range s {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r):
+			r = ' '
+		case prev != ' ' && (prev < utf8.RuneSelf) != (r < utf8.RuneSelf) && !unicode.IsMark(r):
+			b.WriteByte(' ')
+		}
+		if r != ' ' || prev != ' ' {
+			b.WriteRune(r)
+		}
+		prev = r
+	}
+	return strings.TrimSpace(b.String())
 }
 
 // hays returns what a reader sees of sessions: their pages and their

@@ -193,11 +193,14 @@ type cxItem struct {
 // cxContent is one content item of a message, a reasoning summary or a tool
 // output, or an MCP content block.
 type cxContent struct {
-	Type     string `json:"type"`
-	Text     string `json:"text"`
-	ImageURL string `json:"image_url"`
-	Data     string `json:"data"`     // MCP image blocks
-	URL      string `json:"imageUrl"` // dynamic tool outputs
+	Type string `json:"type"`
+	Text string `json:"text"`
+	// Some writers of Codex's shapes key an output_text block's text by
+	// its type.
+	OutputText string `json:"output_text"`
+	ImageURL   string `json:"image_url"`
+	Data       string `json:"data"`     // MCP image blocks
+	URL        string `json:"imageUrl"` // dynamic tool outputs
 }
 
 // cxEvent is an event_msg payload. Fields whose shape differs between
@@ -1004,9 +1007,12 @@ func contentItems(raw []byte) ([]cxContent, bool) {
 	if ingest.Unmarshal(raw, &items) != nil || len(items) == 0 {
 		return nil, false
 	}
-	for _, c := range items {
+	for i, c := range items {
 		if c.Type == "" {
 			return nil, false
+		}
+		if c.Text == "" {
+			items[i].Text = c.OutputText
 		}
 	}
 	return items, true

@@ -482,6 +482,7 @@ func TestCodexOutput(t *testing.T) {
 		{"MCP blocks as a string", js(`[{"type":"text","text":"a"},{"type":"text","text":"b"}]`), "a\nb", -1, false},
 		{"JSON array string", js(`[{"name":"a"}]`), `[{"name":"a"}]`, -1, false},
 		{"content items", `[{"type":"input_text","text":"a"},{"type":"output_text","text":"b"}]`, "a\nb", -1, false},
+		{"text keyed by its type", `[{"type":"output_text","output_text":"b"}]`, "b", -1, false},
 		{"content and success", `{"content":"denied","success":false}`, "denied", -1, true},
 		{"one content item", `{"type":"input_text","text":"one","image_url":null}`, "one", -1, false},
 		{"other object", `{"weird":true}`, `{"weird":true}`, -1, false},
