@@ -32,20 +32,20 @@ var Reader = &ingest.Reader{
 		"SEARCH/REPLACE, whole-file, udiff and patch edits become edit calls with their results",
 	Detects: "text with a \"# aider chat started at YYYY-MM-DD HH:MM:SS\" line, or, for a file that begins mid-session, " +
 		"\"#### \" user lines and \"> \" lines ending in two spaces",
-	Detect: detectAider,
-	Read:   readAider,
+	Detect: detect,
+	Read:   read,
 }
 
 func init() { ingest.Register(Reader) }
 
 var (
-	adStartRE = regexp.MustCompile(`^# aider chat started at (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\s*$`)
-	adHeadRE  = regexp.MustCompile(`^# aider chat started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\r?$`)
-	adUserRE  = regexp.MustCompile(`^#### .*  \r?$`)
-	adToolRE  = regexp.MustCompile(`^>( .*)?  \r?$`)
+	startRE = regexp.MustCompile(`^# aider chat started at (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\s*$`)
+	headRE  = regexp.MustCompile(`^# aider chat started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\r?$`)
+	userRE  = regexp.MustCompile(`^#### .*  \r?$`)
+	toolRE  = regexp.MustCompile(`^>( .*)?  \r?$`)
 )
 
-func detectAider(h *ingest.Head) float64 {
+func detect(h *ingest.Head) float64 {
 	// Line by line, with a regular expression only for a line that starts
 	// as one of aider's: run over the whole head, the three took 6% of the
 	// CPU of a build of Claude Code sessions.
@@ -53,11 +53,11 @@ func detectAider(h *ingest.Head) float64 {
 	for line := range bytes.Lines(h.Data) {
 		line = bytes.TrimSuffix(line, []byte("\n"))
 		switch {
-		case bytes.HasPrefix(line, []byte("# aider chat started at ")) && adHeadRE.Match(line):
+		case bytes.HasPrefix(line, []byte("# aider chat started at ")) && headRE.Match(line):
 			return ingest.Likely
-		case bytes.HasPrefix(line, []byte("#### ")) && adUserRE.Match(line):
+		case bytes.HasPrefix(line, []byte("#### ")) && userRE.Match(line):
 			users++
-		case bytes.HasPrefix(line, []byte(">")) && adToolRE.Match(line):
+		case bytes.HasPrefix(line, []byte(">")) && toolRE.Match(line):
 			tools++
 		}
 	}
@@ -72,16 +72,16 @@ func detectAider(h *ingest.Head) float64 {
 type adMode int
 
 const (
-	adNone      adMode = iota
-	adUser             // "#### " lines
-	adAssistant        // the model's response
-	adTool             // "> " lines
-	adCont             // the unprefixed lines of a multi-line tool message: only its first line has "> "
+	none      adMode = iota
+	user             // "#### " lines
+	assistant        // the model's response
+	tool             // "> " lines
+	cont             // the unprefixed lines of a multi-line tool message: only its first line has "> "
 )
 
-// adReader reads one history file, a line at a time: the files grow past
+// reader reads one history file, a line at a time: the files grow past
 // 100 MB, and only the block being read is held.
-type adReader struct {
+type reader struct {
 	f   *ingest.File
 	out []*transcript.Session
 	s   *transcript.Session
@@ -100,8 +100,8 @@ type adReader struct {
 	skipped       int                    // empty inputs
 }
 
-func readAider(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
-	a := &adReader{f: f, ids: map[string]int{}}
+func read(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+	a := &reader{f: f, ids: map[string]int{}}
 	err := ingest.Lines(ctx, f, r, func(n int, b []byte, _ bool) error {
 		if b == nil {
 			f.Warn(n, "%v", ingest.ErrTooLong)
@@ -114,17 +114,17 @@ func readAider(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.
 	return a.out, err
 }
 
-var adModeLine = regexp.MustCompile(`^-\*-.*-\*-\s*$`)
+var modeLine = regexp.MustCompile(`^-\*-.*-\*-\s*$`)
 
-func (a *adReader) line(n int, b []byte) {
+func (a *reader) line(n int, b []byte) {
 	if !utf8.Valid(b) {
 		b = bytes.ToValidUTF8(b, []byte("\uFFFD")) // aider writes with errors="ignore"
 	}
 	s := string(b)
-	if n == 1 && adModeLine.MatchString(s) {
+	if n == 1 && modeLine.MatchString(s) {
 		return // an Emacs mode line the user added; not part of any session
 	}
-	if m := adStartRE.FindStringSubmatch(s); m != nil {
+	if m := startRE.FindStringSubmatch(s); m != nil {
 		a.end(m[1])
 		a.start(m[1])
 		return
@@ -132,31 +132,31 @@ func (a *adReader) line(n int, b []byte) {
 	blank := strings.TrimSpace(s) == ""
 	hard := strings.HasSuffix(s, "  ") // the line break aider puts after its own lines
 	switch {
-	case a.mode == adCont:
+	case a.mode == cont:
 		a.block = append(a.block, strings.TrimRight(s, " "))
 		if hard && !blank { // the message's last line: aider stripped it, then broke it
-			a.mode = adTool
+			a.mode = tool
 		}
 	case (s == "####" || strings.HasPrefix(s, "#### ")) && a.ends(hard):
-		a.enter(adUser, n)
+		a.enter(user, n)
 		a.block = append(a.block, strings.TrimRight(strings.TrimPrefix(strings.TrimPrefix(s, "####"), " "), " "))
 	case strings.HasPrefix(s, ">") && (len(s) == 1 || s[1] == ' ') && a.ends(hard):
-		a.enter(adTool, n)
+		a.enter(tool, n)
 		t := strings.TrimRight(strings.TrimPrefix(s[1:], " "), " ")
 		a.block = append(a.block, t)
 		if !hard && t != "" {
-			a.mode = adCont
+			a.mode = cont
 		}
 	case blank:
 		switch a.mode {
-		case adAssistant:
+		case assistant:
 			a.block = append(a.block, "")
-		case adUser:
+		case user:
 			a.flush()
 		}
 	default:
-		if a.mode != adAssistant {
-			a.enter(adAssistant, n)
+		if a.mode != assistant {
+			a.enter(assistant, n)
 		}
 		a.block = append(a.block, s)
 		a.fence = ingest.FenceState(a.fence, strings.TrimSpace(s))
@@ -168,12 +168,12 @@ func (a *adReader) line(n int, b []byte) {
 // rather than being part of it (a Markdown heading or quote, or a line of a
 // file inside a fence). aider's lines end in two spaces, and follow a blank
 // line when they come after a response.
-func (a *adReader) ends(hard bool) bool {
-	return a.mode != adAssistant || hard && (a.fence == "" || a.prevBlank)
+func (a *reader) ends(hard bool) bool {
+	return a.mode != assistant || hard && (a.fence == "" || a.prevBlank)
 }
 
 // enter starts a block of kind mode at line n, unless one is being read.
-func (a *adReader) enter(mode adMode, n int) {
+func (a *reader) enter(mode adMode, n int) {
 	if a.mode != mode {
 		a.flush()
 		a.mode, a.at, a.fence = mode, n, ""
@@ -181,7 +181,7 @@ func (a *adReader) enter(mode adMode, n int) {
 }
 
 // start starts the session whose header says it started at ts.
-func (a *adReader) start(ts string) {
+func (a *reader) start(ts string) {
 	t, _ := time.Parse("2006-01-02 15:04:05", ts) // local time of an unknown zone, read as UTC
 	id := "aider-" + t.Format("20060102-150405")
 	if a.ids[id]++; a.ids[id] > 1 {
@@ -190,14 +190,14 @@ func (a *adReader) start(ts string) {
 	a.begin(&transcript.Session{ID: id, Started: t, Meta: map[string]string{"time zone": "unknown: aider writes local time"}})
 }
 
-func (a *adReader) begin(s *transcript.Session) {
+func (a *reader) begin(s *transcript.Session) {
 	a.s = s
 	a.model, a.format, a.pending, a.last, a.skipped = "", "", nil, nil, 0
 }
 
 // session returns the session being read, starting one without a header
 // for a file that begins mid-session.
-func (a *adReader) session() *transcript.Session {
+func (a *reader) session() *transcript.Session {
 	if a.s == nil {
 		a.begin(&transcript.Session{Meta: map[string]string{}})
 	}
@@ -206,7 +206,7 @@ func (a *adReader) session() *transcript.Session {
 
 // end finishes the session being read; next is the time of the one that
 // follows, which names a session that had no header.
-func (a *adReader) end(next string) {
+func (a *reader) end(next string) {
 	a.flush()
 	s := a.s
 	a.s = nil
@@ -231,9 +231,9 @@ func (a *adReader) end(next string) {
 }
 
 // flush maps the block just read.
-func (a *adReader) flush() {
+func (a *reader) flush() {
 	block, mode := a.block, a.mode
-	a.block, a.mode = nil, adNone
+	a.block, a.mode = nil, none
 	for len(block) > 0 && strings.TrimSpace(block[len(block)-1]) == "" {
 		block = block[:len(block)-1]
 	}
@@ -242,14 +242,14 @@ func (a *adReader) flush() {
 	}
 	s := a.session()
 	switch mode {
-	case adUser:
+	case user:
 		text := strings.Join(block, "\n")
 		if text == "<blank>" { // the user pressed enter on an empty line
 			a.skipped++
 			return
 		}
 		s.Append(&transcript.Message{Role: transcript.User, Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: text}}})
-	case adAssistant:
+	case assistant:
 		m := &transcript.Message{Role: transcript.Assistant, Model: a.model, Parts: a.response(block)}
 		s.Append(m)
 		a.last, a.counted, a.pending = m, false, nil
@@ -258,27 +258,27 @@ func (a *adReader) flush() {
 				a.pending = append(a.pending, p.Call)
 			}
 		}
-	case adTool, adCont:
+	case tool, cont:
 		a.output(block)
 	}
 }
 
 var (
-	adModelRE   = regexp.MustCompile(`^(?:Main model|Model|Models): (\S+)(?: with (\S+) edit format)?`)
-	adWeakRE    = regexp.MustCompile(`(?:^Weak model: |weak model )(\S+)`)
-	adEditorRE  = regexp.MustCompile(`^Editor model: (\S+)(?: with (\S+) edit format)?`)
-	adCommitRE  = regexp.MustCompile(`^Commit [0-9a-f]{7,40} `)
-	adTokensRE  = regexp.MustCompile(`^Tokens: (.*?)\.?(?: Cost: (.*))?$`)
-	adCountRE   = regexp.MustCompile(`^([\d.,]+)([kKmM]?) (sent|received|cache write|cache hit)$`)
-	adSessionRE = regexp.MustCompile(`\$([\d.,]+) session`)
-	// adFailRE opens aider's report of edits it could not apply.
-	adFailRE = regexp.MustCompile(`^(The LLM did not conform to the edit format|# \d+ SEARCH/REPLACE blocks? failed to match|SearchReplaceNoExactMatch|UnifiedDiffNoMatch|Failed to apply edit)`)
+	modelRE   = regexp.MustCompile(`^(?:Main model|Model|Models): (\S+)(?: with (\S+) edit format)?`)
+	weakRE    = regexp.MustCompile(`(?:^Weak model: |weak model )(\S+)`)
+	editorRE  = regexp.MustCompile(`^Editor model: (\S+)(?: with (\S+) edit format)?`)
+	commitRE  = regexp.MustCompile(`^Commit [0-9a-f]{7,40} `)
+	tokensRE  = regexp.MustCompile(`^Tokens: (.*?)\.?(?: Cost: (.*))?$`)
+	countRE   = regexp.MustCompile(`^([\d.,]+)([kKmM]?) (sent|received|cache write|cache hit)$`)
+	sessionRE = regexp.MustCompile(`\$([\d.,]+) session`)
+	// failRE opens aider's report of edits it could not apply.
+	failRE = regexp.MustCompile(`^(The LLM did not conform to the edit format|# \d+ SEARCH/REPLACE blocks? failed to match|SearchReplaceNoExactMatch|UnifiedDiffNoMatch|Failed to apply edit)`)
 )
 
 // output maps a block of aider's own output: its startup lines, command
 // output, lint and test results, and what became of the last response
 // (its edits, its commit, its tokens).
-func (a *adReader) output(lines []string) {
+func (a *reader) output(lines []string) {
 	s := a.s
 	m := &transcript.Message{Role: transcript.System}
 	var text, failed []string
@@ -290,14 +290,14 @@ func (a *adReader) output(lines []string) {
 	}
 	for _, l := range lines {
 		switch {
-		case adTokensRE.MatchString(l):
+		case tokensRE.MatchString(l):
 			a.tokens(l, m)
 		case failed != nil:
 			failed = append(failed, l)
 		case strings.HasPrefix(l, "Applied edit to ") && a.applied(strings.TrimPrefix(l, "Applied edit to "), l, m):
-		case adFailRE.MatchString(l) && len(a.pending) > 0:
+		case failRE.MatchString(l) && len(a.pending) > 0:
 			failed = []string{l}
-		case adCommitRE.MatchString(l):
+		case commitRE.MatchString(l):
 			flush()
 			m.Parts = append(m.Parts, ingest.EventPart("commit", l, nil))
 		case l == "^C again to exit" || l == "^C KeyboardInterrupt":
@@ -331,25 +331,25 @@ func (a *adReader) output(lines []string) {
 
 // startup reads what aider says about itself when it starts or switches
 // models.
-func (a *adReader) startup(l string) {
+func (a *reader) startup(l string) {
 	s := a.s
 	set := func(k, v string) {
 		if _, ok := s.Meta[k]; !ok && v != "" {
 			s.Meta[k] = v
 		}
 	}
-	if m := adModelRE.FindStringSubmatch(l); m != nil {
+	if m := modelRE.FindStringSubmatch(l); m != nil {
 		a.model, a.format = m[1], m[2]
 		s.AddModel(m[1])
 		set("edit format", m[2])
 	}
-	if m := adEditorRE.FindStringSubmatch(l); m != nil {
+	if m := editorRE.FindStringSubmatch(l); m != nil {
 		// In architect mode the editor model, named next, writes the edits.
 		s.AddModel(m[1])
 		set("editor model", m[1])
 		a.format = ingest.FirstNonEmpty(m[2], a.format)
 	}
-	if m := adWeakRE.FindStringSubmatch(l); m != nil {
+	if m := weakRE.FindStringSubmatch(l); m != nil {
 		set("weak model", strings.TrimSuffix(m[1], ","))
 	}
 	switch {
@@ -365,11 +365,11 @@ func (a *adReader) startup(l string) {
 // tokens counts a "Tokens: 4.2k sent, 1.1k cache hit, 84 received. Cost:
 // $0.02 message, $0.35 session." line for the response it follows, or for
 // the message it is in when no response came since the last.
-func (a *adReader) tokens(l string, m *transcript.Message) {
-	sm := adTokensRE.FindStringSubmatch(l)
+func (a *reader) tokens(l string, m *transcript.Message) {
+	sm := tokensRE.FindStringSubmatch(l)
 	var u transcript.Usage
 	for _, item := range strings.Split(sm[1], ", ") {
-		c := adCountRE.FindStringSubmatch(strings.TrimSpace(item))
+		c := countRE.FindStringSubmatch(strings.TrimSpace(item))
 		if c == nil {
 			continue
 		}
@@ -395,7 +395,7 @@ func (a *adReader) tokens(l string, m *transcript.Message) {
 	// "sent" is LiteLLM's prompt_tokens, which holds the cache hits, and
 	// aider adds the cache writes to it.
 	u.Input = max(u.Input-u.CacheRead-u.CacheWrite, 0)
-	if c := adSessionRE.FindStringSubmatch(sm[2]); c != nil {
+	if c := sessionRE.FindStringSubmatch(sm[2]); c != nil {
 		a.s.Meta["cost (USD)"] = strings.ReplaceAll(c[1], ",", "")
 	}
 	if a.last != nil && !a.counted {
@@ -407,7 +407,7 @@ func (a *adReader) tokens(l string, m *transcript.Message) {
 }
 
 // applied gives the edits of path in the last response their result.
-func (a *adReader) applied(path, line string, m *transcript.Message) bool {
+func (a *reader) applied(path, line string, m *transcript.Message) bool {
 	found := false
 	for i := 0; i < len(a.pending); i++ {
 		c := a.pending[i]
@@ -427,24 +427,24 @@ func (a *adReader) applied(path, line string, m *transcript.Message) bool {
 }
 
 var (
-	adSearchRE  = regexp.MustCompile(`^<{5,9} SEARCH>?\s*$`)
-	adDividerRE = regexp.MustCompile(`^={5,9}\s*$`)
-	adReplaceRE = regexp.MustCompile(`^>{5,9} REPLACE\s*$`)
+	searchRE  = regexp.MustCompile(`^<{5,9} SEARCH>?\s*$`)
+	dividerRE = regexp.MustCompile(`^={5,9}\s*$`)
+	replaceRE = regexp.MustCompile(`^>{5,9} REPLACE\s*$`)
 )
 
 // response maps the lines of a model response: its reasoning, its text and
 // the edits in it, which become edit calls in their place.
-func (a *adReader) response(lines []string) []*transcript.Part {
-	r := &adResponse{a: a, whole: strings.HasSuffix(a.format, "whole")}
-	r.lines, r.parts = adThinking(lines)
+func (a *reader) response(lines []string) []*transcript.Part {
+	r := &response{a: a, whole: strings.HasSuffix(a.format, "whole")}
+	r.lines, r.parts = thinking(lines)
 	for i := 0; i < len(r.lines); i++ {
 		l := strings.TrimSpace(r.lines[i])
 		switch {
-		case adSearchRE.MatchString(r.lines[i]):
+		case searchRE.MatchString(r.lines[i]):
 			i = r.searchReplace(i)
 		case l == "*** Begin Patch":
 			i = r.patch(i)
-		case adFence(l):
+		case fence(l):
 			i = r.fence(i)
 		}
 	}
@@ -454,9 +454,9 @@ func (a *adReader) response(lines []string) []*transcript.Part {
 	return r.parts
 }
 
-// adResponse maps the lines of a response to parts.
-type adResponse struct {
-	a     *adReader
+// response maps the lines of a response to parts.
+type response struct {
+	a     *reader
 	lines []string
 	parts []*transcript.Part
 	whole bool   // the edit format writes whole files
@@ -464,13 +464,13 @@ type adResponse struct {
 	path  string // the file of the last SEARCH block
 }
 
-func (r *adResponse) text(ls []string) {
+func (r *response) text(ls []string) {
 	if t := strings.Trim(strings.Join(ls, "\n"), "\n"); strings.TrimSpace(t) != "" {
 		r.parts = append(r.parts, &transcript.Part{Kind: transcript.TextPart, Text: t})
 	}
 }
 
-func (r *adResponse) call(n int, name string, kind transcript.ToolKind, input map[string]string) {
+func (r *response) call(n int, name string, kind transcript.ToolKind, input map[string]string) {
 	b, _ := json.Marshal(input)
 	r.parts = append(r.parts, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
 		ID: fmt.Sprintf("edit-%d", r.a.at+n), Name: name, Kind: kind, Input: string(b)}})
@@ -478,16 +478,16 @@ func (r *adResponse) call(n int, name string, kind transcript.ToolKind, input ma
 
 // searchReplace maps the SEARCH/REPLACE block that starts on line i, and
 // returns its last line.
-func (r *adResponse) searchReplace(i int) int {
+func (r *response) searchReplace(i int) int {
 	lines := r.lines
 	// The file is named on a line before, around the fence the block is
 	// in; a block without one edits the last block's file.
 	cut, named, fenced := i, false, false
 	for j := i - 1; j >= max(r.from, i-3); j-- {
 		t := strings.TrimSpace(lines[j])
-		if p := adFilename(t); p != "" && !named {
+		if p := filename(t); p != "" && !named {
 			r.path, cut, named = p, j, true
-		} else if adFence(t) && !fenced {
+		} else if fence(t) && !fenced {
 			cut, fenced = j, true
 		} else {
 			break
@@ -496,16 +496,16 @@ func (r *adResponse) searchReplace(i int) int {
 	r.text(lines[r.from:cut])
 	var search, replace []string
 	j := i + 1
-	for ; j < len(lines) && !adDividerRE.MatchString(lines[j]); j++ {
+	for ; j < len(lines) && !dividerRE.MatchString(lines[j]); j++ {
 		search = append(search, lines[j])
 	}
-	for j++; j < len(lines) && !adReplaceRE.MatchString(lines[j]); j++ {
+	for j++; j < len(lines) && !replaceRE.MatchString(lines[j]); j++ {
 		replace = append(replace, lines[j])
 	}
 	r.call(i, "search_replace", transcript.EditTool, map[string]string{"file_path": r.path,
 		"old_string": strings.Join(search, "\n"), "new_string": strings.Join(replace, "\n")})
 	i = j
-	if i+1 < len(lines) && adFence(strings.TrimSpace(lines[i+1])) && strings.TrimSpace(lines[i+1])[3:] == "" {
+	if i+1 < len(lines) && fence(strings.TrimSpace(lines[i+1])) && strings.TrimSpace(lines[i+1])[3:] == "" {
 		i++ // the fence it was in closes
 	}
 	r.from = i + 1
@@ -513,10 +513,10 @@ func (r *adResponse) searchReplace(i int) int {
 }
 
 // patch maps the patch that starts on line i, and returns its last line.
-func (r *adResponse) patch(i int) int {
+func (r *response) patch(i int) int {
 	lines := r.lines
 	cut, end := i, i+1
-	if i > r.from && adFence(strings.TrimSpace(lines[i-1])) {
+	if i > r.from && fence(strings.TrimSpace(lines[i-1])) {
 		cut = i - 1
 	}
 	for end < len(lines) && strings.TrimSpace(lines[end]) != "*** End Patch" {
@@ -535,17 +535,17 @@ func (r *adResponse) patch(i int) int {
 // fence maps the fenced block that opens on line i: a udiff, a whole
 // file, a fence around edits (read on from the next line) or code, whose
 // lines are text whatever they hold. It returns the line to go on after.
-func (r *adResponse) fence(i int) int {
+func (r *response) fence(i int) int {
 	lines := r.lines
 	l := strings.TrimSpace(lines[i])
-	end := adCloseFence(lines, i)
+	end := closeFence(lines, i)
 	body := lines[i+1 : end]
 	name := ""
 	if i > r.from {
-		name = adFilename(strings.TrimSpace(lines[i-1]))
+		name = filename(strings.TrimSpace(lines[i-1]))
 	}
 	switch {
-	case strings.HasPrefix(l, "```diff") && strings.Contains(r.a.format, "udiff") && adIsDiff(body):
+	case strings.HasPrefix(l, "```diff") && strings.Contains(r.a.format, "udiff") && isDiff(body):
 		r.text(lines[r.from:i])
 		p := ""
 		for _, b := range body {
@@ -557,7 +557,7 @@ func (r *adResponse) fence(i int) int {
 	case r.whole && name != "":
 		r.text(lines[r.from : i-1])
 		r.call(i, "whole_file", transcript.WriteTool, map[string]string{"file_path": name, "content": strings.Join(body, "\n")})
-	case adHasEdit(body):
+	case hasEdit(body):
 		return i // a fence around SEARCH/REPLACE blocks or a patch: read next
 	default:
 		return end // a code block: its lines are text, whatever they hold
@@ -566,9 +566,9 @@ func (r *adResponse) fence(i int) int {
 	return end
 }
 
-// adThinking takes the reasoning a response starts with: aider's
+// thinking takes the reasoning a response starts with: aider's
 // <thinking-content-…> tags, or the model's own <think>.
-func adThinking(lines []string) ([]string, []*transcript.Part) {
+func thinking(lines []string) ([]string, []*transcript.Part) {
 	i := 0
 	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
 		i++
@@ -599,12 +599,12 @@ func adThinking(lines []string) ([]string, []*transcript.Part) {
 	return strings.Split(strings.TrimLeft(after, "\n"), "\n"), parts
 }
 
-// adFence reports whether a trimmed line opens or closes a code fence.
-func adFence(t string) bool { return strings.HasPrefix(t, "```") }
+// fence reports whether a trimmed line opens or closes a code fence.
+func fence(t string) bool { return strings.HasPrefix(t, "```") }
 
-// adCloseFence returns the line that closes the fence opened on line i, or
+// closeFence returns the line that closes the fence opened on line i, or
 // len(lines) when it is not closed (a response cut off).
-func adCloseFence(lines []string, i int) int {
+func closeFence(lines []string, i int) int {
 	for j := i + 1; j < len(lines); j++ {
 		if strings.TrimSpace(lines[j]) == "```" {
 			return j
@@ -613,9 +613,9 @@ func adCloseFence(lines []string, i int) int {
 	return len(lines)
 }
 
-// adFilename reads a line naming a file before an edit as aider does:
+// filename reads a line naming a file before an edit as aider does:
 // without the Markdown around it, and looking like a path.
-func adFilename(t string) string {
+func filename(t string) string {
 	t = strings.TrimSpace(strings.TrimLeft(strings.TrimRight(t, ":"), "#"))
 	t = strings.Trim(strings.Trim(t, "`"), "*")
 	if t == "" || t == "..." || strings.ContainsAny(t, " \t") || !strings.ContainsAny(t, "./") {
@@ -624,18 +624,18 @@ func adFilename(t string) string {
 	return t
 }
 
-// adHasEdit reports whether the lines hold a SEARCH/REPLACE block or a patch.
-func adHasEdit(body []string) bool {
+// hasEdit reports whether the lines hold a SEARCH/REPLACE block or a patch.
+func hasEdit(body []string) bool {
 	for _, b := range body {
-		if adSearchRE.MatchString(b) || strings.TrimSpace(b) == "*** Begin Patch" {
+		if searchRE.MatchString(b) || strings.TrimSpace(b) == "*** Begin Patch" {
 			return true
 		}
 	}
 	return false
 }
 
-// adIsDiff reports whether the lines hold a unified diff.
-func adIsDiff(body []string) bool {
+// isDiff reports whether the lines hold a unified diff.
+func isDiff(body []string) bool {
 	minus, plus := false, false
 	for _, b := range body {
 		minus = minus || strings.HasPrefix(b, "--- ")

@@ -161,7 +161,7 @@ func TestAiderResponses(t *testing.T) {
 		{"think tags", "diff", "<think>\nhmm\n</think>\nAnswer.", "thinking text", ""},
 		{"thinking cut off", "diff", "<think>\nhmm", "thinking", ""},
 	} {
-		a := &adReader{format: c.format, at: 1}
+		a := &reader{format: c.format, at: 1}
 		parts := a.response(strings.Split(c.text, "\n"))
 		var ks []string
 		for _, p := range parts {
@@ -189,7 +189,7 @@ func TestAiderDetect(t *testing.T) {
 		{"Markdown without the line breaks", "README.md", "#### Install\n\n> note\n\n#### Use\n", false},
 	} {
 		h := &ingest.Head{Path: c.path, Data: []byte(c.head), EOF: true}
-		if got := detectAider(h) > 0; got != c.want {
+		if got := detect(h) > 0; got != c.want {
 			t.Errorf("%s: detected %v, want %v", c.name, got, c.want)
 		}
 	}

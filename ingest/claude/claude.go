@@ -30,12 +30,12 @@ var Reader = &ingest.Reader{
 	Detects: "JSONL records with uuid, parentUuid and sessionId and a type such as user or assistant, or leading " +
 		"summary, file-history-snapshot, queue-operation or title records; a JSON document {\"loglines\": [...]}; " +
 		"an agent-<id>.meta.json with agentType",
-	Detect:    detectClaude,
+	Detect:    detect,
 	Read:      readClaude,
-	Pieces:    claudePieces,
-	Merge:     mergeClaude,
-	Links:     claudeLinks,
-	Locations: claudeLocations,
+	Pieces:    pieces,
+	Merge:     merge,
+	Links:     links,
+	Locations: locations,
 	Tools:     Tools,
 }
 
@@ -76,18 +76,18 @@ var Tools = &ingest.Tools{
 
 func init() { ingest.Register(Reader) }
 
-func claudeLocations(home string, getenv func(string) string) []ingest.Location {
+func locations(home string, getenv func(string) string) []ingest.Location {
 	dir := cmp.Or(getenv("CLAUDE_CONFIG_DIR"), filepath.Join(home, ".claude"))
 	return []ingest.Location{{Name: "claude", Dir: filepath.Join(dir, "projects")}}
 }
 
-var claudeTypes = map[string]bool{"user": true, "assistant": true, "system": true, "progress": true, "attachment": true}
+var types = map[string]bool{"user": true, "assistant": true, "system": true, "progress": true, "attachment": true}
 
-func detectClaude(h *ingest.Head) float64 {
+func detect(h *ingest.Head) float64 {
 	rs := h.Records()
 	for _, r := range rs {
 		switch t := r["type"]; {
-		case claudeTypes[t] && r.Has("parentUuid", "sessionId"):
+		case types[t] && r.Has("parentUuid", "sessionId"):
 			return ingest.Likely
 		case t == "summary" && r.Has("leafUuid"),
 			t == "file-history-snapshot" && r.Has("messageId"),
@@ -109,7 +109,7 @@ func isAgentMeta(p string) bool {
 	return strings.HasPrefix(b, "agent-") && strings.HasSuffix(b, ".meta.json")
 }
 
-type ccRecord struct {
+type record struct {
 	Type              string          `json:"type"`
 	Subtype           string          `json:"subtype"`
 	UUID              string          `json:"uuid"`
@@ -125,7 +125,7 @@ type ccRecord struct {
 	IsSidechain       bool            `json:"isSidechain"`
 	IsCompactSummary  bool            `json:"isCompactSummary"`
 	IsAPIError        bool            `json:"isApiErrorMessage"`
-	Message           *ccMessage      `json:"message"`
+	Message           *message        `json:"message"`
 	ToolUseResult     ccStructured    `json:"toolUseResult"`
 	Attachment        ingest.Raw      `json:"attachment"`
 
@@ -167,7 +167,7 @@ type ccRecord struct {
 	FallbackModel         string       `json:"fallbackModel"`
 }
 
-type ccMessage struct {
+type message struct {
 	ID      string    `json:"id"`
 	Model   string    `json:"model"`
 	Content ccContent `json:"content"`
@@ -179,7 +179,7 @@ type ccMessage struct {
 	} `json:"usage"`
 }
 
-type ccBlock struct {
+type block struct {
 	Type      string     `json:"type"`
 	Text      string     `json:"text"`
 	Thinking  string     `json:"thinking"`
@@ -203,10 +203,10 @@ type ccBlock struct {
 	raw ingest.Raw // the block as the line has it
 }
 
-// ccSkipped are harness records that are not conversation, with why the
+// skipped are harness records that are not conversation, with why the
 // page leaves them out. Those with a uuid still take part in the
 // conversation graph.
-var ccSkipped = map[string]string{
+var skipped = map[string]string{
 	"file-history-snapshot": "checkpoints of the files Claude Code changed, kept for /rewind",
 	"progress":              "progress of a running tool; its result is shown with its call",
 	"last-prompt":           "the last prompt again, kept for the prompt history",
@@ -223,8 +223,8 @@ var ccSkipped = map[string]string{
 	"atis-latch":            "harness state",
 }
 
-// ccProgressSkipped says why each kind of progress record is left out.
-var ccProgressSkipped = map[string]string{
+// progressSkipped says why each kind of progress record is left out.
+var progressSkipped = map[string]string{
 	"hook_progress":           "a hook's progress while it ran",
 	"bash_progress":           "a command's output while it ran; its result is shown with its call",
 	"agent_progress":          "a subagent's messages, shown in the subagent's own session",
@@ -234,39 +234,39 @@ var ccProgressSkipped = map[string]string{
 	"search_results_received": "a web search's progress while it ran",
 }
 
-// ccSkipReason returns why a record of kind (its type, "progress/x" for
+// skipReason returns why a record of kind (its type, "progress/x" for
 // progress) is left out, or "" when it is not.
-func ccSkipReason(kind string) string {
+func skipReason(kind string) string {
 	typ, sub, _ := strings.Cut(kind, "/")
 	if typ == "progress" && sub != "" {
-		if r := ccProgressSkipped[sub]; r != "" {
+		if r := progressSkipped[sub]; r != "" {
 			return r
 		}
 	}
-	return ccSkipped[typ]
+	return skipped[typ]
 }
 
 // ccFile is the state of one Claude Code file being read.
 type ccFile struct {
 	f        *ingest.File
-	sessions map[string]*ccSession
-	order    []*ccSession
-	owner    map[string]*ccSession // uuid → the session that wrote it
-	titles   map[string][]string   // titles of records without a session id
-	skipped  []transcript.Skip     // harness records met before any session
-	agentOf  map[string]string     // Task call id → the agent it started
-	leaves   []ccTitle             // summaries, resolved by leafUuid at the end
-	agent    string                // the agent's session id in a subagent file
-	parent   string                // its parent session, from the file's path
-	chains   []*ccSession          // the subagents Claude Code 1.0 wrote inline
-	line     int                   // the record being read: its line,
-	elem     int                   // or its index + 1 in a web export's loglines
+	sessions map[string]*session
+	order    []*session
+	owner    map[string]*session // uuid → the session that wrote it
+	titles   map[string][]string // titles of records without a session id
+	skipped  []transcript.Skip   // harness records met before any session
+	agentOf  map[string]string   // Task call id → the agent it started
+	leaves   []ccTitle           // summaries, resolved by leafUuid at the end
+	agent    string              // the agent's session id in a subagent file
+	parent   string              // its parent session, from the file's path
+	chains   []*session          // the subagents Claude Code 1.0 wrote inline
+	line     int                 // the record being read: its line,
+	elem     int                 // or its index + 1 in a web export's loglines
 }
 
 type ccTitle struct{ leaf, text string }
 
-// ccSession accumulates one session of a Claude Code file.
-type ccSession struct {
+// session accumulates one session of a Claude Code file.
+type session struct {
 	s       *transcript.Session
 	byMsgID map[string]*transcript.Message
 	titles  map[string][]string // record type → its titles, the last the latest
@@ -274,7 +274,7 @@ type ccSession struct {
 	node    *ingest.Node          // the record being read, when it has a uuid
 	cur     []*transcript.Message // the messages it made
 	count   int                   // messages made so far
-	queue   []*ccQueued           // prompts typed while the agent worked
+	queue   []*queued             // prompts typed while the agent worked
 	shell   *transcript.Message   // the user's shell command awaiting its output
 	inline  bool                  // a subagent written inline in its parent's file
 }
@@ -284,7 +284,7 @@ func readClaude(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript
 		return readAgentMeta(f, r)
 	}
 	cf := &ccFile{
-		f: f, sessions: map[string]*ccSession{}, owner: map[string]*ccSession{},
+		f: f, sessions: map[string]*session{}, owner: map[string]*session{},
 		titles: map[string][]string{}, agentOf: map[string]string{},
 	}
 	if b := path.Base(f.Rel); strings.HasPrefix(b, "agent-") {
@@ -296,7 +296,7 @@ func readClaude(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript
 	br := bufio.NewReaderSize(r, ingest.HeadSize)
 	head, _ := br.Peek(ingest.HeadSize)
 	var err error
-	if isClaudeWebExport(head) {
+	if isWebExport(head) {
 		err = cf.readLoglines(ctx, br)
 	} else {
 		err = ingest.JSONL(ctx, f, br, func(n int, line []byte) error {
@@ -307,14 +307,14 @@ func readClaude(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript
 	return cf.finish(), err
 }
 
-// claudePieces reports whether a file may be read in pieces: a JSONL file
+// pieces reports whether a file may be read in pieces: a JSONL file
 // is, its records each on a line; a web export is one JSON document.
-func claudePieces(h *ingest.Head) bool {
-	return !isAgentMeta(h.Path) && !isClaudeWebExport(h.Data)
+func pieces(h *ingest.Head) bool {
+	return !isAgentMeta(h.Path) && !isWebExport(h.Data)
 }
 
-// isClaudeWebExport reports whether data opens a JSON document with loglines.
-func isClaudeWebExport(data []byte) bool {
+// isWebExport reports whether data opens a JSON document with loglines.
+func isWebExport(data []byte) bool {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return false
@@ -382,18 +382,18 @@ func (cf *ccFile) warn(format string, args ...any) {
 	cf.f.Warn(cf.line, format, args...)
 }
 
-// ccCareful reads a record's content, its blocks' results and its
+// careful reads a record's content, its blocks' results and its
 // toolUseResult apart, each decoded alone, when json/v2 cannot decode the
 // record in one pass (see ingest.UnmarshalFast).
-var ccCareful = jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
+var careful = jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
 	ingest.Apart[*ccContent](), ingest.Apart[*ccOutput](), ingest.Apart[*ccStructured]()))
 
-// ccDecode decodes a record, or a block, in one pass where it can.
-func ccDecode(data []byte, v any) error { return ingest.UnmarshalFast(data, v, ccCareful) }
+// decode decodes a record, or a block, in one pass where it can.
+func decode(data []byte, v any) error { return ingest.UnmarshalFast(data, v, careful) }
 
 func (cf *ccFile) record(line []byte) error {
-	var rec ccRecord
-	if err := ccDecode(line, &rec); !ingest.IsDrift(err, "message") {
+	var rec record
+	if err := decode(line, &rec); !ingest.IsDrift(err, "message") {
 		return err
 	}
 	switch rec.Type {
@@ -414,8 +414,8 @@ func (cf *ccFile) record(line []byte) error {
 	if rec.Type == "progress" && rec.Data.Type != "" {
 		kind += "/" + rec.Data.Type
 	}
-	if rec.SessionID == "" && len(cf.order) == 0 && cf.agent == "" && ccSkipped[rec.Type] != "" {
-		cf.skipped = append(cf.skipped, transcript.Skip{Kind: kind, Count: 1, Reason: ccSkipReason(kind)})
+	if rec.SessionID == "" && len(cf.order) == 0 && cf.agent == "" && skipped[rec.Type] != "" {
+		cf.skipped = append(cf.skipped, transcript.Skip{Kind: kind, Count: 1, Reason: skipReason(kind)})
 		return nil
 	}
 	cs := cf.session(&rec)
@@ -431,8 +431,8 @@ func (cf *ccFile) record(line []byte) error {
 		cs.attachment(cf, &rec)
 	case rec.Type == "queue-operation":
 		cs.queueOp(cf, &rec)
-	case ccSkipped[rec.Type] != "":
-		cs.s.Skip(kind, ccSkipReason(kind), 1)
+	case skipped[rec.Type] != "":
+		cs.s.Skip(kind, skipReason(kind), 1)
 		if rec.Type == "progress" && rec.Data.AgentID != "" {
 			if rec.ParentToolUseID != "" {
 				cf.agentOf[rec.ParentToolUseID] = "agent-" + rec.Data.AgentID
@@ -450,7 +450,7 @@ func (cf *ccFile) record(line []byte) error {
 }
 
 // session returns the session a record belongs to, creating it.
-func (cf *ccFile) session(rec *ccRecord) *ccSession {
+func (cf *ccFile) session(rec *record) *session {
 	id := rec.SessionID
 	if rec.IsSidechain && rec.AgentID == "" && cf.agent == "" {
 		if cs := cf.chain(rec); cs != nil {
@@ -479,10 +479,10 @@ func (cf *ccFile) session(rec *ccRecord) *ccSession {
 
 // sessionByID returns the session id of the file, creating it as a child
 // of parent.
-func (cf *ccFile) sessionByID(id, parent string) *ccSession {
+func (cf *ccFile) sessionByID(id, parent string) *session {
 	cs := cf.sessions[id]
 	if cs == nil {
-		cs = &ccSession{
+		cs = &session{
 			s:       &transcript.Session{ID: id, ParentID: parent},
 			byMsgID: map[string]*transcript.Message{},
 			titles:  map[string][]string{},
@@ -500,7 +500,7 @@ func (cf *ccFile) sessionByID(id, parent string) *ccSession {
 // was given, a user record with no parent. Each chain is a session of its
 // own, named for the file and its first record, whose parent is the
 // session of the file.
-func (cf *ccFile) chain(rec *ccRecord) *ccSession {
+func (cf *ccFile) chain(rec *record) *session {
 	o := cf.owner[rec.ParentUUID]
 	switch {
 	case o != nil && o.inline:
@@ -526,7 +526,7 @@ func (cf *ccFile) chain(rec *ccRecord) *ccSession {
 func (cf *ccFile) linkChains() {
 	type task struct {
 		call   *transcript.ToolCall
-		owner  *ccSession
+		owner  *session
 		prompt string
 	}
 	var tasks []task
@@ -553,7 +553,7 @@ func (cf *ccFile) linkChains() {
 
 // firstPrompt is the text of the session's first user message, spaces
 // collapsed.
-func (cs *ccSession) firstPrompt() string {
+func (cs *session) firstPrompt() string {
 	for _, m := range cs.s.Messages() {
 		if m.Role != transcript.User {
 			continue
@@ -573,9 +573,9 @@ func (cs *ccSession) firstPrompt() string {
 // repeats. Older versions wrote no file for the subagent: these records
 // are all there is of it, and make its session. Where its file exists,
 // Merge keeps the file's.
-func (cf *ccFile) progressAgent(rec *ccRecord) {
-	var inner ccRecord
-	if len(rec.Data.Message) == 0 || ccDecode(rec.Data.Message, &inner) != nil || inner.Message == nil {
+func (cf *ccFile) progressAgent(rec *record) {
+	var inner record
+	if len(rec.Data.Message) == 0 || decode(rec.Data.Message, &inner) != nil || inner.Message == nil {
 		return
 	}
 	cs := cf.sessionByID("agent-"+rec.Data.AgentID, rec.SessionID)
@@ -597,15 +597,15 @@ func (cf *ccFile) progressAgent(rec *ccRecord) {
 	cs.end()
 }
 
-// ccCompactionAgent begins the id of the agent that summarises a
+// compactionAgent begins the id of the agent that summarises a
 // conversation to compact it (its file is agent-acompact-<hex>.jsonl).
-const ccCompactionAgent = "agent-acompact-"
+const compactionAgent = "agent-acompact-"
 
 // ccFromProgress is the Meta key of a subagent read from its parent's
 // progress records.
 const ccFromProgress = "read from"
 
-func (cf *ccFile) title(rec *ccRecord, kind, title string) {
+func (cf *ccFile) title(rec *record, kind, title string) {
 	if rec.SessionID == "" {
 		cf.titles[kind] = append(cf.titles[kind], title)
 		return
@@ -647,7 +647,7 @@ func (cf *ccFile) finish() []*transcript.Session {
 		if repo, _, ok := strings.Cut(strings.ReplaceAll(s.CWD, `\`, "/"), "/.claude/worktrees/"); ok && s.Project == "" {
 			s.Project = path.Base(repo)
 		}
-		if strings.HasPrefix(s.ID, ccCompactionAgent) {
+		if strings.HasPrefix(s.ID, compactionAgent) {
 			// The agent that summarised the conversation when it was
 			// compacted: its first prompt is only the instruction to.
 			setMeta(s, "agent type", "compaction")
@@ -669,10 +669,10 @@ func (cf *ccFile) finish() []*transcript.Session {
 
 // title names the session by the latest title of the strongest kind. The
 // others, older or weaker, are kept in Meta.
-func (cs *ccSession) title() {
+func (cs *session) title() {
 	s := cs.s
 	var others []string
-	for _, kind := range ccTitleKinds {
+	for _, kind := range titleKinds {
 		ts := cs.titles[kind]
 		for i := len(ts) - 1; i >= 0; i-- {
 			switch t := strings.TrimSpace(ts[i]); {
@@ -690,8 +690,8 @@ func (cs *ccSession) title() {
 	}
 }
 
-// ccTitleKinds are the records that name a session, strongest first.
-var ccTitleKinds = []string{"custom-title", "ai-title", "summary", "description"}
+// titleKinds are the records that name a session, strongest first.
+var titleKinds = []string{"custom-title", "ai-title", "summary", "description"}
 
 func setMeta(s *transcript.Session, k, v string) {
 	if s.Meta == nil {

@@ -12,10 +12,10 @@ import (
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// mergeClaude joins the files of a session resumed in another file, folds
+// merge joins the files of a session resumed in another file, folds
 // subagents' companion files into them, and links each subagent with the
 // session and the call that started it.
-func mergeClaude(ss []*transcript.Session) []*transcript.Session {
+func merge(ss []*transcript.Session) []*transcript.Session {
 	groups := map[ccKey][]*transcript.Session{}
 	var keys []ccKey
 	var metas []*transcript.Session
@@ -24,7 +24,7 @@ func mergeClaude(ss []*transcript.Session) []*transcript.Session {
 			metas = append(metas, s) // from readAgentMeta
 			continue
 		}
-		k := ccKey{claudeProject(s.Source), s.ID}
+		k := ccKey{project(s.Source), s.ID}
 		if groups[k] == nil {
 			keys = append(keys, k)
 		}
@@ -32,16 +32,16 @@ func mergeClaude(ss []*transcript.Session) []*transcript.Session {
 	}
 	out := make([]*transcript.Session, 0, len(keys))
 	for _, k := range keys {
-		out = append(out, joinClaude(groups[k]))
+		out = append(out, join(groups[k]))
 	}
-	linkClaude(out, metas)
+	link(out, metas)
 	return out
 }
 
-// claudeLinks joins a subagent's files, under <project>/<session>/subagents/,
+// links joins a subagent's files, under <project>/<session>/subagents/,
 // to the session that started it: its companion file names the call by id
 // only.
-func claudeLinks(s *transcript.Session) []string {
+func links(s *transcript.Session) []string {
 	if dir := path.Dir(s.Source); path.Base(dir) == "subagents" {
 		return []string{"session\x00" + path.Join(path.Dir(path.Dir(dir)), path.Base(path.Dir(dir)))}
 	}
@@ -52,7 +52,7 @@ func claudeLinks(s *transcript.Session) []string {
 // project's sessions, and their subagents, in one folder.
 type ccKey struct{ project, id string }
 
-func claudeProject(src string) string {
+func project(src string) string {
 	dir := path.Dir(src)
 	if path.Base(dir) == "subagents" {
 		dir = path.Dir(path.Dir(dir)) // <project>/<session>/subagents/
@@ -60,10 +60,10 @@ func claudeProject(src string) string {
 	return dir
 }
 
-// joinClaude merges the parts of one session. Messages interleave by
+// join merges the parts of one session. Messages interleave by
 // time, each file keeping its own order (ties go to the earlier file); a
 // record repeated in several files is kept once.
-func joinClaude(parts []*transcript.Session) *transcript.Session {
+func join(parts []*transcript.Session) *transcript.Session {
 	// A subagent's own file holds all its parent's progress records repeat.
 	fromProgress := func(s *transcript.Session) bool { return s.Meta[ccFromProgress] != "" }
 	if files := slices.DeleteFunc(slices.Clone(parts), fromProgress); len(files) > 0 {
@@ -74,7 +74,7 @@ func joinClaude(parts []*transcript.Session) *transcript.Session {
 	}
 	starts := map[*transcript.Session]time.Time{}
 	for _, p := range parts {
-		starts[p] = ccStart(p)
+		starts[p] = start(p)
 	}
 	sort.SliceStable(parts, func(i, j int) bool {
 		a, b := starts[parts[i]], starts[parts[j]]
@@ -118,10 +118,10 @@ func joinClaude(parts []*transcript.Session) *transcript.Session {
 
 	titled := s
 	rank := func(p *transcript.Session) int {
-		if i := slices.Index(ccTitleKinds, p.Meta["title source"]); i >= 0 {
+		if i := slices.Index(titleKinds, p.Meta["title source"]); i >= 0 {
 			return i
 		}
-		return len(ccTitleKinds)
+		return len(titleKinds)
 	}
 	for _, p := range parts {
 		if p.Title != "" && rank(p) <= rank(titled) {
@@ -151,14 +151,14 @@ func joinClaude(parts []*transcript.Session) *transcript.Session {
 	return s
 }
 
-// linkClaude links subagents both ways: the parent lists its children, and
+// link links subagents both ways: the parent lists its children, and
 // the Task or Agent call that started one names it. The call is found by
 // the companion file's toolUseId, or was named while reading from the
 // result's agentId or a progress record's parentToolUseID.
-func linkClaude(ss, metas []*transcript.Session) {
+func link(ss, metas []*transcript.Session) {
 	l := ccLinks{byKey: map[ccKey]*transcript.Session{}, calls: map[string]*transcript.ToolCall{}}
 	for _, s := range ss {
-		if k := (ccKey{claudeProject(s.Source), s.ID}); l.byKey[k] == nil {
+		if k := (ccKey{project(s.Source), s.ID}); l.byKey[k] == nil {
 			l.byKey[k] = s
 		}
 		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
@@ -174,7 +174,7 @@ func linkClaude(ss, metas []*transcript.Session) {
 		l.subagents(s)
 	}
 	for _, s := range ss {
-		if p := l.find(s, s.ParentID); p != nil && strings.HasPrefix(s.ID, ccCompactionAgent) {
+		if p := l.find(s, s.ParentID); p != nil && strings.HasPrefix(s.ID, compactionAgent) {
 			linkCompaction(p, s)
 		}
 	}
@@ -194,7 +194,7 @@ func linkClaude(ss, metas []*transcript.Session) {
 		}
 	}
 	for p, cs := range children {
-		sort.SliceStable(cs, func(i, j int) bool { return ccStart(cs[i]).Before(ccStart(cs[j])) })
+		sort.SliceStable(cs, func(i, j int) bool { return start(cs[i]).Before(start(cs[j])) })
 		for _, c := range cs {
 			if !slices.Contains(p.ChildIDs, c.ID) {
 				p.ChildIDs = append(p.ChildIDs, c.ID)
@@ -211,7 +211,7 @@ type ccLinks struct {
 
 // find returns the session id of the project of from.
 func (l ccLinks) find(from *transcript.Session, id string) *transcript.Session {
-	return l.byKey[ccKey{claudeProject(from.Source), id}]
+	return l.byKey[ccKey{project(from.Source), id}]
 }
 
 // root is the first session of the line of parents s has in its group.
@@ -294,8 +294,8 @@ func linkCompaction(parent, sub *transcript.Session) {
 	}
 }
 
-// ccStart is the time of a session's first timed message.
-func ccStart(s *transcript.Session) time.Time {
+// start is the time of a session's first timed message.
+func start(s *transcript.Session) time.Time {
 	for _, t := range s.Turns {
 		for _, m := range t.Messages {
 			if !m.Time.IsZero() {

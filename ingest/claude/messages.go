@@ -14,7 +14,7 @@ import (
 
 // begin takes the session-level fields a record carries and enters it in
 // the conversation graph.
-func (cs *ccSession) begin(cf *ccFile, rec *ccRecord) {
+func (cs *session) begin(cf *ccFile, rec *record) {
 	s := cs.s
 	if rec.CWD != "" && s.CWD == "" {
 		s.CWD = rec.CWD
@@ -40,14 +40,14 @@ func (cs *ccSession) begin(cf *ccFile, rec *ccRecord) {
 }
 
 // add appends a message the current record made.
-func (cs *ccSession) add(m *transcript.Message) {
+func (cs *session) add(m *transcript.Message) {
 	cs.s.Append(m)
 	cs.cur = append(cs.cur, m)
 	cs.count++
 }
 
 // end files the current record's messages under its graph node.
-func (cs *ccSession) end() {
+func (cs *session) end() {
 	if n := cs.node; n != nil {
 		for _, m := range cs.cur {
 			n.Msgs = append(n.Msgs, m)
@@ -58,11 +58,11 @@ func (cs *ccSession) end() {
 
 // ccContent is message content: a string, or an array of blocks whose
 // elements may themselves be strings. It is decoded in the pass that reads
-// its record. Should that pass fail on any of it, ccDecode reads the
+// its record. Should that pass fail on any of it, decode reads the
 // record again with the content raw, handed to UnmarshalJSON: there each
 // block is decoded on its own, and one that drifted keeps what it can.
 type ccContent struct {
-	blocks []ccBlock
+	blocks []block
 	err    error // why content that is there could not be read
 	set    bool  // whether the record has content, null included
 }
@@ -70,7 +70,7 @@ type ccContent struct {
 func (c *ccContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	if dec.PeekKind() != '[' {
 		raw, err := dec.ReadValue()
-		*c = ccContentOf(raw)
+		*c = contentOf(raw)
 		return err
 	}
 	*c = ccContent{set: true} // a repeated key's value replaces the first's
@@ -78,7 +78,7 @@ func (c *ccContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		return err
 	}
 	for k := dec.PeekKind(); k != ']'; k = dec.PeekKind() {
-		var b ccBlock
+		var b block
 		var raw ingest.Raw
 		var err error
 		switch k {
@@ -101,28 +101,28 @@ func (c *ccContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 func (c *ccContent) UnmarshalJSON(b []byte) error {
-	*c = ccContentOf(b)
+	*c = contentOf(b)
 	return nil
 }
 
-// ccContentOf decodes content from its bytes, block by block.
-func ccContentOf(raw []byte) ccContent {
+// contentOf decodes content from its bytes, block by block.
+func contentOf(raw []byte) ccContent {
 	c := ccContent{set: len(raw) > 0}
 	var s string
 	var elems []ingest.Raw
 	switch {
 	case !c.set:
 	case ingest.Unmarshal(raw, &s) == nil:
-		c.blocks = []ccBlock{{Type: "text", Text: s}}
+		c.blocks = []block{{Type: "text", Text: s}}
 	default:
 		if c.err = ingest.Unmarshal(raw, &elems); c.err != nil {
 			break
 		}
-		c.blocks = make([]ccBlock, 0, len(elems))
+		c.blocks = make([]block, 0, len(elems))
 		for _, e := range elems {
-			var b ccBlock
-			if err := ccDecode(e, &b); !ingest.IsDrift(err) {
-				b = ccBlock{Type: "text", Text: ingest.Text(e)}
+			var b block
+			if err := decode(e, &b); !ingest.IsDrift(err) {
+				b = block{Type: "text", Text: ingest.Text(e)}
 			}
 			b.raw = e
 			c.blocks = append(c.blocks, b)
@@ -132,7 +132,7 @@ func ccContentOf(raw []byte) ccContent {
 }
 
 // blocks returns content's blocks, with a warning when it has none.
-func (cf *ccFile) blocks(c ccContent) []ccBlock {
+func (cf *ccFile) blocks(c ccContent) []block {
 	switch {
 	case !c.set:
 		cf.warn("message has no content")
@@ -142,36 +142,36 @@ func (cf *ccFile) blocks(c ccContent) []ccBlock {
 	return c.blocks
 }
 
-func (cs *ccSession) user(cf *ccFile, rec *ccRecord) {
+func (cs *session) user(cf *ccFile, rec *record) {
 	if rec.Message == nil {
 		return
 	}
 	blocks := cf.blocks(rec.Message.Content)
 	tur := &ccStructured{}
-	switch t := &rec.ToolUseResult; ccCount(blocks, "tool_result") {
+	switch t := &rec.ToolUseResult; count(blocks, "tool_result") {
 	case 1:
 		tur = t // it describes the record's one result
 	case 0:
 		if t.isText && strings.TrimSpace(t.text) != "" {
 			// A result with no block to hold it.
-			blocks = append(blocks, ccBlock{Type: "tool_result", Content: ccOutput{text: t.text, isText: true}})
+			blocks = append(blocks, block{Type: "tool_result", Content: ccOutput{text: t.text, isText: true}})
 		}
 	}
 	meta := rec.IsMeta || rec.IsCompactSummary
 	if len(blocks) == 1 && blocks[0].Type == "text" {
-		if out, isErr, ok := ccCommandOutput(blocks[0].Text); ok {
+		if out, isErr, ok := commandOutput(blocks[0].Text); ok {
 			cs.commandOutput(rec, out, isErr)
 			return
 		}
 		if cs.userShell(rec, blocks[0].Text) {
 			return
 		}
-		if _, _, ok := ccCommand(blocks[0].Text); ok {
+		if _, _, ok := command(blocks[0].Text); ok {
 			meta = false // what the user typed, whatever the record says
 		}
 	}
 	if meta && rec.IsCompactSummary && !cs.afterCompaction() {
-		cs.add(&transcript.Message{ID: ccSubID(rec.UUID, "#compaction"), Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
+		cs.add(&transcript.Message{ID: subID(rec.UUID, "#compaction"), Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
 			Parts: []*transcript.Part{ingest.EventPart(transcript.Compaction, "Conversation compacted", nil)}})
 	}
 	cs.userParts(cf, rec, blocks, tur, meta)
@@ -180,21 +180,21 @@ func (cs *ccSession) user(cf *ccFile, rec *ccRecord) {
 // userParts adds the messages of user content. Harness-injected blocks (IDE
 // context, reminders) that share a record with what the user typed become a
 // Meta message of their own, so the prompt stays a prompt.
-func (cs *ccSession) userParts(cf *ccFile, rec *ccRecord, blocks []ccBlock, tur *ccStructured, meta bool) {
+func (cs *session) userParts(cf *ccFile, rec *record, blocks []block, tur *ccStructured, meta bool) {
 	var typed, injected []*transcript.Part
 	results, injectedFirst := 0, false
 	for _, b := range blocks {
 		var p *transcript.Part
 		switch b.Type {
 		case "text":
-			if cmd, extra, ok := ccCommand(b.Text); ok {
+			if cmd, extra, ok := command(b.Text); ok {
 				p = &transcript.Part{Kind: transcript.TextPart, Text: cmd}
 				for _, e := range extra {
 					injected = append(injected, &transcript.Part{Kind: transcript.TextPart, Text: e})
 				}
 				break
 			}
-			p = ccUserPart(b.Text)
+			p = userPart(b.Text)
 			if p != nil && Tools.IsInjected(b.Text) && !meta {
 				injectedFirst = injectedFirst || len(typed) == 0
 				injected = append(injected, p)
@@ -206,9 +206,9 @@ func (cs *ccSession) userParts(cf *ccFile, rec *ccRecord, blocks []ccBlock, tur 
 			results++
 			p = &transcript.Part{Kind: transcript.ResultPart, Result: cf.toolResult(b, tur)}
 		case "document":
-			p = &transcript.Part{Kind: transcript.TextPart, Text: ccDocument(b)}
+			p = &transcript.Part{Kind: transcript.TextPart, Text: document(b)}
 		default:
-			p = ccUnknownBlock(cf.f, b)
+			p = unknownBlock(cf.f, b)
 		}
 		if p != nil {
 			typed = append(typed, p)
@@ -229,7 +229,7 @@ func (cs *ccSession) userParts(cf *ccFile, rec *ccRecord, blocks []ccBlock, tur 
 	case len(typed) == 0:
 		m = nil
 	default:
-		ctx.ID = ccSubID(ctx.ID, "#context")
+		ctx.ID = subID(ctx.ID, "#context")
 	}
 	if injectedFirst {
 		m, ctx = ctx, m
@@ -241,8 +241,8 @@ func (cs *ccSession) userParts(cf *ccFile, rec *ccRecord, blocks []ccBlock, tur 
 	}
 }
 
-// ccSubID names a second message made from one record.
-func ccSubID(uuid, suffix string) string {
+// subID names a second message made from one record.
+func subID(uuid, suffix string) string {
 	if uuid == "" {
 		return ""
 	}
@@ -250,12 +250,12 @@ func ccSubID(uuid, suffix string) string {
 }
 
 // afterCompaction reports whether the last message is a compaction marker.
-func (cs *ccSession) afterCompaction() bool {
+func (cs *session) afterCompaction() bool {
 	last := cs.last()
 	return last != nil && len(last.Parts) == 1 && last.Parts[0].Event != nil && last.Parts[0].Event.Kind == transcript.Compaction
 }
 
-func ccCount(bs []ccBlock, typ string) int {
+func count(bs []block, typ string) int {
 	n := 0
 	for _, b := range bs {
 		if b.Type == typ {
@@ -265,7 +265,7 @@ func ccCount(bs []ccBlock, typ string) int {
 	return n
 }
 
-func (cs *ccSession) assistant(cf *ccFile, rec *ccRecord) {
+func (cs *session) assistant(cf *ccFile, rec *record) {
 	if rec.Message == nil {
 		return
 	}
@@ -313,17 +313,17 @@ func (cs *ccSession) assistant(cf *ccFile, rec *ccRecord) {
 		case b.Type == "fallback" && b.From != nil && b.To != nil:
 			m.Parts = append(m.Parts, ingest.EventPart("info", "Model fell back from "+b.From.Model+" to "+b.To.Model, nil))
 		default:
-			m.Parts = append(m.Parts, ccUnknownBlock(cf.f, b))
+			m.Parts = append(m.Parts, unknownBlock(cf.f, b))
 		}
 	}
 }
 
-// ccUnknownBlock keeps a content block of a type the reader does not know.
-func ccUnknownBlock(f *ingest.File, b ccBlock) *transcript.Part {
+// unknownBlock keeps a content block of a type the reader does not know.
+func unknownBlock(f *ingest.File, b block) *transcript.Part {
 	return f.Unknown("Unknown content block "+strconv.Quote(b.Type), b.raw)
 }
 
-func ccDocument(b ccBlock) string {
+func document(b block) string {
 	if b.Source != nil && b.Source.Type == "text" {
 		return b.Source.Data
 	}
@@ -334,7 +334,7 @@ func ccDocument(b ccBlock) string {
 	return "(attached " + mt + ")"
 }
 
-func (cs *ccSession) system(rec *ccRecord, line []byte) {
+func (cs *session) system(rec *record, line []byte) {
 	var kind, desc string
 	var raw []byte
 	content := ingest.Text(rec.Content)
@@ -365,12 +365,12 @@ func (cs *ccSession) system(rec *ccRecord, line []byte) {
 			desc += fmt.Sprintf(" (%s, %d tokens before)", md.Trigger, md.PreTokens)
 		}
 	case "local_command":
-		if out, isErr, ok := ccCommandOutput(content); ok {
+		if out, isErr, ok := commandOutput(content); ok {
 			cs.commandOutput(rec, out, isErr)
 			return
 		}
 		kind, desc = transcript.Command, content
-		if cmd, extra, ok := ccCommand(content); ok {
+		if cmd, extra, ok := command(content); ok {
 			desc = strings.Join(append([]string{cmd}, extra...), "\n")
 		}
 	case "turn_duration":
@@ -415,7 +415,7 @@ func (cs *ccSession) system(rec *ccRecord, line []byte) {
 // prompts queued while the agent worked, files and memory put in its
 // context, context and errors from hooks. The rest (tool lists, reminders,
 // mode changes) is counted with its reason.
-func (cs *ccSession) attachment(cf *ccFile, rec *ccRecord) {
+func (cs *session) attachment(cf *ccFile, rec *record) {
 	var a struct {
 		Type          string     `json:"type"`
 		Prompt        ingest.Raw `json:"prompt"`
@@ -511,11 +511,11 @@ func (cs *ccSession) attachment(cf *ccFile, rec *ccRecord) {
 		return
 	}
 	kind := "attachment/" + a.Type
-	cs.s.Skip(kind, ccAttachmentSkipped(a.Type), 1)
+	cs.s.Skip(kind, attachmentSkipped(a.Type), 1)
 }
 
-// ccAttachmentSkipped says why an attachment of type t is left out.
-func ccAttachmentSkipped(t string) string {
+// attachmentSkipped says why an attachment of type t is left out.
+func attachmentSkipped(t string) string {
 	switch t {
 	case "hook_success":
 		return "a hook that ran and added nothing to the conversation"
@@ -529,7 +529,7 @@ func ccAttachmentSkipped(t string) string {
 	return "a note Claude Code gave the model"
 }
 
-func (cf *ccFile) imagePart(b ccBlock) *transcript.Part {
+func (cf *ccFile) imagePart(b block) *transcript.Part {
 	if b.Source == nil {
 		return &transcript.Part{Kind: transcript.TextPart, Text: "(image without data)"}
 	}

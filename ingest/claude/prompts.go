@@ -25,11 +25,11 @@ func ccTag(s, tag string) (string, bool) {
 	return inner, true
 }
 
-// ccCommand reads a slash command the user typed, which Claude Code
+// command reads a slash command the user typed, which Claude Code
 // records as <command-name>/x</command-name><command-message>…
 // <command-args>…: the prompt is "/x args". Extra is what else the record
 // holds (a description, the command's contents), which is context.
-func ccCommand(s string) (cmd string, extra []string, ok bool) {
+func command(s string) (cmd string, extra []string, ok bool) {
 	name, ok := ccTag(s, "command-name")
 	name = strings.TrimSpace(name)
 	if !ok || name == "" {
@@ -56,9 +56,9 @@ func ccCommand(s string) (cmd string, extra []string, ok bool) {
 	return cmd, extra, true
 }
 
-// ccCommandOutput reads what a local command (/cost, /model, /context)
+// commandOutput reads what a local command (/cost, /model, /context)
 // printed: <local-command-stdout>…</local-command-stdout>, and stderr.
-func ccCommandOutput(s string) (out string, isErr, ok bool) {
+func commandOutput(s string) (out string, isErr, ok bool) {
 	t := strings.TrimSpace(s)
 	if !strings.HasPrefix(t, "<local-command-stdout>") && !strings.HasPrefix(t, "<local-command-stderr>") {
 		return "", false, false
@@ -69,14 +69,14 @@ func ccCommandOutput(s string) (out string, isErr, ok bool) {
 	return strings.Trim(strings.TrimSpace(stdout)+"\n"+strings.TrimSpace(stderr), "\n"), isErr, true
 }
 
-// ccWrappers are the tags Claude Code wraps what it injects in: a page
+// wrappers are the tags Claude Code wraps what it injects in: a page
 // shows what they hold.
-var ccWrappers = strings.NewReplacer(ccTagPairs(
+var wrappers = strings.NewReplacer(tagPairs(
 	"system-reminder", "local-command-caveat", "local-command-stdout", "local-command-stderr",
 	"command-name", "command-message", "command-args", "command-contents",
 	"bash-input", "bash-stdout", "bash-stderr", "user-prompt-submit-hook", "ide_opened_file", "ide_selection")...)
 
-func ccTagPairs(tags ...string) []string {
+func tagPairs(tags ...string) []string {
 	var out []string
 	for _, t := range tags {
 		out = append(out, "<"+t+">", "", "</"+t+">", "")
@@ -84,12 +84,12 @@ func ccTagPairs(tags ...string) []string {
 	return out
 }
 
-// ccUserPart is the part of a user's text block; text Claude Code injected
+// userPart is the part of a user's text block; text Claude Code injected
 // is shown without the tags it wraps it in.
-func ccUserPart(text string) *transcript.Part {
+func userPart(text string) *transcript.Part {
 	p := ingest.UserPart(text)
 	if p != nil && p.Kind == transcript.TextPart && Tools.IsInjected(text) {
-		p.Text = strings.TrimSpace(ccWrappers.Replace(p.Text))
+		p.Text = strings.TrimSpace(wrappers.Replace(p.Text))
 	}
 	return p
 }
@@ -99,7 +99,7 @@ func ccUserPart(text string) *transcript.Part {
 // and <bash-stderr>, in the same record or the next. It is the user's own
 // tool call, shown as one message with its result, as Pi's bashExecution
 // is.
-func (cs *ccSession) userShell(rec *ccRecord, text string) bool {
+func (cs *session) userShell(rec *record, text string) bool {
 	t := strings.TrimSpace(text)
 	cmd, isInput := ccTag(t, "bash-input")
 	_, isOut := ccTag(t, "bash-stdout")
@@ -125,7 +125,7 @@ func (cs *ccSession) userShell(rec *ccRecord, text string) bool {
 
 // shellOutput adds what the user's command printed to the command, or,
 // with no command before it, as a result of its own.
-func (cs *ccSession) shellOutput(rec *ccRecord, t string) {
+func (cs *session) shellOutput(rec *record, t string) {
 	stdout, _ := ccTag(t, "bash-stdout")
 	stderr, _ := ccTag(t, "bash-stderr")
 	r := &transcript.ToolResult{Output: strings.Trim(strings.TrimRight(stdout, "\n")+"\n"+stderr, "\n"), IsError: strings.TrimSpace(stderr) != ""}
@@ -141,7 +141,7 @@ func (cs *ccSession) shellOutput(rec *ccRecord, t string) {
 }
 
 // last is the session's last message.
-func (cs *ccSession) last() *transcript.Message {
+func (cs *session) last() *transcript.Message {
 	ts := cs.s.Turns
 	if len(ts) == 0 || len(ts[len(ts)-1].Messages) == 0 {
 		return nil
@@ -151,17 +151,17 @@ func (cs *ccSession) last() *transcript.Message {
 }
 
 // commandOutput adds a local command's output as a result of its own.
-func (cs *ccSession) commandOutput(rec *ccRecord, out string, isErr bool) {
+func (cs *session) commandOutput(rec *record, out string, isErr bool) {
 	cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Sidechain: rec.IsSidechain,
 		Parts: []*transcript.Part{{Kind: transcript.ResultPart, Result: &transcript.ToolResult{Output: out, IsError: isErr}}}})
 }
 
-// ccQueued is a prompt typed while the agent was working. Claude Code
+// queued is a prompt typed while the agent was working. Claude Code
 // queues it (enqueue), and takes it in when the agent is ready (dequeue,
 // or remove when it is absorbed mid-turn). A user record or a
 // queued_command attachment usually carries the prompt too, and is shown
 // instead; a prompt nothing carries is shown where it was taken.
-type ccQueued struct {
+type queued struct {
 	key     string    // its text, to match the record that carries it
 	content []byte    // as queued: a string or content blocks
 	at      time.Time // when it was queued, then taken
@@ -171,15 +171,15 @@ type ccQueued struct {
 }
 
 // queueOp reads a queue-operation record.
-func (cs *ccSession) queueOp(cf *ccFile, rec *ccRecord) {
+func (cs *session) queueOp(cf *ccFile, rec *record) {
 	key := ""
 	if len(rec.Content) > 0 {
-		key = ccPromptKey(cf.blocks(ccContentOf(rec.Content)))
+		key = promptKey(cf.blocks(contentOf(rec.Content)))
 	}
 	switch rec.Operation {
 	case "enqueue":
 		if key != "" {
-			cs.queue = append(cs.queue, &ccQueued{key: key, content: bytes.Clone(rec.Content), at: rec.Timestamp.Time, pos: cs.count})
+			cs.queue = append(cs.queue, &queued{key: key, content: bytes.Clone(rec.Content), at: rec.Timestamp.Time, pos: cs.count})
 		}
 	case "dequeue", "remove":
 		for _, e := range cs.queue {
@@ -197,7 +197,7 @@ func (cs *ccSession) queueOp(cf *ccFile, rec *ccRecord) {
 	}
 }
 
-func (cs *ccSession) take(e *ccQueued, t time.Time) {
+func (cs *session) take(e *queued, t time.Time) {
 	e.taken, e.pos = true, cs.count
 	if !t.IsZero() {
 		e.at = t
@@ -205,18 +205,18 @@ func (cs *ccSession) take(e *ccQueued, t time.Time) {
 }
 
 // queued adds a prompt a queued_command attachment carries.
-func (cs *ccSession) queued(cf *ccFile, rec *ccRecord, raw []byte) {
-	cs.userParts(cf, rec, cf.blocks(ccContentOf(raw)), &ccStructured{}, false)
+func (cs *session) queued(cf *ccFile, rec *record, raw []byte) {
+	cs.userParts(cf, rec, cf.blocks(contentOf(raw)), &ccStructured{}, false)
 }
 
 // carry notes that a record shows the prompt blocks hold, so the queued
 // copy of it is not shown too.
-func (cs *ccSession) carry(blocks []ccBlock) {
-	i := slices.IndexFunc(cs.queue, func(e *ccQueued) bool { return !e.carried })
+func (cs *session) carry(blocks []block) {
+	i := slices.IndexFunc(cs.queue, func(e *queued) bool { return !e.carried })
 	if i < 0 {
 		return // nothing to carry: the key is not worth making
 	}
-	key := ccPromptKey(blocks)
+	key := promptKey(blocks)
 	if key == "" {
 		return
 	}
@@ -228,8 +228,8 @@ func (cs *ccSession) carry(blocks []ccBlock) {
 	}
 }
 
-// ccPromptKey is the text a person typed in blocks, spaces collapsed.
-func ccPromptKey(blocks []ccBlock) string {
+// promptKey is the text a person typed in blocks, spaces collapsed.
+func promptKey(blocks []block) string {
 	var b strings.Builder
 	for _, bl := range blocks {
 		if bl.Type == "text" && !Tools.IsInjected(bl.Text) {
@@ -242,8 +242,8 @@ func ccPromptKey(blocks []ccBlock) string {
 
 // unqueue shows the queued prompts no record carried: each where it was
 // taken, or where it was queued when it never was.
-func (cs *ccSession) unqueue(cf *ccFile) {
-	var late []*ccQueued
+func (cs *session) unqueue(cf *ccFile) {
+	var late []*queued
 	for _, e := range cs.queue {
 		if !e.carried {
 			late = append(late, e)
@@ -252,7 +252,7 @@ func (cs *ccSession) unqueue(cf *ccFile) {
 	if len(late) == 0 {
 		return
 	}
-	slices.SortStableFunc(late, func(a, b *ccQueued) int { return a.pos - b.pos })
+	slices.SortStableFunc(late, func(a, b *queued) int { return a.pos - b.pos })
 	ms := cs.s.Messages()
 	cs.s.Turns = nil
 	next := 0
@@ -261,8 +261,8 @@ func (cs *ccSession) unqueue(cf *ccFile) {
 			e := late[next]
 			typed := &transcript.Message{Role: transcript.User, Time: e.at}
 			injected := &transcript.Message{Role: transcript.User, Time: e.at, Meta: true}
-			for _, b := range cf.blocks(ccContentOf(e.content)) {
-				if p := ccUserPart(b.Text); b.Type == "text" && p != nil {
+			for _, b := range cf.blocks(contentOf(e.content)) {
+				if p := userPart(b.Text); b.Type == "text" && p != nil {
 					m := typed
 					if Tools.IsInjected(b.Text) {
 						m = injected

@@ -11,10 +11,10 @@ import (
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// ccToolUse is toolUseResult, the structured copy of a tool's result that
+// toolUse is toolUseResult, the structured copy of a tool's result that
 // Claude Code writes beside the text the model saw. Only what the page can
 // use is read; originalFile and the like are skipped.
-type ccToolUse struct {
+type toolUse struct {
 	Stdout           *string `json:"stdout"` // set for Bash
 	Stderr           string  `json:"stderr"`
 	Interrupted      bool    `json:"interrupted"`
@@ -49,7 +49,7 @@ func (o *ccOutput) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	if k := dec.PeekKind(); k != '"' && k != 'n' {
 		return o.raw.UnmarshalJSONFrom(dec)
 	}
-	// Should json/v2 fail on the string, ccDecode reads the block again with
+	// Should json/v2 fail on the string, decode reads the block again with
 	// this value raw, handed to UnmarshalJSON.
 	o.isText = true
 	return jsonv2.UnmarshalDecode(dec, &o.text)
@@ -65,13 +65,13 @@ func (o *ccOutput) UnmarshalJSON(b []byte) error {
 
 // ccStructured is a record's toolUseResult: the result as text (an error
 // mostly), or the tool's own fields, decoded in the pass that reads the
-// record. Should json/v2 fail on any of them, ccDecode reads the record
+// record. Should json/v2 fail on any of them, decode reads the record
 // again with this value raw, handed to UnmarshalJSON: there the fields
 // that drifted are left out and the others kept.
 type ccStructured struct {
 	text   string
 	isText bool // a string, or null
-	use    ccToolUse
+	use    toolUse
 	isUse  bool // use holds the fields
 }
 
@@ -97,12 +97,12 @@ func (st *ccStructured) UnmarshalJSON(b []byte) error {
 }
 
 var (
-	ccAgentIDRE = regexp.MustCompile(`(?m)^agentId: ([\w-]+) \(`)
+	agentIDRE = regexp.MustCompile(`(?m)^agentId: ([\w-]+) \(`)
 )
 
 // toolResult reads a tool_result block, with the record's toolUseResult
 // when it describes this block.
-func (cf *ccFile) toolResult(b ccBlock, structured *ccStructured) *transcript.ToolResult {
+func (cf *ccFile) toolResult(b block, structured *ccStructured) *transcript.ToolResult {
 	r := &transcript.ToolResult{CallID: b.ToolUseID, IsError: b.IsError}
 	cf.resultContent(r, b.Content)
 	u := structured.use
@@ -116,7 +116,7 @@ func (cf *ccFile) toolResult(b ccBlock, structured *ccStructured) *transcript.To
 		cf.useStructured(r, &u)
 	}
 	if u.AgentID == "" && strings.Contains(r.Output, "agentId: ") { // the test first: the pattern is tried at every line
-		if m := ccAgentIDRE.FindStringSubmatch(r.Output); m != nil {
+		if m := agentIDRE.FindStringSubmatch(r.Output); m != nil {
 			u.AgentID = m[1] // a Task result names its agent for resuming it
 		}
 	}
@@ -145,11 +145,11 @@ func (cf *ccFile) resultContent(r *transcript.ToolResult, content ccOutput) {
 		var texts []string
 		for _, e := range elems {
 			var c struct {
-				ccBlock
+				block
 				Title string `json:"title"`
 				URL   string `json:"url"`
 			}
-			if err := ccDecode(e, &c); !ingest.IsDrift(err) {
+			if err := decode(e, &c); !ingest.IsDrift(err) {
 				texts = append(texts, ingest.Text(e))
 				continue
 			}
@@ -157,7 +157,7 @@ func (cf *ccFile) resultContent(r *transcript.ToolResult, content ccOutput) {
 			case "text":
 				texts = append(texts, c.Text)
 			case "image":
-				if p := cf.imagePart(c.ccBlock); p.Image != nil {
+				if p := cf.imagePart(c.block); p.Image != nil {
 					r.Images = append(r.Images, p.Image)
 				}
 			case "tool_reference":
@@ -177,7 +177,7 @@ func (cf *ccFile) resultContent(r *transcript.ToolResult, content ccOutput) {
 // useStructured completes a result from its toolUseResult: Bash output and
 // interruption, the patch of an edit, a read file, and its image when the
 // text lacks it (the same image is often in both: it is kept once).
-func (cf *ccFile) useStructured(r *transcript.ToolResult, u *ccToolUse) {
+func (cf *ccFile) useStructured(r *transcript.ToolResult, u *toolUse) {
 	r.IsError = r.IsError || u.IsError
 	if u.ExitCode != nil {
 		r.ExitCode = u.ExitCode

@@ -26,10 +26,10 @@ var Reader = &ingest.Reader{
 		"the resume log ~/.codelia/sessions/messages/<session_id>.jsonl (both also under $XDG_STATE_HOME/codelia/)",
 	Detects: `a first line {"type":"header"} with schema_version and run_id; the resume log by lines that are bare ` +
 		`messages (a role of user, assistant, tool, reasoning or system, and no type) in a sessions/messages/ folder`,
-	Detect:    detectCodelia,
+	Detect:    detect,
 	Read:      readCodelia,
-	Merge:     mergeCodelia,
-	Locations: codeliaLocations,
+	Merge:     merge,
+	Locations: locations,
 	Tools:     Tools,
 }
 
@@ -47,7 +47,7 @@ var Tools = &ingest.Tools{
 
 func init() { ingest.Register(Reader) }
 
-func codeliaLocations(home string, getenv func(string) string) []ingest.Location {
+func locations(home string, getenv func(string) string) []ingest.Location {
 	locs := []ingest.Location{{Name: "codelia", Dir: filepath.Join(home, ".codelia", "sessions")}}
 	if xdg := getenv("XDG_STATE_HOME"); xdg != "" {
 		locs = append(locs, ingest.Location{Name: "codelia-xdg", Dir: filepath.Join(xdg, "codelia", "sessions")})
@@ -57,7 +57,7 @@ func codeliaLocations(home string, getenv func(string) string) []ingest.Location
 
 var codeliaRoles = map[string]bool{"user": true, "assistant": true, "tool": true, "reasoning": true, "system": true}
 
-func detectCodelia(h *ingest.Head) float64 {
+func detect(h *ingest.Head) float64 {
 	rs := h.Records()
 	if len(rs) == 0 || h.IsArray() {
 		return 0
@@ -81,19 +81,19 @@ func detectCodelia(h *ingest.Head) float64 {
 	return ingest.When(known, ingest.Maybe)
 }
 
-// clMessage is a BaseMessage: a line of the resume log or an item of an
+// message is a BaseMessage: a line of the resume log or an item of an
 // llm.response's output.
-type clMessage struct {
+type message struct {
 	Role       string          `json:"role"`
 	Content    json.RawMessage `json:"content"`
 	Refusal    string          `json:"refusal"`
-	ToolCalls  []clToolCall    `json:"tool_calls"`
+	ToolCalls  []toolCall      `json:"tool_calls"`
 	ToolCallID string          `json:"tool_call_id"`
 	IsError    bool            `json:"is_error"`
 	MessageTS  ingest.JSONTime `json:"message_ts"`
 }
 
-type clToolCall struct {
+type toolCall struct {
 	ID       string `json:"id"`
 	Function struct {
 		Name      string          `json:"name"`
@@ -101,13 +101,13 @@ type clToolCall struct {
 	} `json:"function"`
 }
 
-type clModel struct {
+type model struct {
 	Provider  string `json:"provider"`
 	Name      string `json:"name"`
 	Reasoning string `json:"reasoning"`
 }
 
-func (m *clModel) String() string {
+func (m *model) String() string {
 	if m == nil || m.Name == "" {
 		return ""
 	}
@@ -117,15 +117,15 @@ func (m *clModel) String() string {
 	return m.Provider + "/" + m.Name
 }
 
-type clVersion struct {
+type version struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
 }
 
-// clRecord is one line of a run file. The embedded message holds a resume
+// record is one line of a run file. The embedded message holds a resume
 // log line, and the tool_call_id and is_error of tool.output records.
-type clRecord struct {
-	clMessage
+type record struct {
+	message
 	Type      string          `json:"type"`
 	TS        ingest.JSONTime `json:"ts"`
 	Seq       *int64          `json:"seq"`
@@ -134,9 +134,9 @@ type clRecord struct {
 
 	// header
 	StartedAt ingest.JSONTime `json:"started_at"`
-	Client    *clVersion      `json:"client"`
-	Server    *clVersion      `json:"server"`
-	Model     *clModel        `json:"model"`
+	Client    *version        `json:"client"`
+	Server    *version        `json:"server"`
+	Model     *model          `json:"model"`
 	Prompts   struct {
 		System string `json:"system"`
 	} `json:"prompts"`
@@ -155,14 +155,14 @@ type clRecord struct {
 		Version string `json:"version"`
 	} `json:"runtime"`
 
-	Input     clInput `json:"input"` // run.start
+	Input     input `json:"input"` // run.start
 	UIContext struct {
 		CWD string `json:"cwd"`
 	} `json:"ui_context"`
 
 	// llm.response
 	Output struct {
-		Messages []clMessage `json:"messages"`
+		Messages []message `json:"messages"`
 		Usage    *struct {
 			Model      string `json:"model"`
 			Input      int64  `json:"input_tokens"`
@@ -190,17 +190,17 @@ type clRecord struct {
 	Final   json.RawMessage `json:"final"`   // run.end
 }
 
-// clInput is run.start's input. llm.request's input, the prompt snapshot
+// input is run.start's input. llm.request's input, the prompt snapshot
 // that repeats the whole history, has none of these fields: the decoder
 // skips it without keeping it.
-type clInput struct {
+type input struct {
 	Type  string          `json:"type"`
 	Text  string          `json:"text"`
 	Parts json.RawMessage `json:"parts"`
 }
 
-// clEvent is the event of an agent.event record.
-type clEvent struct {
+// event is the event of an agent.event record.
+type event struct {
 	Type              string          `json:"type"`
 	Content           json.RawMessage `json:"content"`
 	Text              json.RawMessage `json:"text"` // final, as codelia's tests write it
@@ -225,12 +225,12 @@ type clEvent struct {
 	TerminationReason string          `json:"termination_reason"`
 }
 
-var clRecordTypes = map[string]bool{
+var recordTypes = map[string]bool{
 	"header": true, "run.start": true, "run.context": true, "agent.event": true, "tool.output": true,
 	"llm.request": true, "llm.response": true, "run.status": true, "run.error": true, "run.end": true,
 }
 
-var clEventTypes = map[string]bool{
+var eventTypes = map[string]bool{
 	"text": true, "reasoning": true, "final": true, "tool_call": true, "tool_result": true,
 	"step_start": true, "step_complete": true, "permission.preview": true, "permission.ready": true,
 	"llm.retry": true, "compaction_start": true, "compaction_complete": true, "hidden_user_message": true,
@@ -239,8 +239,8 @@ var clEventTypes = map[string]bool{
 // clItem is a run record kept until the whole run is read.
 type clItem struct {
 	n   int
-	rec *clRecord
-	ev  *clEvent
+	rec *record
+	ev  *event
 	raw string // the line, for records shown as unknown
 }
 
@@ -250,7 +250,7 @@ func readCodelia(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcrip
 		log   *transcript.Session // set once the first record is a bare message
 	)
 	err := ingest.JSONL(ctx, f, r, func(n int, line []byte) error {
-		rec := &clRecord{}
+		rec := &record{}
 		if err := ingest.Unmarshal(line, rec); err != nil {
 			return err
 		}
@@ -258,17 +258,17 @@ func readCodelia(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcrip
 			log = &transcript.Session{ID: ingest.Stem(f.Rel)}
 		}
 		if log != nil {
-			clLogLine(f, n, log, rec, line)
+			logLine(f, n, log, rec, line)
 			return nil
 		}
 		it := clItem{n: n, rec: rec}
 		if rec.Type == "agent.event" {
-			it.ev = &clEvent{}
+			it.ev = &event{}
 			if ingest.Unmarshal(rec.Event, it.ev) != nil {
 				it.ev = nil
 			}
 		}
-		if !clRecordTypes[rec.Type] || rec.Type == "agent.event" && (it.ev == nil || !clEventTypes[it.ev.Type]) {
+		if !recordTypes[rec.Type] || rec.Type == "agent.event" && (it.ev == nil || !eventTypes[it.ev.Type]) {
 			it.raw = string(line)
 		}
 		items = append(items, it)
@@ -278,16 +278,16 @@ func readCodelia(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcrip
 	case log != nil && len(log.Turns) > 0:
 		return []*transcript.Session{log}, err
 	case len(items) > 0:
-		if s := clBuildRun(f, items); s != nil {
+		if s := buildRun(f, items); s != nil {
 			return []*transcript.Session{s}, err
 		}
 	}
 	return nil, err
 }
 
-// clLogLine adds one line of the resume log: one BaseMessage, without time
+// logLine adds one line of the resume log: one BaseMessage, without time
 // unless the optional message_ts is there.
-func clLogLine(f *ingest.File, n int, s *transcript.Session, rec *clRecord, line []byte) {
+func logLine(f *ingest.File, n int, s *transcript.Session, rec *record, line []byte) {
 	m := &transcript.Message{Time: rec.MessageTS.Time}
 	switch rec.Role {
 	case "user":
@@ -303,9 +303,9 @@ func clLogLine(f *ingest.File, n int, s *transcript.Session, rec *clRecord, line
 		m.Role, m.Meta = transcript.System, true
 		m.Parts = []*transcript.Part{f.Unknown("Unknown line in the messages log", line)}
 	} else {
-		m.Parts = clParts(f, n, &rec.clMessage)
+		m.Parts = clParts(f, n, &rec.message)
 	}
-	if m.Role == transcript.User && clInjected(m.Parts) {
+	if m.Role == transcript.User && injected(m.Parts) {
 		m.Meta = true
 	}
 	if len(m.Parts) > 0 {
@@ -313,14 +313,14 @@ func clLogLine(f *ingest.File, n int, s *transcript.Session, rec *clRecord, line
 	}
 }
 
-// clInjected reports whether user parts are context the runtime added
+// injected reports whether user parts are context the runtime added
 // (AGENTS.md, reminders) rather than a prompt.
-func clInjected(ps []*transcript.Part) bool {
+func injected(ps []*transcript.Part) bool {
 	return len(ps) > 0 && ps[0].Kind == transcript.TextPart && Tools.IsInjected(ps[0].Text)
 }
 
 // clParts turns a BaseMessage into parts.
-func clParts(f *ingest.File, n int, m *clMessage) []*transcript.Part {
+func clParts(f *ingest.File, n int, m *message) []*transcript.Part {
 	switch m.Role {
 	case "reasoning":
 		if t := ingest.Text(m.Content); strings.TrimSpace(t) != "" {
@@ -328,9 +328,9 @@ func clParts(f *ingest.File, n int, m *clMessage) []*transcript.Part {
 		}
 		return nil // encrypted reasoning, or a hosted web search told by its events
 	case "tool":
-		return []*transcript.Part{{Kind: transcript.ResultPart, Result: clResult(f, n, m.ToolCallID, m.Content, m.IsError)}}
+		return []*transcript.Part{{Kind: transcript.ResultPart, Result: result(f, n, m.ToolCallID, m.Content, m.IsError)}}
 	}
-	ps := clContent(f, n, m.Content)
+	ps := content(f, n, m.Content)
 	if m.Refusal != "" {
 		ps = append(ps, &transcript.Part{Kind: transcript.TextPart, Text: m.Refusal})
 	}
@@ -342,7 +342,7 @@ func clParts(f *ingest.File, n int, m *clMessage) []*transcript.Part {
 	return ps
 }
 
-type clContentPart struct {
+type contentPart struct {
 	Type     string `json:"type"`
 	Text     string `json:"text"`
 	ImageURL struct {
@@ -356,8 +356,8 @@ type clContentPart struct {
 	Payload  json.RawMessage `json:"payload"`
 }
 
-// clContent reads content that is a string or an array of ContentParts.
-func clContent(f *ingest.File, n int, raw json.RawMessage) []*transcript.Part {
+// content reads content that is a string or an array of ContentParts.
+func content(f *ingest.File, n int, raw json.RawMessage) []*transcript.Part {
 	var s string
 	var items []json.RawMessage
 	if ingest.Unmarshal(raw, &s) != nil && ingest.Unmarshal(raw, &items) != nil {
@@ -368,7 +368,7 @@ func clContent(f *ingest.File, n int, raw json.RawMessage) []*transcript.Part {
 		ps = append(ps, &transcript.Part{Kind: transcript.TextPart, Text: s})
 	}
 	for _, item := range items {
-		var c clContentPart
+		var c contentPart
 		if ingest.Unmarshal(item, &c) != nil {
 			c.Type = ""
 		}
@@ -378,7 +378,7 @@ func clContent(f *ingest.File, n int, raw json.RawMessage) []*transcript.Part {
 				ps = append(ps, &transcript.Part{Kind: transcript.TextPart, Text: c.Text})
 			}
 		case "image_url":
-			ps = append(ps, clImage(f, n, c.ImageURL.URL))
+			ps = append(ps, image(f, n, c.ImageURL.URL))
 		case "document":
 			ps = append(ps, &transcript.Part{Kind: transcript.TextPart, Text: "[document: " + cmp.Or(c.Source.MediaType, "unknown type") + "]"})
 		case "other":
@@ -390,8 +390,8 @@ func clContent(f *ingest.File, n int, raw json.RawMessage) []*transcript.Part {
 	return ps
 }
 
-// clImage reads an image_url: a data: URL with base64 bytes, or a link.
-func clImage(f *ingest.File, n int, url string) *transcript.Part {
+// image reads an image_url: a data: URL with base64 bytes, or a link.
+func image(f *ingest.File, n int, url string) *transcript.Part {
 	switch {
 	case url == "":
 		return &transcript.Part{Kind: transcript.TextPart, Text: "(image without data)"}
@@ -406,14 +406,14 @@ func clImage(f *ingest.File, n int, url string) *transcript.Part {
 	return &transcript.Part{Kind: transcript.ImagePart, Image: img}
 }
 
-// clResult reads a tool's output: a string, or ContentParts with images.
-func clResult(f *ingest.File, n int, callID string, raw json.RawMessage, isError bool) *transcript.ToolResult {
+// result reads a tool's output: a string, or ContentParts with images.
+func result(f *ingest.File, n int, callID string, raw json.RawMessage, isError bool) *transcript.ToolResult {
 	r := &transcript.ToolResult{CallID: callID, IsError: isError}
 	if ingest.Unmarshal(raw, &r.Output) == nil {
 		return r
 	}
 	var texts []string
-	for _, p := range clContent(f, n, raw) {
+	for _, p := range content(f, n, raw) {
 		if p.Image != nil {
 			r.Images = append(r.Images, p.Image)
 		} else {
@@ -424,12 +424,12 @@ func clResult(f *ingest.File, n int, callID string, raw json.RawMessage, isError
 	return r
 }
 
-// clSystemPrompt is the ID of the message holding a run's system prompt,
+// systemPrompt is the ID of the message holding a run's system prompt,
 // so that Merge shows it again only when it changed.
-const clSystemPrompt = "system-prompt"
+const systemPrompt = "system-prompt"
 
-// clRun builds the one Turn of a run.
-type clRun struct {
+// run builds the one Turn of a run.
+type run struct {
 	f       *ingest.File
 	s       *transcript.Session
 	runID   string
@@ -447,8 +447,8 @@ type clRun struct {
 	covered map[string]bool
 }
 
-func clBuildRun(f *ingest.File, items []clItem) *transcript.Session {
-	r := &clRun{f: f, s: &transcript.Session{Meta: map[string]string{}}, status: transcript.Incomplete,
+func buildRun(f *ingest.File, items []clItem) *transcript.Session {
+	r := &run{f: f, s: &transcript.Session{Meta: map[string]string{}}, status: transcript.Incomplete,
 		seqs: map[int64]bool{}, results: map[string]*transcript.ToolResult{}, covered: map[string]bool{}}
 	var sessionID string
 	for _, it := range items {
@@ -483,12 +483,12 @@ func clBuildRun(f *ingest.File, items []clItem) *transcript.Session {
 	return s
 }
 
-func (r *clRun) cover(m *clMessage) {
+func (r *run) cover(m *message) {
 	switch m.Role {
 	case "reasoning":
 		r.covered["text:"+strings.TrimSpace(ingest.Text(m.Content))] = true
 	case "assistant":
-		r.covered["text:"+strings.TrimSpace(clDisplay(m.Content))] = true
+		r.covered["text:"+strings.TrimSpace(display(m.Content))] = true
 		r.covered["text:"+strings.TrimSpace(m.Refusal)] = true
 		for _, c := range m.ToolCalls {
 			if c.ID != "" {
@@ -498,13 +498,13 @@ func (r *clRun) cover(m *clMessage) {
 	}
 }
 
-// clDisplay is content as codelia's text events and final message show it.
-func clDisplay(raw json.RawMessage) string {
+// display is content as codelia's text events and final message show it.
+func display(raw json.RawMessage) string {
 	var s string
 	if ingest.Unmarshal(raw, &s) == nil {
 		return s
 	}
-	var parts []clContentPart
+	var parts []contentPart
 	if ingest.Unmarshal(raw, &parts) != nil {
 		return ingest.Text(raw)
 	}
@@ -527,13 +527,13 @@ func clDisplay(raw json.RawMessage) string {
 }
 
 // add appends a message that is not the assistant's.
-func (r *clRun) add(m *transcript.Message) {
+func (r *run) add(m *transcript.Message) {
 	r.msgs = append(r.msgs, m)
 	r.cur = nil
 }
 
 // assistant returns the assistant message that parts from events join.
-func (r *clRun) assistant(t time.Time) *transcript.Message {
+func (r *run) assistant(t time.Time) *transcript.Message {
 	if r.cur == nil {
 		r.cur = &transcript.Message{Role: transcript.Assistant, Model: r.model, Time: t}
 		r.msgs = append(r.msgs, r.cur)
@@ -541,7 +541,7 @@ func (r *clRun) assistant(t time.Time) *transcript.Message {
 	return r.cur
 }
 
-func (r *clRun) event(kind, desc string, t time.Time, raw string, more ...*transcript.Part) {
+func (r *run) event(kind, desc string, t time.Time, raw string, more ...*transcript.Part) {
 	p := ingest.EventPart(kind, desc, nil)
 	if kind == transcript.Unknown {
 		p = r.f.Unknown(desc, nil)
@@ -551,7 +551,7 @@ func (r *clRun) event(kind, desc string, t time.Time, raw string, more ...*trans
 	r.add(&transcript.Message{Role: transcript.System, Meta: len(more) == 0, Time: t, Parts: append([]*transcript.Part{p}, more...)})
 }
 
-func (r *clRun) item(it clItem) {
+func (r *run) item(it clItem) {
 	rec, t := it.rec, it.rec.TS.Time
 	switch rec.Type {
 	case "header":
@@ -563,7 +563,7 @@ func (r *clRun) item(it clItem) {
 	case "llm.response":
 		r.response(it, t)
 	case "tool.output":
-		res := clResult(r.f, it.n, rec.ToolCallID, rec.ResultRaw, rec.IsError)
+		res := result(r.f, it.n, rec.ToolCallID, rec.ResultRaw, rec.IsError)
 		r.results[rec.ToolCallID] = res
 		r.add(&transcript.Message{Role: transcript.Tool, Time: t, Parts: []*transcript.Part{{Kind: transcript.ResultPart, Result: res}}})
 	case "agent.event":
@@ -587,7 +587,7 @@ func (r *clRun) item(it clItem) {
 	}
 }
 
-func (r *clRun) header(h *clRecord) {
+func (r *run) header(h *record) {
 	s := r.s
 	s.Started = cmp.Or(s.Started, h.StartedAt.Time)
 	s.CWD = cmp.Or(s.CWD, h.Runtime.CWD, h.UIContext.CWD)
@@ -614,12 +614,12 @@ func (r *clRun) header(h *clRecord) {
 		s.Meta["tool definitions"] = fmt.Sprintf("%d: %s", len(defs), strings.Join(names, ", "))
 	}
 	if h.Prompts.System != "" {
-		r.sys = &transcript.Message{ID: clSystemPrompt, Role: transcript.System, Meta: true, Time: h.StartedAt.Time,
+		r.sys = &transcript.Message{ID: systemPrompt, Role: transcript.System, Meta: true, Time: h.StartedAt.Time,
 			Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: h.Prompts.System}}}
 	}
 }
 
-func (r *clRun) agentEvent(it clItem, t time.Time) {
+func (r *run) agentEvent(it clItem, t time.Time) {
 	n, ev := it.n, it.ev
 	switch ev.Type {
 	case "text", "reasoning":
@@ -640,7 +640,7 @@ func (r *clRun) agentEvent(it clItem, t time.Time) {
 	case "tool_result":
 		r.agentResult(n, ev, t)
 	case "hidden_user_message":
-		if ps := clContent(r.f, n, ev.Content); len(ps) > 0 {
+		if ps := content(r.f, n, ev.Content); len(ps) > 0 {
 			r.add(&transcript.Message{Role: transcript.User, Meta: true, Time: t, Parts: ps})
 		}
 	case "compaction_start":
@@ -665,14 +665,14 @@ func (r *clRun) agentEvent(it clItem, t time.Time) {
 }
 
 // runStart reads the prompt that starts a run.
-func (r *clRun) runStart(it clItem, t time.Time) {
+func (r *run) runStart(it clItem, t time.Time) {
 	rec := it.rec
 	m := &transcript.Message{Role: transcript.User, Time: t}
 	if rec.Input.Text != "" {
 		m.Parts = []*transcript.Part{{Kind: transcript.TextPart, Text: rec.Input.Text}}
 	}
-	m.Parts = append(m.Parts, clContent(r.f, it.n, rec.Input.Parts)...)
-	m.Meta = clInjected(m.Parts)
+	m.Parts = append(m.Parts, content(r.f, it.n, rec.Input.Parts)...)
+	m.Meta = injected(m.Parts)
 	if len(m.Parts) > 0 {
 		r.add(m)
 	}
@@ -683,7 +683,7 @@ func (r *clRun) runStart(it clItem, t time.Time) {
 }
 
 // response reads what the model answered, and what it cost.
-func (r *clRun) response(it clItem, t time.Time) {
+func (r *run) response(it clItem, t time.Time) {
 	rec := it.rec
 	if rec.Seq != nil {
 		if r.seqs[*rec.Seq] {
@@ -709,7 +709,7 @@ func (r *clRun) response(it clItem, t time.Time) {
 }
 
 // runStatus tells a run cancelled, or in a state codelia may add.
-func (r *clRun) runStatus(rec *clRecord, t time.Time) {
+func (r *run) runStatus(rec *record, t time.Time) {
 	switch rec.Status {
 	case "running", "completed", "error": // the run's life, told by run.end and run.error
 	case "cancelled":
@@ -720,7 +720,7 @@ func (r *clRun) runStatus(rec *clRecord, t time.Time) {
 }
 
 // runError tells why a run failed.
-func (r *clRun) runError(rec *clRecord, t time.Time) {
+func (r *run) runError(rec *record, t time.Time) {
 	desc := ""
 	if e := rec.Error; e != nil {
 		var detail []string
@@ -739,7 +739,7 @@ func (r *clRun) runError(rec *clRecord, t time.Time) {
 }
 
 // runEnd gives the turn its status, and the run's final message.
-func (r *clRun) runEnd(rec *clRecord, t time.Time) {
+func (r *run) runEnd(rec *record, t time.Time) {
 	switch rec.Outcome {
 	case "completed":
 		r.status = transcript.Completed
@@ -755,7 +755,7 @@ func (r *clRun) runEnd(rec *clRecord, t time.Time) {
 }
 
 // agentText reads the agent's text or reasoning, once.
-func (r *clRun) agentText(ev *clEvent, t time.Time) {
+func (r *run) agentText(ev *event, t time.Time) {
 	s := ingest.Text(ev.Content)
 	if strings.TrimSpace(s) == "" || r.seen("text:"+strings.TrimSpace(s)) {
 		return
@@ -770,7 +770,7 @@ func (r *clRun) agentText(ev *clEvent, t time.Time) {
 
 // agentResult reads a tool's result, once, and the screenshot only the
 // event carries.
-func (r *clRun) agentResult(n int, ev *clEvent, t time.Time) {
+func (r *run) agentResult(n int, ev *event, t time.Time) {
 	res := r.results[ev.ToolCallID]
 	if ev.ToolCallID == "" || !r.seen("result:"+ev.ToolCallID) {
 		res = &transcript.ToolResult{CallID: ev.ToolCallID, Output: ingest.Text(ev.Result), IsError: ev.IsError}
@@ -787,7 +787,7 @@ func (r *clRun) agentResult(n int, ev *clEvent, t time.Time) {
 }
 
 // permissionPreview tells what a tool asked leave to do, with its diff.
-func (r *clRun) permissionPreview(ev *clEvent, t time.Time) {
+func (r *run) permissionPreview(ev *event, t time.Time) {
 	desc := ingest.JoinNonEmpty(": ", ingest.JoinNonEmpty(" ", "Permission preview for", ev.Tool, ev.FilePath), ev.Summary)
 	var diff []*transcript.Part
 	if ev.Diff != "" {
@@ -800,7 +800,7 @@ func (r *clRun) permissionPreview(ev *clEvent, t time.Time) {
 }
 
 // retry tells a model call tried again, why and when.
-func (r *clRun) retry(ev *clEvent, t time.Time) {
+func (r *run) retry(ev *event, t time.Time) {
 	desc := fmt.Sprintf("Retry %d of %d", ev.NextAttempt, ev.MaxAttempts)
 	if ev.FailureKind != "" {
 		desc += " after " + ev.FailureKind
@@ -818,7 +818,7 @@ func (r *clRun) retry(ev *clEvent, t time.Time) {
 }
 
 // final adds the run's final message unless the transcript already shows it.
-func (r *clRun) final(s string, t time.Time) {
+func (r *run) final(s string, t time.Time) {
 	s = strings.TrimSpace(s)
 	if s == "" || r.seen("text:"+s) {
 		return
@@ -833,7 +833,7 @@ func (r *clRun) final(s string, t time.Time) {
 }
 
 // seen reports whether key is covered, and covers it.
-func (r *clRun) seen(key string) bool {
+func (r *run) seen(key string) bool {
 	if r.covered[key] {
 		return true
 	}
@@ -841,11 +841,11 @@ func (r *clRun) seen(key string) bool {
 	return false
 }
 
-// mergeCodelia joins the runs of each session, in the order they started,
+// merge joins the runs of each session, in the order they started,
 // into one session with a turn per run. A resume messages log of a session
 // that has runs only adds its path to Sources: the runs hold the same
 // conversation with times, usage and events.
-func mergeCodelia(ss []*transcript.Session) []*transcript.Session {
+func merge(ss []*transcript.Session) []*transcript.Session {
 	var ids []string
 	groups := map[string][]*transcript.Session{}
 	for _, s := range ss {
@@ -868,12 +868,12 @@ func mergeCodelia(ss []*transcript.Session) []*transcript.Session {
 			out = append(out, logs...)
 			continue
 		}
-		out = append(out, clMergeRuns(runs, logs))
+		out = append(out, mergeRuns(runs, logs))
 	}
 	return out
 }
 
-func clMergeRuns(runs, logs []*transcript.Session) *transcript.Session {
+func mergeRuns(runs, logs []*transcript.Session) *transcript.Session {
 	slices.SortStableFunc(runs, func(a, b *transcript.Session) int {
 		return cmp.Or(a.Started.Compare(b.Started), cmp.Compare(a.Source, b.Source))
 	})
@@ -888,7 +888,7 @@ func clMergeRuns(runs, logs []*transcript.Session) *transcript.Session {
 			uniq = append(uniq, s)
 			continue
 		}
-		if clFuller(s, uniq[i]) {
+		if fuller(s, uniq[i]) {
 			uniq[i], s = s, uniq[i]
 		}
 		dups = append(dups, s)
@@ -913,7 +913,7 @@ func clMergeRuns(runs, logs []*transcript.Session) *transcript.Session {
 		// Show the system prompt again only when it changed.
 		t := &m.Turns[len(m.Turns)-1]
 		t.Messages = slices.DeleteFunc(t.Messages, func(msg *transcript.Message) bool {
-			if msg.ID != clSystemPrompt || len(msg.Parts) == 0 {
+			if msg.ID != systemPrompt || len(msg.Parts) == 0 {
 				return false
 			}
 			same := msg.Parts[0].Text == prompt
@@ -937,9 +937,9 @@ func clMergeRuns(runs, logs []*transcript.Session) *transcript.Session {
 	return m
 }
 
-// clFuller reports whether run a is a fuller copy than b: it ended, or it
+// fuller reports whether run a is a fuller copy than b: it ended, or it
 // holds more messages.
-func clFuller(a, b *transcript.Session) bool {
+func fuller(a, b *transcript.Session) bool {
 	ended := func(s *transcript.Session) bool { return s.Turns[0].Status != transcript.Incomplete }
 	if ended(a) != ended(b) {
 		return ended(a)

@@ -76,7 +76,7 @@ func checkCodeliaResponses(t *testing.T, ms []*transcript.Message) {
 	if p := ms[0].Parts; len(p) != 2 || p[0].Text != "fix the cart total" || p[1].Image == nil || p[1].Image.MediaType != "image/png" {
 		t.Errorf("prompt parts = %v, want text and a PNG (its bytes beat the jpeg label)", ingesttest.Kinds(ms[0]))
 	}
-	if ms[1].ID != clSystemPrompt || ms[1].Parts[0].Text != "You are codelia, a coding agent.\nFollow AGENTS.md." {
+	if ms[1].ID != systemPrompt || ms[1].Parts[0].Text != "You are codelia, a coding agent.\nFollow AGENTS.md." {
 		t.Errorf("system prompt message = %+v", ms[1])
 	}
 	if got := ingesttest.Kinds(ms[2]); got != "thinking call" || ms[2].Model != "openai/gpt-5" {
@@ -340,7 +340,7 @@ func checkCodeliaMerged(t *testing.T, s *transcript.Session, byID map[string]*tr
 	// The system prompt shows again only when it changed.
 	var system []string
 	s.Parts(func(m *transcript.Message, p *transcript.Part) {
-		if m.ID == clSystemPrompt {
+		if m.ID == systemPrompt {
 			system = append(system, p.Text)
 		}
 	})
@@ -389,7 +389,7 @@ func TestCodeliaDetect(t *testing.T) {
 		if len(h.Data) > ingest.HeadSize {
 			h.Data = h.Data[:ingest.HeadSize]
 		}
-		if got := detectCodelia(h) > 0; got != c.want {
+		if got := detect(h) > 0; got != c.want {
 			t.Errorf("%s: detected %v, want %v", c.name, got, c.want)
 		}
 	}

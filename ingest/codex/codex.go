@@ -32,13 +32,13 @@ var Reader = &ingest.Reader{
 	Detects: "JSONL lines that are exactly {timestamp, type, payload[, ordinal]} (session_meta, response_item, event_msg, …); " +
 		"a bare first line {id, timestamp[, instructions, git]} followed by ResponseItems or {\"record_type\":\"state\"}; " +
 		"a {session, items} document",
-	Detect:    detectCodex,
-	Read:      readCodex,
-	Pieces:    codexPieces,
+	Detect:    detect,
+	Read:      read,
+	Pieces:    pieces,
 	Prelude:   true, // the session_meta
-	Merge:     mergeCodex,
-	Links:     codexLinks,
-	Locations: codexLocations,
+	Merge:     merge,
+	Links:     links,
+	Locations: locations,
 	Tools:     Tools,
 }
 
@@ -69,7 +69,7 @@ var Tools = &ingest.Tools{
 
 func init() { ingest.Register(Reader) }
 
-func codexLocations(home string, getenv func(string) string) []ingest.Location {
+func locations(home string, getenv func(string) string) []ingest.Location {
 	dir := cmp.Or(getenv("CODEX_HOME"), filepath.Join(home, ".codex"))
 	return []ingest.Location{
 		{Name: "codex", Dir: filepath.Join(dir, "sessions")},
@@ -83,7 +83,7 @@ var codexItems = map[string]bool{
 	"local_shell_call": true, "custom_tool_call": true, "custom_tool_call_output": true, "web_search_call": true,
 }
 
-func detectCodex(h *ingest.Head) float64 {
+func detect(h *ingest.Head) float64 {
 	recs := h.Records()
 	if len(recs) == 0 || h.IsArray() {
 		return 0
@@ -230,30 +230,30 @@ type cxEvent struct {
 		Tool      string     `json:"tool"`
 		Arguments ingest.Raw `json:"arguments"`
 	} `json:"invocation"`
-	Query      string          `json:"query"`
-	Results    []cxSearchHit   `json:"results"`
-	ThreadName string          `json:"thread_name"`
-	NewThread  string          `json:"new_thread_id"`
-	AgentTID   string          `json:"agent_thread_id"`
-	AgentPath  string          `json:"agent_path"`
-	Kind       ingest.Raw      `json:"kind"`
-	Hint       string          `json:"user_facing_hint"`
-	Target     ingest.Raw      `json:"target"`
-	Review     *cxReviewOutput `json:"review_output"`
-	Prompt     string          `json:"prompt"`
-	NumTurns   int             `json:"num_turns"`
-	Item       ingest.Raw      `json:"item"`
-	Status     ingest.Raw      `json:"status"`
-	Rationale  string          `json:"rationale"`
+	Query      string        `json:"query"`
+	Results    []searchHit   `json:"results"`
+	ThreadName string        `json:"thread_name"`
+	NewThread  string        `json:"new_thread_id"`
+	AgentTID   string        `json:"agent_thread_id"`
+	AgentPath  string        `json:"agent_path"`
+	Kind       ingest.Raw    `json:"kind"`
+	Hint       string        `json:"user_facing_hint"`
+	Target     ingest.Raw    `json:"target"`
+	Review     *reviewOutput `json:"review_output"`
+	Prompt     string        `json:"prompt"`
+	NumTurns   int           `json:"num_turns"`
+	Item       ingest.Raw    `json:"item"`
+	Status     ingest.Raw    `json:"status"`
+	Rationale  string        `json:"rationale"`
 }
 
-type cxSearchHit struct {
+type searchHit struct {
 	Title   string `json:"title"`
 	URL     string `json:"url"`
 	Snippet string `json:"snippet"`
 }
 
-type cxReviewOutput struct {
+type reviewOutput struct {
 	Findings []struct {
 		Title    string `json:"title"`
 		Body     string `json:"body"`
@@ -269,9 +269,9 @@ type cxReviewOutput struct {
 	Explanation string `json:"overall_explanation"`
 }
 
-// cxUsage is a token_count's usage. Codex, like the OpenAI API, counts
+// usage is a token_count's usage. Codex, like the OpenAI API, counts
 // cached tokens inside input_tokens and reasoning inside output_tokens.
-type cxUsage struct {
+type usage struct {
 	Input      int64 `json:"input_tokens"`
 	Cached     int64 `json:"cached_input_tokens"`
 	CacheWrite int64 `json:"cache_write_input_tokens"`
@@ -280,21 +280,21 @@ type cxUsage struct {
 	Total      int64 `json:"total_tokens"`
 }
 
-func (u cxUsage) usage() transcript.Usage {
+func (u usage) usage() transcript.Usage {
 	return transcript.Usage{Input: max(u.Input-u.Cached, 0), Output: u.Output, CacheRead: u.Cached,
 		CacheWrite: u.CacheWrite, Reasoning: u.Reasoning}
 }
 
-// cxReader reads one file, which may hold several sessions.
-type cxReader struct {
+// reader reads one file, which may hold several sessions.
+type reader struct {
 	f    *ingest.File
 	byID map[string]*cxSession
 	all  []*cxSession
 	cur  *cxSession
 }
 
-func readCodex(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
-	rd := &cxReader{f: f, byID: map[string]*cxSession{}}
+func read(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+	rd := &reader{f: f, byID: map[string]*cxSession{}}
 	br := bufio.NewReaderSize(r, 64<<10)
 	var err error
 	if prettyJSON(br) {
@@ -318,9 +318,9 @@ func readCodex(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.
 	return out, err
 }
 
-// codexPieces reports whether a file may be read in pieces: a JSONL
+// pieces reports whether a file may be read in pieces: a JSONL
 // rollout is, a pretty-printed document is not.
-func codexPieces(h *ingest.Head) bool {
+func pieces(h *ingest.Head) bool {
 	return !prettyJSON(bufio.NewReader(bytes.NewReader(h.Data)))
 }
 
@@ -333,7 +333,7 @@ func prettyJSON(br *bufio.Reader) bool {
 	return len(b) > 0 && b[0] == '{' && i > 0 && len(bytes.TrimSpace(b[1:i])) == 0
 }
 
-func (rd *cxReader) line(n int, line []byte) error {
+func (rd *reader) line(n int, line []byte) error {
 	var ln struct {
 		Timestamp  ingest.JSONTime   `json:"timestamp"`
 		Type       string            `json:"type"`
@@ -372,7 +372,7 @@ func (rd *cxReader) line(n int, line []byte) error {
 }
 
 // document reads the TypeScript CLI's {session, items} rollout.
-func (rd *cxReader) document(n int, session json.RawMessage, items []json.RawMessage) {
+func (rd *reader) document(n int, session json.RawMessage, items []json.RawMessage) {
 	if session != nil {
 		if err := rd.meta(session, time.Time{}); err != nil {
 			rd.f.Warn(n, "session skipped: %v", err)
@@ -385,7 +385,7 @@ func (rd *cxReader) document(n int, session json.RawMessage, items []json.RawMes
 	}
 }
 
-func (rd *cxReader) envelope(n int, typ string, payload, line []byte, t time.Time) error {
+func (rd *reader) envelope(n int, typ string, payload, line []byte, t time.Time) error {
 	if typ == "session_meta" {
 		return rd.meta(payload, t)
 	}
@@ -455,14 +455,14 @@ func (rd *cxReader) envelope(n int, typ string, payload, line []byte, t time.Tim
 
 // session returns the session records are read into, starting one named
 // after the file for records that come before any session_meta.
-func (rd *cxReader) session() *cxSession {
+func (rd *reader) session() *cxSession {
 	if rd.cur == nil {
 		rd.cur = rd.start(ingest.Stem(rd.f.Rel))
 	}
 	return rd.cur
 }
 
-func (rd *cxReader) start(id string) *cxSession {
+func (rd *reader) start(id string) *cxSession {
 	cs := &cxSession{
 		f:       rd.f,
 		s:       &transcript.Session{ID: id},
@@ -481,7 +481,7 @@ func (rd *cxReader) start(id string) *cxSession {
 // file's own thread and a later one for another thread marks copied
 // history. Only a session_meta naming a thread of this file as its parent
 // starts a session of its own.
-func (rd *cxReader) meta(raw []byte, t time.Time) error {
+func (rd *reader) meta(raw []byte, t time.Time) error {
 	var m cxMeta
 	if err := ingest.Unmarshal(raw, &m); err != nil {
 		return err
@@ -530,7 +530,7 @@ func (rd *cxReader) meta(raw []byte, t time.Time) error {
 		commit, repo = g.CommitHash, g.RepositoryURL
 	}
 	for _, kv := range [][2]string{
-		{"originator", m.Originator}, {cxSource, desc}, {"model provider", m.ModelProvider},
+		{"originator", m.Originator}, {source, desc}, {"model provider", m.ModelProvider},
 		{"agent nickname", m.AgentNickname}, {"agent role", m.AgentRole}, {cxAgentPath, agentPath},
 		{"git commit", commit}, {"repository", repo},
 	} {
@@ -562,14 +562,14 @@ type cxSession struct {
 	curDone bool
 	last    *transcript.Message
 
-	echoes   []cxEcho
+	echoes   []echo
 	calls    map[string]cxCall
 	searches []cxCall // web searches, in order
 	results  map[string]*transcript.ToolResult
 	ends     map[string]cxEnd
 	endIDs   []string
 
-	lastTotal  *cxUsage
+	lastTotal  *usage
 	total      transcript.Usage
 	sum        transcript.Usage
 	openTurn   bool
@@ -597,24 +597,24 @@ type cxEnd struct {
 	patch  []transcript.Hunk
 }
 
-// cxChange is a file's change as patch_apply_end reports it: tagged by a
+// change is a file's change as patch_apply_end reports it: tagged by a
 // "type" since 2026 ({"type":"update","unified_diff":…}), by a key before
 // ({"update":{"unified_diff":…}}).
-type cxChange struct {
-	cxChangeBody
-	Type        string        `json:"type"`
-	Update      *cxChangeBody `json:"update"`
-	Add, Delete *cxChangeBody
+type change struct {
+	changeBody
+	Type        string      `json:"type"`
+	Update      *changeBody `json:"update"`
+	Add, Delete *changeBody
 }
 
-type cxChangeBody struct {
+type changeBody struct {
 	UnifiedDiff *string `json:"unified_diff"`
 	Content     *string `json:"content"`
 	MovePath    string  `json:"move_path"`
 }
 
 // body is the change's kind and fields, whichever way it is tagged.
-func (c *cxChange) body() (string, *cxChangeBody) {
+func (c *change) body() (string, *changeBody) {
 	switch {
 	case c.Update != nil:
 		return "update", c.Update
@@ -623,7 +623,7 @@ func (c *cxChange) body() (string, *cxChangeBody) {
 	case c.Delete != nil:
 		return "delete", c.Delete
 	}
-	return c.Type, &c.cxChangeBody
+	return c.Type, &c.changeBody
 }
 
 // cxPatch reads the changes a patch_apply_end reports, file by file: the
@@ -633,7 +633,7 @@ func (c *cxChange) body() (string, *cxChangeBody) {
 // It is nil unless every file's change is there to show: the call's own
 // patch then shows them all.
 func cxPatch(raw []byte, cwd, input string) []transcript.Hunk {
-	var changes map[string]cxChange
+	var changes map[string]change
 	if ingest.Unmarshal(raw, &changes) != nil {
 		return nil
 	}
@@ -665,7 +665,7 @@ func cxPatch(raw []byte, cwd, input string) []transcript.Hunk {
 	return out
 }
 
-func (b *cxChangeBody) hunks(kind string) []transcript.Hunk {
+func (b *changeBody) hunks(kind string) []transcript.Hunk {
 	switch {
 	case kind == "update" && b.UnifiedDiff != nil:
 		return ingest.UnifiedHunks(*b.UnifiedDiff)
@@ -696,10 +696,10 @@ func prefixLines(mark, text string) []string {
 	return lines
 }
 
-// cxEcho is text read from one of Codex's two copies of the conversation:
+// echo is text read from one of Codex's two copies of the conversation:
 // the response items the model saw and the event_msg copies the UI
 // replays. The copy read second is dropped.
-type cxEcho struct {
+type echo struct {
 	event bool
 	role  transcript.Role
 	kind  transcript.PartKind
@@ -784,7 +784,7 @@ func (cs *cxSession) remember(event bool, role transcript.Role, kind transcript.
 		if len(cs.echoes) >= 32 {
 			cs.echoes = cs.echoes[1:]
 		}
-		cs.echoes = append(cs.echoes, cxEcho{event, role, kind, ts, m})
+		cs.echoes = append(cs.echoes, echo{event, role, kind, ts, m})
 	}
 }
 
@@ -1481,7 +1481,7 @@ func (cs *cxSession) itemCompleted(n int, ev *cxEvent, line []byte, t time.Time)
 	case "UserMessage", "AgentMessage", "Reasoning":
 		// Newer rollouts write these turn items in place of the
 		// user_message, agent_message and agent_reasoning events.
-		legacy, err := cxLegacyEvent(ev.Item)
+		legacy, err := legacyEvent(ev.Item)
 		if err != nil {
 			return err
 		}
@@ -1509,9 +1509,9 @@ func (cs *cxSession) itemCompleted(n int, ev *cxEvent, line []byte, t time.Time)
 	return nil
 }
 
-// cxLegacyEvent rewrites a UserMessage, AgentMessage or Reasoning turn
+// legacyEvent rewrites a UserMessage, AgentMessage or Reasoning turn
 // item as the event older rollouts wrote for it.
-func cxLegacyEvent(raw []byte) ([]byte, error) {
+func legacyEvent(raw []byte) ([]byte, error) {
 	var it struct {
 		Type    string `json:"type"`
 		Content []struct {
@@ -1545,7 +1545,7 @@ func cxLegacyEvent(raw []byte) ([]byte, error) {
 }
 
 // enterReview starts a /review: a call of the review subagent, which
-// mergeCodex links to the subagent's own rollout.
+// merge links to the subagent's own rollout.
 func (cs *cxSession) enterReview(ev *cxEvent, t time.Time) {
 	var target struct {
 		Type         string `json:"type"`
@@ -1567,7 +1567,7 @@ func (cs *cxSession) enterReview(ev *cxEvent, t time.Time) {
 }
 
 // exitReview gives the open review's call its findings.
-func (cs *cxSession) exitReview(out *cxReviewOutput, t time.Time) {
+func (cs *cxSession) exitReview(out *reviewOutput, t time.Time) {
 	md := "The review ended without a result: it was interrupted."
 	if out != nil {
 		md = ingest.FirstNonEmpty(out.markdown(), "No findings.")
@@ -1587,8 +1587,8 @@ func (cs *cxSession) exitReview(out *cxReviewOutput, t time.Time) {
 // was.
 func (cs *cxSession) tokens(raw []byte) {
 	var info struct {
-		Total *cxUsage `json:"total_token_usage"`
-		Last  *cxUsage `json:"last_token_usage"`
+		Total *usage `json:"total_token_usage"`
+		Last  *usage `json:"last_token_usage"`
 		// Some 0.50 rollouts wrote bare prompt and completion counts.
 		Prompt     int64 `json:"prompt"`
 		Completion int64 `json:"completion"`
@@ -1598,7 +1598,7 @@ func (cs *cxSession) tokens(raw []byte) {
 	}
 	last := info.Last
 	if last == nil && info.Total == nil && info.Prompt+info.Completion > 0 {
-		last = &cxUsage{Input: info.Prompt, Output: info.Completion}
+		last = &usage{Input: info.Prompt, Output: info.Completion}
 	}
 	if info.Total != nil {
 		if cs.lastTotal != nil && *cs.lastTotal == *info.Total {
@@ -1667,7 +1667,7 @@ func (cs *cxSession) searchResults(ev *cxEvent) {
 	m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})
 }
 
-func (r *cxReviewOutput) markdown() string {
+func (r *reviewOutput) markdown() string {
 	if r == nil {
 		return ""
 	}
@@ -1732,10 +1732,10 @@ func (cs *cxSession) finish() {
 	}
 }
 
-// mergeCodex links sessions across files: a fork or spawned thread to the
+// merge links sessions across files: a fork or spawned thread to the
 // session it came from. A rollout read twice (a plain and a .zst copy, or
 // an active and an archived one) becomes one session.
-func mergeCodex(ss []*transcript.Session) []*transcript.Session {
+func merge(ss []*transcript.Session) []*transcript.Session {
 	byID := map[string]int{}
 	var out []*transcript.Session
 	for _, s := range ss {
@@ -1796,34 +1796,34 @@ func callsOf(s *transcript.Session, name string) []*transcript.ToolCall {
 
 // Meta keys the merge links sessions by.
 const (
-	cxSource    = "source"
+	source      = "source"
 	cxAgentPath = "agent path"
 )
 
-// codexLinks groups a review subagent whose rollout names no parent (before
+// links groups a review subagent whose rollout names no parent (before
 // 0.12x) with the sessions of its folder that ran a /review: the review
 // call that started it is one of theirs.
-func codexLinks(s *transcript.Session) []string {
+func links(s *transcript.Session) []string {
 	if s.CWD != "" && (isReviewAgent(s) && s.ParentID == "" || len(reviewCalls(s)) > 0) {
 		return []string{"review\x00" + s.CWD}
 	}
 	return nil
 }
 
-func isReviewAgent(s *transcript.Session) bool { return s.Meta[cxSource] == "subagent "+cxReview }
+func isReviewAgent(s *transcript.Session) bool { return s.Meta[source] == "subagent "+cxReview }
 
-type cxTimedCall struct {
+type timedCall struct {
 	s *transcript.Session
 	c *transcript.ToolCall
 	t time.Time
 }
 
 // reviewCalls lists the session's /review calls that no subagent answers yet.
-func reviewCalls(s *transcript.Session) []cxTimedCall {
-	var out []cxTimedCall
+func reviewCalls(s *transcript.Session) []timedCall {
+	var out []timedCall
 	s.Parts(func(m *transcript.Message, p *transcript.Part) {
 		if c := p.Call; c != nil && c.Name == cxReview && c.Kind == transcript.TaskTool && c.Subagent == "" {
-			out = append(out, cxTimedCall{s, c, m.Time})
+			out = append(out, timedCall{s, c, m.Time})
 		}
 	})
 	return out
@@ -1841,7 +1841,7 @@ const (
 // it: the latest one before it began, in the parent its rollout names or,
 // when it names none, in a session of the same folder.
 func linkReviews(ss []*transcript.Session) {
-	var calls []cxTimedCall
+	var calls []timedCall
 	var agents []*transcript.Session
 	for _, s := range ss {
 		calls = append(calls, reviewCalls(s)...)

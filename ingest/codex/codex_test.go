@@ -459,7 +459,7 @@ func TestCodexDetect(t *testing.T) {
 		{"payload not an object", `{"timestamp":"t","type":"x","payload":"s"}`, false},
 		{"array", `[{"timestamp":"t","type":"x","payload":{}}]`, false},
 	} {
-		if got := detectCodex(&ingest.Head{Data: []byte(c.head)}) > 0; got != c.want {
+		if got := detect(&ingest.Head{Data: []byte(c.head)}) > 0; got != c.want {
 			t.Errorf("%s: detected %v, want %v", c.name, got, c.want)
 		}
 	}

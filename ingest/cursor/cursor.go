@@ -32,10 +32,10 @@ var Reader = &ingest.Reader{
 	Detects: "JSONL records {role, message: {content}} without type or uuid, and {\"type\": \"turn_ended\", status}; " +
 		"text opening with a \"user:\" line followed by <user_query> or an \"assistant:\" line; " +
 		"a SQLite database whose schema creates tables blobs and meta",
-	Detect:    detectCursor,
-	Read:      readCursor,
+	Detect:    detect,
+	Read:      read,
 	Merge:     ingest.LinkParents,
-	Locations: cursorLocations,
+	Locations: locations,
 	Tools:     Tools,
 }
 
@@ -64,43 +64,43 @@ var Tools = &ingest.Tools{
 
 func init() { ingest.Register(Reader) }
 
-func cursorLocations(home string, _ func(string) string) []ingest.Location {
+func locations(home string, _ func(string) string) []ingest.Location {
 	return []ingest.Location{
 		{Name: "cursor", Dir: filepath.Join(home, ".cursor", "projects")},
 		{Name: "cursor-chats", Dir: filepath.Join(home, ".cursor", "chats")},
 	}
 }
 
-func detectCursor(h *ingest.Head) float64 {
+func detect(h *ingest.Head) float64 {
 	if bytes.HasPrefix(h.Data, ingest.SQLiteMagic) {
 		return ingest.When(ingest.SQLiteTables(h, "blobs", "meta"), ingest.Likely)
 	}
 	if rs := h.Records(); len(rs) > 0 && !h.IsArray() {
-		if !isCursorRecord(rs[0]) {
+		if !isRecord(rs[0]) {
 			return 0
 		}
 		// Other records may be types Cursor adds later, but none of the
 		// keys that mark other formats' records.
 		for _, r := range rs {
-			if !isCursorRecord(r) && (!r.Has("type") || r.Has("timestamp") || r.Has("uuid") || r.Has("sessionId") || r.Has("parentId") || r.Has("payload")) {
+			if !isRecord(r) && (!r.Has("type") || r.Has("timestamp") || r.Has("uuid") || r.Has("sessionId") || r.Has("parentId") || r.Has("payload")) {
 				return 0
 			}
 		}
 		return ingest.Maybe
 	}
-	return ingest.When(isCursorText(h.Text()), ingest.Maybe)
+	return ingest.When(isText(h.Text()), ingest.Maybe)
 }
 
-var cursorRoles = map[string]bool{"user": true, "assistant": true, "system": true, "tool": true}
+var roles = map[string]bool{"user": true, "assistant": true, "system": true, "tool": true}
 
-func isCursorRecord(r ingest.Record) bool {
+func isRecord(r ingest.Record) bool {
 	if r["type"] == "turn_ended" {
 		return true
 	}
-	return cursorRoles[r["role"]] && r["message"] == "{" && !r.Has("type") && !r.Has("uuid")
+	return roles[r["role"]] && r["message"] == "{" && !r.Has("type") && !r.Has("uuid")
 }
 
-func isCursorText(s string) bool {
+func isText(s string) bool {
 	s = strings.TrimLeft(s, "\ufeff \t\r\n")
 	rest, ok := strings.CutPrefix(s, "user:")
 	if !ok || !strings.HasPrefix(strings.TrimLeft(rest, " \t\r"), "\n") {
@@ -109,13 +109,13 @@ func isCursorText(s string) bool {
 	return strings.Contains(rest, "<user_query>") || strings.Contains(rest, "\nassistant:")
 }
 
-func readCursor(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+func read(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, _ := br.Peek(len(ingest.SQLiteMagic))
 	if bytes.Equal(head, ingest.SQLiteMagic) {
-		return readCursorStore(ctx, f, br)
+		return readStore(ctx, f, br)
 	}
-	b := newCuBuilder(f)
+	b := newBuilder(f)
 	var err error
 	if start, _ := br.Peek(4096); bytes.HasPrefix(bytes.TrimLeft(start, "\ufeff \t\r\n"), []byte("{")) {
 		err = ingest.JSONL(ctx, f, br, b.jsonLine)
@@ -129,8 +129,8 @@ func readCursor(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript
 	return []*transcript.Session{b.s}, err
 }
 
-// cuBuilder builds one Cursor session from messages in order.
-type cuBuilder struct {
+// builder builds one Cursor session from messages in order.
+type builder struct {
 	f       *ingest.File
 	s       *transcript.Session
 	stem    string
@@ -139,8 +139,8 @@ type cuBuilder struct {
 	model   string                // the model the store's reasoning last named
 }
 
-func newCuBuilder(f *ingest.File) *cuBuilder {
-	b := &cuBuilder{f: f, stem: ingest.Stem(f.Rel), pending: map[string][]string{}}
+func newBuilder(f *ingest.File) *builder {
+	b := &builder{f: f, stem: ingest.Stem(f.Rel), pending: map[string][]string{}}
 	b.s = &transcript.Session{ID: b.stem, Meta: map[string]string{}}
 	// .../<project>/agent-transcripts/<id>/subagents/<sub>.jsonl
 	dirs := strings.Split(path.Dir(f.Rel), "/")
@@ -155,14 +155,14 @@ func newCuBuilder(f *ingest.File) *cuBuilder {
 	return b
 }
 
-func (b *cuBuilder) add(m *transcript.Message) {
+func (b *builder) add(m *transcript.Message) {
 	if len(m.Parts) > 0 {
 		b.s.Append(m)
 		b.added = append(b.added, m)
 	}
 }
 
-func (b *cuBuilder) event(kind, desc string, raw []byte) {
+func (b *builder) event(kind, desc string, raw []byte) {
 	p := ingest.EventPart(kind, desc, raw)
 	if kind == transcript.Unknown {
 		p = b.f.Unknown(desc, raw)
@@ -170,7 +170,7 @@ func (b *cuBuilder) event(kind, desc string, raw []byte) {
 	b.add(&transcript.Message{Role: transcript.System, Meta: true, Parts: []*transcript.Part{p}})
 }
 
-func (b *cuBuilder) finish() {
+func (b *builder) finish() {
 	if b.s.CWD != "" {
 		b.s.Project = "" // the site names the project after the directory
 	}
@@ -187,7 +187,7 @@ type cuLine struct {
 	} `json:"message"`
 }
 
-func (b *cuBuilder) jsonLine(n int, line []byte) error {
+func (b *builder) jsonLine(n int, line []byte) error {
 	var ln cuLine
 	if err := ingest.Unmarshal(line, &ln); err != nil {
 		return err
@@ -207,7 +207,7 @@ func (b *cuBuilder) jsonLine(n int, line []byte) error {
 var turnStatuses = map[string]string{"success": transcript.Completed, "aborted": transcript.Aborted, "error": transcript.Failed}
 
 // turnEnded closes the turn: Cursor writes no other sign of how it ended.
-func (b *cuBuilder) turnEnded(status, errText string, raw []byte) {
+func (b *builder) turnEnded(status, errText string, raw []byte) {
 	st, known := turnStatuses[status]
 	switch {
 	case !known:
@@ -261,8 +261,8 @@ type cuPart struct {
 	raw json.RawMessage
 }
 
-// cuParts decodes content: a string or an array of blocks.
-func cuParts(raw json.RawMessage) []cuPart {
+// parts decodes content: a string or an array of blocks.
+func parts(raw json.RawMessage) []cuPart {
 	var s string
 	if ingest.Unmarshal(raw, &s) == nil {
 		return []cuPart{{Type: "text", Text: s}}
@@ -289,8 +289,8 @@ func cuParts(raw json.RawMessage) []cuPart {
 
 // message maps one message of any Cursor container. n is its line (0 in
 // the store), raw the record it came from.
-func (b *cuBuilder) message(n int, role string, content json.RawMessage, raw []byte) {
-	ps := cuParts(content)
+func (b *builder) message(n int, role string, content json.RawMessage, raw []byte) {
+	ps := parts(content)
 	switch role {
 	case "user":
 		b.user(n, ps)
@@ -326,7 +326,7 @@ func (b *cuBuilder) message(n int, role string, content json.RawMessage, raw []b
 }
 
 // part maps one content block. i is its index, for synthesized call ids.
-func (b *cuBuilder) part(n int, p cuPart, i int) *transcript.Part {
+func (b *builder) part(n int, p cuPart, i int) *transcript.Part {
 	switch p.Type {
 	case "text":
 		if strings.TrimSpace(p.Text) == "" {
@@ -372,7 +372,7 @@ func (b *cuBuilder) part(n int, p cuPart, i int) *transcript.Part {
 }
 
 // image maps an image or file part: base64 data, a data: URL or a link.
-func (b *cuBuilder) image(n int, p cuPart) *transcript.Part {
+func (b *builder) image(n int, p cuPart) *transcript.Part {
 	data := ingest.FirstNonEmpty(p.Image, p.Data, p.URL)
 	if p.Source != nil {
 		data = ingest.FirstNonEmpty(p.Source.Data, p.Source.URL)
@@ -397,7 +397,7 @@ func (b *cuBuilder) image(n int, p cuPart) *transcript.Part {
 
 // output reads a tool result: a string, content blocks, or an AI SDK v5
 // output {type, value}.
-func (b *cuBuilder) output(n int, raw json.RawMessage) (out string, imgs []*transcript.Image, isErr bool) {
+func (b *builder) output(n int, raw json.RawMessage) (out string, imgs []*transcript.Image, isErr bool) {
 	var v5 struct {
 		Type  string          `json:"type"`
 		Value json.RawMessage `json:"value"`
@@ -412,7 +412,7 @@ func (b *cuBuilder) output(n int, raw json.RawMessage) (out string, imgs []*tran
 		return ingest.Text(raw), nil, false
 	}
 	var texts []string
-	for _, p := range cuParts(raw) {
+	for _, p := range parts(raw) {
 		part := b.part(n, p, 0)
 		switch {
 		case part == nil:
@@ -430,7 +430,7 @@ func (b *cuBuilder) output(n int, raw json.RawMessage) (out string, imgs []*tran
 // user maps a user message. Cursor wraps what the user typed in
 // <user_query> and puts the context it adds (<user_info>, open files,
 // rules) beside it: that becomes a meta message before the prompt.
-func (b *cuBuilder) user(n int, ps []cuPart) {
+func (b *builder) user(n int, ps []cuPart) {
 	ctxMsg := &transcript.Message{Role: transcript.User, Meta: true}
 	prompt := &transcript.Message{Role: transcript.User}
 	for i, p := range ps {
@@ -440,7 +440,7 @@ func (b *cuBuilder) user(n int, ps []cuPart) {
 			}
 			continue
 		}
-		q, rest, t := cursorWrappers(p.Text)
+		q, rest, t := wrappers(p.Text)
 		if !t.IsZero() {
 			prompt.Time, ctxMsg.Time = t, t
 		}
@@ -464,23 +464,23 @@ func (b *cuBuilder) user(n int, ps []cuPart) {
 }
 
 var (
-	cuQueryRE     = regexp.MustCompile(`(?s)<user_query>\s*(.*?)\s*(?:</user_query>|$)`)
-	cuTimestampRE = regexp.MustCompile(`(?s)<timestamp>\s*(.*?)\s*</timestamp>`)
-	cuWorkspaceRE = regexp.MustCompile(`(?m)^\s*Workspace Path:\s*(.+?)\s*$`)
-	cuKeyRE       = regexp.MustCompile(`(?m)^\s*(OS Version|Shell):\s*(.+?)\s*$`)
+	queryRE     = regexp.MustCompile(`(?s)<user_query>\s*(.*?)\s*(?:</user_query>|$)`)
+	timestampRE = regexp.MustCompile(`(?s)<timestamp>\s*(.*?)\s*</timestamp>`)
+	workspaceRE = regexp.MustCompile(`(?m)^\s*Workspace Path:\s*(.+?)\s*$`)
+	keyRE       = regexp.MustCompile(`(?m)^\s*(OS Version|Shell):\s*(.+?)\s*$`)
 )
 
-// cursorWrappers splits a user text into the query the user typed, the
+// wrappers splits a user text into the query the user typed, the
 // rest (context Cursor added), and the time its <timestamp> tag gives. A
 // text without <user_query> is all query, unless it is injected context.
-func cursorWrappers(s string) (query, rest string, t time.Time) {
-	if m := cuTimestampRE.FindStringSubmatchIndex(s); m != nil {
+func wrappers(s string) (query, rest string, t time.Time) {
+	if m := timestampRE.FindStringSubmatchIndex(s); m != nil {
 		if ts, ok := cursorTime(s[m[2]:m[3]]); ok {
 			t = ts
 			s = s[:m[0]] + s[m[1]:]
 		}
 	}
-	m := cuQueryRE.FindStringSubmatchIndex(s)
+	m := queryRE.FindStringSubmatchIndex(s)
 	if m == nil {
 		if Tools.IsInjected(s) {
 			return "", strings.TrimSpace(s), t
@@ -490,10 +490,10 @@ func cursorWrappers(s string) (query, rest string, t time.Time) {
 	return s[m[2]:m[3]], strings.TrimSpace(s[:m[0]] + s[m[1]:]), t
 }
 
-// cuZoneRE reads the zone Cursor writes after the time: "(UTC+1)", "(UTC-5:30)".
-var cuZoneRE = regexp.MustCompile(`^(.*?)\s*\(UTC(?:([+-])(\d{1,2})(?::?(\d{2}))?)?\)$`)
+// zoneRE reads the zone Cursor writes after the time: "(UTC+1)", "(UTC-5:30)".
+var zoneRE = regexp.MustCompile(`^(.*?)\s*\(UTC(?:([+-])(\d{1,2})(?::?(\d{2}))?)?\)$`)
 
-var cuTimeLayouts = []string{
+var timeLayouts = []string{
 	"Monday, Jan 2, 2006, 3:04 PM", "Monday, January 2, 2006, 3:04 PM", "Monday, Jan 2, 2006, 3:04:05 PM",
 	"Mon, Jan 2, 2006, 3:04 PM", "Jan 2, 2006, 3:04 PM", "1/2/2006, 3:04:05 PM", "1/2/2006, 3:04 PM",
 }
@@ -503,7 +503,7 @@ var cuTimeLayouts = []string{
 func cursorTime(s string) (time.Time, bool) {
 	s = strings.TrimSpace(s)
 	loc := time.UTC
-	if m := cuZoneRE.FindStringSubmatch(s); m != nil {
+	if m := zoneRE.FindStringSubmatch(s); m != nil {
 		s = m[1]
 		if m[2] != "" {
 			h, _ := strconv.Atoi(m[3])
@@ -515,7 +515,7 @@ func cursorTime(s string) (time.Time, bool) {
 			loc = time.FixedZone("UTC"+m[2]+m[3], off)
 		}
 	}
-	for _, l := range cuTimeLayouts {
+	for _, l := range timeLayouts {
 		if t, err := time.ParseInLocation(l, s, loc); err == nil {
 			return t.UTC(), true
 		}
@@ -525,20 +525,20 @@ func cursorTime(s string) (time.Time, bool) {
 
 // userInfo takes the session's working directory and environment from
 // the <user_info> context.
-func (b *cuBuilder) userInfo(s string) {
+func (b *builder) userInfo(s string) {
 	if !strings.Contains(s, "<user_info>") {
 		return
 	}
-	if m := cuWorkspaceRE.FindStringSubmatch(s); m != nil && b.s.CWD == "" {
+	if m := workspaceRE.FindStringSubmatch(s); m != nil && b.s.CWD == "" {
 		b.s.CWD = m[1]
 	}
-	for _, m := range cuKeyRE.FindAllStringSubmatch(s, -1) {
+	for _, m := range keyRE.FindAllStringSubmatch(s, -1) {
 		b.s.Meta[strings.ToLower(m[1])] = m[2]
 	}
 }
 
-// cuTextLine is a line of a plain-text transcript.
-type cuTextLine struct {
+// textLine is a line of a plain-text transcript.
+type textLine struct {
 	n    int
 	text string
 }
@@ -548,17 +548,17 @@ type cuTextLine struct {
 // indented "key: value" arguments, and "[Tool result] Name" with the
 // output up to the next marker. Results pair with the oldest unanswered
 // call of the same name.
-func (b *cuBuilder) readText(ctx context.Context, r io.Reader) error {
-	var ls []cuTextLine
+func (b *builder) readText(ctx context.Context, r io.Reader) error {
+	var ls []textLine
 	err := ingest.Lines(ctx, b.f, r, func(n int, line []byte, _ bool) error {
 		if line == nil {
 			b.f.Warn(n, "skipped: %v", ingest.ErrTooLong)
 		}
-		ls = append(ls, cuTextLine{n, strings.TrimPrefix(string(line), "\ufeff")})
+		ls = append(ls, textLine{n, strings.TrimPrefix(string(line), "\ufeff")})
 		return nil
 	})
 	for i := 0; i < len(ls); {
-		role, ok := cuRoleLine(ls[i].text)
+		role, ok := roleLine(ls[i].text)
 		if !ok {
 			if strings.TrimSpace(ls[i].text) != "" {
 				b.f.Warn(ls[i].n, "text outside a user: or assistant: block skipped")
@@ -567,7 +567,7 @@ func (b *cuBuilder) readText(ctx context.Context, r io.Reader) error {
 			continue
 		}
 		end := i + 1
-		for end < len(ls) && !isCuRole(ls[end].text) {
+		for end < len(ls) && !isRole(ls[end].text) {
 			end++
 		}
 		if role == "user" {
@@ -580,7 +580,7 @@ func (b *cuBuilder) readText(ctx context.Context, r io.Reader) error {
 	return err
 }
 
-func cuRoleLine(s string) (string, bool) {
+func roleLine(s string) (string, bool) {
 	s = strings.TrimRight(s, " \t")
 	if s == "user:" || s == "assistant:" {
 		return s[:len(s)-1], true
@@ -588,10 +588,10 @@ func cuRoleLine(s string) (string, bool) {
 	return "", false
 }
 
-func isCuRole(s string) bool { _, ok := cuRoleLine(s); return ok }
+func isRole(s string) bool { _, ok := roleLine(s); return ok }
 
 // joinLines joins lines without the blank ones around them.
-func joinLines(ls []cuTextLine) string {
+func joinLines(ls []textLine) string {
 	for len(ls) > 0 && strings.TrimSpace(ls[0].text) == "" {
 		ls = ls[1:]
 	}
@@ -605,19 +605,19 @@ func joinLines(ls []cuTextLine) string {
 	return strings.Join(texts, "\n")
 }
 
-func (b *cuBuilder) textUser(n int, ls []cuTextLine) {
+func (b *builder) textUser(n int, ls []textLine) {
 	s := joinLines(ls)
 	b.user(n, []cuPart{{Type: "text", Text: s}})
 }
 
 var (
-	cuMarkerRE = regexp.MustCompile(`^\[(Thinking|Tool call|Tool result)\](?: (.*))?$`)
-	cuArgRE    = regexp.MustCompile(`^(?:  |\t)([A-Za-z_][\w.-]*):(?: (.*))?$`) // deeper lines continue a value
+	markerRE = regexp.MustCompile(`^\[(Thinking|Tool call|Tool result)\](?: (.*))?$`)
+	argRE    = regexp.MustCompile(`^(?:  |\t)([A-Za-z_][\w.-]*):(?: (.*))?$`) // deeper lines continue a value
 )
 
-func (b *cuBuilder) textAssistant(ls []cuTextLine) {
+func (b *builder) textAssistant(ls []textLine) {
 	m := &transcript.Message{Role: transcript.Assistant}
-	var textLines []cuTextLine
+	var textLines []textLine
 	flushText := func() {
 		if s := joinLines(textLines); s != "" {
 			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: s})
@@ -625,7 +625,7 @@ func (b *cuBuilder) textAssistant(ls []cuTextLine) {
 		textLines = textLines[:0]
 	}
 	for i := 0; i < len(ls); i++ {
-		mk := cuMarkerRE.FindStringSubmatch(ls[i].text)
+		mk := markerRE.FindStringSubmatch(ls[i].text)
 		if mk == nil {
 			textLines = append(textLines, ls[i])
 			continue
@@ -636,7 +636,7 @@ func (b *cuBuilder) textAssistant(ls []cuTextLine) {
 			t := strings.TrimSpace(mk[2])
 			if t == "" { // a bare marker: the thinking is the paragraph below it
 				end := i + 1
-				for end < len(ls) && strings.TrimSpace(ls[end].text) != "" && !cuMarkerRE.MatchString(ls[end].text) {
+				for end < len(ls) && strings.TrimSpace(ls[end].text) != "" && !markerRE.MatchString(ls[end].text) {
 					end++
 				}
 				t, i = joinLines(ls[i+1:end]), end-1
@@ -653,11 +653,11 @@ func (b *cuBuilder) textAssistant(ls []cuTextLine) {
 			id := fmt.Sprintf("%s#%d", b.stem, ls[i].n)
 			b.pending[name] = append(b.pending[name], id)
 			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-				ID: id, Name: name, Kind: Tools.Kind(name), Input: cuArgs(ls[i+1 : end])}})
+				ID: id, Name: name, Kind: Tools.Kind(name), Input: args(ls[i+1 : end])}})
 			i = end - 1
 		case "Tool result":
 			end := i + 1
-			for end < len(ls) && !cuMarkerRE.MatchString(ls[end].text) {
+			for end < len(ls) && !markerRE.MatchString(ls[end].text) {
 				end++
 			}
 			name := strings.TrimSpace(mk[2])
@@ -677,13 +677,13 @@ func (b *cuBuilder) textAssistant(ls []cuTextLine) {
 	b.add(m)
 }
 
-// cuArgs turns the indented "key: value" lines of a text transcript's tool
+// args turns the indented "key: value" lines of a text transcript's tool
 // call into a JSON object, in order. A line that is not "key: value"
 // continues the previous value.
-func cuArgs(ls []cuTextLine) string {
+func args(ls []textLine) string {
 	var keys, vals []string
 	for _, l := range ls {
-		if m := cuArgRE.FindStringSubmatch(l.text); m != nil {
+		if m := argRE.FindStringSubmatch(l.text); m != nil {
 			keys, vals = append(keys, m[1]), append(vals, m[2])
 		} else if len(vals) > 0 {
 			vals[len(vals)-1] += "\n" + strings.TrimSpace(l.text)

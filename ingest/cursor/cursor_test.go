@@ -447,7 +447,7 @@ func TestCursorDetect(t *testing.T) {
 		if len(h.Data) > ingest.HeadSize {
 			h.Data = h.Data[:ingest.HeadSize]
 		}
-		if got := detectCursor(h) > 0; got != c.want {
+		if got := detect(h) > 0; got != c.want {
 			t.Errorf("%s: detected %v, want %v", c.name, got, c.want)
 		}
 	}

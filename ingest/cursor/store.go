@@ -34,14 +34,14 @@ type cuMeta struct {
 type cuStore struct {
 	blobs   map[string][]byte
 	order   []string // blob ids in rowid order
-	msgs    []cuBlob // the conversation, in order
+	msgs    []blob   // the conversation, in order
 	onPath  map[string]bool
 	shown   map[string]bool
 	visits  int
 	missing int
 }
 
-type cuBlob struct {
+type blob struct {
 	id   string
 	data []byte
 }
@@ -49,7 +49,7 @@ type cuBlob struct {
 // maxStoreVisits bounds the walk of a store whose nodes share children.
 const maxStoreVisits = 1 << 20
 
-func readCursorStore(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+func readStore(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
 	db, done, err := ingest.OpenSQLiteCopy(ctx, f, r)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the database: %w", err)
@@ -101,7 +101,7 @@ func readCursorStore(ctx context.Context, f *ingest.File, r io.Reader) ([]*trans
 		return nil, err
 	}
 
-	b := newCuBuilder(f)
+	b := newBuilder(f)
 	s := b.s
 	dir := path.Dir(f.Rel)
 	s.ID = ingest.FirstNonEmpty(meta.AgentID, path.Base(dir), b.stem)
@@ -132,12 +132,12 @@ func readCursorStore(ctx context.Context, f *ingest.File, r io.Reader) ([]*trans
 	}
 	// Messages no longer under the root: what the user rewound or edited.
 	for _, id := range st.order {
-		if data := st.blobs[id]; !st.shown[id] && len(data) > 0 && data[0] == '{' && cuMessageJSON(data) != nil {
+		if data := st.blobs[id]; !st.shown[id] && len(data) > 0 && data[0] == '{' && messageJSON(data) != nil {
 			branch := ""
 			if len(st.msgs) > 0 {
 				branch = "not in the latest conversation"
 			}
-			b.blob(cuBlob{id, data}, branch)
+			b.blob(blob{id, data}, branch)
 		}
 	}
 	if len(s.Turns) == 0 {
@@ -185,24 +185,24 @@ func (st *cuStore) walk(id string, depth int) {
 		b = b[n+m:]
 		if num == 1 && len(v) == 32 {
 			st.walk(hex.EncodeToString(v), depth+1)
-		} else if msg := cuMessageJSON(v); msg != nil {
+		} else if msg := messageJSON(v); msg != nil {
 			st.emit(id, msg)
 		}
 	}
 	// Older stores append a message's JSON after the node's fields.
-	if msg := cuMessageJSON(b); msg != nil {
+	if msg := messageJSON(b); msg != nil {
 		st.emit(id, msg)
 	}
 }
 
 func (st *cuStore) emit(id string, data []byte) {
-	st.msgs = append(st.msgs, cuBlob{id, data})
+	st.msgs = append(st.msgs, blob{id, data})
 	st.shown[id] = true
 }
 
-// cuMessageJSON finds a JSON message inside a hybrid blob: the first
+// messageJSON finds a JSON message inside a hybrid blob: the first
 // object that starts at `{"` and has a role.
-func cuMessageJSON(b []byte) []byte {
+func messageJSON(b []byte) []byte {
 	i := bytes.Index(b, []byte(`{"`))
 	if i < 0 {
 		return nil
@@ -222,7 +222,7 @@ func cuMessageJSON(b []byte) []byte {
 
 // blob maps one message blob. Its messages take the blob's id: Cursor
 // gives every assistant message the id "1".
-func (b *cuBuilder) blob(bl cuBlob, branch string) {
+func (b *builder) blob(bl blob, branch string) {
 	var m struct {
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
@@ -235,7 +235,7 @@ func (b *cuBuilder) blob(bl cuBlob, branch string) {
 }
 
 // mark runs add and gives the messages it appended the id and branch.
-func (b *cuBuilder) mark(add func(), id, branch string) {
+func (b *builder) mark(add func(), id, branch string) {
 	b.added = b.added[:0]
 	add()
 	for i, m := range b.added {

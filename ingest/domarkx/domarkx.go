@@ -29,8 +29,8 @@ var Reader = &ingest.Reader{
 	Files: "domarkx session documents (any .md: front matter, session-config, ## speaker headings, blockquoted bodies) and Session Snapshot JSON files",
 	Detects: "Markdown with a fence whose info string contains session-config before any ## heading, or a ## heading followed by a ```json msg-metadata fence; " +
 		"a JSON object with snapshot_id and an execution_config object or a conversation array",
-	Detect: detectDomarkx,
-	Read:   readDomarkx,
+	Detect: detect,
+	Read:   read,
 	Tools:  Tools,
 }
 
@@ -50,7 +50,7 @@ var Tools = &ingest.Tools{
 
 func init() { ingest.Register(Reader) }
 
-func detectDomarkx(h *ingest.Head) float64 {
+func detect(h *ingest.Head) float64 {
 	if rs := h.Records(); len(rs) > 0 {
 		r := rs[0]
 		return ingest.When(!h.IsArray() && r.Has("snapshot_id") && (r["execution_config"] == "{" || r["conversation"] == "["), ingest.Likely)
@@ -81,26 +81,26 @@ func detectDomarkx(h *ingest.Head) float64 {
 	return 0
 }
 
-// dxSession accumulates the one session of a domarkx file.
-type dxSession struct {
+// session accumulates the one session of a domarkx file.
+type session struct {
 	f       *ingest.File
 	s       *transcript.Session
-	model   string              // the client's model, from the setup script
-	incl    []string            // [include] targets, never followed
-	seen    map[string]bool     // incl, as a set
-	ids     map[string]int      // synthetic call ids given so far
-	pending map[string]*dxCalls // by tool name: the calls <tool_output> may answer
-	nmsg    int                 // messages appended so far
+	model   string            // the client's model, from the setup script
+	incl    []string          // [include] targets, never followed
+	seen    map[string]bool   // incl, as a set
+	ids     map[string]int    // synthetic call ids given so far
+	pending map[string]*calls // by tool name: the calls <tool_output> may answer
+	nmsg    int               // messages appended so far
 }
 
-// dxCalls are the unanswered calls of one tool in the latest message that
+// calls are the unanswered calls of one tool in the latest message that
 // called it.
-type dxCalls struct {
+type calls struct {
 	msg   int
 	calls []*transcript.ToolCall
 }
 
-func readDomarkx(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+func read(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
@@ -108,7 +108,7 @@ func readDomarkx(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcrip
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	d := &dxSession{f: f, s: &transcript.Session{ID: f.Rel, Meta: map[string]string{}}, ids: map[string]int{}, pending: map[string]*dxCalls{}, seen: map[string]bool{}}
+	d := &session{f: f, s: &transcript.Session{ID: f.Rel, Meta: map[string]string{}}, ids: map[string]int{}, pending: map[string]*calls{}, seen: map[string]bool{}}
 	if t := bytes.TrimLeft(data, " \t\r\n\ufeff"); len(t) > 0 && t[0] == '{' {
 		err = d.snapshot(data)
 	} else {
@@ -130,7 +130,7 @@ func readDomarkx(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcrip
 // chat_doc_parser does: front matter, session-config and setup script, then
 // one message per ## heading with an optional msg-metadata fence and a
 // blockquoted body.
-func (d *dxSession) document(text string) {
+func (d *session) document(text string) {
 	lines := dxLines(text)
 	d.includes(text)
 	start := d.frontMatter(lines)
@@ -147,7 +147,7 @@ func (d *dxSession) document(text string) {
 // frontMatter reads the YAML front matter into the session and returns the
 // index of the line after it. YAML that does not parse is warned about and
 // read as Markdown, as domarkx does.
-func (d *dxSession) frontMatter(lines []string) int {
+func (d *session) frontMatter(lines []string) int {
 	src, next := frontMatter(lines)
 	if next == 0 {
 		return 0
@@ -197,7 +197,7 @@ func yamlValue(n *yaml.Node) string {
 }
 
 // meta records one key of the front matter or the snapshot's user metadata.
-func (d *dxSession) meta(k, v string) {
+func (d *session) meta(k, v string) {
 	switch {
 	case strings.EqualFold(k, "title"):
 		d.s.Title = strings.TrimSpace(v)
@@ -209,7 +209,7 @@ func (d *dxSession) meta(k, v string) {
 // preamble reads what comes before the first message: the session-config,
 // the setup script after it, and any other text, all in one Meta system
 // message. It returns the index of the first heading.
-func (d *dxSession) preamble(bs []dxBlock) int {
+func (d *session) preamble(bs []block) int {
 	var setup []*transcript.Part
 	var rest dxText
 	config := false
@@ -242,7 +242,7 @@ func (d *dxSession) preamble(bs []dxBlock) int {
 
 // message reads the message whose ## heading is bs[i] and returns the index
 // of the next heading.
-func (d *dxSession) message(bs []dxBlock, i int) int {
+func (d *session) message(bs []block, i int) int {
 	h := bs[i]
 	var md map[string]json.RawMessage
 	i++
@@ -257,9 +257,9 @@ func (d *dxSession) message(bs []dxBlock, i int) int {
 	quoted, outside := false, 0
 	for ; i < len(bs) && bs[i].kind != dxHeading; i++ {
 		switch b := bs[i]; b.kind {
-		case dxQuote:
+		case quote:
 			quoted = true
-		case dxBlank:
+		case blank:
 		default:
 			outside = cmp.Or(outside, b.line)
 		}
@@ -280,7 +280,7 @@ func (d *dxSession) message(bs []dxBlock, i int) int {
 }
 
 // msgMeta parses a message's metadata, warning when it is not a JSON object.
-func (d *dxSession) msgMeta(raw []byte, line int, speaker string) map[string]json.RawMessage {
+func (d *session) msgMeta(raw []byte, line int, speaker string) map[string]json.RawMessage {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil
 	}
@@ -310,12 +310,12 @@ func jsonErrLine(err error, data []byte, first int) int {
 }
 
 var (
-	dxRoles = map[string]transcript.Role{
+	roles = map[string]transcript.Role{
 		"system_message": transcript.System, "system": transcript.System,
 		"user": transcript.User, "assistant": transcript.Assistant,
 	}
-	// dxTypes are autogen's LLMMessage types, which msg-metadata records.
-	dxTypes = map[string]transcript.Role{
+	// types are autogen's LLMMessage types, which msg-metadata records.
+	types = map[string]transcript.Role{
 		"SystemMessage": transcript.System, "UserMessage": transcript.User,
 		"AssistantMessage": transcript.Assistant, "FunctionExecutionResultMessage": transcript.Tool,
 	}
@@ -324,11 +324,11 @@ var (
 // newMessage starts a message of the given speaker. Speakers are free text:
 // one that is not a role keeps its name as a marker, and takes its role from
 // the metadata's message type, or user.
-func (d *dxSession) newMessage(speaker string, md map[string]json.RawMessage) *transcript.Message {
+func (d *session) newMessage(speaker string, md map[string]json.RawMessage) *transcript.Message {
 	m := &transcript.Message{}
-	role, ok := dxRoles[strings.ToLower(strings.TrimSpace(speaker))]
+	role, ok := roles[strings.ToLower(strings.TrimSpace(speaker))]
 	if !ok {
-		role = cmp.Or(dxTypes[ingest.Text(md["type"])], transcript.User)
+		role = cmp.Or(types[ingest.Text(md["type"])], transcript.User)
 		m.Parts = append(m.Parts, ingest.EventPart("speaker", cmp.Or(speaker, "(no speaker)"), nil))
 	}
 	m.Role = role
@@ -338,7 +338,7 @@ func (d *dxSession) newMessage(speaker string, md map[string]json.RawMessage) *t
 	// Metadata is almost always {source, type}, which the role says; show
 	// it only when it says more.
 	for k, v := range md {
-		if k != "type" && (k != "source" || dxRoles[ingest.Text(v)] == "") {
+		if k != "type" && (k != "source" || roles[ingest.Text(v)] == "") {
 			b, _ := json.Marshal(md)
 			m.Parts = append(m.Parts, ingest.EventPart("metadata", string(b), nil))
 			break
@@ -349,7 +349,7 @@ func (d *dxSession) newMessage(speaker string, md map[string]json.RawMessage) *t
 
 // append adds m to the session. A user message that only carries tool
 // output is the tools speaking, not a prompt.
-func (d *dxSession) append(m *transcript.Message) {
+func (d *session) append(m *transcript.Message) {
 	results, other := 0, 0
 	for _, p := range m.Parts {
 		switch p.Kind {
@@ -370,7 +370,7 @@ func (d *dxSession) append(m *transcript.Message) {
 // config records a session-config (execution_config): its type, version
 // and model in Meta, or, lacking those, its JSON. The code part keeps it
 // whole.
-func (d *dxSession) config(raw []byte, line int, p *transcript.Part) *transcript.Part {
+func (d *session) config(raw []byte, line int, p *transcript.Part) *transcript.Part {
 	var cfg map[string]json.RawMessage
 	if err := ingest.Unmarshal(raw, &cfg); err != nil {
 		d.f.Warn(jsonErrLine(err, raw, line), "session-config is not a JSON object: %v", err)
@@ -395,26 +395,26 @@ func (d *dxSession) config(raw []byte, line int, p *transcript.Part) *transcript
 	return p
 }
 
-// dxModelRE finds the model a setup script gives its client, skipping
+// modelRE finds the model a setup script gives its client, skipping
 // commented-out lines.
-var dxModelRE = regexp.MustCompile(`(?m)^[^#\n]*\bmodel\s*=\s*["']([^"'\n]+)["']`)
+var modelRE = regexp.MustCompile(`(?m)^[^#\n]*\bmodel\s*=\s*["']([^"'\n]+)["']`)
 
 // setup records the setup script: the model client the session ran with.
-func (d *dxSession) setup(p *transcript.Part) *transcript.Part {
+func (d *session) setup(p *transcript.Part) *transcript.Part {
 	d.includes(p.Text)
-	if m := dxModelRE.FindStringSubmatch(p.Text); m != nil && d.model == "" {
+	if m := modelRE.FindStringSubmatch(p.Text); m != nil && d.model == "" {
 		d.model = m[1]
 		d.s.AddModel(m[1])
 	}
 	return p
 }
 
-var dxIncludeRE = regexp.MustCompile(`(?im)^[ \t]*(?:>[ \t]*)*\[include\]\(([^)\n]+)\)[ \t]*\r?$`)
+var includeRE = regexp.MustCompile(`(?im)^[ \t]*(?:>[ \t]*)*\[include\]\(([^)\n]+)\)[ \t]*\r?$`)
 
 // includes records [include](path) lines, which domarkx resolves before
 // parsing. They are references to other files, never followed.
-func (d *dxSession) includes(s string) {
-	for _, m := range dxIncludeRE.FindAllStringSubmatch(s, -1) {
+func (d *session) includes(s string) {
+	for _, m := range includeRE.FindAllStringSubmatch(s, -1) {
 		if p := strings.TrimSpace(m[1]); !d.seen[p] {
 			d.seen[p] = true
 			d.incl = append(d.incl, p)
@@ -422,9 +422,9 @@ func (d *dxSession) includes(s string) {
 	}
 }
 
-// dxTools are the roo_code tools domarkx runs, and Roo Code's other tools:
+// tools are the roo_code tools domarkx runs, and Roo Code's other tools:
 // their tags in assistant text are tool calls.
-var dxTools = map[string]bool{
+var tools = map[string]bool{
 	"apply_diff": true, "ask_followup_question": true, "attempt_completion": true, "execute_command": true,
 	"insert_content": true, "list_code_definition_names": true, "list_files": true, "modify_python_ast": true,
 	"read_file": true, "search_and_replace": true, "search_files": true, "view_code_definition": true,
@@ -434,16 +434,16 @@ var dxTools = map[string]bool{
 }
 
 var (
-	dxTagRE  = regexp.MustCompile(`<([A-Za-z_][A-Za-z0-9_]*)(\s+tool_name\s*=\s*"([^"]*)")?\s*>`)
-	dxExitRE = regexp.MustCompile(`退出码: (-?\d+)`)
+	tagRE  = regexp.MustCompile(`<([A-Za-z_][A-Za-z0-9_]*)(\s+tool_name\s*=\s*"([^"]*)")?\s*>`)
+	exitRE = regexp.MustCompile(`退出码: (-?\d+)`)
 )
 
 // addText splits message text into parts: fenced blocks become code,
 // <think> thinking, roo_code tool tags in assistant text calls, and
 // <tool_output> blocks results. Tags are only seen outside fences, and
 // fences inside a tag (a file being written) stay in it.
-func (d *dxSession) addText(m *transcript.Message, t dxText) {
-	sc := &dxScan{d: d, m: m, t: t, s: strings.Join(t.lines, "\n"), closeAt: map[string]int{}}
+func (d *session) addText(m *transcript.Message, t dxText) {
+	sc := &scan{d: d, m: m, t: t, s: strings.Join(t.lines, "\n"), closeAt: map[string]int{}}
 	s := sc.s
 	eol := -1 // the end of the line being scanned
 	for pos := 0; pos < len(s); {
@@ -470,10 +470,10 @@ func (d *dxSession) addText(m *transcript.Message, t dxText) {
 	sc.flush()
 }
 
-// dxScan is the scan of a message's text for the tags that are parts of
+// scan is the scan of a message's text for the tags that are parts of
 // their own: a thought, a tool call, a tool's output.
-type dxScan struct {
-	d       *dxSession
+type scan struct {
+	d       *session
 	m       *transcript.Message
 	t       dxText
 	s       string
@@ -484,7 +484,7 @@ type dxScan struct {
 }
 
 // flush makes the text read since the last part a part.
-func (sc *dxScan) flush() {
+func (sc *scan) flush() {
 	txt := trimBlank(sc.buf.String())
 	sc.buf.Reset()
 	switch {
@@ -499,9 +499,9 @@ func (sc *dxScan) flush() {
 // tags looks in the line from pos to eol for the first tag that is a part
 // and makes it one, with the text before it. It returns where the scan goes
 // on: after the tag's closing tag, or else at the next line.
-func (sc *dxScan) tags(pos, eol int, lineStart bool) (next int, found bool) {
+func (sc *scan) tags(pos, eol int, lineStart bool) (next int, found bool) {
 	for q := pos; ; {
-		loc := dxTagRE.FindStringSubmatchIndex(sc.s[q:eol])
+		loc := tagRE.FindStringSubmatchIndex(sc.s[q:eol])
 		if loc == nil {
 			return min(eol+1, len(sc.s)), false
 		}
@@ -519,13 +519,13 @@ func (sc *dxScan) tags(pos, eol int, lineStart bool) (next int, found bool) {
 
 // tagKind says what the tag name (with attributes or not) is in this
 // message: "think", "output", "call", or "" for text.
-func (sc *dxScan) tagKind(name string, attr bool) string {
+func (sc *scan) tagKind(name string, attr bool) string {
 	switch {
 	case name == "think" && !attr:
 		return "think"
 	case name == "tool_output" && attr && sc.m.Role != transcript.Assistant:
 		return "output"
-	case dxTools[name] && !attr && sc.m.Role == transcript.Assistant:
+	case tools[name] && !attr && sc.m.Role == transcript.Assistant:
 		return "call"
 	}
 	return ""
@@ -533,7 +533,7 @@ func (sc *dxScan) tagKind(name string, attr bool) string {
 
 // closing returns where the next closing tag of name after openEnd is, or
 // -1. Closing tags are searched once each, not once per opening tag.
-func (sc *dxScan) closing(name string, openEnd int) int {
+func (sc *scan) closing(name string, openEnd int) int {
 	c, ok := sc.closeAt[name]
 	if !ok || (c >= 0 && c < openEnd) {
 		if c = strings.Index(sc.s[openEnd:], "</"+name+">"); c >= 0 {
@@ -546,7 +546,7 @@ func (sc *dxScan) closing(name string, openEnd int) int {
 
 // tag makes the tag matched at loc a part, with the text from pos before
 // it, if it is one and is closed; it returns the end of its closing tag.
-func (sc *dxScan) tag(loc []int, pos int, lineStart bool) (end int, ok bool) {
+func (sc *scan) tag(loc []int, pos int, lineStart bool) (end int, ok bool) {
 	s := sc.s
 	open, openEnd := loc[0], loc[1]
 	name, attr := s[loc[2]:loc[3]], loc[4] >= 0
@@ -619,7 +619,7 @@ func dxCode(info string, code []string) *transcript.Part {
 
 // call is a roo_code tool call. Its id is the file and line of its tag, so
 // that a later <tool_output> can be paired with it.
-func (d *dxSession) call(name, input string, line int) *transcript.Part {
+func (d *session) call(name, input string, line int) *transcript.Part {
 	id := fmt.Sprintf("%s#%d", d.f.Rel, line)
 	if n := d.ids[id]; n > 0 {
 		d.ids[id] = n + 1
@@ -630,7 +630,7 @@ func (d *dxSession) call(name, input string, line int) *transcript.Part {
 	c := &transcript.ToolCall{ID: id, Name: name, Kind: Tools.Kind(name), Input: input}
 	q := d.pending[name]
 	if q == nil || q.msg != d.nmsg {
-		q = &dxCalls{msg: d.nmsg}
+		q = &calls{msg: d.nmsg}
 		d.pending[name] = q
 	}
 	q.calls = append(q.calls, c)
@@ -640,7 +640,7 @@ func (d *dxSession) call(name, input string, line int) *transcript.Part {
 // result is a <tool_output>. roo_code runs every call of one assistant
 // message and answers them in order, so it answers the first unanswered
 // call of that name in the latest message that called it.
-func (d *dxSession) result(name, out string) *transcript.Part {
+func (d *session) result(name, out string) *transcript.Part {
 	out = strings.TrimSuffix(strings.TrimPrefix(out, "\n"), "\n")
 	// Without a call to pair with, the tool's name stands in for the id so
 	// the result still says which tool it came from.
@@ -650,7 +650,7 @@ func (d *dxSession) result(name, out string) *transcript.Part {
 		q.calls = q.calls[1:]
 	}
 	// roo_code reports a failed command as an error ending in its exit code.
-	if m := dxExitRE.FindStringSubmatch(out); m != nil && r.IsError {
+	if m := exitRE.FindStringSubmatch(out); m != nil && r.IsError {
 		if code, err := strconv.Atoi(m[1]); err == nil {
 			r.ExitCode = &code
 		}
@@ -667,7 +667,7 @@ func rooParams(s string) (string, bool) {
 	index := map[string]int{}   // where each name is in ps
 	closeAt := map[string]int{} // where each name's next closing tag is, -1 for none
 	for pos := 0; ; {
-		loc := dxTagRE.FindStringSubmatchIndex(s[pos:])
+		loc := tagRE.FindStringSubmatchIndex(s[pos:])
 		if loc == nil || loc[4] >= 0 || strings.TrimSpace(s[pos:pos+loc[0]]) != "" {
 			if strings.TrimSpace(s[pos:]) != "" {
 				return "", false
@@ -685,7 +685,7 @@ func rooParams(s string) (string, bool) {
 		var v string
 		if c >= 0 {
 			v, pos = s[start:c], c+len(name)+3
-		} else if next := dxTagRE.FindStringIndex(s[start:]); next != nil {
+		} else if next := tagRE.FindStringIndex(s[start:]); next != nil {
 			v, pos = s[start:start+next[0]], start+next[0]
 		} else {
 			v, pos = s[start:], len(s)
@@ -752,15 +752,15 @@ func trimBlank(s string) string {
 type dxKind int
 
 const (
-	dxBlank dxKind = iota
+	blank dxKind = iota
 	dxOther
 	dxFence
 	dxHeading
-	dxQuote
+	quote
 )
 
-// dxBlock is one top-level block of a document.
-type dxBlock struct {
+// block is one top-level block of a document.
+type block struct {
 	kind   dxKind
 	line   int      // the number of its first line
 	info   string   // fence: the info string
@@ -777,7 +777,7 @@ type dxText struct {
 	nums  []int
 }
 
-func (t *dxText) add(b dxBlock) {
+func (t *dxText) add(b block) {
 	t.lines = append(t.lines, b.lines...)
 	t.nums = append(t.nums, b.nums...)
 }
@@ -800,11 +800,11 @@ func dxLines(text string) []string {
 }
 
 // dxBlocks reads the top-level blocks of lines[i:].
-func dxBlocks(lines []string, i int) []dxBlock {
-	var bs []dxBlock
+func dxBlocks(lines []string, i int) []block {
+	var bs []block
 	for i < len(lines) {
 		s, start := lines[i], i
-		b := dxBlock{line: i + 1}
+		b := block{line: i + 1}
 		if mark, info, ok := openFence(s); ok {
 			b.kind, b.info = dxFence, info
 			j := i + 1
@@ -814,7 +814,7 @@ func dxBlocks(lines []string, i int) []dxBlock {
 			b.code, b.closed = lines[i+1:j], j < len(lines)
 			i = min(j+1, len(lines))
 		} else if _, ok := unquote(s); ok {
-			b.kind = dxQuote
+			b.kind = quote
 			mark, prev := "", ""
 			for ; i < len(lines); i++ {
 				q, ok := unquote(lines[i])
@@ -840,7 +840,7 @@ func dxBlocks(lines []string, i int) []dxBlock {
 			case ok && lvl == 2:
 				b.kind, b.text = dxHeading, t
 			case strings.TrimSpace(s) == "":
-				b.kind = dxBlank
+				b.kind = blank
 			default:
 				b.kind = dxOther
 			}
@@ -856,8 +856,8 @@ func dxBlocks(lines []string, i int) []dxBlock {
 }
 
 // dxNext skips blank blocks from i.
-func dxNext(bs []dxBlock, i int) int {
-	for i < len(bs) && bs[i].kind == dxBlank {
+func dxNext(bs []block, i int) int {
+	for i < len(bs) && bs[i].kind == blank {
 		i++
 	}
 	return i

@@ -268,7 +268,7 @@ func TestDomarkxDetect(t *testing.T) {
 		{"array of snapshots", `[{"snapshot_id":"s","execution_config":{},"conversation":[]}]`, false},
 		{"include line", "[include](a.md)\n", false},
 	} {
-		if got := detectDomarkx(&ingest.Head{Path: "x", Data: []byte(c.head), EOF: true}) > 0; got != c.want {
+		if got := detect(&ingest.Head{Path: "x", Data: []byte(c.head), EOF: true}) > 0; got != c.want {
 			t.Errorf("%s: detected %v, want %v", c.name, got, c.want)
 		}
 	}

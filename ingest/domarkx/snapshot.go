@@ -16,7 +16,7 @@ import (
 // conversation holds the messages of a session document. Its text blocks
 // are message text like a document's bodies (<think>, tool tags,
 // <tool_output>); its code blocks are code.
-func (d *dxSession) snapshot(data []byte) error {
+func (d *session) snapshot(data []byte) error {
 	var doc struct {
 		Version         json.RawMessage `json:"version"`
 		SnapshotID      json.RawMessage `json:"snapshot_id"`
@@ -34,7 +34,7 @@ func (d *dxSession) snapshot(data []byte) error {
 	}
 	// Fields are verbatim copies of the file, so their lines can be found.
 	lineOf := func(raw []byte) int {
-		c := dxCursor{data: data, line: 1}
+		c := cursor{data: data, line: 1}
 		return c.find(raw)
 	}
 	if present(doc.Metadata) {
@@ -84,7 +84,7 @@ func (d *dxSession) snapshot(data []byte) error {
 		return nil
 	}
 	// Each message follows the one before it with only a comma between.
-	c := dxCursor{data: doc.Conversation, line: lineOf(doc.Conversation)}
+	c := cursor{data: doc.Conversation, line: lineOf(doc.Conversation)}
 	for _, raw := range msgs {
 		d.snapshotMessage(raw, c.find(raw))
 	}
@@ -95,7 +95,7 @@ func present(raw json.RawMessage) bool {
 	return len(raw) > 0 && string(raw) != "null"
 }
 
-func (d *dxSession) snapshotMessage(raw []byte, line int) {
+func (d *session) snapshotMessage(raw []byte, line int) {
 	d.f.At(line)
 	var msg struct {
 		Role     string          `json:"role"`
@@ -150,16 +150,16 @@ func (d *dxSession) snapshotMessage(raw []byte, line int) {
 	d.append(m)
 }
 
-// dxCursor finds verbatim pieces of data in order and says on which line
+// cursor finds verbatim pieces of data in order and says on which line
 // each starts.
-type dxCursor struct {
+type cursor struct {
 	data      []byte
 	pos, line int
 }
 
 // find returns the line raw starts on, searching after the last find, and
 // moves past it; 0 if it is not there.
-func (c *dxCursor) find(raw []byte) int {
+func (c *cursor) find(raw []byte) int {
 	i := bytes.Index(c.data[c.pos:], raw)
 	if i < 0 || len(raw) == 0 {
 		return 0

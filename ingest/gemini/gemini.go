@@ -36,10 +36,10 @@ var Reader = &ingest.Reader{
 	Detects: "a record with sessionId and projectHash (the JSONL log's first line, a legacy session document), $rewindTo records, " +
 		"type \"gemini\" messages, $set records beside messages, a document whose messages[] have Gemini types; " +
 		"an array of {sessionId, messageId, type, message} (logs.json); {\"history\": [{role, parts}]} or a bare [{role, parts}] array (/chat save)",
-	Detect:    detectGemini,
+	Detect:    detect,
 	Read:      readGemini,
-	Merge:     mergeGemini,
-	Locations: geminiLocations,
+	Merge:     merge,
+	Locations: locations,
 	Tools:     Tools,
 }
 
@@ -71,22 +71,22 @@ var continuation = map[string]bool{"Please continue.": true, "System: Please con
 
 func init() { ingest.Register(Reader) }
 
-func geminiLocations(home string, getenv func(string) string) []ingest.Location {
+func locations(home string, getenv func(string) string) []ingest.Location {
 	dir := filepath.Join(cmp.Or(getenv("GEMINI_CLI_HOME"), home), ".gemini")
 	return []ingest.Location{{Name: "gemini", Dir: filepath.Join(dir, "tmp")}}
 }
 
-// geminiTypes are the message types Gemini CLI records ("model" is a drift
+// types are the message types Gemini CLI records ("model" is a drift
 // seen in exported files).
-var geminiTypes = map[string]bool{"user": true, "gemini": true, "model": true, "info": true, "error": true, "warning": true}
+var types = map[string]bool{"user": true, "gemini": true, "model": true, "info": true, "error": true, "warning": true}
 
-func detectGemini(h *ingest.Head) float64 {
+func detect(h *ingest.Head) float64 {
 	rs := h.Records()
 	if len(rs) == 0 {
 		return 0
 	}
 	if h.IsArray() {
-		return max(ingest.When(rs[0].Has("sessionId", "messageId", "type", "message"), ingest.Likely), ingest.When(isGeminiContent(rs[0]), ingest.Maybe))
+		return max(ingest.When(rs[0].Has("sessionId", "messageId", "type", "message"), ingest.Likely), ingest.When(isContent(rs[0]), ingest.Maybe))
 	}
 	var set, msg bool
 	for _, r := range rs {
@@ -95,7 +95,7 @@ func detectGemini(h *ingest.Head) float64 {
 			return ingest.Likely
 		case r["$set"] == "{":
 			set = true
-		case isGeminiMessage(r):
+		case isMessage(r):
 			msg = true
 		}
 	}
@@ -103,17 +103,17 @@ func detectGemini(h *ingest.Head) float64 {
 		return ingest.Maybe // a log whose metadata line is gone
 	}
 	// A legacy session whose metadata comes after its messages, or a checkpoint.
-	return ingest.When(len(rs) == 1 && (rs[0]["messages"] == "[" && isGeminiMessage(firstElement(h.Data, "messages")) ||
-		rs[0]["history"] == "[" && isGeminiContent(firstElement(h.Data, "history"))), ingest.Maybe)
+	return ingest.When(len(rs) == 1 && (rs[0]["messages"] == "[" && isMessage(firstElement(h.Data, "messages")) ||
+		rs[0]["history"] == "[" && isContent(firstElement(h.Data, "history"))), ingest.Maybe)
 }
 
-func isGeminiMessage(r ingest.Record) bool {
-	return geminiTypes[r["type"]] && r.Has("id", "timestamp", "content")
+func isMessage(r ingest.Record) bool {
+	return types[r["type"]] && r.Has("id", "timestamp", "content")
 }
 
-// isGeminiContent reports whether r is a Gemini API Content, the element of
+// isContent reports whether r is a Gemini API Content, the element of
 // a /chat save checkpoint.
-func isGeminiContent(r ingest.Record) bool {
+func isContent(r ingest.Record) bool {
 	return (r["role"] == "user" || r["role"] == "model") && r["parts"] == "["
 }
 
@@ -163,9 +163,9 @@ func firstElement(data []byte, key string) ingest.Record {
 	return nil
 }
 
-// gmRecord is any record of a Gemini CLI file: a message, a log operation,
+// record is any record of a Gemini CLI file: a message, a log operation,
 // the session metadata, a logs.json entry or a checkpoint Content.
-type gmRecord struct {
+type record struct {
 	ID             json.RawMessage `json:"id"`
 	Timestamp      ingest.JSONTime `json:"timestamp"`
 	TS             ingest.JSONTime `json:"ts"`
@@ -184,7 +184,7 @@ type gmRecord struct {
 		Thoughts int64 `json:"thoughts"`
 		Tool     int64 `json:"tool"`
 	} `json:"tokens"`
-	ToolCalls []gmToolCall `json:"toolCalls"`
+	ToolCalls []toolCall `json:"toolCalls"`
 
 	Set         map[string]json.RawMessage `json:"$set"`
 	RewindTo    *string                    `json:"$rewindTo"`
@@ -195,7 +195,7 @@ type gmRecord struct {
 	Parts       json.RawMessage            `json:"parts"`
 }
 
-type gmToolCall struct {
+type toolCall struct {
 	ID            string          `json:"id"`
 	Name          string          `json:"name"`
 	Args          json.RawMessage `json:"args"`
@@ -231,10 +231,10 @@ type gmPart struct {
 	raw json.RawMessage
 }
 
-// gmEntry is one message of a replayed log, or an event of the replay.
-type gmEntry struct {
+// entry is one message of a replayed log, or an event of the replay.
+type entry struct {
 	id     string
-	rec    *gmRecord
+	rec    *record
 	raw    []byte // kept for records of unknown type
 	line   int
 	event  *transcript.Message
@@ -245,7 +245,7 @@ type gmEntry struct {
 // wins, first position kept), $set updates metadata, $rewindTo cuts the line.
 type gmLog struct {
 	origin  string
-	entries []*gmEntry
+	entries []*entry
 	live    map[string]int // message id → index in entries, while on the line
 	first   int            // no entry before this index is on the line
 	id      string
@@ -260,18 +260,18 @@ type gmLog struct {
 
 // Where a session was recorded: the Meta value Merge tells them apart by.
 const (
-	gmChat       = "chat log"
-	gmPrompts    = "logs.json (prompts only)"
-	gmCheckpoint = "/chat save checkpoint (no timestamps)"
-	gmOrigin     = "recorded in"
+	chat       = "chat log"
+	gmPrompts  = "logs.json (prompts only)"
+	checkpoint = "/chat save checkpoint (no timestamps)"
+	gmOrigin   = "recorded in"
 )
 
-func newGmLog(origin string) *gmLog {
+func newLog(origin string) *gmLog {
 	return &gmLog{origin: origin, live: map[string]int{}, meta: map[string]string{}}
 }
 
 // upsert records a message; a message with a known id replaces it in place.
-func (l *gmLog) upsert(e *gmEntry) {
+func (l *gmLog) upsert(e *entry) {
 	if i, ok := l.live[e.id]; ok {
 		l.entries[i] = e
 		return
@@ -287,7 +287,7 @@ func (l *gmLog) upsert(e *gmEntry) {
 // the id of the first message that left (or by fallback). keep, when set,
 // spares the messages it names and every event.
 func (l *gmLog) retire(from int, keep map[string]bool, fallback string) int {
-	var gone []*gmEntry
+	var gone []*entry
 	branch := ""
 	// Skipping what is already off the line keeps a log of many rewinds linear.
 	from = max(from, l.first)
@@ -320,7 +320,7 @@ func (l *gmLog) rewind(id string) {
 }
 
 func (l *gmLog) event(kind, desc string) {
-	l.entries = append(l.entries, &gmEntry{event: &transcript.Message{Role: transcript.System, Meta: true,
+	l.entries = append(l.entries, &entry{event: &transcript.Message{Role: transcript.System, Meta: true,
 		Parts: []*transcript.Part{ingest.EventPart(kind, desc, nil)}}})
 }
 
@@ -350,7 +350,7 @@ func (l *gmLog) set(f *ingest.File, n int, key string, raw json.RawMessage) {
 			f.Warn(n, "messages of a $set skipped: %v", err)
 			return
 		}
-		var es []*gmEntry
+		var es []*entry
 		keep := map[string]bool{}
 		for i, m := range msgs {
 			rec, err := decodeGm(f, n, fmt.Sprintf("$set messages[%d]: ", i), m)
@@ -358,7 +358,7 @@ func (l *gmLog) set(f *ingest.File, n int, key string, raw json.RawMessage) {
 				f.Warn(n, "$set messages[%d] skipped: %v", i, err)
 				continue
 			}
-			e := gmMessageEntry(rec, m, n)
+			e := messageEntry(rec, m, n)
 			es = append(es, e)
 			keep[e.id] = true
 		}
@@ -383,11 +383,11 @@ func gmTime(raw json.RawMessage) time.Time {
 
 // decodeGm decodes a record. A field of an unexpected type is reported and
 // left out; the rest of the record is kept.
-func decodeGm(f *ingest.File, n int, at string, raw []byte) (*gmRecord, error) {
+func decodeGm(f *ingest.File, n int, at string, raw []byte) (*record, error) {
 	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 		return nil, errors.New("not a JSON object")
 	}
-	rec := &gmRecord{}
+	rec := &record{}
 	if err := ingest.Unmarshal(raw, rec); err != nil {
 		if _, ok := errors.AsType[*json.UnmarshalTypeError](err); !ok {
 			return nil, err
@@ -397,30 +397,30 @@ func decodeGm(f *ingest.File, n int, at string, raw []byte) (*gmRecord, error) {
 	return rec, nil
 }
 
-func gmMessageEntry(rec *gmRecord, raw []byte, n int) *gmEntry {
-	e := &gmEntry{id: gmID(rec.ID), rec: rec, line: n}
+func messageEntry(rec *record, raw []byte, n int) *entry {
+	e := &entry{id: iD(rec.ID), rec: rec, line: n}
 	if rec.Role != "" && rec.Type == "" {
 		rec.Type = map[string]string{"model": "gemini", "gemini": "gemini"}[rec.Role]
 		if rec.Type == "" {
 			rec.Type = rec.Role
 		}
 	}
-	if !geminiTypes[rec.Type] {
+	if !types[rec.Type] {
 		e.raw = bytes.Clone(raw)
 	}
 	return e
 }
 
-func gmID(raw json.RawMessage) string {
+func iD(raw json.RawMessage) string {
 	if len(raw) > 0 && raw[0] == '"' {
 		return ingest.Text(raw)
 	}
 	return ""
 }
 
-// gmFile reads one Gemini CLI file: the conversation it records and, for
+// file reads one Gemini CLI file: the conversation it records and, for
 // logs.json, one prompt log per session.
-type gmFile struct {
+type file struct {
 	f     *ingest.File
 	main  *gmLog
 	logs  map[string]*gmLog
@@ -430,7 +430,7 @@ type gmFile struct {
 
 // record sorts one record of any kind, as the upstream loader does: a
 // rewind, a message (it has an id), a $set, the metadata line.
-func (g *gmFile) record(n int, raw []byte) error {
+func (g *file) record(n int, raw []byte) error {
 	rec, err := decodeGm(g.f, n, g.at, raw)
 	if err != nil {
 		return err
@@ -439,8 +439,8 @@ func (g *gmFile) record(n int, raw []byte) error {
 	switch {
 	case rec.RewindTo != nil:
 		l.rewind(*rec.RewindTo)
-	case gmID(rec.ID) != "":
-		l.upsert(gmMessageEntry(rec, raw, n))
+	case iD(rec.ID) != "":
+		l.upsert(messageEntry(rec, raw, n))
 		if l.id == "" {
 			l.id = rec.SessionID
 		}
@@ -457,20 +457,20 @@ func (g *gmFile) record(n int, raw []byte) error {
 	case rec.SessionID != "" && rec.Message != nil:
 		pl := g.logs[rec.SessionID]
 		if pl == nil {
-			pl = newGmLog(gmPrompts)
+			pl = newLog(gmPrompts)
 			pl.id = rec.SessionID
 			g.logs[rec.SessionID] = pl
 			g.order = append(g.order, rec.SessionID)
 		}
 		rec.Content, _ = json.Marshal(*rec.Message)
-		pl.upsert(gmMessageEntry(rec, raw, n))
+		pl.upsert(messageEntry(rec, raw, n))
 	case rec.Type != "" || rec.Role != "":
 		if rec.Role != "" {
-			l.origin = gmCheckpoint
+			l.origin = checkpoint
 		}
-		l.upsert(gmMessageEntry(rec, raw, n))
+		l.upsert(messageEntry(rec, raw, n))
 	default:
-		l.upsert(&gmEntry{line: n, event: &transcript.Message{Role: transcript.System, Meta: true,
+		l.upsert(&entry{line: n, event: &transcript.Message{Role: transcript.System, Meta: true,
 			Parts: []*transcript.Part{g.f.Unknown("Unknown record", bytes.Clone(raw))}}})
 	}
 	return nil
@@ -487,7 +487,7 @@ func sortedKeys(m map[string]json.RawMessage) []string {
 }
 
 func readGemini(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
-	g := &gmFile{f: f, main: newGmLog(gmChat), logs: map[string]*gmLog{}}
+	g := &file{f: f, main: newLog(chat), logs: map[string]*gmLog{}}
 	// A JSONL log is a whole JSON object on its first line and more lines; a
 	// legacy session, logs.json or a checkpoint is one document, usually
 	// pretty-printed.
@@ -519,7 +519,7 @@ func readGemini(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript
 // document streams a JSON document: a legacy session object, a checkpoint,
 // or an array of logs.json entries or Contents. Messages are decoded one at
 // a time, so a large session is never held twice.
-func (g *gmFile) document(ctx context.Context, dec *json.Decoder) error {
+func (g *file) document(ctx context.Context, dec *json.Decoder) error {
 	t, err := dec.Token()
 	if err != nil {
 		return err
@@ -551,14 +551,14 @@ func (g *gmFile) document(ctx context.Context, dec *json.Decoder) error {
 	return nil
 }
 
-func (g *gmFile) array(ctx context.Context, dec *json.Decoder, key string) error {
+func (g *file) array(ctx context.Context, dec *json.Decoder, key string) error {
 	if key != "" {
 		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
 			return fmt.Errorf("%s is not an array", key)
 		}
 	}
 	if key == "history" {
-		g.main.origin = gmCheckpoint
+		g.main.origin = checkpoint
 	}
 	for i := 0; dec.More(); i++ {
 		if ctx.Err() != nil {
@@ -609,12 +609,12 @@ func (l *gmLog) session(f *ingest.File) *transcript.Session {
 	if l.kind != "" {
 		s.Meta["kind"] = l.kind
 	}
-	if l.origin == gmCheckpoint && s.Title == "" {
+	if l.origin == checkpoint && s.Title == "" {
 		if _, tag, ok := strings.Cut(ingest.Stem(f.Rel), "checkpoint-"); ok {
 			s.Title = "/chat save " + tag
 		}
 	}
-	b := &gmBuilder{f: f, s: s, calls: map[string]bool{}, answered: map[string]bool{}, pending: map[string][]string{}}
+	b := &builder{f: f, s: s, calls: map[string]bool{}, answered: map[string]bool{}, pending: map[string][]string{}}
 	for _, e := range l.entries {
 		f.At(e.line) // for warnings about the entry
 		m := e.event
@@ -641,10 +641,10 @@ func gmHash(id string) bool {
 	return len(id) >= 32 && strings.Trim(strings.ToLower(id), "0123456789abcdef") == ""
 }
 
-// gmWorkDir finds the folder the session ran in where Gemini's bootstrap
+// workDir finds the folder the session ran in where Gemini's bootstrap
 // message states it: "I'm currently working in the directory: X", or the
 // first of its "Workspace Directories".
-var gmWorkDir = regexp.MustCompile(`(?m)(?:^I'm currently working in the directory: |\*\*Workspace Directories:\*\*\s*\n\s*- )(\S.*?)\s*$`)
+var workDir = regexp.MustCompile(`(?m)(?:^I'm currently working in the directory: |\*\*Workspace Directories:\*\*\s*\n\s*- )(\S.*?)\s*$`)
 
 // gmProject names a project known by the hash of its root after the root:
 // the folder whose hash it is among those the session names (its workspace
@@ -658,7 +658,7 @@ func gmProject(s *transcript.Session, directories string) {
 	s.Parts(func(m *transcript.Message, p *transcript.Part) {
 		switch {
 		case m.Meta && p.Kind == transcript.TextPart:
-			for _, sm := range gmWorkDir.FindAllStringSubmatch(p.Text, -1) {
+			for _, sm := range workDir.FindAllStringSubmatch(p.Text, -1) {
 				stated = append(stated, sm[1])
 			}
 		case p.Call != nil:
@@ -700,9 +700,9 @@ func gmParent(p string) string {
 	return p[:i]
 }
 
-// gmBuilder maps messages, keeping each tool call and result once: chat
+// builder maps messages, keeping each tool call and result once: chat
 // records repeat them as functionCall/functionResponse parts.
-type gmBuilder struct {
+type builder struct {
 	f        *ingest.File
 	s        *transcript.Session
 	calls    map[string]bool
@@ -710,7 +710,7 @@ type gmBuilder struct {
 	pending  map[string][]string // tool name → ids of id-less calls waiting for a response
 }
 
-func (b *gmBuilder) message(e *gmEntry) *transcript.Message {
+func (b *builder) message(e *entry) *transcript.Message {
 	rec := e.rec
 	m := &transcript.Message{ID: e.id, Time: rec.Timestamp.Time}
 	if m.Time.IsZero() {
@@ -780,7 +780,7 @@ func (b *gmBuilder) message(e *gmEntry) *transcript.Message {
 // injected reports whether a user's text is the CLI's: the context it
 // sends, or a prompt it sent by itself to have the model go on. The prompt
 // log (logs.json) holds only what the user typed.
-func (b *gmBuilder) injected(text string) bool {
+func (b *builder) injected(text string) bool {
 	return Tools.IsInjected(text) || continuation[strings.TrimSpace(text)] && b.s.Meta[gmOrigin] != gmPrompts
 }
 
@@ -822,7 +822,7 @@ func gmParts(raw json.RawMessage) []gmPart {
 	return ps
 }
 
-func (b *gmBuilder) parts(n int, raw json.RawMessage) []*transcript.Part {
+func (b *builder) parts(n int, raw json.RawMessage) []*transcript.Part {
 	var out []*transcript.Part
 	for _, p := range gmParts(raw) {
 		switch {
@@ -868,20 +868,20 @@ func (b *gmBuilder) parts(n int, raw json.RawMessage) []*transcript.Part {
 			}
 			b.answered[id] = true
 			r := &transcript.ToolResult{CallID: id}
-			r.Output, r.IsError = gmResponse(fr.Response)
-			gmExit(r, Tools.Kind(fr.Name))
+			r.Output, r.IsError = response(fr.Response)
+			exit(r, Tools.Kind(fr.Name))
 			r.Images = b.images(n, fr.Parts)
 			out = append(out, &transcript.Part{Kind: transcript.ResultPart, Result: r})
-		case gmUnknownPart(p.raw):
+		case unknownPart(p.raw):
 			out = append(out, b.f.Unknown("Unknown content part", p.raw))
 		}
 	}
 	return out
 }
 
-// gmUnknownPart reports whether a part that mapped to nothing holds more than
+// unknownPart reports whether a part that mapped to nothing holds more than
 // empty text and a thought signature.
-func gmUnknownPart(raw json.RawMessage) bool {
+func unknownPart(raw json.RawMessage) bool {
 	var m map[string]json.RawMessage
 	if ingest.Unmarshal(raw, &m) != nil {
 		return len(bytes.TrimSpace(raw)) > 0
@@ -894,7 +894,7 @@ func gmUnknownPart(raw json.RawMessage) bool {
 	return false
 }
 
-func (b *gmBuilder) image(n int, mime, data string) *transcript.Part {
+func (b *builder) image(n int, mime, data string) *transcript.Part {
 	img, ok := ingest.DecodeImage(b.f, data)
 	switch {
 	case !ok:
@@ -906,7 +906,7 @@ func (b *gmBuilder) image(n int, mime, data string) *transcript.Part {
 	return &transcript.Part{Kind: transcript.ImagePart, Image: img}
 }
 
-func (b *gmBuilder) images(n int, raw json.RawMessage) []*transcript.Image {
+func (b *builder) images(n int, raw json.RawMessage) []*transcript.Image {
 	var imgs []*transcript.Image
 	for _, p := range gmParts(raw) {
 		if p.InlineData != nil {
@@ -918,9 +918,9 @@ func (b *gmBuilder) images(n int, raw json.RawMessage) []*transcript.Image {
 	return imgs
 }
 
-// gmResponse reads a functionResponse's response: its output, its error, or
+// response reads a functionResponse's response: its output, its error, or
 // the whole response as JSON.
-func gmResponse(raw json.RawMessage) (string, bool) {
+func response(raw json.RawMessage) (string, bool) {
 	var r map[string]json.RawMessage
 	if ingest.Unmarshal(raw, &r) != nil {
 		return ingest.Text(raw), false
@@ -936,14 +936,14 @@ func gmResponse(raw json.RawMessage) (string, bool) {
 	return ingest.Text(raw), false
 }
 
-// gmExitCode finds the "Exit Code: N" line of the trailer run_shell_command
+// exitCode finds the "Exit Code: N" line of the trailer run_shell_command
 // writes after a command's output.
-var gmExitCode = regexp.MustCompile(`(?m)^Exit Code: (-?\d+)\s*$`)
+var exitCode = regexp.MustCompile(`(?m)^Exit Code: (-?\d+)\s*$`)
 
-// gmExit reads a shell command's exit code from its output: Gemini records
+// exit reads a shell command's exit code from its output: Gemini records
 // the call as a success whatever the command returned.
-func gmExit(r *transcript.ToolResult, kind transcript.ToolKind) {
-	ms := gmExitCode.FindAllStringSubmatch(r.Output, -1)
+func exit(r *transcript.ToolResult, kind transcript.ToolKind) {
+	ms := exitCode.FindAllStringSubmatch(r.Output, -1)
 	if len(ms) == 0 || kind != transcript.ShellTool {
 		return
 	}
@@ -955,7 +955,7 @@ func gmExit(r *transcript.ToolResult, kind transcript.ToolKind) {
 
 // toolCall maps a recorded tool call to a call and its result, which holds
 // the functionResponse the model was sent.
-func (b *gmBuilder) toolCall(n int, tc *gmToolCall) []*transcript.Part {
+func (b *builder) toolCall(n int, tc *toolCall) []*transcript.Part {
 	call := &transcript.ToolCall{ID: tc.ID, Name: tc.Name, Kind: Tools.Kind(tc.Name), Input: ingest.Text(tc.Args), Subagent: tc.AgentID}
 	parts := []*transcript.Part{{Kind: transcript.CallPart, Call: call}}
 	r := &transcript.ToolResult{CallID: tc.ID, IsError: tc.Status == "error"}
@@ -970,7 +970,7 @@ func (b *gmBuilder) toolCall(n int, tc *gmToolCall) []*transcript.Part {
 		}
 		switch {
 		case p.FunctionResponse != nil:
-			out, isErr := gmResponse(p.FunctionResponse.Response)
+			out, isErr := response(p.FunctionResponse.Response)
 			if out != "" {
 				texts = append(texts, out)
 			}
@@ -1007,15 +1007,15 @@ func (b *gmBuilder) toolCall(n int, tc *gmToolCall) []*transcript.Part {
 	case r.Output == "" && tc.Status != "success":
 		r.Output = "(tool call " + ingest.FirstNonEmpty(tc.Status, "without a result") + ")"
 	}
-	gmExit(r, call.Kind)
+	exit(r, call.Kind)
 	b.answered[tc.ID] = true
 	return append(parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})
 }
 
-// mergeGemini joins what several files say about one session: a legacy
+// merge joins what several files say about one session: a legacy
 // .json and the .jsonl it was migrated to, the prompts logs.json kept, and
 // the subagent sessions a session started.
-func mergeGemini(ss []*transcript.Session) []*transcript.Session {
+func merge(ss []*transcript.Session) []*transcript.Session {
 	var out []*transcript.Session
 	byID := map[string]*transcript.Session{}
 	var prompts []*transcript.Session
@@ -1023,10 +1023,10 @@ func mergeGemini(ss []*transcript.Session) []*transcript.Session {
 		switch {
 		case s.Meta[gmOrigin] == gmPrompts:
 			prompts = append(prompts, s)
-		case s.Meta[gmOrigin] == gmChat && byID[s.ID] != nil:
-			gmJoin(byID[s.ID], s)
+		case s.Meta[gmOrigin] == chat && byID[s.ID] != nil:
+			join(byID[s.ID], s)
 		default:
-			if s.Meta[gmOrigin] == gmChat {
+			if s.Meta[gmOrigin] == chat {
 				byID[s.ID] = s
 			}
 			out = append(out, s)
@@ -1063,9 +1063,9 @@ func mergeGemini(ss []*transcript.Session) []*transcript.Session {
 	return out
 }
 
-// gmJoin adds o, another file of session s, to s. Messages s lacks are
+// join adds o, another file of session s, to s. Messages s lacks are
 // merged in by time.
-func gmJoin(s, o *transcript.Session) {
+func join(s, o *transcript.Session) {
 	if o.Stats().Messages > s.Stats().Messages {
 		s.Turns, o.Turns = o.Turns, s.Turns
 		s.Source, o.Source = o.Source, s.Source

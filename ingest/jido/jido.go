@@ -21,9 +21,9 @@ var Reader = &ingest.Reader{
 	Agent:     "jido_code",
 	Files:     "~/.jido_code/sessions/<session id>.json: one pretty-printed JSON document per saved session",
 	Detects:   "a JSON document with an integer version, project_path, a conversation array and todos; or, when a long conversation pushes those past the head, the leading keys closed_at, config and conversation",
-	Detect:    detectJido,
-	Read:      readJido,
-	Locations: jidoLocations,
+	Detect:    detect,
+	Read:      read,
+	Locations: locations,
 	Tools:     Tools,
 }
 
@@ -32,11 +32,11 @@ var Tools = &ingest.Tools{}
 
 func init() { ingest.Register(Reader) }
 
-func jidoLocations(home string, _ func(string) string) []ingest.Location {
+func locations(home string, _ func(string) string) []ingest.Location {
 	return []ingest.Location{{Name: "jido_code", Dir: filepath.Join(home, ".jido_code", "sessions")}}
 }
 
-func detectJido(h *ingest.Head) float64 {
+func detect(h *ingest.Head) float64 {
 	rs := h.Records()
 	if h.IsArray() || len(rs) != 1 || rs[0]["conversation"] != "[" {
 		return 0
@@ -50,29 +50,29 @@ func detectJido(h *ingest.Head) float64 {
 	return ingest.When(!h.EOF && r["closed_at"] != "" && r["config"] == "{", ingest.Maybe)
 }
 
-// jidoVersion is the file version this reader follows.
-const jidoVersion = 1
+// version is the file version this reader follows.
+const version = 1
 
-type jidoMessage struct {
+type message struct {
 	ID        string          `json:"id"`
 	Role      string          `json:"role"`
 	Content   json.RawMessage `json:"content"`
 	Timestamp string          `json:"timestamp"`
-	Usage     *jidoUsage      `json:"usage"`
+	Usage     *usage          `json:"usage"`
 }
 
-type jidoUsage struct {
+type usage struct {
 	Input  float64 `json:"input_tokens"`
 	Output float64 `json:"output_tokens"`
 	Cost   float64 `json:"total_cost"` // US dollars
 }
 
-func (u jidoUsage) usage() transcript.Usage {
+func (u usage) usage() transcript.Usage {
 	return transcript.Usage{Input: int64(u.Input), Output: int64(u.Output)}
 }
 
-func readJido(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
-	jr := &jidoReader{ctx: ctx, f: f, d: ingest.NewJSONDoc(f, r, 1), s: &transcript.Session{Meta: map[string]string{}}}
+func read(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+	jr := &reader{ctx: ctx, f: f, d: ingest.NewJSONDoc(f, r, 1), s: &transcript.Session{Meta: map[string]string{}}}
 	isObject, err := jr.d.Object("the document", jr.key)
 	complete, err := jr.d.End(ctx, err)
 	if err != nil {
@@ -92,8 +92,8 @@ func readJido(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.S
 	return ingest.Snapshot(f, s), nil
 }
 
-// jidoReader reads the keys of a saved session.
-type jidoReader struct {
+// reader reads the keys of a saved session.
+type reader struct {
 	ctx          context.Context
 	f            *ingest.File
 	d            *ingest.JSONDoc
@@ -106,7 +106,7 @@ type jidoReader struct {
 }
 
 // key reads the value of the document's key, on line.
-func (jr *jidoReader) key(key string, line int) error {
+func (jr *reader) key(key string, line int) error {
 	s, d := jr.s, jr.d
 	str := func(dst *string) error { return d.Value(key, line, dst) }
 	switch key {
@@ -131,7 +131,7 @@ func (jr *jidoReader) key(key string, line int) error {
 	case "config":
 		return jr.config(line)
 	case "cumulative_usage":
-		var u jidoUsage
+		var u usage
 		if err := d.Value(key, line, &u); err != nil {
 			return err
 		}
@@ -154,7 +154,7 @@ func (jr *jidoReader) key(key string, line int) error {
 	return nil
 }
 
-func (jr *jidoReader) version(line int) error {
+func (jr *reader) version(line int) error {
 	jr.sawVersion = true
 	var raw json.RawMessage
 	if err := jr.d.Value("version", line, &raw); err != nil {
@@ -164,15 +164,15 @@ func (jr *jidoReader) version(line int) error {
 	switch {
 	case err != nil || n < 1:
 		jr.f.Warn(line, "version: expected a positive integer, found %s", raw)
-	case n > jidoVersion:
-		jr.f.Warn(line, "version %d is newer than %d, the version this reader knows: reading what it can", n, jidoVersion)
+	case n > version:
+		jr.f.Warn(line, "version %d is newer than %d, the version this reader knows: reading what it can", n, version)
 	}
 	return nil
 }
 
 // time reads created_at, updated_at (the last activity) or closed_at
 // (when it was saved).
-func (jr *jidoReader) time(key string, line int) error {
+func (jr *reader) time(key string, line int) error {
 	var v string
 	if err := jr.d.Value(key, line, &v); err != nil {
 		return err
@@ -191,7 +191,7 @@ func (jr *jidoReader) time(key string, line int) error {
 	return nil
 }
 
-func (jr *jidoReader) config(line int) error {
+func (jr *reader) config(line int) error {
 	var c map[string]json.RawMessage
 	if err := jr.d.Value("config", line, &c); err != nil {
 		return err
@@ -208,11 +208,11 @@ func (jr *jidoReader) config(line int) error {
 }
 
 // message reads element i of the conversation, on line.
-func (jr *jidoReader) message(i, line int, raw json.RawMessage) error {
+func (jr *reader) message(i, line int, raw json.RawMessage) error {
 	if err := jr.ctx.Err(); err != nil {
 		return err
 	}
-	if m, c := jidoMsg(jr.f, fmt.Sprintf("conversation[%d]", i), line, raw); m != nil {
+	if m, c := msg(jr.f, fmt.Sprintf("conversation[%d]", i), line, raw); m != nil {
 		jr.s.Append(m)
 		if !jr.hasCumulated {
 			jr.cost += c
@@ -221,9 +221,9 @@ func (jr *jidoReader) message(i, line int, raw json.RawMessage) error {
 	return nil
 }
 
-// jidoMsg reads one conversation message and the cost of its response.
-func jidoMsg(f *ingest.File, path string, line int, raw json.RawMessage) (*transcript.Message, float64) {
-	var jm jidoMessage
+// msg reads one conversation message and the cost of its response.
+func msg(f *ingest.File, path string, line int, raw json.RawMessage) (*transcript.Message, float64) {
+	var jm message
 	if !ingest.DecodeAt(f, line, path, raw, &jm) {
 		return nil, 0
 	}

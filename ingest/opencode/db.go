@@ -12,10 +12,10 @@ import (
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// readOpencodeDB reads every session of an opencode database. Its rows hold
+// readDB reads every session of an opencode database. Its rows hold
 // the same objects as the other containers: a message's and a part's data
 // column is the object without its ids, which are columns.
-func readOpencodeDB(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+func readDB(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
 	db, done, err := ingest.OpenSQLiteCopy(ctx, f, r)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the database: %w", err)
@@ -54,7 +54,7 @@ func readOpencodeDB(ctx context.Context, f *ingest.File, r io.Reader) ([]*transc
 	}
 	var infos []ocSession
 	err = ingest.SQLiteRowMaps(db, "SELECT * FROM session ORDER BY time_created, id", func(row map[string]any) error {
-		infos = append(infos, ocSessionRow(row))
+		infos = append(infos, sessionRow(row))
 		return nil
 	})
 	if err != nil {
@@ -66,9 +66,9 @@ func readOpencodeDB(ctx context.Context, f *ingest.File, r io.Reader) ([]*transc
 			return nil, err
 		}
 		si := &infos[i]
-		b := newOCBuilder(func(format string, args ...any) { f.Warn(0, "session "+si.ID+": "+format, args...) })
+		b := newBuilder(func(format string, args ...any) { f.Warn(0, "session "+si.ID+": "+format, args...) })
 		b.session(si)
-		if err := ocDBMessages(db, si.ID, b); err != nil {
+		if err := dBMessages(db, si.ID, b); err != nil {
 			f.Warn(0, "session %s: messages skipped: %v", si.ID, err)
 		}
 		b.todos(todos[si.ID])
@@ -78,9 +78,9 @@ func readOpencodeDB(ctx context.Context, f *ingest.File, r io.Reader) ([]*transc
 	return out, nil
 }
 
-// ocDBMessages reads the messages of one session, in opencode's order, with
+// dBMessages reads the messages of one session, in opencode's order, with
 // their parts.
-func ocDBMessages(db *sql.DB, session string, b *ocBuilder) error {
+func dBMessages(db *sql.DB, session string, b *builder) error {
 	parts := map[string][]ocRaw{}
 	err := ingest.SQLiteRowMaps(db, `SELECT part.id AS id, part.message_id AS message_id, part.data AS data
 		FROM part JOIN message ON part.message_id = message.id
@@ -99,9 +99,9 @@ func ocDBMessages(db *sql.DB, session string, b *ocBuilder) error {
 	}, session)
 }
 
-// ocSessionRow reads a row of the session table, whose columns flatten the
+// sessionRow reads a row of the session table, whose columns flatten the
 // session info.
-func ocSessionRow(row map[string]any) ocSession {
+func sessionRow(row map[string]any) ocSession {
 	si := ocSession{
 		ID: rowString(row, "id"), Slug: rowString(row, "slug"), Version: rowString(row, "version"),
 		ProjectID: rowString(row, "project_id"), Directory: rowString(row, "directory"),

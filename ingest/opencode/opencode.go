@@ -36,11 +36,11 @@ var Reader = &ingest.Reader{
 	Detects: "a SQLite database whose schema in its first 64 KiB creates the tables session, message and part (or named opencode*.db); " +
 		"a JSON object with a ses_ id, a title and a time object (a session), a msg_ id and a role (a message), a prt_ id and a type (a part); " +
 		"project, todo, permission, session_share and session_diff JSON in a storage/ tree; an export {info, messages} naming a ses_ id",
-	Detect:    detectOpencode,
-	Read:      readOpencode,
-	Merge:     mergeOpencode,
-	Links:     opencodeLinks,
-	Locations: opencodeLocations,
+	Detect:    detect,
+	Read:      read,
+	Merge:     merge,
+	Links:     links,
+	Locations: locations,
 	Tools:     Tools,
 }
 
@@ -58,33 +58,33 @@ var Tools = &ingest.Tools{
 
 func init() { ingest.Register(Reader) }
 
-// opencodeLocations: opencode.db and the legacy storage/ tree both live
+// locations: opencode.db and the legacy storage/ tree both live
 // in opencode's data folder.
-func opencodeLocations(home string, getenv func(string) string) []ingest.Location {
+func locations(home string, getenv func(string) string) []ingest.Location {
 	data := cmp.Or(getenv("XDG_DATA_HOME"), filepath.Join(home, ".local", "share"))
 	return []ingest.Location{{Name: "opencode", Dir: filepath.Join(data, "opencode")}}
 }
 
-// ocSchema finds the CREATE TABLE statements of opencode's tables, which
+// schema finds the CREATE TABLE statements of opencode's tables, which
 // SQLite keeps as text in the schema page at the start of the file.
-var ocSchema = regexp.MustCompile("CREATE TABLE\\s+[`\"']?(session|message|part)[`\"']?\\s*\\(")
+var schema = regexp.MustCompile("CREATE TABLE\\s+[`\"']?(session|message|part)[`\"']?\\s*\\(")
 
-// ocDBName is the name opencode gives its database, a hint for a database
+// dBName is the name opencode gives its database, a hint for a database
 // whose schema lies past the head.
-var ocDBName = regexp.MustCompile(`^opencode(-[\w.-]+)?\.db$`)
+var dBName = regexp.MustCompile(`^opencode(-[\w.-]+)?\.db$`)
 
-func detectOpencode(h *ingest.Head) float64 {
+func detect(h *ingest.Head) float64 {
 	if ingest.IsSQLite(h) {
 		found := map[string]bool{}
-		for _, m := range ocSchema.FindAllSubmatch(h.Data, -1) {
+		for _, m := range schema.FindAllSubmatch(h.Data, -1) {
 			found[string(m[1])] = true
 		}
-		return max(ingest.When(len(found) == 3, ingest.Likely), ingest.When(ocDBName.MatchString(path.Base(h.Path)), ingest.Maybe))
+		return max(ingest.When(len(found) == 3, ingest.Likely), ingest.When(dBName.MatchString(path.Base(h.Path)), ingest.Maybe))
 	}
 	if kind := sqliteCompanion(h.Data); kind != "" {
-		return ingest.When(ocDBName.MatchString(strings.TrimSuffix(path.Base(h.Path), "-"+kind)), ingest.Maybe)
+		return ingest.When(dBName.MatchString(strings.TrimSuffix(path.Base(h.Path), "-"+kind)), ingest.Maybe)
 	}
-	return ingest.When(ocKindOf(h) != "", ingest.Likely)
+	return ingest.When(kindOf(h) != "", ingest.Likely)
 }
 
 // sqliteCompanion says which of the files SQLite keeps beside a database b
@@ -102,12 +102,12 @@ func sqliteCompanion(b []byte) string {
 	return ""
 }
 
-// ocKindOf says which opencode JSON file the head is: "export", a kind of
+// kindOf says which opencode JSON file the head is: "export", a kind of
 // the storage tree ("session", "message", "part", "project", "todo", …), or
 // "". Sessions, messages and parts are known by their ids; the other files
 // of the tree have generic shapes, so their place in it decides.
-func ocKindOf(h *ingest.Head) string {
-	loc, inTree := ocLocate(h.Path)
+func kindOf(h *ingest.Head) string {
+	loc, inTree := locate(h.Path)
 	rs := h.Records()
 	if h.IsArray() {
 		switch {
@@ -140,28 +140,28 @@ func ocKindOf(h *ingest.Head) string {
 	return ""
 }
 
-func readOpencode(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+func read(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
 	br := bufio.NewReaderSize(r, ingest.HeadSize)
 	head, err := br.Peek(ingest.HeadSize)
 	switch {
 	case bytes.HasPrefix(head, ingest.SQLiteMagic):
-		return readOpencodeDB(ctx, f, br)
+		return readDB(ctx, f, br)
 	case sqliteCompanion(head) != "":
 		// Read with its database; this only lists it among the sessions' files.
-		return []*transcript.Session{ocPiece(f, sqliteCompanion(head), ocLoc{}, nil)}, nil
+		return []*transcript.Session{piece(f, sqliteCompanion(head), ocLoc{}, nil)}, nil
 	}
 	h := &ingest.Head{Path: f.Rel, Data: head, EOF: err != nil}
-	kind := ocKindOf(h)
+	kind := kindOf(h)
 	if kind == "export" {
-		return readOpencodeExport(ctx, f, br)
+		return readExport(ctx, f, br)
 	}
-	return readOpencodePiece(f, kind, br)
+	return readPiece(f, kind, br)
 }
 
-// readOpencodeExport reads the output of `opencode export`: {info, messages:
+// readExport reads the output of `opencode export`: {info, messages:
 // [{info, parts}], todos}, a message at a time.
-func readOpencodeExport(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
-	b := newOCBuilder(nil)
+func readExport(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+	b := newBuilder(nil)
 	b.warn = func(format string, args ...any) { f.Warn(b.line, format, args...) }
 	var todos []string
 	d := ingest.NewJSONDoc(f, r, 1)
@@ -230,17 +230,17 @@ type ocSession struct {
 	Share struct {
 		URL string `json:"url"`
 	} `json:"share"`
-	Revert ocRevert `json:"revert"`
+	Revert revert `json:"revert"`
 }
 
-// ocRevert is a pending /undo: the first message it reverts.
-type ocRevert struct {
+// revert is a pending /undo: the first message it reverts.
+type revert struct {
 	MessageID string `json:"messageID"`
 }
 
-// ocMessage is a message's info. Fields whose type differs between the
+// message is a message's info. Fields whose type differs between the
 // user and assistant messages, or between versions, are kept raw.
-type ocMessage struct {
+type message struct {
 	ID         string `json:"id"`
 	Role       string `json:"role"`
 	Time       struct{ Created ingest.JSONTime }
@@ -249,20 +249,20 @@ type ocMessage struct {
 	Agent      json.RawMessage `json:"agent"`
 	Path       struct{ Cwd string }
 	Cost       float64         `json:"cost"`
-	Tokens     *ocTokens       `json:"tokens"`
+	Tokens     *tokens         `json:"tokens"`
 	Summary    json.RawMessage `json:"summary"` // true on a compaction summary; an object on a user message
 	Error      json.RawMessage `json:"error"`
 	System     json.RawMessage `json:"system"` // a user's custom system prompt, or an old assistant's whole prompt
 }
 
-type ocTokens struct {
+type tokens struct {
 	Input, Output, Reasoning int64
 	Cache                    struct{ Read, Write int64 }
 }
 
 // usage reads opencode's counts, whose input excludes the cached tokens
 // and whose output excludes the reasoning: opencode prices the two apart.
-func (t *ocTokens) usage() transcript.Usage {
+func (t *tokens) usage() transcript.Usage {
 	if t == nil {
 		return transcript.Usage{}
 	}
@@ -283,12 +283,12 @@ type ocPart struct {
 	Filename string `json:"filename"`
 	URL      string `json:"url"`
 
-	CallID string       `json:"callID"` // tool
-	Tool   string       `json:"tool"`
-	State  *ocToolState `json:"state"`
+	CallID string     `json:"callID"` // tool
+	Tool   string     `json:"tool"`
+	State  *toolState `json:"state"`
 
-	Tokens *ocTokens `json:"tokens"` // step-finish
-	Files  []string  `json:"files"`  // patch
+	Tokens *tokens  `json:"tokens"` // step-finish
+	Files  []string `json:"files"`  // patch
 
 	Name        string          `json:"name"` // agent
 	Prompt      string          `json:"prompt"`
@@ -301,7 +301,7 @@ type ocPart struct {
 	Overflow    bool            `json:"overflow"`
 }
 
-type ocToolState struct {
+type toolState struct {
 	Status      string          `json:"status"`
 	Input       json.RawMessage `json:"input"`
 	Raw         string          `json:"raw"`
@@ -317,8 +317,8 @@ type ocRaw struct {
 	data json.RawMessage
 }
 
-// ocBuilder maps one session's messages, in order, from any container.
-type ocBuilder struct {
+// builder maps one session's messages, in order, from any container.
+type builder struct {
 	s      *transcript.Session
 	warn   func(format string, args ...any)
 	line   int // the line of the message being read, for warnings about an export
@@ -329,12 +329,12 @@ type ocBuilder struct {
 	branch string // set from the reverted message on
 }
 
-func newOCBuilder(warn func(format string, args ...any)) *ocBuilder {
-	return &ocBuilder{s: &transcript.Session{Meta: map[string]string{}}, warn: warn}
+func newBuilder(warn func(format string, args ...any)) *builder {
+	return &builder{s: &transcript.Session{Meta: map[string]string{}}, warn: warn}
 }
 
 // unknown keeps what the reader does not know as an event, and says so.
-func (b *ocBuilder) unknown(desc string, raw []byte) *transcript.Part {
+func (b *builder) unknown(desc string, raw []byte) *transcript.Part {
 	if b.warn != nil {
 		b.warn("%s: shown as an unknown event", desc)
 	}
@@ -342,7 +342,7 @@ func (b *ocBuilder) unknown(desc string, raw []byte) *transcript.Part {
 }
 
 // session applies a session's info.
-func (b *ocBuilder) session(si *ocSession) {
+func (b *builder) session(si *ocSession) {
 	s := b.s
 	s.ID, s.Title, s.CWD, s.ParentID = si.ID, si.Title, si.Directory, si.ParentID
 	s.AgentVersion, s.Started, s.Ended = si.Version, si.Time.Created.Time, si.Time.Updated.Time
@@ -365,7 +365,7 @@ func (b *ocBuilder) session(si *ocSession) {
 
 // message maps one message and its parts, in order. raw is nil when the
 // message's own file is missing (a legacy tree the app was still writing).
-func (b *ocBuilder) message(id string, raw json.RawMessage, parts []ocRaw) {
+func (b *builder) message(id string, raw json.RawMessage, parts []ocRaw) {
 	info, ps, raws, ok := b.decode(&id, raw, parts)
 	if !ok {
 		return
@@ -406,7 +406,7 @@ func (b *ocBuilder) message(id string, raw json.RawMessage, parts []ocRaw) {
 // false when the message itself cannot be read. A message whose record is
 // missing is guessed from its parts. id becomes the message's own when it
 // is "".
-func (b *ocBuilder) decode(id *string, raw json.RawMessage, parts []ocRaw) (info ocMessage, ps []ocPart, raws []json.RawMessage, ok bool) {
+func (b *builder) decode(id *string, raw json.RawMessage, parts []ocRaw) (info message, ps []ocPart, raws []json.RawMessage, ok bool) {
 	if raw != nil {
 		if err := json.Unmarshal(raw, &info); !ingest.IsDrift(err) {
 			b.warn("message %s skipped: %v", ingest.FirstNonEmpty(*id, "without an id"), err)
@@ -428,7 +428,7 @@ func (b *ocBuilder) decode(id *string, raw json.RawMessage, parts []ocRaw) (info
 		ps, raws = append(ps, p), append(raws, r.data)
 	}
 	if raw == nil {
-		info.Role = ocGuessRole(ps)
+		info.Role = guessRole(ps)
 		b.warn("message %s: its own record is missing; its %d parts are shown as written by the %s", *id, len(ps), info.Role)
 	}
 	return info, ps, raws, true
@@ -437,7 +437,7 @@ func (b *ocBuilder) decode(id *string, raw json.RawMessage, parts []ocRaw) (info
 // role sets who wrote m, and what it tells of the session: an assistant's
 // model, provider, folder, cost and system prompt. It returns the context
 // shown apart from m: a user's custom system prompt.
-func (b *ocBuilder) role(m *transcript.Message, info *ocMessage, raw json.RawMessage) (meta []*transcript.Part) {
+func (b *builder) role(m *transcript.Message, info *message, raw json.RawMessage) (meta []*transcript.Part) {
 	switch info.Role {
 	case "user":
 		m.Role = transcript.User
@@ -463,7 +463,7 @@ func (b *ocBuilder) role(m *transcript.Message, info *ocMessage, raw json.RawMes
 
 // add appends m, with its context after it, and ends its turn as its error
 // says.
-func (b *ocBuilder) add(m *transcript.Message, meta []*transcript.Part, info *ocMessage) {
+func (b *builder) add(m *transcript.Message, meta []*transcript.Part, info *message) {
 	status := ""
 	if name, desc := ocError(info.Error); name == "MessageAbortedError" {
 		m.Parts, status = append(m.Parts, ingest.EventPart(transcript.Interrupt, desc, nil)), transcript.Aborted
@@ -501,8 +501,8 @@ func ocError(raw json.RawMessage) (name, desc string) {
 	return e.Name, strings.TrimSuffix(e.Name+": "+ingest.ErrorMessage(e.Data), ": ")
 }
 
-// ocGuessRole says who wrote a message whose record is missing, from its parts.
-func ocGuessRole(ps []ocPart) string {
+// guessRole says who wrote a message whose record is missing, from its parts.
+func guessRole(ps []ocPart) string {
 	for _, p := range ps {
 		switch p.Type {
 		case "text", "file", "agent", "subtask", "compaction":
@@ -515,7 +515,7 @@ func ocGuessRole(ps []ocPart) string {
 
 // systemPrompt shows the whole system prompt older versions stored on each
 // assistant message, once and again only when it changes.
-func (b *ocBuilder) systemPrompt(raw json.RawMessage, m *transcript.Message) {
+func (b *builder) systemPrompt(raw json.RawMessage, m *transcript.Message) {
 	var lines []string
 	if json.Unmarshal(raw, &lines) != nil || len(lines) == 0 {
 		return
@@ -529,7 +529,7 @@ func (b *ocBuilder) systemPrompt(raw json.RawMessage, m *transcript.Message) {
 
 // part maps one part of message m; meta says the parts are context opencode
 // added rather than what the user or the model wrote.
-func (b *ocBuilder) part(m *transcript.Message, p *ocPart, raw json.RawMessage) (parts []*transcript.Part, meta bool) {
+func (b *builder) part(m *transcript.Message, p *ocPart, raw json.RawMessage) (parts []*transcript.Part, meta bool) {
 	one := func(p *transcript.Part) []*transcript.Part { return []*transcript.Part{p} }
 	switch p.Type {
 	case "text":
@@ -584,7 +584,7 @@ func (b *ocBuilder) part(m *transcript.Message, p *ocPart, raw json.RawMessage) 
 
 // file maps a file part: a data: URL is decoded (an image is shown, text is
 // kept), anything else is a reference.
-func (b *ocBuilder) file(p *ocPart) *transcript.Part {
+func (b *builder) file(p *ocPart) *transcript.Part {
 	name := ingest.FirstNonEmpty(p.Filename, p.URL)
 	switch {
 	case strings.HasPrefix(p.URL, "data:"):
@@ -605,14 +605,14 @@ func (b *ocBuilder) file(p *ocPart) *transcript.Part {
 	return &transcript.Part{Kind: transcript.TextPart, Text: fmt.Sprintf("(file %s, %s)", name, p.Mime)}
 }
 
-// ocSubagent finds the child session a task call's output names.
-var ocSubagent = regexp.MustCompile(`(?:task_id|session_id): (ses_\w+)`)
+// subagent finds the child session a task call's output names.
+var subagent = regexp.MustCompile(`(?:task_id|session_id): (ses_\w+)`)
 
 // tool maps a tool part to its call and, once it has finished, its result.
-func (b *ocBuilder) tool(p *ocPart) []*transcript.Part {
+func (b *builder) tool(p *ocPart) []*transcript.Part {
 	st := p.State
 	if st == nil {
-		st = &ocToolState{}
+		st = &toolState{}
 	}
 	input := ingest.Text(st.Input)
 	if (input == "" || input == "{}") && st.Raw != "" {
@@ -628,7 +628,7 @@ func (b *ocBuilder) tool(p *ocPart) []*transcript.Part {
 	_ = json.Unmarshal(st.Metadata, &md)
 	if c.Kind == transcript.TaskTool {
 		c.Subagent = md.SessionID
-		if m := ocSubagent.FindStringSubmatch(st.Output); m != nil && c.Subagent == "" {
+		if m := subagent.FindStringSubmatch(st.Output); m != nil && c.Subagent == "" {
 			c.Subagent = m[1]
 		}
 	}
@@ -658,14 +658,14 @@ func (b *ocBuilder) tool(p *ocPart) []*transcript.Part {
 }
 
 // todos adds the session's todo list, as a checklist at the end.
-func (b *ocBuilder) todos(lines []string) {
+func (b *builder) todos(lines []string) {
 	if len(lines) > 0 {
 		b.s.Append(ingest.TodoMessage(lines))
 	}
 }
 
 // done settles what the whole session was needed for.
-func (b *ocBuilder) done() *transcript.Session {
+func (b *builder) done() *transcript.Session {
 	s := b.s
 	if b.cost > 0 {
 		s.Meta["cost (USD)"] = strconv.FormatFloat(math.Round(b.cost*1e6)/1e6, 'f', -1, 64)
@@ -676,9 +676,9 @@ func (b *ocBuilder) done() *transcript.Session {
 	return s
 }
 
-// opencodeLinks joins the files of one storage tree, which are assembled
+// links joins the files of one storage tree, which are assembled
 // together, and a database's -wal to the database.
-func opencodeLinks(s *transcript.Session) []string {
+func links(s *transcript.Session) []string {
 	switch s.Meta[ocKindKey] {
 	case "":
 		return []string{"db\x00" + s.Source}
@@ -688,10 +688,10 @@ func opencodeLinks(s *transcript.Session) []string {
 	return []string{"tree\x00" + s.Meta[ocRootKey]}
 }
 
-// mergeOpencode joins the files of legacy storage trees into sessions,
+// merge joins the files of legacy storage trees into sessions,
 // keeps one copy of a session read from several containers (a database and
 // an export of it), and links child sessions to their parents.
-func mergeOpencode(ss []*transcript.Session) []*transcript.Session {
+func merge(ss []*transcript.Session) []*transcript.Session {
 	var out, pieces, wals []*transcript.Session
 	for _, s := range ss {
 		switch s.Meta[ocKindKey] {
@@ -704,7 +704,7 @@ func mergeOpencode(ss []*transcript.Session) []*transcript.Session {
 			pieces = append(pieces, s)
 		}
 	}
-	out = append(out, ocAssemble(pieces)...)
+	out = append(out, assemble(pieces)...)
 	for _, w := range wals {
 		// A database's -wal was read with it.
 		for _, s := range out {

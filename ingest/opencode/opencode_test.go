@@ -330,7 +330,7 @@ func TestOpencodeDetect(t *testing.T) {
 		{"an id alone", "x.json", `{"id":"ses_1"}`, false},
 	} {
 		h := &ingest.Head{Path: c.path, Data: []byte(c.head), EOF: true}
-		if got := detectOpencode(h) > 0; got != c.want {
+		if got := detect(h) > 0; got != c.want {
 			t.Errorf("%s: detected %v, want %v", c.name, got, c.want)
 		}
 		if r := ingest.Detect(h); c.want && r != Reader {

@@ -25,26 +25,26 @@ import (
 //
 // Each file is read on its own into a piece: a placeholder session that
 // carries what the file holds in its Meta, under the keys below, until
-// mergeOpencode assembles the sessions. As opencode's own migration does,
+// merge assembles the sessions. As opencode's own migration does,
 // ids come from the paths: moves left stale ids inside the files.
 const (
-	ocKindKey    = "opencode.kind"    // what the file is: session, message, part, project, todo, …
-	ocRootKey    = "opencode.root"    // the tree the file is in: the path before its kind's folder
-	ocOwnerKey   = "opencode.owner"   // the folder it is in: a session's project, a message's session, a part's message
-	ocDataKey    = "opencode.data"    // its JSON, or what is kept of it
-	ocSessionKey = "opencode.session" // a part's session, as written inside it
+	ocKindKey  = "opencode.kind"    // what the file is: session, message, part, project, todo, …
+	ocRootKey  = "opencode.root"    // the tree the file is in: the path before its kind's folder
+	ownerKey   = "opencode.owner"   // the folder it is in: a session's project, a message's session, a part's message
+	ocDataKey  = "opencode.data"    // its JSON, or what is kept of it
+	sessionKey = "opencode.session" // a part's session, as written inside it
 )
 
 // ocLoc is a file's place in a storage tree.
 type ocLoc struct{ root, kind, owner, id string }
 
 var (
-	ocOwned = map[string]bool{"session": true, "message": true, "part": true}
-	ocFlat  = map[string]bool{"project": true, "todo": true, "permission": true, "session_share": true, "session_diff": true}
+	owned = map[string]bool{"session": true, "message": true, "part": true}
+	flat  = map[string]bool{"project": true, "todo": true, "permission": true, "session_share": true, "session_diff": true}
 )
 
-// ocLocate reads a path of the storage tree.
-func ocLocate(rel string) (ocLoc, bool) {
+// locate reads a path of the storage tree.
+func locate(rel string) (ocLoc, bool) {
 	if !strings.HasSuffix(rel, ".json") {
 		return ocLoc{}, false
 	}
@@ -52,16 +52,16 @@ func ocLocate(rel string) (ocLoc, bool) {
 	n := len(el)
 	id := strings.TrimSuffix(el[n-1], ".json")
 	switch {
-	case n >= 3 && ocOwned[el[n-3]]:
+	case n >= 3 && owned[el[n-3]]:
 		return ocLoc{root: strings.Join(el[:n-3], "/"), kind: el[n-3], owner: el[n-2], id: id}, true
-	case n >= 2 && ocFlat[el[n-2]]:
+	case n >= 2 && flat[el[n-2]]:
 		return ocLoc{root: strings.Join(el[:n-2], "/"), kind: el[n-2], id: id}, true
 	}
 	return ocLoc{}, false
 }
 
-// readOpencodePiece reads one file of a storage tree into a piece.
-func readOpencodePiece(f *ingest.File, kind string, r io.Reader) ([]*transcript.Session, error) {
+// readPiece reads one file of a storage tree into a piece.
+func readPiece(f *ingest.File, kind string, r io.Reader) ([]*transcript.Session, error) {
 	if kind == "" {
 		return nil, errors.New("not a file of opencode's storage tree")
 	}
@@ -69,7 +69,7 @@ func readOpencodePiece(f *ingest.File, kind string, r io.Reader) ([]*transcript.
 	if err != nil {
 		return nil, err
 	}
-	loc, ok := ocLocate(f.Rel)
+	loc, ok := locate(f.Rel)
 	if !ok || loc.kind != kind {
 		// A file outside a tree: its ids are the ones inside it.
 		loc = ocLoc{root: path.Dir(f.Rel), kind: kind}
@@ -94,19 +94,19 @@ func readOpencodePiece(f *ingest.File, kind string, r io.Reader) ([]*transcript.
 	} else if err != nil {
 		f.Warn(0, "%v; the rest is read", err)
 	}
-	p := ocPiece(f, kind, loc, nil)
+	p := piece(f, kind, loc, nil)
 	p.ID = ingest.FirstNonEmpty(loc.id, obj.ID)
 	switch kind {
 	case "session":
-		p.Meta[ocOwnerKey] = ingest.FirstNonEmpty(loc.owner, obj.ProjectID)
+		p.Meta[ownerKey] = ingest.FirstNonEmpty(loc.owner, obj.ProjectID)
 		p.Meta[ocDataKey] = string(data)
 	case "message":
-		p.Meta[ocOwnerKey] = ingest.FirstNonEmpty(loc.owner, obj.SessionID)
+		p.Meta[ownerKey] = ingest.FirstNonEmpty(loc.owner, obj.SessionID)
 		p.Meta[ocDataKey] = string(data)
 		p.Started = obj.Time.Created.Time // messages are ordered by it
 	case "part":
-		p.Meta[ocOwnerKey] = ingest.FirstNonEmpty(loc.owner, obj.MessageID)
-		p.Meta[ocSessionKey] = obj.SessionID
+		p.Meta[ownerKey] = ingest.FirstNonEmpty(loc.owner, obj.MessageID)
+		p.Meta[sessionKey] = obj.SessionID
 		p.Meta[ocDataKey] = string(data)
 	case "project":
 		p.Meta[ocDataKey] = obj.Worktree
@@ -122,14 +122,14 @@ func readOpencodePiece(f *ingest.File, kind string, r io.Reader) ([]*transcript.
 	return []*transcript.Session{p}, nil
 }
 
-// ocPiece makes the placeholder session a file of a storage tree is read into.
-func ocPiece(f *ingest.File, kind string, loc ocLoc, data []byte) *transcript.Session {
+// piece makes the placeholder session a file of a storage tree is read into.
+func piece(f *ingest.File, kind string, loc ocLoc, data []byte) *transcript.Session {
 	return &transcript.Session{ID: loc.id, Source: f.Rel, Meta: map[string]string{
 		ocKindKey: kind, ocRootKey: loc.root, ocDataKey: string(data)}}
 }
 
-// ocTree is one storage tree's pieces.
-type ocTree struct {
+// tree is one storage tree's pieces.
+type tree struct {
 	sessions map[string]*transcript.Session   // by session id
 	messages map[string][]*transcript.Session // by session id
 	parts    map[string][]*transcript.Session // by message id
@@ -137,21 +137,21 @@ type ocTree struct {
 	extras   map[string][]*transcript.Session // todo lists and shares, by session id
 }
 
-// ocAssemble joins the pieces of storage trees into sessions.
-func ocAssemble(pieces []*transcript.Session) []*transcript.Session {
-	trees := map[string]*ocTree{}
+// assemble joins the pieces of storage trees into sessions.
+func assemble(pieces []*transcript.Session) []*transcript.Session {
+	trees := map[string]*tree{}
 	var roots []string
 	for _, p := range pieces {
 		kind, root := p.Meta[ocKindKey], p.Meta[ocRootKey]
 
 		t := trees[root]
 		if t == nil {
-			t = &ocTree{map[string]*transcript.Session{}, map[string][]*transcript.Session{},
+			t = &tree{map[string]*transcript.Session{}, map[string][]*transcript.Session{},
 				map[string][]*transcript.Session{}, map[string]*transcript.Session{}, map[string][]*transcript.Session{}}
 			trees[root] = t
 			roots = append(roots, root)
 		}
-		owner := p.Meta[ocOwnerKey]
+		owner := p.Meta[ownerKey]
 		switch kind {
 		case "session":
 			t.sessions[p.ID] = p
@@ -177,16 +177,16 @@ func ocAssemble(pieces []*transcript.Session) []*transcript.Session {
 	return out
 }
 
-// ocTreeSession is a session being assembled.
-type ocTreeSession struct {
-	b       *ocBuilder
+// treeSession is a session being assembled.
+type treeSession struct {
+	b       *builder
 	sources []string
 	warns   []string // the pieces' warnings
 	notes   []string // the builder's warnings
 	project string
 }
 
-func (t *ocTree) assemble() []*transcript.Session {
+func (t *tree) assemble() []*transcript.Session {
 	ids := make([]string, 0, len(t.sessions)+len(t.messages))
 	for id := range t.sessions {
 		ids = append(ids, id)
@@ -197,13 +197,13 @@ func (t *ocTree) assemble() []*transcript.Session {
 		}
 	}
 	slices.Sort(ids)
-	byID := map[string]*ocTreeSession{}
-	get := func(id string) *ocTreeSession {
+	byID := map[string]*treeSession{}
+	get := func(id string) *treeSession {
 		if ts := byID[id]; ts != nil {
 			return ts
 		}
-		ts := &ocTreeSession{}
-		ts.b = newOCBuilder(func(format string, args ...any) { ts.notes = append(ts.notes, fmt.Sprintf(format, args...)) })
+		ts := &treeSession{}
+		ts.b = newBuilder(func(format string, args ...any) { ts.notes = append(ts.notes, fmt.Sprintf(format, args...)) })
 		ts.b.s.ID = id
 		byID[id] = ts
 		return ts
@@ -215,7 +215,7 @@ func (t *ocTree) assemble() []*transcript.Session {
 			_ = json.Unmarshal([]byte(p.Meta[ocDataKey]), &si) // checked when read
 			ts.b.session(&si)
 			ts.b.s.ID = id
-			ts.project = p.Meta[ocOwnerKey]
+			ts.project = p.Meta[ownerKey]
 			ts.add(p)
 		}
 		msgs := t.messages[id]
@@ -234,7 +234,7 @@ func (t *ocTree) assemble() []*transcript.Session {
 	}
 	slices.Sort(orphans)
 	for _, msg := range orphans {
-		sid := ingest.FirstNonEmpty(t.parts[msg][0].Meta[ocSessionKey], msg)
+		sid := ingest.FirstNonEmpty(t.parts[msg][0].Meta[sessionKey], msg)
 		if byID[sid] == nil {
 			ids = append(ids, sid)
 		}
@@ -271,7 +271,7 @@ func (t *ocTree) assemble() []*transcript.Session {
 }
 
 // takeParts returns the parts of message id, in order, and forgets them.
-func (t *ocTree) takeParts(ts *ocTreeSession, id string) []ocRaw {
+func (t *tree) takeParts(ts *treeSession, id string) []ocRaw {
 	ps := t.parts[id]
 	delete(t.parts, id)
 	slices.SortFunc(ps, func(a, b *transcript.Session) int { return strings.Compare(a.ID, b.ID) })
@@ -284,7 +284,7 @@ func (t *ocTree) takeParts(ts *ocTreeSession, id string) []ocRaw {
 }
 
 // add records that piece p went into the session.
-func (ts *ocTreeSession) add(p *transcript.Session) {
+func (ts *treeSession) add(p *transcript.Session) {
 	ts.sources = append(ts.sources, p.Source)
 	ts.warns = append(ts.warns, p.Warnings...)
 }

@@ -28,10 +28,10 @@ var Reader = &ingest.Reader{
 		"session versions 1 to 3; branches of the session tree shown as branches, forks linked to the session they came from",
 	Detects: "a first line {\"type\": \"session\", id, timestamp[, cwd, version]}, or entries {type, id, parentId, timestamp} " +
 		"of Pi's types (message, model_change, thinking_level_change, compaction, branch_summary, custom, custom_message, label, session_info)",
-	Detect:    detectPi,
-	Read:      readPi,
+	Detect:    detect,
+	Read:      read,
 	Merge:     ingest.LinkParents,
-	Locations: piLocations,
+	Locations: locations,
 	Tools:     Tools,
 }
 
@@ -57,17 +57,17 @@ var args = func() *ingest.ArgNames {
 
 func init() { ingest.Register(Reader) }
 
-func piLocations(home string, getenv func(string) string) []ingest.Location {
+func locations(home string, getenv func(string) string) []ingest.Location {
 	dir := cmp.Or(getenv("PI_CODING_AGENT_DIR"), filepath.Join(home, ".pi", "agent"))
 	return []ingest.Location{{Name: "pi", Dir: filepath.Join(dir, "sessions")}}
 }
 
-var piTypes = map[string]bool{
+var types = map[string]bool{
 	"message": true, "model_change": true, "thinking_level_change": true, "compaction": true, "branch_summary": true,
 	"custom": true, "custom_message": true, "label": true, "session_info": true,
 }
 
-func detectPi(h *ingest.Head) float64 {
+func detect(h *ingest.Head) float64 {
 	rs := h.Records()
 	if len(rs) == 0 || h.IsArray() {
 		return 0
@@ -76,15 +76,15 @@ func detectPi(h *ingest.Head) float64 {
 		return ingest.Likely
 	}
 	for _, r := range rs {
-		if piTypes[r["type"]] && r.Has("id", "parentId", "timestamp") {
+		if types[r["type"]] && r.Has("id", "parentId", "timestamp") {
 			return ingest.Likely
 		}
 	}
 	return 0
 }
 
-// piEntry is any line: the session header or an entry of the tree.
-type piEntry struct {
+// entry is any line: the session header or an entry of the tree.
+type entry struct {
 	Type      string          `json:"type"`
 	ID        string          `json:"id"`
 	ParentID  *string         `json:"parentId"`
@@ -113,9 +113,9 @@ type piEntry struct {
 	Name         *string         `json:"name"` // session_info
 }
 
-// piMessage is an AgentMessage: pi-ai's user, assistant and toolResult
+// message is an AgentMessage: pi-ai's user, assistant and toolResult
 // messages, and the coding agent's own roles.
-type piMessage struct {
+type message struct {
 	Role      string          `json:"role"`
 	Content   json.RawMessage `json:"content"`
 	Timestamp ingest.JSONTime `json:"timestamp"`
@@ -152,8 +152,8 @@ type piMessage struct {
 	TokensBefore int64  `json:"tokensBefore"`
 }
 
-// piBlock is a content block: text, thinking, toolCall or image.
-type piBlock struct {
+// block is a content block: text, thinking, toolCall or image.
+type block struct {
 	Type      string          `json:"type"`
 	Text      string          `json:"text"`
 	Thinking  string          `json:"thinking"`
@@ -166,7 +166,7 @@ type piBlock struct {
 	raw       json.RawMessage
 }
 
-type piReader struct {
+type reader struct {
 	f       *ingest.File
 	s       *transcript.Session
 	dag     ingest.Tree
@@ -177,8 +177,8 @@ type piReader struct {
 	cost    float64
 }
 
-func readPi(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
-	p := &piReader{f: f, s: &transcript.Session{ID: piSessionID(f.Rel), Meta: map[string]string{}},
+func read(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+	p := &reader{f: f, s: &transcript.Session{ID: sessionID(f.Rel), Meta: map[string]string{}},
 		dag: ingest.Tree{}}
 	err := ingest.JSONL(ctx, f, r, p.line)
 	if len(p.s.Turns) == 0 {
@@ -191,14 +191,14 @@ func readPi(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Ses
 	return []*transcript.Session{p.s}, err
 }
 
-// piSessionID is the session id in a file name <time>_<id>.jsonl.
-func piSessionID(name string) string {
+// sessionID is the session id in a file name <time>_<id>.jsonl.
+func sessionID(name string) string {
 	b := ingest.Stem(path.Base(name))
 	return b[strings.LastIndexByte(b, '_')+1:]
 }
 
-func (p *piReader) line(n int, line []byte) error {
-	var e piEntry
+func (p *reader) line(n int, line []byte) error {
+	var e entry
 	if err := ingest.Unmarshal(line, &e); !ingest.IsDrift(err, "type", "id") {
 		return err
 	} else if err != nil {
@@ -230,12 +230,12 @@ func (p *piReader) line(n int, line []byte) error {
 	node.Msgs = append(node.Msgs, m)
 	node.Live = m.Role == transcript.Assistant || m.StartsTurn()
 	if m.Role == transcript.Assistant {
-		p.s.Turns[len(p.s.Turns)-1].Status = piStatus[p.stop]
+		p.s.Turns[len(p.s.Turns)-1].Status = status[p.stop]
 	}
 	return nil
 }
 
-func (p *piReader) sessionHeader(e *piEntry, raw []byte) {
+func (p *reader) sessionHeader(e *entry, raw []byte) {
 	if p.header {
 		p.system(ingest.EventPart("info", "Another session header: "+ingest.FirstNonEmpty(e.ID, "(no id)"), bytes.Clone(raw)))
 		return
@@ -249,7 +249,7 @@ func (p *piReader) sessionHeader(e *piEntry, raw []byte) {
 		s.Meta["session version"] = v
 	}
 	if from := ingest.FirstNonEmpty(e.ParentSession, e.BranchedFrom); from != "" {
-		s.ParentID = piSessionID(from)
+		s.ParentID = sessionID(from)
 		s.Meta["forked from"] = from
 	}
 	p.setting("model", ingest.JoinNonEmpty("/", e.Provider, e.ModelID))
@@ -258,7 +258,7 @@ func (p *piReader) sessionHeader(e *piEntry, raw []byte) {
 
 // setting records a model or thinking level: as session facts before the
 // conversation starts, as events once it has.
-func (p *piReader) setting(name, value string) *transcript.Message {
+func (p *reader) setting(name, value string) *transcript.Message {
 	if value == "" {
 		return nil
 	}
@@ -273,12 +273,12 @@ func sysMessage(parts ...*transcript.Part) *transcript.Message {
 	return &transcript.Message{Role: transcript.System, Meta: true, Parts: parts}
 }
 
-func (p *piReader) system(parts ...*transcript.Part) {
+func (p *reader) system(parts ...*transcript.Part) {
 	p.s.Append(sysMessage(parts...))
 }
 
 // entry maps one entry of the tree to a message, or to nothing.
-func (p *piReader) entry(e *piEntry, raw []byte) *transcript.Message {
+func (p *reader) entry(e *entry, raw []byte) *transcript.Message {
 	switch e.Type {
 	case "message":
 		p.started = true
@@ -288,7 +288,7 @@ func (p *piReader) entry(e *piEntry, raw []byte) *transcript.Message {
 	case "thinking_level_change":
 		return p.setting("thinking level", e.ThinkingLevel)
 	case "compaction":
-		return piSummary(transcript.Compaction, piCompacted(e.TokensBefore, e.FromHook), e.Summary)
+		return piSummary(transcript.Compaction, compacted(e.TokensBefore, e.FromHook), e.Summary)
 	case "branch_summary":
 		return piSummary("branch", "Summary of the branch left at "+ingest.FirstNonEmpty(e.FromID, "the start"), e.Summary)
 	case "custom":
@@ -309,7 +309,7 @@ func (p *piReader) entry(e *piEntry, raw []byte) *transcript.Message {
 	return sysMessage(p.f.Unknown("Unknown entry type "+strconv.Quote(e.Type), bytes.Clone(raw)))
 }
 
-func piCompacted(tokens int64, byExtension bool) string {
+func compacted(tokens int64, byExtension bool) string {
 	s := fmt.Sprintf("Context compacted (%d tokens before)", tokens)
 	if byExtension {
 		s += " by an extension"
@@ -325,15 +325,15 @@ func piSummary(kind, desc, summary string) *transcript.Message {
 	return m
 }
 
-// piStatus maps an assistant message's stopReason to its turn's status;
+// status maps an assistant message's stopReason to its turn's status;
 // "toolUse" leaves the turn going.
-var piStatus = map[string]string{"stop": transcript.Completed, "length": transcript.Completed,
+var status = map[string]string{"stop": transcript.Completed, "length": transcript.Completed,
 	"aborted": transcript.Aborted, "error": transcript.Failed}
 
-var piExitRE = regexp.MustCompile(`Command exited with code (-?\d+)\s*$`)
+var exitRE = regexp.MustCompile(`Command exited with code (-?\d+)\s*$`)
 
-func (p *piReader) message(e *piEntry, raw []byte) *transcript.Message {
-	var pm piMessage
+func (p *reader) message(e *entry, raw []byte) *transcript.Message {
+	var pm message
 	if err := ingest.Unmarshal(e.Message, &pm); err != nil && !ingest.IsDrift(err, "role") {
 		return sysMessage(p.f.Unknown("Unreadable message: "+err.Error(), bytes.Clone(raw)))
 	}
@@ -368,7 +368,7 @@ func (p *piReader) message(e *piEntry, raw []byte) *transcript.Message {
 	case "branchSummary":
 		m = piSummary("branch", "Summary of the branch left at "+ingest.FirstNonEmpty(pm.FromID, "the start"), pm.Summary)
 	case "compactionSummary":
-		m = piSummary(transcript.Compaction, piCompacted(pm.TokensBefore, false), pm.Summary)
+		m = piSummary(transcript.Compaction, compacted(pm.TokensBefore, false), pm.Summary)
 	default:
 		return sysMessage(p.f.Unknown("Unknown message role "+strconv.Quote(pm.Role), bytes.Clone(raw)))
 	}
@@ -380,7 +380,7 @@ func (p *piReader) message(e *piEntry, raw []byte) *transcript.Message {
 
 // result maps what a tool gave back: its text and images, the exit code a
 // shell command's output ends with, and the change an edit made.
-func (p *piReader) result(pm *piMessage) *transcript.ToolResult {
+func (p *reader) result(pm *message) *transcript.ToolResult {
 	r := &transcript.ToolResult{CallID: pm.ToolCallID, IsError: pm.IsError}
 	var texts []string
 	for _, part := range p.blocks(pm.Content, nil) {
@@ -392,7 +392,7 @@ func (p *piReader) result(pm *piMessage) *transcript.ToolResult {
 		}
 	}
 	r.Output = strings.Join(texts, "\n")
-	if x := piExitRE.FindStringSubmatch(r.Output); x != nil {
+	if x := exitRE.FindStringSubmatch(r.Output); x != nil {
 		code, _ := strconv.Atoi(x[1])
 		r.ExitCode = &code
 	}
@@ -405,7 +405,7 @@ func (p *piReader) result(pm *piMessage) *transcript.ToolResult {
 // bash maps a command the user ran with "!": the user's own tool call,
 // with its output. key is the entry's, unique in the file: a command run
 // twice is two calls, each with its own output.
-func (p *piReader) bash(key string, pm *piMessage) *transcript.Message {
+func (p *reader) bash(key string, pm *message) *transcript.Message {
 	input, _ := json.Marshal(map[string]string{"command": pm.Command})
 	callID := "!" + key
 	r := &transcript.ToolResult{CallID: callID, Output: pm.Output, ExitCode: pm.ExitCode,
@@ -423,7 +423,7 @@ func (p *piReader) bash(key string, pm *piMessage) *transcript.Message {
 }
 
 // custom maps a message an extension put into the conversation.
-func (p *piReader) custom(customType string, content json.RawMessage) *transcript.Message {
+func (p *reader) custom(customType string, content json.RawMessage) *transcript.Message {
 	m := &transcript.Message{Role: transcript.User, Meta: true,
 		Parts: []*transcript.Part{ingest.EventPart("extension", "Extension message: "+ingest.FirstNonEmpty(customType, "(no type)"), nil)}}
 	m.Parts = append(m.Parts, p.blocks(content, nil)...)
@@ -432,10 +432,10 @@ func (p *piReader) custom(customType string, content json.RawMessage) *transcrip
 
 // blocks maps content: a string or an array of blocks. meta, for a user
 // message, is set when the text was injected by the harness.
-func (p *piReader) blocks(raw json.RawMessage, meta *bool) []*transcript.Part {
+func (p *reader) blocks(raw json.RawMessage, meta *bool) []*transcript.Part {
 	var s string
 	if ingest.Unmarshal(raw, &s) == nil {
-		raw, _ = json.Marshal([]piBlock{{Type: "text", Text: s}})
+		raw, _ = json.Marshal([]block{{Type: "text", Text: s}})
 	}
 	var items []json.RawMessage
 	if err := ingest.Unmarshal(raw, &items); err != nil {
@@ -446,7 +446,7 @@ func (p *piReader) blocks(raw json.RawMessage, meta *bool) []*transcript.Part {
 	}
 	var out []*transcript.Part
 	for _, it := range items {
-		var b piBlock
+		var b block
 		if ingest.Unmarshal(it, &b) != nil {
 			out = append(out, p.f.Unknown("Unknown content block", it))
 			continue

@@ -178,7 +178,7 @@ func TestPiDetect(t *testing.T) {
 		{"claude record", `{"parentUuid":null,"sessionId":"s","type":"user","uuid":"u","timestamp":"2026-01-01T00:00:00Z","message":{}}`, false},
 	} {
 		h := &ingest.Head{Path: "x.jsonl", Data: []byte(c.head + "\n")}
-		if got := detectPi(h) > 0; got != c.want {
+		if got := detect(h) > 0; got != c.want {
 			t.Errorf("%s: detected %v, want %v", c.name, got, c.want)
 		}
 		if r := ingest.Detect(h); c.want && r != Reader {

@@ -18,8 +18,8 @@ import (
 // becomes the call's JSON input again, in the names the agents' own
 // tools use, so that the call's view and Args read it as theirs.
 
-// smTool is what a tool block shows of one call.
-type smTool struct {
+// tool is what a tool block shows of one call.
+type tool struct {
 	name, typ string
 	line      int
 	summary   string // the summary, less its "Tool use: **name**"
@@ -29,38 +29,38 @@ type smTool struct {
 	escaped bool
 }
 
-// smKinds are tools whose kind the Markdown knows better than the agents'
+// kinds are tools whose kind the Markdown knows better than the agents'
 // readers: a folder's listing shows as a search's matches, and Cursor's
 // newer tools have names of their own.
-var smKinds = map[string]transcript.ToolKind{
+var kinds = map[string]transcript.ToolKind{
 	"list_dir": transcript.SearchTool, "list_directory": transcript.SearchTool, "glob_file_search": transcript.SearchTool,
 	"ripgrep_raw_search": transcript.SearchTool, "grep": transcript.SearchTool, "web_search": transcript.WebTool,
 	"web_fetch": transcript.WebTool, "read_file_v2": transcript.ReadTool, "edit_file_v2": transcript.EditTool,
 	"run_terminal_command_v2": transcript.ShellTool, "search_replace": transcript.EditTool, "write": transcript.WriteTool,
 }
 
-// smTypes are SpecStory's types for tools beyond SessionData's.
-var smTypes = map[string]transcript.ToolKind{"mcp": transcript.MCPTool, "bash": transcript.ShellTool}
+// types are SpecStory's types for tools beyond SessionData's.
+var types = map[string]transcript.ToolKind{"mcp": transcript.MCPTool, "bash": transcript.ShellTool}
 
-// smToolKind classifies a tool of the Markdown by its name, as the
+// toolKind classifies a tool of the Markdown by its name, as the
 // agents' readers do, or else by SpecStory's type for it.
-func smToolKind(name, typ string) transcript.ToolKind {
-	if k, ok := smKinds[strings.ToLower(name)]; ok {
+func toolKind(name, typ string) transcript.ToolKind {
+	if k, ok := kinds[strings.ToLower(name)]; ok {
 		return k
 	}
 	if k := Tools.Kind(name); k != transcript.OtherTool {
 		return k
 	}
-	if k := cmp.Or(smTypes[typ], ssToolKinds[typ]); k != "" {
+	if k := cmp.Or(types[typ], ssToolKinds[typ]); k != "" {
 		return k
 	}
 	return transcript.OtherTool
 }
 
-// smSummaries are the summaries Cursor's tools have, after "Tool use:
+// summaries are the summaries Cursor's tools have, after "Tool use:
 // **name** •" or alone (the extension's first layout): the tool, and the
 // input fields their groups fill.
-var smSummaries = []struct {
+var summaries = []struct {
 	re   *regexp.Regexp
 	name string
 	keys []string
@@ -77,15 +77,15 @@ var smSummaries = []struct {
 	{regexp.MustCompile(`^Todo List$`), "todo_write", nil},
 }
 
-// smCountRE is the count of results a summary ends with: ", 0 results",
+// countRE is the count of results a summary ends with: ", 0 results",
 // " • **3** results in **1** directory", " • 2 matches".
-var smCountRE = regexp.MustCompile(`(?:,| •) \**\d+\**\s+(?:results?|matches|match|files?)\b.*$`)
+var countRE = regexp.MustCompile(`(?:,| •) \**\d+\**\s+(?:results?|matches|match|files?)\b.*$`)
 
 // smSummary finds the summary of Cursor's s is: the tool's name, and
 // what its groups give of the input.
 func smSummary(s string) (name string, keys, values []string) {
-	s = smCountRE.ReplaceAllString(s, "")
-	for _, sum := range smSummaries {
+	s = countRE.ReplaceAllString(s, "")
+	for _, sum := range summaries {
 		if m := sum.re.FindStringSubmatch(s); m != nil {
 			return sum.name, sum.keys, m[1:]
 		}
@@ -93,9 +93,9 @@ func smSummary(s string) (name string, keys, values []string) {
 	return "", nil, nil
 }
 
-// smSummaryName is the tool a summary of Cursor's names, or "".
-func smSummaryName(summary string) string {
-	if name, _ := smToolUse(summary); name != "" {
+// summaryName is the tool a summary of Cursor's names, or "".
+func summaryName(summary string) string {
+	if name, _ := toolUse(summary); name != "" {
 		return name
 	}
 	name, _, _ := smSummary(summary)
@@ -126,47 +126,47 @@ type smBody struct {
 type smMode int
 
 const (
-	smNone    smMode = iota
-	smParams         // after "Parameters:", "**Input:**"
-	smResult         // after "Result:", "Output:", "**Error:**"
-	smExtra          // after "Additional data:": Cursor's state of the call
-	smChunk          // after "**Chunk n**"
-	smTodos          // after "Todo List:"
-	smToolDoc        // after "*Called tool*": the tool's description
+	none    smMode = iota
+	params         // after "Parameters:", "**Input:**"
+	result         // after "Result:", "Output:", "**Error:**"
+	extra          // after "Additional data:": Cursor's state of the call
+	chunk          // after "**Chunk n**"
+	todos          // after "Todo List:"
+	toolDoc        // after "*Called tool*": the tool's description
 )
 
-// smLabels are the lines that say what the lines after them are.
-var smLabels = map[string]smMode{
-	"Parameters:": smParams, "*Parameters*:": smParams, "**Input:**": smParams,
-	"Result:": smResult, "*Result*:": smResult, "**Result:**": smResult, "Output:": smResult, "**Error:**": smResult,
-	"Additional data:": smExtra, "Todo List:": smTodos, "Todo List": smTodos, "## Todo List": smTodos,
-	"**Agent task list:**": smTodos,
+// labels are the lines that say what the lines after them are.
+var labels = map[string]smMode{
+	"Parameters:": params, "*Parameters*:": params, "**Input:**": params,
+	"Result:": result, "*Result*:": result, "**Result:**": result, "Output:": result, "**Error:**": result,
+	"Additional data:": extra, "Todo List:": todos, "Todo List": todos, "## Todo List": todos,
+	"**Agent task list:**": todos,
 }
 
 var (
-	smCalledRE = regexp.MustCompile(`^\*Called tool\*: (.+?) - ([^:]+):?\s*(.*)$`)
-	smParamRE  = regexp.MustCompile(`^  \* ([^\s:]+): ?(.*)$`)
-	smChunkRE  = regexp.MustCompile(`^\*\*Chunk \d+\*\*$`)
-	smCountsRE = regexp.MustCompile(`^Lines added: \S+, lines removed: \S+$`)
-	smPatchRE  = regexp.MustCompile("^\\*\\*(\\w+): `(.+)`\\*\\*$")
-	smPathRE   = regexp.MustCompile("^Path: `(.+)`$")
-	smTodoRE   = regexp.MustCompile(`^[-*] \[(.)\] (.*)$`)
-	smItemRE   = regexp.MustCompile("^- ([\\w.-]+):(?: `(.*)`)?$")
-	smPairsRE  = regexp.MustCompile("^(?:[\\w-]+ `[^`]*`\\s*)+$")
-	smPairRE   = regexp.MustCompile("([\\w-]+) `([^`]*)`")
-	smArgRE    = regexp.MustCompile("^`([^`]*)`(?: in `([^`]*)`)?$")
+	calledRE = regexp.MustCompile(`^\*Called tool\*: (.+?) - ([^:]+):?\s*(.*)$`)
+	paramRE  = regexp.MustCompile(`^  \* ([^\s:]+): ?(.*)$`)
+	chunkRE  = regexp.MustCompile(`^\*\*Chunk \d+\*\*$`)
+	countsRE = regexp.MustCompile(`^Lines added: \S+, lines removed: \S+$`)
+	patchRE  = regexp.MustCompile("^\\*\\*(\\w+): `(.+)`\\*\\*$")
+	pathRE   = regexp.MustCompile("^Path: `(.+)`$")
+	todoRE   = regexp.MustCompile(`^[-*] \[(.)\] (.*)$`)
+	itemRE   = regexp.MustCompile("^- ([\\w.-]+):(?: `(.*)`)?$")
+	pairsRE  = regexp.MustCompile("^(?:[\\w-]+ `[^`]*`\\s*)+$")
+	pairRE   = regexp.MustCompile("([\\w-]+) `([^`]*)`")
+	argRE    = regexp.MustCompile("^`([^`]*)`(?: in `([^`]*)`)?$")
 )
 
-// smMains are the fields a tool's main argument fills, by kind or name.
-var smMains = map[string]string{
+// mains are the fields a tool's main argument fills, by kind or name.
+var mains = map[string]string{
 	"list_dir": "path", "list_directory": "path", "view_image": "path",
 	"shell": "command", "read": "file_path", "write": "file_path", "edit": "file_path", "search": "pattern", "web": "url",
 }
 
 // call maps a tool block to its call, and its result when it shows one.
-func (sr *smReader) call(t *smTool) []*transcript.Part {
-	kind := smToolKind(t.name, t.typ)
-	b := &smBody{kind: kind, main: ingest.FirstNonEmpty(smMains[strings.ToLower(t.name)], smMains[string(kind)], "input"), in: smArgs{}, guess: smArgs{}}
+func (sr *reader) call(t *tool) []*transcript.Part {
+	kind := toolKind(t.name, t.typ)
+	b := &smBody{kind: kind, main: ingest.FirstNonEmpty(mains[strings.ToLower(t.name)], mains[string(kind)], "input"), in: smArgs{}, guess: smArgs{}}
 	if t.escaped {
 		t.summary = html.UnescapeString(t.summary)
 	}
@@ -183,21 +183,21 @@ func (sr *smReader) call(t *smTool) []*transcript.Part {
 		name, b.kind = "mcp_"+b.server+"_"+b.tool, transcript.MCPTool
 	}
 	b.finish(sr, name)
-	c := &transcript.ToolCall{ID: smCallID(t.line), Name: ingest.FirstNonEmpty(name, "unnamed tool"), Kind: b.kind, Input: b.in.json()}
+	c := &transcript.ToolCall{ID: callID(t.line), Name: ingest.FirstNonEmpty(name, "unnamed tool"), Kind: b.kind, Input: b.in.json()}
 	if !b.result && len(b.out) == 0 {
 		return smPair(c, nil)
 	}
 	out := strings.Trim(strings.Join(b.out, "\n"), "\n")
-	isErr := b.isErr || strings.HasPrefix(out, smRejected)
+	isErr := b.isErr || strings.HasPrefix(out, rejected)
 	return smPair(c, &transcript.ToolResult{Output: out, IsError: isErr, ExitCode: ingest.ExitCode(out)})
 }
 
-// smRejected starts what Claude Code tells the model of a call the user
+// rejected starts what Claude Code tells the model of a call the user
 // refused.
-const smRejected = "The user doesn't want to proceed with this tool use."
+const rejected = "The user doesn't want to proceed with this tool use."
 
-// smCallID names a call by the line it starts on: SpecStory keeps no ids.
-func smCallID(line int) string { return fmt.Sprintf("tool-%d", line) }
+// callID names a call by the line it starts on: SpecStory keeps no ids.
+func callID(line int) string { return fmt.Sprintf("tool-%d", line) }
 
 // summary reads what a summary shows of the input: "`arg`" or
 // "`pattern` in `path`" (the CLI's), or one of Cursor's.
@@ -206,7 +206,7 @@ func (b *smBody) summary(name, s string) {
 	if s == "" {
 		return
 	}
-	if m := smArgRE.FindStringSubmatch(s); m != nil {
+	if m := argRE.FindStringSubmatch(s); m != nil {
 		b.guess.set(b.main, m[1])
 		if m[2] != "" {
 			b.guess.set("path", m[2])
@@ -231,7 +231,7 @@ func (b *smBody) summary(name, s string) {
 	// a task list's are its tasks.
 	b.input = sum != "edit_file"
 	if sum == "todo_write" {
-		b.mode = smTodos
+		b.mode = todos
 	}
 }
 
@@ -239,15 +239,15 @@ func (b *smBody) summary(name, s string) {
 func (b *smBody) line(lines []string, i int) int {
 	l := lines[i]
 	t := strings.TrimSpace(l)
-	if b.param != "" && t != "*Result*:" && !smParamRE.MatchString(l) {
+	if b.param != "" && t != "*Result*:" && !paramRE.MatchString(l) {
 		b.in[b.param] = b.in.str(b.param) + "\n" + l // a value of several lines
 		return i
 	}
-	if mode, ok := smLabels[t]; ok {
+	if mode, ok := labels[t]; ok {
 		b.label(t, mode)
 		return i
 	}
-	if open := smFenceOf(t); open != "" {
+	if open := fenceOf(t); open != "" {
 		code, end := smFence(lines, i, open)
 		b.fence(strings.TrimSpace(t[len(open):]), code)
 		return end
@@ -256,13 +256,13 @@ func (b *smBody) line(lines []string, i int) int {
 	case t == "":
 		b.blank()
 	case b.special(l, t):
-	case b.mode == smToolDoc:
+	case b.mode == toolDoc:
 		b.toolDoc = append(b.toolDoc, l)
-	case b.mode == smResult || b.input && b.mode != smParams:
+	case b.mode == result || b.input && b.mode != params:
 		b.out = append(b.out, l)
 		b.result = true
-	case b.mode == smParams && smItemRE.MatchString(t):
-		i = b.item(lines, i, smItemRE.FindStringSubmatch(t))
+	case b.mode == params && itemRE.MatchString(t):
+		i = b.item(lines, i, itemRE.FindStringSubmatch(t))
 	default:
 		b.inputLine(l, t)
 	}
@@ -284,7 +284,7 @@ func (b *smBody) label(t string, mode smMode) {
 // blank keeps a blank line inside prose.
 func (b *smBody) blank() {
 	switch {
-	case b.mode == smToolDoc:
+	case b.mode == toolDoc:
 		b.toolDoc = append(b.toolDoc, "")
 	case len(b.out) > 0:
 		b.out = append(b.out, "")
@@ -298,36 +298,36 @@ func (b *smBody) blank() {
 // path, a task. It reports whether line l was one.
 func (b *smBody) special(l, t string) bool {
 	switch {
-	case smCalledRE.MatchString(t):
-		m := smCalledRE.FindStringSubmatch(t)
-		b.server, b.tool, b.mode = m[1], m[2], smToolDoc
+	case calledRE.MatchString(t):
+		m := calledRE.FindStringSubmatch(t)
+		b.server, b.tool, b.mode = m[1], m[2], toolDoc
 		b.toolDoc = append(b.toolDoc, m[3])
-	case (b.mode == smParams || b.mode == smToolDoc) && smParamRE.MatchString(l):
-		m := smParamRE.FindStringSubmatch(l)
-		b.mode, b.param = smParams, m[1]
+	case (b.mode == params || b.mode == toolDoc) && paramRE.MatchString(l):
+		m := paramRE.FindStringSubmatch(l)
+		b.mode, b.param = params, m[1]
 		b.params = append(b.params, m[1])
 		b.in.set(m[1], m[2])
-	case smChunkRE.MatchString(t):
-		b.mode, b.input = smChunk, true
-	case smCountsRE.MatchString(t):
-	case smPatchRE.MatchString(t):
-		m := smPatchRE.FindStringSubmatch(t)
+	case chunkRE.MatchString(t):
+		b.mode, b.input = chunk, true
+	case countsRE.MatchString(t):
+	case patchRE.MatchString(t):
+		m := patchRE.FindStringSubmatch(t)
 		b.patch = append(b.patch, "*** "+m[1]+" File: "+m[2])
 		b.input = true
-	case smPathRE.MatchString(t):
-		b.in.set(ingest.FirstNonEmpty(smMains[string(b.kind)], "path"), smPathRE.FindStringSubmatch(t)[1])
+	case pathRE.MatchString(t):
+		b.in.set(ingest.FirstNonEmpty(mains[string(b.kind)], "path"), pathRE.FindStringSubmatch(t)[1])
 		b.input = true
-	case (b.mode == smTodos || b.kind == transcript.TaskTool && !b.input) && smTodoRE.MatchString(t):
-		m := smTodoRE.FindStringSubmatch(t)
-		b.todos = append(b.todos, map[string]string{"content": m[2], "status": smTodoStatus(m[1])})
+	case (b.mode == todos || b.kind == transcript.TaskTool && !b.input) && todoRE.MatchString(t):
+		m := todoRE.FindStringSubmatch(t)
+		b.todos = append(b.todos, map[string]string{"content": m[2], "status": todoStatus(m[1])})
 	default:
 		return false
 	}
 	return true
 }
 
-// smTodoStatus reads a task's box: [x] done, [-] or [⚡] under way.
-func smTodoStatus(box string) string {
+// todoStatus reads a task's box: [x] done, [-] or [⚡] under way.
+func todoStatus(box string) string {
 	switch box {
 	case "x", "X", "✓":
 		return "completed"
@@ -344,13 +344,13 @@ func (b *smBody) inputLine(l, t string) {
 	case len(t) > 2 && t[0] == '`' && t[len(t)-1] == '`' && !strings.Contains(t[1:len(t)-1], "`"):
 		b.in.set(b.main, t[1:len(t)-1])
 		b.input = true
-	case smPairsRE.MatchString(t):
-		for _, m := range smPairRE.FindAllStringSubmatch(t, -1) {
+	case pairsRE.MatchString(t):
+		for _, m := range pairRE.FindAllStringSubmatch(t, -1) {
 			b.in.set(m[1], m[2])
 		}
 		b.input = true
-	case smItemRE.MatchString(t):
-		m := smItemRE.FindStringSubmatch(t)
+	case itemRE.MatchString(t):
+		m := itemRE.FindStringSubmatch(t)
 		b.in.set(m[1], m[2])
 	default:
 		b.desc = append(b.desc, l)
@@ -377,15 +377,15 @@ func (b *smBody) item(lines []string, i int, m []string) int {
 // the tool's kind shows in one.
 func (b *smBody) fence(info, code string) {
 	switch {
-	case b.mode == smParams && info == "json" && b.in.merge(code):
-	case b.mode == smParams:
+	case b.mode == params && info == "json" && b.in.merge(code):
+	case b.mode == params:
 		b.in.set("input", code)
-	case b.mode == smExtra:
+	case b.mode == extra:
 		b.in.setJSON("additional_data", code)
-	case b.mode == smResult:
+	case b.mode == result:
 		b.out = append(b.out, code)
-	case b.mode == smChunk:
-		b.patch = append(b.patch, smDiffLines(code)...)
+	case b.mode == chunk:
+		b.patch = append(b.patch, diffLines(code)...)
 	case info == "diff" && (b.kind == transcript.EditTool || b.kind == transcript.WriteTool):
 		b.patch = append(b.patch, code)
 		b.input = true
@@ -398,7 +398,7 @@ func (b *smBody) fence(info, code string) {
 // or, once the input has been shown or in plain text, the result.
 func (b *smBody) kindFence(info, code string) {
 	switch {
-	case b.kind == transcript.ShellTool && smShellLangs[info] && b.in["command"] == nil:
+	case b.kind == transcript.ShellTool && shellLangs[info] && b.in["command"] == nil:
 		b.in.set("command", code)
 		b.input = true
 	case b.kind == transcript.WriteTool && b.in["content"] == nil:
@@ -431,9 +431,9 @@ func (b *smBody) unescape() {
 	}
 }
 
-// smDiffLines reads a chunk of Cursor's diff, whose lines have a space
+// diffLines reads a chunk of Cursor's diff, whose lines have a space
 // after their mark ("+ x"), as a unified diff's ("+x").
-func smDiffLines(code string) []string {
+func diffLines(code string) []string {
 	var out []string
 	for _, l := range strings.Split(code, "\n") {
 		switch {
@@ -451,7 +451,7 @@ func smDiffLines(code string) []string {
 // finish sets what the whole body shows: the guesses from the summary,
 // the description, the patch, the task list, and an MCP tool's
 // description the first time the session calls it.
-func (b *smBody) finish(sr *smReader, name string) {
+func (b *smBody) finish(sr *reader, name string) {
 	for k, v := range b.guess {
 		b.in.set(k, v)
 	}
