@@ -396,19 +396,8 @@ func (cf *ccFile) record(line []byte) error {
 	if err := decode(line, &rec); !ingest.IsDrift(err, "message") {
 		return err
 	}
-	switch rec.Type {
-	case "custom-title", "ai-title":
-		cf.title(&rec, rec.Type, ingest.FirstNonEmpty(rec.CustomTitle, rec.AITitle))
+	if cf.fileRecord(&rec) {
 		return nil
-	case "summary":
-		if rec.Message == nil {
-			// Older versions wrote these at the top of a file, for a leaf
-			// that may be in another session.
-			cf.leaves = append(cf.leaves, ccTitle{rec.LeafUUID, rec.Summary})
-			return nil
-		}
-		// A compaction summary written as a summary record with a message.
-		rec.Type, rec.IsCompactSummary = "user", true
 	}
 	kind := rec.Type
 	if rec.Type == "progress" && rec.Data.Type != "" {
@@ -420,26 +409,11 @@ func (cf *ccFile) record(line []byte) error {
 	}
 	cs := cf.session(&rec)
 	cs.begin(cf, &rec)
-	switch {
-	case rec.Type == "user":
-		cs.user(cf, &rec)
-	case rec.Type == "assistant":
-		cs.assistant(cf, &rec)
-	case rec.Type == "system":
-		cs.system(&rec, line)
-	case rec.Type == "attachment":
-		cs.attachment(cf, &rec)
-	case rec.Type == "queue-operation":
-		cs.queueOp(cf, &rec)
-	case skipped[rec.Type] != "":
-		cs.s.Skip(kind, skipReason(kind), 1)
-		if rec.Type == "progress" && rec.Data.AgentID != "" {
-			if rec.ParentToolUseID != "" {
-				cf.agentOf[rec.ParentToolUseID] = "agent-" + rec.Data.AgentID
-			}
-			cf.progressAgent(&rec)
-		}
-	default:
+	if read := recordReaders[rec.Type]; read != nil {
+		read(cs, cf, &rec, line)
+	} else if skipped[rec.Type] != "" {
+		cf.skip(cs, &rec, kind)
+	} else {
 		cs.add(&transcript.Message{
 			ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
 			Parts: []*transcript.Part{cf.f.Unknown("Unknown record type "+strconv.Quote(rec.Type), line)},
@@ -447,6 +421,47 @@ func (cf *ccFile) record(line []byte) error {
 	}
 	cs.end()
 	return nil
+}
+
+// recordReaders read each type of record that holds messages.
+var recordReaders = map[string]func(cs *session, cf *ccFile, rec *record, line []byte){
+	"user":            func(cs *session, cf *ccFile, rec *record, _ []byte) { cs.user(cf, rec) },
+	"assistant":       func(cs *session, cf *ccFile, rec *record, _ []byte) { cs.assistant(cf, rec) },
+	"system":          func(cs *session, _ *ccFile, rec *record, line []byte) { cs.system(rec, line) },
+	"attachment":      func(cs *session, cf *ccFile, rec *record, _ []byte) { cs.attachment(cf, rec) },
+	"queue-operation": func(cs *session, cf *ccFile, rec *record, _ []byte) { cs.queueOp(cf, rec) },
+}
+
+// fileRecord reads the records that speak of the file, not a session's
+// turn: titles and old-style summaries. A summary with a message is a
+// compaction summary, read as a user record.
+func (cf *ccFile) fileRecord(rec *record) bool {
+	switch rec.Type {
+	case "custom-title", "ai-title":
+		cf.title(rec, rec.Type, ingest.FirstNonEmpty(rec.CustomTitle, rec.AITitle))
+		return true
+	case "summary":
+		if rec.Message == nil {
+			// Older versions wrote these at the top of a file, for a leaf
+			// that may be in another session.
+			cf.leaves = append(cf.leaves, ccTitle{rec.LeafUUID, rec.Summary})
+			return true
+		}
+		rec.Type, rec.IsCompactSummary = "user", true
+	}
+	return false
+}
+
+// skip counts a record not shown; a subagent's progress record names
+// the subagent and the call that started it.
+func (cf *ccFile) skip(cs *session, rec *record, kind string) {
+	cs.s.Skip(kind, skipReason(kind), 1)
+	if rec.Type == "progress" && rec.Data.AgentID != "" {
+		if rec.ParentToolUseID != "" {
+			cf.agentOf[rec.ParentToolUseID] = "agent-" + rec.Data.AgentID
+		}
+		cf.progressAgent(rec)
+	}
 }
 
 // session returns the session a record belongs to, creating it.

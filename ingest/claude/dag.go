@@ -64,85 +64,16 @@ func project(src string) string {
 // time, each file keeping its own order (ties go to the earlier file); a
 // record repeated in several files is kept once.
 func join(parts []*transcript.Session) *transcript.Session {
-	// A subagent's own file holds all its parent's progress records repeat.
-	fromProgress := func(s *transcript.Session) bool { return s.Meta[ccFromProgress] != "" }
-	if files := slices.DeleteFunc(slices.Clone(parts), fromProgress); len(files) > 0 {
-		parts = files
-	}
+	parts = ownFiles(parts)
 	if len(parts) == 1 {
 		return parts[0]
 	}
-	starts := map[*transcript.Session]time.Time{}
-	for _, p := range parts {
-		starts[p] = start(p)
-	}
-	sort.SliceStable(parts, func(i, j int) bool {
-		a, b := starts[parts[i]], starts[parts[j]]
-		return !a.IsZero() && (b.IsZero() || a.Before(b))
-	})
-	lists := make([][]*transcript.Message, len(parts))
-	for i, p := range parts {
-		lists[i] = p.Messages()
-	}
+	sortByStart(parts)
 	s := parts[0]
-	s.Turns = nil
-	at := make([]int, len(parts))
-	last := make([]time.Time, len(parts)) // a message without a time goes with the one before it
-	seen := map[string]bool{}
-	for {
-		best, bestT := -1, time.Time{}
-		for i, l := range lists {
-			if at[i] == len(l) {
-				continue
-			}
-			t := l[at[i]].Time
-			if t.IsZero() {
-				t = last[i]
-			}
-			if best < 0 || t.Before(bestT) {
-				best, bestT = i, t
-			}
-		}
-		if best < 0 {
-			break
-		}
-		m := lists[best][at[best]]
-		at[best]++
-		last[best] = bestT
-		if m.ID != "" && seen[m.ID] {
-			continue
-		}
-		seen[m.ID] = true
-		s.Append(m)
-	}
-
-	titled := s
-	rank := func(p *transcript.Session) int {
-		if i := slices.Index(titleKinds, p.Meta["title source"]); i >= 0 {
-			return i
-		}
-		return len(titleKinds)
-	}
-	for _, p := range parts {
-		if p.Title != "" && rank(p) <= rank(titled) {
-			titled = p // the strongest kind of title, the later file among equals
-		}
-	}
+	interleave(s, parts)
+	titled := strongestTitle(parts)
 	for _, p := range parts[1:] {
-		for _, k := range p.Skipped {
-			s.Skip(k.Kind, k.Reason, k.Count)
-		}
-		s.Sources = append(append(s.Sources, p.Source), p.Sources...)
-		s.Warnings = append(s.Warnings, p.Warnings...)
-		s.CWD = cmp.Or(s.CWD, p.CWD)
-		s.Branch = cmp.Or(p.Branch, s.Branch)
-		s.AgentVersion = cmp.Or(p.AgentVersion, s.AgentVersion)
-		s.ParentID = cmp.Or(s.ParentID, p.ParentID)
-		for k, v := range p.Meta {
-			if _, ok := s.Meta[k]; !ok {
-				setMeta(s, k, v)
-			}
-		}
+		absorb(s, p)
 	}
 	if titled != s {
 		s.Title = titled.Title
@@ -151,22 +82,123 @@ func join(parts []*transcript.Session) *transcript.Session {
 	return s
 }
 
+// ownFiles drops the parts read from progress records when the
+// subagent's own file is among them: it holds all they repeat.
+func ownFiles(parts []*transcript.Session) []*transcript.Session {
+	progressOnly := func(s *transcript.Session) bool { return s.Meta[ccFromProgress] != "" }
+	if files := slices.DeleteFunc(slices.Clone(parts), progressOnly); len(files) > 0 {
+		return files
+	}
+	return parts
+}
+
+// sortByStart orders parts by their first time; parts with none go last.
+func sortByStart(parts []*transcript.Session) {
+	starts := map[*transcript.Session]time.Time{}
+	for _, p := range parts {
+		starts[p] = start(p)
+	}
+	sort.SliceStable(parts, func(i, j int) bool {
+		a, b := starts[parts[i]], starts[parts[j]]
+		return !a.IsZero() && (b.IsZero() || a.Before(b))
+	})
+}
+
+// interleave refills s with the messages of every part, earliest first.
+func interleave(s *transcript.Session, parts []*transcript.Session) {
+	m := newMerger(parts)
+	s.Turns = nil
+	seen := map[string]bool{}
+	for msg := m.next(); msg != nil; msg = m.next() {
+		if msg.ID != "" && seen[msg.ID] {
+			continue
+		}
+		seen[msg.ID] = true
+		s.Append(msg)
+	}
+}
+
+// A merger walks several lists of messages at once, by time.
+type merger struct {
+	lists [][]*transcript.Message
+	at    []int
+	last  []time.Time // a message without a time goes with the one before it
+}
+
+func newMerger(parts []*transcript.Session) *merger {
+	m := &merger{lists: make([][]*transcript.Message, len(parts)), at: make([]int, len(parts)), last: make([]time.Time, len(parts))}
+	for i, p := range parts {
+		m.lists[i] = p.Messages()
+	}
+	return m
+}
+
+// next returns the earliest message not yet taken, or nil.
+func (m *merger) next() *transcript.Message {
+	best, bestT := -1, time.Time{}
+	for i, l := range m.lists {
+		if m.at[i] == len(l) {
+			continue
+		}
+		t := l[m.at[i]].Time
+		if t.IsZero() {
+			t = m.last[i]
+		}
+		if best < 0 || t.Before(bestT) {
+			best, bestT = i, t
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	msg := m.lists[best][m.at[best]]
+	m.at[best]++
+	m.last[best] = bestT
+	return msg
+}
+
+// strongestTitle is the part with the strongest kind of title, the later
+// file among equals.
+func strongestTitle(parts []*transcript.Session) *transcript.Session {
+	rank := func(p *transcript.Session) int {
+		if i := slices.Index(titleKinds, p.Meta["title source"]); i >= 0 {
+			return i
+		}
+		return len(titleKinds)
+	}
+	titled := parts[0]
+	for _, p := range parts {
+		if p.Title != "" && rank(p) <= rank(titled) {
+			titled = p
+		}
+	}
+	return titled
+}
+
+// absorb adds what a later part of s knows to s.
+func absorb(s, p *transcript.Session) {
+	for _, k := range p.Skipped {
+		s.Skip(k.Kind, k.Reason, k.Count)
+	}
+	s.Sources = append(append(s.Sources, p.Source), p.Sources...)
+	s.Warnings = append(s.Warnings, p.Warnings...)
+	s.CWD = cmp.Or(s.CWD, p.CWD)
+	s.Branch = cmp.Or(p.Branch, s.Branch)
+	s.AgentVersion = cmp.Or(p.AgentVersion, s.AgentVersion)
+	s.ParentID = cmp.Or(s.ParentID, p.ParentID)
+	for k, v := range p.Meta {
+		if _, ok := s.Meta[k]; !ok {
+			setMeta(s, k, v)
+		}
+	}
+}
+
 // link links subagents both ways: the parent lists its children, and
 // the Task or Agent call that started one names it. The call is found by
 // the companion file's toolUseId, or was named while reading from the
 // result's agentId or a progress record's parentToolUseID.
 func link(ss, metas []*transcript.Session) {
-	l := ccLinks{byKey: map[ccKey]*transcript.Session{}, calls: map[string]*transcript.ToolCall{}}
-	for _, s := range ss {
-		if k := (ccKey{project(s.Source), s.ID}); l.byKey[k] == nil {
-			l.byKey[k] = s
-		}
-		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
-			if c := p.Call; c != nil && c.ID != "" && l.calls[c.ID] == nil {
-				l.calls[c.ID] = c
-			}
-		})
-	}
+	l := newLinks(ss)
 	for _, m := range metas {
 		l.fold(m)
 	}
@@ -187,6 +219,28 @@ func link(ss, metas []*transcript.Session) {
 			s.Project = root.ProjectName()
 		}
 	}
+	l.listChildren(ss)
+}
+
+// newLinks indexes the sessions of a group and their calls by id; the
+// first of each id wins.
+func newLinks(ss []*transcript.Session) ccLinks {
+	l := ccLinks{byKey: map[ccKey]*transcript.Session{}, calls: map[string]*transcript.ToolCall{}}
+	for _, s := range ss {
+		if k := (ccKey{project(s.Source), s.ID}); l.byKey[k] == nil {
+			l.byKey[k] = s
+		}
+		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+			if c := p.Call; c != nil && c.ID != "" && l.calls[c.ID] == nil {
+				l.calls[c.ID] = c
+			}
+		})
+	}
+	return l
+}
+
+// listChildren has each parent list its children, earliest first.
+func (l ccLinks) listChildren(ss []*transcript.Session) {
 	children := map[*transcript.Session][]*transcript.Session{}
 	for _, s := range ss {
 		if p := l.find(s, s.ParentID); p != nil && p != s && !slices.Contains(children[p], s) {

@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strconv"
@@ -181,57 +182,22 @@ func (cs *session) user(cf *ccFile, rec *record) {
 // context, reminders) that share a record with what the user typed become a
 // Meta message of their own, so the prompt stays a prompt.
 func (cs *session) userParts(cf *ccFile, rec *record, blocks []block, tur *ccStructured, meta bool) {
-	var typed, injected []*transcript.Part
-	results, injectedFirst := 0, false
+	u := userBlocks{cf: cf, tur: tur, meta: meta}
 	for _, b := range blocks {
-		var p *transcript.Part
-		switch b.Type {
-		case "text":
-			if cmd, extra, ok := command(b.Text); ok {
-				p = &transcript.Part{Kind: transcript.TextPart, Text: cmd}
-				for _, e := range extra {
-					injected = append(injected, &transcript.Part{Kind: transcript.TextPart, Text: e})
-				}
-				break
-			}
-			p = userPart(b.Text)
-			if p != nil && Tools.IsInjected(b.Text) && !meta {
-				injectedFirst = injectedFirst || len(typed) == 0
-				injected = append(injected, p)
-				continue
-			}
-		case "image":
-			p = cf.imagePart(b)
-		case "tool_result":
-			results++
-			p = &transcript.Part{Kind: transcript.ResultPart, Result: cf.toolResult(b, tur)}
-		case "document":
-			p = &transcript.Part{Kind: transcript.TextPart, Text: document(b)}
-		default:
-			p = unknownBlock(cf.f, b)
-		}
-		if p != nil {
-			typed = append(typed, p)
-		}
+		u.read(b)
 	}
 	m := &transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time, Meta: meta,
-		Sidechain: rec.IsSidechain, Parts: typed}
-	if results > 0 && results == len(typed) {
+		Sidechain: rec.IsSidechain, Parts: u.typed}
+	if u.results > 0 && u.results == len(u.typed) {
 		m.Role = transcript.Tool
-	} else if !meta && len(typed) > 0 {
+	} else if !meta && len(u.typed) > 0 {
 		cs.carry(blocks)
 	}
-	ctx := &transcript.Message{ID: rec.UUID, Role: transcript.User, Time: m.Time, Meta: true,
-		Sidechain: m.Sidechain, Parts: injected}
-	switch {
-	case len(injected) == 0:
-		ctx = nil
-	case len(typed) == 0:
+	ctx := u.context(m)
+	if len(u.typed) == 0 {
 		m = nil
-	default:
-		ctx.ID = subID(ctx.ID, "#context")
 	}
-	if injectedFirst {
+	if u.injectedFirst {
 		m, ctx = ctx, m
 	}
 	for _, x := range []*transcript.Message{m, ctx} {
@@ -239,6 +205,73 @@ func (cs *session) userParts(cf *ccFile, rec *record, blocks []block, tur *ccStr
 			cs.add(x)
 		}
 	}
+}
+
+// userBlocks sorts a user record's blocks into what the user typed (and
+// tool results) and what the harness injected.
+type userBlocks struct {
+	cf            *ccFile
+	tur           *ccStructured
+	meta          bool
+	typed         []*transcript.Part
+	injected      []*transcript.Part
+	results       int
+	injectedFirst bool
+}
+
+func (u *userBlocks) read(b block) {
+	var p *transcript.Part
+	switch b.Type {
+	case "text":
+		var taken bool
+		if p, taken = u.text(b.Text); taken {
+			return
+		}
+	case "image":
+		p = u.cf.imagePart(b)
+	case "tool_result":
+		u.results++
+		p = &transcript.Part{Kind: transcript.ResultPart, Result: u.cf.toolResult(b, u.tur)}
+	case "document":
+		p = &transcript.Part{Kind: transcript.TextPart, Text: document(b)}
+	default:
+		p = unknownBlock(u.cf.f, b)
+	}
+	if p != nil {
+		u.typed = append(u.typed, p)
+	}
+}
+
+// text reads a text block: a slash command or injected context it takes
+// itself; otherwise it returns the block's part.
+func (u *userBlocks) text(text string) (p *transcript.Part, taken bool) {
+	if cmd, extra, ok := command(text); ok {
+		u.typed = append(u.typed, &transcript.Part{Kind: transcript.TextPart, Text: cmd})
+		for _, e := range extra {
+			u.injected = append(u.injected, &transcript.Part{Kind: transcript.TextPart, Text: e})
+		}
+		return nil, true
+	}
+	p = userPart(text)
+	if p != nil && Tools.IsInjected(text) && !u.meta {
+		u.injectedFirst = u.injectedFirst || len(u.typed) == 0
+		u.injected = append(u.injected, p)
+		return nil, true
+	}
+	return p, false
+}
+
+// context is the Meta message of what was injected beside m, or nil.
+func (u *userBlocks) context(m *transcript.Message) *transcript.Message {
+	if len(u.injected) == 0 {
+		return nil
+	}
+	ctx := &transcript.Message{ID: m.ID, Role: transcript.User, Time: m.Time, Meta: true,
+		Sidechain: m.Sidechain, Parts: u.injected}
+	if len(u.typed) > 0 {
+		ctx.ID = subID(ctx.ID, "#context")
+	}
+	return ctx
 }
 
 // subID names a second message made from one record.
@@ -270,52 +303,63 @@ func (cs *session) assistant(cf *ccFile, rec *record) {
 		return
 	}
 	msg := rec.Message
-	// Claude Code writes one line per content block; the lines of one API
-	// message share its id and repeat its usage, which is counted once.
-	m := cs.byMsgID[msg.ID]
-	if m == nil || msg.ID == "" {
-		m = &transcript.Message{ID: rec.UUID, Role: transcript.Assistant, Time: rec.Timestamp.Time, Sidechain: rec.IsSidechain}
-		if msg.Model != "<synthetic>" {
-			m.Model = msg.Model
-		}
-		if msg.ID != "" {
-			cs.byMsgID[msg.ID] = m
-		}
-		cs.add(m)
-	}
+	m := cs.assistantMessage(rec)
 	if msg.Usage != nil {
 		m.Usage = transcript.Usage{Input: msg.Usage.Input, Output: msg.Usage.Output, CacheRead: msg.Usage.CacheRead, CacheWrite: msg.Usage.CacheWrite}
 	}
 	for _, b := range cf.blocks(msg.Content) {
-		switch {
-		case b.Type == "text" && rec.IsAPIError:
-			m.Parts = append(m.Parts, ingest.EventPart(transcript.ErrorEvent, b.Text, nil))
-		case b.Type == "text":
-			if strings.TrimSpace(b.Text) != "" {
-				m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: b.Text})
-			}
-		case b.Type == "thinking", b.Type == "redacted_thinking":
-			t := b.Thinking
-			if t == "" {
-				t = "(redacted thinking)"
-			}
-			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ThinkingPart, Text: t})
-		case b.Type == "tool_use", b.Type == "server_tool_use":
-			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-				ID: b.ID, Name: b.Name, Kind: Tools.Kind(b.Name), Input: ingest.Text(b.Input),
-			}})
-		case strings.HasSuffix(b.Type, "_tool_result"):
-			// Results of server tools (web search, web fetch) come back
-			// inside the assistant's own message.
-			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ResultPart, Result: cf.toolResult(b, &ccStructured{})})
-		case b.Type == "image":
-			m.Parts = append(m.Parts, cf.imagePart(b))
-		case b.Type == "fallback" && b.From != nil && b.To != nil:
-			m.Parts = append(m.Parts, ingest.EventPart("info", "Model fell back from "+b.From.Model+" to "+b.To.Model, nil))
-		default:
-			m.Parts = append(m.Parts, unknownBlock(cf.f, b))
+		if p := cf.assistantPart(rec, b); p != nil {
+			m.Parts = append(m.Parts, p)
 		}
 	}
+}
+
+// assistantMessage is the message rec's content blocks go to. Claude
+// Code writes one line per content block; the lines of one API message
+// share its id and repeat its usage, which is counted once.
+func (cs *session) assistantMessage(rec *record) *transcript.Message {
+	msg := rec.Message
+	if m := cs.byMsgID[msg.ID]; m != nil && msg.ID != "" {
+		return m
+	}
+	m := &transcript.Message{ID: rec.UUID, Role: transcript.Assistant, Time: rec.Timestamp.Time, Sidechain: rec.IsSidechain}
+	if msg.Model != "<synthetic>" {
+		m.Model = msg.Model
+	}
+	if msg.ID != "" {
+		cs.byMsgID[msg.ID] = m
+	}
+	cs.add(m)
+	return m
+}
+
+// assistantPart reads one content block of the assistant's; nil for an
+// empty text.
+func (cf *ccFile) assistantPart(rec *record, b block) *transcript.Part {
+	switch {
+	case b.Type == "text" && rec.IsAPIError:
+		return ingest.EventPart(transcript.ErrorEvent, b.Text, nil)
+	case b.Type == "text":
+		if strings.TrimSpace(b.Text) == "" {
+			return nil
+		}
+		return &transcript.Part{Kind: transcript.TextPart, Text: b.Text}
+	case b.Type == "thinking", b.Type == "redacted_thinking":
+		return &transcript.Part{Kind: transcript.ThinkingPart, Text: cmp.Or(b.Thinking, "(redacted thinking)")}
+	case b.Type == "tool_use", b.Type == "server_tool_use":
+		return &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
+			ID: b.ID, Name: b.Name, Kind: Tools.Kind(b.Name), Input: ingest.Text(b.Input),
+		}}
+	case strings.HasSuffix(b.Type, "_tool_result"):
+		// Results of server tools (web search, web fetch) come back
+		// inside the assistant's own message.
+		return &transcript.Part{Kind: transcript.ResultPart, Result: cf.toolResult(b, &ccStructured{})}
+	case b.Type == "image":
+		return cf.imagePart(b)
+	case b.Type == "fallback" && b.From != nil && b.To != nil:
+		return ingest.EventPart("info", "Model fell back from "+b.From.Model+" to "+b.To.Model, nil)
+	}
+	return unknownBlock(cf.f, b)
 }
 
 // unknownBlock keeps a content block of a type the reader does not know.
@@ -334,81 +378,111 @@ func document(b block) string {
 	return "(attached " + mt + ")"
 }
 
+// system reads a system record as an event; a local command's output
+// is the user's command's result.
 func (cs *session) system(rec *record, line []byte) {
-	var kind, desc string
-	var raw []byte
 	content := ingest.Text(rec.Content)
-	errMsg := func() string {
-		var e struct {
-			Message string `json:"message"`
-		}
-		if ingest.Unmarshal(rec.Error, &e) != nil || e.Message == "" {
-			return ingest.Text(rec.Error)
-		}
-		return e.Message
-	}
-	switch rec.Subtype {
-	case "api_error":
-		kind, desc = transcript.Retry, "API error"
-		if rec.MaxRetries > 0 {
-			desc = fmt.Sprintf("API error, retry %d of %d", rec.RetryAttempt, rec.MaxRetries)
-		}
-		if e := errMsg(); e != "" {
-			desc += ": " + e
-		}
-	case "error":
-		kind, desc = transcript.ErrorEvent, ingest.FirstNonEmpty(errMsg(), content, "Error")
-	case "compact_boundary":
-		kind = transcript.Compaction
-		desc = "Conversation compacted"
-		if md := rec.CompactMetadata; md != nil {
-			desc += fmt.Sprintf(" (%s, %d tokens before)", md.Trigger, md.PreTokens)
-		}
-	case "local_command":
+	if rec.Subtype == "local_command" {
 		if out, isErr, ok := commandOutput(content); ok {
 			cs.commandOutput(rec, out, isErr)
 			return
 		}
-		kind, desc = transcript.Command, content
-		if cmd, extra, ok := command(content); ok {
-			desc = strings.Join(append([]string{cmd}, extra...), "\n")
-		}
-	case "turn_duration":
-		kind, desc = "info", fmt.Sprintf("Turn took %.1f s", rec.DurationMs/1000)
-	case "stop_hook_summary":
-		kind, desc = "hook", fmt.Sprintf("Stop hooks ran (%d)", rec.HookCount)
-		for _, h := range rec.HookInfos {
-			desc += "\n" + h.Command
-		}
-		for _, e := range rec.HookErrors {
-			desc += "\nerror: " + ingest.Text(e)
-		}
-		if rec.PreventedContinuation {
-			desc += "\nprevented continuation: " + rec.StopReason
-		}
-	case "api_refusal":
-		kind, desc = transcript.ErrorEvent, "The API refused the request: "+ingest.FirstNonEmpty(rec.RefusalExplanation, rec.RefusalCategory, content)
-		if content != "" && !strings.Contains(desc, content) {
-			desc += " (" + content + ")"
-		}
-	case "model_refusal_fallback":
-		kind, desc = "info", fmt.Sprintf("Model %s refused; fell back to %s", rec.OriginalModel, rec.FallbackModel)
-	default:
-		// Informational records say how loud they are.
-		switch kind = rec.Level; kind {
-		case "error":
-			kind = transcript.ErrorEvent
-		case "warning":
-		default:
-			kind = "info"
-		}
-		desc = ingest.FirstNonEmpty(content, rec.Subtype, "system message")
-		if content == "" {
-			raw = line // a record of a kind not read yet: what it holds is kept
-		}
+	}
+	var raw []byte
+	kind, desc := otherSystem(rec, content)
+	if read := systemEvents[rec.Subtype]; read != nil {
+		kind, desc = read(rec, content)
+	} else if content == "" {
+		raw = line // a record of a kind not read yet: what it holds is kept
 	}
 	cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
 		Sidechain: rec.IsSidechain, Parts: []*transcript.Part{ingest.EventPart(kind, desc, raw)}})
+}
+
+// systemEvents read each subtype of system record as an event's kind and
+// text.
+var systemEvents = map[string]func(rec *record, content string) (kind, desc string){
+	"api_error": func(rec *record, _ string) (string, string) {
+		desc := "API error"
+		if rec.MaxRetries > 0 {
+			desc = fmt.Sprintf("API error, retry %d of %d", rec.RetryAttempt, rec.MaxRetries)
+		}
+		if e := systemError(rec); e != "" {
+			desc += ": " + e
+		}
+		return transcript.Retry, desc
+	},
+	"error": func(rec *record, content string) (string, string) {
+		return transcript.ErrorEvent, ingest.FirstNonEmpty(systemError(rec), content, "Error")
+	},
+	"compact_boundary": func(rec *record, _ string) (string, string) {
+		desc := "Conversation compacted"
+		if md := rec.CompactMetadata; md != nil {
+			desc += fmt.Sprintf(" (%s, %d tokens before)", md.Trigger, md.PreTokens)
+		}
+		return transcript.Compaction, desc
+	},
+	"local_command": func(_ *record, content string) (string, string) {
+		if cmd, extra, ok := command(content); ok {
+			return transcript.Command, strings.Join(append([]string{cmd}, extra...), "\n")
+		}
+		return transcript.Command, content
+	},
+	"turn_duration": func(rec *record, _ string) (string, string) {
+		return "info", fmt.Sprintf("Turn took %.1f s", rec.DurationMs/1000)
+	},
+	"stop_hook_summary": stopHooks,
+	"api_refusal": func(rec *record, content string) (string, string) {
+		desc := "The API refused the request: " + ingest.FirstNonEmpty(rec.RefusalExplanation, rec.RefusalCategory, content)
+		if content != "" && !strings.Contains(desc, content) {
+			desc += " (" + content + ")"
+		}
+		return transcript.ErrorEvent, desc
+	},
+	"model_refusal_fallback": func(rec *record, _ string) (string, string) {
+		return "info", fmt.Sprintf("Model %s refused; fell back to %s", rec.OriginalModel, rec.FallbackModel)
+	},
+}
+
+// systemError is a system record's error: its message, or the error as
+// written.
+func systemError(rec *record) string {
+	var e struct {
+		Message string `json:"message"`
+	}
+	if ingest.Unmarshal(rec.Error, &e) != nil || e.Message == "" {
+		return ingest.Text(rec.Error)
+	}
+	return e.Message
+}
+
+// stopHooks says which Stop hooks ran and what they reported.
+func stopHooks(rec *record, _ string) (string, string) {
+	desc := fmt.Sprintf("Stop hooks ran (%d)", rec.HookCount)
+	for _, h := range rec.HookInfos {
+		desc += "\n" + h.Command
+	}
+	for _, e := range rec.HookErrors {
+		desc += "\nerror: " + ingest.Text(e)
+	}
+	if rec.PreventedContinuation {
+		desc += "\nprevented continuation: " + rec.StopReason
+	}
+	return "hook", desc
+}
+
+// otherSystem reads a system record of a subtype not known: an
+// informational record says how loud it is.
+func otherSystem(rec *record, content string) (kind, desc string) {
+	switch rec.Level {
+	case "error":
+		kind = transcript.ErrorEvent
+	case "warning":
+		kind = "warning"
+	default:
+		kind = "info"
+	}
+	return kind, ingest.FirstNonEmpty(content, rec.Subtype, "system message")
 }
 
 // attachment keeps what a harness attachment gave the model or the user:
