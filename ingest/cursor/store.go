@@ -55,17 +55,48 @@ func readStore(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.
 		return nil, fmt.Errorf("cannot open the database: %w", err)
 	}
 	defer done()
-	var tables int
-	err = db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('blobs', 'meta')`).Scan(&tables)
+	if err := checkTables(ctx, db); err != nil {
+		return nil, err
+	}
+	meta, err := readMeta(ctx, f, db)
 	if err != nil {
 		return nil, err
 	}
-	if tables != 2 {
-		return nil, errors.New("not a cursor-agent store: it lacks the blobs and meta tables")
+	st, err := readBlobs(ctx, f, db)
+	if err != nil {
+		return nil, err
 	}
+	b := newBuilder(f)
+	b.storeMeta(meta)
+	st.walkRoot(f, strings.ToLower(meta.Root))
+	for _, m := range st.msgs {
+		b.blob(m, "")
+	}
+	st.rest(b)
+	if len(b.s.Turns) == 0 {
+		return nil, nil
+	}
+	b.finish()
+	return []*transcript.Session{b.s}, nil
+}
 
+// checkTables tells a cursor-agent store by its tables.
+func checkTables(ctx context.Context, db *sql.DB) error {
+	var tables int
+	err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('blobs', 'meta')`).Scan(&tables)
+	if err != nil {
+		return err
+	}
+	if tables != 2 {
+		return errors.New("not a cursor-agent store: it lacks the blobs and meta tables")
+	}
+	return nil
+}
+
+// readMeta reads meta['0'], JSON that may be hex-encoded.
+func readMeta(ctx context.Context, f *ingest.File, db *sql.DB) (cuMeta, error) {
 	var meta cuMeta
-	err = ingest.SQLiteRows(ctx, f, db, `SELECT key, value FROM meta`, func(rows *sql.Rows) error {
+	err := ingest.SQLiteRows(ctx, f, db, `SELECT key, value FROM meta`, func(rows *sql.Rows) error {
 		var key string
 		var value []byte
 		if err := rows.Scan(&key, &value); err != nil || key != "0" {
@@ -79,12 +110,13 @@ func readStore(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
+	return meta, err
+}
 
+// readBlobs reads every blob, in the order stored.
+func readBlobs(ctx context.Context, f *ingest.File, db *sql.DB) (*cuStore, error) {
 	st := &cuStore{blobs: map[string][]byte{}, onPath: map[string]bool{}, shown: map[string]bool{}}
-	err = ingest.SQLiteRows(ctx, f, db, `SELECT id, data FROM blobs`, func(rows *sql.Rows) error {
+	err := ingest.SQLiteRows(ctx, f, db, `SELECT id, data FROM blobs`, func(rows *sql.Rows) error {
 		var id string
 		var data []byte
 		if err := rows.Scan(&id, &data); err != nil {
@@ -97,13 +129,13 @@ func readStore(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.
 		st.blobs[id] = data
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
+	return st, err
+}
 
-	b := newBuilder(f)
+// storeMeta sets the session's facts from the store's meta.
+func (b *builder) storeMeta(meta cuMeta) {
 	s := b.s
-	dir := path.Dir(f.Rel)
+	dir := path.Dir(b.f.Rel)
 	s.ID = ingest.FirstNonEmpty(meta.AgentID, path.Base(dir), b.stem)
 	s.Project = path.Base(path.Dir(dir)) // the md5 of the cwd, until <user_info> names it
 	s.Title = meta.Name
@@ -112,8 +144,11 @@ func readStore(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.
 	if meta.Mode != "" {
 		s.Meta["mode"] = meta.Mode
 	}
+}
 
-	root := strings.ToLower(meta.Root)
+// walkRoot lists the messages under the root blob, saying what is
+// missing.
+func (st *cuStore) walkRoot(f *ingest.File, root string) {
 	_, ok := st.blobs[root]
 	switch {
 	case ok:
@@ -127,10 +162,11 @@ func readStore(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.
 	if st.missing > 0 {
 		f.Warn(0, "%d blobs the conversation refers to are missing", st.missing)
 	}
-	for _, m := range st.msgs {
-		b.blob(m, "")
-	}
-	// Messages no longer under the root: what the user rewound or edited.
+}
+
+// rest shows the messages no longer under the root: what the user
+// rewound or edited.
+func (st *cuStore) rest(b *builder) {
 	for _, id := range st.order {
 		if data := st.blobs[id]; !st.shown[id] && len(data) > 0 && data[0] == '{' && messageJSON(data) != nil {
 			branch := ""
@@ -140,11 +176,6 @@ func readStore(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.
 			b.blob(blob{id, data}, branch)
 		}
 	}
-	if len(s.Turns) == 0 {
-		return nil, nil
-	}
-	b.finish()
-	return []*transcript.Session{s}, nil
 }
 
 // walk lists the messages under blob id, in order.

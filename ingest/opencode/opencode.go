@@ -109,19 +109,33 @@ func sqliteCompanion(b []byte) string {
 func kindOf(h *ingest.Head) string {
 	loc, inTree := locate(h.Path)
 	rs := h.Records()
-	if h.IsArray() {
-		switch {
-		case !inTree:
-		case loc.kind == "todo" && (len(rs) == 0 || rs[0].Has("content", "status")),
-			loc.kind == "permission", loc.kind == "session_diff":
-			return loc.kind
-		}
+	switch {
+	case h.IsArray():
+		return arrayKind(loc, inTree, rs)
+	case len(rs) != 1:
 		return ""
 	}
-	if len(rs) != 1 {
-		return ""
+	if k := idKind(h, rs[0]); k != "" {
+		return k
 	}
-	r := rs[0]
+	return treeKind(loc, inTree, rs[0])
+}
+
+// arrayKind is the kind of a JSON array file of the tree: a session's
+// todos, permissions or diffs.
+func arrayKind(loc ocLoc, inTree bool, rs []ingest.Record) string {
+	switch {
+	case !inTree:
+	case loc.kind == "todo" && (len(rs) == 0 || rs[0].Has("content", "status")),
+		loc.kind == "permission", loc.kind == "session_diff":
+		return loc.kind
+	}
+	return ""
+}
+
+// idKind knows an export, a session, a message or a part by its ids,
+// wherever it lies.
+func idKind(h *ingest.Head, r ingest.Record) string {
 	switch {
 	case r["info"] == "{" && r["messages"] == "[" && bytes.Contains(h.Data, []byte(`"ses_`)):
 		return "export"
@@ -131,6 +145,13 @@ func kindOf(h *ingest.Head) string {
 		return "message"
 	case strings.HasPrefix(r["id"], "ses_") && r["time"] == "{" && r.Has("title") && (r.Has("projectID") || r.Has("directory")):
 		return "session"
+	}
+	return ""
+}
+
+// treeKind is the kind of another object file, by its place in the tree.
+func treeKind(loc ocLoc, inTree bool, r ingest.Record) string {
+	switch {
 	case !inTree:
 	case loc.kind == "project" && r.Has("id", "worktree"),
 		loc.kind == "session_share" && r.Has("url"),
@@ -530,7 +551,6 @@ func (b *builder) systemPrompt(raw json.RawMessage, m *transcript.Message) {
 // part maps one part of message m; meta says the parts are context opencode
 // added rather than what the user or the model wrote.
 func (b *builder) part(m *transcript.Message, p *ocPart, raw json.RawMessage) (parts []*transcript.Part, meta bool) {
-	one := func(p *transcript.Part) []*transcript.Part { return []*transcript.Part{p} }
 	switch p.Type {
 	case "text":
 		if strings.TrimSpace(p.Text) == "" {
@@ -538,30 +558,44 @@ func (b *builder) part(m *transcript.Message, p *ocPart, raw json.RawMessage) (p
 		}
 		meta = p.Synthetic || p.Ignored || m.Role == transcript.User && Tools.IsInjected(p.Text)
 		return one(&transcript.Part{Kind: transcript.TextPart, Text: p.Text}), meta
-	case "reasoning":
+	case "tool":
+		return b.tool(p), false
+	case "step-start", "step-finish", "snapshot":
+		return nil, false // usage is summed by message; snapshots are git trees
+	}
+	if read := partReaders[p.Type]; read != nil {
+		return read(b, p)
+	}
+	return one(b.unknown("Unknown part type "+strconv.Quote(p.Type), raw)), false
+}
+
+func one(p *transcript.Part) []*transcript.Part { return []*transcript.Part{p} }
+
+// partReaders read the other types of part; meta marks a part the
+// harness wrote.
+var partReaders = map[string]func(b *builder, p *ocPart) (parts []*transcript.Part, meta bool){
+	"reasoning": func(b *builder, p *ocPart) ([]*transcript.Part, bool) {
 		if strings.TrimSpace(p.Text) == "" {
 			b.s.Skip("reasoning (empty)", "reasoning with no text", 1)
 			return nil, false
 		}
 		return one(&transcript.Part{Kind: transcript.ThinkingPart, Text: p.Text}), false
-	case "file":
-		return one(b.file(p)), false
-	case "tool":
-		return b.tool(p), false
-	case "step-start", "step-finish", "snapshot":
-		return nil, false // usage is summed by message; snapshots are git trees
-	case "patch":
+	},
+	"file": func(b *builder, p *ocPart) ([]*transcript.Part, bool) { return one(b.file(p)), false },
+	"patch": func(_ *builder, p *ocPart) ([]*transcript.Part, bool) {
 		if len(p.Files) == 0 {
 			return nil, false
 		}
 		return one(ingest.EventPart("patch", "Changed "+strings.Join(p.Files, ", "), nil)), true
-	case "retry":
+	},
+	"retry": func(_ *builder, p *ocPart) ([]*transcript.Part, bool) {
 		desc := fmt.Sprintf("Retry %d", p.Attempt)
 		if _, msg := ocError(p.Error); msg != "" {
 			desc += " after " + msg
 		}
 		return one(ingest.EventPart(transcript.Retry, desc, nil)), false
-	case "compaction":
+	},
+	"compaction": func(_ *builder, p *ocPart) ([]*transcript.Part, bool) {
 		desc := "Conversation compacted"
 		if p.Auto {
 			desc += " automatically"
@@ -570,16 +604,17 @@ func (b *builder) part(m *transcript.Message, p *ocPart, raw json.RawMessage) (p
 			desc += " (context overflow)"
 		}
 		return one(ingest.EventPart(transcript.Compaction, desc, nil)), true
-	case "agent":
+	},
+	"agent": func(_ *builder, p *ocPart) ([]*transcript.Part, bool) {
 		return one(ingest.EventPart("agent", "@"+p.Name, nil)), false
-	case "subtask":
+	},
+	"subtask": func(_ *builder, p *ocPart) ([]*transcript.Part, bool) {
 		desc := strings.TrimSpace("Subtask for @" + p.Agent + ": " + p.Description)
 		if p.Command != "" {
 			desc += " (/" + p.Command + ")"
 		}
 		return []*transcript.Part{ingest.EventPart("subtask", desc, nil), {Kind: transcript.TextPart, Text: p.Prompt}}, false
-	}
-	return one(b.unknown("Unknown part type "+strconv.Quote(p.Type), raw)), false
+	},
 }
 
 // file maps a file part: a data: URL is decoded (an image is shown, text is
@@ -692,18 +727,7 @@ func links(s *transcript.Session) []string {
 // keeps one copy of a session read from several containers (a database and
 // an export of it), and links child sessions to their parents.
 func merge(ss []*transcript.Session) []*transcript.Session {
-	var out, pieces, wals []*transcript.Session
-	for _, s := range ss {
-		switch s.Meta[ocKindKey] {
-		case "":
-			out = append(out, s)
-		case "wal":
-			wals = append(wals, s)
-		case "shm": // SQLite's index of the -wal: nothing of the sessions
-		default:
-			pieces = append(pieces, s)
-		}
-	}
+	out, pieces, wals := sortFiles(ss)
 	out = append(out, assemble(pieces)...)
 	for _, w := range wals {
 		// A database's -wal was read with it.
@@ -713,10 +737,39 @@ func merge(ss []*transcript.Session) []*transcript.Session {
 			}
 		}
 	}
-
-	byID := map[string]*transcript.Session{}
-	kept := out[:0]
+	out, byID := dedupe(out)
 	for _, s := range out {
+		linkFamily(s, byID)
+	}
+	for _, s := range out {
+		slices.Sort(s.ChildIDs)
+	}
+	return out
+}
+
+// sortFiles parts whole sessions from pieces of the storage tree and a
+// database's -wal files.
+func sortFiles(ss []*transcript.Session) (whole, pieces, wals []*transcript.Session) {
+	for _, s := range ss {
+		switch s.Meta[ocKindKey] {
+		case "":
+			whole = append(whole, s)
+		case "wal":
+			wals = append(wals, s)
+		case "shm": // SQLite's index of the -wal: nothing of the sessions
+		default:
+			pieces = append(pieces, s)
+		}
+	}
+	return whole, pieces, wals
+}
+
+// dedupe keeps one session of each id, the fuller copy in the place of
+// the first, with the sources and warnings of all.
+func dedupe(ss []*transcript.Session) ([]*transcript.Session, map[string]*transcript.Session) {
+	byID := map[string]*transcript.Session{}
+	kept := ss[:0]
+	for _, s := range ss {
 		prev := byID[s.ID]
 		if prev == nil || s.ID == "" {
 			byID[s.ID] = s
@@ -724,29 +777,28 @@ func merge(ss []*transcript.Session) []*transcript.Session {
 			continue
 		}
 		if s.Stats().Messages > prev.Stats().Messages {
-			*prev, *s = *s, *prev // the fuller copy takes the place of the first
+			*prev, *s = *s, *prev
 		}
 		prev.Sources = append(append(prev.Sources, s.Source), s.Sources...)
 		prev.Warnings = append(prev.Warnings, s.Warnings...)
 	}
-	out = kept
-	for _, s := range out {
-		if p := byID[s.ParentID]; p != nil && p != s {
-			ingest.AddChild(p, s.ID)
+	return kept, byID
+}
+
+// linkFamily links s to its parent, and to the subagents its calls
+// started.
+func linkFamily(s *transcript.Session, byID map[string]*transcript.Session) {
+	if p := byID[s.ParentID]; p != nil && p != s {
+		ingest.AddChild(p, s.ID)
+	}
+	s.Parts(func(_ *transcript.Message, part *transcript.Part) {
+		c := part.Call
+		if c == nil || c.Subagent == "" {
+			return
 		}
-		s.Parts(func(_ *transcript.Message, part *transcript.Part) {
-			c := part.Call
-			if c == nil || c.Subagent == "" {
-				return
-			}
-			ingest.AddChild(s, c.Subagent)
-			if child := byID[c.Subagent]; child != nil && child != s && child.ParentID == "" {
-				child.ParentID = s.ID
-			}
-		})
-	}
-	for _, s := range out {
-		slices.Sort(s.ChildIDs)
-	}
-	return out
+		ingest.AddChild(s, c.Subagent)
+		if child := byID[c.Subagent]; child != nil && child != s && child.ParentID == "" {
+			child.ParentID = s.ID
+		}
+	})
 }
