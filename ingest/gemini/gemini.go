@@ -722,44 +722,9 @@ func (b *builder) message(e *entry) *transcript.Message {
 	}
 	switch rec.Type {
 	case "user":
-		m.Role = transcript.User
-		if len(content) == 0 {
-			content = rec.DisplayContent
-		}
-		m.Parts = b.parts(e.line, content)
-		results := 0
-		for _, p := range m.Parts {
-			if p.Kind == transcript.TextPart && b.injected(p.Text) {
-				m.Meta = true
-			}
-			if p.Kind == transcript.ResultPart {
-				results++
-			}
-		}
-		if results > 0 && results == len(m.Parts) {
-			m.Role = transcript.Tool
-		}
+		b.user(e, m, content)
 	case "gemini", "model":
-		m.Role, m.Model = transcript.Assistant, rec.Model
-		for _, t := range rec.Thoughts {
-			txt := t.Description
-			if t.Subject != "" {
-				txt = "**" + t.Subject + "**\n\n" + t.Description
-			}
-			if strings.TrimSpace(txt) != "" {
-				m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ThinkingPart, Text: txt})
-			}
-		}
-		for _, tc := range rec.ToolCalls {
-			b.calls[tc.ID] = true // a functionCall part repeating it is skipped
-		}
-		m.Parts = append(m.Parts, b.parts(e.line, content)...)
-		for i := range rec.ToolCalls {
-			m.Parts = append(m.Parts, b.toolCall(e.line, &rec.ToolCalls[i])...)
-		}
-		if t := rec.Tokens; t != nil {
-			m.Usage = ingest.GeminiUsage(t.Input, t.Output, t.Cached, t.Thoughts, t.Tool)
-		}
+		b.model(e, m, content)
 	case "info", "warning", "error":
 		m.Role, m.Meta = transcript.System, true
 		kind := rec.Type
@@ -775,6 +740,54 @@ func (b *builder) message(e *entry) *transcript.Message {
 		return nil
 	}
 	return m
+}
+
+// user reads a user's message: what the CLI injected is Meta, and a
+// message of tool results only is the tools'.
+func (b *builder) user(e *entry, m *transcript.Message, content json.RawMessage) {
+	m.Role = transcript.User
+	if len(content) == 0 {
+		content = e.rec.DisplayContent
+	}
+	m.Parts = b.parts(e.line, content)
+	results := 0
+	for _, p := range m.Parts {
+		if p.Kind == transcript.TextPart && b.injected(p.Text) {
+			m.Meta = true
+		}
+		if p.Kind == transcript.ResultPart {
+			results++
+		}
+	}
+	if results > 0 && results == len(m.Parts) {
+		m.Role = transcript.Tool
+	}
+}
+
+// model reads the model's message: its thoughts, its content, its tool
+// calls and its tokens.
+func (b *builder) model(e *entry, m *transcript.Message, content json.RawMessage) {
+	rec := e.rec
+	m.Role, m.Model = transcript.Assistant, rec.Model
+	for _, t := range rec.Thoughts {
+		txt := t.Description
+		if t.Subject != "" {
+			txt = "**" + t.Subject + "**\n\n" + t.Description
+		}
+		if strings.TrimSpace(txt) != "" {
+			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ThinkingPart, Text: txt})
+		}
+	}
+	for _, tc := range rec.ToolCalls {
+		b.calls[tc.ID] = true // a functionCall part repeating it is skipped
+	}
+	m.Parts = append(m.Parts, b.parts(e.line, content)...)
+	for i := range rec.ToolCalls {
+		m.Parts = append(m.Parts, b.toolCall(e.line, &rec.ToolCalls[i])...)
+	}
+	if t := rec.Tokens; t != nil {
+		m.Usage = ingest.GeminiUsage(t.Input, t.Output, t.Cached, t.Thoughts, t.Tool)
+	}
 }
 
 // injected reports whether a user's text is the CLI's: the context it
@@ -959,6 +972,22 @@ func (b *builder) toolCall(n int, tc *toolCall) []*transcript.Part {
 	call := &transcript.ToolCall{ID: tc.ID, Name: tc.Name, Kind: Tools.Kind(tc.Name), Input: ingest.Text(tc.Args), Subagent: tc.AgentID}
 	parts := []*transcript.Part{{Kind: transcript.CallPart, Call: call}}
 	r := &transcript.ToolResult{CallID: tc.ID, IsError: tc.Status == "error"}
+	r.Output = strings.Join(b.resultParts(n, tc, r), "\n")
+	if e := ingest.Text(tc.Error); e != "" {
+		r.IsError = true
+		if len(e) > len(r.Output) {
+			r.Output = e // the recorded error is the fuller message
+		}
+	}
+	display(r, tc)
+	exit(r, call.Kind)
+	b.answered[tc.ID] = true
+	return append(parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})
+}
+
+// resultParts reads the parts of a call's result into r's images and
+// returns their texts.
+func (b *builder) resultParts(n int, tc *toolCall, r *transcript.ToolResult) []string {
 	var texts []string
 	owner := tc.ID // the call the parts being read belong to
 	for _, p := range gmParts(tc.Result) {
@@ -982,22 +1011,21 @@ func (b *builder) toolCall(n int, tc *toolCall) []*transcript.Part {
 			texts = append(texts, p.Text)
 		}
 	}
-	r.Output = strings.Join(texts, "\n")
-	if e := ingest.Text(tc.Error); e != "" {
-		r.IsError = true
-		if len(e) > len(r.Output) {
-			r.Output = e // the recorded error is the fuller message
-		}
-	}
-	var display struct {
+	return texts
+}
+
+// display reads what the CLI displayed of a result: an edit's diff, or
+// the output when the result had none.
+func display(r *transcript.ToolResult, tc *toolCall) {
+	var shown struct {
 		FileDiff string `json:"fileDiff"`
 	}
 	switch ds := ingest.Text(tc.ResultDisplay); {
-	case ingest.Unmarshal(tc.ResultDisplay, &display) == nil && display.FileDiff != "" && !r.IsError:
+	case ingest.Unmarshal(tc.ResultDisplay, &shown) == nil && shown.FileDiff != "" && !r.IsError:
 		// The edit's diff, with its line numbers; the output the model
 		// saw only says "Successfully modified file".
-		if r.Patch = ingest.UnifiedHunks(display.FileDiff); r.Patch == nil || r.Output == "" {
-			r.Output = strings.TrimLeft(r.Output+"\n"+display.FileDiff, "\n")
+		if r.Patch = ingest.UnifiedHunks(shown.FileDiff); r.Patch == nil || r.Output == "" {
+			r.Output = strings.TrimLeft(r.Output+"\n"+shown.FileDiff, "\n")
 		}
 		for i := range r.Patch {
 			r.Patch[i].Path = "" // the call's file, which the diff names by its base name only
@@ -1007,9 +1035,6 @@ func (b *builder) toolCall(n int, tc *toolCall) []*transcript.Part {
 	case r.Output == "" && tc.Status != "success":
 		r.Output = "(tool call " + ingest.FirstNonEmpty(tc.Status, "without a result") + ")"
 	}
-	exit(r, call.Kind)
-	b.answered[tc.ID] = true
-	return append(parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})
 }
 
 // merge joins what several files say about one session: a legacy
