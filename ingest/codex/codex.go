@@ -489,23 +489,10 @@ func (rd *reader) meta(raw []byte, t time.Time) error {
 	id := ingest.FirstNonEmpty(m.ID, m.SessionID)
 	desc, parent, agentPath := m.source()
 	parent = ingest.FirstNonEmpty(parent, m.ParentThreadID, m.ForkedFromID)
-	cs := rd.cur
-	switch {
-	case cs == nil:
-		cs = rd.start(ingest.FirstNonEmpty(id, ingest.Stem(rd.f.Rel)))
-	case !cs.hasMeta && rd.byID[id] == nil:
-		// Records came before the first session_meta: they are this thread's.
-		if id != "" {
-			delete(rd.byID, cs.s.ID)
-			cs.s.ID = id
-			rd.byID[id] = cs
-		}
-	case rd.byID[id] != nil:
-		cs = rd.byID[id]
-	case id != "" && rd.byID[parent] != nil:
-		ingest.AddChild(rd.byID[parent].s, id)
-		cs = rd.start(id)
-	default:
+	cs := rd.metaSession(id, parent)
+	if cs == nil {
+		// History copied from another thread: the session goes on.
+		cs = rd.cur
 		if !cs.sawItem && cs.s.ParentID == "" && id != cs.s.ID {
 			cs.s.ParentID = id // a fork that predates forked_from_id
 		}
@@ -524,6 +511,40 @@ func (rd *reader) meta(raw []byte, t time.Time) error {
 	}
 	s.AgentVersion = ingest.FirstNonEmpty(m.CLIVersion, s.AgentVersion)
 	s.CWD = ingest.FirstNonEmpty(s.CWD, m.CWD)
+	metaFacts(s, &m, desc, agentPath)
+	if ins := ingest.Text(m.Instructions); first && strings.TrimSpace(ins) != "" {
+		cs.system(true, m.Timestamp.Time, &transcript.Part{Kind: transcript.TextPart, Text: ins})
+	}
+	return nil
+}
+
+// metaSession is the session a session_meta record with id speaks of:
+// the first, this thread's when records came before it, one already
+// read, or a subagent's new one. Nil when it starts a copy of another
+// thread's history.
+func (rd *reader) metaSession(id, parent string) *cxSession {
+	cs := rd.cur
+	switch {
+	case cs == nil:
+		return rd.start(ingest.FirstNonEmpty(id, ingest.Stem(rd.f.Rel)))
+	case !cs.hasMeta && rd.byID[id] == nil:
+		if id != "" {
+			delete(rd.byID, cs.s.ID)
+			cs.s.ID = id
+			rd.byID[id] = cs
+		}
+		return cs
+	case rd.byID[id] != nil:
+		return rd.byID[id]
+	case id != "" && rd.byID[parent] != nil:
+		ingest.AddChild(rd.byID[parent].s, id)
+		return rd.start(id)
+	}
+	return nil
+}
+
+// metaFacts keeps the facts a session_meta names.
+func metaFacts(s *transcript.Session, m *cxMeta, desc, agentPath string) {
 	var commit, repo string
 	if g := m.Git; g != nil {
 		s.Branch = ingest.FirstNonEmpty(g.Branch, s.Branch)
@@ -541,10 +562,6 @@ func (rd *reader) meta(raw []byte, t time.Time) error {
 			s.Meta[kv[0]] = kv[1]
 		}
 	}
-	if ins := ingest.Text(m.Instructions); first && strings.TrimSpace(ins) != "" {
-		cs.system(true, m.Timestamp.Time, &transcript.Part{Kind: transcript.TextPart, Text: ins})
-	}
-	return nil
 }
 
 // cxSession accumulates one session of a rollout.
@@ -806,69 +823,98 @@ func (cs *cxSession) item(n int, raw, line []byte, t time.Time) error {
 		return err
 	}
 	cs.sawItem = true
-	switch it.Type {
-	case "message":
-		cs.message(n, &it, t)
-	case "reasoning":
-		var content []cxContent
-		_ = ingest.Unmarshal(it.Content, &content)
-		texts := it.Summary
-		if len(texts) == 0 {
-			texts = content // raw reasoning, from models that show it
-		}
-		if len(texts) == 0 {
-			cs.skip("response_item/reasoning (encrypted)")
-		}
-		for _, c := range texts {
-			if strings.TrimSpace(c.Text) == "" || cs.twin(false, transcript.Assistant, transcript.ThinkingPart, c.Text) != nil {
-				continue
-			}
-			m := cs.assistant(t)
-			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ThinkingPart, Text: c.Text})
-			cs.remember(false, transcript.Assistant, transcript.ThinkingPart, m, c.Text)
-		}
-	case "function_call", "custom_tool_call":
-		if it.Name == "" {
-			cs.unknown("Tool call without a name", line, t)
-			return nil
-		}
-		name := it.Namespace + it.Name
-		input := ingest.Text(it.Arguments)
-		if it.Type == "custom_tool_call" {
-			input = ingest.Text(it.Input)
-		}
-		cs.call(&transcript.ToolCall{ID: it.CallID, Name: name, Kind: Tools.Kind(name), Input: input}, t)
-	case "local_shell_call":
-		cs.call(&transcript.ToolCall{ID: ingest.FirstNonEmpty(it.CallID, it.ID), Name: it.Type, Kind: transcript.ShellTool, Input: ingest.Text(it.Action)}, t)
-	case "web_search_call":
-		cs.call(&transcript.ToolCall{ID: it.ID, Name: "web_search", Kind: transcript.SearchTool, Input: ingest.Text(it.Action)}, t)
-	case "tool_search_call":
-		// A search the server ran has no call_id, and its output none either.
-		cs.toolSearch = ingest.FirstNonEmpty(it.CallID, it.ID)
-		cs.call(&transcript.ToolCall{ID: cs.toolSearch, Name: "tool_search", Kind: transcript.SearchTool, Input: ingest.Text(it.Arguments)}, t)
-	case "image_generation_call":
-		cs.call(&transcript.ToolCall{ID: it.ID, Name: "image_generation", Kind: transcript.OtherTool, Input: it.RevisedPrompt}, t)
-		r := &transcript.ToolResult{CallID: it.ID}
-		if p := cs.image(n, ingest.Text(it.Result)); p.Image != nil {
-			r.Images = []*transcript.Image{p.Image}
-		} else {
-			r.Output = p.Text
-		}
-		cs.result(r, t)
-	case "function_call_output", "custom_tool_call_output":
-		cs.result(cs.output(n, it.CallID, it.Output), t)
-	case "tool_search_output":
-		cs.result(&transcript.ToolResult{CallID: ingest.FirstNonEmpty(it.CallID, cs.toolSearch), Output: strings.Join(foundTools(it.Tools), "\n")}, t)
-	case "agent_message":
-		cs.agentMessage(it.Author, it.Recipient, cs.content(n, it.Content), t)
-	case "compaction", "context_compaction", "compaction_summary":
+	switch read := itemReaders[it.Type]; {
+	case read != nil:
+		read(cs, n, &it, line, t)
+	case it.Type == "compaction", it.Type == "context_compaction", it.Type == "compaction_summary":
 		cs.compaction("", t)
-	case "ghost_snapshot", "additional_tools":
+	case it.Type == "ghost_snapshot", it.Type == "additional_tools":
 		cs.skip("response_item/" + it.Type)
 	default:
 		cs.unknown("Unknown response item "+strconv.Quote(it.Type), line, t)
 	}
 	return nil
+}
+
+// itemReaders read each type of response item.
+var itemReaders = map[string]func(cs *cxSession, n int, it *cxItem, line []byte, t time.Time){
+	"message":          func(cs *cxSession, n int, it *cxItem, _ []byte, t time.Time) { cs.message(n, it, t) },
+	"reasoning":        func(cs *cxSession, _ int, it *cxItem, _ []byte, t time.Time) { cs.reasoning(it, t) },
+	"function_call":    (*cxSession).functionCall,
+	"custom_tool_call": (*cxSession).functionCall,
+	"local_shell_call": func(cs *cxSession, _ int, it *cxItem, _ []byte, t time.Time) {
+		cs.call(&transcript.ToolCall{ID: ingest.FirstNonEmpty(it.CallID, it.ID), Name: it.Type, Kind: transcript.ShellTool, Input: ingest.Text(it.Action)}, t)
+	},
+	"web_search_call": func(cs *cxSession, _ int, it *cxItem, _ []byte, t time.Time) {
+		cs.call(&transcript.ToolCall{ID: it.ID, Name: "web_search", Kind: transcript.SearchTool, Input: ingest.Text(it.Action)}, t)
+	},
+	"tool_search_call": func(cs *cxSession, _ int, it *cxItem, _ []byte, t time.Time) {
+		// A search the server ran has no call_id, and its output none either.
+		cs.toolSearch = ingest.FirstNonEmpty(it.CallID, it.ID)
+		cs.call(&transcript.ToolCall{ID: cs.toolSearch, Name: "tool_search", Kind: transcript.SearchTool, Input: ingest.Text(it.Arguments)}, t)
+	},
+	"image_generation_call": func(cs *cxSession, n int, it *cxItem, _ []byte, t time.Time) { cs.imageGeneration(n, it, t) },
+	"function_call_output": func(cs *cxSession, n int, it *cxItem, _ []byte, t time.Time) {
+		cs.result(cs.output(n, it.CallID, it.Output), t)
+	},
+	"custom_tool_call_output": func(cs *cxSession, n int, it *cxItem, _ []byte, t time.Time) {
+		cs.result(cs.output(n, it.CallID, it.Output), t)
+	},
+	"tool_search_output": func(cs *cxSession, _ int, it *cxItem, _ []byte, t time.Time) {
+		cs.result(&transcript.ToolResult{CallID: ingest.FirstNonEmpty(it.CallID, cs.toolSearch), Output: strings.Join(foundTools(it.Tools), "\n")}, t)
+	},
+	"agent_message": func(cs *cxSession, n int, it *cxItem, _ []byte, t time.Time) {
+		cs.agentMessage(it.Author, it.Recipient, cs.content(n, it.Content), t)
+	},
+}
+
+// reasoning reads a reasoning item: its summary, or the raw reasoning of
+// models that show it; an encrypted one is counted.
+func (cs *cxSession) reasoning(it *cxItem, t time.Time) {
+	var content []cxContent
+	_ = ingest.Unmarshal(it.Content, &content)
+	texts := it.Summary
+	if len(texts) == 0 {
+		texts = content
+	}
+	if len(texts) == 0 {
+		cs.skip("response_item/reasoning (encrypted)")
+	}
+	for _, c := range texts {
+		if strings.TrimSpace(c.Text) == "" || cs.twin(false, transcript.Assistant, transcript.ThinkingPart, c.Text) != nil {
+			continue
+		}
+		m := cs.assistant(t)
+		m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ThinkingPart, Text: c.Text})
+		cs.remember(false, transcript.Assistant, transcript.ThinkingPart, m, c.Text)
+	}
+}
+
+// functionCall reads a function or custom tool call.
+func (cs *cxSession) functionCall(_ int, it *cxItem, line []byte, t time.Time) {
+	if it.Name == "" {
+		cs.unknown("Tool call without a name", line, t)
+		return
+	}
+	name := it.Namespace + it.Name
+	input := ingest.Text(it.Arguments)
+	if it.Type == "custom_tool_call" {
+		input = ingest.Text(it.Input)
+	}
+	cs.call(&transcript.ToolCall{ID: it.CallID, Name: name, Kind: Tools.Kind(name), Input: input}, t)
+}
+
+// imageGeneration reads an image the model generated, as a call and its
+// result.
+func (cs *cxSession) imageGeneration(n int, it *cxItem, t time.Time) {
+	cs.call(&transcript.ToolCall{ID: it.ID, Name: "image_generation", Kind: transcript.OtherTool, Input: it.RevisedPrompt}, t)
+	r := &transcript.ToolResult{CallID: it.ID}
+	if p := cs.image(n, ingest.Text(it.Result)); p.Image != nil {
+		r.Images = []*transcript.Image{p.Image}
+	} else {
+		r.Output = p.Text
+	}
+	cs.result(r, t)
 }
 
 // message reads a message item. The harness puts its context (AGENTS.md,
