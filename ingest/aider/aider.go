@@ -141,27 +141,42 @@ func (a *reader) line(n int, b []byte) {
 		a.enter(user, n)
 		a.block = append(a.block, strings.TrimRight(strings.TrimPrefix(strings.TrimPrefix(s, "####"), " "), " "))
 	case strings.HasPrefix(s, ">") && (len(s) == 1 || s[1] == ' ') && a.ends(hard):
-		a.enter(tool, n)
-		t := strings.TrimRight(strings.TrimPrefix(s[1:], " "), " ")
-		a.block = append(a.block, t)
-		if !hard && t != "" {
-			a.mode = cont
-		}
+		a.toolLine(n, s, hard)
 	case blank:
-		switch a.mode {
-		case assistant:
-			a.block = append(a.block, "")
-		case user:
-			a.flush()
-		}
+		a.blankLine()
 	default:
-		if a.mode != assistant {
-			a.enter(assistant, n)
-		}
-		a.block = append(a.block, s)
-		a.fence = ingest.FenceState(a.fence, strings.TrimSpace(s))
+		a.responseLine(n, s)
 	}
 	a.prevBlank = blank
+}
+
+// toolLine reads a "> " line: what aider itself printed.
+func (a *reader) toolLine(n int, s string, hard bool) {
+	a.enter(tool, n)
+	t := strings.TrimRight(strings.TrimPrefix(s[1:], " "), " ")
+	a.block = append(a.block, t)
+	if !hard && t != "" {
+		a.mode = cont
+	}
+}
+
+// blankLine keeps a blank line of a response; it ends a user's message.
+func (a *reader) blankLine() {
+	switch a.mode {
+	case assistant:
+		a.block = append(a.block, "")
+	case user:
+		a.flush()
+	}
+}
+
+// responseLine reads a line of the model's response, minding fences.
+func (a *reader) responseLine(n int, s string) {
+	if a.mode != assistant {
+		a.enter(assistant, n)
+	}
+	a.block = append(a.block, s)
+	a.fence = ingest.FenceState(a.fence, strings.TrimSpace(s))
 }
 
 // ends reports whether a "#### " or "> " line ends the response being read,

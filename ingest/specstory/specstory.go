@@ -113,55 +113,11 @@ type ssReader struct {
 
 func readSpecStory(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
 	sr := &ssReader{f: f, s: &transcript.Session{Meta: map[string]string{}}, hinted: map[string]bool{}}
-	s := sr.s
 	seen := map[string]bool{}
 	d := ingest.NewJSONDoc(f, r, 1)
 	isObject, err := d.Object("the document", func(key string, line int) error {
 		seen[key] = true
-		str := func(dst *string) error { return d.Value(key, line, dst) }
-		var v string
-		switch key {
-		case "schemaVersion":
-			var raw json.RawMessage
-			if err := d.Value(key, line, &raw); err != nil {
-				return err
-			}
-			sr.checkVersion(line, raw)
-		case "provider":
-			return sr.provider(d, line)
-		case "sessionId":
-			return str(&s.ID)
-		case "createdAt", "updatedAt":
-			if err := str(&v); err != nil {
-				return err
-			}
-			if t := sr.time(key, line, v); key == "createdAt" {
-				s.Started = t
-			} else {
-				s.Ended = t
-			}
-		case "title": // newer SpecStory: the agent's own title for the session
-			return str(&s.Title)
-		case "slug":
-			if err := str(&v); err != nil {
-				return err
-			}
-			s.Meta["slug"] = v
-		case "workspaceRoot":
-			return str(&s.CWD)
-		case "exchanges":
-			return d.Array(key, func(i, line int, raw json.RawMessage) error {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				sr.exchange(fmt.Sprintf("exchanges[%d]", i), line, raw)
-				return nil
-			})
-		default:
-			s.Skip(key, "a field SessionData 1.0 does not define", 1)
-			return d.Skip()
-		}
-		return nil
+		return sr.field(ctx, d, key, line)
 	})
 	complete, err := d.End(ctx, err)
 	if err != nil {
@@ -173,9 +129,65 @@ func readSpecStory(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcr
 		}
 	}
 	if len(sr.hints) > 0 {
-		s.Meta["path hints"] = strings.Join(sr.hints, ", ")
+		sr.s.Meta["path hints"] = strings.Join(sr.hints, ", ")
 	}
-	return ingest.Snapshot(f, s), nil
+	return ingest.Snapshot(f, sr.s), nil
+}
+
+// field reads one field of the document.
+func (sr *ssReader) field(ctx context.Context, d *ingest.JSONDoc, key string, line int) error {
+	s := sr.s
+	str := func(dst *string) error { return d.Value(key, line, dst) }
+	switch key {
+	case "schemaVersion":
+		var raw json.RawMessage
+		if err := d.Value(key, line, &raw); err != nil {
+			return err
+		}
+		sr.checkVersion(line, raw)
+		return nil
+	case "provider":
+		return sr.provider(d, line)
+	case "sessionId":
+		return str(&s.ID)
+	case "createdAt", "updatedAt":
+		return sr.times(d, key, line)
+	case "title": // newer SpecStory: the agent's own title for the session
+		return str(&s.Title)
+	case "slug":
+		var v string
+		if err := str(&v); err != nil {
+			return err
+		}
+		s.Meta["slug"] = v
+		return nil
+	case "workspaceRoot":
+		return str(&s.CWD)
+	case "exchanges":
+		return d.Array(key, func(i, line int, raw json.RawMessage) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			sr.exchange(fmt.Sprintf("exchanges[%d]", i), line, raw)
+			return nil
+		})
+	}
+	s.Skip(key, "a field SessionData 1.0 does not define", 1)
+	return d.Skip()
+}
+
+// times reads createdAt as the start and updatedAt as the end.
+func (sr *ssReader) times(d *ingest.JSONDoc, key string, line int) error {
+	var v string
+	if err := d.Value(key, line, &v); err != nil {
+		return err
+	}
+	if t := sr.time(key, line, v); key == "createdAt" {
+		sr.s.Started = t
+	} else {
+		sr.s.Ended = t
+	}
+	return nil
 }
 
 // checkVersion warns about a schemaVersion other than 1.0; SpecStory itself
