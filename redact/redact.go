@@ -270,8 +270,40 @@ type field struct {
 // they hold when withHolds is set, and a func that stores the metadata
 // values back in their map. Once done with them, release the fields.
 func sessionFields(s *transcript.Session, withHolds bool) (_ []field, done func()) {
-	fields := fieldLists.Get().(*fieldList)
-	add := fields.add
+	c := &collector{fields: fieldLists.Get().(*fieldList), seen: map[*transcript.ToolResult]bool{}}
+	done = c.session(s)
+	if withHolds {
+		c.holds(s)
+	}
+	for _, t := range s.Turns {
+		for _, m := range t.Messages {
+			c.n++
+			c.fields.add(&m.Model, 0, c.n, "model")
+			for _, p := range m.Parts {
+				c.part(p)
+			}
+		}
+	}
+	return *c.fields, done
+}
+
+// A collector lists the fields of one session, in order.
+type collector struct {
+	fields *fieldList
+	// What each call's input and output hold, the output by its result
+	// and by its id (a result may not be paired yet).
+	ins      map[*transcript.ToolCall]holds
+	outs     map[*transcript.ToolResult]holds
+	byID     map[string]holds
+	seen     map[*transcript.ToolResult]bool
+	n        int   // the message's number
+	shellOut holds // what the last command the user ran in the prompt prints
+}
+
+// session adds the session's own fields; done stores the metadata
+// values back in their map.
+func (c *collector) session(s *transcript.Session) (done func()) {
+	add := c.fields.add
 	add(&s.Title, 0, 0, "title")
 	add(&s.Project, 0, 0, "project")
 	add(&s.CWD, 0, 0, "directory")
@@ -287,11 +319,6 @@ func sessionFields(s *transcript.Session, withHolds bool) (_ []field, done func(
 		meta[i] = s.Meta[k]
 		add(&meta[i], 0, 0, "metadata")
 	}
-	done = func() {
-		for i, k := range keys {
-			s.Meta[k] = meta[i]
-		}
-	}
 	for i := range s.Warnings {
 		add(&s.Warnings[i], 0, 0, "warning")
 	}
@@ -299,83 +326,94 @@ func sessionFields(s *transcript.Session, withHolds bool) (_ []field, done func(
 		add(&s.Skipped[i].Kind, 0, 0, "skipped")
 		add(&s.Skipped[i].Reason, 0, 0, "skipped")
 	}
-	// What each call's output holds, by its result and by its id (a
-	// result may not be paired yet).
-	outs, byID := map[*transcript.ToolResult]holds{}, map[string]holds{}
-	ins := map[*transcript.ToolCall]holds{}
-	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
-		if c := p.Call; c != nil && withHolds {
-			in, out := callHolds(c.Kind, c.Input)
-			ins[c] = in
-			if c.Result != nil {
-				outs[c.Result] = out
-			}
-			if c.ID != "" {
-				byID[c.ID] |= out
-			}
+	return func() {
+		for i, k := range keys {
+			s.Meta[k] = meta[i]
 		}
-	})
-	seen := map[*transcript.ToolResult]bool{}
-	n := 0 // the message's number
-	result := func(res *transcript.ToolResult) {
-		if res == nil || seen[res] {
+	}
+}
+
+// holds works out what each call's input and output hold.
+func (c *collector) holds(s *transcript.Session) {
+	c.ins, c.outs, c.byID = map[*transcript.ToolCall]holds{}, map[*transcript.ToolResult]holds{}, map[string]holds{}
+	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+		call := p.Call
+		if call == nil {
 			return
 		}
-		seen[res] = true
-		add(&res.CallID, 0, n, "tool call id")
-		h, ok := outs[res]
-		if !ok {
-			h = byID[res.CallID]
+		in, out := callHolds(call.Kind, call.Input)
+		c.ins[call] = in
+		if call.Result != nil {
+			c.outs[call.Result] = out
 		}
-		add(&res.Output, h, n, "tool output")
-		for i := range res.Patch {
-			hk := &res.Patch[i]
-			add(&hk.Path, 0, n, "tool output")
-			add(&hk.Heading, h, n, "tool output")
-			for j := range hk.Lines {
-				add(&hk.Lines[j], h, n, "tool output")
-			}
+		if call.ID != "" {
+			c.byID[call.ID] |= out
 		}
-		for _, img := range res.Images {
-			add(&img.URL, 0, n, "image")
+	})
+}
+
+// part adds the fields of one part of message c.n.
+func (c *collector) part(p *transcript.Part) {
+	add, n := c.fields.add, c.n
+	add(&p.Text, c.textHolds(p), n, string(p.Kind))
+	add(&p.Name, 0, n, "name")
+	add(&p.Lang, 0, n, "language")
+	if call := p.Call; call != nil {
+		add(&call.ID, 0, n, "tool call id") // some readers make it of the name
+		add(&call.Name, 0, n, "tool name")
+		add(&call.Input, c.ins[call], n, "tool input")
+		c.result(call.Result)
+	}
+	c.result(p.Result)
+	if p.Event != nil {
+		add(&p.Event.Kind, 0, n, "event")
+		add(&p.Event.Raw, 0, n, "event")
+	}
+	if p.Image != nil {
+		add(&p.Image.URL, 0, n, "image")
+	}
+}
+
+// textHolds is what a text part holds: a command the user ran in the
+// prompt, and what it printed.
+func (c *collector) textHolds(p *transcript.Part) holds {
+	var h holds
+	if p.Kind != transcript.TextPart {
+		return h
+	}
+	if cmd, ok := between(p.Text, "<bash-input>", "</bash-input>"); ok {
+		h, c.shellOut = command, commandHolds(cmd)
+	}
+	if strings.Contains(p.Text, "<bash-stdout>") {
+		h |= c.shellOut
+	}
+	return h
+}
+
+// result adds the fields of a call's result, once.
+func (c *collector) result(res *transcript.ToolResult) {
+	if res == nil || c.seen[res] {
+		return
+	}
+	c.seen[res] = true
+	add, n := c.fields.add, c.n
+	add(&res.CallID, 0, n, "tool call id")
+	h, ok := c.outs[res]
+	if !ok {
+		h = c.byID[res.CallID]
+	}
+	add(&res.Output, h, n, "tool output")
+	for i := range res.Patch {
+		hk := &res.Patch[i]
+		add(&hk.Path, 0, n, "tool output")
+		add(&hk.Heading, h, n, "tool output")
+		for j := range hk.Lines {
+			add(&hk.Lines[j], h, n, "tool output")
 		}
 	}
-	var shellOut holds // what the last command the user ran in the prompt prints
-	for _, t := range s.Turns {
-		for _, m := range t.Messages {
-			n++
-			add(&m.Model, 0, n, "model")
-			for _, p := range m.Parts {
-				var h holds
-				if p.Kind == transcript.TextPart {
-					if c, ok := between(p.Text, "<bash-input>", "</bash-input>"); ok {
-						h, shellOut = command, commandHolds(c)
-					}
-					if strings.Contains(p.Text, "<bash-stdout>") {
-						h |= shellOut
-					}
-				}
-				add(&p.Text, h, n, string(p.Kind))
-				add(&p.Name, 0, n, "name")
-				add(&p.Lang, 0, n, "language")
-				if c := p.Call; c != nil {
-					add(&c.ID, 0, n, "tool call id") // some readers make it of the name
-					add(&c.Name, 0, n, "tool name")
-					add(&c.Input, ins[c], n, "tool input")
-					result(c.Result)
-				}
-				result(p.Result)
-				if p.Event != nil {
-					add(&p.Event.Kind, 0, n, "event")
-					add(&p.Event.Raw, 0, n, "event")
-				}
-				if p.Image != nil {
-					add(&p.Image.URL, 0, n, "image")
-				}
-			}
-		}
+	for _, img := range res.Images {
+		add(&img.URL, 0, n, "image")
 	}
-	return *fields, done
 }
 
 type fieldList []field

@@ -131,38 +131,8 @@ func (s sgr) apply(p string) sgr {
 	ps := strings.Split(strings.ReplaceAll(p, ":", ";"), ";")
 	for i := 0; i < len(ps); i++ {
 		n, err := strconv.Atoi(ps[i])
-		if err != nil {
-			continue
-		}
 		switch {
-		case n == 0:
-			s = sgr{}
-		case n == 1:
-			s.bold = true
-		case n == 2:
-			s.dim = true
-		case n == 3:
-			s.italic = true
-		case n == 4:
-			s.underln = true
-		case n == 22:
-			s.bold, s.dim = false, false
-		case n == 23:
-			s.italic = false
-		case n == 24:
-			s.underln = false
-		case n >= 30 && n <= 37:
-			s.fg = n - 30 + 1
-		case n >= 90 && n <= 97:
-			s.fg = n - 90 + 8 + 1
-		case n == 39:
-			s.fg = 0
-		case n >= 40 && n <= 47:
-			s.bg = n - 40 + 1
-		case n >= 100 && n <= 107:
-			s.bg = n - 100 + 8 + 1
-		case n == 49:
-			s.bg = 0
+		case err != nil:
 		case n == 38 || n == 48:
 			c, used := extendedColour(ps[i+1:])
 			i += used
@@ -171,9 +141,42 @@ func (s sgr) apply(p string) sgr {
 			} else {
 				s.bg = c
 			}
+		case sgrAttrs[n] != nil:
+			sgrAttrs[n](&s)
+		default:
+			s.colour(n)
 		}
 	}
 	return s
+}
+
+// sgrAttrs set or reset the attributes of SGR parameters.
+var sgrAttrs = map[int]func(*sgr){
+	0:  func(s *sgr) { *s = sgr{} },
+	1:  func(s *sgr) { s.bold = true },
+	2:  func(s *sgr) { s.dim = true },
+	3:  func(s *sgr) { s.italic = true },
+	4:  func(s *sgr) { s.underln = true },
+	22: func(s *sgr) { s.bold, s.dim = false, false },
+	23: func(s *sgr) { s.italic = false },
+	24: func(s *sgr) { s.underln = false },
+	39: func(s *sgr) { s.fg = 0 },
+	49: func(s *sgr) { s.bg = 0 },
+}
+
+// colour sets the basic colour of SGR parameter n, if it names one: the
+// 16 colours are numbered from 1, 0 being the default.
+func (s *sgr) colour(n int) {
+	switch {
+	case n >= 30 && n <= 37:
+		s.fg = n - 30 + 1
+	case n >= 90 && n <= 97:
+		s.fg = n - 90 + 8 + 1
+	case n >= 40 && n <= 47:
+		s.bg = n - 40 + 1
+	case n >= 100 && n <= 107:
+		s.bg = n - 100 + 8 + 1
+	}
 }
 
 // extendedColour reads a 256-colour (5;n) or true-colour (2;r;g;b)
