@@ -71,34 +71,45 @@ func element(t html.Token, page bool) error {
 		return fmt.Errorf("element not allowed")
 	}
 	for _, a := range t.Attr {
-		k := strings.ToLower(a.Key)
-		switch {
-		case strings.HasPrefix(k, "on"):
-			return fmt.Errorf("event handler %s", a.Key)
-		case k == "style":
-			return fmt.Errorf("style attribute")
-		case k == "srcdoc":
-			return fmt.Errorf("srcdoc attribute")
-		case urlAttrs[k]:
-			if !safeURL(a.Val, t.Data == "img" && k == "src") {
-				return fmt.Errorf("%s=%q", a.Key, a.Val)
-			}
-		case k == "content" && t.Data == "meta":
-			if v := strings.ToLower(a.Val); strings.Contains(v, "url=") {
-				return fmt.Errorf("meta refresh %q", a.Val)
-			}
+		if err := attr(t.Data, a); err != nil {
+			return err
 		}
 	}
 	if t.Data == "script" {
-		src := ""
-		for _, a := range t.Attr {
-			if a.Key == "src" {
-				src = a.Val
-			}
+		return scriptSource(t)
+	}
+	return nil
+}
+
+// attr checks an attribute of an element: no handler, style or srcdoc,
+// URLs of safe schemes, no meta refresh.
+func attr(elem string, a html.Attribute) error {
+	k := strings.ToLower(a.Key)
+	switch {
+	case strings.HasPrefix(k, "on"):
+		return fmt.Errorf("event handler %s", a.Key)
+	case k == "style":
+		return fmt.Errorf("style attribute")
+	case k == "srcdoc":
+		return fmt.Errorf("srcdoc attribute")
+	case urlAttrs[k] && !safeURL(a.Val, elem == "img" && k == "src"):
+		return fmt.Errorf("%s=%q", a.Key, a.Val)
+	case k == "content" && elem == "meta" && strings.Contains(strings.ToLower(a.Val), "url="):
+		return fmt.Errorf("meta refresh %q", a.Val)
+	}
+	return nil
+}
+
+// scriptSource checks that a script comes from the site.
+func scriptSource(t html.Token) error {
+	src := ""
+	for _, a := range t.Attr {
+		if a.Key == "src" {
+			src = a.Val
 		}
-		if src == "" || scheme(src) != "" || strings.HasPrefix(src, "//") {
-			return fmt.Errorf("script not from the site: src=%q", src)
-		}
+	}
+	if src == "" || scheme(src) != "" || strings.HasPrefix(src, "//") {
+		return fmt.Errorf("script not from the site: src=%q", src)
 	}
 	return nil
 }
