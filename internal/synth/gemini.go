@@ -294,44 +294,48 @@ func (gw *geminiWriter) args(c *call, abs string) {
 // output is the tool's response to the model and, for file changes, a
 // writer of the diff the CLI displays.
 func (gw *geminiWriter) output(c *call, abs string) (string, func()) {
-	g, j := gw.g, &gw.j
+	if msg, failed := geminiFailure(c, abs); failed {
+		return msg, nil
+	}
+	if out := geminiOutputs[c.kind]; out != nil {
+		return out(gw, c, abs)
+	}
+	return c.output, nil
+}
+
+// geminiFailure is what the CLI says of a call that failed or was
+// rejected.
+func geminiFailure(c *call, abs string) (string, bool) {
 	switch {
 	case c.rejected:
-		return "User cancelled the tool call.", nil
-	case c.isError && c.kind == bashTool:
-		return "Command exited with code " + itoa(c.exit) + ": " + joinOut(c.output, c.stderr), nil
-	case c.isError && c.kind == editTool:
-		return "Failed to edit, 0 occurrences found for old_string in " + abs + ". No edits made. The exact text in old_string was not found.", nil
-	case c.isError && c.kind == readTool:
-		return "File not found: " + abs, nil
-	case c.isError:
-		return c.errText, nil
+		return "User cancelled the tool call.", true
+	case !c.isError:
+		return "", false
+	case c.kind == bashTool:
+		return "Command exited with code " + itoa(c.exit) + ": " + joinOut(c.output, c.stderr), true
+	case c.kind == editTool:
+		return "Failed to edit, 0 occurrences found for old_string in " + abs + ". No edits made. The exact text in old_string was not found.", true
+	case c.kind == readTool:
+		return "File not found: " + abs, true
 	}
-	switch c.kind {
-	case bashTool:
-		return "Output: " + cmpOr(joinOut(c.output, c.stderr), "(empty)") + "\nProcess Group PGID: " + itoa(1000+g.r.IntN(60000)), nil
-	case readTool:
+	return c.errText, true
+}
+
+// geminiOutputs write what each kind of tool returns; the func, if any,
+// writes the result's display.
+var geminiOutputs = map[toolKind]func(gw *geminiWriter, c *call, abs string) (string, func()){
+	bashTool: func(gw *geminiWriter, c *call, _ string) (string, func()) {
+		return "Output: " + cmpOr(joinOut(c.output, c.stderr), "(empty)") + "\nProcess Group PGID: " + itoa(1000+gw.g.r.IntN(60000)), nil
+	},
+	readTool: func(_ *geminiWriter, c *call, _ string) (string, func()) {
 		if c.image != nil {
 			return "Binary content provided (1 item(s)).", nil
 		}
 		return c.content, nil
-	case editTool, writeTool:
-		before, after := c.content, c.edited()
-		msg := "Successfully modified file: " + abs + " (1 replacements)."
-		if c.kind == writeTool {
-			before, after = "", c.content
-			msg = "Successfully created and wrote to new file: " + abs + "."
-		}
-		name := c.path[strings.LastIndexByte(c.path, '/')+1:]
-		return msg, func() {
-			j.open('{')
-			j.ks("fileDiff", "Index: "+name+"\n===================================================================\n--- "+name+"\tCurrent\n+++ "+name+"\tProposed\n"+unified(c))
-			j.ks("fileName", name)
-			j.ks("originalContent", before)
-			j.ks("newContent", after)
-			j.close('}')
-		}
-	case grepTool:
+	},
+	editTool:  (*geminiWriter).fileChange,
+	writeTool: (*geminiWriter).fileChange,
+	grepTool: func(_ *geminiWriter, c *call, _ string) (string, func()) {
 		if len(c.files) == 0 {
 			return "No matches found for pattern \"" + c.pattern + "\" in the workspace directory.", nil
 		}
@@ -344,28 +348,50 @@ func (gw *geminiWriter) output(c *call, abs string) (string, func()) {
 			}
 		}
 		return string(append(b, "\n---"...)), nil
-	case globTool:
-		b := ap(nil, "Found ", itoa(len(c.files)), " file(s) matching \"", c.pattern, "\" within ", g.proj.path, ", sorted by modification time (newest first):")
+	},
+	globTool: func(gw *geminiWriter, c *call, _ string) (string, func()) {
+		b := ap(nil, "Found ", itoa(len(c.files)), " file(s) matching \"", c.pattern, "\" within ", gw.g.proj.path, ", sorted by modification time (newest first):")
 		for _, f := range c.files {
-			b = ap(b, "\n", g.proj.abs(f))
+			b = ap(b, "\n", gw.g.proj.abs(f))
 		}
 		return string(b), nil
-	case searchTool:
+	},
+	searchTool: func(_ *geminiWriter, c *call, _ string) (string, func()) {
 		b := ap(nil, "Web search results for \"", c.query, "\":\n\n", c.output, "\n\nSources:")
 		for i, l := range c.links {
 			b = ap(b, "\n[", itoa(i+1), "] ", l[0], " (", l[1], ")")
 		}
 		return string(b), nil
-	case todoTool:
+	},
+	todoTool: func(_ *geminiWriter, c *call, _ string) (string, func()) {
 		b := ap(nil, "Successfully updated the todo list. The current list is now:")
 		for i, t := range c.newTodos {
 			b = ap(b, "\n", itoa(i+1), ". [", t.status, "] ", t.content)
 		}
 		return string(b), nil
-	case askTool:
-		return "User answered: " + c.answer, nil
+	},
+	askTool: func(_ *geminiWriter, c *call, _ string) (string, func()) { return "User answered: " + c.answer, nil },
+}
+
+// fileChange is an edit's or a write's message, and the display of its
+// diff and its file before and after.
+func (gw *geminiWriter) fileChange(c *call, abs string) (string, func()) {
+	j := &gw.j
+	before, after := c.content, c.edited()
+	msg := "Successfully modified file: " + abs + " (1 replacements)."
+	if c.kind == writeTool {
+		before, after = "", c.content
+		msg = "Successfully created and wrote to new file: " + abs + "."
 	}
-	return c.output, nil
+	name := c.path[strings.LastIndexByte(c.path, '/')+1:]
+	return msg, func() {
+		j.open('{')
+		j.ks("fileDiff", "Index: "+name+"\n===================================================================\n--- "+name+"\tCurrent\n+++ "+name+"\tProposed\n"+unified(c))
+		j.ks("fileName", name)
+		j.ks("originalContent", before)
+		j.ks("newContent", after)
+		j.close('}')
+	}
 }
 
 // unified is the hunk of an edit or a new file.
