@@ -295,43 +295,39 @@ func (g *gen) expand(b []byte, t string, l *lang, vars *blockVars, indent string
 			b = append(b, c)
 			continue
 		}
-		switch t[i+1] {
-		case 'f':
-			b = g.ident(b, l.style)
-		case 'F':
-			b = g.ident(b, pascal)
-		case 'T':
-			b = append(b, vars.t...)
-		case 'v':
-			b = append(b, vars.v...)
-		case 'w':
-			b = append(b, vars.w...)
-		case 'x':
-			b = append(b, g.varName(l)...)
-		case 'k':
-			b = append(append(append(b, g.noun()...), '_'), g.noun()...)
-		case 's':
-			b = g.phrase(b, 2+g.r.IntN(4))
-		case 'S':
-			b = g.sentence(b)
-		case 'n':
-			b = strconv.AppendInt(b, int64(g.r.IntN(100)), 10)
-		case 'p':
-			b = append(b, g.file()...)
-		case 'e':
-			b = append(b, g.errorCode()...)
-		case 'm':
-			b = append(b, g.proj.module...)
-		case 't':
-			if len(l.types) > 0 {
-				b = append(b, l.types[g.r.IntN(len(l.types))]...)
-			}
-		default:
+		if fill := placeholders[t[i+1]]; fill != nil {
+			b = fill(g, b, l, vars)
+		} else {
 			b = append(b, t[i:i+3]...)
 		}
 		i += 2
 	}
 	return b
+}
+
+// placeholders fill each {x} of a code template.
+var placeholders = map[byte]func(g *gen, b []byte, l *lang, vars *blockVars) []byte{
+	'f': func(g *gen, b []byte, l *lang, _ *blockVars) []byte { return g.ident(b, l.style) },
+	'F': func(g *gen, b []byte, _ *lang, _ *blockVars) []byte { return g.ident(b, pascal) },
+	'T': func(_ *gen, b []byte, _ *lang, v *blockVars) []byte { return append(b, v.t...) },
+	'v': func(_ *gen, b []byte, _ *lang, v *blockVars) []byte { return append(b, v.v...) },
+	'w': func(_ *gen, b []byte, _ *lang, v *blockVars) []byte { return append(b, v.w...) },
+	'x': func(g *gen, b []byte, l *lang, _ *blockVars) []byte { return append(b, g.varName(l)...) },
+	'k': func(g *gen, b []byte, _ *lang, _ *blockVars) []byte {
+		return append(append(append(b, g.noun()...), '_'), g.noun()...)
+	},
+	's': func(g *gen, b []byte, _ *lang, _ *blockVars) []byte { return g.phrase(b, 2+g.r.IntN(4)) },
+	'S': func(g *gen, b []byte, _ *lang, _ *blockVars) []byte { return g.sentence(b) },
+	'n': func(g *gen, b []byte, _ *lang, _ *blockVars) []byte { return strconv.AppendInt(b, int64(g.r.IntN(100)), 10) },
+	'p': func(g *gen, b []byte, _ *lang, _ *blockVars) []byte { return append(b, g.file()...) },
+	'e': func(g *gen, b []byte, _ *lang, _ *blockVars) []byte { return append(b, g.errorCode()...) },
+	'm': func(g *gen, b []byte, _ *lang, _ *blockVars) []byte { return append(b, g.proj.module...) },
+	't': func(g *gen, b []byte, l *lang, _ *blockVars) []byte {
+		if len(l.types) > 0 {
+			b = append(b, l.types[g.r.IntN(len(l.types))]...)
+		}
+		return b
+	},
 }
 
 // jsonDoc appends a pretty-printed JSON document of about n lines.
