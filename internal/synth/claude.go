@@ -247,27 +247,78 @@ func (cw *claudeWriter) imageBlock(png []byte) {
 	cw.g.st.Images++
 }
 
+// apiError writes the API error and retry a step starts with.
+func (cw *claudeWriter) apiError(s *step) {
+	g, j := cw.g, &cw.j
+	u := g.uuid()
+	cw.open(u, false)
+	j.ks("type", "system")
+	j.ks("subtype", "api_error")
+	j.ks("level", "error")
+	j.kobj("error")
+	status := []int{529, 500, 503, 429}[g.r.IntN(4)]
+	j.ks("message", strconv.Itoa(status)+` {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)
+	j.ki("status", status)
+	j.ks("requestID", g.token("req_011C", 18))
+	j.close('}')
+	j.ki("retryInMs", 500+g.r.IntN(2000))
+	j.ki("retryAttempt", 1)
+	j.ki("maxRetries", 10)
+	cw.time("timestamp", s.at-1000)
+	j.ks("uuid", u)
+	j.kb("isMeta", false)
+	cw.close()
+}
+
+// textBlock writes a thinking ('h') or text ('t') content block.
+func (cw *claudeWriter) textBlock(kind byte, s *step) {
+	g, j := cw.g, &cw.j
+	if kind == 't' {
+		j.ks("type", "text")
+		j.ks("text", s.text)
+		return
+	}
+	j.ks("type", "thinking")
+	if cw.thinkless {
+		j.ks("thinking", "")
+	} else {
+		j.ks("thinking", s.thinking)
+	}
+	j.ks("signature", g.blob(96+g.r.IntN(600)))
+}
+
+// toolUse writes a tool_use content block.
+func (cw *claudeWriter) toolUse(id string, c *call) {
+	j := &cw.j
+	j.ks("type", "tool_use")
+	j.ks("id", id)
+	cw.input(c)
+	if cw.modern {
+		j.kobj("caller")
+		j.ks("type", "direct")
+		j.close('}')
+	}
+}
+
+// stop writes why the message stopped: older versions wrote it on the
+// last line of a message only.
+func (cw *claudeWriter) stop(reason string, last bool) {
+	j := &cw.j
+	if cw.modern || last {
+		j.ks("stop_reason", reason)
+	} else {
+		j.kn("stop_reason")
+	}
+	j.kn("stop_sequence")
+	if cw.modern {
+		j.kn("stop_details")
+	}
+}
+
 func (cw *claudeWriter) step(s *step) {
 	g, j := cw.g, &cw.j
 	if s.retry {
-		u := g.uuid()
-		cw.open(u, false)
-		j.ks("type", "system")
-		j.ks("subtype", "api_error")
-		j.ks("level", "error")
-		j.kobj("error")
-		status := []int{529, 500, 503, 429}[g.r.IntN(4)]
-		j.ks("message", strconv.Itoa(status)+` {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)
-		j.ki("status", status)
-		j.ks("requestID", g.token("req_011C", 18))
-		j.close('}')
-		j.ki("retryInMs", 500+g.r.IntN(2000))
-		j.ki("retryAttempt", 1)
-		j.ki("maxRetries", 10)
-		cw.time("timestamp", s.at-1000)
-		j.ks("uuid", u)
-		j.kb("isMeta", false)
-		cw.close()
+		cw.apiError(s)
 	}
 
 	msgID, reqID := g.token("msg_01", 22), g.token("req_011C", 18)
@@ -306,41 +357,16 @@ func (cw *claudeWriter) step(s *step) {
 		j.ks("role", "assistant")
 		j.karr("content")
 		j.open('{')
-		switch b.kind {
-		case 'h':
-			j.ks("type", "thinking")
-			if cw.thinkless {
-				j.ks("thinking", "")
-			} else {
-				j.ks("thinking", s.thinking)
-			}
-			j.ks("signature", g.blob(96+g.r.IntN(600)))
-		case 't':
-			j.ks("type", "text")
-			j.ks("text", s.text)
-		default:
+		if b.kind == 'c' {
 			i := bi - (len(blocks) - len(s.calls))
 			uuids[i] = u
-			j.ks("type", "tool_use")
-			j.ks("id", ids[i])
-			cw.input(b.c)
-			if cw.modern {
-				j.kobj("caller")
-				j.ks("type", "direct")
-				j.close('}')
-			}
+			cw.toolUse(ids[i], b.c)
+		} else {
+			cw.textBlock(b.kind, s)
 		}
 		j.close('}')
 		j.close(']')
-		if cw.modern || last {
-			j.ks("stop_reason", stop)
-		} else {
-			j.kn("stop_reason")
-		}
-		j.kn("stop_sequence")
-		if cw.modern {
-			j.kn("stop_details")
-		}
+		cw.stop(stop, last)
 		out := s.tokens
 		if !cw.modern && !last {
 			out = 1 + g.r.IntN(8) // older versions logged usage mid-stream
