@@ -60,79 +60,11 @@ func (g *gen) bash(c *call) {
 	tc := g.toolchain()
 	b := make([]byte, 0, 2048)
 	c.dur = 50 + int64(g.r.IntN(3000))
-	switch x := g.r.IntN(100); {
-	case x < 22:
-		c.command, c.desc = tc.test, "Run the test suite"
-		c.ansi = g.proj.lang != langGo && g.r.IntN(3) == 0
-		b = g.testRun(b, g.lines(3+g.r.IntN(25)), false, c.ansi)
-		c.dur = 1000 + int64(g.r.IntN(60_000))
-	case x < 32:
-		c.command, c.desc = tc.test, "Run the tests"
-		c.ansi = g.proj.lang != langGo && g.r.IntN(3) == 0
-		b = g.testRun(b, g.lines(3+g.r.IntN(25)), true, c.ansi)
-		c.exit = 1
-		c.dur = 1000 + int64(g.r.IntN(60_000))
-	case x < 40:
-		c.command, c.desc = tc.build, "Type-check the project"
-		b, c.exit = g.buildErrors(b, 1+g.r.IntN(6))
-	case x < 54:
-		b = g.git(b, c)
-	case x < 60:
-		dir := g.file()
-		dir = dir[:max(strings.LastIndexByte(dir, '/'), 0)]
-		c.command, c.desc = "ls -la "+dir, "List the directory"
-		b = g.ls(b, g.lines(4+g.r.IntN(20)))
-	case x < 65:
-		b = g.curl(b, c)
-	case x < 72:
-		svc := g.noun()
-		n := g.lines(20 + g.r.IntN(80))
-		c.command, c.desc = "docker compose logs --tail="+itoa(n)+" "+svc, "Show the service logs"
-		b = g.logs(b, svc, n)
-	case x < 76:
-		f := g.file()
-		c.command = "node scripts/" + g.noun() + ".js " + f
-		b = ap(b, "node:internal/fs/utils:347\n    throw err;\n    ^\n\nError: ENOENT: no such file or directory, open '", g.proj.abs(f),
-			"'\n    at Object.openSync (node:fs:573:18)\n    at Object.readFileSync (node:fs:452:35)\n    at ", g.identString(camel),
-			" (", g.proj.abs("scripts/x.js"), ":", itoa(1+g.r.IntN(80)), ":", itoa(1+g.r.IntN(40)), ") {\n  errno: -2,\n  code: 'ENOENT',\n  syscall: 'open',\n  path: '",
-			g.proj.abs(f), "'\n}\n\nNode.js v22.11.0")
-		c.exit = 1
-	case x < 78:
-		tool := g.noun() + "ctl"
-		c.command = tool + " status"
-		b = ap(b, "bash: ", tool, ": command not found")
-		c.exit = 127
-	case x < 86:
-		silent := []string{"mkdir -p ", "rm -rf dist ", "touch ", "chmod +x ", "cp config/example.json "}
-		c.command = silent[g.r.IntN(len(silent))] + g.file()
-		c.desc = "Prepare the " + g.noun() + " files"
-	case x < 94:
-		c.command = "rg -n '" + g.identString(g.proj.lang.style) + "' ."
-		n := g.lines(2 + g.r.IntN(30))
-		l := g.proj.lang
-		for i := range n {
-			if i > 0 {
-				b = append(b, '\n')
-			}
-			b = ap(b, g.file(), ":", itoa(1+g.r.IntN(800)), ":")
-			mark := len(b)
-			b = g.expand(b, l.stmts[g.r.IntN(len(l.stmts))], l, nil, "")
-			if j := bytes.IndexByte(b[mark:], '\n'); j >= 0 {
-				b = b[:mark+j]
-			}
-		}
-	default:
-		c.command, c.desc = tc.install, "Install dependencies"
-		n := g.lines(3 + g.r.IntN(12))
-		for i := range n {
-			if i > 0 {
-				b = append(b, '\n')
-			}
-			b = ap(b, " + ", g.noun(), "-", g.noun(), "==", itoa(g.r.IntN(9)), ".", itoa(g.r.IntN(30)), ".", itoa(g.r.IntN(12)))
-		}
-		b = ap(b, "\nResolved ", itoa(n+g.r.IntN(200)), " packages in ", itoa(20+g.r.IntN(900)), "ms")
-		if g.r.IntN(3) == 0 {
-			c.stderr = "warning: " + string(g.sentence(nil))
+	x := g.r.IntN(100)
+	for _, k := range bashKinds {
+		if x < k.below {
+			b = k.write(g, c, tc, b)
+			break
 		}
 	}
 	c.output = string(b)
@@ -140,6 +72,112 @@ func (g *gen) bash(c *call) {
 	if c.desc == "" {
 		c.desc = string(appendTitle(nil, string(g.phrase(nil, 2+g.r.IntN(4)))))
 	}
+}
+
+// bashKinds are the kinds of command a session runs, each with its
+// share of 100: the first whose bound a draw is below.
+var bashKinds = []struct {
+	below int
+	write func(g *gen, c *call, tc toolchain, b []byte) []byte
+}{
+	{22, func(g *gen, c *call, tc toolchain, b []byte) []byte { return g.tests(c, tc, b, false) }},
+	{32, func(g *gen, c *call, tc toolchain, b []byte) []byte { return g.tests(c, tc, b, true) }},
+	{40, func(g *gen, c *call, tc toolchain, b []byte) []byte {
+		c.command, c.desc = tc.build, "Type-check the project"
+		b, c.exit = g.buildErrors(b, 1+g.r.IntN(6))
+		return b
+	}},
+	{54, func(g *gen, c *call, _ toolchain, b []byte) []byte { return g.git(b, c) }},
+	{60, func(g *gen, c *call, _ toolchain, b []byte) []byte {
+		dir := g.file()
+		dir = dir[:max(strings.LastIndexByte(dir, '/'), 0)]
+		c.command, c.desc = "ls -la "+dir, "List the directory"
+		return g.ls(b, g.lines(4+g.r.IntN(20)))
+	}},
+	{65, func(g *gen, c *call, _ toolchain, b []byte) []byte { return g.curl(b, c) }},
+	{72, func(g *gen, c *call, _ toolchain, b []byte) []byte {
+		svc := g.noun()
+		n := g.lines(20 + g.r.IntN(80))
+		c.command, c.desc = "docker compose logs --tail="+itoa(n)+" "+svc, "Show the service logs"
+		return g.logs(b, svc, n)
+	}},
+	{76, (*gen).nodeError},
+	{78, func(g *gen, c *call, _ toolchain, b []byte) []byte {
+		tool := g.noun() + "ctl"
+		c.command = tool + " status"
+		c.exit = 127
+		return ap(b, "bash: ", tool, ": command not found")
+	}},
+	{86, func(g *gen, c *call, _ toolchain, b []byte) []byte {
+		silent := []string{"mkdir -p ", "rm -rf dist ", "touch ", "chmod +x ", "cp config/example.json "}
+		c.command = silent[g.r.IntN(len(silent))] + g.file()
+		c.desc = "Prepare the " + g.noun() + " files"
+		return b
+	}},
+	{94, (*gen).ripgrep},
+	{100, (*gen).install},
+}
+
+// tests runs the test suite, passing or failing.
+func (g *gen) tests(c *call, tc toolchain, b []byte, fail bool) []byte {
+	c.command, c.desc = tc.test, "Run the test suite"
+	if fail {
+		c.desc = "Run the tests"
+	}
+	c.ansi = g.proj.lang != langGo && g.r.IntN(3) == 0
+	b = g.testRun(b, g.lines(3+g.r.IntN(25)), fail, c.ansi)
+	if fail {
+		c.exit = 1
+	}
+	c.dur = 1000 + int64(g.r.IntN(60_000))
+	return b
+}
+
+// nodeError is a script that cannot find its file.
+func (g *gen) nodeError(c *call, _ toolchain, b []byte) []byte {
+	f := g.file()
+	c.command = "node scripts/" + g.noun() + ".js " + f
+	c.exit = 1
+	return ap(b, "node:internal/fs/utils:347\n    throw err;\n    ^\n\nError: ENOENT: no such file or directory, open '", g.proj.abs(f),
+		"'\n    at Object.openSync (node:fs:573:18)\n    at Object.readFileSync (node:fs:452:35)\n    at ", g.identString(camel),
+		" (", g.proj.abs("scripts/x.js"), ":", itoa(1+g.r.IntN(80)), ":", itoa(1+g.r.IntN(40)), ") {\n  errno: -2,\n  code: 'ENOENT',\n  syscall: 'open',\n  path: '",
+		g.proj.abs(f), "'\n}\n\nNode.js v22.11.0")
+}
+
+// ripgrep searches the code for an identifier.
+func (g *gen) ripgrep(c *call, _ toolchain, b []byte) []byte {
+	c.command = "rg -n '" + g.identString(g.proj.lang.style) + "' ."
+	n := g.lines(2 + g.r.IntN(30))
+	l := g.proj.lang
+	for i := range n {
+		if i > 0 {
+			b = append(b, '\n')
+		}
+		b = ap(b, g.file(), ":", itoa(1+g.r.IntN(800)), ":")
+		mark := len(b)
+		b = g.expand(b, l.stmts[g.r.IntN(len(l.stmts))], l, nil, "")
+		if j := bytes.IndexByte(b[mark:], '\n'); j >= 0 {
+			b = b[:mark+j]
+		}
+	}
+	return b
+}
+
+// install installs the dependencies.
+func (g *gen) install(c *call, tc toolchain, b []byte) []byte {
+	c.command, c.desc = tc.install, "Install dependencies"
+	n := g.lines(3 + g.r.IntN(12))
+	for i := range n {
+		if i > 0 {
+			b = append(b, '\n')
+		}
+		b = ap(b, " + ", g.noun(), "-", g.noun(), "==", itoa(g.r.IntN(9)), ".", itoa(g.r.IntN(30)), ".", itoa(g.r.IntN(12)))
+	}
+	b = ap(b, "\nResolved ", itoa(n+g.r.IntN(200)), " packages in ", itoa(20+g.r.IntN(900)), "ms")
+	if g.r.IntN(3) == 0 {
+		c.stderr = "warning: " + string(g.sentence(nil))
+	}
+	return b
 }
 
 // failure is a failing test run, pasted into a prompt.
