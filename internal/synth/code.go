@@ -318,7 +318,9 @@ var placeholders = map[byte]func(g *gen, b []byte, l *lang, vars *blockVars) []b
 	},
 	's': func(g *gen, b []byte, _ *lang, _ *blockVars) []byte { return g.phrase(b, 2+g.r.IntN(4)) },
 	'S': func(g *gen, b []byte, _ *lang, _ *blockVars) []byte { return g.sentence(b) },
-	'n': func(g *gen, b []byte, _ *lang, _ *blockVars) []byte { return strconv.AppendInt(b, int64(g.r.IntN(100)), 10) },
+	'n': func(g *gen, b []byte, _ *lang, _ *blockVars) []byte {
+		return strconv.AppendInt(b, int64(g.r.IntN(100)), 10)
+	},
 	'p': func(g *gen, b []byte, _ *lang, _ *blockVars) []byte { return append(b, g.file()...) },
 	'e': func(g *gen, b []byte, _ *lang, _ *blockVars) []byte { return append(b, g.errorCode()...) },
 	'm': func(g *gen, b []byte, _ *lang, _ *blockVars) []byte { return append(b, g.proj.module...) },
