@@ -31,7 +31,7 @@ var Reader = &ingest.Reader{
 		"summary, file-history-snapshot, queue-operation or title records; a JSON document {\"loglines\": [...]}; " +
 		"an agent-<id>.meta.json with agentType",
 	Detect:    detect,
-	Read:      readClaude,
+	Read:      readFile,
 	Pieces:    pieces,
 	Merge:     merge,
 	Links:     links,
@@ -279,7 +279,7 @@ type session struct {
 	inline  bool                  // a subagent written inline in its parent's file
 }
 
-func readClaude(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+func readFile(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
 	if isAgentMeta(f.Rel) {
 		return readAgentMeta(f, r)
 	}

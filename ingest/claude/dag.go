@@ -16,15 +16,15 @@ import (
 // subagents' companion files into them, and links each subagent with the
 // session and the call that started it.
 func merge(ss []*transcript.Session) []*transcript.Session {
-	groups := map[ccKey][]*transcript.Session{}
-	var keys []ccKey
+	groups := map[sessionKey][]*transcript.Session{}
+	var keys []sessionKey
 	var metas []*transcript.Session
 	for _, s := range ss {
 		if len(s.Turns) == 0 {
 			metas = append(metas, s) // from readAgentMeta
 			continue
 		}
-		k := ccKey{project(s.Source), s.ID}
+		k := sessionKey{project(s.Source), s.ID}
 		if groups[k] == nil {
 			keys = append(keys, k)
 		}
@@ -48,9 +48,9 @@ func links(s *transcript.Session) []string {
 	return []string{"session\x00" + strings.TrimSuffix(s.Source, path.Ext(s.Source))}
 }
 
-// ccKey names a session within its project: Claude Code keeps each
+// sessionKey names a session within its project: Claude Code keeps each
 // project's sessions, and their subagents, in one folder.
-type ccKey struct{ project, id string }
+type sessionKey struct{ project, id string }
 
 func project(src string) string {
 	dir := path.Dir(src)
@@ -224,10 +224,10 @@ func link(ss, metas []*transcript.Session) {
 
 // newLinks indexes the sessions of a group and their calls by id; the
 // first of each id wins.
-func newLinks(ss []*transcript.Session) ccLinks {
-	l := ccLinks{byKey: map[ccKey]*transcript.Session{}, calls: map[string]*transcript.ToolCall{}}
+func newLinks(ss []*transcript.Session) linker {
+	l := linker{byKey: map[sessionKey]*transcript.Session{}, calls: map[string]*transcript.ToolCall{}}
 	for _, s := range ss {
-		if k := (ccKey{project(s.Source), s.ID}); l.byKey[k] == nil {
+		if k := (sessionKey{project(s.Source), s.ID}); l.byKey[k] == nil {
 			l.byKey[k] = s
 		}
 		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
@@ -240,7 +240,7 @@ func newLinks(ss []*transcript.Session) ccLinks {
 }
 
 // listChildren has each parent list its children, earliest first.
-func (l ccLinks) listChildren(ss []*transcript.Session) {
+func (l linker) listChildren(ss []*transcript.Session) {
 	children := map[*transcript.Session][]*transcript.Session{}
 	for _, s := range ss {
 		if p := l.find(s, s.ParentID); p != nil && p != s && !slices.Contains(children[p], s) {
@@ -257,19 +257,19 @@ func (l ccLinks) listChildren(ss []*transcript.Session) {
 	}
 }
 
-// ccLinks finds the sessions of a group, and their calls, by id.
-type ccLinks struct {
-	byKey map[ccKey]*transcript.Session
+// linker finds the sessions of a group, and their calls, by id.
+type linker struct {
+	byKey map[sessionKey]*transcript.Session
 	calls map[string]*transcript.ToolCall
 }
 
 // find returns the session id of the project of from.
-func (l ccLinks) find(from *transcript.Session, id string) *transcript.Session {
-	return l.byKey[ccKey{project(from.Source), id}]
+func (l linker) find(from *transcript.Session, id string) *transcript.Session {
+	return l.byKey[sessionKey{project(from.Source), id}]
 }
 
 // root is the first session of the line of parents s has in its group.
-func (l ccLinks) root(s *transcript.Session) *transcript.Session {
+func (l linker) root(s *transcript.Session) *transcript.Session {
 	seen := map[*transcript.Session]bool{s: true}
 	for {
 		p := l.find(s, s.ParentID)
@@ -282,7 +282,7 @@ func (l ccLinks) root(s *transcript.Session) *transcript.Session {
 
 // fold folds a subagent's companion file m into the subagent's session:
 // its facts, its description as a title, and the call that started it.
-func (l ccLinks) fold(m *transcript.Session) {
+func (l linker) fold(m *transcript.Session) {
 	s := l.find(m, m.ID)
 	if s == nil {
 		return
@@ -304,7 +304,7 @@ func (l ccLinks) fold(m *transcript.Session) {
 
 // subagents makes s the parent of the sessions its calls started, and
 // titles those that have none by the call's description.
-func (l ccLinks) subagents(s *transcript.Session) {
+func (l linker) subagents(s *transcript.Session) {
 	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
 		c := p.Call
 		if c == nil {

@@ -15,8 +15,8 @@ import (
 // slash commands, the output of local commands, and prompts typed while
 // the agent was working.
 
-// ccTag returns what s holds between <tag> and </tag>.
-func ccTag(s, tag string) (string, bool) {
+// tagged returns what s holds between <tag> and </tag>.
+func tagged(s, tag string) (string, bool) {
 	_, rest, ok := strings.Cut(s, "<"+tag+">")
 	if !ok {
 		return "", false
@@ -30,7 +30,7 @@ func ccTag(s, tag string) (string, bool) {
 // <command-args>…: the prompt is "/x args". Extra is what else the record
 // holds (a description, the command's contents), which is context.
 func command(s string) (cmd string, extra []string, ok bool) {
-	name, ok := ccTag(s, "command-name")
+	name, ok := tagged(s, "command-name")
 	name = strings.TrimSpace(name)
 	if !ok || name == "" {
 		return "", nil, false
@@ -39,18 +39,18 @@ func command(s string) (cmd string, extra []string, ok bool) {
 	if !strings.HasPrefix(cmd, "/") {
 		cmd = "/" + cmd
 	}
-	args, _ := ccTag(s, "command-args")
+	args, _ := tagged(s, "command-args")
 	if args = strings.TrimSpace(args); args != "" {
 		cmd += " " + args
 	}
 	bare := strings.TrimPrefix(name, "/")
-	if msg, _ := ccTag(s, "command-message"); strings.TrimSpace(msg) != "" {
+	if msg, _ := tagged(s, "command-message"); strings.TrimSpace(msg) != "" {
 		// Usually the name again, or "x is running…".
 		if m := strings.TrimSpace(msg); m != bare && !strings.HasPrefix(m, bare+" is ") {
 			extra = append(extra, m)
 		}
 	}
-	if c, _ := ccTag(s, "command-contents"); strings.TrimSpace(c) != "" {
+	if c, _ := tagged(s, "command-contents"); strings.TrimSpace(c) != "" {
 		extra = append(extra, c)
 	}
 	return cmd, extra, true
@@ -63,8 +63,8 @@ func commandOutput(s string) (out string, isErr, ok bool) {
 	if !strings.HasPrefix(t, "<local-command-stdout>") && !strings.HasPrefix(t, "<local-command-stderr>") {
 		return "", false, false
 	}
-	stdout, _ := ccTag(t, "local-command-stdout")
-	stderr, isErr := ccTag(t, "local-command-stderr")
+	stdout, _ := tagged(t, "local-command-stdout")
+	stderr, isErr := tagged(t, "local-command-stderr")
 	isErr = isErr && strings.TrimSpace(stderr) != ""
 	return strings.Trim(strings.TrimSpace(stdout)+"\n"+strings.TrimSpace(stderr), "\n"), isErr, true
 }
@@ -101,9 +101,9 @@ func userPart(text string) *transcript.Part {
 // is.
 func (cs *session) userShell(rec *record, text string) bool {
 	t := strings.TrimSpace(text)
-	cmd, isInput := ccTag(t, "bash-input")
-	_, isOut := ccTag(t, "bash-stdout")
-	_, isErr := ccTag(t, "bash-stderr")
+	cmd, isInput := tagged(t, "bash-input")
+	_, isOut := tagged(t, "bash-stdout")
+	_, isErr := tagged(t, "bash-stderr")
 	switch {
 	case isInput && strings.HasPrefix(t, "<bash-input>"):
 		id := "!" + ingest.FirstNonEmpty(rec.UUID, cmd)
@@ -126,8 +126,8 @@ func (cs *session) userShell(rec *record, text string) bool {
 // shellOutput adds what the user's command printed to the command, or,
 // with no command before it, as a result of its own.
 func (cs *session) shellOutput(rec *record, t string) {
-	stdout, _ := ccTag(t, "bash-stdout")
-	stderr, _ := ccTag(t, "bash-stderr")
+	stdout, _ := tagged(t, "bash-stdout")
+	stderr, _ := tagged(t, "bash-stderr")
 	r := &transcript.ToolResult{Output: strings.Trim(strings.TrimRight(stdout, "\n")+"\n"+stderr, "\n"), IsError: strings.TrimSpace(stderr) != ""}
 	part := &transcript.Part{Kind: transcript.ResultPart, Result: r}
 	if m := cs.shell; m != nil && cs.last() == m {

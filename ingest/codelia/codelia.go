@@ -27,7 +27,7 @@ var Reader = &ingest.Reader{
 	Detects: `a first line {"type":"header"} with schema_version and run_id; the resume log by lines that are bare ` +
 		`messages (a role of user, assistant, tool, reasoning or system, and no type) in a sessions/messages/ folder`,
 	Detect:    detect,
-	Read:      readCodelia,
+	Read:      readFile,
 	Merge:     merge,
 	Locations: locations,
 	Tools:     Tools,
@@ -244,7 +244,7 @@ type clItem struct {
 	raw string // the line, for records shown as unknown
 }
 
-func readCodelia(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+func readFile(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
 	var (
 		items []clItem
 		log   *transcript.Session // set once the first record is a bare message

@@ -111,9 +111,9 @@ func detect(h *ingest.Head) float64 {
 	return 0
 }
 
-// cxMeta is a session_meta payload, the bare first line of a mid-2025
+// sessionMeta is a session_meta payload, the bare first line of a mid-2025
 // rollout, or the TypeScript CLI's session object.
-type cxMeta struct {
+type sessionMeta struct {
 	ID             string          `json:"id"`
 	SessionID      string          `json:"session_id"`
 	Timestamp      ingest.JSONTime `json:"timestamp"`
@@ -137,7 +137,7 @@ type cxMeta struct {
 // source describes where the session came from ("cli", "subagent review")
 // and, for a spawned thread, the thread that spawned it and the agent path
 // it was spawned as.
-func (m *cxMeta) source() (desc, parent, agentPath string) {
+func (m *sessionMeta) source() (desc, parent, agentPath string) {
 	var s string
 	if ingest.Unmarshal(m.Source, &s) == nil {
 		return s, "", ""
@@ -169,30 +169,30 @@ func (m *cxMeta) source() (desc, parent, agentPath string) {
 // cxReview names the call of a /review's subagent.
 const cxReview = "review"
 
-// cxItem is a ResponseItem: what the model saw and said.
-type cxItem struct {
-	Type          string      `json:"type"`
-	ID            string      `json:"id"`
-	Role          string      `json:"role"`
-	Content       ingest.Raw  `json:"content"`
-	Summary       []cxContent `json:"summary"`
-	Name          string      `json:"name"`
-	Namespace     string      `json:"namespace"`
-	Arguments     ingest.Raw  `json:"arguments"`
-	Input         ingest.Raw  `json:"input"`
-	CallID        string      `json:"call_id"`
-	Output        ingest.Raw  `json:"output"`
-	Action        ingest.Raw  `json:"action"`
-	Tools         ingest.Raw  `json:"tools"`
-	Author        string      `json:"author"`
-	Recipient     string      `json:"recipient"`
-	RevisedPrompt string      `json:"revised_prompt"`
-	Result        ingest.Raw  `json:"result"`
+// responseItem is a ResponseItem: what the model saw and said.
+type responseItem struct {
+	Type          string        `json:"type"`
+	ID            string        `json:"id"`
+	Role          string        `json:"role"`
+	Content       ingest.Raw    `json:"content"`
+	Summary       []contentItem `json:"summary"`
+	Name          string        `json:"name"`
+	Namespace     string        `json:"namespace"`
+	Arguments     ingest.Raw    `json:"arguments"`
+	Input         ingest.Raw    `json:"input"`
+	CallID        string        `json:"call_id"`
+	Output        ingest.Raw    `json:"output"`
+	Action        ingest.Raw    `json:"action"`
+	Tools         ingest.Raw    `json:"tools"`
+	Author        string        `json:"author"`
+	Recipient     string        `json:"recipient"`
+	RevisedPrompt string        `json:"revised_prompt"`
+	Result        ingest.Raw    `json:"result"`
 }
 
-// cxContent is one content item of a message, a reasoning summary or a tool
+// contentItem is one content item of a message, a reasoning summary or a tool
 // output, or an MCP content block.
-type cxContent struct {
+type contentItem struct {
 	Type string `json:"type"`
 	Text string `json:"text"`
 	// Some writers of Codex's shapes key an output_text block's text by
@@ -203,28 +203,28 @@ type cxContent struct {
 	URL        string `json:"imageUrl"` // dynamic tool outputs
 }
 
-// cxEvent is an event_msg payload. Fields whose shape differs between
+// eventMsg is an event_msg payload. Fields whose shape differs between
 // event types or versions are kept raw.
-type cxEvent struct {
-	Type         string      `json:"type"`
-	Message      ingest.Raw  `json:"message"`
-	Text         string      `json:"text"`
-	Images       []string    `json:"images"`
-	Info         ingest.Raw  `json:"info"`
-	Reason       string      `json:"reason"`
-	CallID       string      `json:"call_id"`
-	Error        ingest.Raw  `json:"error"`
-	Result       ingest.Raw  `json:"result"`
-	Success      *bool       `json:"success"`
-	ExitCode     *int        `json:"exit_code"`
-	Stdout       string      `json:"stdout"`
-	Stderr       string      `json:"stderr"`
-	Aggregated   string      `json:"aggregated_output"`
-	Command      ingest.Raw  `json:"command"`
-	Changes      ingest.Raw  `json:"changes"`
-	Arguments    ingest.Raw  `json:"arguments"`
-	ContentItems []cxContent `json:"content_items"`
-	Tool         string      `json:"tool"`
+type eventMsg struct {
+	Type         string        `json:"type"`
+	Message      ingest.Raw    `json:"message"`
+	Text         string        `json:"text"`
+	Images       []string      `json:"images"`
+	Info         ingest.Raw    `json:"info"`
+	Reason       string        `json:"reason"`
+	CallID       string        `json:"call_id"`
+	Error        ingest.Raw    `json:"error"`
+	Result       ingest.Raw    `json:"result"`
+	Success      *bool         `json:"success"`
+	ExitCode     *int          `json:"exit_code"`
+	Stdout       string        `json:"stdout"`
+	Stderr       string        `json:"stderr"`
+	Aggregated   string        `json:"aggregated_output"`
+	Command      ingest.Raw    `json:"command"`
+	Changes      ingest.Raw    `json:"changes"`
+	Arguments    ingest.Raw    `json:"arguments"`
+	ContentItems []contentItem `json:"content_items"`
+	Tool         string        `json:"tool"`
 	Invocation   struct {
 		Server    string     `json:"server"`
 		Tool      string     `json:"tool"`
@@ -288,13 +288,13 @@ func (u usage) usage() transcript.Usage {
 // reader reads one file, which may hold several sessions.
 type reader struct {
 	f    *ingest.File
-	byID map[string]*cxSession
-	all  []*cxSession
-	cur  *cxSession
+	byID map[string]*thread
+	all  []*thread
+	cur  *thread
 }
 
 func read(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
-	rd := &reader{f: f, byID: map[string]*cxSession{}}
+	rd := &reader{f: f, byID: map[string]*thread{}}
 	br := bufio.NewReaderSize(r, 64<<10)
 	var err error
 	if prettyJSON(br) {
@@ -455,15 +455,15 @@ func (rd *reader) envelope(n int, typ string, payload, line []byte, t time.Time)
 
 // session returns the session records are read into, starting one named
 // after the file for records that come before any session_meta.
-func (rd *reader) session() *cxSession {
+func (rd *reader) session() *thread {
 	if rd.cur == nil {
 		rd.cur = rd.start(ingest.Stem(rd.f.Rel))
 	}
 	return rd.cur
 }
 
-func (rd *reader) start(id string) *cxSession {
-	cs := &cxSession{
+func (rd *reader) start(id string) *thread {
+	cs := &thread{
 		f:       rd.f,
 		s:       &transcript.Session{ID: id},
 		calls:   map[string]cxCall{},
@@ -482,7 +482,7 @@ func (rd *reader) start(id string) *cxSession {
 // history. Only a session_meta naming a thread of this file as its parent
 // starts a session of its own.
 func (rd *reader) meta(raw []byte, t time.Time) error {
-	var m cxMeta
+	var m sessionMeta
 	if err := ingest.Unmarshal(raw, &m); err != nil {
 		return err
 	}
@@ -522,7 +522,7 @@ func (rd *reader) meta(raw []byte, t time.Time) error {
 // the first, this thread's when records came before it, one already
 // read, or a subagent's new one. Nil when it starts a copy of another
 // thread's history.
-func (rd *reader) metaSession(id, parent string) *cxSession {
+func (rd *reader) metaSession(id, parent string) *thread {
 	cs := rd.cur
 	switch {
 	case cs == nil:
@@ -544,7 +544,7 @@ func (rd *reader) metaSession(id, parent string) *cxSession {
 }
 
 // metaFacts keeps the facts a session_meta names.
-func metaFacts(s *transcript.Session, m *cxMeta, desc, agentPath string) {
+func metaFacts(s *transcript.Session, m *sessionMeta, desc, agentPath string) {
 	var commit, repo string
 	if g := m.Git; g != nil {
 		s.Branch = ingest.FirstNonEmpty(g.Branch, s.Branch)
@@ -564,8 +564,8 @@ func metaFacts(s *transcript.Session, m *cxMeta, desc, agentPath string) {
 	}
 }
 
-// cxSession accumulates one session of a rollout.
-type cxSession struct {
+// thread accumulates one session of a rollout.
+type thread struct {
 	f       *ingest.File
 	s       *transcript.Session
 	hasMeta bool
@@ -724,17 +724,17 @@ type echo struct {
 	m     *transcript.Message
 }
 
-func (cs *cxSession) add(m *transcript.Message) {
+func (cs *thread) add(m *transcript.Message) {
 	cs.s.Append(m)
 	cs.cur, cs.last = nil, m
 }
 
-func (cs *cxSession) system(meta bool, t time.Time, parts ...*transcript.Part) {
+func (cs *thread) system(meta bool, t time.Time, parts ...*transcript.Part) {
 	cs.add(&transcript.Message{Role: transcript.System, Time: t, Meta: meta, Parts: parts})
 }
 
 // skip counts a record of kind ("type/subtype") that the page leaves out.
-func (cs *cxSession) skip(kind string) {
+func (cs *thread) skip(kind string) {
 	reason := "the begin or end of a tool call, which its response items show"
 	switch typ, sub, _ := strings.Cut(kind, "/"); {
 	case strings.HasPrefix(sub, "item_completed/"):
@@ -759,12 +759,12 @@ func (cs *cxSession) skip(kind string) {
 	cs.s.Skip(kind, reason, 1)
 }
 
-func (cs *cxSession) unknown(desc string, raw []byte, t time.Time) {
+func (cs *thread) unknown(desc string, raw []byte, t time.Time) {
 	cs.system(true, t, cs.f.Unknown(desc, raw))
 }
 
 // assistant returns the message of the current model response.
-func (cs *cxSession) assistant(t time.Time) *transcript.Message {
+func (cs *thread) assistant(t time.Time) *transcript.Message {
 	if cs.cur == nil || cs.curDone {
 		m := &transcript.Message{Role: transcript.Assistant, Model: cs.model, Time: t}
 		cs.add(m)
@@ -775,7 +775,7 @@ func (cs *cxSession) assistant(t time.Time) *transcript.Message {
 
 // twin finds, and forgets, the other copy of text. A message's copies
 // match as a whole or, as images wrap a prompt in tags, part for part.
-func (cs *cxSession) twin(event bool, role transcript.Role, kind transcript.PartKind, texts ...string) *transcript.Message {
+func (cs *thread) twin(event bool, role transcript.Role, kind transcript.PartKind, texts ...string) *transcript.Message {
 	for i, e := range cs.echoes {
 		if e.event == event || e.role != role || e.kind != kind {
 			continue
@@ -790,7 +790,7 @@ func (cs *cxSession) twin(event bool, role transcript.Role, kind transcript.Part
 	return nil
 }
 
-func (cs *cxSession) remember(event bool, role transcript.Role, kind transcript.PartKind, m *transcript.Message, texts ...string) {
+func (cs *thread) remember(event bool, role transcript.Role, kind transcript.PartKind, m *transcript.Message, texts ...string) {
 	var ts []string
 	for _, t := range texts {
 		if t = strings.TrimSpace(t); t != "" {
@@ -817,8 +817,8 @@ func mergeImages(m *transcript.Message, parts []*transcript.Part) {
 	}
 }
 
-func (cs *cxSession) item(n int, raw, line []byte, t time.Time) error {
-	var it cxItem
+func (cs *thread) item(n int, raw, line []byte, t time.Time) error {
+	var it responseItem
 	if err := ingest.Unmarshal(raw, &it); err != nil {
 		return err
 	}
@@ -837,41 +837,41 @@ func (cs *cxSession) item(n int, raw, line []byte, t time.Time) error {
 }
 
 // itemReaders read each type of response item.
-var itemReaders = map[string]func(cs *cxSession, n int, it *cxItem, line []byte, t time.Time){
-	"message":          func(cs *cxSession, n int, it *cxItem, _ []byte, t time.Time) { cs.message(n, it, t) },
-	"reasoning":        func(cs *cxSession, _ int, it *cxItem, _ []byte, t time.Time) { cs.reasoning(it, t) },
-	"function_call":    (*cxSession).functionCall,
-	"custom_tool_call": (*cxSession).functionCall,
-	"local_shell_call": func(cs *cxSession, _ int, it *cxItem, _ []byte, t time.Time) {
+var itemReaders = map[string]func(cs *thread, n int, it *responseItem, line []byte, t time.Time){
+	"message":          func(cs *thread, n int, it *responseItem, _ []byte, t time.Time) { cs.message(n, it, t) },
+	"reasoning":        func(cs *thread, _ int, it *responseItem, _ []byte, t time.Time) { cs.reasoning(it, t) },
+	"function_call":    (*thread).functionCall,
+	"custom_tool_call": (*thread).functionCall,
+	"local_shell_call": func(cs *thread, _ int, it *responseItem, _ []byte, t time.Time) {
 		cs.call(&transcript.ToolCall{ID: ingest.FirstNonEmpty(it.CallID, it.ID), Name: it.Type, Kind: transcript.ShellTool, Input: ingest.Text(it.Action)}, t)
 	},
-	"web_search_call": func(cs *cxSession, _ int, it *cxItem, _ []byte, t time.Time) {
+	"web_search_call": func(cs *thread, _ int, it *responseItem, _ []byte, t time.Time) {
 		cs.call(&transcript.ToolCall{ID: it.ID, Name: "web_search", Kind: transcript.SearchTool, Input: ingest.Text(it.Action)}, t)
 	},
-	"tool_search_call": func(cs *cxSession, _ int, it *cxItem, _ []byte, t time.Time) {
+	"tool_search_call": func(cs *thread, _ int, it *responseItem, _ []byte, t time.Time) {
 		// A search the server ran has no call_id, and its output none either.
 		cs.toolSearch = ingest.FirstNonEmpty(it.CallID, it.ID)
 		cs.call(&transcript.ToolCall{ID: cs.toolSearch, Name: "tool_search", Kind: transcript.SearchTool, Input: ingest.Text(it.Arguments)}, t)
 	},
-	"image_generation_call": func(cs *cxSession, n int, it *cxItem, _ []byte, t time.Time) { cs.imageGeneration(n, it, t) },
-	"function_call_output": func(cs *cxSession, n int, it *cxItem, _ []byte, t time.Time) {
+	"image_generation_call": func(cs *thread, n int, it *responseItem, _ []byte, t time.Time) { cs.imageGeneration(n, it, t) },
+	"function_call_output": func(cs *thread, n int, it *responseItem, _ []byte, t time.Time) {
 		cs.result(cs.output(n, it.CallID, it.Output), t)
 	},
-	"custom_tool_call_output": func(cs *cxSession, n int, it *cxItem, _ []byte, t time.Time) {
+	"custom_tool_call_output": func(cs *thread, n int, it *responseItem, _ []byte, t time.Time) {
 		cs.result(cs.output(n, it.CallID, it.Output), t)
 	},
-	"tool_search_output": func(cs *cxSession, _ int, it *cxItem, _ []byte, t time.Time) {
+	"tool_search_output": func(cs *thread, _ int, it *responseItem, _ []byte, t time.Time) {
 		cs.result(&transcript.ToolResult{CallID: ingest.FirstNonEmpty(it.CallID, cs.toolSearch), Output: strings.Join(foundTools(it.Tools), "\n")}, t)
 	},
-	"agent_message": func(cs *cxSession, n int, it *cxItem, _ []byte, t time.Time) {
+	"agent_message": func(cs *thread, n int, it *responseItem, _ []byte, t time.Time) {
 		cs.agentMessage(it.Author, it.Recipient, cs.content(n, it.Content), t)
 	},
 }
 
 // reasoning reads a reasoning item: its summary, or the raw reasoning of
 // models that show it; an encrypted one is counted.
-func (cs *cxSession) reasoning(it *cxItem, t time.Time) {
-	var content []cxContent
+func (cs *thread) reasoning(it *responseItem, t time.Time) {
+	var content []contentItem
 	_ = ingest.Unmarshal(it.Content, &content)
 	texts := it.Summary
 	if len(texts) == 0 {
@@ -891,7 +891,7 @@ func (cs *cxSession) reasoning(it *cxItem, t time.Time) {
 }
 
 // functionCall reads a function or custom tool call.
-func (cs *cxSession) functionCall(_ int, it *cxItem, line []byte, t time.Time) {
+func (cs *thread) functionCall(_ int, it *responseItem, line []byte, t time.Time) {
 	if it.Name == "" {
 		cs.unknown("Tool call without a name", line, t)
 		return
@@ -906,7 +906,7 @@ func (cs *cxSession) functionCall(_ int, it *cxItem, line []byte, t time.Time) {
 
 // imageGeneration reads an image the model generated, as a call and its
 // result.
-func (cs *cxSession) imageGeneration(n int, it *cxItem, t time.Time) {
+func (cs *thread) imageGeneration(n int, it *responseItem, t time.Time) {
 	cs.call(&transcript.ToolCall{ID: it.ID, Name: "image_generation", Kind: transcript.OtherTool, Input: it.RevisedPrompt}, t)
 	r := &transcript.ToolResult{CallID: it.ID}
 	if p := cs.image(n, ingest.Text(it.Result)); p.Image != nil {
@@ -920,7 +920,7 @@ func (cs *cxSession) imageGeneration(n int, it *cxItem, t time.Time) {
 // message reads a message item. The harness puts its context (AGENTS.md,
 // the environment, permissions) in user and developer messages: it is kept
 // as meta, apart from what the user typed.
-func (cs *cxSession) message(n int, it *cxItem, t time.Time) {
+func (cs *thread) message(n int, it *responseItem, t time.Time) {
 	parts := cs.content(n, it.Content)
 	var texts []string
 	for _, p := range parts {
@@ -952,7 +952,7 @@ func (cs *cxSession) message(n int, it *cxItem, t time.Time) {
 
 // userItem reads a user message item: what the user typed, and what the
 // harness and the IDE put beside it, which is kept as context.
-func (cs *cxSession) userItem(id string, parts []*transcript.Part, t time.Time) {
+func (cs *thread) userItem(id string, parts []*transcript.Part, t time.Time) {
 	var meta, typed, ide []*transcript.Part
 	var texts []string
 	for _, p := range parts {
@@ -996,7 +996,7 @@ func (cs *cxSession) userItem(id string, parts []*transcript.Part, t time.Time) 
 
 // ideContext adds what the IDE told the model beside a prompt (the open
 // files, the selection) as context after it, in the prompt's turn.
-func (cs *cxSession) ideContext(parts []*transcript.Part, t time.Time) {
+func (cs *thread) ideContext(parts []*transcript.Part, t time.Time) {
 	if len(parts) > 0 {
 		cs.add(&transcript.Message{Role: transcript.User, Time: t, Meta: true, Parts: parts})
 	}
@@ -1019,7 +1019,7 @@ func contextParts(parts []*transcript.Part) []*transcript.Part {
 }
 
 // content reads message content: a string, or an array of content items.
-func (cs *cxSession) content(n int, raw []byte) []*transcript.Part {
+func (cs *thread) content(n int, raw []byte) []*transcript.Part {
 	items, ok := contentItems(raw)
 	if !ok {
 		if s := ingest.Text(raw); strings.TrimSpace(s) != "" {
@@ -1030,7 +1030,7 @@ func (cs *cxSession) content(n int, raw []byte) []*transcript.Part {
 	return cs.parts(n, items)
 }
 
-func (cs *cxSession) parts(n int, items []cxContent) []*transcript.Part {
+func (cs *thread) parts(n int, items []contentItem) []*transcript.Part {
 	var parts []*transcript.Part
 	for _, c := range items {
 		switch c.Type {
@@ -1048,8 +1048,8 @@ func (cs *cxSession) parts(n int, items []cxContent) []*transcript.Part {
 }
 
 // contentItems reads an array of content items, each with a type.
-func contentItems(raw []byte) ([]cxContent, bool) {
-	var items []cxContent
+func contentItems(raw []byte) ([]contentItem, bool) {
+	var items []contentItem
 	if ingest.Unmarshal(raw, &items) != nil || len(items) == 0 {
 		return nil, false
 	}
@@ -1065,7 +1065,7 @@ func contentItems(raw []byte) ([]cxContent, bool) {
 }
 
 // image reads an image: a data: URL, bare base64 or a web address.
-func (cs *cxSession) image(n int, u string) *transcript.Part {
+func (cs *thread) image(n int, u string) *transcript.Part {
 	switch {
 	case u == "":
 		return &transcript.Part{Kind: transcript.TextPart, Text: "(image without data)"}
@@ -1080,12 +1080,12 @@ func (cs *cxSession) image(n int, u string) *transcript.Part {
 	return &transcript.Part{Kind: transcript.ImagePart, Image: img}
 }
 
-func (cs *cxSession) agentMessage(author, recipient string, parts []*transcript.Part, t time.Time) {
+func (cs *thread) agentMessage(author, recipient string, parts []*transcript.Part, t time.Time) {
 	desc := strings.TrimSpace("Message from " + ingest.FirstNonEmpty(author, "another agent") + " to " + ingest.FirstNonEmpty(recipient, "this agent"))
 	cs.system(true, t, append([]*transcript.Part{ingest.EventPart("agent message", desc, nil)}, parts...)...)
 }
 
-func (cs *cxSession) call(c *transcript.ToolCall, t time.Time) {
+func (cs *thread) call(c *transcript.ToolCall, t time.Time) {
 	m := cs.assistant(t)
 	m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.CallPart, Call: c})
 	if c.ID != "" {
@@ -1098,7 +1098,7 @@ func (cs *cxSession) call(c *transcript.ToolCall, t time.Time) {
 
 // result adds a tool output to the current response, applying what an end
 // event already said about the call.
-func (cs *cxSession) result(r *transcript.ToolResult, t time.Time) {
+func (cs *thread) result(r *transcript.ToolResult, t time.Time) {
 	m := cs.cur
 	if m == nil {
 		m = &transcript.Message{Role: transcript.Tool, Time: t}
@@ -1125,7 +1125,7 @@ func (cs *cxSession) result(r *transcript.ToolResult, t time.Time) {
 	}
 }
 
-func (cs *cxSession) spawned(c *transcript.ToolCall, child string) {
+func (cs *thread) spawned(c *transcript.ToolCall, child string) {
 	if c != nil {
 		c.Subagent = child
 	}
@@ -1147,7 +1147,7 @@ func (e cxEnd) apply(r *transcript.ToolResult) {
 
 // ended records what an end event says about call id. When the event is
 // the only record of the call, mk makes the call from it.
-func (cs *cxSession) ended(id string, e cxEnd, t time.Time, mk func() *transcript.ToolCall) {
+func (cs *thread) ended(id string, e cxEnd, t time.Time, mk func() *transcript.ToolCall) {
 	switch {
 	case cs.results[id] != nil:
 		e.apply(cs.results[id])
@@ -1168,7 +1168,7 @@ func (cs *cxSession) ended(id string, e cxEnd, t time.Time, mk func() *transcrip
 
 // output reads a tool output: a string (plain, behind an exec header, or
 // JSON {output, metadata}), an array of content items, or {content, success}.
-func (cs *cxSession) output(n int, callID string, raw []byte) *transcript.ToolResult {
+func (cs *thread) output(n int, callID string, raw []byte) *transcript.ToolResult {
 	r := &transcript.ToolResult{CallID: callID}
 	var s string
 	if ingest.Unmarshal(raw, &s) == nil {
@@ -1190,7 +1190,7 @@ func (cs *cxSession) output(n int, callID string, raw []byte) *transcript.ToolRe
 		var obj struct {
 			Content json.RawMessage `json:"content"`
 			Success *bool           `json:"success"`
-			cxContent
+			contentItem
 		}
 		switch {
 		case ingest.Unmarshal(raw, &obj) != nil:
@@ -1199,7 +1199,7 @@ func (cs *cxSession) output(n int, callID string, raw []byte) *transcript.ToolRe
 			r = cs.output(n, callID, obj.Content)
 			r.IsError = obj.Success != nil && !*obj.Success
 		case obj.Type != "":
-			cs.fill(n, []cxContent{obj.cxContent}, r)
+			cs.fill(n, []contentItem{obj.contentItem}, r)
 		default:
 			r.Output = ingest.Text(raw)
 		}
@@ -1211,7 +1211,7 @@ func (cs *cxSession) output(n int, callID string, raw []byte) *transcript.ToolRe
 // itemsOutput reads a tool's output given as content items, which newer
 // rollouts write, a command's or a patch's behind the header older ones
 // wrote as a string ("Exit code: 0", "Wall time: …", "Output:").
-func (cs *cxSession) itemsOutput(n int, raw []byte, r *transcript.ToolResult) bool {
+func (cs *thread) itemsOutput(n int, raw []byte, r *transcript.ToolResult) bool {
 	if !cs.contentOutput(n, raw, r) {
 		return false
 	}
@@ -1220,7 +1220,7 @@ func (cs *cxSession) itemsOutput(n int, raw []byte, r *transcript.ToolResult) bo
 }
 
 // contentOutput reads an array of content items into r.
-func (cs *cxSession) contentOutput(n int, raw []byte, r *transcript.ToolResult) bool {
+func (cs *thread) contentOutput(n int, raw []byte, r *transcript.ToolResult) bool {
 	items, ok := contentItems(raw)
 	if ok {
 		cs.fill(n, items, r)
@@ -1228,7 +1228,7 @@ func (cs *cxSession) contentOutput(n int, raw []byte, r *transcript.ToolResult) 
 	return ok
 }
 
-func (cs *cxSession) fill(n int, items []cxContent, r *transcript.ToolResult) {
+func (cs *thread) fill(n int, items []contentItem, r *transcript.ToolResult) {
 	var texts []string
 	for _, p := range cs.parts(n, items) {
 		if p.Image != nil {
@@ -1300,7 +1300,7 @@ func foundTools(raw []byte) []string {
 	return lines
 }
 
-func (cs *cxSession) compaction(summary string, t time.Time) {
+func (cs *thread) compaction(summary string, t time.Time) {
 	m := cs.last
 	if m == nil || len(m.Parts) == 0 || m.Parts[0].Event == nil || m.Parts[0].Event.Kind != transcript.Compaction {
 		m = &transcript.Message{Role: transcript.User, Meta: true, Time: t,
@@ -1312,7 +1312,7 @@ func (cs *cxSession) compaction(summary string, t time.Time) {
 	}
 }
 
-func (cs *cxSession) turnStatus(status string) {
+func (cs *thread) turnStatus(status string) {
 	if n := len(cs.s.Turns); n > 0 {
 		cs.s.Turns[n-1].Status = status
 	}
@@ -1320,8 +1320,8 @@ func (cs *cxSession) turnStatus(status string) {
 	cs.echoes = nil
 }
 
-func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
-	var ev cxEvent
+func (cs *thread) event(n int, payload, line []byte, t time.Time) error {
+	var ev eventMsg
 	if err := ingest.Unmarshal(payload, &ev); err != nil {
 		return err
 	}
@@ -1343,7 +1343,7 @@ func (cs *cxSession) event(n int, payload, line []byte, t time.Time) error {
 
 // messageEvent reads what the user and the agent wrote; it reports
 // whether ev was one of those.
-func (cs *cxSession) messageEvent(n int, ev *cxEvent, t time.Time) bool {
+func (cs *thread) messageEvent(n int, ev *eventMsg, t time.Time) bool {
 	switch ev.Type {
 	case "user_message":
 		cs.userMessage(n, ev, t)
@@ -1366,7 +1366,7 @@ func (cs *cxSession) messageEvent(n int, ev *cxEvent, t time.Time) bool {
 
 // userMessage reads what the user typed, with its images: once, however
 // many records carry it.
-func (cs *cxSession) userMessage(n int, ev *cxEvent, t time.Time) {
+func (cs *thread) userMessage(n int, ev *eventMsg, t time.Time) {
 	if cs.review.c != nil {
 		// The reviewer's prompt, which /review wrote: not typed here.
 		if msg := ingest.Text(ev.Message); strings.TrimSpace(msg) != "" {
@@ -1406,7 +1406,7 @@ func (cs *cxSession) userMessage(n int, ev *cxEvent, t time.Time) {
 
 // turnEvent reads what happened to a turn and to the thread: its start,
 // end, abort or compaction, its tokens, an error, a new name, a rollback.
-func (cs *cxSession) turnEvent(ev *cxEvent, t time.Time) bool {
+func (cs *thread) turnEvent(ev *eventMsg, t time.Time) bool {
 	switch ev.Type {
 	case "token_count":
 		cs.tokens(ev.Info)
@@ -1440,7 +1440,7 @@ func (cs *cxSession) turnEvent(ev *cxEvent, t time.Time) bool {
 
 // toolEvent reads the end of a tool call, a subagent's start or activity,
 // and a review's start and end.
-func (cs *cxSession) toolEvent(n int, ev *cxEvent, t time.Time) bool {
+func (cs *thread) toolEvent(n int, ev *eventMsg, t time.Time) bool {
 	switch ev.Type {
 	case "patch_apply_end":
 		cs.patchApplied(ev, t)
@@ -1484,7 +1484,7 @@ func (cs *cxSession) toolEvent(n int, ev *cxEvent, t time.Time) bool {
 
 // patchApplied reads the end of a patch: its output, and the diff of each
 // file it changed, which numbers the call's edit.
-func (cs *cxSession) patchApplied(ev *cxEvent, t time.Time) {
+func (cs *thread) patchApplied(ev *eventMsg, t time.Time) {
 	out := strings.TrimRight(ev.Stdout+"\n"+ev.Stderr, "\n")
 	var input string
 	if c := cs.calls[ev.CallID].c; c != nil {
@@ -1497,7 +1497,7 @@ func (cs *cxSession) patchApplied(ev *cxEvent, t time.Time) {
 }
 
 // noteEvent reads a goal, an undo or a guardian's assessment as events.
-func (cs *cxSession) noteEvent(ev *cxEvent, payload, line []byte, t time.Time) bool {
+func (cs *thread) noteEvent(ev *eventMsg, payload, line []byte, t time.Time) bool {
 	switch ev.Type {
 	case "thread_goal_updated":
 		var g struct {
@@ -1517,7 +1517,7 @@ func (cs *cxSession) noteEvent(ev *cxEvent, payload, line []byte, t time.Time) b
 
 // itemCompleted reads a turn item: newer rollouts write the user's,
 // the agent's and the reasoning's in place of the events of older ones.
-func (cs *cxSession) itemCompleted(n int, ev *cxEvent, line []byte, t time.Time) error {
+func (cs *thread) itemCompleted(n int, ev *eventMsg, line []byte, t time.Time) error {
 	var item struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
@@ -1592,7 +1592,7 @@ func legacyEvent(raw []byte) ([]byte, error) {
 
 // enterReview starts a /review: a call of the review subagent, which
 // merge links to the subagent's own rollout.
-func (cs *cxSession) enterReview(ev *cxEvent, t time.Time) {
+func (cs *thread) enterReview(ev *eventMsg, t time.Time) {
 	var target struct {
 		Type         string `json:"type"`
 		Instructions string `json:"instructions"`
@@ -1613,7 +1613,7 @@ func (cs *cxSession) enterReview(ev *cxEvent, t time.Time) {
 }
 
 // exitReview gives the open review's call its findings.
-func (cs *cxSession) exitReview(out *reviewOutput, t time.Time) {
+func (cs *thread) exitReview(out *reviewOutput, t time.Time) {
 	md := "The review ended without a result: it was interrupted."
 	if out != nil {
 		md = ingest.FirstNonEmpty(out.markdown(), "No findings.")
@@ -1631,7 +1631,7 @@ func (cs *cxSession) exitReview(out *reviewOutput, t time.Time) {
 // tokens counts a token_count once per model response: Codex repeats the
 // last count when only the rate limits change, which leaves the total as it
 // was.
-func (cs *cxSession) tokens(raw []byte) {
+func (cs *thread) tokens(raw []byte) {
 	var info struct {
 		Total *usage `json:"total_token_usage"`
 		Last  *usage `json:"last_token_usage"`
@@ -1662,7 +1662,7 @@ func (cs *cxSession) tokens(raw []byte) {
 	}
 }
 
-func (cs *cxSession) mcpEnd(n int, raw []byte) cxEnd {
+func (cs *thread) mcpEnd(n int, raw []byte) cxEnd {
 	var res struct {
 		Ok *struct {
 			Content json.RawMessage `json:"content"`
@@ -1680,7 +1680,7 @@ func (cs *cxSession) mcpEnd(n int, raw []byte) cxEnd {
 
 // searchResults gives a web search call the results its end event lists.
 // The call is found by id or, as ids often differ, by its query.
-func (cs *cxSession) searchResults(ev *cxEvent) {
+func (cs *thread) searchResults(ev *eventMsg) {
 	if len(ev.Results) == 0 {
 		cs.skip("event_msg/" + ev.Type)
 		return
@@ -1730,7 +1730,7 @@ func (r *reviewOutput) markdown() string {
 // rollback marks the last n turns, which the user rolled back, as a branch
 // off the conversation's final line. Branch holds the id of the message
 // they branched from, or the number of the turns kept when it has none.
-func (cs *cxSession) rollback(n int, t time.Time) {
+func (cs *thread) rollback(n int, t time.Time) {
 	turns := cs.s.Turns
 	keep := min(max(len(turns)-n, 0), len(turns))
 	branch := fmt.Sprintf("turn %d", keep)
@@ -1754,7 +1754,7 @@ func (cs *cxSession) rollback(n int, t time.Time) {
 }
 
 // finish settles what the whole file was needed for.
-func (cs *cxSession) finish() {
+func (cs *thread) finish() {
 	for _, id := range cs.endIDs {
 		e, ok := cs.ends[id]
 		if !ok {

@@ -466,7 +466,7 @@ func TestCodexDetect(t *testing.T) {
 }
 
 func TestCodexOutput(t *testing.T) {
-	cs := &cxSession{f: &ingest.File{}, s: &transcript.Session{}}
+	cs := &thread{f: &ingest.File{}, s: &transcript.Session{}}
 	js := func(v any) string { b, _ := json.Marshal(v); return string(b) }
 	for _, c := range []struct {
 		name, raw, want string

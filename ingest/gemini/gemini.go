@@ -37,7 +37,7 @@ var Reader = &ingest.Reader{
 		"type \"gemini\" messages, $set records beside messages, a document whose messages[] have Gemini types; " +
 		"an array of {sessionId, messageId, type, message} (logs.json); {\"history\": [{role, parts}]} or a bare [{role, parts}] array (/chat save)",
 	Detect:    detect,
-	Read:      readGemini,
+	Read:      readFile,
 	Merge:     merge,
 	Locations: locations,
 	Tools:     Tools,
@@ -486,7 +486,7 @@ func sortedKeys(m map[string]json.RawMessage) []string {
 	return keys
 }
 
-func readGemini(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+func readFile(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
 	g := &file{f: f, main: newLog(chat), logs: map[string]*gmLog{}}
 	// A JSONL log is a whole JSON object on its first line and more lines; a
 	// legacy session, logs.json or a checkpoint is one document, usually

@@ -68,7 +68,7 @@ type reader struct {
 	sec  section             // its lines since the last rule
 	text []string            // its text not yet a part: sections, and the rules between them
 	rule bool                // a rule ended the last section of text
-	blk  *smBlock            // a block being read
+	blk  *mdBlock            // a block being read
 	// escaped is set for Cursor's sessions, whose tool blocks SpecStory
 	// writes HTML-escaped (&lt;, &amp;, &#96;).
 	escaped bool
@@ -88,7 +88,7 @@ type section struct {
 type item struct {
 	line  int
 	lines []string
-	blk   *smBlock
+	blk   *mdBlock
 }
 
 type blockKind int
@@ -99,9 +99,9 @@ const (
 	smDetails                  // <details>…</details>
 )
 
-// smBlock is a block of lines that ends at its closing tag, whatever the
+// mdBlock is a block of lines that ends at its closing tag, whatever the
 // lines hold.
-type smBlock struct {
+type mdBlock struct {
 	kind      blockKind
 	line      int
 	typ, name string // a <tool-use> element's attributes
@@ -140,13 +140,13 @@ func (sr *reader) line(n int, l string) {
 		sr.m.ID = msgIDRE.FindStringSubmatch(t)[1]
 	case strings.HasPrefix(l, thinkOpen):
 		sr.endSection(false)
-		sr.open(&smBlock{kind: smThink, line: n}, n, strings.TrimPrefix(l, thinkOpen))
+		sr.open(&mdBlock{kind: smThink, line: n}, n, strings.TrimPrefix(l, thinkOpen))
 	case elementRE.MatchString(l):
 		sr.endSection(false)
 		m := elementRE.FindStringSubmatch(l)
-		sr.open(&smBlock{kind: smElement, line: n, typ: m[1], name: m[2]}, n, l[len(m[0]):])
+		sr.open(&mdBlock{kind: smElement, line: n, typ: m[1], name: m[2]}, n, l[len(m[0]):])
 	case sr.sec.fence == "" && detailsRE.MatchString(l):
-		sr.open(&smBlock{kind: smDetails, line: n}, n, l)
+		sr.open(&mdBlock{kind: smDetails, line: n}, n, l)
 	case sr.sec.fence == "" && t == "---":
 		sr.endSection(true)
 	default:
@@ -156,7 +156,7 @@ func (sr *reader) line(n int, l string) {
 }
 
 // open starts reading block b with the rest of its first line.
-func (sr *reader) open(b *smBlock, n int, rest string) {
+func (sr *reader) open(b *mdBlock, n int, rest string) {
 	sr.blk = b
 	sr.inBlock(n, rest, strings.TrimSpace(rest))
 }
@@ -216,14 +216,14 @@ func (sr *reader) preamble(n int, t string) {
 		m := sessionRE.FindStringSubmatch(t)
 		// The session is the agent's; SpecStory only rendered it.
 		s.Agent, s.ID = ingest.FirstNonEmpty(agents[m[1]], m[1]), m[2]
-		s.Started, _ = smTime(m[3])
+		s.Started, _ = mdTime(m[3])
 		sr.escaped = strings.Contains(strings.ToLower(m[1]), "cursor")
 	case strings.HasPrefix(t, "# ") && s.Title == "":
 		// v2 titles are the date; the older extension's are "Title (date)".
 		title := strings.TrimPrefix(t, "# ")
-		if _, ok := smTime(title); !ok {
+		if _, ok := mdTime(title); !ok {
 			if i := strings.LastIndex(title, " ("); i >= 0 && strings.HasSuffix(title, ")") {
-				if at, ok := smTime(title[i+2 : len(title)-1]); ok {
+				if at, ok := mdTime(title[i+2 : len(title)-1]); ok {
 					title = title[:i]
 					if s.Started.IsZero() {
 						s.Started = at
@@ -251,7 +251,7 @@ func (sr *reader) header(h []string) {
 	if rest, ok := strings.CutPrefix(info, "model "); ok {
 		// Cursor's: the model, and the mode the chat was in.
 		m.Model, _, _ = strings.Cut(rest, ", mode ")
-	} else if t, ok := smTime(info); ok {
+	} else if t, ok := mdTime(info); ok {
 		m.Time = t
 	} else if model, at, ok := modelTime(info); ok {
 		m.Model, m.Time = model, at
@@ -265,7 +265,7 @@ func (sr *reader) header(h []string) {
 func modelTime(info string) (string, time.Time, bool) {
 	f := strings.Fields(info)
 	for n := 1; n <= 2 && n < len(f); n++ {
-		if t, ok := smTime(strings.Join(f[len(f)-n:], " ")); ok {
+		if t, ok := mdTime(strings.Join(f[len(f)-n:], " ")); ok {
 			return strings.Join(f[:len(f)-n], " "), t, true
 		}
 	}
@@ -276,7 +276,7 @@ func modelTime(info string) (string, time.Time, bool) {
 // second or the minute, and as its file names write them.
 var timeLayouts = []string{"2006-01-02 15:04:05Z0700", "2006-01-02 15:04Z0700", "2006-01-02_15-04-05Z0700"}
 
-func smTime(s string) (time.Time, bool) {
+func mdTime(s string) (time.Time, bool) {
 	for _, l := range timeLayouts {
 		if t, err := time.Parse(l, s); err == nil {
 			return t.UTC(), true
@@ -363,17 +363,17 @@ func (sr *reader) lateResult(items []item) bool {
 	if c == nil || c.Result != nil || len(lines) < 2 || strings.TrimSpace(lines[0].text) != "```" || strings.TrimSpace(lines[len(lines)-1].text) != "```" {
 		return false
 	}
-	code, end := smFence(items[0].lines, smFirst(items[0].lines), "```")
+	code, end := mdFence(items[0].lines, mdFirst(items[0].lines), "```")
 	if end != len(items[0].lines)-1-trailing(items[0].lines) {
 		return false
 	}
-	pair := smPair(c, &transcript.ToolResult{Output: code})
+	pair := mdPair(c, &transcript.ToolResult{Output: code})
 	sr.m.Parts = append(parts, pair[1])
 	return true
 }
 
-// smFirst is the index of the first line that is not blank.
-func smFirst(lines []string) int {
+// mdFirst is the index of the first line that is not blank.
+func mdFirst(lines []string) int {
 	i := 0
 	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
 		i++
@@ -509,7 +509,7 @@ func (sr *reader) endDetails() {
 
 // detailsInText maps a <details> block among text: a tool's when its
 // summary says which, else text without its tags.
-func (sr *reader) detailsInText(b *smBlock) {
+func (sr *reader) detailsInText(b *mdBlock) {
 	summary, body := unwrap(b.lines)
 	if name := summaryName(summary); name != "" && sr.m.Role == transcript.Assistant {
 		sr.flushText()
@@ -592,14 +592,14 @@ func (sr *reader) toolSection(items []item) []*transcript.Part {
 	return nil
 }
 
-type smLine struct {
+type mdLine struct {
 	n    int
 	text string
 }
 
 // splitItems returns a section's lines that are not blank, and its
 // <details> blocks.
-func splitItems(items []item) (lines []smLine, blocks []*smBlock) {
+func splitItems(items []item) (lines []mdLine, blocks []*mdBlock) {
 	for _, it := range items {
 		if it.blk != nil {
 			blocks = append(blocks, it.blk)
@@ -607,7 +607,7 @@ func splitItems(items []item) (lines []smLine, blocks []*smBlock) {
 		}
 		for i, l := range it.lines {
 			if strings.TrimSpace(l) != "" {
-				lines = append(lines, smLine{it.line + i, l})
+				lines = append(lines, mdLine{it.line + i, l})
 			}
 		}
 	}
@@ -674,13 +674,13 @@ func (sr *reader) lineTool(n int, l string) []*transcript.Part {
 
 // failed returns a call of the tool name whose only trace is its error.
 func (sr *reader) failed(n int, name, key, value, msg string) []*transcript.Part {
-	in := smArgs{}
+	in := mdArgs{}
 	if key != "" {
 		in.set(key, value)
 	}
 	c := &transcript.ToolCall{ID: callID(n), Name: name, Kind: toolKind(name, ""), Input: in.json()}
 	r := &transcript.ToolResult{CallID: c.ID, Output: msg, IsError: true}
-	return smPair(c, r)
+	return mdPair(c, r)
 }
 
 // shellLangs are the info strings of a fence that holds a command.
@@ -699,7 +699,7 @@ func (sr *reader) commandSection(n int, lines []string) []*transcript.Part {
 		if open == "" {
 			return nil
 		}
-		code, end := smFence(lines, i, open)
+		code, end := mdFence(lines, i, open)
 		if end >= len(lines) {
 			return nil // not closed
 		}
@@ -709,10 +709,10 @@ func (sr *reader) commandSection(n int, lines []string) []*transcript.Part {
 	if len(fences) != 2 || !shellLangs[fences[0][0]] || fences[1][0] != "" {
 		return nil
 	}
-	in := smArgs{}
+	in := mdArgs{}
 	in.set("command", fences[0][1])
 	c := &transcript.ToolCall{ID: callID(n), Name: "run_terminal_cmd", Kind: transcript.ShellTool, Input: in.json()}
-	return smPair(c, &transcript.ToolResult{CallID: c.ID, Output: fences[1][1], ExitCode: ingest.ExitCode(fences[1][1])})
+	return mdPair(c, &transcript.ToolResult{CallID: c.ID, Output: fences[1][1], ExitCode: ingest.ExitCode(fences[1][1])})
 }
 
 // fenceOf returns the fence a line opens, or "".
@@ -723,9 +723,9 @@ func fenceOf(t string) string {
 	return t[:len(t)-len(strings.TrimLeft(t, t[:1]))]
 }
 
-// smFence returns the lines of the fenced block that opens on line i and
+// mdFence returns the lines of the fenced block that opens on line i and
 // closes with fence, joined, and the line that closes it.
-func smFence(lines []string, i int, fence string) (string, int) {
+func mdFence(lines []string, i int, fence string) (string, int) {
 	var code []string
 	for i++; i < len(lines) && strings.TrimSpace(lines[i]) != fence; i++ {
 		code = append(code, lines[i])
@@ -733,9 +733,9 @@ func smFence(lines []string, i int, fence string) (string, int) {
 	return strings.Join(code, "\n"), i
 }
 
-// smPair returns the parts of a call and its result, paired: SpecStory
+// mdPair returns the parts of a call and its result, paired: SpecStory
 // writes no ids, the result is the call's by where it is.
-func smPair(c *transcript.ToolCall, r *transcript.ToolResult) []*transcript.Part {
+func mdPair(c *transcript.ToolCall, r *transcript.ToolResult) []*transcript.Part {
 	parts := []*transcript.Part{{Kind: transcript.CallPart, Call: c}}
 	if r == nil {
 		return parts

@@ -51,7 +51,7 @@ func toolKind(name, typ string) transcript.ToolKind {
 	if k := Tools.Kind(name); k != transcript.OtherTool {
 		return k
 	}
-	if k := cmp.Or(types[typ], ssToolKinds[typ]); k != "" {
+	if k := cmp.Or(types[typ], dataToolKinds[typ]); k != "" {
 		return k
 	}
 	return transcript.OtherTool
@@ -81,9 +81,9 @@ var summaries = []struct {
 // " • **3** results in **1** directory", " • 2 matches".
 var countRE = regexp.MustCompile(`(?:,| •) \**\d+\**\s+(?:results?|matches|match|files?)\b.*$`)
 
-// smSummary finds the summary of Cursor's s is: the tool's name, and
+// mdSummary finds the summary of Cursor's s is: the tool's name, and
 // what its groups give of the input.
-func smSummary(s string) (name string, keys, values []string) {
+func mdSummary(s string) (name string, keys, values []string) {
 	s = countRE.ReplaceAllString(s, "")
 	for _, sum := range summaries {
 		if m := sum.re.FindStringSubmatch(s); m != nil {
@@ -98,22 +98,22 @@ func summaryName(summary string) string {
 	if name, _ := toolUse(summary); name != "" {
 		return name
 	}
-	name, _, _ := smSummary(summary)
+	name, _, _ := mdSummary(summary)
 	return name
 }
 
-// smBody is what a tool block's body shows, read a line at a time.
-type smBody struct {
+// mdBody is what a tool block's body shows, read a line at a time.
+type mdBody struct {
 	kind    transcript.ToolKind
 	main    string // the field a lone `value` fills
-	in      smArgs // what the body shows of the input
-	guess   smArgs // what the summary shows of it: the body's wins
+	in      mdArgs // what the body shows of the input
+	guess   mdArgs // what the summary shows of it: the body's wins
 	desc    []string
 	out     []string
 	result  bool // the block shows a result, perhaps empty
 	isErr   bool
 	input   bool // the input has been shown: prose is the result
-	mode    smMode
+	mode    mdMode
 	patch   []string
 	todos   []map[string]string
 	server  string // an MCP call's server and tool
@@ -123,10 +123,10 @@ type smBody struct {
 	param   string   // the one being read
 }
 
-type smMode int
+type mdMode int
 
 const (
-	none    smMode = iota
+	none    mdMode = iota
 	params         // after "Parameters:", "**Input:**"
 	result         // after "Result:", "Output:", "**Error:**"
 	extra          // after "Additional data:": Cursor's state of the call
@@ -136,7 +136,7 @@ const (
 )
 
 // labels are the lines that say what the lines after them are.
-var labels = map[string]smMode{
+var labels = map[string]mdMode{
 	"Parameters:": params, "*Parameters*:": params, "**Input:**": params,
 	"Result:": result, "*Result*:": result, "**Result:**": result, "Output:": result, "**Error:**": result,
 	"Additional data:": extra, "Todo List:": todos, "Todo List": todos, "## Todo List": todos,
@@ -166,7 +166,7 @@ var mains = map[string]string{
 // call maps a tool block to its call, and its result when it shows one.
 func (sr *reader) call(t *tool) []*transcript.Part {
 	kind := toolKind(t.name, t.typ)
-	b := &smBody{kind: kind, main: ingest.FirstNonEmpty(mains[strings.ToLower(t.name)], mains[string(kind)], "input"), in: smArgs{}, guess: smArgs{}}
+	b := &mdBody{kind: kind, main: ingest.FirstNonEmpty(mains[strings.ToLower(t.name)], mains[string(kind)], "input"), in: mdArgs{}, guess: mdArgs{}}
 	if t.escaped {
 		t.summary = html.UnescapeString(t.summary)
 	}
@@ -185,11 +185,11 @@ func (sr *reader) call(t *tool) []*transcript.Part {
 	b.finish(sr, name)
 	c := &transcript.ToolCall{ID: callID(t.line), Name: ingest.FirstNonEmpty(name, "unnamed tool"), Kind: b.kind, Input: b.in.json()}
 	if !b.result && len(b.out) == 0 {
-		return smPair(c, nil)
+		return mdPair(c, nil)
 	}
 	out := strings.Trim(strings.Join(b.out, "\n"), "\n")
 	isErr := b.isErr || strings.HasPrefix(out, rejected)
-	return smPair(c, &transcript.ToolResult{Output: out, IsError: isErr, ExitCode: ingest.ExitCode(out)})
+	return mdPair(c, &transcript.ToolResult{Output: out, IsError: isErr, ExitCode: ingest.ExitCode(out)})
 }
 
 // rejected starts what Claude Code tells the model of a call the user
@@ -201,7 +201,7 @@ func callID(line int) string { return fmt.Sprintf("tool-%d", line) }
 
 // summary reads what a summary shows of the input: "`arg`" or
 // "`pattern` in `path`" (the CLI's), or one of Cursor's.
-func (b *smBody) summary(name, s string) {
+func (b *mdBody) summary(name, s string) {
 	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "• "))
 	if s == "" {
 		return
@@ -214,7 +214,7 @@ func (b *smBody) summary(name, s string) {
 		b.input = true
 		return
 	}
-	sum, keys, values := smSummary(s)
+	sum, keys, values := mdSummary(s)
 	if sum == "" {
 		b.desc = append(b.desc, s) // a summary of the agent's own
 		return
@@ -236,7 +236,7 @@ func (b *smBody) summary(name, s string) {
 }
 
 // line reads the body's line i, and returns the last line it read.
-func (b *smBody) line(lines []string, i int) int {
+func (b *mdBody) line(lines []string, i int) int {
 	l := lines[i]
 	t := strings.TrimSpace(l)
 	if b.param != "" && t != "*Result*:" && !paramRE.MatchString(l) {
@@ -248,7 +248,7 @@ func (b *smBody) line(lines []string, i int) int {
 		return i
 	}
 	if open := fenceOf(t); open != "" {
-		code, end := smFence(lines, i, open)
+		code, end := mdFence(lines, i, open)
 		b.fence(strings.TrimSpace(t[len(open):]), code)
 		return end
 	}
@@ -270,7 +270,7 @@ func (b *smBody) line(lines []string, i int) int {
 }
 
 // label starts what a label line announces.
-func (b *smBody) label(t string, mode smMode) {
+func (b *mdBody) label(t string, mode mdMode) {
 	b.mode, b.param = mode, ""
 	switch t {
 	case "**Error:**":
@@ -282,7 +282,7 @@ func (b *smBody) label(t string, mode smMode) {
 }
 
 // blank keeps a blank line inside prose.
-func (b *smBody) blank() {
+func (b *mdBody) blank() {
 	switch {
 	case b.mode == toolDoc:
 		b.toolDoc = append(b.toolDoc, "")
@@ -296,7 +296,7 @@ func (b *smBody) blank() {
 // special reads the lines that mean the same wherever they are: an MCP
 // call's header and parameters, a diff's chunk header, a patch's file, a
 // path, a task. It reports whether line l was one.
-func (b *smBody) special(l, t string) bool {
+func (b *mdBody) special(l, t string) bool {
 	switch {
 	case calledRE.MatchString(t):
 		m := calledRE.FindStringSubmatch(t)
@@ -339,7 +339,7 @@ func todoStatus(box string) string {
 
 // inputLine reads a line of the input before the result: a lone `value`,
 // "key `value`" pairs, or prose that says what the call is for.
-func (b *smBody) inputLine(l, t string) {
+func (b *mdBody) inputLine(l, t string) {
 	switch {
 	case len(t) > 2 && t[0] == '`' && t[len(t)-1] == '`' && !strings.Contains(t[1:len(t)-1], "`"):
 		b.in.set(b.main, t[1:len(t)-1])
@@ -359,14 +359,14 @@ func (b *smBody) inputLine(l, t string) {
 
 // item reads a "- name: value" item on line i, whose value, when empty, is
 // in the fence that follows; it returns the last line it read.
-func (b *smBody) item(lines []string, i int, m []string) int {
+func (b *mdBody) item(lines []string, i int, m []string) int {
 	v := m[2]
 	if v == "" {
 		for i+1 < len(lines) && strings.TrimSpace(lines[i+1]) == "" {
 			i++
 		}
 		if i+1 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i+1]), "```") {
-			v, i = smFence(lines, i+1, "```")
+			v, i = mdFence(lines, i+1, "```")
 		}
 	}
 	b.in.set(m[1], v)
@@ -375,7 +375,7 @@ func (b *smBody) item(lines []string, i int, m []string) int {
 
 // fence reads a fenced block: by the label before it, or else by what
 // the tool's kind shows in one.
-func (b *smBody) fence(info, code string) {
+func (b *mdBody) fence(info, code string) {
 	switch {
 	case b.mode == params && info == "json" && b.in.merge(code):
 	case b.mode == params:
@@ -396,7 +396,7 @@ func (b *smBody) fence(info, code string) {
 
 // kindFence reads a fence no label explains: a command, a file's content,
 // or, once the input has been shown or in plain text, the result.
-func (b *smBody) kindFence(info, code string) {
+func (b *mdBody) kindFence(info, code string) {
 	switch {
 	case b.kind == transcript.ShellTool && shellLangs[info] && b.in["command"] == nil:
 		b.in.set("command", code)
@@ -413,13 +413,13 @@ func (b *smBody) kindFence(info, code string) {
 }
 
 // unescape undoes the HTML escapes of what the body showed.
-func (b *smBody) unescape() {
+func (b *mdBody) unescape() {
 	for _, ls := range [][]string{b.out, b.desc, b.patch, b.toolDoc} {
 		for i, l := range ls {
 			ls[i] = html.UnescapeString(l)
 		}
 	}
-	for _, in := range []smArgs{b.in, b.guess} {
+	for _, in := range []mdArgs{b.in, b.guess} {
 		for k, v := range in {
 			if s, ok := v.(string); ok {
 				in[k] = html.UnescapeString(s)
@@ -451,7 +451,7 @@ func diffLines(code string) []string {
 // finish sets what the whole body shows: the guesses from the summary,
 // the description, the patch, the task list, and an MCP tool's
 // description the first time the session calls it.
-func (b *smBody) finish(sr *reader, name string) {
+func (b *mdBody) finish(sr *reader, name string) {
 	for k, v := range b.guess {
 		b.in.set(k, v)
 	}
@@ -482,9 +482,9 @@ func (b *smBody) finish(sr *reader, name string) {
 
 // setPatch sets an edit's patch, or a written file's content when the
 // patch only adds it.
-func (b *smBody) setPatch() {
+func (b *mdBody) setPatch() {
 	if b.kind == transcript.WriteTool {
-		if content, ok := smAdded(b.patch); ok {
+		if content, ok := mdAdded(b.patch); ok {
 			b.in.set("content", content)
 			return
 		}
@@ -493,9 +493,9 @@ func (b *smBody) setPatch() {
 	b.in.set("patch", strings.Join(b.patch, "\n"))
 }
 
-// smAdded returns the lines a patch adds, when it only adds lines to an
+// mdAdded returns the lines a patch adds, when it only adds lines to an
 // empty file.
-func smAdded(patch []string) (string, bool) {
+func mdAdded(patch []string) (string, bool) {
 	var added []string
 	for _, l := range patch {
 		switch {
@@ -509,25 +509,25 @@ func smAdded(patch []string) (string, bool) {
 	return strings.Join(added, "\n"), len(added) > 0
 }
 
-// smArgs are a tool's input as SpecStory shows it: the first value of each
+// mdArgs are a tool's input as SpecStory shows it: the first value of each
 // name is kept.
-type smArgs map[string]any
+type mdArgs map[string]any
 
-func (in smArgs) set(k string, v any) {
+func (in mdArgs) set(k string, v any) {
 	if _, ok := in[k]; !ok {
 		in[k] = v
 	}
 }
 
 // str is the value of k as text.
-func (in smArgs) str(k string) string {
+func (in mdArgs) str(k string) string {
 	s, _ := in[k].(string)
 	return s
 }
 
 // setJSON sets k to the JSON text v as it is, or as text when it is not
 // JSON.
-func (in smArgs) setJSON(k, v string) {
+func (in mdArgs) setJSON(k, v string) {
 	if json.Valid([]byte(v)) {
 		in.set(k, json.RawMessage(v))
 		return
@@ -537,7 +537,7 @@ func (in smArgs) setJSON(k, v string) {
 
 // merge adds the fields of the JSON object code, and reports whether it
 // was one.
-func (in smArgs) merge(code string) bool {
+func (in mdArgs) merge(code string) bool {
 	var fields map[string]json.RawMessage
 	if json.Unmarshal([]byte(code), &fields) != nil || fields == nil {
 		return false
@@ -549,7 +549,7 @@ func (in smArgs) merge(code string) bool {
 }
 
 // json is the input as a JSON object, "<" and "&" as they are.
-func (in smArgs) json() string {
+func (in mdArgs) json() string {
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

@@ -24,8 +24,8 @@ var Reader = &ingest.Reader{
 	Agent:   "SpecStory",
 	Files:   ".specstory/debug/<sessionId>/session-data.json (written by specstory --debug-raw) and SpecStory cloud-sync payloads: SessionData JSON, schema 1.0",
 	Detects: "a JSON document whose top-level object has schemaVersion and an exchanges array",
-	Detect:  detectSpecStory,
-	Read:    readSpecStory,
+	Detect:  detectSessionData,
+	Read:    readSessionData,
 	Tools:   Tools,
 }
 
@@ -34,37 +34,37 @@ var Tools = ingest.ToolsOf("claude-code", "cursor", "codex", "gemini-cli")
 
 func init() { ingest.Register(Reader) }
 
-func detectSpecStory(h *ingest.Head) float64 {
+func detectSessionData(h *ingest.Head) float64 {
 	rs := h.Records()
 	return ingest.When(!h.IsArray() && len(rs) == 1 && rs[0].Has("schemaVersion") && rs[0]["exchanges"] == "[", ingest.Likely)
 }
 
-// ssVersion is the SessionData schema version this reader follows.
-const ssVersion = "1.0"
+// dataVersion is the SessionData schema version this reader follows.
+const dataVersion = "1.0"
 
-// ssToolKinds maps SpecStory's tool types to ours; "generic" and "unknown"
+// dataToolKinds maps SpecStory's tool types to ours; "generic" and "unknown"
 // say nothing, so the tool's name decides.
-var ssToolKinds = map[string]transcript.ToolKind{
+var dataToolKinds = map[string]transcript.ToolKind{
 	"write": transcript.WriteTool, "read": transcript.ReadTool, "search": transcript.SearchTool,
 	"shell": transcript.ShellTool, "task": transcript.TaskTool, "generic": "", "unknown": "",
 }
 
-type ssMessage struct {
+type dataMessage struct {
 	ID        string            `json:"id"`
 	Timestamp string            `json:"timestamp"`
 	Role      string            `json:"role"`
 	Model     *string           `json:"model"`
 	Content   []json.RawMessage `json:"content"`
-	Tool      *ssTool           `json:"tool"`
+	Tool      *dataTool         `json:"tool"`
 	PathHints []string          `json:"pathHints"`
-	Usage     *ssUsage          `json:"usage"`
+	Usage     *dataUsage        `json:"usage"`
 	Metadata  struct {
 		IsSidechain bool `json:"isSidechain"`
 		Queued      bool `json:"queued"` // typed while the agent was busy, never sent
 	} `json:"metadata"`
 }
 
-type ssTool struct {
+type dataTool struct {
 	Name              *string         `json:"name"`
 	Type              *string         `json:"type"`
 	UseID             string          `json:"useId"`
@@ -74,9 +74,9 @@ type ssTool struct {
 	FormattedMarkdown string          `json:"formattedMarkdown"`
 }
 
-// ssUsage holds every provider's token counts; the field names match the
+// dataUsage holds every provider's token counts; the field names match the
 // camelCase keys.
-type ssUsage struct {
+type dataUsage struct {
 	InputTokens, OutputTokens                      int64
 	CacheCreationInputTokens, CacheReadInputTokens int64 // Claude, Droid
 	CachedInputTokens, ReasoningOutputTokens       int64 // Codex
@@ -87,7 +87,7 @@ type ssUsage struct {
 // usage converts the counts as each provider wrote them: Claude's and
 // Droid's input leaves out what the cache held, Codex's and Gemini's
 // includes it (see ingest.GeminiUsage).
-func (u ssUsage) usage() transcript.Usage {
+func (u dataUsage) usage() transcript.Usage {
 	if u.CachedTokens+u.ThoughtTokens+u.ToolTokens > 0 {
 		g := ingest.GeminiUsage(u.InputTokens, u.OutputTokens, u.CachedTokens, u.ThoughtTokens, u.ToolTokens)
 		g.CacheWrite = u.CacheCreationInputTokens
@@ -102,8 +102,8 @@ func (u ssUsage) usage() transcript.Usage {
 	}
 }
 
-// ssReader accumulates the session of one SessionData file.
-type ssReader struct {
+// dataReader accumulates the session of one SessionData file.
+type dataReader struct {
 	f         *ingest.File
 	s         *transcript.Session
 	hints     []string // pathHints, first seen first
@@ -111,8 +111,8 @@ type ssReader struct {
 	lastUsage transcript.Usage
 }
 
-func readSpecStory(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
-	sr := &ssReader{f: f, s: &transcript.Session{Meta: map[string]string{}}, hinted: map[string]bool{}}
+func readSessionData(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
+	sr := &dataReader{f: f, s: &transcript.Session{Meta: map[string]string{}}, hinted: map[string]bool{}}
 	seen := map[string]bool{}
 	d := ingest.NewJSONDoc(f, r, 1)
 	isObject, err := d.Object("the document", func(key string, line int) error {
@@ -135,7 +135,7 @@ func readSpecStory(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcr
 }
 
 // field reads one field of the document.
-func (sr *ssReader) field(ctx context.Context, d *ingest.JSONDoc, key string, line int) error {
+func (sr *dataReader) field(ctx context.Context, d *ingest.JSONDoc, key string, line int) error {
 	s := sr.s
 	str := func(dst *string) error { return d.Value(key, line, dst) }
 	switch key {
@@ -177,7 +177,7 @@ func (sr *ssReader) field(ctx context.Context, d *ingest.JSONDoc, key string, li
 }
 
 // times reads createdAt as the start and updatedAt as the end.
-func (sr *ssReader) times(d *ingest.JSONDoc, key string, line int) error {
+func (sr *dataReader) times(d *ingest.JSONDoc, key string, line int) error {
 	var v string
 	if err := d.Value(key, line, &v); err != nil {
 		return err
@@ -192,25 +192,25 @@ func (sr *ssReader) times(d *ingest.JSONDoc, key string, line int) error {
 
 // checkVersion warns about a schemaVersion other than 1.0; SpecStory itself
 // refuses newer ones, this reader reads what it can.
-func (sr *ssReader) checkVersion(line int, raw json.RawMessage) {
+func (sr *dataReader) checkVersion(line int, raw json.RawMessage) {
 	var v string
 	if ingest.Unmarshal(raw, &v) != nil {
-		sr.f.Warn(line, "schemaVersion: expected the string %q, found %s", ssVersion, raw)
+		sr.f.Warn(line, "schemaVersion: expected the string %q, found %s", dataVersion, raw)
 		return
 	}
-	if v == ssVersion {
+	if v == dataVersion {
 		return
 	}
 	var major, minor int
 	n, _ := fmt.Sscanf(v, "%d.%d", &major, &minor)
 	if n > 0 && (major > 1 || major == 1 && minor > 0) {
-		sr.f.Warn(line, "schemaVersion %q is newer than %s, the version this reader knows: reading what it can", v, ssVersion)
+		sr.f.Warn(line, "schemaVersion %q is newer than %s, the version this reader knows: reading what it can", v, dataVersion)
 	} else {
-		sr.f.Warn(line, "schemaVersion %q is not %s", v, ssVersion)
+		sr.f.Warn(line, "schemaVersion %q is not %s", v, dataVersion)
 	}
 }
 
-func (sr *ssReader) provider(d *ingest.JSONDoc, line int) error {
+func (sr *dataReader) provider(d *ingest.JSONDoc, line int) error {
 	var p struct {
 		ID      *string `json:"id"`
 		Name    *string `json:"name"`
@@ -239,7 +239,7 @@ func (sr *ssReader) provider(d *ingest.JSONDoc, line int) error {
 }
 
 // exchange reads one exchange into a turn.
-func (sr *ssReader) exchange(path string, line int, raw json.RawMessage) {
+func (sr *dataReader) exchange(path string, line int, raw json.RawMessage) {
 	type rawMessage struct {
 		line int
 		raw  json.RawMessage
@@ -304,8 +304,8 @@ func (sr *ssReader) exchange(path string, line int, raw json.RawMessage) {
 
 // message reads one message, checking it against the schema's rules. A
 // message that breaks them is reported and still shown.
-func (sr *ssReader) message(path string, line int, raw json.RawMessage, start, end time.Time) *transcript.Message {
-	var sm ssMessage
+func (sr *dataReader) message(path string, line int, raw json.RawMessage, start, end time.Time) *transcript.Message {
+	var sm dataMessage
 	if !ingest.DecodeAt(sr.f, line, path, raw, &sm) {
 		return nil
 	}
@@ -365,7 +365,7 @@ func (sr *ssReader) message(path string, line int, raw json.RawMessage, start, e
 }
 
 // part reads one content part of message m.
-func (sr *ssReader) part(path string, line int, raw json.RawMessage, m *transcript.Message) []*transcript.Part {
+func (sr *dataReader) part(path string, line int, raw json.RawMessage, m *transcript.Message) []*transcript.Part {
 	var c struct {
 		Type *string `json:"type"`
 		Text *string `json:"text"`
@@ -396,12 +396,12 @@ func (sr *ssReader) part(path string, line int, raw json.RawMessage, m *transcri
 }
 
 // tool reads a message's tool: its call, and its result when it has one.
-func (sr *ssReader) tool(path string, line int, t *ssTool) []*transcript.Part {
+func (sr *dataReader) tool(path string, line int, t *dataTool) []*transcript.Part {
 	name, typ := deref(t.Name), deref(t.Type)
 	if t.Name == nil || t.Type == nil {
 		sr.f.Warn(line, "%s: a tool needs name and type", path)
 	}
-	kind, known := ssToolKind(name, typ)
+	kind, known := dataToolKind(name, typ)
 	if !known && t.Type != nil {
 		sr.f.Warn(line, "%s: tool type %q is not one of write, read, search, shell, task, generic, unknown", path, typ)
 	}
@@ -412,16 +412,16 @@ func (sr *ssReader) tool(path string, line int, t *ssTool) []*transcript.Part {
 	if len(t.Output) == 0 || string(t.Output) == "null" {
 		return parts
 	}
-	r := ssResult(t.Output)
+	r := dataResult(t.Output)
 	// The result sits beside its call, even when there is no useId to pair by.
 	r.CallID, r.Paired, c.Result = t.UseID, true, r
 	return append(parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})
 }
 
-// ssToolKind classifies a tool by SpecStory's type for it and its name;
+// dataToolKind classifies a tool by SpecStory's type for it and its name;
 // known is false for a type SpecStory does not define.
-func ssToolKind(name, typ string) (kind transcript.ToolKind, known bool) {
-	kind, known = ssToolKinds[typ]
+func dataToolKind(name, typ string) (kind transcript.ToolKind, known bool) {
+	kind, known = dataToolKinds[typ]
 	// SpecStory's "write" covers edits, which have their own kind here.
 	if byName := Tools.Kind(name); kind == "" || kind == transcript.WriteTool && byName == transcript.EditTool {
 		kind = byName
@@ -429,10 +429,10 @@ func ssToolKind(name, typ string) (kind transcript.ToolKind, known bool) {
 	return kind, known
 }
 
-// ssResult reads what the providers put in tool.output: Claude's {"content",
+// dataResult reads what the providers put in tool.output: Claude's {"content",
 // "is_error"}, Codex's {"raw": "…"} or its own JSON output {"output",
 // "metadata": {"exit_code"}}, and anything else as JSON.
-func ssResult(raw json.RawMessage) *transcript.ToolResult {
+func dataResult(raw json.RawMessage) *transcript.ToolResult {
 	r := &transcript.ToolResult{}
 	if !bytes.HasPrefix(raw, []byte("{")) {
 		r.Output = ingest.Text(raw)
@@ -466,7 +466,7 @@ func ssResult(raw json.RawMessage) *transcript.ToolResult {
 }
 
 // time reads an optional date-time field, reporting one that is not.
-func (sr *ssReader) time(path string, line int, v string) time.Time {
+func (sr *dataReader) time(path string, line int, v string) time.Time {
 	t, ok := ingest.ParseTime(v)
 	if !ok && v != "" {
 		sr.f.Warn(line, "%s: %q is not a date-time", path, v)

@@ -291,7 +291,7 @@ func TestSpecStoryUsage(t *testing.T) {
 		{"droid", `{"inputTokens":500,"outputTokens":90,"cacheCreationInputTokens":100,"cacheReadInputTokens":7000,"thinkingTokens":30}`,
 			transcript.Usage{Input: 500, Output: 90, CacheRead: 7000, CacheWrite: 100, Reasoning: 30}},
 	} {
-		var u ssUsage
+		var u dataUsage
 		if err := json.Unmarshal([]byte(c.usage), &u); err != nil {
 			t.Fatal(err)
 		}
