@@ -222,13 +222,16 @@ type gmPart struct {
 		Name string          `json:"name"`
 		Args json.RawMessage `json:"args"`
 	} `json:"functionCall"`
-	FunctionResponse *struct {
-		ID       string          `json:"id"`
-		Name     string          `json:"name"`
-		Response json.RawMessage `json:"response"`
-		Parts    json.RawMessage `json:"parts"`
-	} `json:"functionResponse"`
-	raw json.RawMessage
+	FunctionResponse *functionResponse `json:"functionResponse"`
+	raw              json.RawMessage
+}
+
+// functionResponse is a tool's response in a content part.
+type functionResponse struct {
+	ID       string          `json:"id"`
+	Name     string          `json:"name"`
+	Response json.RawMessage `json:"response"`
+	Parts    json.RawMessage `json:"parts"`
 }
 
 // entry is one message of a replayed log, or an event of the replay.
@@ -593,19 +596,7 @@ func (l *gmLog) session(f *ingest.File) *transcript.Session {
 	if l.project != "" {
 		s.Meta["project hash"] = l.project
 	}
-	// ~/.gemini/tmp/<project>/chats/...: the directory names the project
-	// (logs.json and checkpoints sit beside chats/ and have no projectHash).
-	dirs := strings.Split(path.Dir(f.Rel), "/")
-	if i := slices.Index(dirs, "chats"); i > 0 {
-		s.Project = dirs[i-1]
-	} else if i := slices.Index(dirs, "tmp"); i >= 0 && i+1 < len(dirs) {
-		s.Project = dirs[i+1]
-	}
-	// A subagent lives in chats/<parent session id>/<session id>.jsonl.
-	s.ParentID = l.parent
-	if n := len(dirs); s.ParentID == "" && l.kind == "subagent" && n >= 2 && dirs[n-2] == "chats" {
-		s.ParentID = dirs[n-1]
-	}
+	l.place(s, strings.Split(path.Dir(f.Rel), "/"))
 	if l.kind != "" {
 		s.Meta["kind"] = l.kind
 	}
@@ -614,6 +605,34 @@ func (l *gmLog) session(f *ingest.File) *transcript.Session {
 			s.Title = "/chat save " + tag
 		}
 	}
+	l.replay(f, s)
+	if len(s.Turns) == 0 {
+		return nil
+	}
+	if gmHash(s.Project) {
+		gmProject(s, l.meta["directories"])
+	}
+	return s
+}
+
+// place finds the session's project and parent from the folders of its
+// file: ~/.gemini/tmp/<project>/chats/... (logs.json and checkpoints sit
+// beside chats/ and have no projectHash), and a subagent lives in
+// chats/<parent session id>/<session id>.jsonl.
+func (l *gmLog) place(s *transcript.Session, dirs []string) {
+	if i := slices.Index(dirs, "chats"); i > 0 {
+		s.Project = dirs[i-1]
+	} else if i := slices.Index(dirs, "tmp"); i >= 0 && i+1 < len(dirs) {
+		s.Project = dirs[i+1]
+	}
+	s.ParentID = l.parent
+	if n := len(dirs); s.ParentID == "" && l.kind == "subagent" && n >= 2 && dirs[n-2] == "chats" {
+		s.ParentID = dirs[n-1]
+	}
+}
+
+// replay appends the log's entries to s as messages.
+func (l *gmLog) replay(f *ingest.File, s *transcript.Session) {
 	b := &builder{f: f, s: s, calls: map[string]bool{}, answered: map[string]bool{}, pending: map[string][]string{}}
 	for _, e := range l.entries {
 		f.At(e.line) // for warnings about the entry
@@ -626,13 +645,6 @@ func (l *gmLog) session(f *ingest.File) *transcript.Session {
 			s.Append(m)
 		}
 	}
-	if len(s.Turns) == 0 {
-		return nil
-	}
-	if gmHash(s.Project) {
-		gmProject(s, l.meta["directories"])
-	}
-	return s
 }
 
 // gmHash reports whether a project id is the SHA-256 of its root, as
@@ -849,47 +861,68 @@ func (b *builder) parts(n int, raw json.RawMessage) []*transcript.Part {
 		case p.InlineData != nil:
 			out = append(out, b.image(n, p.InlineData.MimeType, p.InlineData.Data))
 		case p.FileData != nil:
-			if strings.HasPrefix(p.FileData.MimeType, "image/") {
-				out = append(out, &transcript.Part{Kind: transcript.ImagePart, Image: &transcript.Image{URL: p.FileData.FileURI}})
-			} else {
-				out = append(out, &transcript.Part{Kind: transcript.TextPart, Text: fmt.Sprintf("(file %s, %s)", p.FileData.FileURI, p.FileData.MimeType)})
-			}
+			out = append(out, fileData(p.FileData.FileURI, p.FileData.MimeType))
 		case p.FunctionCall != nil:
-			fc := p.FunctionCall
-			id := fc.ID
-			if id == "" {
-				// Older checkpoints have no call ids: responses follow by name.
-				id = fmt.Sprintf("%s#%d", fc.Name, len(b.calls)+1)
-				b.pending[fc.Name] = append(b.pending[fc.Name], id)
-			}
-			if b.calls[id] {
-				b.s.Skip("functionCall", "a copy of a tool call its message records", 1)
-			} else {
-				b.calls[id] = true
-				out = append(out, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-					ID: id, Name: fc.Name, Kind: Tools.Kind(fc.Name), Input: ingest.Text(fc.Args)}})
-			}
+			out = appendPart(out, b.functionCall(p.FunctionCall.ID, p.FunctionCall.Name, p.FunctionCall.Args))
 		case p.FunctionResponse != nil:
-			fr := p.FunctionResponse
-			id := fr.ID
-			if q := b.pending[fr.Name]; id == "" && len(q) > 0 {
-				id, b.pending[fr.Name] = q[0], q[1:]
-			}
-			if b.answered[id] && id != "" {
-				b.s.Skip("functionResponse", "a copy of a tool result its call records", 1)
-				continue
-			}
-			b.answered[id] = true
-			r := &transcript.ToolResult{CallID: id}
-			r.Output, r.IsError = response(fr.Response)
-			exit(r, Tools.Kind(fr.Name))
-			r.Images = b.images(n, fr.Parts)
-			out = append(out, &transcript.Part{Kind: transcript.ResultPart, Result: r})
+			out = appendPart(out, b.answer(n, p.FunctionResponse))
 		case unknownPart(p.raw):
 			out = append(out, b.f.Unknown("Unknown content part", p.raw))
 		}
 	}
 	return out
+}
+
+func appendPart(out []*transcript.Part, p *transcript.Part) []*transcript.Part {
+	if p == nil {
+		return out
+	}
+	return append(out, p)
+}
+
+// fileData is a file a part refers to: an image is shown by its address.
+func fileData(uri, mime string) *transcript.Part {
+	if strings.HasPrefix(mime, "image/") {
+		return &transcript.Part{Kind: transcript.ImagePart, Image: &transcript.Image{URL: uri}}
+	}
+	return &transcript.Part{Kind: transcript.TextPart, Text: fmt.Sprintf("(file %s, %s)", uri, mime)}
+}
+
+// functionCall is a call of a content part; nil for a copy of a call its
+// message records.
+func (b *builder) functionCall(id, name string, args json.RawMessage) *transcript.Part {
+	if id == "" {
+		// Older checkpoints have no call ids: responses follow by name.
+		id = fmt.Sprintf("%s#%d", name, len(b.calls)+1)
+		b.pending[name] = append(b.pending[name], id)
+	}
+	if b.calls[id] {
+		b.s.Skip("functionCall", "a copy of a tool call its message records", 1)
+		return nil
+	}
+	b.calls[id] = true
+	return &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
+		ID: id, Name: name, Kind: Tools.Kind(name), Input: ingest.Text(args)}}
+}
+
+// answer is the result of a call's response; nil for a copy of a result
+// its call records. A response without an id answers the oldest pending
+// call of its name.
+func (b *builder) answer(n int, fr *functionResponse) *transcript.Part {
+	id := fr.ID
+	if q := b.pending[fr.Name]; id == "" && len(q) > 0 {
+		id, b.pending[fr.Name] = q[0], q[1:]
+	}
+	if b.answered[id] && id != "" {
+		b.s.Skip("functionResponse", "a copy of a tool result its call records", 1)
+		return nil
+	}
+	b.answered[id] = true
+	r := &transcript.ToolResult{CallID: id}
+	r.Output, r.IsError = response(fr.Response)
+	exit(r, Tools.Kind(fr.Name))
+	r.Images = b.images(n, fr.Parts)
+	return &transcript.Part{Kind: transcript.ResultPart, Result: r}
 }
 
 // unknownPart reports whether a part that mapped to nothing holds more than
@@ -1041,9 +1074,8 @@ func display(r *transcript.ToolResult, tc *toolCall) {
 // .json and the .jsonl it was migrated to, the prompts logs.json kept, and
 // the subagent sessions a session started.
 func merge(ss []*transcript.Session) []*transcript.Session {
-	var out []*transcript.Session
+	var out, prompts []*transcript.Session
 	byID := map[string]*transcript.Session{}
-	var prompts []*transcript.Session
 	for _, s := range ss {
 		switch {
 		case s.Meta[gmOrigin] == gmPrompts:
@@ -1067,18 +1099,7 @@ func merge(ss []*transcript.Session) []*transcript.Session {
 		out = append(out, p)
 	}
 	for _, s := range out {
-		s.Parts(func(_ *transcript.Message, part *transcript.Part) {
-			c := part.Call
-			if c == nil || c.Subagent == "" {
-				return
-			}
-			child := byID[c.Subagent]
-			if child == nil || child == s || (child.ParentID != "" && child.ParentID != s.ID) {
-				c.Subagent = "" // agentId names no session this one started
-				return
-			}
-			child.ParentID = s.ID
-		})
+		adoptSubagents(s, byID)
 	}
 	for _, s := range out {
 		if p := byID[s.ParentID]; p != nil && p != s && !slices.Contains(p.ChildIDs, s.ID) {
@@ -1088,6 +1109,23 @@ func merge(ss []*transcript.Session) []*transcript.Session {
 	return out
 }
 
+// adoptSubagents makes s the parent of the sessions its calls started;
+// a call's agentId that names no such session is dropped.
+func adoptSubagents(s *transcript.Session, byID map[string]*transcript.Session) {
+	s.Parts(func(_ *transcript.Message, part *transcript.Part) {
+		c := part.Call
+		if c == nil || c.Subagent == "" {
+			return
+		}
+		child := byID[c.Subagent]
+		if child == nil || child == s || (child.ParentID != "" && child.ParentID != s.ID) {
+			c.Subagent = ""
+			return
+		}
+		child.ParentID = s.ID
+	})
+}
+
 // join adds o, another file of session s, to s. Messages s lacks are
 // merged in by time.
 func join(s, o *transcript.Session) {
@@ -1095,28 +1133,8 @@ func join(s, o *transcript.Session) {
 		s.Turns, o.Turns = o.Turns, s.Turns
 		s.Source, o.Source = o.Source, s.Source
 	}
-	have := map[string]bool{}
-	for _, m := range s.Messages() {
-		have[m.ID] = true
-	}
-	var extra []*transcript.Message
-	for _, m := range o.Messages() {
-		if m.ID == "" || !have[m.ID] {
-			extra = append(extra, m)
-		}
-	}
-	if len(extra) > 0 {
-		ms := s.Messages()
-		s.Turns = nil
-		for len(ms) > 0 || len(extra) > 0 {
-			if len(ms) == 0 || len(extra) > 0 && !ms[0].Time.IsZero() && !extra[0].Time.IsZero() && extra[0].Time.Before(ms[0].Time) {
-				s.Append(extra[0])
-				extra = extra[1:]
-			} else {
-				s.Append(ms[0])
-				ms = ms[1:]
-			}
-		}
+	if extra := missing(s, o); len(extra) > 0 {
+		interleave(s, extra)
 	}
 	s.Sources = append(append(s.Sources, o.Source), o.Sources...)
 	s.Warnings = append(s.Warnings, o.Warnings...)
@@ -1131,6 +1149,37 @@ func join(s, o *transcript.Session) {
 	for k, v := range o.Meta {
 		if _, ok := s.Meta[k]; !ok {
 			s.Meta[k] = v
+		}
+	}
+}
+
+// missing lists the messages of o that s lacks.
+func missing(s, o *transcript.Session) []*transcript.Message {
+	have := map[string]bool{}
+	for _, m := range s.Messages() {
+		have[m.ID] = true
+	}
+	var extra []*transcript.Message
+	for _, m := range o.Messages() {
+		if m.ID == "" || !have[m.ID] {
+			extra = append(extra, m)
+		}
+	}
+	return extra
+}
+
+// interleave refills s with its messages and extra, by time; a message
+// without a time keeps its place.
+func interleave(s *transcript.Session, extra []*transcript.Message) {
+	ms := s.Messages()
+	s.Turns = nil
+	for len(ms) > 0 || len(extra) > 0 {
+		if len(ms) == 0 || len(extra) > 0 && !ms[0].Time.IsZero() && !extra[0].Time.IsZero() && extra[0].Time.Before(ms[0].Time) {
+			s.Append(extra[0])
+			extra = extra[1:]
+		} else {
+			s.Append(ms[0])
+			ms = ms[1:]
 		}
 	}
 }
