@@ -85,14 +85,24 @@ var codexItems = map[string]bool{
 
 func detect(h *ingest.Head) float64 {
 	recs := h.Records()
-	if len(recs) == 0 || h.IsArray() {
+	switch {
+	case len(recs) == 0 || h.IsArray():
 		return 0
+	case slices.ContainsFunc(recs, isEnvelope):
+		return ingest.Likely
 	}
-	for _, r := range recs {
-		if r["payload"] == "{" && r["type"] != "" && r.Has("timestamp") && (len(r) == 3 || len(r) == 4 && r.Has("ordinal")) {
-			return ingest.Likely
-		}
-	}
+	return legacy(recs)
+}
+
+// isEnvelope reports whether r is a rollout line of today: a timestamp, a
+// type and a payload (and an ordinal, in some versions).
+func isEnvelope(r ingest.Record) bool {
+	return r["payload"] == "{" && r["type"] != "" && r.Has("timestamp") && (len(r) == 3 || len(r) == 4 && r.Has("ordinal"))
+}
+
+// legacy tells the older layouts: the TypeScript CLI's {session, items},
+// and a first line of bare session facts followed by items or state.
+func legacy(recs []ingest.Record) float64 {
 	first := recs[0]
 	if first["session"] == "{" && first["items"] == "[" {
 		return ingest.Likely
