@@ -179,6 +179,10 @@ func fileLexer(p string) chroma.Lexer {
 	return lexer("file:"+name, func(string) chroma.Lexer { return matchFile(name) })
 }
 
+// FileLexer is the lexer the page highlights the file p with (nil: none),
+// for cmd/lexbench.
+func FileLexer(p string) chroma.Lexer { return fileLexer(p) }
+
 // FileDiff is the change a tool made to one file.
 type FileDiff struct {
 	Path string
