@@ -19,8 +19,8 @@ import (
 // is chroma's own (LexerState.Iterator) but for one thing: it skips a
 // rule whose first character, or literal prefix, as regexp2's own search
 // works it out for the rule unanchored, is not at the position. The
-// tokens are the same; docs/chroma-anchored-prefilter.patch is the change
-// that would make regexp2 do this itself.
+// tokens are the same; docs/chroma-anchored-prefilter.patch makes chroma
+// do this itself, and this file can go once it lands.
 
 // quickLexer tokenises as its lexer does, skipping rules that cannot match.
 type quickLexer struct {
