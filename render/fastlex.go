@@ -346,11 +346,12 @@ func (s *quickState) match(rules []*chroma.CompiledRule) (int, *chroma.CompiledR
 		}
 		m, err := rule.Regexp.FindRunesMatchStartingAt(s.Text, s.Pos)
 		if m != nil && err == nil && m.RuneIndex == s.Pos {
-			groups := []string{}
-			named := make(map[string]string)
-			for _, g := range m.Groups() {
-				named[g.Name] = g.String()
-				groups = append(groups, g.String())
+			gs := m.Groups()
+			groups := make([]string, len(gs))
+			named := make(map[string]string, len(gs))
+			for k, g := range gs {
+				groups[k] = g.String()
+				named[g.Name] = groups[k]
 			}
 			return i, rule, groups, named
 		}
