@@ -22,53 +22,24 @@ type Row struct {
 // rows are tokenised together, so multi-line strings and comments stay
 // right), each as a line with its number and diff marker.
 func Rows(rows []Row, p string) template.HTML {
-	var code strings.Builder
-	n := 0
-	for _, r := range rows {
-		n += len(r.Text) + 1
-	}
-	code.Grow(n)
-	for _, r := range rows {
-		if r.Op != '@' {
-			code.WriteString(r.Text)
-			code.WriteByte('\n')
-		}
-	}
+	code, n := joinRows(rows)
 	var lines html
-	if l := fileLexer(p); l != nil && highlightable(code.String(), len(rows)) {
-		lines, _ = highlighted.do("rows", l.Config().Name, code.String(), func() (html, bool) {
-			return highlightRows(l, code.String())
+	if l := fileLexer(p); l != nil && highlightable(code, len(rows)) {
+		lines, _ = highlighted.do("rows", l.Config().Name, code, func() (html, bool) {
+			return highlightRows(l, code)
 		})
 	}
 	// Sized once: the markup of a row is about 60 bytes, and its code is
 	// its text or its highlighted HTML.
-	n += 64*len(rows) + len(lines.s)
 	var b strings.Builder
-	b.Grow(n)
+	b.Grow(n + 64*len(rows) + len(lines.s))
 	b.WriteString(`<pre class="chroma rows"><code>`)
-	i := 0
+	i := 0 // the next row of lines
 	for k, r := range rows {
 		if r.Op == '=' && (k == 0 || rows[k-1].Op != '=') {
 			openFold(&b, rows[k:])
 		}
-		switch r.Op {
-		case '+':
-			b.WriteString(`<span class="row add"><span class="ln">`)
-		case '-':
-			b.WriteString(`<span class="row del"><span class="ln">`)
-		case '@':
-			b.WriteString(`<span class="row hunk"><span class="ln">`)
-		default:
-			b.WriteString(`<span class="row"><span class="ln">`)
-		}
-		if r.N > 0 {
-			b.WriteString(strconv.Itoa(r.N))
-		}
-		b.WriteString(`</span><span class="mk">`)
-		if r.Op != ' ' && r.Op != '@' {
-			b.WriteByte(r.Op)
-		}
-		b.WriteString(`</span>`)
+		writeRowHead(&b, r)
 		switch {
 		case r.Op == '@':
 			template.HTMLEscape(&b, []byte(r.Text))
@@ -86,6 +57,49 @@ func Rows(rows []Row, p string) template.HTML {
 	}
 	b.WriteString("</code></pre>")
 	return template.HTML(b.String())
+}
+
+// joinRows is the code of the rows, a line each but for hunk headers, and
+// the length of all their text.
+func joinRows(rows []Row) (string, int) {
+	var code strings.Builder
+	n := 0
+	for _, r := range rows {
+		n += len(r.Text) + 1
+	}
+	code.Grow(n)
+	for _, r := range rows {
+		if r.Op != '@' {
+			code.WriteString(r.Text)
+			code.WriteByte('\n')
+		}
+	}
+	return code.String(), n
+}
+
+// rowClass opens a row of each kind: added, removed, a hunk header, and
+// any other.
+var rowClass = map[byte]string{
+	'+': `<span class="row add"><span class="ln">`,
+	'-': `<span class="row del"><span class="ln">`,
+	'@': `<span class="row hunk"><span class="ln">`,
+}
+
+// writeRowHead writes a row's opening, its number and its diff marker.
+func writeRowHead(b *strings.Builder, r Row) {
+	head, ok := rowClass[r.Op]
+	if !ok {
+		head = `<span class="row"><span class="ln">`
+	}
+	b.WriteString(head)
+	if r.N > 0 {
+		b.WriteString(strconv.Itoa(r.N))
+	}
+	b.WriteString(`</span><span class="mk">`)
+	if r.Op != ' ' && r.Op != '@' {
+		b.WriteByte(r.Op)
+	}
+	b.WriteString(`</span>`)
 }
 
 // openFold starts a run of unchanged rows that the page folds away: a
@@ -178,6 +192,10 @@ func fileLexer(p string) chroma.Lexer {
 	}
 	return lexer("file:"+name, func(string) chroma.Lexer { return matchFile(name) })
 }
+
+// FileLexer is the lexer the page highlights the file p with (nil: none),
+// for cmd/lexbench.
+func FileLexer(p string) chroma.Lexer { return fileLexer(p) }
 
 // FileDiff is the change a tool made to one file.
 type FileDiff struct {

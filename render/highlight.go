@@ -49,7 +49,7 @@ func lexer(key string, find func(string) chroma.Lexer) chroma.Lexer {
 			case "markdown":
 				w = chroma.Coalesce(markdownLexer())
 			default:
-				w = chroma.Coalesce(l)
+				w = chroma.Coalesce(quick(l))
 			}
 			w, _ = wrapped.LoadOrStore(n, w)
 		}

@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
 # Builds the real Claude Code sessions of the shared corpus copied 20 times,
 # each copy with session ids, agent ids and file names of its own so that
-# nothing merges (97 MB, 180 transcripts), and prints what cold builds cost:
+# nothing merges (97 MB, 180 transcripts), and by default with words of its
+# own too (scripts/distinct.py): every word of the text, code and tool
+# output is spelt its own way in each copy, except keywords, file
+# extensions and tag names, as a user's first build of their own archive
+# meets only new text. It prints what cold builds cost:
 # wall seconds, user+sys CPU seconds, MB of input per CPU-second and peak
 # RSS, with GOMAXPROCS=2 and GOMAXPROCS=1 in turns; then one warm rebuild.
 #
 #   scripts/realx20.sh                         # 3 runs of each
+#   TEXT=same scripts/realx20.sh               # copies with the same text: a measure of the
+#                                              # memos (highlight, Markdown), which replay
+#                                              # each copy after the first
+#   TEXT=the-return scripts/realx20.sh         # only " the " and " return " made distinct
+#                                              # (TEXT=words, the default, makes most words so)
 #   RUNS=5 scripts/realx20.sh
 #   BINS="/tmp/old /tmp/new" scripts/realx20.sh  # binaries side by side, in turns
 #   PROFILE=cpu.prof scripts/realx20.sh        # also one cold build's CPU profile
@@ -39,7 +48,12 @@ fi
 read -ra bins <<<"$BINS"
 
 # The ids to make unique: every session id and agent id the files name.
-corpus=$work/realx20
+text=${TEXT:-words}
+case $text in
+same | the-return | words) ;;
+*) echo "TEXT is same, the-return or words" >&2 && exit 2 ;;
+esac
+corpus=$work/realx20-$text
 if [ ! -f "$corpus.done" ]; then
 	rm -rf "$corpus"
 	ids=$( (grep -rhoE '"(sessionId|agentId)":"[^"]+"' "$src" | cut -d'"' -f4
@@ -51,7 +65,11 @@ if [ ! -f "$corpus.done" ]; then
 		(cd "$src" && find . -type f) | while read -r f; do
 			out=$corpus/$k/$(printf '%s' "$f" | sed "${expr[@]}")
 			mkdir -p "$(dirname "$out")"
-			sed "${expr[@]}" "$src/$f" >"$out"
+			if [ "$text" = same ] || [[ $f != *.jsonl ]]; then
+				sed "${expr[@]}" "$src/$f" >"$out"
+			else
+				sed "${expr[@]}" "$src/$f" | python3 scripts/distinct.py "$k" "$text" >"$out"
+			fi
 		done
 	done
 	touch "$corpus.done"
@@ -94,7 +112,7 @@ apart() {
 # out as ~/.claude/projects is (the copies' folders merged, by hard links);
 # prints what build prints.
 peer() {
-	local flat=$work/realx20-flat
+	local flat=$work/realx20-$text-flat
 	if [ ! -d "$flat" ]; then
 		for k in "$corpus"/*/; do
 			(cd "$k" && find . -type f) | while read -r f; do
@@ -108,7 +126,7 @@ peer() {
 }
 median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
-echo "realx20: $mb MB, $(find "$corpus" -name '*.jsonl' | wc -l) files, $(nproc) cores, $(date -u +%F)"
+echo "realx20 (TEXT=$text): $mb MB, $(find "$corpus" -name '*.jsonl' | wc -l) files, $(nproc) cores, $(date -u +%F)"
 echo
 echo "| binary | GOMAXPROCS | wall s | user s | sys s | CPU s | MB/CPU-s | peak RSS MB | 1 vs 2 (wall) | two 1-core builds at once | warm CPU s |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"

@@ -1,0 +1,360 @@
+package render
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/dlclark/regexp2/v2/syntax"
+)
+
+// A chroma lexer tries the rules of its state one by one at each token,
+// and regexp2 runs each rule's program in full at that position: its
+// rules are anchored (\G), and for an anchored pattern regexp2 does not
+// look first at the characters a match could start with. Most rules
+// cannot start with the character at hand, and those failed attempts were
+// most of a build's CPU on code it had never seen. A quick lexer is the
+// same lexer, compiled by chroma from the same rules, run by a loop that
+// is chroma's own (LexerState.Iterator) but for one thing: it skips a
+// rule whose first character, or literal prefix, as regexp2's own search
+// works it out for the rule unanchored, is not at the position. The
+// tokens are the same; docs/chroma-anchored-prefilter.patch makes chroma
+// do this itself, and this file can go once it lands.
+
+// quickLexer tokenises as its lexer does, skipping rules that cannot match.
+type quickLexer struct {
+	*chroma.RegexLexer
+	rules chroma.CompiledRules
+	can   map[*chroma.CompiledRule]startTest
+	tests map[string][]startTest // can of each rule of a state, in its order
+}
+
+// startTest says whether a rule can match at text[pos:]; nil when it may.
+type startTest func(text []rune, pos int) bool
+
+// quick returns l run by a quick loop, or l itself when it is not a
+// regular-expression lexer or its rules do not compile.
+func quick(l chroma.Lexer) chroma.Lexer {
+	rl, ok := l.(*chroma.RegexLexer)
+	if !ok {
+		return l
+	}
+	twin, rules := compiled(rl)
+	if twin == nil {
+		return l
+	}
+	q := &quickLexer{RegexLexer: twin, rules: rules, can: map[*chroma.CompiledRule]startTest{}, tests: map[string][]startTest{}}
+	flags := ruleFlags(rl.Config())
+	for state, rules := range rules {
+		for _, r := range rules {
+			if _, ok := q.can[r]; !ok {
+				q.can[r] = startOf(r, flags)
+			}
+			q.tests[state] = append(q.tests[state], q.can[r])
+		}
+	}
+	return q
+}
+
+// compiled is a lexer of the rules of rl, and its rules as chroma
+// compiles them; nil when they do not compile.
+func compiled(rl *chroma.RegexLexer) (*chroma.RegexLexer, chroma.CompiledRules) {
+	raw, err := rl.Rules()
+	if err != nil {
+		return nil, nil
+	}
+	g := &grab{}
+	twin, err := chroma.NewLexer(rl.Config(), func() chroma.Rules {
+		rules := raw.Clone()
+		rules["root"] = append([]chroma.Rule{{Pattern: `(?!)`, Mutator: g}}, rules["root"]...)
+		return rules
+	})
+	if err != nil {
+		return nil, nil
+	}
+	twin.SetRegistry(lexers.GlobalLexerRegistry)
+	if _, err := twin.Rules(); err != nil || g.rules == nil { // compiles them, and g takes them
+		return nil, nil
+	}
+	return twin, g.rules
+}
+
+// grab is a rule that chroma's compilation hands the compiled rules to,
+// and that takes itself out of them.
+type grab struct{ rules chroma.CompiledRules }
+
+func (g *grab) Mutate(*chroma.LexerState) error { return nil }
+
+func (g *grab) MutateLexer(rules chroma.CompiledRules, state string, i int) error {
+	g.rules = rules
+	rules[state] = append(rules[state][:i:i], rules[state][i+1:]...)
+	return nil
+}
+
+// startOf is the test of where the rule r can match, from what regexp2
+// works out for its pattern searched unanchored (for its own search, so
+// every match passes it); nil when it can match anywhere or nothing useful
+// is known.
+func startOf(r *chroma.CompiledRule, flags string) startTest {
+	// As chroma compiles it (RegexLexer.maybeCompile), without its \G.
+	pattern := "(?:" + r.Pattern + ")"
+	if flags != "" {
+		pattern = "(?" + flags + ")" + pattern
+	}
+	tree, err := syntax.Parse(pattern, syntax.ParseOptions{})
+	if err != nil || tree.FindOptimizations == nil {
+		return nil
+	}
+	if t := startTests[tree.FindOptimizations.FindMode]; t != nil {
+		return t(tree.FindOptimizations)
+	}
+	return nil
+}
+
+// startTests make the test of a rule from what regexp2 found, by the kind
+// of search it chose.
+var startTests = map[syntax.FindNextStartingPositionMode]func(*syntax.FindOptimizations) startTest{
+	syntax.LeadingString_LeftToRight: func(f *syntax.FindOptimizations) startTest {
+		prefix := []rune(f.LeadingPrefix)
+		return func(text []rune, pos int) bool { return hasPrefix(text[pos:], prefix) }
+	},
+	syntax.LeadingStrings_LeftToRight: func(f *syntax.FindOptimizations) startTest {
+		prefixes := f.LeadingPrefixesRunes
+		return func(text []rune, pos int) bool {
+			for _, p := range prefixes {
+				if hasPrefix(text[pos:], p) {
+					return true
+				}
+			}
+			return false
+		}
+	},
+	syntax.FixedDistanceChar_LeftToRight: func(f *syntax.FindOptimizations) startTest {
+		c, d := f.FixedDistanceLiteral.C, f.FixedDistanceLiteral.Distance
+		return func(text []rune, pos int) bool { return pos+d < len(text) && text[pos+d] == c }
+	},
+	syntax.FixedDistanceString_LeftToRight: func(f *syntax.FindOptimizations) startTest {
+		s, d := []rune(f.FixedDistanceLiteral.S), f.FixedDistanceLiteral.Distance
+		return func(text []rune, pos int) bool { return pos+d <= len(text) && hasPrefix(text[pos+d:], s) }
+	},
+	syntax.LeadingSet_LeftToRight:        setsTest,
+	syntax.FixedDistanceSets_LeftToRight: setsTest,
+}
+
+// setsTest: each set holds the character at its distance from the start.
+func setsTest(f *syntax.FindOptimizations) startTest {
+	sets := make([]charTest, len(f.FixedDistanceSets))
+	for i, s := range f.FixedDistanceSets {
+		if s.Set == nil {
+			return nil
+		}
+		sets[i] = newCharTest(s.Set, s.Distance)
+	}
+	return func(text []rune, pos int) bool {
+		for _, s := range sets {
+			if !s.holds(text, pos+s.distance) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// charTest says whether a character at a distance is in a set: from a
+// table for ASCII, since CharSet.Contains is slow for most sets.
+type charTest struct {
+	set      *syntax.CharSet
+	ascii    [128]bool
+	distance int
+}
+
+func newCharTest(set *syntax.CharSet, distance int) charTest {
+	t := charTest{set: set, distance: distance}
+	for c := range rune(128) {
+		t.ascii[c] = set.Contains(c)
+	}
+	return t
+}
+
+func (t *charTest) holds(text []rune, i int) bool {
+	if i >= len(text) {
+		return false
+	}
+	if c := text[i]; c < 128 {
+		return t.ascii[c]
+	}
+	return t.set.Contains(text[i])
+}
+
+// ruleFlags are the flags chroma compiles every rule of a lexer with
+// (RegexLexer.fetchRules).
+func ruleFlags(c *chroma.Config) string {
+	flags := ""
+	if !c.NotMultiline {
+		flags += "m"
+	}
+	if c.CaseInsensitive {
+		flags += "i"
+	}
+	if c.DotAll {
+		flags += "s"
+	}
+	return flags
+}
+
+func hasPrefix(s, prefix []rune) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i, c := range prefix {
+		if s[i] != c {
+			return false
+		}
+	}
+	return true
+}
+
+// Tokenise is chroma's RegexLexer.Tokenise, with the quick loop.
+func (q *quickLexer) Tokenise(options *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
+	if options == nil {
+		options = &chroma.TokeniseOptions{State: "root", EnsureLF: true}
+	}
+	if options.EnsureLF {
+		text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
+	}
+	added := false
+	if !options.Nested && q.Config().EnsureNL && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+		added = true
+	}
+	s := &quickState{q: q, start: options.State, added: added, LexerState: chroma.LexerState{
+		Registry:       lexers.GlobalLexerRegistry,
+		Lexer:          q.RegexLexer,
+		Text:           []rune(text),
+		Stack:          []string{options.State},
+		Rules:          q.rules,
+		MutatorContext: map[any]any{},
+	}}
+	return s.next, nil
+}
+
+// quickState is a lexer's state while it tokenises, as chroma keeps it.
+type quickState struct {
+	chroma.LexerState
+	q     *quickLexer
+	start string
+	added bool
+	stack []chroma.Iterator
+}
+
+// next is chroma's LexerState.Iterator.
+func (s *quickState) next() chroma.Token {
+	end := len(s.Text)
+	if s.added {
+		end--
+	}
+	for s.Pos < end && len(s.Stack) > 0 {
+		if t, ok := s.drain(); ok {
+			return t
+		}
+		s.State = s.Stack[len(s.Stack)-1]
+		rules, ok := s.Rules[s.State]
+		if !ok {
+			panic("unknown state " + s.State)
+		}
+		i, rule, groups, named := s.match(rules)
+		if groups != nil {
+			s.apply(i, rule, groups, named)
+		} else if t, ok := s.unmatched(); ok {
+			return t
+		}
+	}
+	return s.last()
+}
+
+// last is what is left when the text is lexed or the stack is empty: the
+// tokens still stacked, then any text left, as an error.
+func (s *quickState) last() chroma.Token {
+	if t, ok := s.drain(); ok {
+		return t
+	}
+	if s.Pos != len(s.Text) && len(s.Stack) == 0 {
+		v := string(s.Text[s.Pos:])
+		s.Pos = len(s.Text)
+		return chroma.Token{Type: chroma.Error, Value: v}
+	}
+	return chroma.EOF
+}
+
+// unmatched is what chroma does where no rule matches: at a newline
+// outside the first state, Pygments' recovery, which resets the stack
+// (no token); elsewhere, the character as an error.
+func (s *quickState) unmatched() (chroma.Token, bool) {
+	if s.Text[s.Pos] == '\n' && s.State != s.start {
+		s.Stack = []string{s.start}
+		return chroma.Token{}, false
+	}
+	s.Pos++
+	return chroma.Token{Type: chroma.Error, Value: string(s.Text[s.Pos-1 : s.Pos])}, true
+}
+
+// apply moves past what the rule matched, runs its mutator and stacks
+// the tokens it emits.
+func (s *quickState) apply(i int, rule *chroma.CompiledRule, groups []string, named map[string]string) {
+	s.Rule, s.Groups, s.NamedGroups = i, groups, named
+	s.Pos += utf8.RuneCountInString(groups[0])
+	if rule.Mutator != nil {
+		if err := rule.Mutator.Mutate(&s.LexerState); err != nil {
+			panic(err)
+		}
+	}
+	if rule.Type != nil {
+		s.stack = append(s.stack, rule.Type.Emit(s.Groups, &s.LexerState))
+	}
+}
+
+// drain returns the next token of the emitters' iterators, if any is left.
+func (s *quickState) drain() (chroma.Token, bool) {
+	for len(s.stack) > 0 {
+		n := len(s.stack) - 1
+		t := s.stack[n]()
+		if t.Type == chroma.Ignore {
+			continue
+		}
+		if t == chroma.EOF {
+			s.stack = s.stack[:n]
+			continue
+		}
+		return t, true
+	}
+	return chroma.Token{}, false
+}
+
+// match is chroma's matchRules, skipping the rules that cannot match here.
+func (s *quickState) match(rules []*chroma.CompiledRule) (int, *chroma.CompiledRule, []string, map[string]string) {
+	tests := s.q.tests[s.State]
+	for i, rule := range rules {
+		var can startTest
+		if len(tests) == len(rules) {
+			can = tests[i]
+		} else {
+			can = s.q.can[rule] // a state a mutator made as the lexer ran
+		}
+		if can != nil && !can(s.Text, s.Pos) {
+			continue
+		}
+		m, err := rule.Regexp.FindRunesMatchStartingAt(s.Text, s.Pos)
+		if m != nil && err == nil && m.RuneIndex == s.Pos {
+			gs := m.Groups()
+			groups := make([]string, len(gs))
+			named := make(map[string]string, len(gs))
+			for k, g := range gs {
+				groups[k] = g.String()
+				named[g.Name] = groups[k]
+			}
+			return i, rule, groups, named
+		}
+	}
+	return 0, &chroma.CompiledRule{}, nil, nil
+}

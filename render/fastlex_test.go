@@ -1,0 +1,60 @@
+package render
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+)
+
+// The quick lexer makes the same tokens as chroma's, on the repository's
+// own files of every kind it holds, and on text that does not lex.
+func TestQuickLexerTokensAreChromas(t *testing.T) {
+	files, _ := filepath.Glob("../*/*.*")
+	more, _ := filepath.Glob("../*/*/*.*")
+	files = append(files, more...)
+	seen := map[string]int{}
+	for _, f := range files {
+		l := lexers.Match(filepath.Base(f))
+		b, err := os.ReadFile(f)
+		if l == nil || err != nil || len(b) > 64<<10 || seen[l.Config().Name] >= 4 {
+			continue
+		}
+		seen[l.Config().Name]++
+		for _, text := range []string{string(b), string(b[len(b)/3:]), "\"unterminated\n\r\nx = 'é' ;; }}}\n"} {
+			want := lexed(t, l, text)
+			got := lexed(t, quick(l), text)
+			if !slices.Equal(got, want) {
+				t.Errorf("%s (%s): %d tokens, chroma %d; first difference at %d", f, l.Config().Name, len(got), len(want), firstDiff(got, want))
+			}
+		}
+	}
+	if len(seen) < 8 {
+		t.Errorf("only %d languages: %v", len(seen), seen)
+	}
+	t.Logf("languages: %v", seen)
+}
+
+func lexed(t *testing.T, l chroma.Lexer, text string) []chroma.Token {
+	it, err := l.Tokenise(nil, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []chroma.Token
+	for tok := it(); tok != chroma.EOF; tok = it() {
+		out = append(out, tok)
+	}
+	return out
+}
+
+func firstDiff(a, b []chroma.Token) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
