@@ -2,6 +2,7 @@ package render
 
 import (
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
@@ -50,12 +51,21 @@ func quick(l chroma.Lexer) chroma.Lexer {
 		for _, r := range rules {
 			if _, ok := q.can[r]; !ok {
 				q.can[r] = startOf(r, flags)
+				r.Regexp.MatchTimeout = matchTimeout
 			}
 			q.tests[state] = append(q.tests[state], q.can[r])
 		}
 	}
 	return q
 }
+
+// matchTimeout guards against a rule that backtracks without end on some
+// text. chroma's 250 ms is wall time, which a loaded machine spends on one
+// ordinary match (measured: a build beside other builds at a load of 14
+// on 2 cores lexed "import" and "=>" as plain text now and then), and the
+// build cache kept those pages: a page's tokens must not depend on the
+// machine's load.
+const matchTimeout = 5 * time.Second
 
 // compiled is a lexer of the rules of rl, and its rules as chroma
 // compiles them; nil when they do not compile.

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
@@ -57,4 +58,23 @@ func firstDiff(a, b []chroma.Token) int {
 		}
 	}
 	return min(len(a), len(b))
+}
+
+// A quick lexer's rules give a match seconds, not chroma's 250 ms of wall
+// time, which a loaded machine spends on an ordinary match: a page's
+// tokens, which the build cache keeps, must not depend on the load.
+func TestQuickLexerMatchesDoNotTimeOutUnderLoad(t *testing.T) {
+	for _, name := range []string{"Go", "TypeScript", "Python", "JSON"} {
+		q, ok := quick(lexers.Get(name)).(*quickLexer)
+		if !ok {
+			t.Fatalf("%s: no quick lexer", name)
+		}
+		for state, rules := range q.rules {
+			for i, r := range rules {
+				if r.Regexp.MatchTimeout < time.Second {
+					t.Fatalf("%s: rule %s.%d times out after %v", name, state, i, r.Regexp.MatchTimeout)
+				}
+			}
+		}
+	}
 }
