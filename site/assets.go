@@ -87,7 +87,7 @@ func (b *builder) assets(chroma string) (map[string]string, []string, error) {
 			out = strings.TrimSuffix(name, ext) + "." + cache.Hash(data)[:10] + ext
 		}
 		names[name] = out
-		return b.out.write(out, data)
+		return b.out.Write(out, data)
 	}
 
 	css, notice, err := b.themeCSS()

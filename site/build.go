@@ -17,6 +17,7 @@ import (
 	"github.com/transcriptsite/transcriptsite/redact"
 	"github.com/transcriptsite/transcriptsite/sass"
 	"github.com/transcriptsite/transcriptsite/site/search"
+	"github.com/transcriptsite/transcriptsite/site/sink"
 )
 
 // holdBytes is how much of the files a cold build parses it keeps in
@@ -119,7 +120,7 @@ func within(p, dir string) bool {
 type builder struct {
 	site        *Site
 	tpl         map[string]*template.Template
-	out         sink
+	out         sink.Sink
 	store       *cache.Store      // nil without a cache
 	res         *ingest.Result    // what was read: the sessions' turns come back from it
 	theme       string            // digest of the theme and config, and once the assets are written, of their names
@@ -148,7 +149,7 @@ func (b *builder) page(kind string, p *Page) error {
 	if err != nil {
 		return err
 	}
-	return b.out.write(pageFile(p.Path), html)
+	return b.out.Write(pageFile(p.Path), html)
 }
 
 func (b *builder) render(kind string, p *Page) ([]byte, error) {

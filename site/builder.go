@@ -11,6 +11,7 @@ import (
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/internal/heap"
 	"github.com/transcriptsite/transcriptsite/render"
+	"github.com/transcriptsite/transcriptsite/site/sink"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -66,6 +67,9 @@ type BuildOptions struct {
 	Redactions string
 }
 
+// Files is a site built into memory, by slash path.
+type Files = sink.Files
+
 // Builder builds a site, once (build) or again and again (serve): what it
 // caches makes the next build redo only what changed.
 type Builder struct {
@@ -98,16 +102,16 @@ func (bd *Builder) Build(ctx context.Context) (*Report, error) {
 			return nil, err
 		}
 	}
-	out, err := newDestination(ctx, bd.cfg.Destination, bd.waiting("destination "+bd.cfg.Destination))
+	out, err := sink.OpenDir(ctx, bd.cfg.Destination, bd.waiting("destination "+bd.cfg.Destination))
 	if err != nil {
 		return nil, err
 	}
 	rep, err := bd.build(ctx, out)
 	if err == nil {
-		err = out.commit()
+		err = out.Commit()
 	}
 	if err != nil {
-		out.abort()
+		out.Abort()
 		return nil, err
 	}
 	if f := bd.opts.Redactions; f != "" {
@@ -128,16 +132,16 @@ func (bd *Builder) waiting(what string) func() {
 
 // BuildFiles builds the site into memory.
 func (bd *Builder) BuildFiles(ctx context.Context) (Files, *Report, error) {
-	out := &memOut{files: Files{}, prev: bd.last}
+	out := sink.NewMemory(bd.last)
 	rep, err := bd.build(ctx, out)
 	if err != nil {
 		return nil, nil, err
 	}
-	bd.last = out.files
-	return out.files, rep, nil
+	bd.last = out.Files()
+	return bd.last, rep, nil
 }
 
-func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
+func (bd *Builder) build(ctx context.Context, out sink.Sink) (*Report, error) {
 	start := time.Now()
 	cfg := bd.cfg
 	tpl, err := loadTemplates(cfg.Theme)
@@ -153,13 +157,13 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 		return nil, err
 	}
 	defer done()
-	if d, ok := out.(*destination); ok && bd.store != nil {
-		d.loadStamps(bd.store)
+	if d, ok := out.(*sink.Dir); ok && bd.store != nil {
+		d.LoadStamps(bd.store)
 	}
 	st := newSite(cfg, headers)
 	// A site served from memory keeps its asset names, so a stylesheet that
 	// changes leaves the pages as they were and is swapped in place.
-	b := &builder{site: st, tpl: tpl, out: ctxSink{out, ctx}, store: bd.store, memory: bd.opts.Memory, res: res, hashes: res.Hashes, fingerprint: !bd.opts.Memory,
+	b := &builder{site: st, tpl: tpl, out: sink.WithContext(ctx, out), store: bd.store, memory: bd.opts.Memory, res: res, hashes: res.Hashes, fingerprint: !bd.opts.Memory,
 		include: cfg.Search.Includes(), chroma: chroma}
 	b.digs, b.contexts = make([]string, len(st.Sessions)), make([]string, len(st.Sessions))
 	if b.store != nil {
@@ -188,8 +192,8 @@ func (bd *Builder) build(ctx context.Context, out sink) (*Report, error) {
 	if err := b.write(ctx); err != nil {
 		return nil, err
 	}
-	if d, ok := out.(*destination); ok && bd.store != nil {
-		d.saveStamps(bd.store)
+	if d, ok := out.(*sink.Dir); ok && bd.store != nil {
+		d.SaveStamps(bd.store)
 	}
 	rep := &Report{Sessions: st.Stats.Sessions, Files: res.Files, Warnings: append(res.Warnings, b.warnings...), Notices: b.notices,
 		Redacted: total(headers), Rendered: int(b.rendered.Load()), redactions: report}

@@ -3,6 +3,7 @@ package site
 import (
 	"cmp"
 	"fmt"
+	"github.com/transcriptsite/transcriptsite/site/sink"
 	"io"
 
 	"github.com/transcriptsite/transcriptsite/site/export"
@@ -115,14 +116,14 @@ func (p *Page) Exports() []ExportLink {
 // never held whole. key "" skips the cache.
 func (b *builder) cachedFile(rel, key string, make func(io.Writer) error) error {
 	if key == "" {
-		return stream(b.out, rel, make)
+		return sink.Stream(b.out, rel, make)
 	}
 	if b.fromCache(rel, key) {
 		return nil
 	}
-	err := stream(b.out, rel, func(w io.Writer) error { return b.store.Tee(key, w, make) })
+	err := sink.Stream(b.out, rel, func(w io.Writer) error { return b.store.Tee(key, w, make) })
 	if sum, ok := b.store.Made(key); ok && err == nil {
-		b.out.made(rel, sum)
+		b.out.Made(rel, sum)
 	}
 	return err
 }
@@ -134,7 +135,7 @@ func (b *builder) cachedFile(rel, key string, make func(io.Writer) error) error 
 // it is.
 func (b *builder) fromCache(rel, key string) bool {
 	want, ok := b.store.Entry(key)
-	if ok && b.out.keep(rel, want) {
+	if ok && b.out.Keep(rel, want) {
 		b.store.Count(true)
 		return true
 	}
@@ -143,12 +144,12 @@ func (b *builder) fromCache(rel, key string) bool {
 		return false
 	}
 	defer r.Close()
-	err := stream(b.out, rel, func(w io.Writer) error {
+	err := sink.Stream(b.out, rel, func(w io.Writer) error {
 		_, err := io.Copy(w, r)
 		return err
 	})
 	if err == nil {
-		b.out.made(rel, want)
+		b.out.Made(rel, want)
 	}
 	return err == nil
 }

@@ -88,7 +88,7 @@ func (b *builder) feed() error {
 	if err != nil {
 		return err
 	}
-	return b.out.write("index.xml", append([]byte(xml.Header), append(data, '\n')...))
+	return b.out.Write("index.xml", append([]byte(xml.Header), append(data, '\n')...))
 }
 
 // feedID is an entry's permanent id: its URL on a site with an absolute

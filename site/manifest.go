@@ -3,6 +3,7 @@ package site
 import (
 	"encoding/json"
 	"encoding/xml"
+	"github.com/transcriptsite/transcriptsite/site/sink"
 	"time"
 )
 
@@ -50,7 +51,7 @@ func (b *builder) sessionsJSON() error {
 	if err != nil {
 		return err
 	}
-	return b.out.write(marker, append(data, '\n'))
+	return b.out.Write(sink.Marker, append(data, '\n'))
 }
 
 func nonNil(s []string) []string {
@@ -81,7 +82,7 @@ func (b *builder) sitemap() error {
 	if err != nil {
 		return err
 	}
-	return b.out.write("sitemap.xml", append([]byte(xml.Header), append(data, '\n')...))
+	return b.out.Write("sitemap.xml", append([]byte(xml.Header), append(data, '\n')...))
 }
 
 func day(t time.Time) string {

@@ -151,7 +151,7 @@ func (b *builder) newSearchIndex(digs []string) (*searchIndex, error) {
 			ix.names = append(ix.names, name+" "+key)
 			ix.mu.Unlock()
 		}
-		return b.out.write("search/"+name, data)
+		return b.out.Write("search/"+name, data)
 	})
 	return ix, nil
 }
@@ -191,7 +191,7 @@ func (ix *searchIndex) link() (bool, error) {
 		if name, key, _ := strings.Cut(f, " "); !ix.b.fromCache("search/"+name, key) {
 			for _, f := range files[:i] {
 				name, _, _ := strings.Cut(f, " ")
-				if err := ix.b.out.remove("search/" + name); err != nil {
+				if err := ix.b.out.Remove("search/" + name); err != nil {
 					return false, err
 				}
 			}

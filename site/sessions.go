@@ -34,7 +34,7 @@ func (b *builder) fallback(s *Session, err error) error {
 	if err := fallbackPage.Execute(&buf, map[string]any{"Title": s.Title, "Err": err.Error(), "Source": s.Source}); err != nil {
 		return err
 	}
-	return b.out.write(s.Path+"index.html", buf.Bytes())
+	return b.out.Write(s.Path+"index.html", buf.Bytes())
 }
 
 // sessionPage is a session's page. It comes from the cache when neither

@@ -545,7 +545,7 @@ func TestSessionViewInBrowser(t *testing.T) {
 	// Back to top floats over nothing: at the end of the session, and at
 	// the foot of the outline, beside the messages.
 	type place struct {
-		Position          string
+		Position           string
 		Right, SessionLeft float64
 	}
 	if got := run(t, ctx, chromedp.Evaluate[place](`({Position: getComputedStyle(document.querySelector(".to-top")).position,

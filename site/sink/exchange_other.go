@@ -1,6 +1,6 @@
 //go:build !linux
 
-package site
+package sink
 
 // exchange reports that there is no atomic exchange here: the swap is
 // two renames.

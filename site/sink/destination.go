@@ -1,4 +1,4 @@
-package site
+package sink
 
 import (
 	"bufio"
@@ -15,16 +15,16 @@ import (
 	"github.com/transcriptsite/transcriptsite/internal/disk"
 )
 
-// marker is the file every built site has at its root. Only a destination
+// Marker is the file every built site has at its root. Only a destination
 // that has it (or is empty) is replaced, so a mistyped destination can never
 // delete someone's files.
-const marker = "sessions.json"
+const Marker = "sessions.json"
 
-// destination writes a site into a temporary directory beside its destination,
+// Dir writes a site into a temporary directory beside its destination,
 // then swaps it in, so a failed build leaves the previous site untouched.
 // It holds the destination's lock from its start to its end: two builds
 // of one destination take turns.
-type destination struct {
+type Dir struct {
 	dest string
 	prev bool // dest holds a site built before
 	lock *disk.Lock
@@ -48,7 +48,10 @@ type destination struct {
 // with the marker of a finished site) by a build that was killed.
 const building = ".transcriptsite-building"
 
-func newDestination(ctx context.Context, dest string, wait func()) (o *destination, err error) {
+// OpenDir opens the destination dest for a build, waiting for another
+// build of it to end (calling wait, when set, if it must) and mending what
+// a killed build left beside it.
+func OpenDir(ctx context.Context, dest string, wait func()) (o *Dir, err error) {
 	parent, base := filepath.Dir(dest), filepath.Base(dest)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, err
@@ -69,13 +72,13 @@ func newDestination(ctx context.Context, dest string, wait func()) (o *destinati
 		return nil, err
 	}
 	removeStale(parent, base)
-	_, err = os.Stat(filepath.Join(dest, marker))
-	return &destination{dest: dest, prev: err == nil, lock: lk}, nil
+	_, err = os.Stat(filepath.Join(dest, Marker))
+	return &Dir{dest: dest, prev: err == nil, lock: lk}, nil
 }
 
 // begin begins the new site, once: a temporary folder beside the
 // destination holding the files kept so far.
-func (o *destination) begin() error {
+func (o *Dir) begin() error {
 	o.tmpMu.Lock()
 	defer o.tmpMu.Unlock()
 	if o.tmp != "" || o.failed != nil {
@@ -85,7 +88,7 @@ func (o *destination) begin() error {
 	return o.failed
 }
 
-func (o *destination) start() error {
+func (o *Dir) start() error {
 	parent, base := filepath.Dir(o.dest), filepath.Base(o.dest)
 	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
 	if err != nil {
@@ -110,7 +113,7 @@ func (o *destination) start() error {
 // link puts the previous site's file rel in the new site: linked, or
 // copied where the file system has no links (exFAT, some network ones).
 // It is called once the file has proved to hold what it should.
-func (o *destination) link(rel string) error {
+func (o *Dir) link(rel string) error {
 	old := filepath.Join(o.dest, filepath.FromSlash(rel))
 	p, err := o.path(rel)
 	if err != nil || linkFile(old, p) == nil {
@@ -134,7 +137,7 @@ func (o *destination) link(rel string) error {
 
 // unchanged reports whether the new site was never begun and the
 // previous one holds exactly the files kept: then it is the new site.
-func (o *destination) unchanged() bool {
+func (o *Dir) unchanged() bool {
 	o.tmpMu.Lock()
 	defer o.tmpMu.Unlock()
 	if o.tmp != "" || o.failed != nil || !o.prev {
@@ -172,7 +175,7 @@ func recoverOld(dest string) error {
 	if fi, err := os.Lstat(old); err == nil && fi.IsDir() && os.Remove(old) == nil {
 		return nil // empty: its removal was killed before its last step
 	}
-	if _, err := os.Stat(filepath.Join(old, marker)); err != nil {
+	if _, err := os.Stat(filepath.Join(old, Marker)); err != nil {
 		return nil // none, or not a site we made: left alone
 	}
 	if _, err := os.Lstat(dest); errors.Is(err, fs.ErrNotExist) {
@@ -203,7 +206,7 @@ func removeSite(dir string) error {
 	}
 	for _, last := range []bool{false, true} {
 		for _, e := range entries {
-			if n := e.Name(); (n == marker || n == building) != last {
+			if n := e.Name(); (n == Marker || n == building) != last {
 				continue
 			}
 			if err := removeEntry(filepath.Join(dir, e.Name())); err != nil {
@@ -229,7 +232,7 @@ func removeStale(parent, base string) {
 		if os.Remove(dir) == nil { // only when empty
 			continue
 		}
-		for _, m := range []string{building, marker} {
+		for _, m := range []string{building, Marker} {
 			if fi, err := os.Lstat(filepath.Join(dir, m)); err == nil && fi.Mode().IsRegular() {
 				removeSite(dir)
 				break
@@ -247,18 +250,18 @@ func checkDest(dest string) error {
 	if err != nil {
 		return fmt.Errorf("destination %s: %w", dest, err)
 	}
-	if _, err := os.Stat(filepath.Join(dest, marker)); err != nil {
+	if _, err := os.Stat(filepath.Join(dest, Marker)); err != nil {
 		return fmt.Errorf("destination %s is not empty and holds no %s, so transcriptsite did not build it; "+
-			"it will not replace it: choose another destination or empty it", dest, marker)
+			"it will not replace it: choose another destination or empty it", dest, Marker)
 	}
 	return nil
 }
 
 // write writes data at the slash path rel inside the site.
 // The previous site's file is kept when it holds data already.
-func (o *destination) write(rel string, data []byte) error {
+func (o *Dir) Write(rel string, data []byte) error {
 	sum := cache.SumOf(data)
-	if o.keep(rel, sum) {
+	if o.Keep(rel, sum) {
 		return nil
 	}
 	p, err := o.anew(rel)
@@ -268,14 +271,14 @@ func (o *destination) write(rel string, data []byte) error {
 	if err := os.WriteFile(p, data, 0o644); err != nil {
 		return err
 	}
-	o.made(rel, sum)
+	o.Made(rel, sum)
 	return nil
 }
 
 // create creates the file at the slash path rel inside the site, for what
 // is too big to hold whole in memory (a session's exports). Its writes are
 // buffered; Close flushes them.
-func (o *destination) create(rel string) (io.WriteCloser, error) {
+func (o *Dir) Create(rel string) (io.WriteCloser, error) {
 	p, err := o.anew(rel)
 	if err != nil {
 		return nil, err
@@ -293,7 +296,7 @@ func (o *destination) create(rel string) (io.WriteCloser, error) {
 // there from the previous site is a link to that site's file, which
 // writing through it would change under the site being served, so the
 // link is removed first.
-func (o *destination) anew(rel string) (string, error) {
+func (o *Dir) anew(rel string) (string, error) {
 	p, err := o.file(rel)
 	if err != nil {
 		return "", err
@@ -349,7 +352,7 @@ func (b *bufferedFile) Close() error {
 // version shared with the cache, or a user's backup) is not reused, so
 // the site never shares a file with anything but the site it replaces,
 // which is removed.
-func (o *destination) keep(rel string, want cache.Sum) bool {
+func (o *Dir) Keep(rel string, want cache.Sum) bool {
 	if !o.prev || inside(rel) != nil {
 		return false
 	}
@@ -379,7 +382,7 @@ func (o *destination) keep(rel string, want cache.Sum) bool {
 	return true
 }
 
-func (o *destination) remove(rel string) error {
+func (o *Dir) Remove(rel string) error {
 	p, err := o.file(rel)
 	if err != nil {
 		return err
@@ -387,7 +390,7 @@ func (o *destination) remove(rel string) error {
 	return os.Remove(p)
 }
 
-func (o *destination) open(rel string) (io.ReadCloser, error) {
+func (o *Dir) Open(rel string) (io.ReadCloser, error) {
 	p, err := o.file(rel)
 	if err != nil {
 		return nil, err
@@ -398,7 +401,7 @@ func (o *destination) open(rel string) (io.ReadCloser, error) {
 // file is the path of the slash path rel inside the new site, begun,
 // its directory made. rel comes from URLs built from session data, so it
 // is checked to stay inside the site.
-func (o *destination) file(rel string) (string, error) {
+func (o *Dir) file(rel string) (string, error) {
 	if err := inside(rel); err != nil {
 		return "", err
 	}
@@ -409,7 +412,7 @@ func (o *destination) file(rel string) (string, error) {
 }
 
 // path is file's path of rel, in a new site begun.
-func (o *destination) path(rel string) (string, error) {
+func (o *Dir) path(rel string) (string, error) {
 	p := filepath.Join(o.tmp, filepath.FromSlash(rel))
 	if err := o.dirs.Make(filepath.Dir(p)); err != nil {
 		return "", err
@@ -425,11 +428,11 @@ func inside(rel string) error {
 	return nil
 }
 
-// commit replaces the destination with the new site, in one atomic
+// Commit replaces the destination with the new site, in one atomic
 // exchange where the file system has one: there is no moment without a
 // site. The previous site, swapped to the temporary name, is removed.
 // A rebuild that changed nothing leaves the previous site in place.
-func (o *destination) commit() error {
+func (o *Dir) Commit() error {
 	defer o.lock.Release()
 	if o.unchanged() {
 		return nil
@@ -462,8 +465,8 @@ func (o *destination) commit() error {
 	return removeSite(old)
 }
 
-// abort removes the unfinished site.
-func (o *destination) abort() {
+// Abort removes the unfinished site.
+func (o *Dir) Abort() {
 	if o.tmp != "" {
 		_ = removeSite(o.tmp)
 	}

@@ -1,4 +1,4 @@
-package site
+package sink
 
 import (
 	"bytes"
@@ -72,8 +72,8 @@ func stampsKey(dest string) string {
 	return cache.Key("stamps", dest)
 }
 
-// loadStamps reads the stamps the last build of the site saved in st.
-func (o *destination) loadStamps(st *cache.Store) {
+// LoadStamps reads the stamps the last build of the site saved in st.
+func (o *Dir) LoadStamps(st *cache.Store) {
 	data, ok := st.Get(stampsKey(o.dest))
 	if ok && gob.NewDecoder(bytes.NewReader(data)).Decode(&o.was) != nil {
 		o.was, ok = nil, false
@@ -81,9 +81,9 @@ func (o *destination) loadStamps(st *cache.Store) {
 	o.saved = ok
 }
 
-// saveStamps saves in st the stamps of the files the build made and
+// SaveStamps saves in st the stamps of the files the build made and
 // kept, for the next build to keep them without reading them.
-func (o *destination) saveStamps(st *cache.Store) {
+func (o *Dir) SaveStamps(st *cache.Store) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	now := time.Now()
@@ -98,7 +98,7 @@ func (o *destination) saveStamps(st *cache.Store) {
 }
 
 // made records that the file rel, just written, holds what sum sums up.
-func (o *destination) made(rel string, sum cache.Sum) {
+func (o *Dir) Made(rel string, sum cache.Sum) {
 	fi, err := os.Lstat(filepath.Join(o.tmp, filepath.FromSlash(rel)))
 	if err != nil || fi.Size() != sum.Size {
 		return
@@ -109,7 +109,7 @@ func (o *destination) made(rel string, sum cache.Sum) {
 }
 
 // kept records the stamp of a file of the site.
-func (o *destination) kept(rel string, s stamp) {
+func (o *Dir) kept(rel string, s stamp) {
 	o.mu.Lock()
 	if o.now == nil {
 		o.now = map[uint64]stamp{}
@@ -120,7 +120,7 @@ func (o *destination) kept(rel string, s stamp) {
 
 // forget drops the stamp of the file rel, which is written anew (a
 // session's page, say, replaced by one that says it failed).
-func (o *destination) forget(rel string) {
+func (o *Dir) forget(rel string) {
 	o.mu.Lock()
 	delete(o.now, pathKey(rel))
 	o.mu.Unlock()
