@@ -3,6 +3,7 @@ package site
 import (
 	"context"
 	"fmt"
+	"html/template"
 	"os"
 	"strings"
 	"time"
@@ -143,80 +144,139 @@ func (bd *Builder) BuildFiles(ctx context.Context) (Files, *Report, error) {
 
 func (bd *Builder) build(ctx context.Context, out sink.Sink) (*Report, error) {
 	start := time.Now()
-	cfg := bd.cfg
-	tpl, err := loadTemplates(cfg.Theme)
+	th, err := loadTheme(bd.cfg)
 	if err != nil {
 		return nil, err
-	}
-	chroma, err := render.ChromaCSS(cfg.Highlight.Style, cfg.Highlight.DarkStyle)
-	if err != nil {
-		return nil, fmt.Errorf("highlight: %w", err)
 	}
 	res, headers, done, err := bd.load(ctx, holdBytes)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	if d, ok := out.(*sink.Dir); ok && bd.store != nil {
-		d.LoadStamps(bd.store)
-	}
-	st := newSite(cfg, headers)
-	// A site served from memory keeps its asset names, so a stylesheet that
-	// changes leaves the pages as they were and is swapped in place.
-	b := &builder{site: st, tpl: tpl, out: sink.WithContext(ctx, out), store: bd.store, memory: bd.opts.Memory, res: res, hashes: res.Hashes, fingerprint: !bd.opts.Memory,
-		include: cfg.Search.Includes(), chroma: chroma}
-	b.digs, b.contexts = make([]string, len(st.Sessions)), make([]string, len(st.Sessions))
-	if b.store != nil {
-		for i, s := range st.Sessions {
-			b.digs[i], b.contexts[i] = digest(s, b.hashes), pageContext(s)
-		}
-		b.listsKey = b.sessionsKey()
-	}
-	b.units, b.unitOf = b.makeUnits()
-	if b.theme, err = themeDigest(cfg, chroma); err != nil {
-		return nil, err
-	}
-	if err := b.startSass(); err != nil {
+	saveStamps := bd.stamps(out)
+	b, err := bd.newBuild(ctx, out, th, res, headers)
+	if err != nil {
 		return nil, err
 	}
 	if b.sass != nil {
 		defer b.sass.Close()
 	}
-	var report []byte
-	if bd.opts.Redactions != "" {
+	report, err := b.run(ctx, bd.opts.Redactions != "")
+	if err != nil {
+		return nil, err
+	}
+	saveStamps()
+	rep := b.report(res, headers, report)
+	if err := bd.endCache(rep); err != nil {
+		return nil, err
+	}
+	rep.Elapsed = time.Since(start)
+	return rep, nil
+}
+
+// stamps loads the stamps of the files of a destination built before, and
+// returns what saves those of the files this build makes.
+func (bd *Builder) stamps(out sink.Sink) (save func()) {
+	dir, ok := out.(*sink.Dir)
+	if !ok || bd.store == nil {
+		return func() {}
+	}
+	dir.LoadStamps(bd.store)
+	return func() { dir.SaveStamps(bd.store) }
+}
+
+// theme is the site's templates and the highlighting's stylesheet.
+type theme struct {
+	tpl    map[string]*template.Template
+	chroma string
+}
+
+func loadTheme(cfg *Config) (th theme, err error) {
+	if th.tpl, err = loadTemplates(cfg.Theme); err != nil {
+		return th, err
+	}
+	if th.chroma, err = render.ChromaCSS(cfg.Highlight.Style, cfg.Highlight.DarkStyle); err != nil {
+		return th, fmt.Errorf("highlight: %w", err)
+	}
+	return th, nil
+}
+
+// newBuild makes the build of the sessions read, with the theme's
+// templates and stylesheets ready and Dart Sass started when it is needed.
+func (bd *Builder) newBuild(ctx context.Context, out sink.Sink, th theme, res *ingest.Result, headers []*transcript.Header) (*builder, error) {
+	cfg := bd.cfg
+	tpl, chroma := th.tpl, th.chroma
+	st := newSite(cfg, headers)
+	// A site served from memory keeps its asset names, so a stylesheet that
+	// changes leaves the pages as they were and is swapped in place.
+	b := &builder{site: st, tpl: tpl, out: sink.WithContext(ctx, out), store: bd.store, memory: bd.opts.Memory, res: res, hashes: res.Hashes, fingerprint: !bd.opts.Memory,
+		include: cfg.Search.Includes(), chroma: chroma}
+	b.keys()
+	b.units, b.unitOf = b.makeUnits()
+	var err error
+	if b.theme, err = themeDigest(cfg, chroma); err != nil {
+		return nil, err
+	}
+	return b, b.startSass()
+}
+
+// keys computes the cache keys of the sessions and of the list pages;
+// none without a cache.
+func (b *builder) keys() {
+	ss := b.site.Sessions
+	b.digs, b.contexts = make([]string, len(ss)), make([]string, len(ss))
+	if b.store == nil {
+		return
+	}
+	for i, s := range ss {
+		b.digs[i], b.contexts[i] = digest(s, b.hashes), pageContext(s)
+	}
+	b.listsKey = b.sessionsKey()
+}
+
+// run writes the site, and returns the report of what was redacted when
+// redactions asks for one.
+func (b *builder) run(ctx context.Context, redactions bool) (report []byte, err error) {
+	if redactions {
 		// Before the pages are made, which release the turns it reads.
 		if report, err = b.redactions(ctx); err != nil {
 			return nil, err
 		}
 	}
-	if err := b.write(ctx); err != nil {
-		return nil, err
-	}
-	if d, ok := out.(*sink.Dir); ok && bd.store != nil {
-		d.SaveStamps(bd.store)
-	}
-	rep := &Report{Sessions: st.Stats.Sessions, Files: res.Files, Warnings: append(res.Warnings, b.warnings...), Notices: b.notices,
-		Redacted: total(headers), Rendered: int(b.rendered.Load()), redactions: report}
+	return report, b.write(ctx)
+}
+
+// report says what the build read and did.
+func (b *builder) report(res *ingest.Result, headers []*transcript.Header, redactions []byte) *Report {
+	rep := &Report{Sessions: b.site.Stats.Sessions, Files: res.Files, Warnings: append(res.Warnings, b.warnings...), Notices: b.notices,
+		Redacted: total(headers), Rendered: int(b.rendered.Load()), redactions: redactions}
 	if len(res.Headers) == 0 {
-		rep.Notices = append(rep.Notices, noSessions(cfg))
+		rep.Notices = append(rep.Notices, noSessions(b.site.Config))
 	}
-	if bd.store != nil {
-		var damaged []string
-		rep.CacheHits, rep.CacheMisses, damaged = bd.store.Report()
-		if len(damaged) > 0 {
-			rep.Notices = append(rep.Notices, damagedNotice(cfg.CacheDir, damaged))
-		}
-		if bd.opts.GC {
-			if rep.CacheRemoved, err = bd.store.GC(); err != nil {
-				return nil, fmt.Errorf("cache gc: %w", err)
-			}
-		}
-		if bd.opts.Memory {
-			bd.store.Trim()
+	return rep
+}
+
+// endCache reports what the build found in the cache, and removes from it
+// what the options say to.
+func (bd *Builder) endCache(rep *Report) error {
+	if bd.store == nil {
+		return nil
+	}
+	var damaged []string
+	rep.CacheHits, rep.CacheMisses, damaged = bd.store.Report()
+	if len(damaged) > 0 {
+		rep.Notices = append(rep.Notices, damagedNotice(bd.cfg.CacheDir, damaged))
+	}
+	if bd.opts.GC {
+		var err error
+		if rep.CacheRemoved, err = bd.store.GC(); err != nil {
+			return fmt.Errorf("cache gc: %w", err)
 		}
 	}
-	rep.Elapsed = time.Since(start)
-	return rep, nil
+	if bd.opts.Memory {
+		bd.store.Trim()
+	}
+	return nil
 }
 
 // load reads the sessions the site shows, through the cache when it has
