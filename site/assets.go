@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"path"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/transcriptsite/transcriptsite/cache"
+	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/sass"
 )
 
@@ -51,59 +54,25 @@ func scssVars(params map[string]any) (map[string]string, error) {
 
 // assetsOutput is the theme's stylesheets, scripts and other files, which
 // every page links by the names they are written under: it comes first.
-type assetsOutput struct{ siteOutput }
+type assetsOutput struct{ base }
 
-func (assetsOutput) start(_ context.Context, b *builder) error {
-	assets, notices, err := b.assets(b.chroma)
+func (assetsOutput) Start(_ context.Context, c outCtx) error {
+	cfg := c.Site().Config
+	css, err := stylesheet(c)
 	if err != nil {
 		return err
 	}
-	b.site.assets = assets
-	b.notices = append(b.notices, notices...)
-	// Every page links the assets by these names, and the CSS is not always
-	// what the theme digest covers: Dart Sass, found or not, or of another
-	// version, compiles the same SCSS into other bytes, so another name.
-	// Pages cached under the digest alone linked a stylesheet that was gone.
-	parts := []string{b.theme}
-	for _, name := range slices.Sorted(maps.Keys(assets)) {
-		parts = append(parts, name, assets[name])
-	}
-	b.theme = cache.Key(parts...)
-	return nil
-}
-
-// assets writes the theme's stylesheets, scripts and other files, CSS and
-// JS under names that carry a hash of their content, so browsers and CDNs
-// may cache them for ever. It returns the site path of each by its name in
-// the theme ("css/theme.css" → "css/theme.1a2b3c4d5e.css") and notices for
-// the user.
-func (b *builder) assets(chroma string) (map[string]string, []string, error) {
-	cfg := b.site.Config
-	names := map[string]string{}
-	var notices []string
-	put := func(name string, data []byte) error {
-		out := name
-		if ext := path.Ext(name); b.fingerprint && (ext == ".css" || ext == ".js") {
-			out = strings.TrimSuffix(name, ext) + "." + cache.Hash(data)[:10] + ext
-		}
-		names[name] = out
-		return b.out.Write(out, data)
-	}
-
-	css, notice, err := b.themeCSS()
+	chroma, err := render.ChromaCSS(cfg.Highlight.Style, cfg.Highlight.DarkStyle)
 	if err != nil {
-		return nil, nil, err
+		return fmt.Errorf("highlight: %w", err)
 	}
-	if notice != "" {
-		notices = append(notices, notice)
+	if err := c.Asset("css/theme.css", []byte(css)); err != nil {
+		return err
 	}
-	if err := put("css/theme.css", []byte(css)); err != nil {
-		return nil, nil, err
+	if err := c.Asset("css/chroma.css", []byte(chroma)); err != nil {
+		return err
 	}
-	if err := put("css/chroma.css", []byte(chroma)); err != nil {
-		return nil, nil, err
-	}
-	err = fs.WalkDir(cfg.Theme, "assets", func(p string, d fs.DirEntry, err error) error {
+	return fs.WalkDir(cfg.Theme, "assets", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || p == precompiled || strings.HasPrefix(p, "assets/scss/") {
 			return err
 		}
@@ -111,32 +80,86 @@ func (b *builder) assets(chroma string) (map[string]string, []string, error) {
 		if err != nil {
 			return err
 		}
-		return put(strings.TrimPrefix(p, "assets/"), data)
+		return c.Asset(strings.TrimPrefix(p, "assets/"), data)
 	})
-	return names, notices, err
 }
 
-// themeCSS compiles the theme's SCSS with Dart Sass, or, without it, reads
-// the precompiled CSS; then the notice says what the site misses.
-func (b *builder) themeCSS() (css, notice string, err error) {
-	cfg := b.site.Config
-	vars, err := scssVars(cfg.Params)
-	if err != nil {
-		return "", "", err
+// stylesheet is the theme's CSS: compiled by Dart Sass when it can be
+// found, or as it compiled it for an earlier build; else the precompiled
+// CSS, and a notice of what the site misses. A binary the config names
+// must work; one found on its own may be missing or too old.
+func stylesheet(c outCtx) (string, error) {
+	cfg := c.Site().Config
+	sc, css, key, err := startSass(c)
+	if err != nil && cfg.Sass.Binary != "" {
+		return "", fmt.Errorf("sass.binary: %w", err)
 	}
-	if b.css != "" {
-		return b.css, "", nil
+	if sc != nil {
+		defer sc.Close()
 	}
-	if b.sass != nil {
-		css, err := b.sass.Compile(cfg.Theme, scssEntry, vars)
-		if err == nil && b.cssKey != "" {
-			b.store.Put(b.cssKey, []byte(css))
+	vars, verr := scssVars(cfg.Params)
+	switch {
+	case verr != nil:
+		return "", verr
+	case css != "":
+		return css, nil
+	case sc != nil:
+		css, err := sc.Compile(cfg.Theme, scssEntry, vars)
+		if err == nil && key != "" {
+			c.Cache().Put(key, []byte(css))
 		}
-		return css, "", err
+		return css, err
 	}
+	return precompiledCSS(c, vars, err)
+}
+
+// startSass starts Dart Sass if it can be found, unless it compiled the
+// theme's CSS for an earlier build of the same theme and params: then css
+// is what it compiled. Starting Dart Sass costs a rebuild 0.1-0.15 CPU-s,
+// as much as the rest of a rebuild with nothing changed. key is the cache
+// entry of the CSS it compiles; "" without a cache.
+func startSass(c outCtx) (sc *sass.Compiler, css, key string, err error) {
+	cfg := c.Site().Config
+	wd, _ := os.Getwd()
+	bin, err := sass.Find(cfg.Sass.Binary, cfg.Dir, wd)
+	if err != nil {
+		return nil, "", "", err
+	}
+	if key = compiledKey(c, bin); key != "" {
+		if data, _ := c.Cache().Get(key); len(data) > 0 {
+			return nil, string(data), key, nil // compiled by this Dart Sass before: no need to start it
+		}
+	}
+	sc, err = sass.Start(bin)
+	return sc, "", key, err
+}
+
+// compiledKey is the cache entry of the CSS the Dart Sass at bin compiles
+// for the theme and params; "" without a cache. The binary is known by
+// its path, size and time, which an upgrade changes.
+func compiledKey(c outCtx, bin string) string {
+	if c.Cache() == nil {
+		return ""
+	}
+	real, err := filepath.EvalSymlinks(bin)
+	if err != nil {
+		return ""
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return ""
+	}
+	return cache.Key("css", c.Theme(), real, strconv.FormatInt(fi.Size(), 10), strconv.FormatInt(fi.ModTime().UnixNano(), 10))
+}
+
+// precompiledCSS is the default theme's CSS, compiled by go generate,
+// for a site without Dart Sass (noSass says why); the notice says what
+// the site misses.
+func precompiledCSS(c outCtx, vars map[string]string, noSass error) (string, error) {
+	cfg := c.Site().Config
 	data, err := fs.ReadFile(cfg.Theme, precompiled)
 	if err != nil {
-		return "", "", err
+		return "", err
 	}
 	var why []string
 	for _, v := range slices.Sorted(maps.Keys(vars)) {
@@ -146,10 +169,10 @@ func (b *builder) themeCSS() (css, notice string, err error) {
 		why = append(why, "its own assets/scss")
 	}
 	if len(why) > 0 {
-		notice = fmt.Sprintf("the site sets %s, which needs Dart Sass, and none was found (%v): "+
-			"the pages use the default theme's precompiled CSS; %s", strings.Join(why, " and "), b.sassErr, sass.Install)
+		c.Notice(fmt.Sprintf("the site sets %s, which needs Dart Sass, and none was found (%v): "+
+			"the pages use the default theme's precompiled CSS; %s", strings.Join(why, " and "), noSass, sass.Install))
 	}
-	return string(data), notice, nil
+	return string(data), nil
 }
 
 // ownSCSS reports whether the site dir has SCSS files of its own: files

@@ -158,9 +158,6 @@ func (bd *Builder) build(ctx context.Context, out sink.Sink) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if b.sass != nil {
-		defer b.sass.Close()
-	}
 	report, err := b.run(ctx, bd.opts.Redactions != "")
 	if err != nil {
 		return nil, err
@@ -202,36 +199,34 @@ func loadTheme(cfg *Config) (th theme, err error) {
 }
 
 // newBuild makes the build of the sessions read, with the theme's
-// templates and stylesheets ready and Dart Sass started when it is needed.
+// templates and the digest of all a page depends on besides its session.
 func (bd *Builder) newBuild(ctx context.Context, out sink.Sink, th theme, res *ingest.Result, headers []*transcript.Header) (*builder, error) {
 	cfg := bd.cfg
 	tpl, chroma := th.tpl, th.chroma
 	st := newSite(cfg, headers)
 	// A site served from memory keeps its asset names, so a stylesheet that
 	// changes leaves the pages as they were and is swapped in place.
-	b := &builder{site: st, tpl: tpl, out: sink.WithContext(ctx, out), store: bd.store, memory: bd.opts.Memory, res: res, hashes: res.Hashes, fingerprint: !bd.opts.Memory,
-		include: cfg.Search.Includes(), chroma: chroma}
-	b.keys()
+	b := &builder{site: st, tpl: tpl, out: sink.WithContext(ctx, out), store: bd.store, memory: bd.opts.Memory, res: res, hashes: res.Hashes, fingerprint: !bd.opts.Memory}
+	st.assets = map[string]string{}
+	b.digests()
 	b.units, b.unitOf = b.makeUnits()
 	var err error
-	if b.theme, err = themeDigest(cfg, chroma); err != nil {
-		return nil, err
-	}
-	return b, b.startSass()
+	b.themeBase, err = themeDigest(cfg, chroma)
+	b.theme = b.themeBase
+	return b, err
 }
 
-// keys computes the cache keys of the sessions and of the list pages;
+// digests computes the content digests of the sessions, for cache keys;
 // none without a cache.
-func (b *builder) keys() {
+func (b *builder) digests() {
 	ss := b.site.Sessions
-	b.digs, b.contexts = make([]string, len(ss)), make([]string, len(ss))
+	b.digs = make([]string, len(ss))
 	if b.store == nil {
 		return
 	}
 	for i, s := range ss {
-		b.digs[i], b.contexts[i] = digest(s, b.hashes), pageContext(s)
+		b.digs[i] = digest(s, b.hashes)
 	}
-	b.listsKey = b.sessionsKey()
 }
 
 // run writes the site, and returns the report of what was redacted when

@@ -40,7 +40,7 @@ func Export(ctx context.Context, cfg *Config, file, id, format string, w io.Writ
 }
 
 // exportWriter is how the export of format is written.
-func exportWriter(format string) (func(io.Writer, *Session, *transcript.Session, *builder) error, error) {
+func exportWriter(format string) (func(io.Writer, *Session, *transcript.Session, outCtx) error, error) {
 	var names []string
 	for _, e := range exports() {
 		names = append(names, e.Format)
@@ -124,7 +124,7 @@ func hashSource(text string) string {
 // htmlExport writes a session's page as one file that works offline:
 // the site's page, its stylesheets inlined, its images as data: URLs,
 // no script, and no link to the rest of the site.
-func htmlExport(w io.Writer, s *Session, body *transcript.Session, _ *builder) error {
+func htmlExport(w io.Writer, s *Session, body *transcript.Session, _ outCtx) error {
 	return standalone(w, s, body)
 }
 

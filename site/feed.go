@@ -28,13 +28,11 @@ type atomEntry struct {
 }
 
 // feed is index.xml, an Atom feed of the newest sessions.
-type feed struct{ siteOutput }
+type feed struct{ base }
 
-func (feed) finish(b *builder) error { return b.feed() }
-
-// feed writes index.xml.
-func (b *builder) feed() error {
-	st := b.site
+// Finish writes index.xml.
+func (feed) Finish(c outCtx) error {
+	st := c.Site()
 	base := st.Config.BaseURL
 	f := struct {
 		XMLName xml.Name    `xml:"http://www.w3.org/2005/Atom feed"`
@@ -88,7 +86,7 @@ func (b *builder) feed() error {
 	if err != nil {
 		return err
 	}
-	return b.out.Write("index.xml", append([]byte(xml.Header), append(data, '\n')...))
+	return c.Write("index.xml", append([]byte(xml.Header), append(data, '\n')...))
 }
 
 // feedID is an entry's permanent id: its URL on a site with an absolute

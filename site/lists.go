@@ -9,18 +9,19 @@ import (
 
 // listPages are the pages that list sessions: the home page, and each
 // project's; and 404.html, served for any page the site lacks.
-type listPages struct{ siteOutput }
+type listPages struct{ base }
 
-func (listPages) start(_ context.Context, b *builder) error {
-	st := b.site
-	if err := b.listPage("index", &Page{Kind: "home", Title: st.Config.Title, Path: ""}); err != nil {
+func (listPages) Start(_ context.Context, c outCtx) error {
+	st := c.Site()
+	key := sessionsKey(c)
+	if err := listPage(c, key, "index", &Page{Kind: "home", Title: st.Config.Title, Path: ""}); err != nil {
 		return err
 	}
-	if err := b.listPage("404", &Page{Kind: "404", Title: "Page not found", Path: "404.html"}); err != nil {
+	if err := listPage(c, key, "404", &Page{Kind: "404", Title: "Page not found", Path: "404.html"}); err != nil {
 		return err
 	}
 	for _, p := range st.Projects {
-		if err := b.listPage("project", &Page{Kind: "project", Title: p.Name, Path: p.Path, Project: p}); err != nil {
+		if err := listPage(c, key, "project", &Page{Kind: "project", Title: p.Name, Path: p.Path, Project: p}); err != nil {
 			return err
 		}
 	}
@@ -28,21 +29,22 @@ func (listPages) start(_ context.Context, b *builder) error {
 }
 
 // statsPage is stats/: where the time and the tokens of every session went.
-type statsPage struct{ siteOutput }
+type statsPage struct{ base }
 
-func (statsPage) start(_ context.Context, b *builder) error {
-	return b.listPage("stats", &Page{Kind: "stats", Title: "Stats", Path: "stats/"})
+func (statsPage) Start(_ context.Context, c outCtx) error {
+	return listPage(c, sessionsKey(c), "stats", &Page{Kind: "stats", Title: "Stats", Path: "stats/"})
 }
 
 // listPage writes a page made of every session's summary, from the cache
 // when the sessions and the theme are those of an earlier build: at 1,000
 // sessions, making them again was 45% of a rebuild with nothing changed.
-func (b *builder) listPage(kind string, p *Page) error {
+// sessions is the sessions' key; "" skips the cache.
+func listPage(c outCtx, sessions, kind string, p *Page) error {
 	key := ""
-	if b.listsKey != "" {
-		key = cache.Key("list", kind, p.Path, b.theme, b.listsKey)
+	if sessions != "" {
+		key = cache.Key("list", kind, p.Path, c.Theme(), sessions)
 	}
-	return b.cachedFile(pageFile(p.Path), key, func(w io.Writer) error { return b.renderTo(w, kind, p) })
+	return c.File(pageFile(p.Path), key, func(w io.Writer) error { return c.Render(w, kind, p) })
 }
 
 // sessionsKey names what the site's sessions show of themselves, in order:
@@ -50,13 +52,14 @@ func (b *builder) listPage(kind string, p *Page) error {
 // neighbours); "" when a session's content is unknown. The summaries a
 // list shows are made from the content, with the config and the program,
 // which the theme digest holds.
-func (b *builder) sessionsKey() string {
+func sessionsKey(c outCtx) string {
 	parts := []string{"sessions"}
-	for i, dig := range b.digs {
+	for i, s := range c.Site().Sessions {
+		dig := c.Digest(i)
 		if dig == "" {
 			return ""
 		}
-		parts = append(parts, dig, b.contexts[i])
+		parts = append(parts, dig, pageContext(s))
 	}
 	return cache.Key(parts...)
 }

@@ -3,20 +3,17 @@ package site
 import (
 	"encoding/json"
 	"encoding/xml"
-	"github.com/transcriptsite/transcriptsite/site/sink"
 	"time"
+
+	"github.com/transcriptsite/transcriptsite/site/sink"
 )
 
 // manifest is sessions.json, the machine-readable list of every session,
 // which also marks a folder as a site transcriptsite built.
-type manifest struct{ siteOutput }
-
-func (manifest) finish(b *builder) error { return b.sessionsJSON() }
+type manifest struct{ base }
 
 // sitemap is sitemap.xml, for search engines.
-type sitemap struct{ siteOutput }
-
-func (sitemap) finish(b *builder) error { return b.sitemap() }
+type sitemap struct{ base }
 
 // sessionEntry is one element of sessions.json.
 type sessionEntry struct {
@@ -36,10 +33,11 @@ type sessionEntry struct {
 	Volume    int            `json:"volume,omitempty"` // its number among the volumes of a session read in volumes
 }
 
-// sessionsJSON writes the machine-readable list of every session.
-func (b *builder) sessionsJSON() error {
-	list := make([]sessionEntry, 0, len(b.site.Sessions))
-	for _, s := range b.site.Sessions {
+// Finish writes the machine-readable list of every session.
+func (manifest) Finish(c outCtx) error {
+	st := c.Site()
+	list := make([]sessionEntry, 0, len(st.Sessions))
+	for _, s := range st.Sessions {
 		list = append(list, sessionEntry{
 			ID: s.ID, Title: s.Title, Project: s.Project.Name, Format: s.Format, Source: s.Source,
 			URL: s.Path, Started: s.Started, Ended: s.Ended, Messages: s.Stats.Messages,
@@ -51,7 +49,7 @@ func (b *builder) sessionsJSON() error {
 	if err != nil {
 		return err
 	}
-	return b.out.Write(sink.Marker, append(data, '\n'))
+	return c.Write(sink.Marker, append(data, '\n'))
 }
 
 func nonNil(s []string) []string {
@@ -61,17 +59,19 @@ func nonNil(s []string) []string {
 	return s
 }
 
-func (b *builder) sitemap() error {
+// Finish writes sitemap.xml.
+func (sitemap) Finish(c outCtx) error {
+	st := c.Site()
 	type url struct {
 		Loc     string `xml:"loc"`
 		LastMod string `xml:"lastmod,omitempty"`
 	}
-	base := b.site.Config.BaseURL
+	base := st.Config.BaseURL
 	urls := []url{{Loc: permalink(base, "")}, {Loc: permalink(base, "stats/")}}
-	for _, p := range b.site.Projects {
+	for _, p := range st.Projects {
 		urls = append(urls, url{Loc: permalink(base, p.Path), LastMod: day(p.Sessions[0].Ended)})
 	}
-	for _, s := range b.site.Sessions {
+	for _, s := range st.Sessions {
 		urls = append(urls, url{Loc: permalink(base, s.Path), LastMod: day(s.Ended)})
 	}
 	data, err := xml.MarshalIndent(struct {
@@ -82,7 +82,7 @@ func (b *builder) sitemap() error {
 	if err != nil {
 		return err
 	}
-	return b.out.Write("sitemap.xml", append([]byte(xml.Header), append(data, '\n')...))
+	return c.Write("sitemap.xml", append([]byte(xml.Header), append(data, '\n')...))
 }
 
 func day(t time.Time) string {

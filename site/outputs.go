@@ -11,66 +11,47 @@ import (
 
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/internal/parallel"
+	"github.com/transcriptsite/transcriptsite/site/output"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// An output is one kind of file a build writes: the site's pages, a
-// session's exports, the feed. A build runs every output its site has, in
-// the order of the outputs table and in three rounds: start, before any
-// session's files are made; session, once for each session, on every
-// core, with the session's turns read once for all the outputs that need
-// them; finish, once every session is done and its turns let go. Adding
-// an output is adding it to the table.
-type output interface {
-	// on reports whether the site has this output.
-	on(cfg *Config) bool
-	start(ctx context.Context, b *builder) error
-	// session writes what the output holds of one session: files beside
-	// its page, or its share of a file of every session.
-	session(b *builder, j *job) error
-	finish(b *builder) error
+// The outputs of a site, and the words for them: the package output
+// knows neither the site's view nor its sessions.
+type (
+	out    = output.Output[*Site, *Session]
+	job    = output.Job[*Session]
+	outCtx = output.Context[*Site]
+	base   = output.Base[*Site, *Session]
+)
+
+// outputs are what a build writes, in order: each makes the output a
+// build runs, which may hold what it writes over the rounds.
+var outputs = []func() out{
+	func() out { return assetsOutput{} }, // the stylesheets and scripts every page links, first
+	func() out { return listPages{} },    // the home page, 404.html and each project's page
+	func() out { return statsPage{} },    // stats/
+	func() out { return &searchOutput{} },
+	func() out { return sidesOutput{} }, // images and long outputs beside a session's page
+	func() out { return markdown },
+	func() out { return jsonOutput },
+	func() out { return sessionPage{} },
+	func() out { return manifest{} }, // sessions.json
+	func() out { return feed{} },     // index.xml
+	func() out { return sitemap{} },  // sitemap.xml
 }
-
-// job is a session as the outputs' session round sees it.
-type job struct {
-	i   int // its place in the site's sessions
-	s   *Session
-	dig string // its content's digest, for cache keys; "" when unknown
-	// body returns the session whole, read back from the cache once for
-	// all the outputs of its unit (see units).
-	body func() (*transcript.Session, error)
-}
-
-// outputs are what a build writes, in order.
-var outputs = []output{
-	assetsOutput{}, // the stylesheets and scripts every page links, first
-	listPages{},    // the home page, 404.html and each project's page
-	statsPage{},    // stats/
-	searchOutput{}, // the search index of every session, and search/
-	sidesOutput{},  // images and long outputs beside a session's page
-	exportOutput{Format: "md", File: "session.md", Label: "Markdown", enabled: func(o Outputs) bool { return o.Markdown }, write: markdownExport},
-	exportOutput{Format: "json", File: "session.json", Label: "JSON", enabled: func(o Outputs) bool { return o.JSON }, write: jsonExport},
-	sessionPage{}, // a session's page
-	manifest{},    // sessions.json
-	feed{},        // index.xml
-	sitemap{},     // sitemap.xml
-}
-
-// siteOutput is an output with nothing to do but in some of the rounds.
-type siteOutput struct{}
-
-func (siteOutput) on(*Config) bool                       { return true }
-func (siteOutput) start(context.Context, *builder) error { return nil }
-func (siteOutput) session(*builder, *job) error          { return nil }
-func (siteOutput) finish(*builder) error                 { return nil }
 
 // write runs the site's outputs.
 func (b *builder) write(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx) // ends what an output left running
 	defer cancel()
-	outs := slices.DeleteFunc(slices.Clone(outputs), func(o output) bool { return !o.on(b.site.Config) })
+	var outs []out
+	for _, make := range outputs {
+		if o := make(); o.On(b.site) {
+			outs = append(outs, o)
+		}
+	}
 	for _, o := range outs {
-		if err := o.start(ctx, b); err != nil {
+		if err := o.Start(ctx, b); err != nil {
 			return err
 		}
 	}
@@ -82,7 +63,7 @@ func (b *builder) write(ctx context.Context) error {
 	b.res.Drop()
 	memo.Drop()
 	for _, o := range outs {
-		if err := o.finish(b); err != nil {
+		if err := o.Finish(b); err != nil {
 			return err
 		}
 	}
@@ -92,7 +73,7 @@ func (b *builder) write(ctx context.Context) error {
 // sessions runs the outputs' session round on every core. Sessions read
 // together are made together, their turns loaded once for all of them and
 // only if the cache lacks something one of them needs.
-func (b *builder) sessions(ctx context.Context, outs []output) error {
+func (b *builder) sessions(ctx context.Context, outs []out) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	failed := make([]error, len(b.site.Sessions))
@@ -126,7 +107,7 @@ func (b *builder) sessions(ctx context.Context, outs []output) error {
 		load := b.loader(ctx, un)
 		for _, i := range un.sessions {
 			s := b.site.Sessions[i]
-			failed[i] = b.session(outs, &job{i: i, s: s, dig: b.digs[i], body: func() (*transcript.Session, error) { return load(s) }})
+			failed[i] = b.session(outs, &job{Index: i, Session: s, Digest: b.digs[i], Body: func() (*transcript.Session, error) { return load(s) }})
 		}
 		if un.left != nil && un.left.Add(-1) == 0 {
 			b.res.Release(un.group)
@@ -140,9 +121,9 @@ func (b *builder) sessions(ctx context.Context, outs []output) error {
 
 // session runs the outputs' session round for one session, up to the first
 // that fails.
-func (b *builder) session(outs []output, j *job) error {
+func (b *builder) session(outs []out, j *job) error {
 	for _, o := range outs {
-		if err := o.session(b, j); err != nil {
+		if err := o.Session(b, j); err != nil {
 			return err
 		}
 	}

@@ -1,7 +1,10 @@
 package site
 
 import (
+	"bufio"
 	"context"
+	"encoding/binary"
+	"io"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,8 +20,9 @@ import (
 // thousands of files (the most of a warm build's time).
 type searchIndex struct {
 	*search.Index // nil when the index came from the cache
-	b             *builder
-	key           string // "" when the index is not cached
+	c             outCtx
+	key           string          // "" when the index is not cached
+	include       map[string]bool // what it holds (search.include)
 
 	mu    sync.Mutex
 	names []string // the files written and their blobs' keys, "name key", to cache the list
@@ -40,18 +44,21 @@ const holdPrepared = 64 << 20
 
 // searchOutput is the search index of every session, and search/, the
 // page that queries it.
-type searchOutput struct{ siteOutput }
+type searchOutput struct {
+	base
+	index *searchIndex
+}
 
-func (searchOutput) on(cfg *Config) bool { return cfg.Search.Enabled }
+func (*searchOutput) On(st *Site) bool { return st.Config.Search.Enabled }
 
-func (searchOutput) start(ctx context.Context, b *builder) error {
-	ix, err := b.newSearchIndex(b.digs)
+func (o *searchOutput) Start(ctx context.Context, c outCtx) error {
+	ix, err := newSearchIndex(c)
 	if err != nil {
 		return err
 	}
-	b.index = ix
+	o.index = ix
 	if ix.building() {
-		n := len(b.site.Sessions)
+		n := len(c.Site().Sessions)
 		ix.prepared, ix.ready, ix.appended = make([][]*search.Prepared, n), make(chan int, n), make(chan struct{})
 		ix.kept = make([]int, n)
 		go ix.appendInOrder(ctx)
@@ -59,19 +66,19 @@ func (searchOutput) start(ctx context.Context, b *builder) error {
 	return nil
 }
 
-func (searchOutput) session(b *builder, j *job) error {
-	if ix := b.index; ix.building() {
-		ix.prepared[j.i] = b.prepare(j.s, j.dig, j.body)
-		ix.ready <- j.i
+func (o *searchOutput) Session(_ outCtx, j *job) error {
+	if ix := o.index; ix.building() {
+		ix.prepared[j.Index] = ix.prepare(j.Session, j.Digest, j.Body)
+		ix.ready <- j.Index
 	}
 	return nil
 }
 
-func (searchOutput) finish(b *builder) error {
-	if err := b.index.write(); err != nil {
+func (o *searchOutput) Finish(c outCtx) error {
+	if err := o.index.write(); err != nil {
 		return err
 	}
-	return b.page("search", &Page{Kind: "search", Title: "Search", Path: "search/"})
+	return writePage(c, "search", &Page{Kind: "search", Title: "Search", Path: "search/"})
 }
 
 // appendInOrder appends the sessions to the index in the site's order, as
@@ -80,7 +87,7 @@ func (searchOutput) finish(b *builder) error {
 // closed, every session is appended.
 func (ix *searchIndex) appendInOrder(ctx context.Context) {
 	defer close(ix.appended)
-	b := ix.b
+	c := ix.c
 	ready := make([]bool, len(ix.prepared))
 	next := 0
 	for {
@@ -96,7 +103,7 @@ func (ix *searchIndex) appendInOrder(ctx context.Context) {
 				return
 			}
 			ready[i] = true
-			if i != next && ix.prepared[i] != nil && b.store != nil && b.digs[i] != "" {
+			if i != next && ix.prepared[i] != nil && c.Cache() != nil && c.Digest(i) != "" {
 				if n := size(ix.prepared[i]); ix.held+n <= holdPrepared {
 					ix.kept[i], ix.held = n, ix.held+n
 				} else {
@@ -111,13 +118,12 @@ func (ix *searchIndex) appendInOrder(ctx context.Context) {
 // appendReady appends the sessions from next on that are ready; one whose
 // parts were let go is prepared again, from the cache.
 func (ix *searchIndex) appendReady(ctx context.Context, ready []bool, next *int) {
-	b := ix.b
+	c := ix.c
 	for ; *next < len(ready) && ready[*next]; *next++ {
 		i := *next
 		parts := ix.prepared[i]
 		if parts == nil {
-			s := b.site.Sessions[i]
-			parts = b.prepare(s, b.digs[i], func() (*transcript.Session, error) { return b.loader(ctx, b.units[b.unitOf[i]])(s) })
+			parts = ix.prepare(c.Site().Sessions[i], c.Digest(i), func() (*transcript.Session, error) { return c.Load(ctx, i) })
 		}
 		ix.held -= ix.kept[i]
 		for _, p := range parts {
@@ -137,8 +143,8 @@ func size(parts []*search.Prepared) int {
 
 // newSearchIndex links the cached index for sessions of these digests, or
 // starts building one.
-func (b *builder) newSearchIndex(digs []string) (*searchIndex, error) {
-	ix := &searchIndex{b: b, key: b.indexKey(digs)}
+func newSearchIndex(c outCtx) (*searchIndex, error) {
+	ix := &searchIndex{c: c, key: indexKey(c), include: c.Site().Config.Search.Includes()}
 	if ok, err := ix.link(); ok || err != nil {
 		return ix, err
 	}
@@ -146,12 +152,12 @@ func (b *builder) newSearchIndex(digs []string) (*searchIndex, error) {
 		if ix.key != "" {
 			// Stored by their content: after one session changed, most of
 			// the files are those of the index before, stored already.
-			key := b.store.PutBlob(data) // "" when it could not be: the list then misses
+			key := c.Cache().PutBlob(data) // "" when it could not be: the list then misses
 			ix.mu.Lock()
 			ix.names = append(ix.names, name+" "+key)
 			ix.mu.Unlock()
 		}
-		return b.out.Write("search/"+name, data)
+		return c.Write("search/"+name, data)
 	})
 	return ix, nil
 }
@@ -162,16 +168,17 @@ func (ix *searchIndex) building() bool { return ix != nil && ix.Index != nil }
 // indexKey names the index of the site's sessions: what each adds to it,
 // in order. It is "" when a session's content is unknown or the cache is
 // not on disk (serve writes the index to memory, where it costs little).
-func (b *builder) indexKey(digs []string) string {
-	if b.store == nil || b.memory {
+func indexKey(c outCtx) string {
+	if c.Cache() == nil || c.InMemory() {
 		return ""
 	}
-	parts := []string{"index", b.theme, strconv.Itoa(search.Version)} // the layout of its files: a site may keep an older search.js
-	for i, s := range b.site.Sessions {
-		if digs[i] == "" {
+	parts := []string{"index", c.Theme(), strconv.Itoa(search.Version)} // the layout of its files: a site may keep an older search.js
+	for i, s := range c.Site().Sessions {
+		dig := c.Digest(i)
+		if dig == "" {
 			return ""
 		}
-		parts = append(parts, cache.Key(prepareParts(b.theme, digs[i], s)...))
+		parts = append(parts, cache.Key(prepareParts(c.Theme(), dig, s)...))
 	}
 	return cache.Key(parts...)
 }
@@ -182,16 +189,16 @@ func (ix *searchIndex) link() (bool, error) {
 	if ix.key == "" {
 		return false, nil
 	}
-	list, ok := ix.b.store.Get(ix.key)
+	list, ok := ix.c.Cache().Get(ix.key)
 	if !ok {
 		return false, nil
 	}
 	files := strings.Split(string(list), "\n")
 	for i, f := range files {
-		if name, key, _ := strings.Cut(f, " "); !ix.b.fromCache("search/"+name, key) {
+		if name, key, _ := strings.Cut(f, " "); !ix.c.Copy("search/"+name, key) {
 			for _, f := range files[:i] {
 				name, _, _ := strings.Cut(f, " ")
-				if err := ix.b.out.Remove("search/" + name); err != nil {
+				if err := ix.c.Remove("search/" + name); err != nil {
 					return false, err
 				}
 			}
@@ -213,7 +220,79 @@ func (ix *searchIndex) write() error {
 		return err
 	}
 	if ix.key != "" {
-		ix.b.store.Put(ix.key, []byte(strings.Join(ix.names, "\n")))
+		ix.c.Cache().Put(ix.key, []byte(strings.Join(ix.names, "\n")))
 	}
 	return nil
+}
+
+// prepare readies a session for the search index, in parts, from the
+// cache when it can; nil when the session cannot be read.
+func (ix *searchIndex) prepare(s *Session, dig string, body func() (*transcript.Session, error)) []*search.Prepared {
+	key := ix.c.Key(dig, prepareParts(ix.c.Theme(), dig, s)...)
+	if parts, ok := cachedParts(ix.c, key); ok {
+		return parts
+	}
+	full, err := body()
+	if err != nil {
+		return nil // the page says why
+	}
+	parts := searchSession(s, full, ix.include)
+	if key == "" {
+		return parts
+	}
+	// The parts one after another, each after its length: a session's can
+	// be hundreds of megabytes, and are never joined in memory. Most
+	// sessions have one, small enough for the cache's table.
+	frame := func(p *search.Prepared) ([]byte, error) {
+		data, err := p.MarshalBinary()
+		return append(binary.AppendUvarint(nil, uint64(len(data))), data...), err
+	}
+	if len(parts) == 1 {
+		if data, err := frame(parts[0]); err == nil {
+			ix.c.Cache().Put(key, data)
+		}
+		return parts
+	}
+	ix.c.Cache().Write(key, func(w io.Writer) error {
+		for _, p := range parts {
+			data, err := frame(p)
+			if err == nil {
+				_, err = w.Write(data)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return parts
+}
+
+// cachedParts reads back the parts prepare cached, one at a time.
+func cachedParts(c outCtx, key string) ([]*search.Prepared, bool) {
+	if key == "" {
+		return nil, false
+	}
+	rc, ok := c.Cache().Open(key)
+	if !ok {
+		return nil, false
+	}
+	defer rc.Close()
+	r := bufio.NewReader(rc)
+	var parts []*search.Prepared
+	for {
+		n, err := binary.ReadUvarint(r)
+		if err == io.EOF && len(parts) > 0 {
+			return parts, true // and the entry was checked to its end
+		}
+		if err != nil || n > 1<<40 {
+			return nil, false
+		}
+		data := make([]byte, n)
+		p := new(search.Prepared)
+		if _, err := io.ReadFull(r, data); err != nil || p.UnmarshalBinary(data) != nil {
+			return nil, false
+		}
+		parts = append(parts, p)
+	}
 }

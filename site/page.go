@@ -1,0 +1,29 @@
+package site
+
+import (
+	"fmt"
+	"io"
+)
+
+// sessionPage is a session's page. It comes from the cache when neither
+// the session, nor what the page shows of other sessions, nor the theme
+// has changed.
+type sessionPage struct{ base }
+
+func (sessionPage) Session(c outCtx, j *job) error {
+	s := j.Session
+	key := c.Key(j.Digest, "page", c.Theme(), j.Digest, pageContext(s))
+	err := c.File(pageFile(s.Path), key, func(w io.Writer) error {
+		body, err := j.Body()
+		if err != nil {
+			return err
+		}
+		pg := &Page{Kind: "session", Title: s.Title, Path: s.Path, Project: s.Project, Session: s, Site: c.Site()}
+		pg.Turns = turnViews(pg, body)
+		return c.Render(w, "session", pg) // counted as rendered
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", s.Source, err)
+	}
+	return nil
+}
