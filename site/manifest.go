@@ -2,7 +2,6 @@ package site
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"time"
 
 	"github.com/transcriptsite/transcriptsite/site/sink"
@@ -11,9 +10,6 @@ import (
 // manifest is sessions.json, the machine-readable list of every session,
 // which also marks a folder as a site transcriptsite built.
 type manifest struct{ base }
-
-// sitemap is sitemap.xml, for search engines.
-type sitemap struct{ base }
 
 // sessionEntry is one element of sessions.json.
 type sessionEntry struct {
@@ -57,37 +53,4 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
-}
-
-// Finish writes sitemap.xml.
-func (sitemap) Finish(c outCtx) error {
-	st := c.Site()
-	type url struct {
-		Loc     string `xml:"loc"`
-		LastMod string `xml:"lastmod,omitempty"`
-	}
-	base := st.Config.BaseURL
-	urls := []url{{Loc: permalink(base, "")}, {Loc: permalink(base, "stats/")}}
-	for _, p := range st.Projects {
-		urls = append(urls, url{Loc: permalink(base, p.Path), LastMod: day(p.Sessions[0].Ended)})
-	}
-	for _, s := range st.Sessions {
-		urls = append(urls, url{Loc: permalink(base, s.Path), LastMod: day(s.Ended)})
-	}
-	data, err := xml.MarshalIndent(struct {
-		XMLName xml.Name `xml:"urlset"`
-		NS      string   `xml:"xmlns,attr"`
-		URLs    []url    `xml:"url"`
-	}{NS: "http://www.sitemaps.org/schemas/sitemap/0.9", URLs: urls}, "", "  ")
-	if err != nil {
-		return err
-	}
-	return c.Write("sitemap.xml", append([]byte(xml.Header), append(data, '\n')...))
-}
-
-func day(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format("2006-01-02")
 }

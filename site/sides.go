@@ -26,20 +26,9 @@ func (sidesOutput) Session(c outCtx, j *job) error {
 
 // sides writes the files beside a session's page.
 func sides(c outCtx, s *Session, dig string, body func() (*transcript.Session, error)) error {
-	listKey := c.Key(dig, "sides", c.Theme(), dig) // the program decides which outputs are too long
-	var names []string
-	var data map[string]func() ([]byte, error)
-	if list, ok := getCached(c, listKey); ok {
-		names = strings.Fields(string(list))
-	} else {
-		full, err := body()
-		if err != nil {
-			return err
-		}
-		names, data = sideFiles(c, full)
-		if listKey != "" {
-			c.Cache().Put(listKey, []byte(strings.Join(names, "\n")))
-		}
+	names, data, err := sideNames(c, dig, body)
+	if err != nil {
+		return err
 	}
 	for _, name := range names {
 		var key string
@@ -54,21 +43,43 @@ func sides(c outCtx, s *Session, dig string, body func() (*transcript.Session, e
 				}
 				_, data = sideFiles(c, full)
 			}
-			get := data[name]
-			if get == nil {
-				return fmt.Errorf("%s: no longer in the session", name)
-			}
-			d, err := get()
-			if err == nil {
-				_, err = w.Write(d)
-			}
-			return err
+			return writeSide(w, name, data[name])
 		})
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// sideNames names the files beside a session's page: from the cache, or
+// from its turns, which then say how to get each one's content too.
+func sideNames(c outCtx, dig string, body func() (*transcript.Session, error)) ([]string, map[string]func() ([]byte, error), error) {
+	listKey := c.Key(dig, "sides", c.Theme(), dig) // the program decides which outputs are too long
+	if list, ok := getCached(c, listKey); ok {
+		return strings.Fields(string(list)), nil, nil
+	}
+	full, err := body()
+	if err != nil {
+		return nil, nil, err
+	}
+	names, data := sideFiles(c, full)
+	if listKey != "" {
+		c.Cache().Put(listKey, []byte(strings.Join(names, "\n")))
+	}
+	return names, data, nil
+}
+
+// writeSide writes the file name beside a page, whose content get gets.
+func writeSide(w io.Writer, name string, get func() ([]byte, error)) error {
+	if get == nil {
+		return fmt.Errorf("%s: no longer in the session", name)
+	}
+	d, err := get()
+	if err == nil {
+		_, err = w.Write(d)
+	}
+	return err
 }
 
 // sideFiles names the files beside a session's page, in order, and how to

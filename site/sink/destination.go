@@ -356,30 +356,42 @@ func (o *Dir) Keep(rel string, want cache.Sum) bool {
 	if !o.prev || inside(rel) != nil {
 		return false
 	}
-	old := filepath.Join(o.dest, filepath.FromSlash(rel))
-	fi, err := os.Lstat(old)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() != want.Size || nameCount(fi) != 1 {
-		return false
-	}
-	st, stamped := stampOf(fi, want)
-	if !stamped || o.was[pathKey(rel)] != st {
-		if got, err := sumFile(old); err != nil || got != want {
-			return false
-		}
-	}
-	o.tmpMu.Lock()
-	begun := o.tmp != ""
-	if !begun {
-		o.pending = append(o.pending, rel)
-	}
-	o.tmpMu.Unlock()
-	if begun && o.link(rel) != nil {
+	st, stamped, ok := o.holds(rel, want)
+	if !ok || !o.take(rel) {
 		return false
 	}
 	if stamped {
 		o.kept(rel, st)
 	}
 	return true
+}
+
+// holds reports whether the previous site's file rel holds what want sums
+// up, and its stamp when it has one.
+func (o *Dir) holds(rel string, want cache.Sum) (st stamp, stamped, ok bool) {
+	old := filepath.Join(o.dest, filepath.FromSlash(rel))
+	fi, err := os.Lstat(old)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() != want.Size || nameCount(fi) != 1 {
+		return st, false, false
+	}
+	st, stamped = stampOf(fi, want)
+	if stamped && o.was[pathKey(rel)] == st {
+		return st, true, true
+	}
+	got, err := sumFile(old)
+	return st, stamped, err == nil && got == want
+}
+
+// take links the previous site's file rel into the new site, or lists it
+// to link when the new site is begun.
+func (o *Dir) take(rel string) bool {
+	o.tmpMu.Lock()
+	begun := o.tmp != ""
+	if !begun {
+		o.pending = append(o.pending, rel)
+	}
+	o.tmpMu.Unlock()
+	return !begun || o.link(rel) == nil
 }
 
 func (o *Dir) Remove(rel string) error {
