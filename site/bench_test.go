@@ -15,6 +15,7 @@ import (
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/internal/synth"
 	"github.com/transcriptsite/transcriptsite/site/search"
+	"github.com/transcriptsite/transcriptsite/site/searchdoc"
 )
 
 // BenchmarkBuild builds the shared corpus (the demo content when the corpus
@@ -82,14 +83,14 @@ func BenchmarkSearchIndex(b *testing.B) {
 	var bytes int64
 	for _, s := range st.Sessions {
 		for _, m := range body(s).Messages() {
-			if d, ok := searchDoc(m, include); ok {
+			if d, ok := searchdoc.Doc(m, include); ok {
 				bytes += int64(len(d.Text))
 			}
 		}
 	}
 	b.SetBytes(bytes)
 	for b.Loop() {
-		ix := search.New(toolKindNames(), func(string, []byte) error { return nil })
+		ix := search.New(searchdoc.KindNames(), func(string, []byte) error { return nil })
 		for _, s := range st.Sessions {
 			for _, p := range searchSession(s, body(s), include) {
 				ix.Append(p)

@@ -144,3 +144,11 @@ func TestConfigContentDirsAndAgents(t *testing.T) {
 		}
 	}
 }
+
+// search.include names parts of a message the index knows, and no other.
+func TestSearchIncludeUnknownPart(t *testing.T) {
+	if _, _, err := LoadConfig(Options{Source: writeConfig(t, "config.yaml", "search:\n  include: [everything]\n")}); err == nil ||
+		!strings.Contains(err.Error(), `search.include: "everything" is not one of`) {
+		t.Errorf("an unknown search.include part: %v", err)
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/site/search"
+	"github.com/transcriptsite/transcriptsite/site/searchdoc"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -32,6 +33,21 @@ type searchIndex struct {
 	appended chan struct{}        // closed when every session is
 	kept     []int                // by session, the bytes it holds while it waits in memory
 	held     int                  // what they add up to
+}
+
+// partText is how much text of a session's documents is prepared for the
+// index at a time (see searchdoc.Prepare).
+var partText = 8 << 20 // a variable for tests
+
+// searchSession prepares a session for the index, with the text the
+// config includes.
+func searchSession(s *Session, body *transcript.Session, include map[string]bool) []*search.Prepared {
+	day := 0
+	if !s.Started.IsZero() {
+		day = int(s.Started.Unix() / 86400)
+	}
+	info := search.Session{Title: s.Title, Project: s.Project.Name, Agent: s.Agent, Models: s.Models, Path: s.Path, Day: day}
+	return searchdoc.Prepare(info, body, include, partText)
 }
 
 // holdPrepared is how much of sessions prepared before their turn stays
@@ -87,7 +103,6 @@ func (o *searchOutput) Finish(c outCtx) error {
 // closed, every session is appended.
 func (ix *searchIndex) appendInOrder(ctx context.Context) {
 	defer close(ix.appended)
-	c := ix.c
 	ready := make([]bool, len(ix.prepared))
 	next := 0
 	for {
@@ -103,15 +118,26 @@ func (ix *searchIndex) appendInOrder(ctx context.Context) {
 				return
 			}
 			ready[i] = true
-			if i != next && ix.prepared[i] != nil && c.Cache() != nil && c.Digest(i) != "" {
-				if n := size(ix.prepared[i]); ix.held+n <= holdPrepared {
-					ix.kept[i], ix.held = n, ix.held+n
-				} else {
-					ix.prepared[i] = nil
-				}
+			if i != next {
+				ix.hold(i)
 			}
 			ix.appendReady(ctx, ready, &next)
 		}
+	}
+}
+
+// hold keeps in memory the parts of session i, ready before its turn,
+// while they fit in holdPrepared; past it, they are dropped, to be read
+// back from the cache, which prepare put them in.
+func (ix *searchIndex) hold(i int) {
+	c := ix.c
+	if ix.prepared[i] == nil || c.Cache() == nil || c.Digest(i) == "" {
+		return
+	}
+	if n := size(ix.prepared[i]); ix.held+n <= holdPrepared {
+		ix.kept[i], ix.held = n, ix.held+n
+	} else {
+		ix.prepared[i] = nil
 	}
 }
 
@@ -148,7 +174,7 @@ func newSearchIndex(c outCtx) (*searchIndex, error) {
 	if ok, err := ix.link(); ok || err != nil {
 		return ix, err
 	}
-	ix.Index = search.New(toolKindNames(), func(name string, data []byte) error {
+	ix.Index = search.New(searchdoc.KindNames(), func(name string, data []byte) error {
 		if ix.key != "" {
 			// Stored by their content: after one session changed, most of
 			// the files are those of the index before, stored already.

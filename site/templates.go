@@ -13,6 +13,7 @@ import (
 
 	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/render"
+	"github.com/transcriptsite/transcriptsite/site/searchdoc"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -92,12 +93,13 @@ func toolViewTemplate(t *template.Template) string {
 			views = append(views, v.Name())
 		}
 	}
+	kinds := searchdoc.KindNames() // the tool kinds, commonest first
 	rank := func(name string) int {
 		k := strings.TrimSuffix(strings.TrimPrefix(name, toolViewDir), ".html")
-		if i := slices.Index(toolKinds, transcript.ToolKind(k)); i >= 0 {
+		if i := slices.Index(kinds, k); i >= 0 {
 			return i
 		}
-		return len(toolKinds)
+		return len(kinds)
 	}
 	slices.SortFunc(views, func(a, b string) int { return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(a, b)) })
 	var b strings.Builder

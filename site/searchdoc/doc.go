@@ -1,4 +1,7 @@
-package site
+// Package searchdoc makes the documents of the search index of a session
+// from its typed model: messages, tool calls' Args and results, never a
+// tool's raw input.
+package searchdoc
 
 import (
 	"slices"
@@ -15,22 +18,13 @@ var toolKinds = []transcript.ToolKind{
 	transcript.WebTool, transcript.TaskTool, transcript.MCPTool, transcript.OtherTool,
 }
 
-// partText is how much text of a session's documents is prepared for the
-// index at a time: what preparing holds is a few times the text it
-// tokenizes, and a session can hold gigabytes.
-var partText = 8 << 20 // a variable for tests
-
-// searchSession prepares a session for the index: a document of its title
-// and models (number 0: a result that links to the page's top), then one
-// per message, with the text the config includes, in parts of about
-// partText.
-func searchSession(s *Session, body *transcript.Session, include map[string]bool) []*search.Prepared {
-	day := 0
-	if !s.Started.IsZero() {
-		day = int(s.Started.Unix() / 86400)
-	}
-	info := search.Session{Title: s.Title, Project: s.Project.Name, Agent: s.Agent, Models: s.Models, Path: s.Path, Day: day}
-	about := strings.Join(append([]string{s.Title}, s.Models...), "\n")
+// Prepare prepares a session for the index: a document of its title and
+// models (number 0: a result that links to the page's top), then one per
+// message, with the text the config includes (include, search.include's
+// parts), in parts of about partText bytes: what preparing holds is a few
+// times the text it tokenizes, and a session can hold gigabytes.
+func Prepare(info search.Session, body *transcript.Session, include map[string]bool, partText int) []*search.Prepared {
+	about := strings.Join(append([]string{info.Title}, info.Models...), "\n")
 	docs := []search.Doc{{Role: search.RoleSystem, Text: about, Excerpt: about}}
 	var parts []*search.Prepared
 	size, n := len(about), 0
@@ -41,7 +35,7 @@ func searchSession(s *Session, body *transcript.Session, include map[string]bool
 	for _, t := range body.Turns {
 		for _, m := range t.Messages {
 			n++
-			if d, ok := searchDoc(m, include); ok {
+			if d, ok := Doc(m, include); ok {
 				d.N = n
 				docs = append(docs, d)
 				if size += len(d.Text); size >= partText {
@@ -70,9 +64,9 @@ func docRole(r transcript.Role) int {
 	}
 }
 
-// searchDoc is a message as the index reads it: its text, by the parts
+// Doc is a message as the index reads it: its text, by the parts
 // of search.include, and what a result may show of it.
-func searchDoc(m *transcript.Message, include map[string]bool) (search.Doc, bool) {
+func Doc(m *transcript.Message, include map[string]bool) (search.Doc, bool) {
 	d := docText{include: include}
 	textPart := include["assistant"]
 	if m.Role == transcript.User {
@@ -364,7 +358,9 @@ func room(b []byte, s string) []byte {
 	return b
 }
 
-func toolKindNames() []string {
+// KindNames are the names of the tool kinds, in the order of the index's
+// kind bits.
+func KindNames() []string {
 	names := make([]string, len(toolKinds))
 	for i, k := range toolKinds {
 		names[i] = string(k)
