@@ -33,28 +33,50 @@ type feed struct{ base }
 // Finish writes index.xml.
 func (feed) Finish(c outCtx) error {
 	st := c.Site()
-	base := st.Config.BaseURL
-	f := struct {
-		XMLName xml.Name    `xml:"http://www.w3.org/2005/Atom feed"`
-		Title   string      `xml:"title"`
-		Sub     string      `xml:"subtitle,omitempty"`
-		Links   []atomLink  `xml:"link"`
-		ID      string      `xml:"id"`
-		Updated string      `xml:"updated"`
-		Author  string      `xml:"author>name"`
-		Gen     string      `xml:"generator"`
-		Entries []atomEntry `xml:"entry"`
-	}{
-		Title:  st.Config.Title,
-		Links:  []atomLink{{Rel: "self", Type: "application/atom+xml", Href: permalink(base, "index.xml")}, {Rel: "alternate", Type: "text/html", Href: permalink(base, "")}},
-		ID:     feedID(base, ""),
-		Author: st.Config.Title,
+	return writeFeed(c, "", st.Config.Title, st.Sessions)
+}
+
+// atomFeed is an Atom feed.
+type atomFeed struct {
+	XMLName xml.Name    `xml:"http://www.w3.org/2005/Atom feed"`
+	Title   string      `xml:"title"`
+	Sub     string      `xml:"subtitle,omitempty"`
+	Links   []atomLink  `xml:"link"`
+	ID      string      `xml:"id"`
+	Updated string      `xml:"updated"`
+	Author  string      `xml:"author>name"`
+	Gen     string      `xml:"generator"`
+	Entries []atomEntry `xml:"entry"`
+}
+
+// writeFeed writes dir+"index.xml", the Atom feed titled title of the
+// newest of sessions (newest first), beside the page at dir.
+func writeFeed(c outCtx, dir, title string, sessions []*Session) error {
+	cfg := c.Site().Config
+	base := cfg.BaseURL
+	f := atomFeed{
+		Title:  title,
+		Links:  []atomLink{{Rel: "self", Type: "application/atom+xml", Href: permalink(base, dir+"index.xml")}, {Rel: "alternate", Type: "text/html", Href: permalink(base, dir)}},
+		ID:     feedID(base, dir),
+		Author: cfg.Title,
 		Gen:    "transcriptsite",
 	}
-	f.Sub, _ = st.Config.Params["description"].(string)
+	f.Sub, _ = cfg.Params["description"].(string)
 	var latest time.Time
+	f.Entries, latest = feedEntriesOf(base, sessions)
+	f.Updated = atomTime(latest)
+	data, err := xml.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return err
+	}
+	return c.Write(dir+"index.xml", append([]byte(xml.Header), append(data, '\n')...))
+}
+
+// feedEntriesOf is the entries of the newest feedEntries of sessions, and
+// when the last of them all was updated.
+func feedEntriesOf(base string, sessions []*Session) (entries []atomEntry, latest time.Time) {
 	i := 0
-	for _, s := range st.Sessions {
+	for _, s := range sessions {
 		if s.Volume > 1 {
 			continue // its first volume stands for it
 		}
@@ -66,27 +88,26 @@ func (feed) Finish(c outCtx) error {
 		if updated.After(latest) {
 			latest = updated
 		}
-		if i > feedEntries {
-			continue
+		if i <= feedEntries {
+			entries = append(entries, feedEntry(base, s, updated))
 		}
-		e := atomEntry{
-			Title:   s.Title,
-			Link:    atomLink{Rel: "alternate", Type: "text/html", Href: permalink(base, s.Path)},
-			ID:      feedID(base, s.Path),
-			Updated: atomTime(updated),
-			Summary: summary(s.FirstPrompt(), 300),
-		}
-		if !s.Started.IsZero() {
-			e.Published = atomTime(s.Started)
-		}
-		f.Entries = append(f.Entries, e)
 	}
-	f.Updated = atomTime(latest)
-	data, err := xml.MarshalIndent(f, "", "  ")
-	if err != nil {
-		return err
+	return entries, latest
+}
+
+// feedEntry is the entry of session s, last updated then.
+func feedEntry(base string, s *Session, updated time.Time) atomEntry {
+	e := atomEntry{
+		Title:   s.Title,
+		Link:    atomLink{Rel: "alternate", Type: "text/html", Href: permalink(base, s.Path)},
+		ID:      feedID(base, s.Path),
+		Updated: atomTime(updated),
+		Summary: summary(s.FirstPrompt(), 300),
 	}
-	return c.Write("index.xml", append([]byte(xml.Header), append(data, '\n')...))
+	if !s.Started.IsZero() {
+		e.Published = atomTime(s.Started)
+	}
+	return e
 }
 
 // feedID is an entry's permanent id: its URL on a site with an absolute
