@@ -16,6 +16,7 @@ import (
 	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/sass"
+	"github.com/transcriptsite/transcriptsite/site/siteconfig"
 )
 
 const (
@@ -180,17 +181,17 @@ func precompiledCSS(c outCtx, vars map[string]string, noSass error) (string, err
 // clone of this repository, or a site that copied them to start from)
 // needs no Dart Sass: the precompiled CSS is what it compiles to.
 func ownSCSS(cfg *Config) bool {
-	o, ok := cfg.Theme.(overlay)
+	o, ok := cfg.Theme.(siteconfig.Overlay)
 	if !ok {
 		return false
 	}
 	own := false
-	fs.WalkDir(o.upper, "assets/scss", func(p string, d fs.DirEntry, err error) error {
+	fs.WalkDir(o.Upper, "assets/scss", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		mine, err := fs.ReadFile(o.upper, p)
-		if theirs, terr := fs.ReadFile(o.lower, p); err != nil || terr != nil || !bytes.Equal(mine, theirs) {
+		mine, err := fs.ReadFile(o.Upper, p)
+		if theirs, terr := fs.ReadFile(o.Lower, p); err != nil || terr != nil || !bytes.Equal(mine, theirs) {
 			own = true
 			return fs.SkipAll
 		}

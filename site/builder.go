@@ -307,7 +307,7 @@ func (bd *Builder) load(ctx context.Context, hold int64) (res *ingest.Result, he
 		done()
 		return nil, nil, nil, err
 	}
-	return res, cfg.selected(res.Headers), done, nil
+	return res, selected(cfg, res.Headers), done, nil
 }
 
 // Load reads the sessions a build would show, through the build cache,

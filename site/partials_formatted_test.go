@@ -8,6 +8,7 @@ import (
 
 	transcriptsite "github.com/transcriptsite/transcriptsite"
 	"github.com/transcriptsite/transcriptsite/internal/htmlcheck"
+	"github.com/transcriptsite/transcriptsite/site/siteconfig"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -15,7 +16,7 @@ import (
 // Markdown) shows that view first, and what the tool was given and gave
 // back folded under it.
 func TestToolPartialFormattedView(t *testing.T) {
-	tpl, err := loadTemplates(overlay{upper: os.DirFS(t.TempDir()), lower: transcriptsite.FS})
+	tpl, err := loadTemplates(siteconfig.Overlay{Upper: os.DirFS(t.TempDir()), Lower: transcriptsite.FS})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	transcriptsite "github.com/transcriptsite/transcriptsite"
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/internal/htmlcheck"
+	"github.com/transcriptsite/transcriptsite/site/siteconfig"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -86,7 +87,7 @@ func seq(n int) string {
 // toolRenderer returns a func that renders a tool call as the page of a
 // session with a subagent shows it, its Args filled as a reader fills them.
 func toolRenderer(t *testing.T) func(t *testing.T, call *transcript.ToolCall) string {
-	tpl, err := loadTemplates(overlay{upper: os.DirFS(t.TempDir()), lower: transcriptsite.FS})
+	tpl, err := loadTemplates(siteconfig.Overlay{Upper: os.DirFS(t.TempDir()), Lower: transcriptsite.FS})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func FuzzToolPartial(f *testing.F) {
 		}
 		f.Add(uint8(i), c.call.Name, c.call.Input, out, i%2 == 0)
 	}
-	tpl, err := loadTemplates(overlay{upper: os.DirFS(f.TempDir()), lower: transcriptsite.FS})
+	tpl, err := loadTemplates(siteconfig.Overlay{Upper: os.DirFS(f.TempDir()), Lower: transcriptsite.FS})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -173,7 +174,7 @@ func FuzzToolPartial(f *testing.F) {
 // An image a session only names by URL is linked when the URL is on the
 // web; a script URL or a path on the agent's machine is shown, not linked.
 func TestImagePartialLinksOnlyWebURLs(t *testing.T) {
-	tpl, err := loadTemplates(overlay{upper: os.DirFS(t.TempDir()), lower: transcriptsite.FS})
+	tpl, err := loadTemplates(siteconfig.Overlay{Upper: os.DirFS(t.TempDir()), Lower: transcriptsite.FS})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +207,7 @@ func TestImagePartialLinksOnlyWebURLs(t *testing.T) {
 // kind's, and that a kind with none falls back to the generic view.
 func TestToolViewLookup(t *testing.T) {
 	site := fstest.MapFS{"templates/partials/tools/mcp.html": {Data: []byte(`<p class="mine">{{.Call.Name}}</p>`)}}
-	tpl, err := loadTemplates(overlay{upper: site, lower: transcriptsite.FS})
+	tpl, err := loadTemplates(siteconfig.Overlay{Upper: site, Lower: transcriptsite.FS})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +241,7 @@ func TestToolViewLookup(t *testing.T) {
 // load, and the kinds' views come first, the commonest compared first.
 func TestToolViewTemplate(t *testing.T) {
 	site := fstest.MapFS{"templates/partials/tools/we\"ird\\.html": {Data: []byte(`odd`)}}
-	tpl, err := loadTemplates(overlay{upper: site, lower: transcriptsite.FS})
+	tpl, err := loadTemplates(siteconfig.Overlay{Upper: site, Lower: transcriptsite.FS})
 	if err != nil {
 		t.Fatal(err)
 	}

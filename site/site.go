@@ -144,7 +144,7 @@ func later(a, b time.Time) time.Time {
 // embedded config's title and words describe the demo content, not it.
 func alone(cfg *Config, h *transcript.Header) *Session {
 	own := *cfg
-	own.ownSessions()
+	own.OwnSessions()
 	return newSite(&own, []*transcript.Header{h}).Sessions[0]
 }
 

@@ -1,8 +1,6 @@
 package site
 
 import (
-	"errors"
-	"fmt"
 	"net/url"
 	"strings"
 	"unicode"
@@ -84,32 +82,7 @@ func hash8(parts ...string) string {
 // path such as /repo/, or an absolute http(s) URL; it ends in /. It is
 // parsed here, and only here.
 
-// normBaseURL checks a base URL and gives it its trailing slash.
-func normBaseURL(s string) (string, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return "", nil
-	}
-	u, err := url.Parse(s)
-	if err != nil {
-		return "", err
-	}
-	switch {
-	case u.Scheme == "" && u.Host == "" && strings.HasPrefix(u.Path, "/"):
-	case (u.Scheme == "http" || u.Scheme == "https") && u.Host != "":
-	default:
-		return "", errors.New(fmt.Sprintf("%q", s) + " is neither an absolute http(s) URL nor a path starting with /")
-	}
-	if u.RawQuery != "" || u.Fragment != "" {
-		return "", errors.New(fmt.Sprintf("%q", s) + " must not have a query or fragment")
-	}
-	if !strings.HasSuffix(u.Path, "/") {
-		u.Path += "/"
-	}
-	return u.String(), nil
-}
-
-// parseBase parses a base URL that normBaseURL made; nil for none.
+// parseBase parses a base URL that the config checked (siteconfig.Load); nil for none.
 func parseBase(base string) *url.URL {
 	u, err := url.Parse(base)
 	if base == "" || err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	transcriptsite "github.com/transcriptsite/transcriptsite"
+	"github.com/transcriptsite/transcriptsite/site/siteconfig"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -36,7 +37,7 @@ func TestViewShowsTheUserShellInTheFlow(t *testing.T) {
 	if len(kinds) != 3 || !kinds[0] || kinds[1] || !kinds[2] {
 		t.Fatalf("blocks are context: %v, want [true false true]", kinds)
 	}
-	tpl, err := loadTemplates(overlay{upper: os.DirFS(t.TempDir()), lower: transcriptsite.FS})
+	tpl, err := loadTemplates(siteconfig.Overlay{Upper: os.DirFS(t.TempDir()), Lower: transcriptsite.FS})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	transcriptsite "github.com/transcriptsite/transcriptsite"
+	"github.com/transcriptsite/transcriptsite/site/siteconfig"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -53,7 +54,7 @@ func TestVolumesAreOneSession(t *testing.T) {
 		t.Errorf("second volume: %q %q, %d messages", second.Path, second.Title, second.Stats.Messages)
 	}
 
-	tpl, err := loadTemplates(overlay{upper: os.DirFS(t.TempDir()), lower: transcriptsite.FS})
+	tpl, err := loadTemplates(siteconfig.Overlay{Upper: os.DirFS(t.TempDir()), Lower: transcriptsite.FS})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package site
+package siteconfig
 
 import (
 	"os"
@@ -21,7 +21,7 @@ func TestConfigLayers(t *testing.T) {
 	dir := writeConfig(t, "config.yaml", "title: From file\nbaseURL: https://file.example/\nlanguageCode: de\nhighlight:\n  style: monokai\n")
 	t.Setenv("TRANSCRIPTSITE_BASEURL", "https://env.example/docs")
 	t.Setenv("TRANSCRIPTSITE_TITLE", "From env")
-	cfg, warns, err := LoadConfig(Options{Source: dir, Overrides: map[string]any{"title": "From flag"}})
+	cfg, warns, err := Load(Options{Source: dir, Overrides: map[string]any{"title": "From flag"}})
 	if err != nil || len(warns) != 0 {
 		t.Fatal(err, warns)
 	}
@@ -39,7 +39,7 @@ func TestConfigFormats(t *testing.T) {
 		"config.toml": "title = \"T\"\n[params]\nfooter = \"f\"\n",
 		"config.json": `{"title": "T", "params": {"footer": "f"}}`,
 	} {
-		cfg, _, err := LoadConfig(Options{Source: writeConfig(t, name, body)})
+		cfg, _, err := Load(Options{Source: writeConfig(t, name, body)})
 		if err != nil || cfg.Title != "T" || cfg.Params["footer"] != "f" {
 			t.Errorf("%s: %v %+v", name, err, cfg)
 		}
@@ -48,7 +48,7 @@ func TestConfigFormats(t *testing.T) {
 
 func TestConfigUnknownKeyWarns(t *testing.T) {
 	dir := writeConfig(t, "config.yaml", "title: T\ntitel: typo\nhighlight:\n  stlye: x\n")
-	_, warns, err := LoadConfig(Options{Source: dir})
+	_, warns, err := Load(Options{Source: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestConfigBadValueNamesTheKey(t *testing.T) {
 		"contentDir: does-not-exist\n":  "contentDir:",
 		"destination: {a: 1}\n":         "destination: want a single value",
 	} {
-		_, _, err := LoadConfig(Options{Source: writeConfig(t, "config.yaml", body)})
+		_, _, err := Load(Options{Source: writeConfig(t, "config.yaml", body)})
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "config.yaml") {
 			t.Errorf("%q: err = %v, want it to name the file and %q", body, err, want)
 		}
@@ -78,7 +78,7 @@ func TestConfigBadValueNamesTheKey(t *testing.T) {
 
 func TestConfigWithoutFileUsesTheDemo(t *testing.T) {
 	dir := t.TempDir()
-	cfg, warns, err := LoadConfig(Options{Source: dir})
+	cfg, warns, err := Load(Options{Source: dir})
 	if err != nil || len(warns) != 0 {
 		t.Fatal(err, warns)
 	}
@@ -91,7 +91,7 @@ func TestConfigWithoutFileUsesTheDemo(t *testing.T) {
 	}
 	// A content dir given on the command line replaces the demo content.
 	content := t.TempDir()
-	cfg, _, err = LoadConfig(Options{Source: dir, Overrides: map[string]any{"contentDir": content}})
+	cfg, _, err = Load(Options{Source: dir, Overrides: map[string]any{"contentDir": content}})
 	if err != nil || len(cfg.Mounts) != 1 || cfg.Mounts[0].Dir != content {
 		t.Errorf("contentDir override: %v %v", err, cfg.Mounts)
 	}
@@ -107,7 +107,7 @@ func TestConfigContentDirsAndAgents(t *testing.T) {
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
 	t.Setenv("CODEX_HOME", "")
 	_ = os.MkdirAll(filepath.Join(dir, "home/elsewhere"), 0o755)
-	cfg, _, err := LoadConfig(Options{Source: dir})
+	cfg, _, err := Load(Options{Source: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestConfigContentDirsAndAgents(t *testing.T) {
 		t.Errorf("DiskPath = %s", got)
 	}
 	// The single form on the command line replaces the list.
-	cfg, _, err = LoadConfig(Options{Source: dir, Overrides: map[string]any{"contentDir": filepath.Join(dir, "a/logs"), "agents": false}})
+	cfg, _, err = Load(Options{Source: dir, Overrides: map[string]any{"contentDir": filepath.Join(dir, "a/logs"), "agents": false}})
 	if err != nil || len(cfg.Mounts) != 1 || cfg.Mounts[0].Name != "" {
 		t.Errorf("contentDir flag: %v %v", err, cfg.Mounts)
 	}
@@ -138,7 +138,7 @@ func TestConfigContentDirsAndAgents(t *testing.T) {
 		"contentDirs: [1, 2]\n":                    "contentDirs: want a list of strings",
 		"agents: true\nagentDirs: {nosuch: [x]}\n": `agentDirs: "nosuch" is not a format`,
 	} {
-		_, _, err := LoadConfig(Options{Source: writeConfig(t, "config.yaml", body)})
+		_, _, err := Load(Options{Source: writeConfig(t, "config.yaml", body)})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: err = %v, want %q", body, err, want)
 		}
@@ -147,7 +147,7 @@ func TestConfigContentDirsAndAgents(t *testing.T) {
 
 // search.include names parts of a message the index knows, and no other.
 func TestSearchIncludeUnknownPart(t *testing.T) {
-	if _, _, err := LoadConfig(Options{Source: writeConfig(t, "config.yaml", "search:\n  include: [everything]\n")}); err == nil ||
+	if _, _, err := Load(Options{Source: writeConfig(t, "config.yaml", "search:\n  include: [everything]\n")}); err == nil ||
 		!strings.Contains(err.Error(), `search.include: "everything" is not one of`) {
 		t.Errorf("an unknown search.include part: %v", err)
 	}

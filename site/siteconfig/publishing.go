@@ -1,4 +1,4 @@
-package site
+package siteconfig
 
 import (
 	"fmt"
@@ -78,8 +78,8 @@ func globMatch(pattern, source string) bool {
 	return ok
 }
 
-// shows reports whether the site shows s, of the project it names.
-func (sel *Selection) shows(s *transcript.Session, project string) bool {
+// Shows reports whether the site shows s, of the project it names.
+func (sel *Selection) Shows(s *transcript.Session, project string) bool {
 	if in := sel.Publish.Include; in != nil && !in.match(s, project) {
 		return false
 	}
@@ -87,15 +87,6 @@ func (sel *Selection) shows(s *transcript.Session, project string) bool {
 		return false
 	}
 	return !slices.ContainsFunc(sel.Hide, func(h string) bool { return h == s.ID || globMatch(h, s.Source) })
-}
-
-// selected returns the sessions the site shows.
-func (c *Config) selected(hs []*transcript.Header) []*transcript.Header {
-	if c.ShowAll {
-		return hs
-	}
-	names := projectNames(hs)
-	return slices.DeleteFunc(slices.Clone(hs), func(h *transcript.Header) bool { return !c.Selection.shows(h.Session, names[h.Session]) })
 }
 
 // cname checks a custom domain: a host name, nothing else.

@@ -1,4 +1,4 @@
-package site
+package siteconfig
 
 import (
 	"io/fs"
@@ -6,25 +6,25 @@ import (
 	"strings"
 )
 
-// overlay is a file system where files of upper hide those of lower with the
+// Overlay is a file system where files of Upper hide those of Lower with the
 // same path: a site's own templates and assets override the theme's, file by
 // file, as in Hugo.
-type overlay struct{ upper, lower fs.FS }
+type Overlay struct{ Upper, Lower fs.FS }
 
-func (o overlay) Open(name string) (fs.File, error) {
-	if f, err := o.upper.Open(name); err == nil {
+func (o Overlay) Open(name string) (fs.File, error) {
+	if f, err := o.Upper.Open(name); err == nil {
 		if st, err := f.Stat(); err == nil && !st.IsDir() {
 			return f, nil
 		}
 		f.Close()
 	}
-	return o.lower.Open(name)
+	return o.Lower.Open(name)
 }
 
-// ReadDir merges both layers' entries, upper first.
-func (o overlay) ReadDir(name string) ([]fs.DirEntry, error) {
-	up, errUp := fs.ReadDir(o.upper, name)
-	low, errLow := fs.ReadDir(o.lower, name)
+// ReadDir merges both layers' entries, Upper first.
+func (o Overlay) ReadDir(name string) ([]fs.DirEntry, error) {
+	up, errUp := fs.ReadDir(o.Upper, name)
+	low, errLow := fs.ReadDir(o.Lower, name)
 	if errUp != nil && errLow != nil {
 		return nil, errLow
 	}
