@@ -361,21 +361,10 @@ func (e Entry) IsEvent() bool {
 // tool result is shown. A message that holds nothing but results shown
 // with their calls gets no entry: its number is an alias of the first call.
 func turnViews(p *Page, s *transcript.Session) []TurnView {
-	callMsg := map[*transcript.ToolResult]int{} // result → number of its call's message
-	n := p.Session.first
-	for _, t := range s.Turns {
-		for _, m := range t.Messages {
-			n++
-			for _, p := range m.Parts {
-				if p.Call != nil && p.Call.Result != nil {
-					callMsg[p.Call.Result] = n
-				}
-			}
-		}
-	}
+	callMsg := callMessages(p.Session.first, s)
 	p.aliases = map[*transcript.ToolResult]int{}
 	var out []TurnView
-	n = p.Session.first // numbers go on from volume to volume: each anchor is the session's
+	n := p.Session.first // numbers go on from volume to volume: each anchor is the session's
 	day := s.Started.UTC().Format(time.DateOnly)
 	for i, t := range s.Turns {
 		tv := TurnView{N: i + 1, Status: t.Status, Anchor: n + 1}
@@ -384,22 +373,8 @@ func turnViews(p *Page, s *transcript.Session) []TurnView {
 		}
 		for _, m := range t.Messages {
 			n++
-			e := Entry{Page: p, N: n, Msg: m}
-			var shown []*transcript.ToolResult // results whose calls show them
-			for _, part := range m.Parts {
-				if part.Result != nil && part.Result.Paired {
-					if c := callMsg[part.Result]; c != 0 && c != n {
-						shown = append(shown, part.Result)
-						if !slices.Contains(e.ResultsOf, c) {
-							e.ResultsOf = append(e.ResultsOf, c)
-						}
-					}
-					continue
-				}
-				e.Parts = append(e.Parts, partView(part, p))
-			}
-			if len(e.Parts) == 0 && len(shown) > 0 {
-				p.aliases[shown[0]] = n
+			e, ok := entry(p, n, m, callMsg)
+			if !ok {
 				continue
 			}
 			if d := m.Time.UTC().Format(time.DateOnly); !m.Time.IsZero() && d != day {
@@ -410,6 +385,50 @@ func turnViews(p *Page, s *transcript.Session) []TurnView {
 		out = append(out, tv)
 	}
 	return out
+}
+
+// callMessages numbers the messages of s from first on, and gives each
+// tool result the number of its call's message.
+func callMessages(first int, s *transcript.Session) map[*transcript.ToolResult]int {
+	callMsg := map[*transcript.ToolResult]int{}
+	n := first
+	for _, t := range s.Turns {
+		for _, m := range t.Messages {
+			n++
+			for _, p := range m.Parts {
+				if p.Call != nil && p.Call.Result != nil {
+					callMsg[p.Call.Result] = n
+				}
+			}
+		}
+	}
+	return callMsg
+}
+
+// entry is the message m, number n, on page p: its parts but the results
+// shown with their calls (callMsg numbers their messages). A message of
+// nothing but those has none (false): its number is an alias of the
+// first's call.
+func entry(p *Page, n int, m *transcript.Message, callMsg map[*transcript.ToolResult]int) (Entry, bool) {
+	e := Entry{Page: p, N: n, Msg: m}
+	var shown []*transcript.ToolResult // results whose calls show them
+	for _, part := range m.Parts {
+		if part.Result != nil && part.Result.Paired {
+			if c := callMsg[part.Result]; c != 0 && c != n {
+				shown = append(shown, part.Result)
+				if !slices.Contains(e.ResultsOf, c) {
+					e.ResultsOf = append(e.ResultsOf, c)
+				}
+			}
+			continue
+		}
+		e.Parts = append(e.Parts, partView(part, p))
+	}
+	if len(e.Parts) == 0 && len(shown) > 0 {
+		p.aliases[shown[0]] = n
+		return e, false
+	}
+	return e, true
 }
 
 // promptLine is the first non-empty line of a prompt's text.

@@ -187,14 +187,7 @@ func lineMark(s string, p int) int {
 	}
 	switch c := s[p]; {
 	case c == '#':
-		h := 0
-		for p+h < len(s) && s[p+h] == '#' {
-			h++
-		}
-		if h > 6 {
-			return -1
-		}
-		return spacesAt(s, p+h)
+		return headingMark(s, p)
 	case c == '>':
 		if p+1 < len(s) && isSpace(s[p+1]) {
 			return p + 2
@@ -202,14 +195,36 @@ func lineMark(s string, p int) int {
 		return p + 1
 	case c == '-' || c == '*' || c == '+':
 		return bulletMark(s, p)
-	case '0' <= c && c <= '9':
-		q := p
-		for q < len(s) && '0' <= s[q] && s[q] <= '9' {
-			q++
-		}
-		if q < len(s) && (s[q] == '.' || s[q] == ')') {
-			return spacesAt(s, q+1)
-		}
+	case isDigit(c):
+		return numberMark(s, p)
+	}
+	return -1
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// headingMark returns where the hashes of a heading at p, and the spaces
+// after them, end, or -1.
+func headingMark(s string, p int) int {
+	h := 0
+	for p+h < len(s) && s[p+h] == '#' {
+		h++
+	}
+	if h > 6 {
+		return -1
+	}
+	return spacesAt(s, p+h)
+}
+
+// numberMark returns where the number of a numbered item at p, and the
+// spaces after it, end, or -1.
+func numberMark(s string, p int) int {
+	q := p
+	for q < len(s) && isDigit(s[q]) {
+		q++
+	}
+	if q < len(s) && (s[q] == '.' || s[q] == ')') {
+		return spacesAt(s, q+1)
 	}
 	return -1
 }
