@@ -25,6 +25,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/transcriptsite/transcriptsite/site"
+	_ "github.com/transcriptsite/transcriptsite/site/outputs" // the site's pages, as the command writes them
 )
 
 // shown is the site built from a directory of session files.

@@ -92,7 +92,7 @@ func BenchmarkSearchIndex(b *testing.B) {
 	for b.Loop() {
 		ix := search.New(searchdoc.KindNames(), func(string, []byte) error { return nil })
 		for _, s := range st.Sessions {
-			for _, p := range searchSession(s, body(s), include) {
+			for _, p := range SearchSession(s, body(s), include) {
 				ix.Append(p)
 			}
 		}

@@ -282,13 +282,13 @@ func TestSearchInBrowser(t *testing.T) {
 }
 
 // one returns the entry of the session with the hostile-free title used above.
-func one(list []sessionEntry) sessionEntry {
+func one(list []SessionEntry) SessionEntry {
 	for _, e := range list {
 		if e.ID == "11111111-aaaa-4000-8000-000000000001" {
 			return e
 		}
 	}
-	return sessionEntry{}
+	return SessionEntry{}
 }
 
 // TestStatsAndIndexInBrowser draws the charts of the stats page and uses

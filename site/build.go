@@ -100,7 +100,7 @@ func (b *builder) renderTo(w io.Writer, kind string, p *Page) error {
 	return nil
 }
 
-func pageFile(path string) string {
+func PageFile(path string) string {
 	if path == "" || strings.HasSuffix(path, "/") {
 		return path + "index.html"
 	}

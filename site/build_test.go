@@ -70,9 +70,9 @@ func build(t *testing.T, dir string, overrides map[string]any) (*Config, *Report
 	return cfg, rep, err
 }
 
-func readSessions(t *testing.T, dest string) []sessionEntry {
+func readSessions(t *testing.T, dest string) []SessionEntry {
 	t.Helper()
-	var list []sessionEntry
+	var list []SessionEntry
 	data, err := os.ReadFile(filepath.Join(dest, "sessions.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -121,9 +121,9 @@ func TestBuildSite(t *testing.T) {
 
 // checkEntries checks the entries of sessions.json: each URL its own, a
 // safe path, with a page; and returns them by session id.
-func checkEntries(t *testing.T, dest string, list []sessionEntry) map[string][]sessionEntry {
+func checkEntries(t *testing.T, dest string, list []SessionEntry) map[string][]SessionEntry {
 	t.Helper()
-	byID := map[string][]sessionEntry{}
+	byID := map[string][]SessionEntry{}
 	urls := map[string]bool{}
 	for _, e := range list {
 		byID[e.ID] = append(byID[e.ID], e)

@@ -1,7 +1,6 @@
 package site
 
 import (
-	"bytes"
 	gocontext "context"
 	"fmt"
 	"io"
@@ -127,17 +126,8 @@ func (b *builder) Copy(rel, key string) bool {
 	return err == nil
 }
 
-// writePage renders the page p of kind and writes it where its path says.
-func writePage(c outCtx, kind string, p *Page) error {
-	var buf bytes.Buffer
-	if err := c.Render(&buf, kind, p); err != nil {
-		return err
-	}
-	return c.Write(pageFile(p.Path), buf.Bytes())
-}
-
-// blob reads an image the readers put in the blob store.
-func blob(c outCtx, key string) ([]byte, error) {
+// Blob reads an image the readers put in the blob store.
+func Blob(c outCtx, key string) ([]byte, error) {
 	if c.Cache() == nil {
 		return nil, fmt.Errorf("image %s: no blob store", key)
 	}

@@ -138,7 +138,7 @@ func standalone(w io.Writer, s *Session, body *transcript.Session, scripts ...st
 		return err
 	}
 	tpl := tpls["session"].Funcs(template.FuncMap{"imageURL": dataURL})
-	theme, err := fs.ReadFile(cfg.Theme, precompiled)
+	theme, err := fs.ReadFile(cfg.Theme, PrecompiledCSS)
 	if err != nil {
 		return err
 	}
@@ -159,14 +159,14 @@ func standalone(w io.Writer, s *Session, body *transcript.Session, scripts ...st
 		}
 	}
 	pg := &Page{Kind: "session", Title: s.Title, Project: s.Project, Session: s, Site: s.site, Inline: in}
-	pg.Turns = turnViews(pg, body)
+	pg.Turns = TurnViews(pg, body)
 	return tpl.ExecuteTemplate(w, "baseof.html", pg)
 }
 
 // dataURL is an image as a data: URL, for a page that holds its images;
 // "" for what is not a picture the page can show.
 func dataURL(img *transcript.Image) template.URL {
-	if imageURL(img) == "" || len(img.Data) == 0 {
+	if ImageURL(img) == "" || len(img.Data) == 0 {
 		return ""
 	}
 	return template.URL("data:" + img.MediaType + ";base64," + base64.StdEncoding.EncodeToString(img.Data))

@@ -67,7 +67,7 @@ func jsonExport(w io.Writer, _ *Session, body *transcript.Session, c outCtx) err
 	var lost error // an image the blob store no longer has fails the export, as it fails the page
 	if c != nil {
 		get = func(key string) []byte {
-			data, err := blob(c, key)
+			data, err := Blob(c, key)
 			lost = cmp.Or(lost, err)
 			return data
 		}
@@ -79,7 +79,7 @@ func jsonExport(w io.Writer, _ *Session, body *transcript.Session, c outCtx) err
 func markdownExport(w io.Writer, s *Session, body *transcript.Session, c outCtx) error {
 	o := export.Options{Title: s.Title, Project: s.Project.Name}
 	if c != nil {
-		o.Image = imageURL // the files written beside the page
+		o.Image = ImageURL // the files written beside the page
 	}
 	return export.Markdown(w, body, o)
 }

@@ -1,6 +1,8 @@
 package site
 
 import (
+	"strings"
+
 	"github.com/transcriptsite/transcriptsite/render"
 )
 
@@ -10,7 +12,7 @@ import (
 func (p *Page) Description() string {
 	switch p.Kind {
 	case "session":
-		return summary(p.Session.FirstPrompt(), 200)
+		return Summary(p.Session.FirstPrompt(), 200)
 	case "project":
 		return render.Plural(len(p.Project.Sessions), "session") + " in " + p.Project.Name
 	case "stats":
@@ -26,8 +28,21 @@ func (p *Page) Description() string {
 // absolute base URL (a link preview needs one) or the page has no place of
 // its own (404.html is served at any path).
 func (p *Page) Canonical() string {
-	if !absolute(p.Site.Config.BaseURL) || p.Kind == "404" {
+	if !Absolute(p.Site.Config.BaseURL) || p.Kind == "404" {
 		return ""
 	}
 	return p.Permalink()
+}
+
+// Summary is the first n runes of text, on one line.
+func Summary(text string, n int) string {
+	return render.Truncate(n, strings.Join(strings.Fields(render.StripANSI(text)), " "))
+}
+
+// Asset links to a theme asset by its name in the theme ("css/theme.css").
+func (p *Page) Asset(name string) string {
+	if out, ok := p.Site.assets[name]; ok {
+		return p.URL(out)
+	}
+	return p.URL(name)
 }

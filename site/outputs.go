@@ -3,6 +3,7 @@ package site
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -15,35 +16,41 @@ import (
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// The outputs of a site, and the words for them: the package output
-// knows neither the site's view nor its sessions.
+// The outputs of a site, as package output has them for its view and its
+// sessions.
 type (
-	out    = output.Output[*Site, *Session]
-	job    = output.Job[*Session]
-	outCtx = output.Context[*Site]
-	base   = output.Base[*Site, *Session]
+	Output  = output.Output[*Site, *Session]
+	Job     = output.Job[*Session]
+	Context = output.Context[*Site]
+	Base    = output.Base[*Site, *Session]
+
+	out    = Output
+	job    = Job
+	outCtx = Context
+	base   = Base
 )
 
-// outputs are what a build writes, in order: each makes the output a
-// build runs, which may hold what it writes over the rounds.
-var outputs = []func() out{
-	func() out { return assetsOutput{} }, // the stylesheets and scripts every page links, first
-	func() out { return listPages{} },    // the home page, 404.html and each project's page
-	func() out { return statsPage{} },    // stats/
-	func() out { return &searchOutput{} },
-	func() out { return sidesOutput{} }, // images and long outputs beside a session's page
-	func() out { return markdown },
-	func() out { return jsonOutput },
-	func() out { return sessionPage{} },
-	func() out { return manifest{} }, // sessions.json
-	func() out { return feed{} },     // index.xml
-	func() out { return sitemap{} },  // sitemap.xml
-}
+// outputs are what a build writes, in order, as Use sets them: each makes
+// the output a build runs, which may hold what it writes over the rounds.
+var outputs []func() Output
+
+// Use sets the outputs a site has, in the order a build runs them. The
+// command chooses them, as it chooses the agents compiled in: package
+// site/outputs has the table, and sets it when it is imported.
+func Use(table ...func() Output) { outputs = table }
+
+// MarkdownExport and JSONExport are the exports of a session beside its
+// page, for the outputs table.
+func MarkdownExport() Output { return markdown }
+func JSONExport() Output     { return jsonOutput }
 
 // write runs the site's outputs.
 func (b *builder) write(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx) // ends what an output left running
 	defer cancel()
+	if len(outputs) == 0 {
+		return errors.New("the site has no outputs: a program that builds sites imports site/outputs (or sets its own with site.Use)")
+	}
 	var outs []out
 	for _, make := range outputs {
 		if o := make(); o.On(b.site) {

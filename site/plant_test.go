@@ -272,7 +272,7 @@ type plantedSite struct {
 
 // buildPlanted builds the site in dir into dest, and returns its sessions
 // and its files.
-func buildPlanted(t *testing.T, dir, dest string, overrides map[string]any) ([]sessionEntry, plantedSite) {
+func buildPlanted(t *testing.T, dir, dest string, overrides map[string]any) ([]SessionEntry, plantedSite) {
 	t.Helper()
 	o := map[string]any{"destination": filepath.Join(dir, dest)}
 	for k, v := range overrides {
@@ -346,7 +346,7 @@ func needles(secret string) []string { return redacttest.Needles(secret) }
 // plantCheck checks the sites built from the planted sessions.
 type plantCheck struct {
 	t                  *testing.T
-	list               []sessionEntry // of the site built with redaction
+	list               []SessionEntry // of the site built with redaction
 	redacted           plantedSite
 	inOpen, inRedacted map[string]bool // the needles each site holds
 	kinds, reported    map[string]bool

@@ -55,7 +55,7 @@ func Sum(counts map[string]int) int {
 }
 
 // nonNilCounts returns counts, or an empty map for none.
-func nonNilCounts(c map[string]int) map[string]int {
+func NonNilCounts(c map[string]int) map[string]int {
 	if c == nil {
 		return map[string]int{}
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/transcriptsite/transcriptsite/render"
 
@@ -104,7 +105,7 @@ func Published(dir string) (sessions int, redacted map[string]int, err error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	var list []sessionEntry
+	var list []SessionEntry
 	if err := json.Unmarshal(data, &list); err != nil {
 		return 0, nil, fmt.Errorf("sessions.json: %w", err)
 	}
@@ -115,4 +116,23 @@ func Published(dir string) (sessions int, redacted map[string]int, err error) {
 		}
 	}
 	return len(list), t, nil
+}
+
+// SessionEntry is one element of sessions.json, which the manifest
+// output writes and Published reads.
+type SessionEntry struct {
+	ID        string         `json:"id"`
+	Title     string         `json:"title"`
+	Project   string         `json:"project"`
+	Format    string         `json:"format"`
+	Source    string         `json:"source"`
+	URL       string         `json:"url"`
+	Started   time.Time      `json:"started,omitzero"`
+	Ended     time.Time      `json:"ended,omitzero"`
+	Messages  int            `json:"messages"`
+	ToolCalls int            `json:"tool_calls"`
+	Models    []string       `json:"models"`
+	Warnings  []string       `json:"warnings"`
+	Redacted  map[string]int `json:"redacted"`         // secrets replaced, by kind
+	Volume    int            `json:"volume,omitempty"` // its number among the volumes of a session read in volumes
 }

@@ -47,7 +47,7 @@ func BenchmarkSessionPage(b *testing.B) {
 	render := func() {
 		buf.Reset()
 		pg := &Page{Kind: "session", Title: s.Title, Path: s.Path, Project: s.Project, Session: s, Site: st}
-		pg.Turns = turnViews(pg, body(s))
+		pg.Turns = TurnViews(pg, body(s))
 		if err := bd.renderTo(&buf, "session", pg); err != nil {
 			b.Fatal(err)
 		}

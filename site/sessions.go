@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 
 	"github.com/transcriptsite/transcriptsite/cache"
+	"github.com/transcriptsite/transcriptsite/site/search"
+	"github.com/transcriptsite/transcriptsite/site/searchdoc"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -107,14 +109,8 @@ func (b *builder) loader(ctx context.Context, u unit) func(*Session) (*transcrip
 	}
 }
 
-// prepareParts names what a session adds to the search index, for its cache
-// entry and the index's.
-func prepareParts(theme, dig string, s *Session) []string {
-	return []string{"search", theme, dig, s.Path, s.Title, s.Project.Name}
-}
-
-// pageContext is what a session's page shows of the rest of the site.
-func pageContext(s *Session) string {
+// PageContext is what a session's page shows of the rest of the site.
+func PageContext(s *Session) string {
 	link := func(o *Session) [2]string {
 		if o == nil {
 			return [2]string{}
@@ -152,4 +148,19 @@ func digest(s *Session, hashes map[string]string) string {
 		parts = append(parts, l.CallID, l.Session)
 	}
 	return cache.Key(parts...)
+}
+
+// partText is how much text of a session's documents is prepared for the
+// index at a time (see searchdoc.Prepare).
+var partText = 8 << 20 // a variable for tests
+
+// SearchSession prepares a session for the index, with the text the
+// config includes.
+func SearchSession(s *Session, body *transcript.Session, include map[string]bool) []*search.Prepared {
+	day := 0
+	if !s.Started.IsZero() {
+		day = int(s.Started.Unix() / 86400)
+	}
+	info := search.Session{Title: s.Title, Project: s.Project.Name, Agent: s.Agent, Models: s.Models, Path: s.Path, Day: day}
+	return searchdoc.Prepare(info, body, include, partText)
 }

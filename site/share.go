@@ -57,7 +57,7 @@ func Share(ctx context.Context, cfg *Config, file, id, dir string) (*Shared, []i
 			md = e
 		}
 	}
-	sh := &Shared{ID: s.ID, Title: s.Title, Path: s.Path, Messages: s.Stats.Messages, Redacted: nonNilCounts(s.Redacted),
+	sh := &Shared{ID: s.ID, Title: s.Title, Path: s.Path, Messages: s.Stats.Messages, Redacted: NonNilCounts(s.Redacted),
 		Page: s.Path + "index.html", Markdown: s.Path + md.File}
 	if !filepath.IsLocal(filepath.FromSlash(s.Path)) { // the site's paths are slugs: never so
 		return nil, warns, fmt.Errorf("%s: the page's path %q is not inside the site", file, s.Path)

@@ -29,7 +29,7 @@ var pageKinds = []string{"index", "project", "session", "404", "search", "stats"
 // one clone per page kind with that page's template added.
 func loadTemplates(theme fs.FS) (map[string]*template.Template, error) {
 	funcs := render.Funcs()
-	funcs["imageURL"] = imageURL
+	funcs["imageURL"] = ImageURL
 	funcs["dict"] = dict
 	funcs["percent"] = percent
 	for name, f := range lookups(nil) {
@@ -164,9 +164,14 @@ func imageName(img *transcript.Image) string {
 	return "img/" + hash[:24] + "." + ext
 }
 
-// imageURL is the link to an image from its session's page. Only images
+// PrecompiledCSS is the theme's SCSS compiled with no variables, by go
+// generate: the stylesheet of a site without Dart Sass, and of a page on
+// its own.
+const PrecompiledCSS = "assets/css/theme.css"
+
+// ImageURL is the link to an image from its session's page. Only images
 // whose bytes are a known picture format get one.
-func imageURL(img *transcript.Image) string {
+func ImageURL(img *transcript.Image) string {
 	if img == nil || len(img.Data) == 0 && img.Blob == "" || !strings.HasPrefix(img.MediaType, "image/") {
 		return ""
 	}

@@ -112,7 +112,7 @@ func BaseHost(base string) string {
 
 // absolute reports whether base is an absolute URL, which pages can give
 // as their canonical address.
-func absolute(base string) bool {
+func Absolute(base string) bool {
 	u := parseBase(base)
 	return u != nil && u.IsAbs()
 }

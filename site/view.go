@@ -258,9 +258,9 @@ func (p *Page) URL(target string) string {
 
 // Permalink is the page's absolute URL, or its path from the site root
 // when the site has no absolute base URL.
-func (p *Page) Permalink() string { return permalink(p.Site.Config.BaseURL, p.Path) }
+func (p *Page) Permalink() string { return Permalink(p.Site.Config.BaseURL, p.Path) }
 
-func permalink(base, target string) string {
+func Permalink(base, target string) string {
 	if base == "" {
 		return target
 	}
@@ -360,7 +360,7 @@ func (e Entry) IsEvent() bool {
 // turnViews numbers the messages of p's session, whose body is s, and works out where each
 // tool result is shown. A message that holds nothing but results shown
 // with their calls gets no entry: its number is an alias of the first call.
-func turnViews(p *Page, s *transcript.Session) []TurnView {
+func TurnViews(p *Page, s *transcript.Session) []TurnView {
 	callMsg := callMessages(p.Session.first, s)
 	p.aliases = map[*transcript.ToolResult]int{}
 	var out []TurnView

@@ -29,7 +29,7 @@ func TestViewShowsTheUserShellInTheFlow(t *testing.T) {
 	st, _ := testSite(&Config{}, s)
 	page := &Page{Site: st, Kind: "session", Session: st.Session("sh-1", "pi")}
 	page.Path = page.Session.Path
-	tv := turnViews(page, s)
+	tv := TurnViews(page, s)
 	var kinds []bool
 	for _, b := range tv[0].Blocks() {
 		kinds = append(kinds, b.Context)

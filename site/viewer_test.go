@@ -52,7 +52,7 @@ func TestOwnArchiveIsNotTheDemo(t *testing.T) {
 }
 
 // viewerSite builds testdata/viewer.txtar and serves it.
-func viewerSite(t *testing.T) (string, []sessionEntry) {
+func viewerSite(t *testing.T) (string, []SessionEntry) {
 	t.Helper()
 	cfg, _, err := build(t, extract(t, "testdata/viewer.txtar"), nil)
 	if err != nil {

@@ -59,7 +59,7 @@ func TestVolumesAreOneSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	pg := &Page{Kind: "session", Title: second.Title, Path: second.Path, Project: second.Project, Session: second, Site: st}
-	pg.Turns = turnViews(pg, body(second))
+	pg.Turns = TurnViews(pg, body(second))
 	var buf bytes.Buffer
 	if err := tpl["session"].ExecuteTemplate(&buf, "baseof.html", pg); err != nil {
 		t.Fatal(err)

@@ -32,6 +32,7 @@ import (
 	"github.com/transcriptsite/transcriptsite/internal/suggest"
 	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/site"
+	_ "github.com/transcriptsite/transcriptsite/site/outputs" // the outputs its sites have
 	"github.com/transcriptsite/transcriptsite/site/server"
 )
 

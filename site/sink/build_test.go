@@ -21,6 +21,7 @@ import (
 	"github.com/transcriptsite/transcriptsite/cache"
 	_ "github.com/transcriptsite/transcriptsite/ingest/agents" // the test site's sessions are read as the command reads them
 	"github.com/transcriptsite/transcriptsite/site"
+	_ "github.com/transcriptsite/transcriptsite/site/outputs" // and written as it writes them
 	"github.com/transcriptsite/transcriptsite/site/sink"
 )
 

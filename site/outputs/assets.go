@@ -1,4 +1,4 @@
-package site
+package outputs
 
 import (
 	"bytes"
@@ -16,12 +16,12 @@ import (
 	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/sass"
+	"github.com/transcriptsite/transcriptsite/site"
 	"github.com/transcriptsite/transcriptsite/site/siteconfig"
 )
 
 const (
-	scssEntry   = "assets/scss/main.scss"
-	precompiled = "assets/css/theme.css" // scssEntry compiled with no variables, by go generate
+	scssEntry = "assets/scss/main.scss"
 )
 
 // themeVars are the params a site sets to restyle the theme, the SCSS
@@ -55,9 +55,9 @@ func scssVars(params map[string]any) (map[string]string, error) {
 
 // assetsOutput is the theme's stylesheets, scripts and other files, which
 // every page links by the names they are written under: it comes first.
-type assetsOutput struct{ base }
+type assetsOutput struct{ site.Base }
 
-func (assetsOutput) Start(_ context.Context, c outCtx) error {
+func (assetsOutput) Start(_ context.Context, c site.Context) error {
 	cfg := c.Site().Config
 	css, err := stylesheet(c)
 	if err != nil {
@@ -74,7 +74,7 @@ func (assetsOutput) Start(_ context.Context, c outCtx) error {
 		return err
 	}
 	return fs.WalkDir(cfg.Theme, "assets", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || p == precompiled || strings.HasPrefix(p, "assets/scss/") {
+		if err != nil || d.IsDir() || p == site.PrecompiledCSS || strings.HasPrefix(p, "assets/scss/") {
 			return err
 		}
 		data, err := fs.ReadFile(cfg.Theme, p)
@@ -89,7 +89,7 @@ func (assetsOutput) Start(_ context.Context, c outCtx) error {
 // found, or as it compiled it for an earlier build; else the precompiled
 // CSS, and a notice of what the site misses. A binary the config names
 // must work; one found on its own may be missing or too old.
-func stylesheet(c outCtx) (string, error) {
+func stylesheet(c site.Context) (string, error) {
 	cfg := c.Site().Config
 	sc, css, key, err := startSass(c)
 	if err != nil && cfg.Sass.Binary != "" {
@@ -119,7 +119,7 @@ func stylesheet(c outCtx) (string, error) {
 // is what it compiled. Starting Dart Sass costs a rebuild 0.1-0.15 CPU-s,
 // as much as the rest of a rebuild with nothing changed. key is the cache
 // entry of the CSS it compiles; "" without a cache.
-func startSass(c outCtx) (sc *sass.Compiler, css, key string, err error) {
+func startSass(c site.Context) (sc *sass.Compiler, css, key string, err error) {
 	cfg := c.Site().Config
 	wd, _ := os.Getwd()
 	bin, err := sass.Find(cfg.Sass.Binary, cfg.Dir, wd)
@@ -138,7 +138,7 @@ func startSass(c outCtx) (sc *sass.Compiler, css, key string, err error) {
 // compiledKey is the cache entry of the CSS the Dart Sass at bin compiles
 // for the theme and params; "" without a cache. The binary is known by
 // its path, size and time, which an upgrade changes.
-func compiledKey(c outCtx, bin string) string {
+func compiledKey(c site.Context, bin string) string {
 	if c.Cache() == nil {
 		return ""
 	}
@@ -156,9 +156,9 @@ func compiledKey(c outCtx, bin string) string {
 // precompiledCSS is the default theme's CSS, compiled by go generate,
 // for a site without Dart Sass (noSass says why); the notice says what
 // the site misses.
-func precompiledCSS(c outCtx, vars map[string]string, noSass error) (string, error) {
+func precompiledCSS(c site.Context, vars map[string]string, noSass error) (string, error) {
 	cfg := c.Site().Config
-	data, err := fs.ReadFile(cfg.Theme, precompiled)
+	data, err := fs.ReadFile(cfg.Theme, site.PrecompiledCSS)
 	if err != nil {
 		return "", err
 	}
@@ -180,7 +180,7 @@ func precompiledCSS(c outCtx, vars map[string]string, noSass error) (string, err
 // the default theme lacks or has otherwise. A copy of the theme's own (a
 // clone of this repository, or a site that copied them to start from)
 // needs no Dart Sass: the precompiled CSS is what it compiles to.
-func ownSCSS(cfg *Config) bool {
+func ownSCSS(cfg *site.Config) bool {
 	o, ok := cfg.Theme.(siteconfig.Overlay)
 	if !ok {
 		return false
@@ -198,12 +198,4 @@ func ownSCSS(cfg *Config) bool {
 		return nil
 	})
 	return own
-}
-
-// Asset links to a theme asset by its name in the theme ("css/theme.css").
-func (p *Page) Asset(name string) string {
-	if out, ok := p.Site.assets[name]; ok {
-		return p.URL(out)
-	}
-	return p.URL(name)
 }

@@ -1,4 +1,4 @@
-package site
+package outputs
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/render"
+	"github.com/transcriptsite/transcriptsite/site"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -15,9 +16,9 @@ import (
 // one is written once and the cache keeps it by its name; the cache keeps
 // the names of a session's files too, so that a warm build needs no
 // turns.
-type sidesOutput struct{ base }
+type sidesOutput struct{ site.Base }
 
-func (sidesOutput) Session(c outCtx, j *job) error {
+func (sidesOutput) Session(c site.Context, j *site.Job) error {
 	if err := sides(c, j.Session, j.Digest, j.Body); err != nil {
 		return fmt.Errorf("%s: %w", j.Session.Source, err)
 	}
@@ -25,7 +26,7 @@ func (sidesOutput) Session(c outCtx, j *job) error {
 }
 
 // sides writes the files beside a session's page.
-func sides(c outCtx, s *Session, dig string, body func() (*transcript.Session, error)) error {
+func sides(c site.Context, s *site.Session, dig string, body func() (*transcript.Session, error)) error {
 	names, data, err := sideNames(c, dig, body)
 	if err != nil {
 		return err
@@ -54,7 +55,7 @@ func sides(c outCtx, s *Session, dig string, body func() (*transcript.Session, e
 
 // sideNames names the files beside a session's page: from the cache, or
 // from its turns, which then say how to get each one's content too.
-func sideNames(c outCtx, dig string, body func() (*transcript.Session, error)) ([]string, map[string]func() ([]byte, error), error) {
+func sideNames(c site.Context, dig string, body func() (*transcript.Session, error)) ([]string, map[string]func() ([]byte, error), error) {
 	listKey := c.Key(dig, "sides", c.Theme(), dig) // the program decides which outputs are too long
 	if list, ok := getCached(c, listKey); ok {
 		return strings.Fields(string(list)), nil, nil
@@ -84,7 +85,7 @@ func writeSide(w io.Writer, name string, get func() ([]byte, error)) error {
 
 // sideFiles names the files beside a session's page, in order, and how to
 // get each one's content.
-func sideFiles(c outCtx, s *transcript.Session) ([]string, map[string]func() ([]byte, error)) {
+func sideFiles(c site.Context, s *transcript.Session) ([]string, map[string]func() ([]byte, error)) {
 	var names []string
 	data := map[string]func() ([]byte, error){}
 	add := func(name string, get func() ([]byte, error)) {
@@ -95,9 +96,9 @@ func sideFiles(c outCtx, s *transcript.Session) ([]string, map[string]func() ([]
 	}
 	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
 		for _, img := range p.Images() {
-			add(imageURL(img), func() ([]byte, error) {
+			add(site.ImageURL(img), func() ([]byte, error) {
 				if img.Blob != "" {
-					return blob(c, img.Blob)
+					return site.Blob(c, img.Blob)
 				}
 				return img.Data, nil
 			})
@@ -120,7 +121,7 @@ func sideFiles(c outCtx, s *transcript.Session) ([]string, map[string]func() ([]
 
 // getCached returns the cache entry key; a build without a cache, or a
 // key of "", misses.
-func getCached(c outCtx, key string) ([]byte, bool) {
+func getCached(c site.Context, key string) ([]byte, bool) {
 	if key == "" {
 		return nil, false
 	}

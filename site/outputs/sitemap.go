@@ -1,27 +1,29 @@
-package site
+package outputs
 
 import (
 	"encoding/xml"
 	"time"
+
+	"github.com/transcriptsite/transcriptsite/site"
 )
 
 // sitemap is sitemap.xml, for search engines.
-type sitemap struct{ base }
+type sitemap struct{ site.Base }
 
 // Finish writes sitemap.xml.
-func (sitemap) Finish(c outCtx) error {
+func (sitemap) Finish(c site.Context) error {
 	st := c.Site()
 	type url struct {
 		Loc     string `xml:"loc"`
 		LastMod string `xml:"lastmod,omitempty"`
 	}
 	base := st.Config.BaseURL
-	urls := []url{{Loc: permalink(base, "")}, {Loc: permalink(base, "stats/")}}
+	urls := []url{{Loc: site.Permalink(base, "")}, {Loc: site.Permalink(base, "stats/")}}
 	for _, p := range st.Projects {
-		urls = append(urls, url{Loc: permalink(base, p.Path), LastMod: day(p.Sessions[0].Ended)})
+		urls = append(urls, url{Loc: site.Permalink(base, p.Path), LastMod: day(p.Sessions[0].Ended)})
 	}
 	for _, s := range st.Sessions {
-		urls = append(urls, url{Loc: permalink(base, s.Path), LastMod: day(s.Ended)})
+		urls = append(urls, url{Loc: site.Permalink(base, s.Path), LastMod: day(s.Ended)})
 	}
 	data, err := xml.MarshalIndent(struct {
 		XMLName xml.Name `xml:"urlset"`

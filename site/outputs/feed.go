@@ -1,11 +1,10 @@
-package site
+package outputs
 
 import (
 	"encoding/xml"
-	"strings"
 	"time"
 
-	"github.com/transcriptsite/transcriptsite/render"
+	"github.com/transcriptsite/transcriptsite/site"
 )
 
 // feedEntries is how many of the newest sessions the feed lists: a feed
@@ -28,10 +27,10 @@ type atomEntry struct {
 }
 
 // feed is index.xml, an Atom feed of the newest sessions.
-type feed struct{ base }
+type feed struct{ site.Base }
 
 // Finish writes index.xml.
-func (feed) Finish(c outCtx) error {
+func (feed) Finish(c site.Context) error {
 	st := c.Site()
 	return writeFeed(c, "", st.Config.Title, st.Sessions)
 }
@@ -51,12 +50,12 @@ type atomFeed struct {
 
 // writeFeed writes dir+"index.xml", the Atom feed titled title of the
 // newest of sessions (newest first), beside the page at dir.
-func writeFeed(c outCtx, dir, title string, sessions []*Session) error {
+func writeFeed(c site.Context, dir, title string, sessions []*site.Session) error {
 	cfg := c.Site().Config
 	base := cfg.BaseURL
 	f := atomFeed{
 		Title:  title,
-		Links:  []atomLink{{Rel: "self", Type: "application/atom+xml", Href: permalink(base, dir+"index.xml")}, {Rel: "alternate", Type: "text/html", Href: permalink(base, dir)}},
+		Links:  []atomLink{{Rel: "self", Type: "application/atom+xml", Href: site.Permalink(base, dir+"index.xml")}, {Rel: "alternate", Type: "text/html", Href: site.Permalink(base, dir)}},
 		ID:     feedID(base, dir),
 		Author: cfg.Title,
 		Gen:    "transcriptsite",
@@ -74,7 +73,7 @@ func writeFeed(c outCtx, dir, title string, sessions []*Session) error {
 
 // feedEntriesOf is the entries of the newest feedEntries of sessions, and
 // when the last of them all was updated.
-func feedEntriesOf(base string, sessions []*Session) (entries []atomEntry, latest time.Time) {
+func feedEntriesOf(base string, sessions []*site.Session) (entries []atomEntry, latest time.Time) {
 	i := 0
 	for _, s := range sessions {
 		if s.Volume > 1 {
@@ -96,13 +95,13 @@ func feedEntriesOf(base string, sessions []*Session) (entries []atomEntry, lates
 }
 
 // feedEntry is the entry of session s, last updated then.
-func feedEntry(base string, s *Session, updated time.Time) atomEntry {
+func feedEntry(base string, s *site.Session, updated time.Time) atomEntry {
 	e := atomEntry{
 		Title:   s.Title,
-		Link:    atomLink{Rel: "alternate", Type: "text/html", Href: permalink(base, s.Path)},
+		Link:    atomLink{Rel: "alternate", Type: "text/html", Href: site.Permalink(base, s.Path)},
 		ID:      feedID(base, s.Path),
 		Updated: atomTime(updated),
-		Summary: summary(s.FirstPrompt(), 300),
+		Summary: site.Summary(s.FirstPrompt(), 300),
 	}
 	if !s.Started.IsZero() {
 		e.Published = atomTime(s.Started)
@@ -113,7 +112,7 @@ func feedEntry(base string, s *Session, updated time.Time) atomEntry {
 // feedID is an entry's permanent id: its URL on a site with an absolute
 // base URL, else a tag URI made of its path, which is as stable.
 func feedID(base, path string) string {
-	if absolute(base) {
+	if site.Absolute(base) {
 		return base + path
 	}
 	return "tag:transcriptsite.github.io,2026:" + path
@@ -124,9 +123,4 @@ func atomTime(t time.Time) string {
 		t = time.Unix(0, 0)
 	}
 	return t.UTC().Format(time.RFC3339)
-}
-
-// summary is the first n runes of text, on one line.
-func summary(text string, n int) string {
-	return render.Truncate(n, strings.Join(strings.Fields(render.StripANSI(text)), " "))
 }

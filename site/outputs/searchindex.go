@@ -1,7 +1,8 @@
-package site
+package outputs
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/binary"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/transcriptsite/transcriptsite/cache"
+	"github.com/transcriptsite/transcriptsite/site"
 	"github.com/transcriptsite/transcriptsite/site/search"
 	"github.com/transcriptsite/transcriptsite/site/searchdoc"
 	"github.com/transcriptsite/transcriptsite/transcript"
@@ -21,7 +23,7 @@ import (
 // thousands of files (the most of a warm build's time).
 type searchIndex struct {
 	*search.Index // nil when the index came from the cache
-	c             outCtx
+	c             site.Context
 	key           string          // "" when the index is not cached
 	include       map[string]bool // what it holds (search.include)
 
@@ -35,21 +37,6 @@ type searchIndex struct {
 	held     int                  // what they add up to
 }
 
-// partText is how much text of a session's documents is prepared for the
-// index at a time (see searchdoc.Prepare).
-var partText = 8 << 20 // a variable for tests
-
-// searchSession prepares a session for the index, with the text the
-// config includes.
-func searchSession(s *Session, body *transcript.Session, include map[string]bool) []*search.Prepared {
-	day := 0
-	if !s.Started.IsZero() {
-		day = int(s.Started.Unix() / 86400)
-	}
-	info := search.Session{Title: s.Title, Project: s.Project.Name, Agent: s.Agent, Models: s.Models, Path: s.Path, Day: day}
-	return searchdoc.Prepare(info, body, include, partText)
-}
-
 // holdPrepared is how much of sessions prepared before their turn stays
 // in memory. Pages are made in the site's order but for the big sessions,
 // which go first and so are ready before their turn: dropped, each would
@@ -61,13 +48,13 @@ const holdPrepared = 64 << 20
 // searchOutput is the search index of every session, and search/, the
 // page that queries it.
 type searchOutput struct {
-	base
+	site.Base
 	index *searchIndex
 }
 
-func (*searchOutput) On(st *Site) bool { return st.Config.Search.Enabled }
+func (*searchOutput) On(st *site.Site) bool { return st.Config.Search.Enabled }
 
-func (o *searchOutput) Start(ctx context.Context, c outCtx) error {
+func (o *searchOutput) Start(ctx context.Context, c site.Context) error {
 	ix, err := newSearchIndex(c)
 	if err != nil {
 		return err
@@ -82,7 +69,7 @@ func (o *searchOutput) Start(ctx context.Context, c outCtx) error {
 	return nil
 }
 
-func (o *searchOutput) Session(_ outCtx, j *job) error {
+func (o *searchOutput) Session(_ site.Context, j *site.Job) error {
 	if ix := o.index; ix.building() {
 		ix.prepared[j.Index] = ix.prepare(j.Session, j.Digest, j.Body)
 		ix.ready <- j.Index
@@ -90,11 +77,11 @@ func (o *searchOutput) Session(_ outCtx, j *job) error {
 	return nil
 }
 
-func (o *searchOutput) Finish(c outCtx) error {
+func (o *searchOutput) Finish(c site.Context) error {
 	if err := o.index.write(); err != nil {
 		return err
 	}
-	return writePage(c, "search", &Page{Kind: "search", Title: "Search", Path: "search/"})
+	return writePage(c, "search", &site.Page{Kind: "search", Title: "Search", Path: "search/"})
 }
 
 // appendInOrder appends the sessions to the index in the site's order, as
@@ -169,7 +156,7 @@ func size(parts []*search.Prepared) int {
 
 // newSearchIndex links the cached index for sessions of these digests, or
 // starts building one.
-func newSearchIndex(c outCtx) (*searchIndex, error) {
+func newSearchIndex(c site.Context) (*searchIndex, error) {
 	ix := &searchIndex{c: c, key: indexKey(c), include: c.Site().Config.Search.Includes()}
 	if ok, err := ix.link(); ok || err != nil {
 		return ix, err
@@ -194,7 +181,7 @@ func (ix *searchIndex) building() bool { return ix != nil && ix.Index != nil }
 // indexKey names the index of the site's sessions: what each adds to it,
 // in order. It is "" when a session's content is unknown or the cache is
 // not on disk (serve writes the index to memory, where it costs little).
-func indexKey(c outCtx) string {
+func indexKey(c site.Context) string {
 	if c.Cache() == nil || c.InMemory() {
 		return ""
 	}
@@ -253,7 +240,7 @@ func (ix *searchIndex) write() error {
 
 // prepare readies a session for the search index, in parts, from the
 // cache when it can; nil when the session cannot be read.
-func (ix *searchIndex) prepare(s *Session, dig string, body func() (*transcript.Session, error)) []*search.Prepared {
+func (ix *searchIndex) prepare(s *site.Session, dig string, body func() (*transcript.Session, error)) []*search.Prepared {
 	key := ix.c.Key(dig, prepareParts(ix.c.Theme(), dig, s)...)
 	if parts, ok := cachedParts(ix.c, key); ok {
 		return parts
@@ -262,7 +249,7 @@ func (ix *searchIndex) prepare(s *Session, dig string, body func() (*transcript.
 	if err != nil {
 		return nil // the page says why
 	}
-	parts := searchSession(s, full, ix.include)
+	parts := site.SearchSession(s, full, ix.include)
 	if key == "" {
 		return parts
 	}
@@ -295,7 +282,7 @@ func (ix *searchIndex) prepare(s *Session, dig string, body func() (*transcript.
 }
 
 // cachedParts reads back the parts prepare cached, one at a time.
-func cachedParts(c outCtx, key string) ([]*search.Prepared, bool) {
+func cachedParts(c site.Context, key string) ([]*search.Prepared, bool) {
 	if key == "" {
 		return nil, false
 	}
@@ -321,4 +308,19 @@ func cachedParts(c outCtx, key string) ([]*search.Prepared, bool) {
 		}
 		parts = append(parts, p)
 	}
+}
+
+// writePage renders the page p of kind and writes it where its path says.
+func writePage(c site.Context, kind string, p *site.Page) error {
+	var buf bytes.Buffer
+	if err := c.Render(&buf, kind, p); err != nil {
+		return err
+	}
+	return c.Write(site.PageFile(p.Path), buf.Bytes())
+}
+
+// prepareParts names what a session adds to the search index, for its cache
+// entry and the index's.
+func prepareParts(theme, dig string, s *site.Session) []string {
+	return []string{"search", theme, dig, s.Path, s.Title, s.Project.Name}
 }
