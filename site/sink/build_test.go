@@ -237,21 +237,12 @@ func extract(t *testing.T, archive string) string {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
+	files := map[string][]byte{}
 	for _, f := range ar.Files {
-		overwriteNew(t, filepath.Join(dir, filepath.FromSlash(f.Name)), f.Data)
+		files[f.Name] = f.Data
 	}
+	writeTree(t, dir, files)
 	return dir
-}
-
-// overwriteNew writes the file p, and the folders it is in.
-func overwriteNew(t *testing.T, p string, data []byte) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // overwrite writes data over the start of the file p, in place.

@@ -1,11 +1,9 @@
-package sink
+package sink_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"github.com/transcriptsite/transcriptsite/cache"
+	"github.com/transcriptsite/transcriptsite/site/sink"
 )
 
 // TestRemovalStoppedAnywhereIsMended stops the removal of a site beside
@@ -23,36 +22,36 @@ import (
 func TestRemovalStoppedAnywhereIsMended(t *testing.T) {
 	parent := t.TempDir()
 	dest := filepath.Join(parent, "public")
-	site := map[string][]byte{Marker: []byte("[]\n"), "index.html": []byte("home"), "a/b/page.html": []byte("page"), "a/c.md": nil}
+	site := map[string][]byte{sink.Marker: []byte("[]\n"), "index.html": []byte("home"), "a/b/page.html": []byte("page"), "a/c.md": nil}
 	writeTree(t, dest, site)
 	unfinished := maps.Clone(site)
-	unfinished[building] = nil // a site being built, with its finished marker too
+	unfinished[sink.Building] = nil // a site being built, with its finished marker too
 	entries, err := os.ReadDir(dest)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(f func(string) error) { removeEntry = f }(removeEntry)
+	defer func(f func(string) error) { *sink.RemoveEntry = f }(*sink.RemoveEntry)
 	for _, c := range []struct {
 		name  string
 		files map[string][]byte
 		mend  func() error
 	}{
-		{".public.tmp-1", site, func() error { removeStale(parent, "public"); return nil }},
-		{".public.tmp-2", unfinished, func() error { removeStale(parent, "public"); return nil }},
-		{".public.old", site, func() error { return recoverOld(dest) }},
+		{".public.tmp-1", site, func() error { sink.RemoveStale(parent, "public"); return nil }},
+		{".public.tmp-2", unfinished, func() error { sink.RemoveStale(parent, "public"); return nil }},
+		{".public.old", site, func() error { return sink.RecoverOld(dest) }},
 	} {
 		for stop := range len(entries) + 2 {
 			dir := filepath.Join(parent, c.name)
 			writeTree(t, dir, c.files)
 			n := 0
-			removeEntry = func(p string) error {
+			*sink.RemoveEntry = func(p string) error {
 				if n++; n > stop {
 					return errors.New("killed")
 				}
 				return os.RemoveAll(p)
 			}
-			_ = removeSite(dir)
-			removeEntry = os.RemoveAll
+			_ = sink.RemoveSite(dir)
+			*sink.RemoveEntry = os.RemoveAll
 			if err := c.mend(); err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +66,7 @@ func TestRemovalStoppedAnywhereIsMended(t *testing.T) {
 // A file's buffer goes back to a pool when it is closed: a write or a
 // close after that must fail, not reach the file that has the buffer now.
 func TestCreatedFileClosedOnce(t *testing.T) {
-	o, err := OpenDir(context.Background(), filepath.Join(t.TempDir(), "public"), func() {})
+	o, err := sink.OpenDir(context.Background(), filepath.Join(t.TempDir(), "public"), func() {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +98,7 @@ func TestCreatedFileClosedOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]string{"a.html": "a", "b.html": "b"} {
-		p, _ := o.file(name)
+		p, _ := sink.FileOf(o, name)
 		if got, _ := os.ReadFile(p); string(got) != want {
 			t.Errorf("%s holds %q, want %q", name, got, want)
 		}
@@ -112,7 +111,7 @@ func TestCreatedFileClosedOnce(t *testing.T) {
 func TestWriteOverKeptFile(t *testing.T) {
 	parent := t.TempDir()
 	dest := filepath.Join(parent, "public")
-	old := map[string][]byte{Marker: []byte("[]\n"), "a/page.html": []byte("old page")}
+	old := map[string][]byte{sink.Marker: []byte("[]\n"), "a/page.html": []byte("old page")}
 	for rel, data := range old {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(dest, rel)), 0o755); err != nil {
 			t.Fatal(err)
@@ -122,7 +121,7 @@ func TestWriteOverKeptFile(t *testing.T) {
 		}
 	}
 	for _, begun := range []bool{false, true} {
-		o, err := OpenDir(context.Background(), dest, nil)
+		o, err := sink.OpenDir(context.Background(), dest, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,8 +162,8 @@ func TestStampSettles(t *testing.T) {
 		{time.Unix(1_799_999_999, 0), false}, // 1.5 s
 		{time.Unix(1_799_999_998, 0), true},  // 2.5 s
 	} {
-		if got := settled(c.mtime.UnixNano(), now); got != c.want {
-			t.Errorf("settled(%v) at %v = %v, want %v", c.mtime, now, got, c.want)
+		if got := sink.Settled(c.mtime.UnixNano(), now); got != c.want {
+			t.Errorf("sink.Settled(%v) at %v = %v, want %v", c.mtime, now, got, c.want)
 		}
 	}
 }
@@ -173,9 +172,9 @@ func TestStampSettles(t *testing.T) {
 // with no site in its place, is put back.
 func TestOldSiteIsPutBack(t *testing.T) {
 	dest := filepath.Join(t.TempDir(), "public")
-	site := map[string][]byte{Marker: []byte("[]\n"), "a/page.html": []byte("page")}
-	writeTree(t, oldSite(dest), site)
-	if err := recoverOld(dest); err != nil {
+	site := map[string][]byte{sink.Marker: []byte("[]\n"), "a/page.html": []byte("page")}
+	writeTree(t, sink.OldSite(dest), site)
+	if err := sink.RecoverOld(dest); err != nil {
 		t.Fatal(err)
 	}
 	sameTree(t, site, tree(t, dest))
@@ -191,32 +190,6 @@ func writeTree(t *testing.T, dir string, files map[string][]byte) {
 		}
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
-		}
-	}
-}
-
-// tree reads the files under dir, by their slash paths.
-func tree(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	files := map[string][]byte{}
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			rel, _ := filepath.Rel(dir, p)
-			files[filepath.ToSlash(rel)], _ = os.ReadFile(p)
-		}
-		return err
-	})
-	return files
-}
-
-func sameTree(t *testing.T, a, b map[string][]byte) {
-	t.Helper()
-	if len(a) != len(b) {
-		t.Errorf("%d files, then %d", len(a), len(b))
-	}
-	for name, data := range a {
-		if !bytes.Equal(data, b[name]) {
-			t.Errorf("%s differs", name)
 		}
 	}
 }

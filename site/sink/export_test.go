@@ -7,3 +7,18 @@ var (
 	SumFile  = &sumFile
 	LinkFile = &linkFile
 )
+
+// What the tests of one Dir reach inside it.
+var (
+	RemoveEntry = &removeEntry
+	RemoveSite  = removeSite
+	RecoverOld  = recoverOld
+	RemoveStale = removeStale
+	OldSite     = oldSite
+	Settled     = settled
+)
+
+const Building = building
+
+// FileOf is where the file rel of the new site o builds is.
+func FileOf(o *Dir, rel string) (string, error) { return o.file(rel) }
