@@ -295,53 +295,76 @@ var (
 // (its edits, its commit, its tokens).
 func (a *reader) output(lines []string) {
 	s := a.s
-	m := &transcript.Message{Role: transcript.System}
-	var text, failed []string
-	flush := func() {
-		if t := strings.Trim(strings.Join(text, "\n"), "\n"); strings.TrimSpace(t) != "" {
-			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.CodePart, Lang: "text", Text: t})
-		}
-		text = nil
-	}
+	o := &outputLines{a: a, m: &transcript.Message{Role: transcript.System}}
 	for _, l := range lines {
-		switch {
-		case tokensRE.MatchString(l):
-			a.tokens(l, m)
-		case failed != nil:
-			failed = append(failed, l)
-		case strings.HasPrefix(l, "Applied edit to ") && a.applied(strings.TrimPrefix(l, "Applied edit to "), l, m):
-		case failRE.MatchString(l) && len(a.pending) > 0:
-			failed = []string{l}
-		case commitRE.MatchString(l):
-			flush()
-			m.Parts = append(m.Parts, ingest.EventPart("commit", l, nil))
-		case l == "^C again to exit" || l == "^C KeyboardInterrupt":
-			flush()
-			m.Parts = append(m.Parts, ingest.EventPart(transcript.Interrupt, l, nil))
-		case strings.HasPrefix(l, "Unexpected error: "):
-			flush()
-			m.Parts = append(m.Parts, ingest.EventPart(transcript.ErrorEvent, l, nil))
-		default:
-			a.startup(l)
-			text = append(text, l)
-		}
+		o.line(l)
 	}
-	flush()
-	if failed != nil {
-		// The edits of the last response that were not applied failed.
-		out := strings.Trim(strings.Join(failed, "\n"), "\n")
-		for _, c := range a.pending {
-			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ResultPart,
-				Result: &transcript.ToolResult{CallID: c.ID, Output: out, IsError: true}})
-		}
-		a.pending = nil
-	}
+	o.flush()
+	m := o.m
+	a.failEdits(m, o.failed)
 	if len(m.Parts) > 0 || !m.Usage.IsZero() {
 		s.Append(m)
 	}
 	if slices.ContainsFunc(m.Parts, func(p *transcript.Part) bool { return p.Event != nil && p.Event.Kind == transcript.ErrorEvent }) {
 		s.Turns[len(s.Turns)-1].Status = transcript.Failed
 	}
+}
+
+// outputLines reads aider's own lines into one message: its text as
+// blocks, commits, interrupts and errors as events.
+type outputLines struct {
+	a            *reader
+	m            *transcript.Message
+	text, failed []string
+}
+
+func (o *outputLines) line(l string) {
+	switch {
+	case tokensRE.MatchString(l):
+		o.a.tokens(l, o.m)
+	case o.failed != nil:
+		o.failed = append(o.failed, l)
+	case strings.HasPrefix(l, "Applied edit to ") && o.a.applied(strings.TrimPrefix(l, "Applied edit to "), l, o.m):
+	case failRE.MatchString(l) && len(o.a.pending) > 0:
+		o.failed = []string{l}
+	case commitRE.MatchString(l):
+		o.event("commit", l)
+	case l == "^C again to exit" || l == "^C KeyboardInterrupt":
+		o.event(transcript.Interrupt, l)
+	case strings.HasPrefix(l, "Unexpected error: "):
+		o.event(transcript.ErrorEvent, l)
+	default:
+		o.a.startup(l)
+		o.text = append(o.text, l)
+	}
+}
+
+// event ends the text before it and adds an event.
+func (o *outputLines) event(kind, l string) {
+	o.flush()
+	o.m.Parts = append(o.m.Parts, ingest.EventPart(kind, l, nil))
+}
+
+// flush adds the text read since the last event as a block.
+func (o *outputLines) flush() {
+	if t := strings.Trim(strings.Join(o.text, "\n"), "\n"); strings.TrimSpace(t) != "" {
+		o.m.Parts = append(o.m.Parts, &transcript.Part{Kind: transcript.CodePart, Lang: "text", Text: t})
+	}
+	o.text = nil
+}
+
+// failEdits answers the edits of the last response that were not
+// applied with the failure aider printed.
+func (a *reader) failEdits(m *transcript.Message, failed []string) {
+	if failed == nil {
+		return
+	}
+	out := strings.Trim(strings.Join(failed, "\n"), "\n")
+	for _, c := range a.pending {
+		m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ResultPart,
+			Result: &transcript.ToolResult{CallID: c.ID, Output: out, IsError: true}})
+	}
+	a.pending = nil
 }
 
 // startup reads what aider says about itself when it starts or switches

@@ -309,9 +309,35 @@ func (sr *dataReader) message(path string, line int, raw json.RawMessage, start,
 	if !ingest.DecodeAt(sr.f, line, path, raw, &sm) {
 		return nil
 	}
-	warn := func(format string, args ...any) { sr.f.Warn(line, path+": "+format, args...) }
 	m := &transcript.Message{ID: sm.ID, Model: deref(sm.Model), Sidechain: sm.Metadata.IsSidechain,
 		Time: sr.time(path+".timestamp", line, sm.Timestamp)}
+	sr.role(m, &sm, func(format string, args ...any) { sr.f.Warn(line, path+": "+format, args...) }, start, end)
+	if sm.Metadata.Queued {
+		m.Parts = append(m.Parts, ingest.EventPart("info", "Typed while the agent was busy and never sent", nil))
+	}
+	for k, c := range sm.Content {
+		m.Parts = append(m.Parts, sr.part(fmt.Sprintf("%s.content[%d]", path, k), line, c, m)...)
+	}
+	if sm.Tool != nil {
+		m.Parts = append(m.Parts, sr.tool(path+".tool", line, sm.Tool)...)
+	}
+	sr.hint(sm.PathHints)
+	if sm.Usage != nil {
+		// Claude's provider writes one message per content block, each with
+		// its API response's usage: a repeat is the same response.
+		if u := sm.Usage.usage(); u != sr.lastUsage {
+			m.Usage, sr.lastUsage = u, u
+		}
+	}
+	if len(m.Parts) == 0 && m.Usage.IsZero() {
+		return nil
+	}
+	return m
+}
+
+// role sets m's role and, where the message has none, its time, warning
+// of what the schema does not allow.
+func (sr *dataReader) role(m *transcript.Message, sm *dataMessage, warn func(string, ...any), start, end time.Time) {
 	switch sm.Role {
 	case "user":
 		m.Role = transcript.User
@@ -336,32 +362,16 @@ func (sr *dataReader) message(path string, line int, raw json.RawMessage, start,
 		m.Role, m.Meta = transcript.System, true
 		m.Time = firstTime(m.Time, start)
 	}
-	if sm.Metadata.Queued {
-		m.Parts = append(m.Parts, ingest.EventPart("info", "Typed while the agent was busy and never sent", nil))
-	}
-	for k, c := range sm.Content {
-		m.Parts = append(m.Parts, sr.part(fmt.Sprintf("%s.content[%d]", path, k), line, c, m)...)
-	}
-	if sm.Tool != nil {
-		m.Parts = append(m.Parts, sr.tool(path+".tool", line, sm.Tool)...)
-	}
-	for _, h := range sm.PathHints {
+}
+
+// hint keeps the paths a message hints at, once each, in order.
+func (sr *dataReader) hint(hints []string) {
+	for _, h := range hints {
 		if !sr.hinted[h] {
 			sr.hinted[h] = true
 			sr.hints = append(sr.hints, h)
 		}
 	}
-	if sm.Usage != nil {
-		// Claude's provider writes one message per content block, each with
-		// its API response's usage: a repeat is the same response.
-		if u := sm.Usage.usage(); u != sr.lastUsage {
-			m.Usage, sr.lastUsage = u, u
-		}
-	}
-	if len(m.Parts) == 0 && m.Usage.IsZero() {
-		return nil
-	}
-	return m
 }
 
 // part reads one content part of message m.
