@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -277,37 +278,24 @@ func kindMismatch(data []byte, v any) error {
 	if t == nil || t.Kind() != reflect.Pointer || t.Implements(unmarshalerType) {
 		return nil
 	}
-	var want byte
-	switch t.Elem().Kind() {
-	case reflect.String:
-		want = '"'
-	case reflect.Slice:
-		want = '['
-	case reflect.Map, reflect.Struct:
-		want = '{'
-	default:
-		return nil
-	}
+	want := opening[t.Elem().Kind()]
 	c := data[0]
-	if c == want || c == 'n' || t.Elem() == rawMessageType {
+	switch {
+	case want == 0, c == want, c == 'n', t.Elem() == rawMessageType:
 		return nil
-	}
-	if want == '[' && t.Elem().Elem().Kind() == reflect.Uint8 && c == '"' {
+	case want == '[' && t.Elem().Elem().Kind() == reflect.Uint8 && c == '"':
 		return nil // []byte decodes from base64 text
 	}
-	kind := "number"
-	switch c {
-	case '"':
-		kind = "string"
-	case '[':
-		kind = "array"
-	case '{':
-		kind = "object"
-	case 't', 'f':
-		kind = "bool"
-	}
-	return &json.UnmarshalTypeError{Value: kind, Type: t.Elem(), Offset: 1}
+	return &json.UnmarshalTypeError{Value: cmp.Or(jsonKinds[c], "number"), Type: t.Elem(), Offset: 1}
 }
+
+// opening is the character a JSON value of each kind of Go value opens
+// with; kinds not listed are left to the decoders.
+var opening = [reflect.UnsafePointer + 1]byte{reflect.String: '"', reflect.Slice: '[', reflect.Map: '{', reflect.Struct: '{'}
+
+// jsonKinds name a JSON value by the character it opens with; others are
+// numbers.
+var jsonKinds = [256]string{'"': "string", '[': "array", '{': "object", 't': "bool", 'f': "bool"}
 
 var (
 	rawMessageType  = reflect.TypeFor[json.RawMessage]()
