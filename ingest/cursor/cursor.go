@@ -616,65 +616,90 @@ var (
 )
 
 func (b *builder) textAssistant(ls []textLine) {
-	m := &transcript.Message{Role: transcript.Assistant}
-	var textLines []textLine
-	flushText := func() {
-		if s := joinLines(textLines); s != "" {
-			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: s})
-		}
-		textLines = textLines[:0]
-	}
+	t := &textTurn{b: b, m: &transcript.Message{Role: transcript.Assistant}}
 	for i := 0; i < len(ls); i++ {
 		mk := markerRE.FindStringSubmatch(ls[i].text)
 		if mk == nil {
-			textLines = append(textLines, ls[i])
+			t.text = append(t.text, ls[i])
 			continue
 		}
-		flushText()
-		switch mk[1] {
-		case "Thinking":
-			t := strings.TrimSpace(mk[2])
-			if t == "" { // a bare marker: the thinking is the paragraph below it
-				end := i + 1
-				for end < len(ls) && strings.TrimSpace(ls[end].text) != "" && !markerRE.MatchString(ls[end].text) {
-					end++
-				}
-				t, i = joinLines(ls[i+1:end]), end-1
-			}
-			if t != "" {
-				m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ThinkingPart, Text: t})
-			}
-		case "Tool call":
-			end := i + 1
-			for end < len(ls) && strings.TrimSpace(ls[end].text) != "" && (ls[end].text[0] == ' ' || ls[end].text[0] == '\t') {
-				end++
-			}
-			name := strings.TrimSpace(mk[2])
-			id := fmt.Sprintf("%s#%d", b.stem, ls[i].n)
-			b.pending[name] = append(b.pending[name], id)
-			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-				ID: id, Name: name, Kind: Tools.Kind(name), Input: args(ls[i+1 : end])}})
-			i = end - 1
-		case "Tool result":
-			end := i + 1
-			for end < len(ls) && !markerRE.MatchString(ls[end].text) {
-				end++
-			}
-			name := strings.TrimSpace(mk[2])
-			r := &transcript.ToolResult{Output: joinLines(ls[i+1 : end])}
-			if q := b.pending[name]; len(q) > 0 {
-				r.CallID, b.pending[name] = q[0], q[1:]
-			}
-			r.ExitCode = ingest.ExitCode(r.Output)
-			// The result is the tool's, not the assistant's: it gets a message of its own.
-			b.add(m)
-			b.add(&transcript.Message{Role: transcript.Tool, Parts: []*transcript.Part{{Kind: transcript.ResultPart, Result: r}}})
-			m = &transcript.Message{Role: transcript.Assistant}
-			i = end - 1
+		t.flush()
+		if read := markers[mk[1]]; read != nil {
+			i = read(t, ls, i, strings.TrimSpace(mk[2]))
 		}
 	}
-	flushText()
-	b.add(m)
+	t.flush()
+	b.add(t.m)
+}
+
+// textTurn is an assistant's turn of a text transcript being read.
+type textTurn struct {
+	b    *builder
+	m    *transcript.Message
+	text []textLine
+}
+
+// flush adds the text lines read since the last marker.
+func (t *textTurn) flush() {
+	if s := joinLines(t.text); s != "" {
+		t.m.Parts = append(t.m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: s})
+	}
+	t.text = t.text[:0]
+}
+
+// markers read what follows each kind of marker line at ls[i], whose
+// text after the marker is arg, and return the last line they took.
+var markers = map[string]func(t *textTurn, ls []textLine, i int, arg string) int{
+	"Thinking":    (*textTurn).thinking,
+	"Tool call":   (*textTurn).call,
+	"Tool result": (*textTurn).result,
+}
+
+// thinking reads a thinking marker: its text, or for a bare marker the
+// paragraph below it.
+func (t *textTurn) thinking(ls []textLine, i int, text string) int {
+	if text == "" {
+		end := i + 1
+		for end < len(ls) && strings.TrimSpace(ls[end].text) != "" && !markerRE.MatchString(ls[end].text) {
+			end++
+		}
+		text, i = joinLines(ls[i+1:end]), end-1
+	}
+	if text != "" {
+		t.m.Parts = append(t.m.Parts, &transcript.Part{Kind: transcript.ThinkingPart, Text: text})
+	}
+	return i
+}
+
+// call reads a tool call and its indented arguments.
+func (t *textTurn) call(ls []textLine, i int, name string) int {
+	end := i + 1
+	for end < len(ls) && strings.TrimSpace(ls[end].text) != "" && (ls[end].text[0] == ' ' || ls[end].text[0] == '\t') {
+		end++
+	}
+	id := fmt.Sprintf("%s#%d", t.b.stem, ls[i].n)
+	t.b.pending[name] = append(t.b.pending[name], id)
+	t.m.Parts = append(t.m.Parts, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
+		ID: id, Name: name, Kind: Tools.Kind(name), Input: args(ls[i+1 : end])}})
+	return end - 1
+}
+
+// result reads a tool's result, up to the next marker. The result is the
+// tool's, not the assistant's: it gets a message of its own.
+func (t *textTurn) result(ls []textLine, i int, name string) int {
+	end := i + 1
+	for end < len(ls) && !markerRE.MatchString(ls[end].text) {
+		end++
+	}
+	r := &transcript.ToolResult{Output: joinLines(ls[i+1 : end])}
+	if q := t.b.pending[name]; len(q) > 0 {
+		r.CallID, t.b.pending[name] = q[0], q[1:]
+	}
+	r.ExitCode = ingest.ExitCode(r.Output)
+	t.b.add(t.m)
+	t.b.add(&transcript.Message{Role: transcript.Tool, Parts: []*transcript.Part{{Kind: transcript.ResultPart, Result: r}}})
+	t.m = &transcript.Message{Role: transcript.Assistant}
+	return end - 1
 }
 
 // args turns the indented "key: value" lines of a text transcript's tool
