@@ -620,48 +620,60 @@ func (r *run) header(h *record) {
 }
 
 func (r *run) agentEvent(it clItem, t time.Time) {
-	n, ev := it.n, it.ev
-	switch ev.Type {
-	case "text", "reasoning":
-		r.agentText(ev, t)
-	case "final":
+	switch read := agentEvents[it.ev.Type]; {
+	case read != nil:
+		read(r, it, t)
+	case it.ev.Type == "step_start", it.ev.Type == "step_complete":
+		// They only frame a tool call, which its call and result show.
+	default:
+		r.event(transcript.Unknown, "Unknown agent event "+strconv.Quote(it.ev.Type), t, it.raw)
+	}
+}
+
+// agentEvents read each type of agent event.
+var agentEvents = map[string]func(r *run, it clItem, t time.Time){
+	"text":      func(r *run, it clItem, t time.Time) { r.agentText(it.ev, t) },
+	"reasoning": func(r *run, it clItem, t time.Time) { r.agentText(it.ev, t) },
+	"final": func(r *run, it clItem, t time.Time) {
+		ev := it.ev
 		r.final(cmp.Or(ingest.Text(ev.Content), ingest.Text(ev.Text)), t)
 		if ev.TerminationReason != "" && ev.TerminationReason != "normal" {
 			r.event("info", "Run stopped: "+ev.TerminationReason, t, "")
 		}
-	case "tool_call":
-		if ev.ToolCallID != "" && r.seen("call:"+ev.ToolCallID) {
-			return
-		}
-		a := r.assistant(t)
-		a.Parts = append(a.Parts, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-			ID: ev.ToolCallID, Name: ev.Tool, Kind: Tools.Kind(ev.Tool), Input: cmp.Or(ev.RawArgs, ingest.Text(ev.Args)),
-		}})
-	case "tool_result":
-		r.agentResult(n, ev, t)
-	case "hidden_user_message":
-		if ps := content(r.f, n, ev.Content); len(ps) > 0 {
+	},
+	"tool_call":   func(r *run, it clItem, t time.Time) { r.agentCall(it.ev, t) },
+	"tool_result": func(r *run, it clItem, t time.Time) { r.agentResult(it.n, it.ev, t) },
+	"hidden_user_message": func(r *run, it clItem, t time.Time) {
+		if ps := content(r.f, it.n, it.ev.Content); len(ps) > 0 {
 			r.add(&transcript.Message{Role: transcript.User, Meta: true, Time: t, Parts: ps})
 		}
-	case "compaction_start":
+	},
+	"compaction_start": func(r *run, _ clItem, t time.Time) {
 		r.event(transcript.Compaction, "Compacting the conversation", t, "")
-	case "compaction_complete":
+	},
+	"compaction_complete": func(r *run, it clItem, t time.Time) {
 		desc := "Conversation compacted"
-		if !ev.Compacted {
+		if !it.ev.Compacted {
 			desc = "Compaction finished; nothing was compacted"
 		}
 		r.event(transcript.Compaction, desc, t, "")
-	case "permission.preview":
-		r.permissionPreview(ev, t)
-	case "permission.ready":
-		r.event("permission", ingest.JoinNonEmpty(" ", "Asked permission to run", ev.Tool), t, "")
-	case "llm.retry":
-		r.retry(ev, t)
-	case "step_start", "step_complete":
-		// They only frame a tool call, which its call and result show.
-	default:
-		r.event(transcript.Unknown, "Unknown agent event "+strconv.Quote(ev.Type), t, it.raw)
+	},
+	"permission.preview": func(r *run, it clItem, t time.Time) { r.permissionPreview(it.ev, t) },
+	"permission.ready": func(r *run, it clItem, t time.Time) {
+		r.event("permission", ingest.JoinNonEmpty(" ", "Asked permission to run", it.ev.Tool), t, "")
+	},
+	"llm.retry": func(r *run, it clItem, t time.Time) { r.retry(it.ev, t) },
+}
+
+// agentCall reads a tool call, once.
+func (r *run) agentCall(ev *event, t time.Time) {
+	if ev.ToolCallID != "" && r.seen("call:"+ev.ToolCallID) {
+		return
 	}
+	a := r.assistant(t)
+	a.Parts = append(a.Parts, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
+		ID: ev.ToolCallID, Name: ev.Tool, Kind: Tools.Kind(ev.Tool), Input: cmp.Or(ev.RawArgs, ingest.Text(ev.Args)),
+	}})
 }
 
 // runStart reads the prompt that starts a run.
