@@ -663,34 +663,8 @@ var workDir = regexp.MustCompile(`(?m)(?:^I'm currently working in the directory
 // folders, the paths its tools were given and their parents), or else the
 // folder the session says it ran in, or else a short hash.
 func gmProject(s *transcript.Session, directories string) {
-	var stated, candidates []string
-	var folders []string
-	_ = ingest.Unmarshal([]byte(directories), &folders)
-	stated = append(stated, folders...)
-	s.Parts(func(m *transcript.Message, p *transcript.Part) {
-		switch {
-		case m.Meta && p.Kind == transcript.TextPart:
-			for _, sm := range workDir.FindAllStringSubmatch(p.Text, -1) {
-				stated = append(stated, sm[1])
-			}
-		case p.Call != nil:
-			var args map[string]any
-			_ = ingest.Unmarshal([]byte(p.Call.Input), &args)
-			for _, v := range args {
-				if p, ok := v.(string); ok && (strings.HasPrefix(p, "/") || len(p) > 2 && p[1] == ':' && p[2] == '\\') {
-					candidates = append(candidates, p)
-				}
-			}
-		}
-	})
-	root := ""
-	for _, c := range append(slices.Clone(stated), candidates...) {
-		for d := c; d != "" && root == ""; d = gmParent(d) {
-			if sum := sha256.Sum256([]byte(d)); strings.EqualFold(hex.EncodeToString(sum[:]), s.Project) {
-				root = d
-			}
-		}
-	}
+	stated, candidates := folders(s, directories)
+	root := hashedRoot(s.Project, append(slices.Clone(stated), candidates...))
 	if root == "" && len(stated) > 0 {
 		root = stated[0]
 	}
@@ -700,6 +674,51 @@ func gmProject(s *transcript.Session, directories string) {
 	}
 	s.CWD = cmp.Or(s.CWD, root)
 	s.Project = root[strings.LastIndexAny(strings.TrimRight(root, `/\`), `/\`)+1:]
+}
+
+// folders lists the folders a session states it ran in (its workspace
+// folders, those its bootstrap message names), and the absolute paths its
+// tools were given.
+func folders(s *transcript.Session, directories string) (stated, candidates []string) {
+	_ = ingest.Unmarshal([]byte(directories), &stated)
+	s.Parts(func(m *transcript.Message, p *transcript.Part) {
+		switch {
+		case m.Meta && p.Kind == transcript.TextPart:
+			for _, sm := range workDir.FindAllStringSubmatch(p.Text, -1) {
+				stated = append(stated, sm[1])
+			}
+		case p.Call != nil:
+			candidates = append(candidates, absPaths(p.Call.Input)...)
+		}
+	})
+	return stated, candidates
+}
+
+// absPaths are the values of a call's arguments that are absolute paths,
+// of either kind.
+func absPaths(input string) []string {
+	var args map[string]any
+	_ = ingest.Unmarshal([]byte(input), &args)
+	var out []string
+	for _, v := range args {
+		if p, ok := v.(string); ok && (strings.HasPrefix(p, "/") || len(p) > 2 && p[1] == ':' && p[2] == '\\') {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// hashedRoot is the first of the folders, or of their parents, whose
+// SHA-256 is the project's hash; "" if none.
+func hashedRoot(hash string, folders []string) string {
+	for _, c := range folders {
+		for d := c; d != ""; d = gmParent(d) {
+			if sum := sha256.Sum256([]byte(d)); strings.EqualFold(hex.EncodeToString(sum[:]), hash) {
+				return d
+			}
+		}
+	}
+	return ""
 }
 
 // gmParent is the folder that holds p, a slash or a Windows path; "" above
