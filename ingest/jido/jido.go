@@ -107,51 +107,52 @@ type reader struct {
 
 // key reads the value of the document's key, on line.
 func (jr *reader) key(key string, line int) error {
-	s, d := jr.s, jr.d
-	str := func(dst *string) error { return d.Value(key, line, dst) }
-	switch key {
-	case "version":
-		return jr.version(line)
-	case "id":
-		return str(&s.ID)
-	case "name":
-		return str(&jr.name)
-	case "title":
-		return str(&jr.title)
-	case "project_path":
-		return str(&s.CWD)
-	case "language":
+	if read := keys[key]; read != nil {
+		return read(jr, key, line)
+	}
+	// signature (an HMAC over the file, not verified) and fields to come
+	return jr.d.Skip()
+}
+
+// keys read each field of a session file.
+var keys = map[string]func(jr *reader, key string, line int) error{
+	"version":      func(jr *reader, _ string, line int) error { return jr.version(line) },
+	"id":           func(jr *reader, key string, line int) error { return jr.d.Value(key, line, &jr.s.ID) },
+	"name":         func(jr *reader, key string, line int) error { return jr.d.Value(key, line, &jr.name) },
+	"title":        func(jr *reader, key string, line int) error { return jr.d.Value(key, line, &jr.title) },
+	"project_path": func(jr *reader, key string, line int) error { return jr.d.Value(key, line, &jr.s.CWD) },
+	"language": func(jr *reader, key string, line int) error {
 		var v string
-		if err := str(&v); err != nil {
+		if err := jr.d.Value(key, line, &v); err != nil {
 			return err
 		}
-		s.Meta["language"] = v
-	case "created_at", "updated_at", "closed_at":
-		return jr.time(key, line)
-	case "config":
-		return jr.config(line)
-	case "cumulative_usage":
+		jr.s.Meta["language"] = v
+		return nil
+	},
+	"created_at": (*reader).time,
+	"updated_at": (*reader).time,
+	"closed_at":  (*reader).time,
+	"config":     func(jr *reader, _ string, line int) error { return jr.config(line) },
+	"cumulative_usage": func(jr *reader, key string, line int) error {
 		var u usage
-		if err := d.Value(key, line, &u); err != nil {
+		if err := jr.d.Value(key, line, &u); err != nil {
 			return err
 		}
-		s.Usage, jr.cost, jr.hasCumulated = u.usage(), u.Cost, true
-	case "prompt_history":
+		jr.s.Usage, jr.cost, jr.hasCumulated = u.usage(), u.Cost, true
+		return nil
+	},
+	"prompt_history": func(jr *reader, key string, line int) error {
 		var ph []string
-		if err := d.Value(key, line, &ph); err != nil {
+		if err := jr.d.Value(key, line, &ph); err != nil {
 			return err
 		}
 		if len(ph) > 0 {
-			s.Meta["prompt history"] = strings.Join(ph, "\n")
+			jr.s.Meta["prompt history"] = strings.Join(ph, "\n")
 		}
-	case "conversation":
-		return d.Array(key, jr.message)
-	case "todos":
-		return d.Todos(&jr.todos)
-	default: // signature (an HMAC over the file, not verified) and fields to come
-		return d.Skip()
-	}
-	return nil
+		return nil
+	},
+	"conversation": func(jr *reader, key string, _ int) error { return jr.d.Array(key, jr.message) },
+	"todos":        func(jr *reader, _ string, _ int) error { return jr.d.Todos(&jr.todos) },
 }
 
 func (jr *reader) version(line int) error {
