@@ -279,34 +279,49 @@ func (p *reader) system(parts ...*transcript.Part) {
 
 // entry maps one entry of the tree to a message, or to nothing.
 func (p *reader) entry(e *entry, raw []byte) *transcript.Message {
-	switch e.Type {
-	case "message":
+	if read := entries[e.Type]; read != nil {
+		return read(p, e, raw)
+	}
+	return sysMessage(p.f.Unknown("Unknown entry type "+strconv.Quote(e.Type), bytes.Clone(raw)))
+}
+
+// entries map each type of entry.
+var entries = map[string]func(p *reader, e *entry, raw []byte) *transcript.Message{
+	"message": func(p *reader, e *entry, raw []byte) *transcript.Message {
 		p.started = true
 		return p.message(e, raw)
-	case "model_change":
+	},
+	"model_change": func(p *reader, e *entry, _ []byte) *transcript.Message {
 		return p.setting("model", ingest.JoinNonEmpty("/", e.Provider, e.ModelID))
-	case "thinking_level_change":
+	},
+	"thinking_level_change": func(p *reader, e *entry, _ []byte) *transcript.Message {
 		return p.setting("thinking level", e.ThinkingLevel)
-	case "compaction":
+	},
+	"compaction": func(_ *reader, e *entry, _ []byte) *transcript.Message {
 		return piSummary(transcript.Compaction, compacted(e.TokensBefore, e.FromHook), e.Summary)
-	case "branch_summary":
+	},
+	"branch_summary": func(_ *reader, e *entry, _ []byte) *transcript.Message {
 		return piSummary("branch", "Summary of the branch left at "+ingest.FirstNonEmpty(e.FromID, "the start"), e.Summary)
-	case "custom":
+	},
+	"custom": func(_ *reader, e *entry, _ []byte) *transcript.Message {
 		return sysMessage(ingest.EventPart("extension", "Extension data: "+e.CustomType, e.Data))
-	case "custom_message":
-		return p.custom(e.CustomType, e.Content)
-	case "label":
-		if e.Label == nil || *e.Label == "" {
-			return sysMessage(ingest.EventPart("label", "Label removed from entry "+e.TargetID, nil))
-		}
-		return sysMessage(ingest.EventPart("label", fmt.Sprintf("Label %q on entry %s", *e.Label, e.TargetID), nil))
-	case "session_info":
+	},
+	"custom_message": func(p *reader, e *entry, _ []byte) *transcript.Message { return p.custom(e.CustomType, e.Content) },
+	"label":          func(_ *reader, e *entry, _ []byte) *transcript.Message { return label(e) },
+	"session_info": func(p *reader, e *entry, _ []byte) *transcript.Message {
 		if e.Name != nil && strings.TrimSpace(*e.Name) != "" {
 			p.s.Title = strings.TrimSpace(*e.Name)
 		}
 		return nil
+	},
+}
+
+// label says what label an entry got, or that it lost it.
+func label(e *entry) *transcript.Message {
+	if e.Label == nil || *e.Label == "" {
+		return sysMessage(ingest.EventPart("label", "Label removed from entry "+e.TargetID, nil))
 	}
-	return sysMessage(p.f.Unknown("Unknown entry type "+strconv.Quote(e.Type), bytes.Clone(raw)))
+	return sysMessage(ingest.EventPart("label", fmt.Sprintf("Label %q on entry %s", *e.Label, e.TargetID), nil))
 }
 
 func compacted(tokens int64, byExtension bool) string {
