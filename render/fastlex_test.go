@@ -78,3 +78,15 @@ func TestQuickLexerMatchesDoNotTimeOutUnderLoad(t *testing.T) {
 		}
 	}
 }
+
+// The Markdown lexer's prose runs by the quick loop too, with its rules'
+// longer time.
+func TestMarkdownProseIsQuick(t *testing.T) {
+	m, ok := markdownLexer().(*markdown)
+	if !ok {
+		t.Fatal("not the Markdown lexer")
+	}
+	if _, ok := m.prose.(*quickLexer); !ok {
+		t.Fatalf("Markdown prose is lexed by %T", m.prose)
+	}
+}

@@ -26,12 +26,12 @@ import (
 // unclosed "**": a session is untrusted input.)
 func markdownLexer() chroma.Lexer {
 	mdOnce.Do(func() {
-		mdLexer = &markdown{chroma.MustNewLexer(&chroma.Config{
+		mdLexer = &markdown{quick(chroma.MustNewLexer(&chroma.Config{
 			Name:      "markdown",
 			Aliases:   []string{"md", "mkd"},
 			Filenames: []string{"*.md", "*.mkd", "*.markdown"},
 			MimeTypes: []string{"text/x-markdown"},
-		}, markdownRules)}
+		}, markdownRules))}
 	})
 	return mdLexer
 }
@@ -41,9 +41,10 @@ var (
 	mdLexer chroma.Lexer
 )
 
-// markdown lexes the text between fences with its rules, and the fences'
-// code with the lexer of its language.
-type markdown struct{ prose *chroma.RegexLexer }
+// markdown lexes the text between fences with its rules (run by the
+// quick loop, as every lexer is), and the fences' code with the lexer of
+// its language.
+type markdown struct{ prose chroma.Lexer }
 
 func (m *markdown) Config() *chroma.Config { return m.prose.Config() }
 func (m *markdown) SetRegistry(r *chroma.LexerRegistry) chroma.Lexer {
