@@ -352,43 +352,56 @@ func (p *reader) message(e *entry, raw []byte) *transcript.Message {
 	if err := ingest.Unmarshal(e.Message, &pm); err != nil && !ingest.IsDrift(err, "role") {
 		return sysMessage(p.f.Unknown("Unreadable message: "+err.Error(), bytes.Clone(raw)))
 	}
-	m := &transcript.Message{Time: pm.Timestamp.Time}
-	switch pm.Role {
-	case "user":
-		m.Role = transcript.User
-		m.Parts = p.blocks(pm.Content, &m.Meta)
-	case "assistant":
-		m.Role, m.Model = transcript.Assistant, pm.Model
-		m.Parts = p.blocks(pm.Content, nil)
-		if u := pm.Usage; u != nil {
-			m.Usage = transcript.Usage{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite}
-			p.cost += u.Cost.Total
-		}
-		p.stop = pm.StopReason
-		switch pm.StopReason {
-		case "error":
-			m.Parts = append(m.Parts, ingest.EventPart(transcript.ErrorEvent, ingest.FirstNonEmpty(pm.ErrorMessage, "The request failed"), nil))
-		case "aborted":
-			m.Parts = append(m.Parts, ingest.EventPart(transcript.Interrupt, ingest.FirstNonEmpty(pm.ErrorMessage, "Aborted"), nil))
-		case "length":
-			m.Parts = append(m.Parts, ingest.EventPart("info", "The reply reached the output token limit", nil))
-		}
-	case "toolResult":
-		m.Role = transcript.Tool
-		m.Parts = []*transcript.Part{{Kind: transcript.ResultPart, Result: p.result(&pm)}}
-	case "bashExecution":
-		m = p.bash(p.prev, &pm) // prev is this entry's key by now
-	case "custom", "hookMessage":
-		m = p.custom(pm.CustomType, pm.Content)
-	case "branchSummary":
-		m = piSummary("branch", "Summary of the branch left at "+ingest.FirstNonEmpty(pm.FromID, "the start"), pm.Summary)
-	case "compactionSummary":
-		m = piSummary(transcript.Compaction, compacted(pm.TokensBefore, false), pm.Summary)
-	default:
+	read := roles[pm.Role]
+	if read == nil {
 		return sysMessage(p.f.Unknown("Unknown message role "+strconv.Quote(pm.Role), bytes.Clone(raw)))
 	}
+	m := read(p, &pm)
 	if m.Time.IsZero() {
 		m.Time = pm.Timestamp.Time
+	}
+	return m
+}
+
+// roles map a message of each role.
+var roles = map[string]func(p *reader, pm *message) *transcript.Message{
+	"user": func(p *reader, pm *message) *transcript.Message {
+		m := &transcript.Message{Time: pm.Timestamp.Time, Role: transcript.User}
+		m.Parts = p.blocks(pm.Content, &m.Meta)
+		return m
+	},
+	"assistant": (*reader).assistant,
+	"toolResult": func(p *reader, pm *message) *transcript.Message {
+		return &transcript.Message{Time: pm.Timestamp.Time, Role: transcript.Tool,
+			Parts: []*transcript.Part{{Kind: transcript.ResultPart, Result: p.result(pm)}}}
+	},
+	"bashExecution": func(p *reader, pm *message) *transcript.Message { return p.bash(p.prev, pm) }, // prev is this entry's key by now
+	"custom":        func(p *reader, pm *message) *transcript.Message { return p.custom(pm.CustomType, pm.Content) },
+	"hookMessage":   func(p *reader, pm *message) *transcript.Message { return p.custom(pm.CustomType, pm.Content) },
+	"branchSummary": func(_ *reader, pm *message) *transcript.Message {
+		return piSummary("branch", "Summary of the branch left at "+ingest.FirstNonEmpty(pm.FromID, "the start"), pm.Summary)
+	},
+	"compactionSummary": func(_ *reader, pm *message) *transcript.Message {
+		return piSummary(transcript.Compaction, compacted(pm.TokensBefore, false), pm.Summary)
+	},
+}
+
+// assistant maps the model's message, its usage and why it stopped.
+func (p *reader) assistant(pm *message) *transcript.Message {
+	m := &transcript.Message{Time: pm.Timestamp.Time, Role: transcript.Assistant, Model: pm.Model}
+	m.Parts = p.blocks(pm.Content, nil)
+	if u := pm.Usage; u != nil {
+		m.Usage = transcript.Usage{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite}
+		p.cost += u.Cost.Total
+	}
+	p.stop = pm.StopReason
+	switch pm.StopReason {
+	case "error":
+		m.Parts = append(m.Parts, ingest.EventPart(transcript.ErrorEvent, ingest.FirstNonEmpty(pm.ErrorMessage, "The request failed"), nil))
+	case "aborted":
+		m.Parts = append(m.Parts, ingest.EventPart(transcript.Interrupt, ingest.FirstNonEmpty(pm.ErrorMessage, "Aborted"), nil))
+	case "length":
+		m.Parts = append(m.Parts, ingest.EventPart("info", "The reply reached the output token limit", nil))
 	}
 	return m
 }
