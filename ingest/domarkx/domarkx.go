@@ -803,56 +803,76 @@ func dxLines(text string) []string {
 func dxBlocks(lines []string, i int) []block {
 	var bs []block
 	for i < len(lines) {
-		s, start := lines[i], i
-		b := block{line: i + 1}
-		if mark, info, ok := openFence(s); ok {
-			b.kind, b.info = dxFence, info
-			j := i + 1
-			for j < len(lines) && !closesFence(lines[j], mark) {
-				j++
-			}
-			b.code, b.closed = lines[i+1:j], j < len(lines)
-			i = min(j+1, len(lines))
-		} else if _, ok := unquote(s); ok {
-			b.kind = quote
-			mark, prev := "", ""
-			for ; i < len(lines); i++ {
-				q, ok := unquote(lines[i])
-				if !ok {
-					if mark != "" || !lazyLine(prev, lines[i]) {
-						break
-					}
-					q = lines[i]
-				}
-				// A fence inside the quote stops lazy continuation.
-				if mark == "" {
-					mark, _, _ = openFence(q)
-				} else if closesFence(q, mark) {
-					mark = ""
-				}
-				b.lines, b.nums, prev = append(b.lines, q), append(b.nums, i+1), q
-			}
-			bs = append(bs, b)
-			continue
+		var b block
+		_, _, fence := openFence(lines[i])
+		if _, quoted := unquote(lines[i]); quoted && !fence {
+			b, i = quoteBlock(lines, i)
 		} else {
-			lvl, t, ok := atxHeading(s)
-			switch {
-			case ok && lvl == 2:
-				b.kind, b.text = dxHeading, t
-			case strings.TrimSpace(s) == "":
-				b.kind = blank
-			default:
-				b.kind = dxOther
-			}
-			i++
-		}
-		b.lines = lines[start:i]
-		for n := start; n < i; n++ {
-			b.nums = append(b.nums, n+1)
+			b, i = lineBlock(lines, i)
 		}
 		bs = append(bs, b)
 	}
 	return bs
+}
+
+// lineBlock reads the block at lines[i] that is not a quote: a fence and
+// its code, a level-2 heading, a blank line or another line. It returns
+// the block and the line after it.
+func lineBlock(lines []string, i int) (block, int) {
+	s, start := lines[i], i
+	b := block{line: i + 1}
+	if mark, info, ok := openFence(s); ok {
+		b.kind, b.info = dxFence, info
+		j := i + 1
+		for j < len(lines) && !closesFence(lines[j], mark) {
+			j++
+		}
+		b.code, b.closed = lines[i+1:j], j < len(lines)
+		i = min(j+1, len(lines))
+	} else {
+		b.kind, b.text = lineKind(s)
+		i++
+	}
+	b.lines = lines[start:i]
+	for n := start; n < i; n++ {
+		b.nums = append(b.nums, n+1)
+	}
+	return b, i
+}
+
+// lineKind is the kind of a line outside fences and quotes.
+func lineKind(s string) (kind dxKind, text string) {
+	if lvl, t, ok := atxHeading(s); ok && lvl == 2 {
+		return dxHeading, t
+	}
+	if strings.TrimSpace(s) == "" {
+		return blank, ""
+	}
+	return dxOther, ""
+}
+
+// quoteBlock reads the quote at lines[i], its lines unquoted, lazy
+// continuation lines with them; a fence inside the quote stops lazy
+// continuation. It returns the block and the line after it.
+func quoteBlock(lines []string, i int) (block, int) {
+	b := block{line: i + 1, kind: quote}
+	mark, prev := "", ""
+	for ; i < len(lines); i++ {
+		q, ok := unquote(lines[i])
+		if !ok {
+			if mark != "" || !lazyLine(prev, lines[i]) {
+				break
+			}
+			q = lines[i]
+		}
+		if mark == "" {
+			mark, _, _ = openFence(q)
+		} else if closesFence(q, mark) {
+			mark = ""
+		}
+		b.lines, b.nums, prev = append(b.lines, q), append(b.nums, i+1), q
+	}
+	return b, i
 }
 
 // dxNext skips blank blocks from i.
