@@ -330,51 +330,66 @@ func (l *gmLog) event(kind, desc string) {
 // set applies one metadata field, from the first line, a $set or a legacy
 // session document.
 func (l *gmLog) set(f *ingest.File, n int, key string, raw json.RawMessage) {
+	if dst := l.field(key); dst != nil {
+		*dst = ingest.Text(raw)
+		return
+	}
 	switch key {
-	case "sessionId":
-		l.id = ingest.Text(raw)
-	case "projectHash":
-		l.project = ingest.Text(raw)
 	case "startTime", "start_time":
 		l.started = gmTime(raw)
 	case "lastUpdated":
 		l.updated = gmTime(raw)
-	case "summary":
-		l.title = ingest.Text(raw)
-	case "kind":
-		l.kind = ingest.Text(raw)
-	case "parentSessionId":
-		l.parent = ingest.Text(raw)
 	case "messages":
-		// A checkpoint of the whole conversation (compression, masking):
-		// it replaces the line; messages it leaves out are kept aside.
-		var msgs []json.RawMessage
-		if err := ingest.Unmarshal(raw, &msgs); err != nil {
-			f.Warn(n, "messages of a $set skipped: %v", err)
-			return
-		}
-		var es []*entry
-		keep := map[string]bool{}
-		for i, m := range msgs {
-			rec, err := decodeGm(f, n, fmt.Sprintf("$set messages[%d]: ", i), m)
-			if err != nil {
-				f.Warn(n, "$set messages[%d] skipped: %v", i, err)
-				continue
-			}
-			e := messageEntry(rec, m, n)
-			es = append(es, e)
-			keep[e.id] = true
-		}
-		if k := l.retire(0, keep, ""); k > 0 {
-			l.event(transcript.Compaction, fmt.Sprintf("History rewritten: %d earlier messages left the conversation", k))
-		}
-		for _, e := range es {
-			l.upsert(e)
-		}
+		l.checkpoint(f, n, raw)
 	default:
 		if s := ingest.Text(raw); s != "" {
 			l.meta[key] = s
 		}
+	}
+}
+
+// field is the text field of the log a metadata key sets, or nil.
+func (l *gmLog) field(key string) *string {
+	switch key {
+	case "sessionId":
+		return &l.id
+	case "projectHash":
+		return &l.project
+	case "summary":
+		return &l.title
+	case "kind":
+		return &l.kind
+	case "parentSessionId":
+		return &l.parent
+	}
+	return nil
+}
+
+// checkpoint reads a checkpoint of the whole conversation (compression,
+// masking): it replaces the log; messages it leaves out are kept aside.
+func (l *gmLog) checkpoint(f *ingest.File, n int, raw json.RawMessage) {
+	var msgs []json.RawMessage
+	if err := ingest.Unmarshal(raw, &msgs); err != nil {
+		f.Warn(n, "messages of a $set skipped: %v", err)
+		return
+	}
+	var es []*entry
+	keep := map[string]bool{}
+	for i, m := range msgs {
+		rec, err := decodeGm(f, n, fmt.Sprintf("$set messages[%d]: ", i), m)
+		if err != nil {
+			f.Warn(n, "$set messages[%d] skipped: %v", i, err)
+			continue
+		}
+		e := messageEntry(rec, m, n)
+		es = append(es, e)
+		keep[e.id] = true
+	}
+	if k := l.retire(0, keep, ""); k > 0 {
+		l.event(transcript.Compaction, fmt.Sprintf("History rewritten: %d earlier messages left the conversation", k))
+	}
+	for _, e := range es {
+		l.upsert(e)
 	}
 }
 
@@ -431,6 +446,27 @@ type file struct {
 	at    string // where in a document the record being read is, for warnings
 }
 
+// prompt adds a record of logs.json, a prompt the user typed, to the log
+// of its session.
+func (g *file) prompt(rec *record, raw []byte, n int) {
+	pl := g.logs[rec.SessionID]
+	if pl == nil {
+		pl = newLog(gmPrompts)
+		pl.id = rec.SessionID
+		g.logs[rec.SessionID] = pl
+		g.order = append(g.order, rec.SessionID)
+	}
+	rec.Content, _ = json.Marshal(*rec.Message)
+	pl.upsert(messageEntry(rec, raw, n))
+}
+
+// setAll applies metadata fields in the order of their keys.
+func (l *gmLog) setAll(f *ingest.File, n int, fields map[string]json.RawMessage) {
+	for _, k := range sortedKeys(fields) {
+		l.set(f, n, k, fields[k])
+	}
+}
+
 // record sorts one record of any kind, as the upstream loader does: a
 // rewind, a message (it has an id), a $set, the metadata line.
 func (g *file) record(n int, raw []byte) error {
@@ -448,25 +484,13 @@ func (g *file) record(n int, raw []byte) error {
 			l.id = rec.SessionID
 		}
 	case rec.Set != nil:
-		for _, k := range sortedKeys(rec.Set) {
-			l.set(g.f, n, k, rec.Set[k])
-		}
+		l.setAll(g.f, n, rec.Set)
 	case rec.SessionID != "" && rec.ProjectHash != "":
 		var all map[string]json.RawMessage
 		_ = ingest.Unmarshal(raw, &all)
-		for _, k := range sortedKeys(all) {
-			l.set(g.f, n, k, all[k])
-		}
+		l.setAll(g.f, n, all)
 	case rec.SessionID != "" && rec.Message != nil:
-		pl := g.logs[rec.SessionID]
-		if pl == nil {
-			pl = newLog(gmPrompts)
-			pl.id = rec.SessionID
-			g.logs[rec.SessionID] = pl
-			g.order = append(g.order, rec.SessionID)
-		}
-		rec.Content, _ = json.Marshal(*rec.Message)
-		pl.upsert(messageEntry(rec, raw, n))
+		g.prompt(rec, raw, n)
 	case rec.Type != "" || rec.Role != "":
 		if rec.Role != "" {
 			l.origin = checkpoint
