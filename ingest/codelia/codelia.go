@@ -261,17 +261,7 @@ func readFile(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.S
 			logLine(f, n, log, rec, line)
 			return nil
 		}
-		it := clItem{n: n, rec: rec}
-		if rec.Type == "agent.event" {
-			it.ev = &event{}
-			if ingest.Unmarshal(rec.Event, it.ev) != nil {
-				it.ev = nil
-			}
-		}
-		if !recordTypes[rec.Type] || rec.Type == "agent.event" && (it.ev == nil || !eventTypes[it.ev.Type]) {
-			it.raw = string(line)
-		}
-		items = append(items, it)
+		items = append(items, newItem(n, rec, line))
 		return nil
 	})
 	switch {
@@ -283,6 +273,22 @@ func readFile(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.S
 		}
 	}
 	return nil, err
+}
+
+// newItem is a record of a run, its agent event decoded; one of a type
+// not known keeps its line, to be shown as unknown.
+func newItem(n int, rec *record, line []byte) clItem {
+	it := clItem{n: n, rec: rec}
+	if rec.Type == "agent.event" {
+		it.ev = &event{}
+		if ingest.Unmarshal(rec.Event, it.ev) != nil {
+			it.ev = nil
+		}
+	}
+	if !recordTypes[rec.Type] || rec.Type == "agent.event" && (it.ev == nil || !eventTypes[it.ev.Type]) {
+		it.raw = string(line)
+	}
+	return it
 }
 
 // logLine adds one line of the resume log: one BaseMessage, without time
