@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 )
 
 // browser starts headless Chromium (Debian's chromium package), or skips
@@ -216,7 +217,7 @@ func TestSessionPageInBrowser(t *testing.T) {
 
 func TestSearchInBrowser(t *testing.T) {
 	ctx, consoleErrors := browser(t)
-	dir := extract(t, "testdata/site.txtar")
+	dir := treetest.Extract(t, "testdata/site.txtar")
 	cfg, _, err := build(t, dir, map[string]any{"baseURL": "/sub/path/"})
 	if err != nil {
 		t.Fatal(err)
@@ -295,7 +296,7 @@ func one(list []SessionEntry) SessionEntry {
 // the index's filters and sort orders in Chromium, under the site's CSP.
 func TestStatsAndIndexInBrowser(t *testing.T) {
 	ctx, consoleErrors := browser(t)
-	cfg, _, err := build(t, extract(t, "testdata/stats.txtar"), nil)
+	cfg, _, err := build(t, treetest.Extract(t, "testdata/stats.txtar"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

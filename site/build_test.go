@@ -22,43 +22,12 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/transcriptsite/transcriptsite/cache"
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 	"github.com/transcriptsite/transcriptsite/sass"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
-
-// extract writes a txtar archive's files under a new temporary dir.
-func extract(t *testing.T, archive string) string {
-	t.Helper()
-	ar, err := txtar.ParseFile(archive)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	files := map[string][]byte{}
-	for _, f := range ar.Files {
-		files[f.Name] = f.Data
-	}
-	writeTree(t, dir, files)
-	return dir
-}
-
-// writeTree writes files, by their paths relative to dir, under dir.
-func writeTree(t *testing.T, dir string, files map[string][]byte) {
-	t.Helper()
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 func build(t *testing.T, dir string, overrides map[string]any) (*Config, *Report, error) {
 	t.Helper()
@@ -84,7 +53,7 @@ func readSessions(t *testing.T, dest string) []SessionEntry {
 }
 
 func TestBuildSite(t *testing.T) {
-	dir := extract(t, "testdata/site.txtar")
+	dir := treetest.Extract(t, "testdata/site.txtar")
 	cfg, rep, err := build(t, dir, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -174,7 +143,7 @@ func checkHostilePage(t *testing.T, page string) {
 }
 
 func TestBuildUnderSubpath(t *testing.T) {
-	dir := extract(t, "testdata/site.txtar")
+	dir := treetest.Extract(t, "testdata/site.txtar")
 	cfg, _, err := build(t, dir, map[string]any{"baseURL": "https://user.github.io/repo"})
 	if err != nil {
 		t.Fatal(err)
@@ -264,31 +233,17 @@ func readFile(t *testing.T, dir, rel string) string {
 	return string(b)
 }
 
-// tree reads every file under dir.
-func tree(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	files := map[string][]byte{}
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			rel, _ := filepath.Rel(dir, p)
-			files[rel], _ = os.ReadFile(p)
-		}
-		return err
-	})
-	return files
-}
-
 func TestBuildIsDeterministic(t *testing.T) {
-	dir := extract(t, "testdata/site.txtar")
+	dir := treetest.Extract(t, "testdata/site.txtar")
 	cfg, _, err := build(t, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	first := tree(t, cfg.Destination)
+	first := treetest.Tree(t, cfg.Destination)
 	if _, _, err := build(t, dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	second := tree(t, cfg.Destination)
+	second := treetest.Tree(t, cfg.Destination)
 	if len(first) != len(second) || len(first) < 10 {
 		t.Fatalf("%d files, then %d", len(first), len(second))
 	}
@@ -300,12 +255,12 @@ func TestBuildIsDeterministic(t *testing.T) {
 }
 
 func TestFailedBuildKeepsTheOldSite(t *testing.T) {
-	dir := extract(t, "testdata/site.txtar")
+	dir := treetest.Extract(t, "testdata/site.txtar")
 	cfg, _, err := build(t, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := tree(t, cfg.Destination)
+	before := treetest.Tree(t, cfg.Destination)
 	// A site template that fails when executed.
 	tpl := filepath.Join(dir, "templates", "session.html")
 	_ = os.MkdirAll(filepath.Dir(tpl), 0o755)
@@ -314,7 +269,7 @@ func TestFailedBuildKeepsTheOldSite(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "NoSuchField") {
 		t.Fatalf("err = %v, want the template error", err)
 	}
-	after := tree(t, cfg.Destination)
+	after := treetest.Tree(t, cfg.Destination)
 	if len(after) != len(before) {
 		t.Errorf("the old site changed: %d files, then %d", len(before), len(after))
 	}
@@ -322,7 +277,7 @@ func TestFailedBuildKeepsTheOldSite(t *testing.T) {
 }
 
 func TestSiteTemplatesOverrideTheTheme(t *testing.T) {
-	dir := extract(t, "testdata/site.txtar")
+	dir := treetest.Extract(t, "testdata/site.txtar")
 	p := filepath.Join(dir, "templates", "partials", "header.html")
 	_ = os.MkdirAll(filepath.Dir(p), 0o755)
 	_ = os.WriteFile(p, []byte(`<header>custom header for {{.Site.Config.Title}}</header>`), 0o644)
@@ -336,7 +291,7 @@ func TestSiteTemplatesOverrideTheTheme(t *testing.T) {
 }
 
 func TestRefusesForeignDestination(t *testing.T) {
-	dir := extract(t, "testdata/site.txtar")
+	dir := treetest.Extract(t, "testdata/site.txtar")
 	dest := filepath.Join(dir, "mine")
 	_ = os.MkdirAll(dest, 0o755)
 	_ = os.WriteFile(filepath.Join(dest, "thesis.tex"), []byte("precious"), 0o644)
@@ -363,7 +318,7 @@ func TestRefusesForeignDestination(t *testing.T) {
 }
 
 func TestGoldenSessionPage(t *testing.T) {
-	dir := extract(t, "testdata/site.txtar")
+	dir := treetest.Extract(t, "testdata/site.txtar")
 	cfg, _, err := build(t, dir, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -408,7 +363,7 @@ func themeCSS(t *testing.T, dest string) string {
 }
 
 func TestThemeVariablesNeedDartSass(t *testing.T) {
-	dir := extract(t, "testdata/site.txtar")
+	dir := treetest.Extract(t, "testdata/site.txtar")
 	params := map[string]any{"params": map[string]any{"accent": "#ff6600", "maxWidth": "60rem"}}
 
 	// Without Dart Sass: the precompiled CSS, and one notice that says what to install.
@@ -438,11 +393,11 @@ func TestThemeVariablesNeedDartSass(t *testing.T) {
 		}
 		own["assets/scss/"+filepath.Base(f)] = data
 	}
-	writeTree(t, dir, own)
+	treetest.WriteTree(t, dir, own)
 	if _, rep, _ := build(t, dir, nil); len(files) == 0 || len(rep.Notices) != 0 {
 		t.Errorf("notices with a copy of the theme's %d SCSS files: %q", len(files), rep.Notices)
 	}
-	writeTree(t, dir, map[string][]byte{"assets/scss/_variables.scss": append(own["assets/scss/_variables.scss"], "\n$extra: 1px;\n"...)})
+	treetest.WriteTree(t, dir, map[string][]byte{"assets/scss/_variables.scss": append(own["assets/scss/_variables.scss"], "\n$extra: 1px;\n"...)})
 	if _, rep, _ := build(t, dir, nil); len(rep.Notices) != 1 || !strings.Contains(rep.Notices[0], "its own assets/scss") {
 		t.Errorf("notices with an edited SCSS file: %q", rep.Notices)
 	}
@@ -628,7 +583,7 @@ func TestCompiledCSSIsCached(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("TRANSCRIPTSITE_SASS", wrapper)
-	dir := extract(t, "testdata/site.txtar")
+	dir := treetest.Extract(t, "testdata/site.txtar")
 	runs := func() int {
 		data, _ := os.ReadFile(log)
 		return strings.Count(string(data), "run\n")
@@ -674,7 +629,7 @@ func TestPagesLinkTheAssetsThere(t *testing.T) {
 		skip(t, "no Dart Sass: "+err.Error())
 	}
 	none := filepath.Join(t.TempDir(), "no-sass") // a Dart Sass that is not there: the precompiled CSS
-	dir, cache := extract(t, "testdata/site.txtar"), filepath.Join(t.TempDir(), "cache")
+	dir, cache := treetest.Extract(t, "testdata/site.txtar"), filepath.Join(t.TempDir(), "cache")
 	names := map[string]bool{}
 	for _, sass := range []string{none, bin, none} {
 		t.Setenv("TRANSCRIPTSITE_SASS", sass)

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 )
 
 // A damaged cache never reaches the site: the site's files are not the
@@ -19,7 +21,7 @@ import (
 // site before: cut short, written over with random bytes of the same
 // size, one bit flipped (in the files and in the table), made unreadable.
 func TestDamagedCacheIsNotPublished(t *testing.T) {
-	dir := extract(t, "testdata/site.txtar")
+	dir := treetest.Extract(t, "testdata/site.txtar")
 	cache := filepath.Join(t.TempDir(), "cache")
 	build := func(dest string) *Report {
 		t.Helper()
@@ -39,7 +41,7 @@ func TestDamagedCacheIsNotPublished(t *testing.T) {
 	}
 	live := filepath.Join(t.TempDir(), "public")
 	build(live)
-	want := tree(t, live)
+	want := treetest.Tree(t, live)
 	if n := linkedFromCache(t, live, cache); n != 0 {
 		t.Fatalf("%d files of the site are files of the cache", n)
 	}
@@ -64,12 +66,12 @@ func TestDamagedCacheIsNotPublished(t *testing.T) {
 			fi, _ := os.Stat(p)
 			junk := make([]byte, fi.Size())
 			rand.Read(junk)
-			overwrite(t, p, junk)
+			treetest.Overwrite(t, p, junk)
 		},
 		"one bit": func(t *testing.T, p string) {
 			data, _ := os.ReadFile(p)
 			data[len(data)/2] ^= 1
-			overwrite(t, p, data)
+			treetest.Overwrite(t, p, data)
 		},
 		"unreadable": func(t *testing.T, p string) {
 			if err := os.Chmod(p, 0); err != nil {
@@ -87,7 +89,7 @@ func TestDamagedCacheIsNotPublished(t *testing.T) {
 				fn(t, p)
 			}
 			// The live site is untouched, its modes too.
-			sameTree(t, want, tree(t, live))
+			treetest.SameTree(t, want, treetest.Tree(t, live))
 			filepath.WalkDir(live, func(p string, d fs.DirEntry, err error) error {
 				if fi, err := d.Info(); err == nil && !d.IsDir() && fi.Mode().Perm() != 0o644 {
 					t.Errorf("%s: mode %v", p, fi.Mode())
@@ -103,9 +105,9 @@ func TestDamagedCacheIsNotPublished(t *testing.T) {
 			if !readable && (len(rep.Notices) != 1 || !strings.Contains(rep.Notices[0], "damaged entries were dropped and made again")) {
 				t.Errorf("notices: %q", rep.Notices)
 			}
-			sameTree(t, want, tree(t, fresh))
+			treetest.SameTree(t, want, treetest.Tree(t, fresh))
 			build(live)
-			sameTree(t, want, tree(t, live))
+			treetest.SameTree(t, want, treetest.Tree(t, live))
 		})
 	}
 	t.Run("table", func(t *testing.T) {
@@ -116,22 +118,8 @@ func TestDamagedCacheIsNotPublished(t *testing.T) {
 		if len(rep.Notices) != 1 || !strings.Contains(rep.Notices[0], "damaged entries were dropped and made again (table") {
 			t.Errorf("notices: %q", rep.Notices)
 		}
-		sameTree(t, want, tree(t, fresh))
+		treetest.SameTree(t, want, treetest.Tree(t, fresh))
 	})
-}
-
-// overwrite writes data over the file p in place, as a disk or a stray
-// program would: the same file, not a new one renamed over it.
-func overwrite(t *testing.T, p string, data []byte) {
-	t.Helper()
-	f, err := os.OpenFile(p, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.Write(data); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // A cache that cannot be written (a full disk) costs only speed: the
@@ -139,11 +127,11 @@ func overwrite(t *testing.T, p string, data []byte) {
 // image became an empty file, its session's exports went missing and
 // its page a stand-in, with "(0 warnings)".
 func TestUnwritableCache(t *testing.T) {
-	dir := extract(t, "testdata/site.txtar")
+	dir := treetest.Extract(t, "testdata/site.txtar")
 	img := append([]byte("\x89PNG\r\n\x1a\n"), bytes.Repeat([]byte("pixels"), 20000)...) // in the blob store
 	session := `{"parentUuid":null,"sessionId":"i1","type":"user","message":{"role":"user","content":[{"type":"text","text":"look"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"` +
 		base64.StdEncoding.EncodeToString(img) + `"}}]},"uuid":"u1","timestamp":"2026-01-01T00:00:00Z"}` + "\n"
-	writeTree(t, dir, map[string][]byte{"content/img/i.jsonl": []byte(session)})
+	treetest.WriteTree(t, dir, map[string][]byte{"content/img/i.jsonl": []byte(session)})
 	build := func(cache string) (*Report, map[string][]byte) {
 		t.Helper()
 		dest := filepath.Join(t.TempDir(), "public")
@@ -151,7 +139,7 @@ func TestUnwritableCache(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return rep, tree(t, dest)
+		return rep, treetest.Tree(t, dest)
 	}
 	good, want := build(t.TempDir())
 
@@ -166,15 +154,15 @@ func TestUnwritableCache(t *testing.T) {
 		if len(rep.Warnings) != len(good.Warnings) || len(rep.Notices) != 0 {
 			t.Errorf("%s: warnings %v, notices %q", run, rep.Warnings, rep.Notices)
 		}
-		sameTree(t, want, got)
+		treetest.SameTree(t, want, got)
 	}
 }
 
 // A session whose page cannot be made is a warning, which --strict
 // counts: a stand-in page says why, and the other sessions build.
 func TestFailedPageIsAWarning(t *testing.T) {
-	dir := extract(t, "testdata/site.txtar")
-	writeTree(t, dir, map[string][]byte{
+	dir := treetest.Extract(t, "testdata/site.txtar")
+	treetest.WriteTree(t, dir, map[string][]byte{
 		"templates/partials/msg-time.html": []byte(`{{ if eq .Page.Session.ID "22222222-bbbb-4000-8000-000000000002" }}{{ index .Page.Session.Turns 999 }}{{ end }}`),
 	})
 	cfg, rep, err := build(t, dir, nil)

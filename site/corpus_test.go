@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 )
 
 // corpusSite returns the shared corpus beside the repository, and a site
@@ -81,7 +82,7 @@ func TestReleasedSessionsBuildTheSameSite(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return tree(t, cfg.Destination), rep
+		return treetest.Tree(t, cfg.Destination), rep
 	}
 	held, _ := run("")
 	builds := map[string]map[string][]byte{}

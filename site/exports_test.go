@@ -8,11 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 	"github.com/transcriptsite/transcriptsite/site/export"
 )
 
 func TestSessionExports(t *testing.T) {
-	dir := extract(t, "testdata/site.txtar")
+	dir := treetest.Extract(t, "testdata/site.txtar")
 	cfg, _, err := build(t, dir, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +71,7 @@ func TestSessionExports(t *testing.T) {
 }
 
 func TestOutputsTurnExportsOff(t *testing.T) {
-	dir := extract(t, "testdata/site.txtar")
+	dir := treetest.Extract(t, "testdata/site.txtar")
 	cfg, _, err := build(t, dir, map[string]any{"outputs": map[string]any{"markdown": false}})
 	if err != nil {
 		t.Fatal(err)
@@ -87,8 +88,8 @@ func TestOutputsTurnExportsOff(t *testing.T) {
 	}
 	// By default a site writes the Markdown, not the JSON, which is for
 	// programs (transcriptsite export gives it for any file).
-	dir = extract(t, "testdata/site.txtar")
-	writeTree(t, dir, map[string][]byte{"config.yaml": []byte("title: Defaults\n")})
+	dir = treetest.Extract(t, "testdata/site.txtar")
+	treetest.WriteTree(t, dir, map[string][]byte{"config.yaml": []byte("title: Defaults\n")})
 	cfg, _, err = build(t, dir, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -100,13 +101,13 @@ func TestOutputsTurnExportsOff(t *testing.T) {
 	if page := readFile(t, cfg.Destination, e.URL+"index.html"); !strings.Contains(page, "session.md") || strings.Contains(page, "session.json") {
 		t.Error("the page's export links are not the default's")
 	}
-	if _, _, err := LoadConfig(Options{Source: writeConfig(t, "config.yaml", "outputs: false\n")}); err == nil || !strings.Contains(err.Error(), "outputs: want a map") {
+	if _, _, err := LoadConfig(Options{Source: treetest.WriteConfig(t, "config.yaml", "outputs: false\n")}); err == nil || !strings.Contains(err.Error(), "outputs: want a map") {
 		t.Errorf("outputs: false: err = %v", err)
 	}
 }
 
 func TestExportChoosesASession(t *testing.T) {
-	dir := extract(t, "testdata/site.txtar")
+	dir := treetest.Extract(t, "testdata/site.txtar")
 	cfg, _, err := LoadConfig(Options{Source: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -134,12 +135,12 @@ func TestExportChoosesASession(t *testing.T) {
 // memory: the exports are those built on disk, made the first time and
 // from the cache the second.
 func TestExportsInMemory(t *testing.T) {
-	dir := extract(t, "testdata/site.txtar")
+	dir := treetest.Extract(t, "testdata/site.txtar")
 	cfg, _, err := build(t, dir, map[string]any{"cacheDir": filepath.Join(t.TempDir(), "cache")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	disk := tree(t, cfg.Destination)
+	disk := treetest.Tree(t, cfg.Destination)
 	b, err := NewBuilder(cfg, BuildOptions{Memory: true, IgnoreCache: true})
 	if err != nil {
 		t.Fatal(err)

@@ -11,10 +11,11 @@ import (
 	"testing"
 
 	"github.com/transcriptsite/transcriptsite/internal/synth"
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 )
 
 func TestIncrementalBuild(t *testing.T) {
-	dir := extract(t, "testdata/site.txtar")
+	dir := treetest.Extract(t, "testdata/site.txtar")
 	cache := filepath.Join(t.TempDir(), "cache")
 	cfg, _, err := LoadConfig(Options{Source: dir, Overrides: map[string]any{"cacheDir": cache}})
 	if err != nil {
@@ -22,7 +23,7 @@ func TestIncrementalBuild(t *testing.T) {
 	}
 	b := newBuilder(t, cfg, BuildOptions{})
 	cold := mustBuild(t, b)
-	first := tree(t, cfg.Destination)
+	first := treetest.Tree(t, cfg.Destination)
 	if n := exportsIn(first); n != 2*cold.Sessions {
 		t.Errorf("cold build wrote %d exports for %d sessions", n, cold.Sessions)
 	}
@@ -35,7 +36,7 @@ func TestIncrementalBuild(t *testing.T) {
 	if warm.Rendered != 0 || warm.CacheMisses != 0 {
 		t.Errorf("warm build rendered %d pages with %d cache misses", warm.Rendered, warm.CacheMisses)
 	}
-	sameTree(t, first, tree(t, cfg.Destination)) // exports included
+	treetest.SameTree(t, first, treetest.Tree(t, cfg.Destination)) // exports included
 	index := 0
 	for name := range first {
 		if strings.HasPrefix(name, "search/") && name != "search/index.html" {
@@ -73,15 +74,15 @@ func TestIncrementalBuild(t *testing.T) {
 	if back := mustBuild(t, b); back.Rendered != 0 || back.CacheMisses > 1 { // the file's hash, as it was written anew
 		t.Errorf("the change undone: %d pages rendered, %d cache misses", back.Rendered, back.CacheMisses)
 	}
-	sameTree(t, first, tree(t, cfg.Destination))
+	treetest.SameTree(t, first, treetest.Tree(t, cfg.Destination))
 
 	// The cached site is the site built from nothing.
-	cached := tree(t, cfg.Destination)
+	cached := treetest.Tree(t, cfg.Destination)
 	rep := mustBuild(t, newBuilder(t, cfg, BuildOptions{IgnoreCache: true}))
 	if rep.Rendered != rep.Sessions {
 		t.Errorf("--ignoreCache rendered %d of %d pages", rep.Rendered, rep.Sessions)
 	}
-	sameTree(t, cached, tree(t, cfg.Destination))
+	treetest.SameTree(t, cached, treetest.Tree(t, cfg.Destination))
 
 	// A template change renders every page again.
 	tpl := filepath.Join(dir, "templates", "partials", "msg-time.html")
@@ -116,18 +117,6 @@ func mustBuild(t *testing.T, b *Builder) *Report {
 		t.Fatal(err)
 	}
 	return rep
-}
-
-func sameTree(t *testing.T, a, b map[string][]byte) {
-	t.Helper()
-	if len(a) != len(b) {
-		t.Errorf("%d files, then %d", len(a), len(b))
-	}
-	for name, data := range a {
-		if !bytes.Equal(data, b[name]) {
-			t.Errorf("%s differs", name)
-		}
-	}
 }
 
 // exportsIn counts the exports in a built site.
@@ -196,7 +185,7 @@ func TestRebuildsStayBounded(t *testing.T) {
 	lines := strings.SplitAfter(string(data), "\n")
 	const rebuilds = 8
 	session := filepath.Join(dir, "content", "s.jsonl")
-	writeTree(t, dir, map[string][]byte{
+	treetest.WriteTree(t, dir, map[string][]byte{
 		"config.yaml":     []byte("title: Growing\n"),
 		"content/s.jsonl": []byte(strings.Join(lines[:len(lines)-rebuilds-1], "")),
 	})
@@ -256,7 +245,7 @@ func TestRebuildsStayBounded(t *testing.T) {
 // A session prepared for the search index in parts, and read back from
 // the cache in parts, gives the index it gives prepared whole.
 func TestSearchInParts(t *testing.T) {
-	dir := extract(t, "testdata/site.txtar")
+	dir := treetest.Extract(t, "testdata/site.txtar")
 	dest := func(name string) string { return filepath.Join(t.TempDir(), name) }
 	whole := dest("whole")
 	if _, _, err := build(t, dir, map[string]any{"destination": whole, "cacheDir": dest("c1")}); err != nil {
@@ -282,7 +271,7 @@ func TestSearchInParts(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Log(run)
-		sameTree(t, tree(t, whole), tree(t, parts))
+		treetest.SameTree(t, treetest.Tree(t, whole), treetest.Tree(t, parts))
 	}
 }
 
@@ -290,7 +279,7 @@ func TestSearchInParts(t *testing.T) {
 // config are those they were made from: a session renamed, a session
 // removed and a new description all show on the pages that list them.
 func TestListPagesFollowTheSessions(t *testing.T) {
-	dir := extract(t, "testdata/site.txtar")
+	dir := treetest.Extract(t, "testdata/site.txtar")
 	cache := filepath.Join(t.TempDir(), "cache")
 	build := func(overrides map[string]any) string {
 		t.Helper()

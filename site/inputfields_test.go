@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 )
 
 // argRow is a row of a call's list of the input's other fields, on its
@@ -22,7 +24,7 @@ var (
 // under it, each once; a view that shows the input whole (an MCP tool's)
 // lists nothing again.
 func TestInputFieldsReachThePage(t *testing.T) {
-	cfg, _, err := build(t, extract(t, "testdata/args.txtar"), nil)
+	cfg, _, err := build(t, treetest.Extract(t, "testdata/args.txtar"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package site
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/transcriptsite/transcriptsite/transcript"
@@ -31,16 +30,4 @@ func testSite(cfg *Config, ss ...*transcript.Session) (*Site, func(*Session) *tr
 		bodies[hs[i]] = s
 	}
 	return newSite(cfg, selected(cfg, hs)), func(s *Session) *transcript.Session { return bodies[s.header] }
-}
-
-// writeConfig writes a site dir with the config file name holding body,
-// and an empty content folder.
-func writeConfig(t *testing.T, name, body string) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_ = os.Mkdir(filepath.Join(dir, "content"), 0o755)
-	return dir
 }

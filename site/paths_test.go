@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 )
 
 // ccFile is a Claude Code session file: one prompt, a title when title is
@@ -174,7 +176,7 @@ func TestHostilePaths(t *testing.T) {
 			for _, f := range c.files {
 				files[filepath.Join("content", filepath.FromSlash(f.name))] = []byte(f.data)
 			}
-			writeTree(t, src, files)
+			treetest.WriteTree(t, src, files)
 			parent := t.TempDir()
 			dest := filepath.Join(parent, "public")
 			_, rep, err := build(t, src, map[string]any{"destination": dest})

@@ -16,6 +16,7 @@ import (
 	ahocorasick "github.com/BobuSumisu/aho-corasick"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 	"github.com/transcriptsite/transcriptsite/redact/redacttest"
 )
 
@@ -53,7 +54,7 @@ func plant(t *testing.T, content string, add func(format string, n int, line boo
 			t.Fatal(err)
 		}
 	}
-	writeTree(t, "/", files)
+	treetest.WriteTree(t, "/", files)
 	return n
 }
 
@@ -284,7 +285,7 @@ func buildPlanted(t *testing.T, dir, dest string, overrides map[string]any) ([]S
 	}
 	files := map[string]string{}
 	var all strings.Builder
-	for name, data := range tree(t, cfg.Destination) {
+	for name, data := range treetest.Tree(t, cfg.Destination) {
 		files[name] = strings.ToLower(name + "\n" + string(data))
 		all.WriteString(files[name] + "\n")
 	}
@@ -471,7 +472,7 @@ func checkPlantedReads(t *testing.T, dir string, redacted bool, secrets []redact
 		t.Fatal(err)
 	}
 	var all strings.Builder
-	for name, data := range tree(t, cfg.Destination) {
+	for name, data := range treetest.Tree(t, cfg.Destination) {
 		all.WriteString(strings.ToLower(name + "\n" + string(data) + "\n"))
 	}
 	found := holds(all.String(), needles)
@@ -552,7 +553,7 @@ func TestPlantedReadsLeakNowhere(t *testing.T) {
 		obj{"id": "g2", "timestamp": "2026-05-03T10:00:05.000Z", "type": "gemini", "content": "Let me look.", "model": "gemini-2.5-pro", "toolCalls": gemini})
 
 	dir := t.TempDir()
-	writeTree(t, dir, map[string][]byte{
+	treetest.WriteTree(t, dir, map[string][]byte{
 		"config.yaml": []byte("title: Reads\n"),
 		"content/claude/-home-dev-shop/11111111-0000-4000-8000-000000000001.jsonl":                        bytes.Join(cc, nil),
 		"content/codex/2026/05/02/rollout-2026-05-02T10-00-00-019a0000-0000-7000-8000-000000000002.jsonl": bytes.Join(cx, nil),

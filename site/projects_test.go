@@ -3,6 +3,8 @@ package site
 import (
 	"slices"
 	"testing"
+
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 )
 
 // TestGeminiProjectsNamedByFolder: a Gemini CLI session that knows its
@@ -11,7 +13,7 @@ import (
 // found it, or any session that ran in the folder; the config's project
 // filters use that name. With no such session, the short hash stays.
 func TestGeminiProjectsNamedByFolder(t *testing.T) {
-	dir := extract(t, "testdata/geminiprojects.txtar")
+	dir := treetest.Extract(t, "testdata/geminiprojects.txtar")
 	st := loadSite(t, dir)
 	got := map[string][]string{}
 	for _, p := range st.Projects {
@@ -28,7 +30,7 @@ func TestGeminiProjectsNamedByFolder(t *testing.T) {
 		t.Errorf("projects %q, want shop, blog and bb212dd2", got)
 	}
 
-	writeTree(t, dir, map[string][]byte{"config.yaml": []byte("title: Shop\npublish:\n  include:\n    projects: [shop]\n")})
+	treetest.WriteTree(t, dir, map[string][]byte{"config.yaml": []byte("title: Shop\npublish:\n  include:\n    projects: [shop]\n")})
 	var ids []string
 	for _, s := range loadSite(t, dir).Sessions {
 		ids = append(ids, s.ID[:min(4, len(s.ID))])

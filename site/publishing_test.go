@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 )
 
 func sources(t *testing.T, dest string) []string {
@@ -33,7 +35,7 @@ func TestSelection(t *testing.T) {
 		{"hide by id and glob", "hide:\n  - 11111111-aaaa-4000-8000-000000000001\n  - beta/copy/*\n", []string{"alpha/two.jsonl", "beta/dup-a.jsonl", "beta/evil.jsonl"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := extract(t, "testdata/site.txtar")
+			dir := treetest.Extract(t, "testdata/site.txtar")
 			f, _ := os.OpenFile(filepath.Join(dir, "config.yaml"), os.O_APPEND|os.O_WRONLY, 0)
 			_, _ = f.WriteString(c.config)
 			_ = f.Close()
@@ -45,7 +47,7 @@ func TestSelection(t *testing.T) {
 				t.Errorf("sessions %v, want %v", got, c.want)
 			}
 			// A session left out has no page, and no page, feed or index names it.
-			all := tree(t, cfg.Destination)
+			all := treetest.Tree(t, cfg.Destination)
 			for source, id := range map[string]string{"alpha/one.jsonl": "11111111", "alpha/two.jsonl": "22222222"} {
 				if slices.Contains(c.want, source) {
 					continue
@@ -91,7 +93,7 @@ func TestSelectionConfigErrors(t *testing.T) {
 		"hide: [a, '[x']\n":                          `hide: "[x" is neither a session id nor a glob`,
 		"cname: https://x.example/\n":                `cname: "https://x.example/" is not a domain name`,
 	} {
-		_, _, err := LoadConfig(Options{Source: writeConfig(t, "config.yaml", body)})
+		_, _, err := LoadConfig(Options{Source: treetest.WriteConfig(t, "config.yaml", body)})
 		if err == nil || !strings.Contains(err.Error(), "config.yaml: "+want) {
 			t.Errorf("%q: err = %v, want %q", body, err, want)
 		}
@@ -101,12 +103,12 @@ func TestSelectionConfigErrors(t *testing.T) {
 // TestPermalinksStay adds sessions to a built site, to a project it has and
 // to a new one, and checks that every page it had is still where it was.
 func TestPermalinksStay(t *testing.T) {
-	dir := extract(t, "testdata/site.txtar")
+	dir := treetest.Extract(t, "testdata/site.txtar")
 	cfg, _, err := build(t, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := tree(t, cfg.Destination)
+	before := treetest.Tree(t, cfg.Destination)
 	urls := readSessions(t, cfg.Destination)
 	_ = os.WriteFile(filepath.Join(dir, "content", "alpha", "three.jsonl"), []byte(secretSession("44444444-dddd-4000-8000-000000000004", "A newer alpha session")), 0o644)
 	_ = os.MkdirAll(filepath.Join(dir, "content", "gamma"), 0o755)
@@ -114,7 +116,7 @@ func TestPermalinksStay(t *testing.T) {
 	if _, _, err := build(t, dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	after := tree(t, cfg.Destination)
+	after := treetest.Tree(t, cfg.Destination)
 	for name := range before {
 		if strings.HasSuffix(name, ".html") && after[name] == nil {
 			t.Errorf("%s is gone", name)
@@ -135,7 +137,7 @@ func TestPermalinksStay(t *testing.T) {
 }
 
 func TestFeed(t *testing.T) {
-	dir := extract(t, "testdata/site.txtar")
+	dir := treetest.Extract(t, "testdata/site.txtar")
 	cfg, _, err := build(t, dir, map[string]any{"baseURL": "https://user.github.io/repo/"})
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +187,7 @@ func TestFeed(t *testing.T) {
 // link: internal ones must stay under /repo/, and every absolute URL of the
 // site (canonical, og:url, feed, sitemap) must lead to one of its files.
 func TestProjectSiteURLs(t *testing.T) {
-	dir := extract(t, "testdata/site.txtar")
+	dir := treetest.Extract(t, "testdata/site.txtar")
 	cfg, _, err := build(t, dir, map[string]any{"baseURL": "https://user.github.io/repo/"})
 	if err != nil {
 		t.Fatal(err)
@@ -193,7 +195,7 @@ func TestProjectSiteURLs(t *testing.T) {
 	checkLinks(t, cfg.Destination, "/repo/")
 	abs := regexp.MustCompile(`https?://user\.github\.io[^"<\s]*`)
 	n := 0
-	for name, data := range tree(t, cfg.Destination) {
+	for name, data := range treetest.Tree(t, cfg.Destination) {
 		for _, u := range abs.FindAllString(string(data), -1) {
 			n++
 			rel, ok := strings.CutPrefix(u, "https://user.github.io/repo/")

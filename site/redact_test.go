@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 	"github.com/transcriptsite/transcriptsite/redact/redacttest"
 )
 
@@ -62,7 +63,7 @@ redact:
 	// What to look for: each secret, and each long run of letters and
 	// digits in it, in any case, as the search index keeps words.
 	needles := redacttest.Needles(secrets...)
-	files := tree(t, cfg.Destination)
+	files := treetest.Tree(t, cfg.Destination)
 	if n := exportsIn(files); n != 2*len(samples) {
 		t.Errorf("%d exports for %d sessions: the exports are not checked", n, len(samples))
 	}
@@ -98,7 +99,7 @@ func TestRedactionOff(t *testing.T) {
 		t.Fatal(err)
 	}
 	list := readSessions(t, cfg.Destination)
-	if len(rep.Redacted) != 0 || len(list) != 1 || len(list[0].Redacted) != 0 || !strings.Contains(string(tree(t, cfg.Destination)["sessions.json"]), samples[0].Secret) {
+	if len(rep.Redacted) != 0 || len(list) != 1 || len(list[0].Redacted) != 0 || !strings.Contains(string(treetest.Tree(t, cfg.Destination)["sessions.json"]), samples[0].Secret) {
 		t.Errorf("with redaction off: report %v, sessions %+v", rep.Redacted, list)
 	}
 }
@@ -110,12 +111,12 @@ func TestRedactConfig(t *testing.T) {
 		"redact:\n  enabled: maybe\n":                             "redact.enabled: want true or false",
 		"redact:\n  literals: {a: b}\n":                           "redact.literals: want a list of strings",
 	} {
-		_, _, err := LoadConfig(Options{Source: writeConfig(t, "config.yaml", body)})
+		_, _, err := LoadConfig(Options{Source: treetest.WriteConfig(t, "config.yaml", body)})
 		if err == nil || !strings.Contains(err.Error(), "config.yaml: "+want) {
 			t.Errorf("%q: err = %v, want %q", body, err, want)
 		}
 	}
-	cfg, _, err := LoadConfig(Options{Source: writeConfig(t, "config.yaml", "redact:\n  literals: 'one: two'\n")})
+	cfg, _, err := LoadConfig(Options{Source: treetest.WriteConfig(t, "config.yaml", "redact:\n  literals: 'one: two'\n")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/transcriptsite/transcriptsite/config"
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 )
 
 // TestScaffoldConfig checks the config.yaml that `transcriptsite new site`
@@ -18,7 +19,7 @@ func TestScaffoldConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := writeConfig(t, "config.yaml", string(src))
+	dir := treetest.WriteConfig(t, "config.yaml", string(src))
 	cfg, warns, err := LoadConfig(Options{Source: dir})
 	if err != nil || len(warns) > 0 {
 		t.Fatalf("%v %v", err, warns)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 )
 
 // manySessions is a site of n sessions that all match "zebra", each long
@@ -41,7 +42,7 @@ func manySessions(t *testing.T, n int) string {
 		files[fmt.Sprintf("content/zoo/s%02d.jsonl", i)] = []byte(b.String())
 	}
 	dir := t.TempDir()
-	writeTree(t, dir, files)
+	treetest.WriteTree(t, dir, files)
 	return dir
 }
 
@@ -134,7 +135,7 @@ func TestSearchLoadsResultsNearTheViewInBrowser(t *testing.T) {
 // types at once, and the address the page loaded with holds no query.
 func TestSearchTypedBeforeTheIndexLoadsInBrowser(t *testing.T) {
 	ctx, _ := browser(t)
-	cfg, _, err := build(t, extract(t, "testdata/viewer.txtar"), nil)
+	cfg, _, err := build(t, treetest.Extract(t, "testdata/viewer.txtar"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

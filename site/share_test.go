@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 )
 
 // sharedSession writes a Claude Code session of n messages, the first with
@@ -62,7 +63,7 @@ func sharedSession(t *testing.T, dir string, n int) string {
 func shareConfig(t *testing.T, config string) (*Config, string) {
 	t.Helper()
 	dir := t.TempDir()
-	writeTree(t, dir, map[string][]byte{"config.yaml": []byte(config), "content/.keep": nil})
+	treetest.WriteTree(t, dir, map[string][]byte{"config.yaml": []byte(config), "content/.keep": nil})
 	cfg, _, err := LoadConfig(Options{Source: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +86,7 @@ func TestShareWritesPageAndMarkdown(t *testing.T) {
 		sh.Page != sh.Path+"index.html" || sh.Markdown != sh.Path+"session.md" || !strings.HasPrefix(sh.Path, "sessions/") {
 		t.Errorf("shared %+v", sh)
 	}
-	files := tree(t, out)
+	files := treetest.Tree(t, out)
 	if len(files) != 2 {
 		t.Errorf("wrote %d files, want the page and the Markdown", len(files))
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 )
 
 // spreadSessions writes a site of n Claude Code sessions in four projects,
@@ -30,7 +31,7 @@ func spreadSessions(t *testing.T, n, every int) string {
 {"parentUuid":"u1","sessionId":%[1]q,"type":"assistant","message":{"id":"m1","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"Done."}],"usage":{"input_tokens":%[6]d,"output_tokens":1000}},"uuid":"a1","timestamp":%[5]q}
 `, id, i%4, i, ts(0), ts(12), 10000*(1+i%7))
 	}
-	writeTree(t, dir, files)
+	treetest.WriteTree(t, dir, files)
 	cfg, _, err := build(t, dir, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -40,7 +41,7 @@ func loadSiteBodies(t testing.TB, dir string) (*Site, func(*Session) *transcript
 // TestStatsHandCounts checks the figures of testdata/stats.txtar, whose
 // header tabulates its sessions, against counts made by hand from it.
 func TestStatsHandCounts(t *testing.T) {
-	st := loadSite(t, extract(t, "testdata/stats.txtar"))
+	st := loadSite(t, treetest.Extract(t, "testdata/stats.txtar"))
 	all := st.Stats
 
 	// w1, w2, w3 and a1 have four messages each (prompt, calls, results,
@@ -150,7 +151,7 @@ func ids(ss []*Session) []string {
 // TestStatsPages checks that the stats page and each project page show
 // their own figures, each chart with a title and a table.
 func TestStatsPages(t *testing.T) {
-	cfg, _, err := build(t, extract(t, "testdata/stats.txtar"), nil)
+	cfg, _, err := build(t, treetest.Extract(t, "testdata/stats.txtar"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +210,7 @@ func TestStatsPages(t *testing.T) {
 // message.
 func TestListsShowTimeSpent(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string][]byte{
+	treetest.WriteTree(t, dir, map[string][]byte{
 		"config.yaml": []byte("title: Lists\n"),
 		"content/p/s.jsonl": []byte(`{"parentUuid":null,"sessionId":"s1","type":"user","message":{"role":"user","content":"Start"},"uuid":"u1","timestamp":"2024-01-01T10:00:00Z","cwd":"/p"}
 {"parentUuid":"u1","sessionId":"s1","type":"assistant","message":{"id":"m1","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"Started."}]},"uuid":"a1","timestamp":"2024-01-01T10:05:00Z"}

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 	"github.com/transcriptsite/transcriptsite/site/sink"
 )
 
@@ -16,7 +17,7 @@ import (
 // of their own, and what to read to see that the destination is there.
 func swapSite(t *testing.T) (src, parent, dest, cache string) {
 	t.Helper()
-	src = extract(t, "testdata/site.txtar")
+	src = treetest.Extract(t, "testdata/site.txtar")
 	parent = t.TempDir()
 	return src, parent, filepath.Join(parent, "public"), filepath.Join(t.TempDir(), "cache")
 }
@@ -25,22 +26,6 @@ func buildInto(t *testing.T, src, dest, cache string) error {
 	t.Helper()
 	_, _, err := build(t, src, map[string]any{"destination": dest, "cacheDir": cache})
 	return err
-}
-
-// beside lists what is in parent besides the site.
-func beside(t *testing.T, parent string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(parent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range entries {
-		if e.Name() != "public" {
-			names = append(names, e.Name())
-		}
-	}
-	return names
 }
 
 // The swap is one exchange: at no moment of a rebuild is the destination
@@ -71,7 +56,7 @@ func TestSwapLeavesNoGap(t *testing.T) {
 	if gaps.Load() > 0 {
 		t.Errorf("the destination was missing %d times of %d looks", gaps.Load(), looks.Load())
 	}
-	if b := beside(t, parent); len(b) > 0 {
+	if b := treetest.Beside(t, parent); len(b) > 0 {
 		t.Errorf("left beside the site: %v", b)
 	}
 }
@@ -102,7 +87,7 @@ func TestBuildsTakeTurns(t *testing.T) {
 	if n := len(readSessions(t, dest)); n != 5 {
 		t.Errorf("%d sessions in the site", n)
 	}
-	if b := beside(t, parent); len(b) > 0 {
+	if b := treetest.Beside(t, parent); len(b) > 0 {
 		t.Errorf("left beside the site: %v", b)
 	}
 }
@@ -116,9 +101,9 @@ func TestLeftoversAreMended(t *testing.T) {
 	if err := buildInto(t, src, dest, cache); err != nil {
 		t.Fatal(err)
 	}
-	site := tree(t, dest)
+	site := treetest.Tree(t, dest)
 	put := func(dir string, files map[string][]byte) {
-		writeTree(t, filepath.Join(parent, dir), files)
+		treetest.WriteTree(t, filepath.Join(parent, dir), files)
 	}
 	put(".public.tmp-111", map[string][]byte{".transcriptsite-building": nil, "index.html": []byte("half")})
 	put(".public.tmp-222", site)                                            // swapped out, not yet removed
@@ -135,7 +120,7 @@ func TestLeftoversAreMended(t *testing.T) {
 	if err := buildInto(t, src, dest, cache); err != nil {
 		t.Fatal(err)
 	}
-	if b := beside(t, parent); !slices.Equal(b, []string{".public.tmp-file", ".public.tmp-mine"}) {
+	if b := treetest.Beside(t, parent); !slices.Equal(b, []string{".public.tmp-file", ".public.tmp-mine"}) {
 		t.Errorf("beside the site: %v", b)
 	}
 
@@ -147,13 +132,13 @@ func TestLeftoversAreMended(t *testing.T) {
 	if err := buildInto(t, src, dest, cache); err != nil {
 		t.Fatal(err)
 	}
-	sameTree(t, site, tree(t, dest))
+	treetest.SameTree(t, site, treetest.Tree(t, dest))
 	// Killed after them: the previous site aside, the new one in place.
 	put(".public.old", site)
 	if err := buildInto(t, src, dest, cache); err != nil {
 		t.Fatal(err)
 	}
-	if b := beside(t, parent); !slices.Equal(b, []string{".public.tmp-file", ".public.tmp-mine"}) {
+	if b := treetest.Beside(t, parent); !slices.Equal(b, []string{".public.tmp-file", ".public.tmp-mine"}) {
 		t.Errorf("beside the site: %v", b)
 	}
 }

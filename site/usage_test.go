@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 )
 
 // rowsOf writes each row of a usage table as its cells joined by "|",
@@ -23,7 +25,7 @@ func rowsOf(t *UsageTable) []string {
 // TestUsageTables checks the usage reports of testdata/usage.txtar
 // against the figures its header computes by hand.
 func TestUsageTables(t *testing.T) {
-	st := loadSite(t, extract(t, "testdata/usage.txtar")).Stats
+	st := loadSite(t, treetest.Extract(t, "testdata/usage.txtar")).Stats
 	table := func(by string) *UsageTable {
 		t.Helper()
 		u, err := st.UsageBy(by)
@@ -91,7 +93,7 @@ func TestUsageTables(t *testing.T) {
 // TestUsageTablesText: the tables as the terminal shows them, numbers
 // aligned right under their heads.
 func TestUsageTablesText(t *testing.T) {
-	st := loadSite(t, extract(t, "testdata/usage.txtar")).Stats
+	st := loadSite(t, treetest.Extract(t, "testdata/usage.txtar")).Stats
 	u, _ := st.UsageBy("month")
 	lines := strings.Split(u.String(), "\n")
 	if lines[0] != "Usage by month" || !strings.HasPrefix(lines[2], "Month    Models") || !strings.HasPrefix(lines[3], "───────  ─") {

@@ -3,6 +3,8 @@ package site
 import (
 	"strings"
 	"testing"
+
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 )
 
 // A program that builds a site without choosing its outputs (importing
@@ -10,7 +12,7 @@ import (
 func TestBuildWithoutOutputsFails(t *testing.T) {
 	defer func(table []func() Output) { outputs = table }(outputs)
 	Use()
-	_, _, err := build(t, extract(t, "testdata/site.txtar"), nil)
+	_, _, err := build(t, treetest.Extract(t, "testdata/site.txtar"), nil)
 	if err == nil || !strings.Contains(err.Error(), "imports site/outputs") {
 		t.Errorf("a build without outputs: %v", err)
 	}

@@ -20,13 +20,14 @@ import (
 
 	transcriptsite "github.com/transcriptsite/transcriptsite"
 	"github.com/transcriptsite/transcriptsite/ingest"
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 )
 
 // A user's own sessions, read with no config file, are not titled or
 // described as the embedded demo; the demo content still is.
 func TestOwnArchiveIsNotTheDemo(t *testing.T) {
 	dir := t.TempDir() // no config file
-	content := filepath.Join(extract(t, "testdata/viewer.txtar"), "content")
+	content := filepath.Join(treetest.Extract(t, "testdata/viewer.txtar"), "content")
 	cfg, _, err := LoadConfig(Options{Source: dir, Overrides: map[string]any{"contentDir": content, "destination": filepath.Join(dir, "public")}})
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +55,7 @@ func TestOwnArchiveIsNotTheDemo(t *testing.T) {
 // viewerSite builds testdata/viewer.txtar and serves it.
 func viewerSite(t *testing.T) (string, []SessionEntry) {
 	t.Helper()
-	cfg, _, err := build(t, extract(t, "testdata/viewer.txtar"), nil)
+	cfg, _, err := build(t, treetest.Extract(t, "testdata/viewer.txtar"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,7 +330,7 @@ func TestVolumePagesInBrowser(t *testing.T) {
 	ctx, _ := browser(t)
 	defer func(n int64) { ingest.PieceBytes = n }(ingest.PieceBytes)
 	ingest.PieceBytes = 2 << 10
-	cfg, _, err := build(t, extract(t, "testdata/viewer.txtar"), nil)
+	cfg, _, err := build(t, treetest.Extract(t, "testdata/viewer.txtar"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +366,7 @@ func TestVolumePagesInBrowser(t *testing.T) {
 // A session with no time has no "started" in sessions.json, rather than
 // year 1.
 func TestSessionsJSONOmitsUnknownTimes(t *testing.T) {
-	cfg, _, err := build(t, extract(t, "testdata/stats.txtar"), nil)
+	cfg, _, err := build(t, treetest.Extract(t, "testdata/stats.txtar"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -468,7 +469,7 @@ func TestSearchResultsInBrowser(t *testing.T) {
 // shows its image, and looks as the session's page on the site does.
 func TestHTMLExportInBrowser(t *testing.T) {
 	ctx, consoleErrors := browser(t)
-	dir := extract(t, "testdata/viewer.txtar")
+	dir := treetest.Extract(t, "testdata/viewer.txtar")
 	site, list := viewerSite(t)
 	cfg, _, err := LoadConfig(Options{Source: dir})
 	if err != nil {
@@ -594,7 +595,7 @@ func TestSessionViewInBrowser(t *testing.T) {
 // ordered by cost; token counts that name no model are priced as the
 // model at work then.
 func TestStatsOfTimeAndCost(t *testing.T) {
-	cfg, _, err := build(t, extract(t, "testdata/viewer.txtar"), nil)
+	cfg, _, err := build(t, treetest.Extract(t, "testdata/viewer.txtar"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

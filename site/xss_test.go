@@ -22,6 +22,7 @@ import (
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 	"golang.org/x/net/html"
 )
 
@@ -265,7 +266,7 @@ func writeXSSSite(t *testing.T) (string, map[string]bool) {
 		files[filepath.Join("content", "codex", fmt.Sprintf("rollout-%02d-", k)+name("cxsrc")+".jsonl")] = codexXSS(f)
 		files[filepath.Join("content", "gemini", name("gmdir"), "chats", fmt.Sprintf("session-%02d.jsonl", k))] = geminiXSS(f)
 	}
-	writeTree(t, dir, files)
+	treetest.WriteTree(t, dir, files)
 	return dir, used
 }
 
@@ -824,8 +825,8 @@ func TestSitePagesKeepThePolicy(t *testing.T) {
 		overrides map[string]any
 	}{
 		{"demo", "..", nil},
-		{"test site", extract(t, "testdata/site.txtar"), nil},
-		{"test site under a base URL", extract(t, "testdata/site.txtar"), map[string]any{"baseURL": "https://user.github.io/repo/"}},
+		{"test site", treetest.Extract(t, "testdata/site.txtar"), nil},
+		{"test site under a base URL", treetest.Extract(t, "testdata/site.txtar"), map[string]any{"baseURL": "https://user.github.io/repo/"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			overrides := map[string]any{"destination": filepath.Join(t.TempDir(), "public")}

@@ -16,10 +16,9 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/transcriptsite/transcriptsite/cache"
 	_ "github.com/transcriptsite/transcriptsite/ingest/agents" // the test site's sessions are read as the command reads them
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 	"github.com/transcriptsite/transcriptsite/site"
 	_ "github.com/transcriptsite/transcriptsite/site/outputs" // and written as it writes them
 	"github.com/transcriptsite/transcriptsite/site/sink"
@@ -43,7 +42,7 @@ func TestKeptFilesAreStamped(t *testing.T) {
 
 	cfg, b := cachedSite(t)
 	mustBuild(t, b)
-	want := tree(t, cfg.Destination)
+	want := treetest.Tree(t, cfg.Destination)
 	page := filepath.Join(cfg.Destination, "sessions/alpha/2026-05-02-second-alpha-session-22222222/index.html")
 	before, err := os.Stat(page)
 	if err != nil {
@@ -57,12 +56,12 @@ func TestKeptFilesAreStamped(t *testing.T) {
 	if after, err := os.Stat(page); err != nil || !os.SameFile(before, after) {
 		t.Errorf("the page was not kept: %v", err)
 	}
-	sameTree(t, want, tree(t, cfg.Destination))
+	treetest.SameTree(t, want, treetest.Tree(t, cfg.Destination))
 
 	// Changed in place, the same size: read, found changed, made again.
 	data := []byte(strings.Repeat("x", len(want[filepath.FromSlash("sessions/alpha/2026-05-02-second-alpha-session-22222222/index.html")])))
 	time.Sleep(20 * time.Millisecond) // past the file system's tick
-	overwrite(t, page, data)
+	treetest.Overwrite(t, page, data)
 	// Another file put in its place, with the size and time of the one before.
 	md := filepath.Join(filepath.Dir(page), "session.md")
 	fi, _ := os.Stat(md)
@@ -80,7 +79,7 @@ func TestKeptFilesAreStamped(t *testing.T) {
 	if !slices.Equal(read, []string{page, md}) {
 		t.Errorf("the rebuild read %q, want the two files changed", read)
 	}
-	sameTree(t, want, tree(t, cfg.Destination))
+	treetest.SameTree(t, want, treetest.Tree(t, cfg.Destination))
 
 	// Stamps taken in the tick a file was written prove nothing: none is
 	// saved, and the next build reads every file it keeps.
@@ -98,7 +97,7 @@ func TestKeptFilesAreStamped(t *testing.T) {
 	if len(read) != kept || kept < 10 {
 		t.Errorf("with no stamp settled, a rebuild read %d files and kept %d", len(read), kept)
 	}
-	sameTree(t, want, tree(t, cfg.Destination))
+	treetest.SameTree(t, want, treetest.Tree(t, cfg.Destination))
 }
 
 // A rebuild that changes nothing leaves the site as it is: the same
@@ -110,7 +109,7 @@ func TestUnchangedRebuildLeavesSite(t *testing.T) {
 	*sink.Settle = 0 // every stamp is saved by the first build, however young
 	cfg, b := cachedSite(t)
 	mustBuild(t, b)
-	want := tree(t, cfg.Destination)
+	want := treetest.Tree(t, cfg.Destination)
 	folder, err := os.Stat(cfg.Destination)
 	if err != nil {
 		t.Fatal(err)
@@ -136,7 +135,7 @@ func TestUnchangedRebuildLeavesSite(t *testing.T) {
 	if _, err := os.Stat(extra); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a file the build does not make is still in the site: %v", err)
 	}
-	sameTree(t, want, tree(t, cfg.Destination))
+	treetest.SameTree(t, want, treetest.Tree(t, cfg.Destination))
 }
 
 // Where the file system has no links, the files kept before the first
@@ -144,7 +143,7 @@ func TestUnchangedRebuildLeavesSite(t *testing.T) {
 func TestKeptFilesCopiedWithoutLinks(t *testing.T) {
 	cfg, b := cachedSite(t)
 	mustBuild(t, b)
-	want := tree(t, cfg.Destination)
+	want := treetest.Tree(t, cfg.Destination)
 	defer func(l func(string, string) error) { *sink.LinkFile = l }(*sink.LinkFile)
 	*sink.LinkFile = func(string, string) error { return errors.ErrUnsupported }
 	p := filepath.Join(cfg.Dir, "content", "alpha", "two.jsonl")
@@ -153,7 +152,7 @@ func TestKeptFilesCopiedWithoutLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustBuild(t, b)
-	got := tree(t, cfg.Destination)
+	got := treetest.Tree(t, cfg.Destination)
 	changed := 0
 	for rel, data := range got {
 		if !bytes.Equal(want[rel], data) {
@@ -164,13 +163,13 @@ func TestKeptFilesCopiedWithoutLinks(t *testing.T) {
 		t.Errorf("%d files of %d changed", changed, len(got))
 	}
 	mustBuild(t, newBuilder(t, cfg, site.BuildOptions{IgnoreCache: true}))
-	sameTree(t, tree(t, cfg.Destination), got)
+	treetest.SameTree(t, treetest.Tree(t, cfg.Destination), got)
 }
 
 // cachedSite is the test site with a cache of its own.
 func cachedSite(t *testing.T) (*site.Config, *site.Builder) {
 	t.Helper()
-	dir := extract(t, "../testdata/site.txtar")
+	dir := treetest.Extract(t, "../testdata/site.txtar")
 	cfg, _, err := site.LoadConfig(site.Options{Source: dir, Overrides: map[string]any{"cacheDir": filepath.Join(t.TempDir(), "cache")}})
 	if err != nil {
 		t.Fatal(err)
@@ -229,35 +228,6 @@ func stats(t *testing.T, dir string) map[string]os.FileInfo {
 	return out
 }
 
-// extract writes the files of a txtar archive into a new folder.
-func extract(t *testing.T, archive string) string {
-	t.Helper()
-	ar, err := txtar.ParseFile(archive)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	files := map[string][]byte{}
-	for _, f := range ar.Files {
-		files[f.Name] = f.Data
-	}
-	writeTree(t, dir, files)
-	return dir
-}
-
-// overwrite writes data over the start of the file p, in place.
-func overwrite(t *testing.T, p string, data []byte) {
-	t.Helper()
-	f, err := os.OpenFile(p, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.Write(data); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func newBuilder(t *testing.T, cfg *site.Config, o site.BuildOptions) *site.Builder {
 	t.Helper()
 	b, err := site.NewBuilder(cfg, o)
@@ -271,31 +241,5 @@ func mustBuild(t *testing.T, b *site.Builder) {
 	t.Helper()
 	if _, err := b.Build(t.Context()); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// tree reads the files under dir, by their paths relative to it.
-func tree(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	files := map[string][]byte{}
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			rel, _ := filepath.Rel(dir, p)
-			files[rel], _ = os.ReadFile(p)
-		}
-		return err
-	})
-	return files
-}
-
-func sameTree(t *testing.T, a, b map[string][]byte) {
-	t.Helper()
-	if len(a) != len(b) {
-		t.Errorf("%d files, then %d", len(a), len(b))
-	}
-	for name, data := range a {
-		if !bytes.Equal(data, b[name]) {
-			t.Errorf("%s differs", name)
-		}
 	}
 }

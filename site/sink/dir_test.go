@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/transcriptsite/transcriptsite/cache"
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 	"github.com/transcriptsite/transcriptsite/site/sink"
 )
 
@@ -23,7 +24,7 @@ func TestRemovalStoppedAnywhereIsMended(t *testing.T) {
 	parent := t.TempDir()
 	dest := filepath.Join(parent, "public")
 	site := map[string][]byte{sink.Marker: []byte("[]\n"), "index.html": []byte("home"), "a/b/page.html": []byte("page"), "a/c.md": nil}
-	writeTree(t, dest, site)
+	treetest.WriteTree(t, dest, site)
 	unfinished := maps.Clone(site)
 	unfinished[sink.Building] = nil // a site being built, with its finished marker too
 	entries, err := os.ReadDir(dest)
@@ -42,7 +43,7 @@ func TestRemovalStoppedAnywhereIsMended(t *testing.T) {
 	} {
 		for stop := range len(entries) + 2 {
 			dir := filepath.Join(parent, c.name)
-			writeTree(t, dir, c.files)
+			treetest.WriteTree(t, dir, c.files)
 			n := 0
 			*sink.RemoveEntry = func(p string) error {
 				if n++; n > stop {
@@ -55,12 +56,12 @@ func TestRemovalStoppedAnywhereIsMended(t *testing.T) {
 			if err := c.mend(); err != nil {
 				t.Fatal(err)
 			}
-			if b := beside(t, parent); len(b) > 0 {
+			if b := treetest.Beside(t, parent); len(b) > 0 {
 				t.Fatalf("%s stopped after %d entries: beside the site after the next build: %v", c.name, stop, b)
 			}
 		}
 	}
-	sameTree(t, site, tree(t, dest))
+	treetest.SameTree(t, site, treetest.Tree(t, dest))
 }
 
 // A file's buffer goes back to a pool when it is closed: a write or a
@@ -173,39 +174,9 @@ func TestStampSettles(t *testing.T) {
 func TestOldSiteIsPutBack(t *testing.T) {
 	dest := filepath.Join(t.TempDir(), "public")
 	site := map[string][]byte{sink.Marker: []byte("[]\n"), "a/page.html": []byte("page")}
-	writeTree(t, sink.OldSite(dest), site)
+	treetest.WriteTree(t, sink.OldSite(dest), site)
 	if err := sink.RecoverOld(dest); err != nil {
 		t.Fatal(err)
 	}
-	sameTree(t, site, tree(t, dest))
-}
-
-// writeTree writes files, by their slash paths relative to dir, under dir.
-func writeTree(t *testing.T, dir string, files map[string][]byte) {
-	t.Helper()
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// beside lists what is in parent besides the site.
-func beside(t *testing.T, parent string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(parent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range entries {
-		if e.Name() != "public" {
-			names = append(names, e.Name())
-		}
-	}
-	return names
+	treetest.SameTree(t, site, treetest.Tree(t, dest))
 }

@@ -5,20 +5,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/transcriptsite/transcriptsite/internal/treetest"
 )
 
-func writeConfig(t *testing.T, name, body string) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_ = os.Mkdir(filepath.Join(dir, "content"), 0o755)
-	return dir
-}
-
 func TestConfigLayers(t *testing.T) {
-	dir := writeConfig(t, "config.yaml", "title: From file\nbaseURL: https://file.example/\nlanguageCode: de\nhighlight:\n  style: monokai\n")
+	dir := treetest.WriteConfig(t, "config.yaml", "title: From file\nbaseURL: https://file.example/\nlanguageCode: de\nhighlight:\n  style: monokai\n")
 	t.Setenv("TRANSCRIPTSITE_BASEURL", "https://env.example/docs")
 	t.Setenv("TRANSCRIPTSITE_TITLE", "From env")
 	cfg, warns, err := Load(Options{Source: dir, Overrides: map[string]any{"title": "From flag"}})
@@ -39,7 +31,7 @@ func TestConfigFormats(t *testing.T) {
 		"config.toml": "title = \"T\"\n[params]\nfooter = \"f\"\n",
 		"config.json": `{"title": "T", "params": {"footer": "f"}}`,
 	} {
-		cfg, _, err := Load(Options{Source: writeConfig(t, name, body)})
+		cfg, _, err := Load(Options{Source: treetest.WriteConfig(t, name, body)})
 		if err != nil || cfg.Title != "T" || cfg.Params["footer"] != "f" {
 			t.Errorf("%s: %v %+v", name, err, cfg)
 		}
@@ -47,7 +39,7 @@ func TestConfigFormats(t *testing.T) {
 }
 
 func TestConfigUnknownKeyWarns(t *testing.T) {
-	dir := writeConfig(t, "config.yaml", "title: T\ntitel: typo\nhighlight:\n  stlye: x\n")
+	dir := treetest.WriteConfig(t, "config.yaml", "title: T\ntitel: typo\nhighlight:\n  stlye: x\n")
 	_, warns, err := Load(Options{Source: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +61,7 @@ func TestConfigBadValueNamesTheKey(t *testing.T) {
 		"contentDir: does-not-exist\n":  "contentDir:",
 		"destination: {a: 1}\n":         "destination: want a single value",
 	} {
-		_, _, err := Load(Options{Source: writeConfig(t, "config.yaml", body)})
+		_, _, err := Load(Options{Source: treetest.WriteConfig(t, "config.yaml", body)})
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "config.yaml") {
 			t.Errorf("%q: err = %v, want it to name the file and %q", body, err, want)
 		}
@@ -138,7 +130,7 @@ func TestConfigContentDirsAndAgents(t *testing.T) {
 		"contentDirs: [1, 2]\n":                    "contentDirs: want a list of strings",
 		"agents: true\nagentDirs: {nosuch: [x]}\n": `agentDirs: "nosuch" is not a format`,
 	} {
-		_, _, err := Load(Options{Source: writeConfig(t, "config.yaml", body)})
+		_, _, err := Load(Options{Source: treetest.WriteConfig(t, "config.yaml", body)})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: err = %v, want %q", body, err, want)
 		}
@@ -147,7 +139,7 @@ func TestConfigContentDirsAndAgents(t *testing.T) {
 
 // search.include names parts of a message the index knows, and no other.
 func TestSearchIncludeUnknownPart(t *testing.T) {
-	if _, _, err := Load(Options{Source: writeConfig(t, "config.yaml", "search:\n  include: [everything]\n")}); err == nil ||
+	if _, _, err := Load(Options{Source: treetest.WriteConfig(t, "config.yaml", "search:\n  include: [everything]\n")}); err == nil ||
 		!strings.Contains(err.Error(), `search.include: "everything" is not one of`) {
 		t.Errorf("an unknown search.include part: %v", err)
 	}
