@@ -499,7 +499,7 @@ func (cw *claudeWriter) inputRead(c *call) {
 	}
 }
 
-// inputEdit writes the input of a Edit call.
+// inputEdit writes the input of an Edit call.
 func (cw *claudeWriter) inputEdit(c *call) {
 	g := cw.g
 	j := &cw.j
@@ -563,7 +563,7 @@ func (cw *claudeWriter) inputTask(c *call) {
 	j.ks("subagent_type", c.agentType)
 }
 
-// inputAsk writes the input of a Ask call.
+// inputAsk writes the input of an Ask call.
 func (cw *claudeWriter) inputAsk(c *call) {
 	cw.questions(c)
 }
@@ -748,7 +748,7 @@ func (cw *claudeWriter) textRead(c *call) string {
 	return string(numbered(nil, c.content, c.startLine))
 }
 
-// textEdit is what the model is shown of a Edit call's result.
+// textEdit is what the model is shown of an Edit call's result.
 func (cw *claudeWriter) textEdit(c *call) string {
 	g := cw.g
 	b := ap(nil, "The file ", g.proj.abs(c.path), " has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n")
@@ -816,7 +816,7 @@ func (cw *claudeWriter) textTodo(c *call) string {
 	return "Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable"
 }
 
-// textAsk is what the model is shown of a Ask call's result.
+// textAsk is what the model is shown of an Ask call's result.
 func (cw *claudeWriter) textAsk(c *call) string {
 	return "User has answered your questions: \"" + c.question + "\"=\"" + c.answer + "\". You can now continue with the user's answers in mind."
 }
@@ -900,7 +900,7 @@ func (cw *claudeWriter) mirrorRead(c *call) {
 	j.close('}')
 }
 
-// mirrorEdit writes the structured mirror of a Edit call's result.
+// mirrorEdit writes the structured mirror of an Edit call's result.
 func (cw *claudeWriter) mirrorEdit(c *call) {
 	g := cw.g
 	j := &cw.j
@@ -1022,7 +1022,7 @@ func (cw *claudeWriter) mirrorTask(c *call) {
 	j.close('}')
 }
 
-// mirrorAsk writes the structured mirror of a Ask call's result.
+// mirrorAsk writes the structured mirror of an Ask call's result.
 func (cw *claudeWriter) mirrorAsk(c *call) {
 	j := &cw.j
 	cw.questions(c)
