@@ -325,27 +325,9 @@ func (cw *claudeWriter) step(s *step) {
 	msgID, reqID := g.token("msg_01", 22), g.token("req_011C", 18)
 	newTokens := len(s.thinking)/4 + len(s.text)/4 + 200
 	write := 500 + g.r.IntN(4000)
-	type block struct {
-		kind byte // 'h' thinking, 't' text, 'c' call
-		c    *call
-	}
-	var blocks []block
-	if s.thinking != "" {
-		blocks = append(blocks, block{kind: 'h'})
-	}
-	if s.text != "" {
-		blocks = append(blocks, block{kind: 't'})
-	}
-	ids := make([]string, len(s.calls))
+	blocks, ids := cw.blocks(s)
 	uuids := make([]string, len(s.calls))
-	for i, c := range s.calls {
-		blocks = append(blocks, block{'c', c})
-		ids[i] = g.token("toolu_01", 22)
-	}
-	stop := "end_turn"
-	if len(s.calls) > 0 {
-		stop = "tool_use"
-	}
+	stop := stopReason(s)
 	t := s.at
 	for bi, b := range blocks {
 		last := bi == len(blocks)-1
@@ -368,11 +350,7 @@ func (cw *claudeWriter) step(s *step) {
 		j.close('}')
 		j.close(']')
 		cw.stop(stop, last)
-		out := s.tokens
-		if !cw.modern && !last {
-			out = 1 + g.r.IntN(8) // older versions logged usage mid-stream
-		}
-		cw.usage(newTokens, write, out)
+		cw.usage(newTokens, write, cw.outTokens(s, last))
 		j.close('}')
 		j.ks("requestId", reqID)
 		j.ks("type", "assistant")
@@ -387,24 +365,78 @@ func (cw *claudeWriter) step(s *step) {
 		cw.result(c, ids[i], uuids[i], max(t, c.start+c.dur))
 	}
 	if s.interrupt {
-		u := g.uuid()
-		cw.openUser(u)
-		j.key("content")
-		j.textList("[Request interrupted by user for tool use]")
-		j.close('}')
-		j.ks("uuid", u)
-		cw.time("timestamp", g.now)
-		cw.close()
+		cw.interruption()
 	}
 	if s.final && cw.modern && (cw.turns == 1 || g.r.IntN(4) == 0) {
-		j.reset()
-		j.open('{')
-		j.ks("type", "ai-title")
-		j.ks("aiTitle", g.title())
-		j.ks("sessionId", cw.id)
-		j.close('}')
-		cw.flush()
+		cw.aiTitle()
 	}
+}
+
+// contentBlock is a block of an assistant message: kind 'h' thinking,
+// 't' text, 'c' the call c.
+type contentBlock struct {
+	kind byte
+	c    *call
+}
+
+// blocks lists the blocks of a step, each written as a record of its own,
+// and the ids of its calls.
+func (cw *claudeWriter) blocks(s *step) ([]contentBlock, []string) {
+	var blocks []contentBlock
+	if s.thinking != "" {
+		blocks = append(blocks, contentBlock{kind: 'h'})
+	}
+	if s.text != "" {
+		blocks = append(blocks, contentBlock{kind: 't'})
+	}
+	ids := make([]string, len(s.calls))
+	for i, c := range s.calls {
+		blocks = append(blocks, contentBlock{'c', c})
+		ids[i] = cw.g.token("toolu_01", 22)
+	}
+	return blocks, ids
+}
+
+// stopReason is why the model stopped after a step.
+func stopReason(s *step) string {
+	if len(s.calls) > 0 {
+		return "tool_use"
+	}
+	return "end_turn"
+}
+
+// outTokens is the output tokens a block's record logs: the step's, but
+// older versions logged usage mid-stream, before the last block.
+func (cw *claudeWriter) outTokens(s *step, last bool) int {
+	if !cw.modern && !last {
+		return 1 + cw.g.r.IntN(8)
+	}
+	return s.tokens
+}
+
+// interruption writes the user's interruption of a tool use.
+func (cw *claudeWriter) interruption() {
+	g, j := cw.g, &cw.j
+	u := g.uuid()
+	cw.openUser(u)
+	j.key("content")
+	j.textList("[Request interrupted by user for tool use]")
+	j.close('}')
+	j.ks("uuid", u)
+	cw.time("timestamp", g.now)
+	cw.close()
+}
+
+// aiTitle writes the title Claude Code has the model make of the session.
+func (cw *claudeWriter) aiTitle() {
+	g, j := cw.g, &cw.j
+	j.reset()
+	j.open('{')
+	j.ks("type", "ai-title")
+	j.ks("aiTitle", g.title())
+	j.ks("sessionId", cw.id)
+	j.close('}')
+	cw.flush()
 }
 
 func (cw *claudeWriter) usage(input, write, output int) {
