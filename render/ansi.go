@@ -47,34 +47,50 @@ func ANSI(s string) template.HTML {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		line = strings.TrimRight(line, "\r")
-		if j := strings.LastIndexByte(line, '\r'); j >= 0 {
-			line = line[j+1:]
-		}
-		// Spans do not cross lines, so output folded by lines stays whole HTML.
-		open := cur.openSpan(&b)
-		for line != "" {
-			k := strings.IndexByte(line, 0x1b)
-			if k < 0 {
-				template.HTMLEscape(&b, []byte(line))
-				break
-			}
-			template.HTMLEscape(&b, []byte(line[:k]))
-			seq, params, rest := escape(line[k:])
-			line = rest
-			if next := cur.apply(params); seq == 'm' && next != cur {
-				if open {
-					b.WriteString("</span>")
-				}
-				cur = next
-				open = cur.openSpan(&b)
-			}
-		}
-		if open {
-			b.WriteString("</span>")
-		}
+		cur = ansiLine(&b, lastState(line), cur)
 	}
 	return template.HTML(b.String())
+}
+
+// lastState is what a line shows after the carriage returns in it
+// overwrote it.
+func lastState(line string) string {
+	line = strings.TrimRight(line, "\r")
+	if j := strings.LastIndexByte(line, '\r'); j >= 0 {
+		return line[j+1:]
+	}
+	return line
+}
+
+// ansiLine writes a line of terminal output that starts in the style cur,
+// and returns the style it ends in. Spans do not cross lines, so output
+// folded by lines stays whole HTML.
+func ansiLine(b *strings.Builder, line string, cur sgr) sgr {
+	open := cur.openSpan(b)
+	for line != "" {
+		k := strings.IndexByte(line, 0x1b)
+		if k < 0 {
+			template.HTMLEscape(b, []byte(line))
+			break
+		}
+		template.HTMLEscape(b, []byte(line[:k]))
+		seq, params, rest := escape(line[k:])
+		line = rest
+		if next := cur.apply(params); seq == 'm' && next != cur {
+			closeSpan(b, open)
+			cur = next
+			open = cur.openSpan(b)
+		}
+	}
+	closeSpan(b, open)
+	return cur
+}
+
+// closeSpan closes the span, if one is open.
+func closeSpan(b *strings.Builder, open bool) {
+	if open {
+		b.WriteString("</span>")
+	}
 }
 
 // openSpan opens a span for the style, if it has one.
@@ -97,23 +113,10 @@ func escape(s string) (final byte, params, rest string) {
 		return 0, "", ""
 	}
 	switch s[1] {
-	case '[': // CSI: parameters 0x30–0x3F, intermediates 0x20–0x2F, final 0x40–0x7E
-		for i := 2; i < len(s); i++ {
-			if c := s[i]; c >= 0x40 && c <= 0x7e {
-				return c, s[2:i], s[i+1:]
-			}
-		}
-		return 0, "", ""
-	case ']': // OSC, ended by BEL or ESC \
-		for i := 2; i < len(s); i++ {
-			if s[i] == 0x07 {
-				return 0, "", s[i+1:]
-			}
-			if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\' {
-				return 0, "", s[i+2:]
-			}
-		}
-		return 0, "", ""
+	case '[':
+		return csi(s)
+	case ']':
+		return 0, "", osc(s)
 	case '(', ')', '*', '+', '-', '.', '/', '#', '%', ' ': // charset and similar: one more byte
 		if len(s) >= 3 {
 			return 0, "", s[3:]
@@ -121,6 +124,31 @@ func escape(s string) (final byte, params, rest string) {
 		return 0, "", ""
 	}
 	return 0, "", s[2:] // a two-byte escape
+}
+
+// csi splits the CSI sequence at the start of s: parameters 0x30–0x3F,
+// intermediates 0x20–0x2F, final 0x40–0x7E. An unended one is all of s.
+func csi(s string) (final byte, params, rest string) {
+	for i := 2; i < len(s); i++ {
+		if c := s[i]; c >= 0x40 && c <= 0x7e {
+			return c, s[2:i], s[i+1:]
+		}
+	}
+	return 0, "", ""
+}
+
+// osc returns the text after the OSC sequence at the start of s, ended by
+// BEL or ESC \; an unended one is all of s.
+func osc(s string) string {
+	for i := 2; i < len(s); i++ {
+		if s[i] == 0x07 {
+			return s[i+1:]
+		}
+		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\' {
+			return s[i+2:]
+		}
+	}
+	return ""
 }
 
 // apply returns the style after the SGR parameters p.
