@@ -211,31 +211,37 @@ func (s *sgr) colour(n int) {
 // parameter list and returns the nearest of the 16 basic colours, plus one,
 // and how many parameters it used.
 func extendedColour(ps []string) (int, int) {
-	at := func(i int) int {
-		if i >= len(ps) {
-			return 0
-		}
-		n, _ := strconv.Atoi(ps[i])
-		return n
-	}
-	switch at(0) {
+	switch param(ps, 0) {
 	case 5:
-		n := at(1)
-		switch {
-		case n < 16:
-			return n + 1, 2
-		case n >= 232: // greys
-			if n < 244 {
-				return 8 + 1, 2
-			}
-			return 7 + 1, 2
-		}
-		n -= 16
-		return nearest(n/36*51, n/6%6*51, n%6*51) + 1, 2
+		return colour256(param(ps, 1)) + 1, 2
 	case 2:
-		return nearest(at(1), at(2), at(3)) + 1, 4
+		return nearest(param(ps, 1), param(ps, 2), param(ps, 3)) + 1, 4
 	}
 	return 0, 1
+}
+
+// param is the SGR parameter ps[i] as a number; 0 when it is missing.
+func param(ps []string, i int) int {
+	if i >= len(ps) {
+		return 0
+	}
+	n, _ := strconv.Atoi(ps[i])
+	return n
+}
+
+// colour256 is the nearest of the 16 basic colours, from 0, to colour n
+// of the 256: the basic ones, a 6×6×6 cube, then greys.
+func colour256(n int) int {
+	switch {
+	case n < 16:
+		return n
+	case n >= 244:
+		return 7 // light grey
+	case n >= 232:
+		return 8 // dark grey
+	}
+	n -= 16
+	return nearest(n/36*51, n/6%6*51, n%6*51)
 }
 
 // nearest maps an RGB colour to the closest of the 16 basic colours.
