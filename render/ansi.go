@@ -162,13 +162,7 @@ func (s sgr) apply(p string) sgr {
 		switch {
 		case err != nil:
 		case n == 38 || n == 48:
-			c, used := extendedColour(ps[i+1:])
-			i += used
-			if n == 38 {
-				s.fg = c
-			} else {
-				s.bg = c
-			}
+			i += s.extended(n, ps[i+1:])
 		case sgrAttrs[n] != nil:
 			sgrAttrs[n](&s)
 		default:
@@ -176,6 +170,18 @@ func (s sgr) apply(p string) sgr {
 		}
 	}
 	return s
+}
+
+// extended sets the foreground (n 38) or background (48) to the colour of
+// the parameters ps that follow, and returns how many of them it read.
+func (s *sgr) extended(n int, ps []string) int {
+	c, used := extendedColour(ps)
+	if n == 38 {
+		s.fg = c
+	} else {
+		s.bg = c
+	}
+	return used
 }
 
 // sgrAttrs set or reset the attributes of SGR parameters.
@@ -196,15 +202,20 @@ var sgrAttrs = map[int]func(*sgr){
 // 16 colours are numbered from 1, 0 being the default.
 func (s *sgr) colour(n int) {
 	switch {
-	case n >= 30 && n <= 37:
-		s.fg = n - 30 + 1
-	case n >= 90 && n <= 97:
-		s.fg = n - 90 + 8 + 1
-	case n >= 40 && n <= 47:
-		s.bg = n - 40 + 1
-	case n >= 100 && n <= 107:
-		s.bg = n - 100 + 8 + 1
+	case n >= 30 && n <= 37 || n >= 90 && n <= 97:
+		s.fg = basic(n)
+	case n >= 40 && n <= 47 || n >= 100 && n <= 107:
+		s.bg = basic(n)
 	}
+}
+
+// basic is the colour, from 1, that the SGR parameter n of a basic
+// colour names: its last digit, 8 on for the bright ones (90–97, 100–107).
+func basic(n int) int {
+	if n >= 90 {
+		return n%10 + 8 + 1
+	}
+	return n%10 + 1
 }
 
 // extendedColour reads a 256-colour (5;n) or true-colour (2;r;g;b)
@@ -246,19 +257,17 @@ func colour256(n int) int {
 
 // nearest maps an RGB colour to the closest of the 16 basic colours.
 func nearest(r, g, b int) int {
-	bright := r > 170 || g > 170 || b > 170
-	c := 0
-	if r > 85 {
-		c |= 1
-	}
-	if g > 85 {
-		c |= 2
-	}
-	if b > 85 {
-		c |= 4
-	}
-	if bright && c != 0 {
-		c += 8
+	c := lit(r) | lit(g)<<1 | lit(b)<<2
+	if c != 0 && (r > 170 || g > 170 || b > 170) {
+		c += 8 // bright
 	}
 	return c
+}
+
+// lit is 1 when a colour's channel is on in the nearest basic colour.
+func lit(x int) int {
+	if x > 85 {
+		return 1
+	}
+	return 0
 }

@@ -103,6 +103,14 @@ func (r Row) context() bool { return r.Op == ' ' || r.Op == '@' }
 // around puts the context a patch shows around an edit's text (the file's
 // lines before start, and after the text's last line) around its rows.
 func around(rows, patch []Row, start int) []Row {
+	out := contextBefore(patch, start)
+	out = append(out, rows...)
+	return contextAfter(out, patch, lastLine(rows))
+}
+
+// contextBefore is the context a patch shows before its first change:
+// hunk headings, and the file's lines before start.
+func contextBefore(patch []Row, start int) []Row {
 	var out []Row
 	for _, r := range patch {
 		if !r.context() {
@@ -112,8 +120,12 @@ func around(rows, patch []Row, start int) []Row {
 			out = append(out, r)
 		}
 	}
-	out = append(out, rows...)
-	last := lastLine(rows)
+	return out
+}
+
+// contextAfter appends to out the context a patch shows after its last
+// change: hunk headings, and the file's lines after line last.
+func contextAfter(out, patch []Row, last int) []Row {
 	end := len(patch)
 	for end > 0 && patch[end-1].context() {
 		end--
