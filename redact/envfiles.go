@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -32,16 +33,14 @@ const (
 // callHolds says what a tool call's input and output hold, from the
 // call's kind and its input: the files it names, the command it runs.
 func callHolds(kind transcript.ToolKind, input string) (in, out holds) {
-	paths, commands, ok := targets(input)
-	if !ok && kind == transcript.ShellTool {
-		commands = []string{input}
-	}
+	paths, commands := callTargets(kind, input)
 	if kind == transcript.ShellTool || len(commands) > 0 {
 		in |= command
 	}
+	writes := kind == transcript.WriteTool || kind == transcript.EditTool
 	for _, p := range paths {
 		h := fileHolds(p)
-		if kind == transcript.WriteTool || kind == transcript.EditTool {
+		if writes {
 			in |= h // the content written
 		}
 		out |= h
@@ -52,35 +51,26 @@ func callHolds(kind transcript.ToolKind, input string) (in, out holds) {
 	return in, out
 }
 
+// callTargets returns the paths and commands a call's input names; the
+// input of a shell call that is not JSON is its command.
+func callTargets(kind transcript.ToolKind, input string) (paths, commands []string) {
+	paths, commands, ok := targets(input)
+	if !ok && kind == transcript.ShellTool {
+		commands = []string{input}
+	}
+	return paths, commands
+}
+
 // targets returns the paths and commands a tool's JSON input names, in
 // the fields agents use for them; ok is false when input is not JSON.
 // Patches name their files in their text (*** Update File: path).
 func targets(input string) (paths, commands []string, ok bool) {
-	if strings.Contains(input, " File: ") {
-		for _, m := range patchFile.FindAllStringSubmatch(input, -1) {
-			paths = append(paths, strings.TrimSpace(m[1]))
-		}
-	}
+	paths = patchPaths(input)
 	s := strings.TrimSpace(input)
 	if !strings.HasPrefix(s, "{") || !mayHold(s) {
 		return paths, nil, strings.HasPrefix(s, "{")
 	}
-	var in struct {
-		FilePath     json.RawMessage `json:"file_path"`
-		Path         json.RawMessage `json:"path"`
-		FilePath2    json.RawMessage `json:"filePath"`
-		AbsolutePath json.RawMessage `json:"absolute_path"`
-		TargetFile   json.RawMessage `json:"target_file"`
-		NotebookPath json.RawMessage `json:"notebook_path"`
-		File         json.RawMessage `json:"file"`
-		Filename     json.RawMessage `json:"filename"`
-		Paths        json.RawMessage `json:"paths"`
-		Files        json.RawMessage `json:"files"`
-		Command      json.RawMessage `json:"command"`
-		Cmd          json.RawMessage `json:"cmd"`
-		Script       json.RawMessage `json:"script"`
-		Commands     json.RawMessage `json:"commands"`
-	}
+	var in targetFields
 	if json.Unmarshal([]byte(s), &in) != nil {
 		return paths, nil, false
 	}
@@ -93,6 +83,37 @@ func targets(input string) (paths, commands []string, ok bool) {
 		}
 	}
 	return paths, commands, true
+}
+
+// targetFields are the fields of a tool's JSON input that agents name
+// files and commands in.
+type targetFields struct {
+	FilePath     json.RawMessage `json:"file_path"`
+	Path         json.RawMessage `json:"path"`
+	FilePath2    json.RawMessage `json:"filePath"`
+	AbsolutePath json.RawMessage `json:"absolute_path"`
+	TargetFile   json.RawMessage `json:"target_file"`
+	NotebookPath json.RawMessage `json:"notebook_path"`
+	File         json.RawMessage `json:"file"`
+	Filename     json.RawMessage `json:"filename"`
+	Paths        json.RawMessage `json:"paths"`
+	Files        json.RawMessage `json:"files"`
+	Command      json.RawMessage `json:"command"`
+	Cmd          json.RawMessage `json:"cmd"`
+	Script       json.RawMessage `json:"script"`
+	Commands     json.RawMessage `json:"commands"`
+}
+
+// patchPaths returns the files a patch names (*** Update File: path).
+func patchPaths(input string) []string {
+	if !strings.Contains(input, " File: ") {
+		return nil
+	}
+	var paths []string
+	for _, m := range patchFile.FindAllStringSubmatch(input, -1) {
+		paths = append(paths, strings.TrimSpace(m[1]))
+	}
+	return paths
 }
 
 // jsonStrings decodes a JSON string, or a list of them.
@@ -129,16 +150,30 @@ func fileHolds(p string) holds {
 	p = strings.ReplaceAll(strings.Trim(p, `"'`), `\`, "/")
 	base := strings.ToLower(path.Base(p))
 	switch {
-	case base == ".env" || strings.HasPrefix(base, ".env.") || strings.HasSuffix(base, ".env") ||
-		secretFiles[base] || strings.HasPrefix(base, "secrets.") || strings.HasSuffix(base, ".kubeconfig") ||
-		strings.HasSuffix(strings.ToLower(p), ".kube/config") || strings.HasSuffix(strings.ToLower(p), ".docker/config.json") ||
-		strings.HasSuffix(p, "/environ"):
+	case settingsFile(p, base):
 		return settings
-	case strings.HasSuffix(base, ".pem") || strings.HasSuffix(base, ".key") ||
-		strings.HasPrefix(base, "id_") && !strings.HasSuffix(base, ".pub"):
+	case keyFile(base):
 		return keyLines | settings
 	}
 	return 0
+}
+
+// settingsFile reports whether the file p, named base in lower case,
+// holds settings that are secrets: a .env file, a file of credentials, a
+// kubeconfig, docker's config, a process's environment.
+func settingsFile(p, base string) bool {
+	lower := strings.ToLower(p)
+	return base == ".env" || strings.HasPrefix(base, ".env.") || strings.HasSuffix(base, ".env") ||
+		secretFiles[base] || strings.HasPrefix(base, "secrets.") || strings.HasSuffix(base, ".kubeconfig") ||
+		strings.HasSuffix(lower, ".kube/config") || strings.HasSuffix(lower, ".docker/config.json") ||
+		strings.HasSuffix(p, "/environ")
+}
+
+// keyFile reports whether the file named base, in lower case, holds a
+// private key.
+func keyFile(base string) bool {
+	return strings.HasSuffix(base, ".pem") || strings.HasSuffix(base, ".key") ||
+		strings.HasPrefix(base, "id_") && !strings.HasSuffix(base, ".pub")
 }
 
 // secretFiles are files of secrets by their name.
@@ -154,14 +189,7 @@ var secretFiles = map[string]bool{
 func commandHolds(c string) holds {
 	var h holds
 	for _, seg := range commandSep.Split(c, -1) {
-		words := strings.Fields(seg)
-		for len(words) > 0 && (words[0] == "sudo" || strings.Contains(words[0], "=") || words[0] == "(" || words[0] == "{") {
-			words = words[1:]
-		}
-		// bash -lc 'cmd', as Codex runs every command.
-		if len(words) > 2 && shells[path.Base(words[0])] && strings.HasPrefix(words[1], "-") && strings.Contains(words[1], "c") {
-			words = strings.Fields(strings.Trim(strings.Join(words[2:], " "), `"'`))
-		}
+		words := commandWords(seg)
 		for _, w := range words {
 			h |= fileHolds(strings.Trim(w, `"'();<>`))
 		}
@@ -172,6 +200,26 @@ func commandHolds(c string) holds {
 	return h
 }
 
+// commandWords returns the words of the simple command seg: without
+// sudo, assignments and the brackets of a group before it, and what a
+// shell runs (bash -lc 'cmd', as Codex runs every command).
+func commandWords(seg string) []string {
+	words := strings.Fields(seg)
+	for len(words) > 0 && prelude(words[0]) {
+		words = words[1:]
+	}
+	if len(words) > 2 && shells[path.Base(words[0])] && strings.HasPrefix(words[1], "-") && strings.Contains(words[1], "c") {
+		words = strings.Fields(strings.Trim(strings.Join(words[2:], " "), `"'`))
+	}
+	return words
+}
+
+// prelude reports whether the word w comes before a command: sudo, an
+// assignment, the bracket of a group.
+func prelude(w string) bool {
+	return w == "sudo" || strings.Contains(w, "=") || w == "(" || w == "{"
+}
+
 var shells = words("bash sh zsh dash ksh fish")
 
 var commandSep = regexp.MustCompile(`&&|\|\||[|;\n]|\$\(`)
@@ -179,58 +227,74 @@ var commandSep = regexp.MustCompile(`&&|\|\||[|;\n]|\$\(`)
 // dumps reports whether a command prints the environment or stored
 // secrets: env, printenv, export -p, docker inspect, kubectl get secret.
 func dumps(w []string) bool {
-	arg := func(i int) string {
-		if i < len(w) {
-			return w[i]
-		}
-		return ""
-	}
-	switch path.Base(w[0]) {
-	case "env":
-		// env with a command runs it: what it prints is the command's.
-		for _, a := range w[1:] {
-			if !strings.HasPrefix(a, "-") && !strings.Contains(a, "=") {
-				return false
-			}
-		}
-		return true
-	case "printenv", "set":
-		return len(w) == 1 || w[0] == "printenv"
-	case "export", "declare", "typeset":
-		return len(w) == 1 || arg(1) == "-p" || arg(1) == "-x" || arg(1) == "-px"
-	}
-	return cliDumps(path.Base(w[0]), w, arg)
+	d, ok := dumpers[path.Base(w[0])]
+	return ok && d(args(w))
 }
 
-// cliDumps reports whether the command w of a tool's CLI prints secrets:
-// a container's environment, a cluster's secrets, an app's config, git's
-// settings, cloud credentials.
-func cliDumps(name string, w []string, arg func(int) string) bool {
-	switch name {
-	case "docker", "podman":
-		return arg(1) == "inspect" || arg(1) == "exec" && slicesContains(w, "env", "printenv") ||
-			arg(1) == "container" && arg(2) == "inspect"
-	case "kubectl", "oc":
-		return arg(1) == "get" && strings.HasPrefix(arg(2), "secret") || arg(1) == "get" && strings.HasPrefix(arg(2), "secrets/")
-	case "heroku":
-		return strings.HasPrefix(arg(1), "config")
-	case "git":
-		return arg(1) == "config" && slicesContains(w, "-l", "--list")
-	case "aws":
-		return arg(1) == "sts" || arg(1) == "configure" && arg(2) == "export-credentials"
+// args are the words of a command, its name first.
+type args []string
+
+// at is the i-th word, or "" past the last.
+func (w args) at(i int) string {
+	if i < len(w) {
+		return w[i]
 	}
-	return false
+	return ""
 }
 
-func slicesContains(w []string, vals ...string) bool {
-	for _, x := range w {
-		for _, v := range vals {
-			if x == v {
-				return true
-			}
+// has reports whether one of the words is one of vals.
+func (w args) has(vals ...string) bool {
+	return slices.ContainsFunc(w, func(x string) bool { return slices.Contains(vals, x) })
+}
+
+// dumpers say, by a command's name, whether it prints secrets: the
+// environment (env, printenv, export -p), a container's environment, a
+// cluster's secrets, an app's config, git's settings, cloud credentials.
+var dumpers = map[string]func(w args) bool{
+	"env":      envDumps,
+	"printenv": func(w args) bool { return len(w) == 1 || w[0] == "printenv" },
+	"set":      func(w args) bool { return len(w) == 1 },
+	"export":   exportDumps,
+	"declare":  exportDumps,
+	"typeset":  exportDumps,
+	"docker":   containerDumps,
+	"podman":   containerDumps,
+	"kubectl":  clusterDumps,
+	"oc":       clusterDumps,
+	"heroku":   func(w args) bool { return strings.HasPrefix(w.at(1), "config") },
+	"git":      func(w args) bool { return w.at(1) == "config" && w.has("-l", "--list") },
+	"aws": func(w args) bool {
+		return w.at(1) == "sts" || w.at(1) == "configure" && w.at(2) == "export-credentials"
+	},
+}
+
+// envDumps reports whether env prints the environment: with a command
+// it runs it, and what it prints is the command's.
+func envDumps(w args) bool {
+	for _, a := range w[1:] {
+		if !strings.HasPrefix(a, "-") && !strings.Contains(a, "=") {
+			return false
 		}
 	}
-	return false
+	return true
+}
+
+// exportDumps reports whether export, declare or typeset lists the
+// variables: alone, or with -p or -x.
+func exportDumps(w args) bool {
+	return len(w) == 1 || w.at(1) == "-p" || w.at(1) == "-x" || w.at(1) == "-px"
+}
+
+// containerDumps reports whether docker or podman prints a container's
+// environment: inspect, or env run inside it.
+func containerDumps(w args) bool {
+	return w.at(1) == "inspect" || w.at(1) == "exec" && w.has("env", "printenv") ||
+		w.at(1) == "container" && w.at(2) == "inspect"
+}
+
+// clusterDumps reports whether kubectl or oc prints a cluster's secrets.
+func clusterDumps(w args) bool {
+	return w.at(1) == "get" && strings.HasPrefix(w.at(2), "secret") || w.at(1) == "get" && strings.HasPrefix(w.at(2), "secrets/")
 }
 
 // A setting: KEY=VALUE (also with spaces, as ini files and .pypirc
@@ -248,23 +312,32 @@ var (
 // as h says s holds them.
 func settingsIn(s string, h holds, out []found) []found {
 	if h&(settings|command) != 0 {
-		for _, m := range eqSetting.FindAllStringSubmatchIndex(s, -1) {
-			out = setting(s, m, h&settings == 0, out)
-		}
+		out = settingsOf(eqSetting, s, h&settings == 0, out)
 	}
 	if h&settings != 0 {
-		for _, m := range colonSetting.FindAllStringSubmatchIndex(s, -1) {
-			out = setting(s, m, false, out)
-		}
-		for _, m := range wordSetting.FindAllStringSubmatchIndex(s, -1) {
-			out = setting(s, m, false, out)
-		}
+		out = settingsOf(colonSetting, s, false, out)
+		out = settingsOf(wordSetting, s, false, out)
 	}
 	if h&keyLines != 0 {
-		for _, m := range keyLine.FindAllStringSubmatchIndex(s, -1) {
-			if !strings.HasPrefix(s[m[2]:m[3]], "-----") {
-				out = append(out, found{m[2], m[3], "private-key", gitleaks})
-			}
+		out = keyLinesIn(s, out)
+	}
+	return out
+}
+
+// settingsOf adds the secret values of the settings re finds in s; byName
+// as setting takes it.
+func settingsOf(re *regexp.Regexp, s string, byName bool, out []found) []found {
+	for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+		out = setting(s, m, byName, out)
+	}
+	return out
+}
+
+// keyLinesIn adds the base64 lines of a private key in s.
+func keyLinesIn(s string, out []found) []found {
+	for _, m := range keyLine.FindAllStringSubmatchIndex(s, -1) {
+		if !strings.HasPrefix(s[m[2]:m[3]], "-----") {
+			out = append(out, found{m[2], m[3], "private-key", gitleaks})
 		}
 	}
 	return out
@@ -274,29 +347,48 @@ func settingsIn(s string, h holds, out []found) []found {
 // when it is secret; byName, for a command, only when its key names a
 // credential.
 func setting(s string, m []int, byName bool, out []found) []found {
-	k, lo, hi := strings.Trim(s[m[2]:m[3]], `"'`), m[4], m[5]
-	if hi-lo >= 2 && (s[lo] == '"' || s[lo] == '\'') && s[hi-1] == s[lo] {
-		lo, hi = lo+1, hi-1
-	}
-	v := s[lo:hi]
-	if named := credKey(k); named && secretValue(k, v) || !byName && !named && !plainKey(k) && random(v) {
+	k := strings.Trim(s[m[2]:m[3]], `"'`)
+	lo, hi := unquoted(s, m[4], m[5])
+	if secretSetting(k, s[lo:hi], byName) {
 		out = append(out, found{lo, hi, "env-secret", generic})
 	}
 	return out
+}
+
+// unquoted returns the span of s[lo:hi] without the quotes around it.
+func unquoted(s string, lo, hi int) (int, int) {
+	if hi-lo >= 2 && (s[lo] == '"' || s[lo] == '\'') && s[hi-1] == s[lo] {
+		return lo + 1, hi - 1
+	}
+	return lo, hi
+}
+
+// secretSetting reports whether the value v of the key k is secret: the
+// key names a credential and v is one, or, unless only names count
+// (byName), v looks random under a key that does not say it is no secret.
+func secretSetting(k, v string, byName bool) bool {
+	if credKey(k) {
+		return secretValue(k, v)
+	}
+	return !byName && !plainKey(k) && random(v)
 }
 
 // secretValue reports whether v, the value of a key that names a
 // credential, is one rather than a stand-in, a path, a URL (whose
 // password url-password finds), a switch or a number of something.
 func secretValue(k, v string) bool {
-	if stands(v) || strings.Contains(v, "://") || boolWords[strings.ToLower(v)] ||
-		(strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~/") || strings.HasPrefix(v, "./")) && strings.Count(v, "/") > 1 {
+	if stands(v) || strings.Contains(v, "://") || boolWords[strings.ToLower(v)] || deepPath(v) {
 		return false
 	}
 	if strings.Trim(v, "0123456789.") == "" {
 		return password(keyWords(k)) // a PIN, not a count of tokens
 	}
 	return true
+}
+
+// deepPath reports whether v is a path of more than one folder.
+func deepPath(v string) bool {
+	return (strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~/") || strings.HasPrefix(v, "./")) && strings.Count(v, "/") > 1
 }
 
 var boolWords = map[string]bool{"yes": true, "off": true, "enabled": true, "disabled": true, "required": true, "optional": true}
@@ -319,7 +411,7 @@ func keyWords(k string) []string {
 	start := -1
 	for i, r := range k {
 		alnum := unicode.IsLetter(r) || unicode.IsDigit(r)
-		if start >= 0 && (!alnum || unicode.IsUpper(r) && i > 0 && unicode.IsLower(rune(k[i-1]))) {
+		if start >= 0 && (!alnum || camelHump(k, i, r)) {
 			words = append(words, strings.ToLower(k[start:i]))
 			start = -1
 		}
@@ -331,6 +423,12 @@ func keyWords(k string) []string {
 		words = append(words, strings.ToLower(k[start:]))
 	}
 	return words
+}
+
+// camelHump reports whether r, at k[i], is an upper-case letter after a
+// lower-case one: a new word in camelCase.
+func camelHump(k string, i int, r rune) bool {
+	return unicode.IsUpper(r) && i > 0 && unicode.IsLower(rune(k[i-1]))
 }
 
 // credKey reports whether a setting's name names a credential, and not

@@ -120,22 +120,9 @@ func (r *Redactor) redact(s string, h holds, counts map[string]int, learned map[
 	if s == "" {
 		return s
 	}
-	fs := rules().find(s, h, nil)
-	for _, p := range r.patterns {
-		fs = p.matchAll(s, fs)
-	}
-	for _, l := range r.literals {
-		fs = literal(s, l, "literal", fs)
-	}
+	fs := r.find(s, h)
 	if learned != nil {
-		for _, f := range fs {
-			// A secret found by its place (DB_PASSWORD=postgres) is looked
-			// for again only when it could not be an ordinary word.
-			sec := s[f.lo:f.hi]
-			if old, ok := learned[sec]; len(sec) >= minLearned && (f.prio < generic || mixed(sec)) && (!ok || f.prio < old.prio) {
-				learned[sec] = f
-			}
-		}
+		learn(learned, s, fs)
 	}
 	if len(fs) > 0 {
 		s = replace(s, fs, counts)
@@ -144,6 +131,37 @@ func (r *Redactor) redact(s string, h holds, counts map[string]int, learned map[
 		s = shortenHome(s)
 	}
 	return s
+}
+
+// find returns the secrets in s, which holds h: those of the built-in
+// rules, the site's patterns and its literals.
+func (r *Redactor) find(s string, h holds) []found {
+	fs := rules().find(s, h, nil)
+	for _, p := range r.patterns {
+		fs = p.matchAll(s, fs)
+	}
+	for _, l := range r.literals {
+		fs = literal(s, l, "literal", fs)
+	}
+	return fs
+}
+
+// learn adds to learned each secret of fs, found in s, that is worth
+// looking for again, with the most specific find of it.
+func learn(learned map[string]found, s string, fs []found) {
+	for _, f := range fs {
+		sec := s[f.lo:f.hi]
+		if old, ok := learned[sec]; learnable(sec, f) && (!ok || f.prio < old.prio) {
+			learned[sec] = f
+		}
+	}
+}
+
+// learnable reports whether the secret sec, found as f, is looked for
+// again: a secret found by its place (DB_PASSWORD=postgres) only when it
+// could not be an ordinary word.
+func learnable(sec string, f found) bool {
+	return len(sec) >= minLearned && (f.prio < generic || mixed(sec))
 }
 
 // minLearned is the shortest secret that is looked for again in the rest
@@ -166,14 +184,7 @@ func literal(s, l, kind string, out []found) []found {
 // entropy or allowlists: the site's author knows what they want gone.
 func (p *rule) matchAll(s string, out []found) []found {
 	for _, m := range p.re.FindAllStringSubmatchIndex(s, -1) {
-		lo, hi := m[0], m[1]
-		for j := 2; j+1 < len(m); j += 2 {
-			if m[j] >= 0 && m[j+1] > m[j] {
-				lo, hi = m[j], m[j+1]
-				break
-			}
-		}
-		if hi > lo {
+		if lo, hi := firstGroup(m, m[0], m[1]); hi > lo {
 			out = append(out, found{lo, hi, p.id, gitleaks})
 		}
 	}
@@ -189,13 +200,8 @@ func replace(s string, fs []found, counts map[string]int) string {
 	b.Grow(len(s))
 	at := 0
 	for i := 0; i < len(fs); {
-		f := fs[i]
-		for i++; i < len(fs) && fs[i].lo < f.hi; i++ {
-			f.hi = max(f.hi, fs[i].hi)
-			if fs[i].prio < f.prio {
-				f.kind, f.prio = fs[i].kind, fs[i].prio
-			}
-		}
+		var f found
+		f, i = merged(fs, i)
 		// A secret cut before an escaped character must not leave its
 		// backslash behind, or JSON around it would no longer parse.
 		for f.hi > f.lo+1 && s[f.hi-1] == '\\' {
@@ -208,6 +214,19 @@ func replace(s string, fs []found, counts map[string]int) string {
 	}
 	b.WriteString(s[at:])
 	return b.String()
+}
+
+// merged is the secret fs[i] with those after it that overlap it, as the
+// kind of the most specific; and the index after them.
+func merged(fs []found, i int) (found, int) {
+	f := fs[i]
+	for i++; i < len(fs) && fs[i].lo < f.hi; i++ {
+		f.hi = max(f.hi, fs[i].hi)
+		if fs[i].prio < f.prio {
+			f.kind, f.prio = fs[i].kind, fs[i].prio
+		}
+	}
+	return f, i
 }
 
 // homeDirs are home directories with the user's name: /home/<user>,
@@ -241,9 +260,15 @@ func (r *Redactor) Session(s *transcript.Session) map[string]int {
 	for _, f := range fields {
 		*f.p = r.redact(*f.p, f.holds, counts, learned)
 	}
-	if len(learned) == 0 {
-		return counts
+	if len(learned) > 0 {
+		replaceLearned(fields, learned, counts)
 	}
+	return counts
+}
+
+// replaceLearned replaces the secrets learned wherever they are left in
+// fields.
+func replaceLearned(fields []field, learned map[string]found, counts map[string]int) {
 	secrets := slices.Sorted(maps.Keys(learned))
 	for _, f := range fields {
 		var fs []found
@@ -254,7 +279,6 @@ func (r *Redactor) Session(s *transcript.Session) map[string]int {
 			*f.p = replace(*f.p, fs, counts)
 		}
 	}
-	return counts
 }
 
 // field is a string of a session that is redacted: where it is, what it
@@ -404,15 +428,21 @@ func (c *collector) result(res *transcript.ToolResult) {
 	}
 	add(&res.Output, h, n, "tool output")
 	for i := range res.Patch {
-		hk := &res.Patch[i]
-		add(&hk.Path, 0, n, "tool output")
-		add(&hk.Heading, h, n, "tool output")
-		for j := range hk.Lines {
-			add(&hk.Lines[j], h, n, "tool output")
-		}
+		c.hunk(&res.Patch[i], h)
 	}
 	for _, img := range res.Images {
 		add(&img.URL, 0, n, "image")
+	}
+}
+
+// hunk adds the fields of a hunk of a result's patch, whose lines hold
+// what the output holds.
+func (c *collector) hunk(hk *transcript.Hunk, h holds) {
+	add, n := c.fields.add, c.n
+	add(&hk.Path, 0, n, "tool output")
+	add(&hk.Heading, h, n, "tool output")
+	for j := range hk.Lines {
+		add(&hk.Lines[j], h, n, "tool output")
 	}
 }
 
@@ -465,20 +495,31 @@ func Findings(s *transcript.Session) []Finding {
 	defer release(fields)
 	var out []Finding
 	for _, f := range fields {
-		for rest := *f.p; ; {
-			i := strings.Index(rest, "[REDACTED:")
-			if i < 0 {
-				break
-			}
-			rest = rest[i+len("[REDACTED:"):]
-			j := strings.IndexByte(rest, ']')
-			if j < 0 || j > 64 || strings.ContainsAny(rest[:j], " \n[") {
-				continue
-			}
-			out = append(out, Finding{f.msg, f.what, rest[:j]})
+		for _, kind := range marks(*f.p) {
+			out = append(out, Finding{f.msg, f.what, kind})
 		}
 	}
 	return out
+}
+
+// marks lists the kinds of the [REDACTED:<kind>] marks in text, in order.
+func marks(text string) []string {
+	var kinds []string
+	for rest := text; ; {
+		i := strings.Index(rest, "[REDACTED:")
+		if i < 0 {
+			return kinds
+		}
+		rest = rest[i+len("[REDACTED:"):]
+		if j := strings.IndexByte(rest, ']'); isKind(rest, j) {
+			kinds = append(kinds, rest[:j])
+		}
+	}
+}
+
+// isKind reports whether rest[:j] is the kind of a mark: short, one word.
+func isKind(rest string, j int) bool {
+	return j >= 0 && j <= 64 && !strings.ContainsAny(rest[:j], " \n[")
 }
 
 // between returns the text of s between open and the close after it.

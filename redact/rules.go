@@ -152,21 +152,57 @@ func compileBuiltin() (*ruleSet, error) {
 		rs.rules = append(rs.rules, k.rule())
 	}
 	rs.rules = append(rs.rules, credentials()...)
+	rs.rules = append(rs.rules, gitleaksRules(cfg)...)
+	kws := rs.index()
+	// A rule's expressions are made the first time a text holds one of its
+	// keywords (ready): most rules' keywords are in no session, and making
+	// them all cost a cold build tens of ms before its first session could
+	// be read. Those run on every text are made now, beside the trie.
+	var wg sync.WaitGroup
+	wg.Go(func() { rs.trie = ahocorasick.NewTrieBuilder().AddStrings(kws).Build() })
+	for _, i := range rs.always {
+		rs.rules[i].ready()
+	}
+	wg.Wait()
+	return rs, nil
+}
+
+// gitleaksRules are the rules of cfg that run on a fragment of text, in
+// its order.
+func gitleaksRules(cfg config.Config) []*rule {
+	var rules []*rule
 	for _, id := range cfg.OrderedRules {
 		r := cfg.Rules[id]
-		if r.Regex == nil || r.Path != nil || r.SkipReport || superseded[id] {
-			continue // rules about file names, a composite rule's helpers, and ours
+		if !forText(id, r) {
+			continue
 		}
-		prio := int8(gitleaks)
-		if id == "generic-api-key" || strings.HasPrefix(id, "curl-") {
-			prio = gitleaksLoose
-		}
-		rs.rules = append(rs.rules, &rule{
+		rules = append(rules, &rule{
 			id: id, group: r.SecretGroup, entropy: r.Entropy,
-			keywords: r.Keywords, allow: r.Allowlists, prio: prio,
+			keywords: r.Keywords, allow: r.Allowlists, prio: gitleaksPrio(id),
 			src: strings.ReplaceAll(r.Regex.String(), secretEnd, secretEndInText),
 		})
 	}
+	return rules
+}
+
+// forText reports whether the gitleaks rule r runs on text: not a rule
+// about file names, a composite rule's helper, nor one ours supersede.
+func forText(id string, r config.Rule) bool {
+	return r.Regex != nil && r.Path == nil && !r.SkipReport && !superseded[id]
+}
+
+// gitleaksPrio is the priority of the gitleaks rule id: its loose rules
+// yield to every other.
+func gitleaksPrio(id string) int8 {
+	if id == "generic-api-key" || strings.HasPrefix(id, "curl-") {
+		return gitleaksLoose
+	}
+	return gitleaks
+}
+
+// index files the rules by their keywords (byKw, always) and returns the
+// keywords, in the order of their numbers.
+func (rs *ruleSet) index() []string {
 	kwNum := map[string]int{}
 	var kws []string
 	for i, r := range rs.rules {
@@ -184,17 +220,7 @@ func compileBuiltin() (*ruleSet, error) {
 			rs.byKw[n] = append(rs.byKw[n], i)
 		}
 	}
-	// A rule's expressions are made the first time a text holds one of its
-	// keywords (ready): most rules' keywords are in no session, and making
-	// them all cost a cold build tens of ms before its first session could
-	// be read. Those run on every text are made now, beside the trie.
-	var wg sync.WaitGroup
-	wg.Go(func() { rs.trie = ahocorasick.NewTrieBuilder().AddStrings(kws).Build() })
-	for _, i := range rs.always {
-		rs.rules[i].ready()
-	}
-	wg.Wait()
-	return rs, nil
+	return kws
 }
 
 // compile makes r's expressions: re from src, for a gitleaks rule (gitleaks'
@@ -246,38 +272,61 @@ func newlines(re *syntax.Regexp) int {
 	case syntax.OpLiteral:
 		return strings.Count(string(re.Rune), "\n")
 	case syntax.OpCharClass:
-		for i := 0; i+1 < len(re.Rune); i += 2 {
-			if re.Rune[i] <= '\n' && '\n' <= re.Rune[i+1] {
-				return 1
-			}
-		}
+		return classNewlines(re.Rune)
 	case syntax.OpAnyChar:
 		return 1
 	case syntax.OpCapture, syntax.OpQuest:
 		return newlines(re.Sub[0])
 	case syntax.OpConcat:
-		t := 0
-		for _, s := range re.Sub {
-			t = min(unbounded, t+newlines(s))
-		}
-		return t
+		return concatNewlines(re.Sub)
 	case syntax.OpAlternate:
-		t := 0
-		for _, s := range re.Sub {
-			t = max(t, newlines(s))
-		}
-		return t
+		return altNewlines(re.Sub)
 	case syntax.OpStar, syntax.OpPlus, syntax.OpRepeat:
-		n := newlines(re.Sub[0])
-		if n == 0 {
-			return 0
-		}
-		if re.Op != syntax.OpRepeat || re.Max < 0 {
-			return unbounded
-		}
-		return min(unbounded, n*re.Max)
+		return repeatNewlines(re)
 	}
 	return 0
+}
+
+// classNewlines is 1 when the character class of the ranges rs holds a
+// newline.
+func classNewlines(rs []rune) int {
+	for i := 0; i+1 < len(rs); i += 2 {
+		if rs[i] <= '\n' && '\n' <= rs[i+1] {
+			return 1
+		}
+	}
+	return 0
+}
+
+// concatNewlines is the most newlines the sequence subs can match.
+func concatNewlines(subs []*syntax.Regexp) int {
+	t := 0
+	for _, s := range subs {
+		t = min(unbounded, t+newlines(s))
+	}
+	return t
+}
+
+// altNewlines is the most newlines one of subs can match.
+func altNewlines(subs []*syntax.Regexp) int {
+	t := 0
+	for _, s := range subs {
+		t = max(t, newlines(s))
+	}
+	return t
+}
+
+// repeatNewlines is the most newlines a repetition can match: unbounded
+// unless it repeats something without any or a bounded number of times.
+func repeatNewlines(re *syntax.Regexp) int {
+	n := newlines(re.Sub[0])
+	if n == 0 {
+		return 0
+	}
+	if re.Op != syntax.OpRepeat || re.Max < 0 {
+		return unbounded
+	}
+	return min(unbounded, n*re.Max)
 }
 
 // found is a secret found in a string s: s[lo:hi].
@@ -341,6 +390,21 @@ func (rs *ruleSet) search(s string, h holds, out []found) []found {
 }
 
 func (rs *ruleSet) findDecoded(s string, out []found) []found {
+	hits := rs.keywordsIn(s)
+	for _, i := range rs.always {
+		out = rs.run(rs.rules[i], s, 0, len(s), out)
+	}
+	// In rule order, so that the output does not depend on map order.
+	for i, r := range rs.rules {
+		if ps := hits[i]; len(ps) > 0 {
+			out = rs.runNear(r.ready(), s, ps, out)
+		}
+	}
+	return out
+}
+
+// keywordsIn returns where in s the rules' keywords are, by rule.
+func (rs *ruleSet) keywordsIn(s string) map[int][]int {
 	buf := lowerBufs.Get().(*[]byte)
 	*buf = lowerInto((*buf)[:0], s)
 	hits := map[int][]int{} // rule → where its keywords are
@@ -351,40 +415,33 @@ func (rs *ruleSet) findDecoded(s string, out []found) []found {
 		return true
 	})
 	lowerBufs.Put(buf)
-	for _, i := range rs.always {
-		out = rs.run(rs.rules[i], s, 0, len(s), out)
+	return hits
+}
+
+// runNear runs r where its keywords, at ps, are: at each, when its
+// matches start with them; else on the lines a match around them can
+// reach, or from the first one's line on when a match can reach any.
+func (rs *ruleSet) runNear(r *rule, s string, ps []int, out []found) []found {
+	switch {
+	case r.at != nil:
+		return rs.runAt(r, s, ps, out)
+	case r.span < 0:
+		return rs.run(r, s, lineStart(s, slices.Min(ps), 0), len(s), out)
 	}
-	// In rule order, so that the output does not depend on map order.
-	for i, r := range rs.rules {
-		ps := hits[i]
-		if len(ps) == 0 {
+	slices.Sort(ps)
+	lo, hi := -1, -1
+	for _, p := range ps {
+		a, b := lineStart(s, p, r.span), lineEnd(s, p, r.span)
+		if a <= hi {
+			hi = max(hi, b)
 			continue
 		}
-		r.ready()
-		if r.at != nil {
-			out = rs.runAt(r, s, ps, out)
-			continue
+		if lo >= 0 {
+			out = rs.run(r, s, lo, hi, out)
 		}
-		if r.span < 0 {
-			out = rs.run(r, s, lineStart(s, slices.Min(ps), 0), len(s), out)
-			continue
-		}
-		slices.Sort(ps)
-		lo, hi := -1, -1
-		for _, p := range ps {
-			a, b := lineStart(s, p, r.span), lineEnd(s, p, r.span)
-			if a <= hi {
-				hi = max(hi, b)
-				continue
-			}
-			if lo >= 0 {
-				out = rs.run(r, s, lo, hi, out)
-			}
-			lo, hi = a, b
-		}
-		out = rs.run(r, s, lo, hi, out)
+		lo, hi = a, b
 	}
-	return out
+	return rs.run(r, s, lo, hi, out)
 }
 
 // run runs r on s[lo:hi] and appends what it finds.
@@ -412,13 +469,10 @@ func (rs *ruleSet) runAt(r *rule, s string, ps []int, out []found) []found {
 	slices.Sort(ps)
 	next := 0
 	for _, p := range ps {
-		if p < next || r.wordStart && p > 0 && isWordByte(s[p-1]) {
+		if p < next || r.midWord(s, p) {
 			continue
 		}
-		end := len(s)
-		if r.span >= 0 {
-			end = lineEnd(s, p, r.span)
-		}
+		end := r.reach(s, p)
 		m := r.at.FindStringIndex(s[p:end])
 		if m == nil {
 			continue
@@ -433,6 +487,20 @@ func (rs *ruleSet) runAt(r *rule, s string, ps []int, out []found) []found {
 	return out
 }
 
+// midWord reports whether the keyword at s[p] is inside a word where r's
+// matches open with \b.
+func (r *rule) midWord(s string, p int) bool {
+	return r.wordStart && p > 0 && isWordByte(s[p-1])
+}
+
+// reach returns how far a match of r from s[p] can reach.
+func (r *rule) reach(s string, p int) int {
+	if r.span < 0 {
+		return len(s)
+	}
+	return lineEnd(s, p, r.span)
+}
+
 // confirm runs re on s[from:to], where fast matched at most 50 bytes after
 // from: re adds the name before what fast matched. It returns where the
 // next match may start.
@@ -444,9 +512,15 @@ func (rs *ruleSet) confirm(r *rule, s string, from, to, next int, out []found) (
 	return out, next
 }
 
-func isWordByte(c byte) bool {
-	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
-}
+func isWordByte(c byte) bool { return wordBytes[c] }
+
+// wordBytes are the bytes \w matches.
+var wordBytes = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+	}
+	return t
+}()
 
 // keywordLed says whether every match of the regex expr starts with one of
 // keywords (lower case), after a \b when word is true: it does when each
@@ -456,18 +530,37 @@ func keywordLed(expr string, keywords []string) (ok, word bool) {
 	if err != nil {
 		return false, false
 	}
-	re = re.Simplify()
-	if re.Op == syntax.OpConcat && len(re.Sub) > 1 && re.Sub[0].Op == syntax.OpWordBoundary {
-		re, word = &syntax.Regexp{Op: syntax.OpConcat, Sub: re.Sub[1:]}, true
-	}
+	re, word = afterWordBoundary(re.Simplify())
 	heads, ok := openings(re)
-	for _, h := range heads {
-		if h == "" || word && !isWordByte(h[0]) ||
-			!slices.ContainsFunc(keywords, func(k string) bool { return k != "" && strings.HasPrefix(h, k) }) {
-			return false, false
-		}
+	if !allLed(heads, keywords, word) {
+		return false, false
 	}
 	return ok && len(heads) > 0, word
+}
+
+// afterWordBoundary returns re without the \b it opens with, and whether
+// it had one.
+func afterWordBoundary(re *syntax.Regexp) (*syntax.Regexp, bool) {
+	if re.Op == syntax.OpConcat && len(re.Sub) > 1 && re.Sub[0].Op == syntax.OpWordBoundary {
+		return &syntax.Regexp{Op: syntax.OpConcat, Sub: re.Sub[1:]}, true
+	}
+	return re, false
+}
+
+// allLed reports whether each of heads has a keyword as its prefix, and
+// starts with a word character when word says the match opens with \b.
+func allLed(heads, keywords []string, word bool) bool {
+	for _, h := range heads {
+		if h == "" || word && !isWordByte(h[0]) || !slices.ContainsFunc(keywords, prefixOf(h)) {
+			return false
+		}
+	}
+	return true
+}
+
+// prefixOf returns a test whether a keyword is a prefix of h.
+func prefixOf(h string) func(string) bool {
+	return func(k string) bool { return k != "" && strings.HasPrefix(h, k) }
 }
 
 // most bounds the strings openings and strs list.
@@ -486,20 +579,27 @@ func openings(re *syntax.Regexp) ([]string, bool) {
 	case syntax.OpAlternate:
 		return union(re.Sub, openings)
 	case syntax.OpConcat:
-		out := []string{""}
-		for i, sub := range re.Sub {
-			ss, ok := strs(sub)
-			if !ok && i == 0 {
-				return openings(sub)
-			}
-			if !ok || len(out)*len(ss) > most {
-				break
-			}
-			out = product(out, ss)
-		}
-		return out, true
+		return concatOpenings(re.Sub)
 	}
 	return strs(re)
+}
+
+// concatOpenings lists, in lower case, strings one of which opens every
+// match of the sequence subs: the strings of its leading elements that
+// match few, as many of them as keep the list short.
+func concatOpenings(subs []*syntax.Regexp) ([]string, bool) {
+	out := []string{""}
+	for i, sub := range subs {
+		ss, ok := strs(sub)
+		if !ok && i == 0 {
+			return openings(sub)
+		}
+		if !ok || len(out)*len(ss) > most {
+			break
+		}
+		out = product(out, ss)
+	}
+	return out, true
 }
 
 // strs lists, in lower case, the strings re matches, when there are few.
@@ -510,16 +610,7 @@ func strs(re *syntax.Regexp) ([]string, bool) {
 	case syntax.OpLiteral:
 		return []string{asciiLower(string(re.Rune))}, true
 	case syntax.OpCharClass:
-		var out []string
-		for i := 0; i+1 < len(re.Rune); i += 2 {
-			if re.Rune[i+1]-re.Rune[i] > most {
-				return nil, false
-			}
-			for c := re.Rune[i]; c <= re.Rune[i+1]; c++ {
-				out = append(out, asciiLower(string(c)))
-			}
-		}
-		return out, len(out) <= most
+		return classStrs(re.Rune)
 	case syntax.OpCapture:
 		return strs(re.Sub[0])
 	case syntax.OpQuest:
@@ -529,17 +620,38 @@ func strs(re *syntax.Regexp) ([]string, bool) {
 		out, ok := union(re.Sub, strs)
 		return out, ok && len(out) <= most
 	case syntax.OpConcat:
-		out := []string{""}
-		for _, sub := range re.Sub {
-			ss, ok := strs(sub)
-			if !ok || len(out)*len(ss) > most {
-				return nil, false
-			}
-			out = product(out, ss)
-		}
-		return out, true
+		return concatStrs(re.Sub)
 	}
 	return nil, false
+}
+
+// classStrs lists, in lower case, the characters of the class of the
+// ranges rs, when there are few.
+func classStrs(rs []rune) ([]string, bool) {
+	var out []string
+	for i := 0; i+1 < len(rs); i += 2 {
+		if rs[i+1]-rs[i] > most {
+			return nil, false
+		}
+		for c := rs[i]; c <= rs[i+1]; c++ {
+			out = append(out, asciiLower(string(c)))
+		}
+	}
+	return out, len(out) <= most
+}
+
+// concatStrs lists, in lower case, the strings the sequence subs
+// matches, when there are few.
+func concatStrs(subs []*syntax.Regexp) ([]string, bool) {
+	out := []string{""}
+	for _, sub := range subs {
+		ss, ok := strs(sub)
+		if !ok || len(out)*len(ss) > most {
+			return nil, false
+		}
+		out = product(out, ss)
+	}
+	return out, true
 }
 
 // union is what list says of each of subs, together.
@@ -570,34 +682,66 @@ func product(a, b []string) []string {
 // entropy is too low or an allowlist lets it through.
 func (rs *ruleSet) check(r *rule, s string, a, b int, out []found) []found {
 	match := strings.TrimRight(s[a:b], "\n")
-	sa, sb := 0, len(match)
-	if g := r.re.FindStringSubmatchIndex(match); len(g) >= 4 {
-		if r.group > 0 && 2*r.group+1 < len(g) {
-			sa, sb = g[2*r.group], g[2*r.group+1]
-		} else if r.group == 0 {
-			for j := 2; j+1 < len(g); j += 2 {
-				if g[j] >= 0 && g[j+1] > g[j] {
-					sa, sb = g[j], g[j+1]
-					break
-				}
-			}
-		}
-	}
-	if sb-sa < 8 && r.group == 0 {
-		sa, sb = 0, len(match) // a group that only structures the pattern
-	}
+	sa, sb := r.secretIn(match)
 	if sa < 0 || sb <= sa {
 		return out
 	}
 	secret := match[sa:sb]
-	if r.entropy != 0 && entropy(secret) <= r.entropy || r.skip != nil && r.skip(secret) {
-		return out
-	}
-	line := s[lineStart(s, a, 0):lineEnd(s, a+len(match), 0)]
-	if allowed(rs.global, secret, match, line) || allowed(r.allow, secret, match, line) || digest.MatchString(s[max(0, a+sa-8):a+sa]) {
+	if r.dismisses(secret) || rs.allows(r, s, a, match, sa, secret) {
 		return out
 	}
 	return append(out, found{a + sa, a + sb, r.id, r.prio})
+}
+
+// secretIn returns where the secret is in match: the rule's group, or
+// the whole match when the group is too short to be one (a group that
+// only structures the pattern).
+func (r *rule) secretIn(match string) (int, int) {
+	sa, sb := 0, len(match)
+	if g := r.re.FindStringSubmatchIndex(match); len(g) >= 4 {
+		sa, sb = r.groupIn(g, sa, sb)
+	}
+	if sb-sa < 8 && r.group == 0 {
+		return 0, len(match)
+	}
+	return sa, sb
+}
+
+// groupIn returns the span of r's secret group in the submatches g, or
+// sa, sb when g does not have it.
+func (r *rule) groupIn(g []int, sa, sb int) (int, int) {
+	switch {
+	case r.group > 0 && 2*r.group+1 < len(g):
+		return g[2*r.group], g[2*r.group+1]
+	case r.group == 0:
+		return firstGroup(g, sa, sb)
+	}
+	return sa, sb
+}
+
+// firstGroup returns the span of the first non-empty group in the
+// submatches g, or sa, sb when all are empty.
+func firstGroup(g []int, sa, sb int) (int, int) {
+	for j := 2; j+1 < len(g); j += 2 {
+		if g[j] >= 0 && g[j+1] > g[j] {
+			return g[j], g[j+1]
+		}
+	}
+	return sa, sb
+}
+
+// dismisses reports whether r lets a secret it matched go: its entropy
+// is too low for the rule, or it is a placeholder the rule knows.
+func (r *rule) dismisses(secret string) bool {
+	return r.entropy != 0 && entropy(secret) <= r.entropy || r.skip != nil && r.skip(secret)
+}
+
+// allows reports whether the global allowlists or r's let secret, found
+// at s[a+sa:] in match (s[a:]), through, or whether it is the digest of a
+// named hash.
+func (rs *ruleSet) allows(r *rule, s string, a int, match string, sa int, secret string) bool {
+	line := s[lineStart(s, a, 0):lineEnd(s, a+len(match), 0)]
+	return allowed(rs.global, secret, match, line) || allowed(r.allow, secret, match, line) || digest.MatchString(s[max(0, a+sa-8):a+sa])
 }
 
 // digest ends the text before a hash named by its algorithm
@@ -609,26 +753,41 @@ var digest = regexp.MustCompile(`(?i)(?:sha1|sha224|sha256|sha384|sha512|md5|bla
 // decides it for a fragment that has no path or commit.
 func allowed(lists []*config.Allowlist, secret, match, line string) bool {
 	for _, a := range lists {
-		target := secret
-		switch a.RegexTarget {
-		case "match":
-			target = match
-		case "line":
-			target = line
-		}
-		regex := a.RegexAllowed(target)
+		regex := a.RegexAllowed(allowTarget(a, secret, match, line))
 		stop, _ := a.ContainsStopWord(secret)
 		if a.MatchCondition == config.AllowlistMatchAnd {
-			if len(a.Commits) > 0 || len(a.Paths) > 0 || (len(a.Regexes) > 0 && !regex) || (len(a.StopWords) > 0 && !stop) {
-				continue
+			if allowsAll(a, regex, stop) {
+				return true
 			}
-			return true
+			continue
 		}
 		if regex || stop {
 			return true
 		}
 	}
 	return false
+}
+
+// allowTarget is the text a's regexes test: the secret, the match or
+// its line.
+func allowTarget(a *config.Allowlist, secret, match, line string) string {
+	switch a.RegexTarget {
+	case "match":
+		return match
+	case "line":
+		return line
+	}
+	return secret
+}
+
+// allowsAll reports whether an allowlist whose conditions must all hold
+// lets a finding through: one that names commits or paths never does, as
+// a fragment has neither.
+func allowsAll(a *config.Allowlist, regex, stop bool) bool {
+	if len(a.Commits) > 0 || len(a.Paths) > 0 {
+		return false
+	}
+	return (len(a.Regexes) == 0 || regex) && (len(a.StopWords) == 0 || stop)
 }
 
 // entropy is the Shannon entropy of s in bits per byte.
@@ -699,54 +858,53 @@ func decode(s string) decoded {
 	b := make([]byte, 0, len(s))
 	b = append(b, s[:i]...)
 	for i < len(s) {
-		if s[i] != '\\' {
-			b = append(b, s[i])
-			i++
-			continue
-		}
-		j := i + 1 // after the run of backslashes
-		for j < len(s) && s[j] == '\\' {
-			j++
-		}
-		n := j - i + 1
-		c := byte(0)
-		if j < len(s) {
-			c = s[j]
-		}
-		switch c {
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'f':
-			b = append(b, '\f')
-		case 'b':
-			b = append(b, '\b')
-		case '"', '\'', '/':
-			b = append(b, c)
-		case 'u':
-			r, err := strconv.ParseUint(s[j+1:min(len(s), j+5)], 16, 32)
-			if err != nil || j+5 > len(s) {
-				b = append(b, '\\')
-				n = j - i
-				break
-			}
-			b = utf8.AppendRune(b, rune(r))
-			n = j - i + 5
-		default:
-			b = append(b, '\\')
-			n = j - i
-		}
+		var n int
+		b, n = unescape(b, s, i)
 		i += n
 		if extra := i - len(b); extra != 0 {
 			d.at = append(d.at, len(b))
 			d.extra = append(d.extra, extra)
 		}
+		n = strings.IndexByte(s[i:], '\\')
+		if n < 0 {
+			n = len(s) - i
+		}
+		b = append(b, s[i:i+n]...)
+		i += n
 	}
 	d.text = string(b)
 	return d
+}
+
+// unescape appends to b what the run of backslashes at s[i] and the byte
+// after it stand for, and returns how many bytes of s that was.
+func unescape(b []byte, s string, i int) ([]byte, int) {
+	j := i + 1 // after the run of backslashes
+	for j < len(s) && s[j] == '\\' {
+		j++
+	}
+	if j == len(s) {
+		return append(b, '\\'), j - i
+	}
+	if c := unescaped[s[j]]; c != 0 {
+		return append(b, c), j - i + 1
+	}
+	if r, ok := hexRune(s, j); ok {
+		return utf8.AppendRune(b, r), j - i + 5
+	}
+	return append(b, '\\'), j - i
+}
+
+// unescaped is the byte each one-letter escape stands for; 0 for others.
+var unescaped = [256]byte{'n': '\n', 'r': '\r', 't': '\t', 'f': '\f', 'b': '\b', '"': '"', '\'': '\'', '/': '/'}
+
+// hexRune reads the \uXXXX escape whose u is s[j].
+func hexRune(s string, j int) (rune, bool) {
+	if s[j] != 'u' || j+5 > len(s) {
+		return 0, false
+	}
+	r, err := strconv.ParseUint(s[j+1:j+5], 16, 32)
+	return rune(r), err == nil
 }
 
 // orig returns where byte p of the decoded text is, or ends, in the original.

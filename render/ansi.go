@@ -47,34 +47,50 @@ func ANSI(s string) template.HTML {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		line = strings.TrimRight(line, "\r")
-		if j := strings.LastIndexByte(line, '\r'); j >= 0 {
-			line = line[j+1:]
-		}
-		// Spans do not cross lines, so output folded by lines stays whole HTML.
-		open := cur.openSpan(&b)
-		for line != "" {
-			k := strings.IndexByte(line, 0x1b)
-			if k < 0 {
-				template.HTMLEscape(&b, []byte(line))
-				break
-			}
-			template.HTMLEscape(&b, []byte(line[:k]))
-			seq, params, rest := escape(line[k:])
-			line = rest
-			if next := cur.apply(params); seq == 'm' && next != cur {
-				if open {
-					b.WriteString("</span>")
-				}
-				cur = next
-				open = cur.openSpan(&b)
-			}
-		}
-		if open {
-			b.WriteString("</span>")
-		}
+		cur = ansiLine(&b, lastState(line), cur)
 	}
 	return template.HTML(b.String())
+}
+
+// lastState is what a line shows after the carriage returns in it
+// overwrote it.
+func lastState(line string) string {
+	line = strings.TrimRight(line, "\r")
+	if j := strings.LastIndexByte(line, '\r'); j >= 0 {
+		return line[j+1:]
+	}
+	return line
+}
+
+// ansiLine writes a line of terminal output that starts in the style cur,
+// and returns the style it ends in. Spans do not cross lines, so output
+// folded by lines stays whole HTML.
+func ansiLine(b *strings.Builder, line string, cur sgr) sgr {
+	open := cur.openSpan(b)
+	for line != "" {
+		k := strings.IndexByte(line, 0x1b)
+		if k < 0 {
+			template.HTMLEscape(b, []byte(line))
+			break
+		}
+		template.HTMLEscape(b, []byte(line[:k]))
+		seq, params, rest := escape(line[k:])
+		line = rest
+		if next := cur.apply(params); seq == 'm' && next != cur {
+			closeSpan(b, open)
+			cur = next
+			open = cur.openSpan(b)
+		}
+	}
+	closeSpan(b, open)
+	return cur
+}
+
+// closeSpan closes the span, if one is open.
+func closeSpan(b *strings.Builder, open bool) {
+	if open {
+		b.WriteString("</span>")
+	}
 }
 
 // openSpan opens a span for the style, if it has one.
@@ -97,23 +113,10 @@ func escape(s string) (final byte, params, rest string) {
 		return 0, "", ""
 	}
 	switch s[1] {
-	case '[': // CSI: parameters 0x30–0x3F, intermediates 0x20–0x2F, final 0x40–0x7E
-		for i := 2; i < len(s); i++ {
-			if c := s[i]; c >= 0x40 && c <= 0x7e {
-				return c, s[2:i], s[i+1:]
-			}
-		}
-		return 0, "", ""
-	case ']': // OSC, ended by BEL or ESC \
-		for i := 2; i < len(s); i++ {
-			if s[i] == 0x07 {
-				return 0, "", s[i+1:]
-			}
-			if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\' {
-				return 0, "", s[i+2:]
-			}
-		}
-		return 0, "", ""
+	case '[':
+		return csi(s)
+	case ']':
+		return 0, "", osc(s)
 	case '(', ')', '*', '+', '-', '.', '/', '#', '%', ' ': // charset and similar: one more byte
 		if len(s) >= 3 {
 			return 0, "", s[3:]
@@ -121,6 +124,31 @@ func escape(s string) (final byte, params, rest string) {
 		return 0, "", ""
 	}
 	return 0, "", s[2:] // a two-byte escape
+}
+
+// csi splits the CSI sequence at the start of s: parameters 0x30–0x3F,
+// intermediates 0x20–0x2F, final 0x40–0x7E. An unended one is all of s.
+func csi(s string) (final byte, params, rest string) {
+	for i := 2; i < len(s); i++ {
+		if c := s[i]; c >= 0x40 && c <= 0x7e {
+			return c, s[2:i], s[i+1:]
+		}
+	}
+	return 0, "", ""
+}
+
+// osc returns the text after the OSC sequence at the start of s, ended by
+// BEL or ESC \; an unended one is all of s.
+func osc(s string) string {
+	for i := 2; i < len(s); i++ {
+		if s[i] == 0x07 {
+			return s[i+1:]
+		}
+		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\' {
+			return s[i+2:]
+		}
+	}
+	return ""
 }
 
 // apply returns the style after the SGR parameters p.
@@ -134,13 +162,7 @@ func (s sgr) apply(p string) sgr {
 		switch {
 		case err != nil:
 		case n == 38 || n == 48:
-			c, used := extendedColour(ps[i+1:])
-			i += used
-			if n == 38 {
-				s.fg = c
-			} else {
-				s.bg = c
-			}
+			i += s.extended(n, ps[i+1:])
 		case sgrAttrs[n] != nil:
 			sgrAttrs[n](&s)
 		default:
@@ -148,6 +170,18 @@ func (s sgr) apply(p string) sgr {
 		}
 	}
 	return s
+}
+
+// extended sets the foreground (n 38) or background (48) to the colour of
+// the parameters ps that follow, and returns how many of them it read.
+func (s *sgr) extended(n int, ps []string) int {
+	c, used := extendedColour(ps)
+	if n == 38 {
+		s.fg = c
+	} else {
+		s.bg = c
+	}
+	return used
 }
 
 // sgrAttrs set or reset the attributes of SGR parameters.
@@ -168,63 +202,72 @@ var sgrAttrs = map[int]func(*sgr){
 // 16 colours are numbered from 1, 0 being the default.
 func (s *sgr) colour(n int) {
 	switch {
-	case n >= 30 && n <= 37:
-		s.fg = n - 30 + 1
-	case n >= 90 && n <= 97:
-		s.fg = n - 90 + 8 + 1
-	case n >= 40 && n <= 47:
-		s.bg = n - 40 + 1
-	case n >= 100 && n <= 107:
-		s.bg = n - 100 + 8 + 1
+	case n >= 30 && n <= 37 || n >= 90 && n <= 97:
+		s.fg = basic(n)
+	case n >= 40 && n <= 47 || n >= 100 && n <= 107:
+		s.bg = basic(n)
 	}
+}
+
+// basic is the colour, from 1, that the SGR parameter n of a basic
+// colour names: its last digit, 8 on for the bright ones (90–97, 100–107).
+func basic(n int) int {
+	if n >= 90 {
+		return n%10 + 8 + 1
+	}
+	return n%10 + 1
 }
 
 // extendedColour reads a 256-colour (5;n) or true-colour (2;r;g;b)
 // parameter list and returns the nearest of the 16 basic colours, plus one,
 // and how many parameters it used.
 func extendedColour(ps []string) (int, int) {
-	at := func(i int) int {
-		if i >= len(ps) {
-			return 0
-		}
-		n, _ := strconv.Atoi(ps[i])
-		return n
-	}
-	switch at(0) {
+	switch param(ps, 0) {
 	case 5:
-		n := at(1)
-		switch {
-		case n < 16:
-			return n + 1, 2
-		case n >= 232: // greys
-			if n < 244 {
-				return 8 + 1, 2
-			}
-			return 7 + 1, 2
-		}
-		n -= 16
-		return nearest(n/36*51, n/6%6*51, n%6*51) + 1, 2
+		return colour256(param(ps, 1)) + 1, 2
 	case 2:
-		return nearest(at(1), at(2), at(3)) + 1, 4
+		return nearest(param(ps, 1), param(ps, 2), param(ps, 3)) + 1, 4
 	}
 	return 0, 1
 }
 
+// param is the SGR parameter ps[i] as a number; 0 when it is missing.
+func param(ps []string, i int) int {
+	if i >= len(ps) {
+		return 0
+	}
+	n, _ := strconv.Atoi(ps[i])
+	return n
+}
+
+// colour256 is the nearest of the 16 basic colours, from 0, to colour n
+// of the 256: the basic ones, a 6×6×6 cube, then greys.
+func colour256(n int) int {
+	switch {
+	case n < 16:
+		return n
+	case n >= 244:
+		return 7 // light grey
+	case n >= 232:
+		return 8 // dark grey
+	}
+	n -= 16
+	return nearest(n/36*51, n/6%6*51, n%6*51)
+}
+
 // nearest maps an RGB colour to the closest of the 16 basic colours.
 func nearest(r, g, b int) int {
-	bright := r > 170 || g > 170 || b > 170
-	c := 0
-	if r > 85 {
-		c |= 1
-	}
-	if g > 85 {
-		c |= 2
-	}
-	if b > 85 {
-		c |= 4
-	}
-	if bright && c != 0 {
-		c += 8
+	c := lit(r) | lit(g)<<1 | lit(b)<<2
+	if c != 0 && (r > 170 || g > 170 || b > 170) {
+		c += 8 // bright
 	}
 	return c
+}
+
+// lit is 1 when a colour's channel is on in the nearest basic colour.
+func lit(x int) int {
+	if x > 85 {
+		return 1
+	}
+	return 0
 }

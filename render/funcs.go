@@ -140,17 +140,20 @@ func HumanInt(n any) string {
 		return fmt.Sprint(n)
 	}
 	s := strconv.FormatInt(v, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
+	if digits, neg := strings.CutPrefix(s, "-"); neg {
+		return "-" + thousands(digits)
+	}
+	return thousands(s)
+}
+
+// thousands puts a comma between each group of three digits.
+func thousands(s string) string {
 	var b strings.Builder
 	for i, c := range s {
 		if i > 0 && (len(s)-i)%3 == 0 {
 			b.WriteByte(',')
 		}
 		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
 	}
 	return b.String()
 }

@@ -36,17 +36,28 @@ func ReadableOutput(s string) string {
 // in it, as YAML in the order of its keys.
 func multiline(s string) (string, bool) {
 	t := strings.TrimSpace(s)
-	if t == "" || (t[0] != '{' && t[0] != '[') || !strings.Contains(t, `\n`) || !json.Valid([]byte(t)) {
+	if !jsonWithLines(t) {
 		return "", false
 	}
 	var doc yaml.Node
 	if yaml.Unmarshal([]byte(t), &doc) != nil || !plainScalars(&doc) {
 		return "", false
 	}
+	return yamlOf(&doc)
+}
+
+// jsonWithLines reports whether t is a JSON object or array with an
+// escaped line break in it.
+func jsonWithLines(t string) bool {
+	return t != "" && (t[0] == '{' || t[0] == '[') && strings.Contains(t, `\n`) && json.Valid([]byte(t))
+}
+
+// yamlOf writes doc as YAML indented by two spaces.
+func yamlOf(doc *yaml.Node) (string, bool) {
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
-	if enc.Encode(&doc) != nil || enc.Close() != nil {
+	if enc.Encode(doc) != nil || enc.Close() != nil {
 		return "", false
 	}
 	return strings.TrimSuffix(b.String(), "\n"), true

@@ -23,17 +23,7 @@ func Edits(c *transcript.ToolCall) []FileDiff {
 		return []FileDiff{{Path: cmp.Or(c.Result.Patch[0].Path, p), Rows: rows}}
 	}
 	if r := c.Result; r != nil && !r.IsError && len(r.Patch) > 0 {
-		// A file a diff each, in the patch's order.
-		var fds []FileDiff
-		for i := 0; i < len(r.Patch); {
-			j := i + 1
-			for j < len(r.Patch) && r.Patch[j].Path == r.Patch[i].Path {
-				j++
-			}
-			fds = append(fds, FileDiff{Path: cmp.Or(r.Patch[i].Path, p), Rows: patchRows(r.Patch[i:j])})
-			i = j
-		}
-		return fds
+		return patchDiffs(r.Patch, p)
 	}
 	if len(c.Args.Edits) > 0 {
 		var fds []FileDiff
@@ -47,9 +37,22 @@ func Edits(c *transcript.ToolCall) []FileDiff {
 	}
 	fds := ParsePatch(c.Args.Patch)
 	for i := range fds {
-		if fds[i].Path == "" {
-			fds[i].Path = p
+		fds[i].Path = cmp.Or(fds[i].Path, p)
+	}
+	return fds
+}
+
+// patchDiffs are a file's diff each of a result's patch, in the patch's
+// order; p is the path of the hunks that name none.
+func patchDiffs(patch []transcript.Hunk, p string) []FileDiff {
+	var fds []FileDiff
+	for i := 0; i < len(patch); {
+		j := i + 1
+		for j < len(patch) && patch[j].Path == patch[i].Path {
+			j++
 		}
+		fds = append(fds, FileDiff{Path: cmp.Or(patch[i].Path, p), Rows: patchRows(patch[i:j])})
+		i = j
 	}
 	return fds
 }
@@ -61,48 +64,70 @@ func Edits(c *transcript.ToolCall) []FileDiff {
 // several places, text that is not whole lines).
 func wholeEdit(c *transcript.ToolCall) []Row {
 	r := c.Result
-	if r == nil || r.IsError || len(r.Patch) == 0 || len(c.Args.Edits) != 1 {
+	if !oneFileEdit(c) {
 		return nil
-	}
-	for _, h := range r.Patch[1:] {
-		if h.Path != r.Patch[0].Path {
-			return nil
-		}
 	}
 	e := c.Args.Edits[0]
 	rows := LineDiff(e.Old, e.New, 0)
 	patch := changed(patchRows(r.Patch))
-	if len(patch) == 0 || !slices.EqualFunc(patch, changed(rows), func(a, b Row) bool { return a.Op == b.Op && a.Text == b.Text }) {
+	if len(patch) == 0 || !slices.EqualFunc(patch, changed(rows), sameRow) {
 		return nil
 	}
 	same := 0 // the lines before the first change, in both texts
-	for rows[same].Op != '+' && rows[same].Op != '-' {
+	for !rows[same].change() {
 		same++
 	}
 	start := patch[0].N - same
 	return around(LineDiff(e.Old, e.New, start), patchRows(r.Patch), start)
 }
 
+// oneFileEdit reports whether c made one change and its result reports
+// the patch it made to one file.
+func oneFileEdit(c *transcript.ToolCall) bool {
+	r := c.Result
+	if r == nil || r.IsError || len(r.Patch) == 0 || len(c.Args.Edits) != 1 {
+		return false
+	}
+	return !slices.ContainsFunc(r.Patch[1:], func(h transcript.Hunk) bool { return h.Path != r.Patch[0].Path })
+}
+
+// sameRow reports whether two rows make the same change, wherever they are.
+func sameRow(a, b Row) bool { return a.Op == b.Op && a.Text == b.Text }
+
+// change reports whether the row is an added or removed line.
+func (r Row) change() bool { return r.Op == '+' || r.Op == '-' }
+
+// context reports whether the row is a line of context or a heading.
+func (r Row) context() bool { return r.Op == ' ' || r.Op == '@' }
+
 // around puts the context a patch shows around an edit's text (the file's
 // lines before start, and after the text's last line) around its rows.
 func around(rows, patch []Row, start int) []Row {
+	out := contextBefore(patch, start)
+	out = append(out, rows...)
+	return contextAfter(out, patch, lastLine(rows))
+}
+
+// contextBefore is the context a patch shows before its first change:
+// hunk headings, and the file's lines before start.
+func contextBefore(patch []Row, start int) []Row {
 	var out []Row
 	for _, r := range patch {
-		if r.Op != ' ' && r.Op != '@' {
+		if !r.context() {
 			break
 		}
 		if r.Op == '@' || r.N < start { // a hunk's heading, or a line before the edit's text
 			out = append(out, r)
 		}
 	}
-	out = append(out, rows...)
-	last, end := 0, len(patch)
-	for _, r := range rows {
-		if r.Op != '-' {
-			last = max(last, r.N)
-		}
-	}
-	for end > 0 && (patch[end-1].Op == ' ' || patch[end-1].Op == '@') {
+	return out
+}
+
+// contextAfter appends to out the context a patch shows after its last
+// change: hunk headings, and the file's lines after line last.
+func contextAfter(out, patch []Row, last int) []Row {
+	end := len(patch)
+	for end > 0 && patch[end-1].context() {
 		end--
 	}
 	for _, r := range patch[end:] {
@@ -113,9 +138,20 @@ func around(rows, patch []Row, start int) []Row {
 	return out
 }
 
+// lastLine is the number of the last line of the new text in rows.
+func lastLine(rows []Row) int {
+	last := 0
+	for _, r := range rows {
+		if r.Op != '-' {
+			last = max(last, r.N)
+		}
+	}
+	return last
+}
+
 // changed are the added and removed rows of a diff.
 func changed(rows []Row) []Row {
-	return slices.DeleteFunc(slices.Clone(rows), func(r Row) bool { return r.Op != '+' && r.Op != '-' })
+	return slices.DeleteFunc(slices.Clone(rows), func(r Row) bool { return !r.change() })
 }
 
 // patchRows numbers the lines of a patch's hunks, with "…" between hunks.
@@ -128,25 +164,31 @@ func patchRows(hunks []transcript.Hunk) []Row {
 		case i > 0:
 			rows = append(rows, Row{Op: '@', Text: "…"})
 		}
-		on, nn := h.OldStart, h.NewStart
-		for _, l := range h.Lines {
-			op, text := byte(' '), l
-			if l != "" {
-				op, text = l[0], l[1:]
-			}
-			switch op {
-			case '+':
-				rows = append(rows, Row{'+', text, nn})
-				nn++
-			case '-':
-				rows = append(rows, Row{'-', text, on})
-				on++
-			case '\\': // "\ No newline at end of file"
-				rows = append(rows, Row{'@', l, 0})
-			default:
-				rows = append(rows, Row{' ', text, nn})
-				on, nn = on+1, nn+1
-			}
+		rows = hunkRows(rows, h)
+	}
+	return rows
+}
+
+// hunkRows appends the lines of a hunk, numbered.
+func hunkRows(rows []Row, h transcript.Hunk) []Row {
+	on, nn := h.OldStart, h.NewStart
+	for _, l := range h.Lines {
+		op, text := byte(' '), l
+		if l != "" {
+			op, text = l[0], l[1:]
+		}
+		switch op {
+		case '+':
+			rows = append(rows, Row{'+', text, nn})
+			nn++
+		case '-':
+			rows = append(rows, Row{'-', text, on})
+			on++
+		case '\\': // "\ No newline at end of file"
+			rows = append(rows, Row{'@', l, 0})
+		default:
+			rows = append(rows, Row{' ', text, nn})
+			on, nn = on+1, nn+1
 		}
 	}
 	return rows

@@ -303,34 +303,49 @@ func (s *Session) Stats() Stats {
 	var last time.Time
 	for _, t := range s.Turns {
 		st.Messages += len(t.Messages)
-		if len(t.Messages) > 0 && t.Messages[0].Role == User && !t.Messages[0].Meta {
+		if t.prompted() {
 			st.Prompts++
 		}
 		for _, m := range t.Messages {
-			if m.Time.IsZero() {
-				continue
-			}
-			if gap := m.Time.Sub(last); !last.IsZero() && gap > 0 && gap <= ActiveGap {
-				st.Active += gap
-			}
-			last = m.Time
+			st.Active, last = active(st.Active, last, m.Time)
 		}
 	}
-	s.Parts(func(_ *Message, p *Part) {
-		switch {
-		case p.Call != nil:
-			st.ToolCalls++
-			st.ByKind[p.Call.Kind]++
-			if p.Call.Result != nil && p.Call.Result.IsError {
-				st.Failed[p.Call.Kind]++
-			}
-		case p.Result != nil && p.Result.IsError:
-			st.Errors++
-		case p.Event != nil && p.Event.Kind == ErrorEvent:
-			st.Errors++
-		}
-	})
+	s.Parts(func(_ *Message, p *Part) { st.count(p) })
 	return st
+}
+
+// prompted reports whether the turn opens with a prompt the user wrote.
+func (t *Turn) prompted() bool {
+	return len(t.Messages) > 0 && t.Messages[0].Role == User && !t.Messages[0].Meta
+}
+
+// active adds to the time spent so far the gap from the last message's
+// time to at, when it is short enough to count, and returns it with the
+// time to measure the next gap from. A message without a time is skipped.
+func active(spent time.Duration, last, at time.Time) (time.Duration, time.Time) {
+	if at.IsZero() {
+		return spent, last
+	}
+	if gap := at.Sub(last); !last.IsZero() && gap > 0 && gap <= ActiveGap {
+		spent += gap
+	}
+	return spent, at
+}
+
+// count counts a part's tool call, and its error.
+func (st *Stats) count(p *Part) {
+	switch {
+	case p.Call != nil:
+		st.ToolCalls++
+		st.ByKind[p.Call.Kind]++
+		if p.Call.Result != nil && p.Call.Result.IsError {
+			st.Failed[p.Call.Kind]++
+		}
+	case p.Result != nil && p.Result.IsError:
+		st.Errors++
+	case p.Event != nil && p.Event.Kind == ErrorEvent:
+		st.Errors++
+	}
 }
 
 // Duration is the time from the first to the last record, or zero if unknown.

@@ -5,6 +5,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -38,51 +39,60 @@ it, and a .gitignore for the built site. With
 --github-actions it also writes .github/workflows/pages.yml, which builds the
 site and deploys it to GitHub Pages on every push. DIR must be new or empty.`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			dir := args[0]
-			if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
-				return fmt.Errorf("%s is not empty: choose a new folder for the site", dir)
-			} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
-			}
-			root, _ := fs.Sub(scaffold, "scaffold")
-			err := fs.WalkDir(root, ".", func(p string, d fs.DirEntry, err error) error {
-				if err != nil || d.IsDir() || (!actions && strings.HasPrefix(p, ".github/")) {
-					return err
-				}
-				data, err := fs.ReadFile(root, p)
-				if err != nil {
-					return err
-				}
-				data = bytes.ReplaceAll(data, []byte("@VERSION@"), []byte(pinnedRelease()))
-				dst := filepath.Join(dir, filepath.FromSlash(p))
-				if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-					return err
-				}
-				return os.WriteFile(dst, data, 0o644)
-			})
-			if err != nil {
-				return err
-			}
-			if err := os.MkdirAll(filepath.Join(dir, "content"), 0o755); err != nil {
-				return err
-			}
-			out := c.OutOrStdout()
-			fmt.Fprintf(out, "Created a site in %s. Next:\n", dir)
-			fmt.Fprintf(out, "  1. Copy session files into %s\n", filepath.Join(dir, "content"))
-			fmt.Fprintf(out, "  2. cd %s && transcriptsite build\n", dir)
-			if actions {
-				fmt.Fprintln(out, "  3. Push it to GitHub and set Settings > Pages > Source to \"GitHub Actions\"")
-				fmt.Fprintln(out, "     (the workflow builds from the session files in the repository, which are not redacted: keep it private)")
-			} else {
-				fmt.Fprintln(out, "  3. transcriptsite publish, to commit it to gh-pages for GitHub Pages")
-			}
-			return nil
-		},
+		RunE: func(c *cobra.Command, args []string) error { return newSite(c.OutOrStdout(), args[0], actions) },
 	}
 	s.Flags().BoolVar(&actions, "github-actions", false, "also write a GitHub Actions workflow that deploys the site to GitHub Pages")
 	c.AddCommand(s)
 	return c
+}
+
+// newSite writes a site directory in dir, which must be new or empty,
+// with a GitHub Actions workflow when actions is set, and says what to do
+// next.
+func newSite(out io.Writer, dir string, actions bool) error {
+	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
+		return fmt.Errorf("%s is not empty: choose a new folder for the site", dir)
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	root, _ := fs.Sub(scaffold, "scaffold")
+	err := fs.WalkDir(root, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || (!actions && strings.HasPrefix(p, ".github/")) {
+			return err
+		}
+		return writeScaffold(root, p, dir)
+	})
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "content"), 0o755); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "Created a site in %s. Next:\n", dir)
+	fmt.Fprintf(out, "  1. Copy session files into %s\n", filepath.Join(dir, "content"))
+	fmt.Fprintf(out, "  2. cd %s && transcriptsite build\n", dir)
+	if actions {
+		fmt.Fprintln(out, "  3. Push it to GitHub and set Settings > Pages > Source to \"GitHub Actions\"")
+		fmt.Fprintln(out, "     (the workflow builds from the session files in the repository, which are not redacted: keep it private)")
+	} else {
+		fmt.Fprintln(out, "  3. transcriptsite publish, to commit it to gh-pages for GitHub Pages")
+	}
+	return nil
+}
+
+// writeScaffold writes the scaffold's file p into the site directory dir,
+// its workflow pinned to this release.
+func writeScaffold(root fs.FS, p, dir string) error {
+	data, err := fs.ReadFile(root, p)
+	if err != nil {
+		return err
+	}
+	data = bytes.ReplaceAll(data, []byte("@VERSION@"), []byte(pinnedRelease()))
+	dst := filepath.Join(dir, filepath.FromSlash(p))
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(dst, data, 0o644)
 }
 
 // firstRelease is the release a workflow written by a build that is no

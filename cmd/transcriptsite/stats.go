@@ -107,26 +107,40 @@ func (sf *statsFlags) run(c *cobra.Command, f *buildFlags) error {
 	if err != nil {
 		return err
 	}
+	printWarnings(stderr, cfg, rep)
+	stats := st.StatsBetween(from, to)
+	if sf.json {
+		return writeUsageJSON(c.OutOrStdout(), stats, by)
+	}
+	tables, err := usageTables(stats, by)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprint(c.OutOrStdout(), tables)
+	return err
+}
+
+// printWarnings prints the warnings and notices of loading the sessions.
+func printWarnings(stderr io.Writer, cfg *site.Config, rep *site.Report) {
 	for _, w := range rep.Warnings {
 		fmt.Fprintln(stderr, "WARN", warningPath(cfg, w))
 	}
 	for _, n := range rep.Notices {
 		fmt.Fprintln(stderr, "WARN", n)
 	}
-	stats := st.StatsBetween(from, to)
-	if sf.json {
-		return writeUsageJSON(c.OutOrStdout(), stats, by)
-	}
+}
+
+// usageTables are the tables of usage by each of by, one after another.
+func usageTables(stats *site.Stats, by []string) (string, error) {
 	var tables []string
 	for _, name := range by {
 		t, err := stats.UsageBy(name)
 		if err != nil {
-			return err
+			return "", err
 		}
 		tables = append(tables, t.String())
 	}
-	_, err = fmt.Fprint(c.OutOrStdout(), strings.Join(tables, "\n"))
-	return err
+	return strings.Join(tables, "\n"), nil
 }
 
 // usageJSON is what stats --json prints: the periods and models asked

@@ -271,6 +271,7 @@ func (cw *claudeWriter) apiError(s *step) {
 }
 
 // textBlock writes a thinking ('h') or text ('t') content block.
+// textBlock is what the model is shown of a Block call's result.
 func (cw *claudeWriter) textBlock(kind byte, s *step) {
 	g, j := cw.g, &cw.j
 	if kind == 't' {
@@ -324,27 +325,9 @@ func (cw *claudeWriter) step(s *step) {
 	msgID, reqID := g.token("msg_01", 22), g.token("req_011C", 18)
 	newTokens := len(s.thinking)/4 + len(s.text)/4 + 200
 	write := 500 + g.r.IntN(4000)
-	type block struct {
-		kind byte // 'h' thinking, 't' text, 'c' call
-		c    *call
-	}
-	var blocks []block
-	if s.thinking != "" {
-		blocks = append(blocks, block{kind: 'h'})
-	}
-	if s.text != "" {
-		blocks = append(blocks, block{kind: 't'})
-	}
-	ids := make([]string, len(s.calls))
+	blocks, ids := cw.blocks(s)
 	uuids := make([]string, len(s.calls))
-	for i, c := range s.calls {
-		blocks = append(blocks, block{'c', c})
-		ids[i] = g.token("toolu_01", 22)
-	}
-	stop := "end_turn"
-	if len(s.calls) > 0 {
-		stop = "tool_use"
-	}
+	stop := stopReason(s)
 	t := s.at
 	for bi, b := range blocks {
 		last := bi == len(blocks)-1
@@ -367,11 +350,7 @@ func (cw *claudeWriter) step(s *step) {
 		j.close('}')
 		j.close(']')
 		cw.stop(stop, last)
-		out := s.tokens
-		if !cw.modern && !last {
-			out = 1 + g.r.IntN(8) // older versions logged usage mid-stream
-		}
-		cw.usage(newTokens, write, out)
+		cw.usage(newTokens, write, cw.outTokens(s, last))
 		j.close('}')
 		j.ks("requestId", reqID)
 		j.ks("type", "assistant")
@@ -386,24 +365,78 @@ func (cw *claudeWriter) step(s *step) {
 		cw.result(c, ids[i], uuids[i], max(t, c.start+c.dur))
 	}
 	if s.interrupt {
-		u := g.uuid()
-		cw.openUser(u)
-		j.key("content")
-		j.textList("[Request interrupted by user for tool use]")
-		j.close('}')
-		j.ks("uuid", u)
-		cw.time("timestamp", g.now)
-		cw.close()
+		cw.interruption()
 	}
 	if s.final && cw.modern && (cw.turns == 1 || g.r.IntN(4) == 0) {
-		j.reset()
-		j.open('{')
-		j.ks("type", "ai-title")
-		j.ks("aiTitle", g.title())
-		j.ks("sessionId", cw.id)
-		j.close('}')
-		cw.flush()
+		cw.aiTitle()
 	}
+}
+
+// contentBlock is a block of an assistant message: kind 'h' thinking,
+// 't' text, 'c' the call c.
+type contentBlock struct {
+	kind byte
+	c    *call
+}
+
+// blocks lists the blocks of a step, each written as a record of its own,
+// and the ids of its calls.
+func (cw *claudeWriter) blocks(s *step) ([]contentBlock, []string) {
+	var blocks []contentBlock
+	if s.thinking != "" {
+		blocks = append(blocks, contentBlock{kind: 'h'})
+	}
+	if s.text != "" {
+		blocks = append(blocks, contentBlock{kind: 't'})
+	}
+	ids := make([]string, len(s.calls))
+	for i, c := range s.calls {
+		blocks = append(blocks, contentBlock{'c', c})
+		ids[i] = cw.g.token("toolu_01", 22)
+	}
+	return blocks, ids
+}
+
+// stopReason is why the model stopped after a step.
+func stopReason(s *step) string {
+	if len(s.calls) > 0 {
+		return "tool_use"
+	}
+	return "end_turn"
+}
+
+// outTokens is the output tokens a block's record logs: the step's, but
+// older versions logged usage mid-stream, before the last block.
+func (cw *claudeWriter) outTokens(s *step, last bool) int {
+	if !cw.modern && !last {
+		return 1 + cw.g.r.IntN(8)
+	}
+	return s.tokens
+}
+
+// interruption writes the user's interruption of a tool use.
+func (cw *claudeWriter) interruption() {
+	g, j := cw.g, &cw.j
+	u := g.uuid()
+	cw.openUser(u)
+	j.key("content")
+	j.textList("[Request interrupted by user for tool use]")
+	j.close('}')
+	j.ks("uuid", u)
+	cw.time("timestamp", g.now)
+	cw.close()
+}
+
+// aiTitle writes the title Claude Code has the model make of the session.
+func (cw *claudeWriter) aiTitle() {
+	g, j := cw.g, &cw.j
+	j.reset()
+	j.open('{')
+	j.ks("type", "ai-title")
+	j.ks("aiTitle", g.title())
+	j.ks("sessionId", cw.id)
+	j.close('}')
+	cw.flush()
 }
 
 func (cw *claudeWriter) usage(input, write, output int) {
@@ -456,53 +489,115 @@ func (cw *claudeWriter) input(c *call) {
 		return
 	}
 	j.kobj("input")
-	switch c.kind {
-	case bashTool:
-		j.ks("command", c.command)
-		j.ks("description", c.desc)
-		if c.dur > 30_000 {
-			j.ki("timeout", 600000)
-		}
-	case readTool:
-		j.ks("file_path", g.proj.abs(c.path))
-		if c.startLine > 1 {
-			j.ki("offset", c.startLine)
-			j.ki("limit", c.numLines)
-		}
-	case editTool:
-		j.ks("file_path", g.proj.abs(c.path))
-		j.ks("old_string", c.oldStr)
-		j.ks("new_string", c.newStr)
-	case writeTool:
-		j.ks("file_path", g.proj.abs(c.path))
-		j.ks("content", c.content)
-	case grepTool:
-		j.ks("pattern", c.pattern)
-		if c.glob != "" {
-			j.ks("glob", c.glob)
-		}
-		if c.mode == "content" {
-			j.ks("output_mode", "content")
-			j.kb("-n", true)
-		}
-	case globTool:
-		j.ks("pattern", c.pattern)
-	case fetchTool:
-		j.ks("url", c.url)
-		j.ks("prompt", c.prompt)
-	case searchTool:
-		j.ks("query", c.query)
-	case todoTool:
-		j.key("todos")
-		j.todos(c.newTodos, "content", true)
-	case taskTool:
-		j.ks("description", c.desc)
-		j.ks("prompt", c.prompt)
-		j.ks("subagent_type", c.agentType)
-	case askTool:
-		cw.questions(c)
+	if f := inputWriters[c.kind]; f != nil {
+		f(cw, c)
 	}
 	j.close('}')
+}
+
+// inputWriters write the input of a call of each kind, as Claude Code records it.
+var inputWriters = map[toolKind]func(*claudeWriter, *call){
+	bashTool:   (*claudeWriter).inputBash,
+	readTool:   (*claudeWriter).inputRead,
+	editTool:   (*claudeWriter).inputEdit,
+	writeTool:  (*claudeWriter).inputWrite,
+	grepTool:   (*claudeWriter).inputGrep,
+	globTool:   (*claudeWriter).inputGlob,
+	fetchTool:  (*claudeWriter).inputFetch,
+	searchTool: (*claudeWriter).inputSearch,
+	todoTool:   (*claudeWriter).inputTodo,
+	taskTool:   (*claudeWriter).inputTask,
+	askTool:    (*claudeWriter).inputAsk,
+}
+
+// inputBash writes the input of a Bash call.
+func (cw *claudeWriter) inputBash(c *call) {
+	j := &cw.j
+	j.ks("command", c.command)
+	j.ks("description", c.desc)
+	if c.dur > 30_000 {
+		j.ki("timeout", 600000)
+	}
+}
+
+// inputRead writes the input of a Read call.
+func (cw *claudeWriter) inputRead(c *call) {
+	g := cw.g
+	j := &cw.j
+	j.ks("file_path", g.proj.abs(c.path))
+	if c.startLine > 1 {
+		j.ki("offset", c.startLine)
+		j.ki("limit", c.numLines)
+	}
+}
+
+// inputEdit writes the input of an Edit call.
+func (cw *claudeWriter) inputEdit(c *call) {
+	g := cw.g
+	j := &cw.j
+	j.ks("file_path", g.proj.abs(c.path))
+	j.ks("old_string", c.oldStr)
+	j.ks("new_string", c.newStr)
+}
+
+// inputWrite writes the input of a Write call.
+func (cw *claudeWriter) inputWrite(c *call) {
+	g := cw.g
+	j := &cw.j
+	j.ks("file_path", g.proj.abs(c.path))
+	j.ks("content", c.content)
+}
+
+// inputGrep writes the input of a Grep call.
+func (cw *claudeWriter) inputGrep(c *call) {
+	j := &cw.j
+	j.ks("pattern", c.pattern)
+	if c.glob != "" {
+		j.ks("glob", c.glob)
+	}
+	if c.mode == "content" {
+		j.ks("output_mode", "content")
+		j.kb("-n", true)
+	}
+}
+
+// inputGlob writes the input of a Glob call.
+func (cw *claudeWriter) inputGlob(c *call) {
+	j := &cw.j
+	j.ks("pattern", c.pattern)
+}
+
+// inputFetch writes the input of a Fetch call.
+func (cw *claudeWriter) inputFetch(c *call) {
+	j := &cw.j
+	j.ks("url", c.url)
+	j.ks("prompt", c.prompt)
+}
+
+// inputSearch writes the input of a Search call.
+func (cw *claudeWriter) inputSearch(c *call) {
+	j := &cw.j
+	j.ks("query", c.query)
+}
+
+// inputTodo writes the input of a Todo call.
+func (cw *claudeWriter) inputTodo(c *call) {
+	j := &cw.j
+	j.key("todos")
+	j.todos(c.newTodos, "content", true)
+}
+
+// inputTask writes the input of a Task call.
+func (cw *claudeWriter) inputTask(c *call) {
+	j := &cw.j
+	j.ks("description", c.desc)
+	j.ks("prompt", c.prompt)
+	j.ks("subagent_type", c.agentType)
+}
+
+// inputAsk writes the input of an Ask call.
+func (cw *claudeWriter) inputAsk(c *call) {
+	cw.questions(c)
 }
 
 func (cw *claudeWriter) questions(c *call) {
@@ -653,66 +748,115 @@ func joinOut(out, errOut string) string {
 	return out + "\n" + errOut
 }
 
+// resultText is what the model is shown of a call's result.
 func (cw *claudeWriter) resultText(c *call) string {
-	g := cw.g
-	switch c.kind {
-	case bashTool:
-		return joinOut(c.output, c.stderr)
-	case readTool:
-		return string(numbered(nil, c.content, c.startLine))
-	case editTool:
-		b := ap(nil, "The file ", g.proj.abs(c.path), " has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n")
-		lines := strings.Split(c.edited(), "\n")
-		from := max(c.startLine-5, 0)
-		to := min(c.startLine+strings.Count(c.newStr, "\n")+5, len(lines))
-		return string(numbered(b, strings.Join(lines[from:to], "\n"), from+1))
-	case writeTool:
-		return "File created successfully at: " + g.proj.abs(c.path)
-	case grepTool:
-		if c.mode == "content" {
-			return c.output
-		}
-		if len(c.files) == 0 {
-			return "No files found"
-		}
-		b := ap(nil, "Found ", itoa(len(c.files)), " file")
-		if len(c.files) > 1 {
-			b = append(b, 's')
-		}
-		for _, f := range c.files {
-			b = ap(b, "\n", g.proj.abs(f))
-		}
-		return string(b)
-	case globTool:
-		var b []byte
-		for i, f := range c.files {
-			if i > 0 {
-				b = append(b, '\n')
-			}
-			b = append(b, g.proj.abs(f)...)
-		}
-		if len(b) == 0 {
-			return "No files found"
-		}
-		return string(b)
-	case fetchTool:
-		return c.output
-	case searchTool:
-		var lj jw
-		lj.links(c.links)
-		return "Web search results for query: \"" + c.query + "\"\n\nLinks: " + string(lj.b) + "\n\n" + c.output
-	case todoTool:
-		return "Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable"
-	case askTool:
-		return "User has answered your questions: \"" + c.question + "\"=\"" + c.answer + "\". You can now continue with the user's answers in mind."
+	if f := resultTexts[c.kind]; f != nil {
+		return f(cw, c)
 	}
 	return c.output
+}
+
+// resultTexts are what the model is shown of a call's result, by the call's kind; other kinds show their output.
+var resultTexts = map[toolKind]func(*claudeWriter, *call) string{
+	bashTool:   (*claudeWriter).textBash,
+	readTool:   (*claudeWriter).textRead,
+	editTool:   (*claudeWriter).textEdit,
+	writeTool:  (*claudeWriter).textWrite,
+	grepTool:   (*claudeWriter).textGrep,
+	globTool:   (*claudeWriter).textGlob,
+	fetchTool:  (*claudeWriter).textFetch,
+	searchTool: (*claudeWriter).textSearch,
+	todoTool:   (*claudeWriter).textTodo,
+	askTool:    (*claudeWriter).textAsk,
+}
+
+// textBash is what the model is shown of a Bash call's result.
+func (cw *claudeWriter) textBash(c *call) string {
+	return joinOut(c.output, c.stderr)
+}
+
+// textRead is what the model is shown of a Read call's result.
+func (cw *claudeWriter) textRead(c *call) string {
+	return string(numbered(nil, c.content, c.startLine))
+}
+
+// textEdit is what the model is shown of an Edit call's result.
+func (cw *claudeWriter) textEdit(c *call) string {
+	g := cw.g
+	b := ap(nil, "The file ", g.proj.abs(c.path), " has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n")
+	lines := strings.Split(c.edited(), "\n")
+	from := max(c.startLine-5, 0)
+	to := min(c.startLine+strings.Count(c.newStr, "\n")+5, len(lines))
+	return string(numbered(b, strings.Join(lines[from:to], "\n"), from+1))
+}
+
+// textWrite is what the model is shown of a Write call's result.
+func (cw *claudeWriter) textWrite(c *call) string {
+	g := cw.g
+	return "File created successfully at: " + g.proj.abs(c.path)
+}
+
+// textGrep is what the model is shown of a Grep call's result.
+func (cw *claudeWriter) textGrep(c *call) string {
+	g := cw.g
+	if c.mode == "content" {
+		return c.output
+	}
+	if len(c.files) == 0 {
+		return "No files found"
+	}
+	b := ap(nil, "Found ", itoa(len(c.files)), " file")
+	if len(c.files) > 1 {
+		b = append(b, 's')
+	}
+	for _, f := range c.files {
+		b = ap(b, "\n", g.proj.abs(f))
+	}
+	return string(b)
+}
+
+// textGlob is what the model is shown of a Glob call's result.
+func (cw *claudeWriter) textGlob(c *call) string {
+	g := cw.g
+	var b []byte
+	for i, f := range c.files {
+		if i > 0 {
+			b = append(b, '\n')
+		}
+		b = append(b, g.proj.abs(f)...)
+	}
+	if len(b) == 0 {
+		return "No files found"
+	}
+	return string(b)
+}
+
+// textFetch is what the model is shown of a Fetch call's result.
+func (cw *claudeWriter) textFetch(c *call) string {
+	return c.output
+}
+
+// textSearch is what the model is shown of a Search call's result.
+func (cw *claudeWriter) textSearch(c *call) string {
+	var lj jw
+	lj.links(c.links)
+	return "Web search results for query: \"" + c.query + "\"\n\nLinks: " + string(lj.b) + "\n\n" + c.output
+}
+
+// textTodo is what the model is shown of a Todo call's result.
+func (cw *claudeWriter) textTodo(c *call) string {
+	return "Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable"
+}
+
+// textAsk is what the model is shown of an Ask call's result.
+func (cw *claudeWriter) textAsk(c *call) string {
+	return "User has answered your questions: \"" + c.question + "\"=\"" + c.answer + "\". You can now continue with the user's answers in mind."
 }
 
 // toolUseResult writes the structured mirror of a result that Claude Code
 // keeps beside the model-visible content.
 func (cw *claudeWriter) toolUseResult(c *call, text string) {
-	g, j := cw.g, &cw.j
+	j := &cw.j
 	j.key("toolUseResult")
 	switch {
 	case c.rejected:
@@ -727,130 +871,195 @@ func (cw *claudeWriter) toolUseResult(c *call, text string) {
 		return
 	}
 	j.open('{')
-	switch c.kind {
-	case bashTool:
-		j.ks("stdout", c.output)
-		j.ks("stderr", c.stderr)
-		j.kb("interrupted", false)
-		j.kb("isImage", false)
-		j.kb("noOutputExpected", c.output == "" && c.stderr == "")
-	case readTool:
-		if c.image != nil {
-			j.ks("type", "image")
-			j.kobj("file")
-			j.ks("base64", base64.StdEncoding.EncodeToString(c.image))
-			j.ks("type", "image/png")
-			j.ki("originalSize", len(c.image))
-			w, h := int(binary.BigEndian.Uint32(c.image[16:])), int(binary.BigEndian.Uint32(c.image[20:]))
-			j.kobj("dimensions")
-			j.ki("originalWidth", w)
-			j.ki("originalHeight", h)
-			j.ki("displayWidth", w)
-			j.ki("displayHeight", h)
-			j.close('}')
-			j.close('}')
-			break
-		}
-		j.ks("type", "text")
-		j.kobj("file")
-		j.ks("filePath", g.proj.abs(c.path))
-		j.ks("content", c.content)
-		j.ki("numLines", c.numLines)
-		j.ki("startLine", c.startLine)
-		j.ki("totalLines", c.totalLines)
-		j.close('}')
-	case editTool:
-		j.ks("filePath", g.proj.abs(c.path))
-		j.ks("oldString", c.oldStr)
-		j.ks("newString", c.newStr)
-		j.ks("originalFile", c.content)
-		j.karr("structuredPatch")
-		j.open('{')
-		oldN, newN := strings.Count(c.oldStr, "\n")+1, strings.Count(c.newStr, "\n")+1
-		j.ki("oldStart", c.startLine)
-		j.ki("oldLines", oldN)
-		j.ki("newStart", c.startLine)
-		j.ki("newLines", newN)
-		j.karr("lines")
-		for _, l := range strings.Split(c.oldStr, "\n") {
-			j.str("-" + l)
-		}
-		for _, l := range strings.Split(c.newStr, "\n") {
-			j.str("+" + l)
-		}
-		j.close(']')
-		j.close('}')
-		j.close(']')
-		j.kb("userModified", false)
-		j.kb("replaceAll", false)
-	case writeTool:
-		j.ks("type", "create")
-		j.ks("filePath", g.proj.abs(c.path))
-		j.ks("content", c.content)
-		j.karr("structuredPatch")
-		j.close(']')
-		j.kn("originalFile")
-	case grepTool:
-		j.ks("mode", cmpOr(c.mode, "files_with_matches"))
-		if c.mode == "content" {
-			j.ki("numFiles", 0)
-			j.karr("filenames")
-			j.close(']')
-			j.ks("content", c.output)
-			j.ki("numLines", c.numLines)
-		} else {
-			cw.absList("filenames", c.files)
-			j.ki("numFiles", len(c.files))
-		}
-	case globTool:
-		cw.absList("filenames", c.files)
-		j.ki("durationMs", int(c.dur))
-		j.ki("numFiles", len(c.files))
-		j.kb("truncated", false)
-	case fetchTool:
-		j.ki("bytes", len(c.output)*3)
-		j.ki("code", 200)
-		j.ks("codeText", "OK")
-		j.ks("result", c.output)
-		j.ki("durationMs", int(c.dur))
-		j.ks("url", c.url)
-	case searchTool:
-		j.ks("query", c.query)
-		j.karr("results")
-		j.open('{')
-		j.ks("tool_use_id", g.token("srvtoolu_01", 22))
-		j.key("content")
-		j.links(c.links)
-		j.close('}')
-		j.str(c.output)
-		j.close(']')
-		j.key("durationSeconds")
-		j.float(float64(c.dur)/1000, 3)
-	case todoTool:
-		j.key("oldTodos")
-		j.todos(c.oldTodos, "content", true)
-		j.key("newTodos")
-		j.todos(c.newTodos, "content", true)
-	case taskTool:
-		j.ks("status", "completed")
-		j.ks("prompt", c.prompt)
-		j.ks("agentId", c.agentID)
-		j.key("content")
-		j.textList(c.output)
-		j.ki("totalDurationMs", int(c.dur))
-		j.ki("totalTokens", c.tokens)
-		j.ki("totalToolUseCount", c.toolUses)
-		j.kobj("usage")
-		j.ki("input_tokens", 1+g.r.IntN(50))
-		j.ki("cache_read_input_tokens", c.tokens*2/3)
-		j.ki("output_tokens", c.tokens/10)
-		j.close('}')
-	case askTool:
-		cw.questions(c)
-		j.kobj("answers")
-		j.ks(c.question, c.answer)
-		j.close('}')
+	if f := mirrors[c.kind]; f != nil {
+		f(cw, c)
 	}
+	j.close('}')
+}
+
+// mirrors write the structured mirror of a result of each kind.
+var mirrors = map[toolKind]func(*claudeWriter, *call){
+	bashTool:   (*claudeWriter).mirrorBash,
+	readTool:   (*claudeWriter).mirrorRead,
+	editTool:   (*claudeWriter).mirrorEdit,
+	writeTool:  (*claudeWriter).mirrorWrite,
+	grepTool:   (*claudeWriter).mirrorGrep,
+	globTool:   (*claudeWriter).mirrorGlob,
+	fetchTool:  (*claudeWriter).mirrorFetch,
+	searchTool: (*claudeWriter).mirrorSearch,
+	todoTool:   (*claudeWriter).mirrorTodo,
+	taskTool:   (*claudeWriter).mirrorTask,
+	askTool:    (*claudeWriter).mirrorAsk,
+}
+
+// mirrorBash writes the structured mirror of a Bash call's result.
+func (cw *claudeWriter) mirrorBash(c *call) {
+	j := &cw.j
+	j.ks("stdout", c.output)
+	j.ks("stderr", c.stderr)
+	j.kb("interrupted", false)
+	j.kb("isImage", false)
+	j.kb("noOutputExpected", c.output == "" && c.stderr == "")
+}
+
+// mirrorRead writes the structured mirror of a Read call's result.
+func (cw *claudeWriter) mirrorRead(c *call) {
+	g := cw.g
+	j := &cw.j
+	if c.image != nil {
+		j.ks("type", "image")
+		j.kobj("file")
+		j.ks("base64", base64.StdEncoding.EncodeToString(c.image))
+		j.ks("type", "image/png")
+		j.ki("originalSize", len(c.image))
+		w, h := int(binary.BigEndian.Uint32(c.image[16:])), int(binary.BigEndian.Uint32(c.image[20:]))
+		j.kobj("dimensions")
+		j.ki("originalWidth", w)
+		j.ki("originalHeight", h)
+		j.ki("displayWidth", w)
+		j.ki("displayHeight", h)
+		j.close('}')
+		j.close('}')
+		return
+	}
+	j.ks("type", "text")
+	j.kobj("file")
+	j.ks("filePath", g.proj.abs(c.path))
+	j.ks("content", c.content)
+	j.ki("numLines", c.numLines)
+	j.ki("startLine", c.startLine)
+	j.ki("totalLines", c.totalLines)
+	j.close('}')
+}
+
+// mirrorEdit writes the structured mirror of an Edit call's result.
+func (cw *claudeWriter) mirrorEdit(c *call) {
+	g := cw.g
+	j := &cw.j
+	j.ks("filePath", g.proj.abs(c.path))
+	j.ks("oldString", c.oldStr)
+	j.ks("newString", c.newStr)
+	j.ks("originalFile", c.content)
+	j.karr("structuredPatch")
+	j.open('{')
+	oldN, newN := strings.Count(c.oldStr, "\n")+1, strings.Count(c.newStr, "\n")+1
+	j.ki("oldStart", c.startLine)
+	j.ki("oldLines", oldN)
+	j.ki("newStart", c.startLine)
+	j.ki("newLines", newN)
+	j.karr("lines")
+	for _, l := range strings.Split(c.oldStr, "\n") {
+		j.str("-" + l)
+	}
+	for _, l := range strings.Split(c.newStr, "\n") {
+		j.str("+" + l)
+	}
+	j.close(']')
+	j.close('}')
+	j.close(']')
+	j.kb("userModified", false)
+	j.kb("replaceAll", false)
+}
+
+// mirrorWrite writes the structured mirror of a Write call's result.
+func (cw *claudeWriter) mirrorWrite(c *call) {
+	g := cw.g
+	j := &cw.j
+	j.ks("type", "create")
+	j.ks("filePath", g.proj.abs(c.path))
+	j.ks("content", c.content)
+	j.karr("structuredPatch")
+	j.close(']')
+	j.kn("originalFile")
+}
+
+// mirrorGrep writes the structured mirror of a Grep call's result.
+func (cw *claudeWriter) mirrorGrep(c *call) {
+	j := &cw.j
+	j.ks("mode", cmpOr(c.mode, "files_with_matches"))
+	if c.mode == "content" {
+		j.ki("numFiles", 0)
+		j.karr("filenames")
+		j.close(']')
+		j.ks("content", c.output)
+		j.ki("numLines", c.numLines)
+	} else {
+		cw.absList("filenames", c.files)
+		j.ki("numFiles", len(c.files))
+	}
+}
+
+// mirrorGlob writes the structured mirror of a Glob call's result.
+func (cw *claudeWriter) mirrorGlob(c *call) {
+	j := &cw.j
+	cw.absList("filenames", c.files)
+	j.ki("durationMs", int(c.dur))
+	j.ki("numFiles", len(c.files))
+	j.kb("truncated", false)
+}
+
+// mirrorFetch writes the structured mirror of a Fetch call's result.
+func (cw *claudeWriter) mirrorFetch(c *call) {
+	j := &cw.j
+	j.ki("bytes", len(c.output)*3)
+	j.ki("code", 200)
+	j.ks("codeText", "OK")
+	j.ks("result", c.output)
+	j.ki("durationMs", int(c.dur))
+	j.ks("url", c.url)
+}
+
+// mirrorSearch writes the structured mirror of a Search call's result.
+func (cw *claudeWriter) mirrorSearch(c *call) {
+	g := cw.g
+	j := &cw.j
+	j.ks("query", c.query)
+	j.karr("results")
+	j.open('{')
+	j.ks("tool_use_id", g.token("srvtoolu_01", 22))
+	j.key("content")
+	j.links(c.links)
+	j.close('}')
+	j.str(c.output)
+	j.close(']')
+	j.key("durationSeconds")
+	j.float(float64(c.dur)/1000, 3)
+}
+
+// mirrorTodo writes the structured mirror of a Todo call's result.
+func (cw *claudeWriter) mirrorTodo(c *call) {
+	j := &cw.j
+	j.key("oldTodos")
+	j.todos(c.oldTodos, "content", true)
+	j.key("newTodos")
+	j.todos(c.newTodos, "content", true)
+}
+
+// mirrorTask writes the structured mirror of a Task call's result.
+func (cw *claudeWriter) mirrorTask(c *call) {
+	g := cw.g
+	j := &cw.j
+	j.ks("status", "completed")
+	j.ks("prompt", c.prompt)
+	j.ks("agentId", c.agentID)
+	j.key("content")
+	j.textList(c.output)
+	j.ki("totalDurationMs", int(c.dur))
+	j.ki("totalTokens", c.tokens)
+	j.ki("totalToolUseCount", c.toolUses)
+	j.kobj("usage")
+	j.ki("input_tokens", 1+g.r.IntN(50))
+	j.ki("cache_read_input_tokens", c.tokens*2/3)
+	j.ki("output_tokens", c.tokens/10)
+	j.close('}')
+}
+
+// mirrorAsk writes the structured mirror of an Ask call's result.
+func (cw *claudeWriter) mirrorAsk(c *call) {
+	j := &cw.j
+	cw.questions(c)
+	j.kobj("answers")
+	j.ks(c.question, c.answer)
 	j.close('}')
 }
 

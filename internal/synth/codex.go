@@ -262,29 +262,62 @@ func (cw *codexWriter) tokens(out int, ms int64) {
 // call writes a tool call and its output. Codex has no file tools: it reads
 // and searches with the shell, and edits with apply_patch.
 func (cw *codexWriter) call(c *call, id string, at, end int64) {
-	g := cw.g
 	switch c.kind {
 	case editTool, writeTool:
 		cw.patch(c, id, at, end)
 		return
 	case searchTool:
-		j := cw.item("response_item", at)
-		j.ks("type", "web_search_call")
-		j.ks("status", "completed")
-		j.kobj("action")
-		j.ks("type", "search")
-		j.ks("query", c.query)
-		j.close('}')
-		cw.done()
-		j = cw.item("event_msg", end)
-		j.ks("type", "web_search_end")
-		j.ks("call_id", "ws_"+id[5:])
-		j.ks("query", c.query)
-		cw.done()
+		cw.webSearch(c, id, at, end)
 		return
 	}
-
 	name, cmd, output, exit := cw.shell(c)
+	name, arguments, output := cw.function(c, name, cmd, output)
+
+	j := cw.item("response_item", at)
+	j.ks("type", "function_call")
+	j.ks("name", name)
+	j.ks("arguments", arguments)
+	j.ks("call_id", id)
+	cw.done()
+
+	if c.kind == mcpTool {
+		output = cw.mcpEnd(c, id, end)
+	}
+	if c.rejected {
+		output = "aborted by user"
+	} else if name == "exec_command" || name == "shell" {
+		output = cw.execOutput(c, output, exit)
+	}
+	j = cw.item("response_item", end)
+	j.ks("type", "function_call_output")
+	j.ks("call_id", id)
+	j.ks("output", output)
+	cw.done()
+	cw.context += len(output) / 4
+}
+
+// webSearch writes a web search call and its end event.
+func (cw *codexWriter) webSearch(c *call, id string, at, end int64) {
+	j := cw.item("response_item", at)
+	j.ks("type", "web_search_call")
+	j.ks("status", "completed")
+	j.kobj("action")
+	j.ks("type", "search")
+	j.ks("query", c.query)
+	j.close('}')
+	cw.done()
+	j = cw.item("event_msg", end)
+	j.ks("type", "web_search_end")
+	j.ks("call_id", "ws_"+id[5:])
+	j.ks("query", c.query)
+	cw.done()
+}
+
+// function returns the name and arguments of the function call Codex
+// makes for c, and its output: a plan, a question, an MCP tool's or a
+// shell's.
+func (cw *codexWriter) function(c *call, name, cmd, output string) (string, string, string) {
+	g := cw.g
 	var aj jw
 	aj.open('{')
 	switch c.kind {
@@ -314,62 +347,45 @@ func (cw *codexWriter) call(c *call, id string, at, end int64) {
 		}
 	}
 	aj.close('}')
-	arguments := string(aj.b)
 	if c.kind == mcpTool {
-		arguments = c.args
+		return name, c.args, output
 	}
+	return name, string(aj.b), output
+}
 
-	j := cw.item("response_item", at)
-	j.ks("type", "function_call")
-	j.ks("name", name)
-	j.ks("arguments", arguments)
+// mcpEnd writes the end event of an MCP call, and returns the call's
+// output.
+func (cw *codexWriter) mcpEnd(c *call, id string, end int64) string {
+	j := cw.item("event_msg", end-1)
+	j.ks("type", "mcp_tool_call_end")
 	j.ks("call_id", id)
-	cw.done()
-
-	if c.kind == mcpTool {
-		j = cw.item("event_msg", end-1)
-		j.ks("type", "mcp_tool_call_end")
-		j.ks("call_id", id)
-		j.kobj("invocation")
-		j.ks("server", c.server)
-		j.ks("tool", c.tool)
-		j.kr("arguments", c.args)
+	j.kobj("invocation")
+	j.ks("server", c.server)
+	j.ks("tool", c.tool)
+	j.kr("arguments", c.args)
+	j.close('}')
+	j.kobj("duration")
+	j.ki("secs", int(c.dur/1000))
+	j.ki("nanos", int(c.dur%1000)*1_000_000)
+	j.close('}')
+	j.kobj("result")
+	if c.isError {
+		j.ks("Err", c.errText)
+	} else {
+		j.kobj("Ok")
+		j.key("content")
+		j.textList(c.output)
+		j.kb("isError", false)
 		j.close('}')
-		j.kobj("duration")
-		j.ki("secs", int(c.dur/1000))
-		j.ki("nanos", int(c.dur%1000)*1_000_000)
-		j.close('}')
-		j.kobj("result")
-		if c.isError {
-			j.ks("Err", c.errText)
-		} else {
-			j.kobj("Ok")
-			j.key("content")
-			j.textList(c.output)
-			j.kb("isError", false)
-			j.close('}')
-		}
-		j.close('}')
-		cw.done()
-		if c.isError {
-			output = "err: " + c.errText
-		} else {
-			var oj jw
-			oj.textList(c.output)
-			output = string(oj.b)
-		}
 	}
-	if c.rejected {
-		output = "aborted by user"
-	} else if name == "exec_command" || name == "shell" {
-		output = cw.execOutput(c, output, exit)
-	}
-	j = cw.item("response_item", end)
-	j.ks("type", "function_call_output")
-	j.ks("call_id", id)
-	j.ks("output", output)
+	j.close('}')
 	cw.done()
-	cw.context += len(output) / 4
+	if c.isError {
+		return "err: " + c.errText
+	}
+	var oj jw
+	oj.textList(c.output)
+	return string(oj.b)
 }
 
 // cmpTodos is the plan a todo or task call shows.

@@ -185,88 +185,116 @@ func (g *gen) failure(n int) string { return string(g.testRun(nil, n, true, fals
 
 // testRun appends the output of the project's test runner.
 func (g *gen) testRun(b []byte, n int, fail bool, ansi bool) []byte {
-	pkg := g.proj.domain[g.r.IntN(len(g.proj.domain))]
-	failAt := -1
+	t := testRunArgs{n: n, failAt: -1, fail: fail, ansi: ansi, pkg: g.proj.domain[g.r.IntN(len(g.proj.domain))]}
 	if fail {
-		failAt = g.r.IntN(n)
+		t.failAt = g.r.IntN(n)
 	}
-	total := 0
 	switch g.proj.lang {
 	case langGo:
-		imp := "github.com/" + g.proj.module + "/" + g.proj.module + "/internal/"
-		for i := range n {
-			name := "Test" + g.identString(pascal)
-			if i == failAt {
-				b = ap(b, "--- FAIL: ", name, " (0.0", itoa(g.r.IntN(10)), "s)\n    ", g.noun(), "_test.go:", itoa(10+g.r.IntN(300)), ": ",
-					g.identString(camel), "() = ", itoa(g.r.IntN(9)), ", want ", itoa(10+g.r.IntN(9)), "\nFAIL\nFAIL\t", imp, pkg, "\t0.", itoa(100+g.r.IntN(800)), "s\n")
-				continue
-			}
-			if g.r.IntN(2) == 0 {
-				b = ap(b, "=== RUN   ", name, "\n--- PASS: ", name, " (0.0", itoa(g.r.IntN(10)), "s)\n")
-			} else {
-				b = ap(b, "ok  \t", imp, g.proj.domain[g.r.IntN(len(g.proj.domain))], "\t0.", itoa(100+g.r.IntN(800)), "s\n")
-			}
-		}
-		if fail {
-			return ap(b, "FAIL")
-		}
-		return ap(b, "PASS")
+		return g.goTests(b, t)
 	case langPython:
-		b = ap(b, "============================= test session starts ==============================\nplatform linux -- Python 3.12.4, pytest-8.3.2, pluggy-1.5.0\nrootdir: ",
-			g.proj.path, "\nconfigfile: pyproject.toml\ncollected ", itoa(n*9), " items\n\n")
-		for i := range n {
-			dots := strings.Repeat(".", 1+g.r.IntN(30))
-			if i == failAt {
-				dots = dots[1:] + "F"
-			}
-			total += len(dots)
-			b = ap(b, "tests/", pkg, "/test_", g.noun(), ".py ", paint(ansi, green, dots), " [", itoa(min(100, (i+1)*100/n)), "%]\n")
-		}
-		if fail {
-			f := g.identString(snake)
-			b = ap(b, "\n=================================== FAILURES ===================================\n___________________________ test_", f,
-				" ___________________________\n\n    def test_", f, "():\n>       assert ", g.identString(snake), "() == 4\nE       AssertionError: assert 3 == 4\n\ntests/",
-				pkg, "/test_", g.noun(), ".py:", itoa(10+g.r.IntN(200)), ": AssertionError\n", paint(ansi, red, "FAILED tests/"+pkg+"::test_"+f+" - AssertionError: assert 3 == 4"),
-				"\n", paint(ansi, red, "1 failed, "+itoa(total-1)+" passed in 0."+itoa(10+g.r.IntN(89))+"s"))
-			return b
-		}
-		return ap(b, paint(ansi, green, "============================== "+itoa(total)+" passed in 1."+itoa(10+g.r.IntN(89))+"s =============================="))
+		return g.pytest(b, t)
 	case langRust:
-		crate := g.proj.module
-		b = ap(b, "   Compiling ", crate, " v0.", itoa(g.r.IntN(9)), ".0 (", g.proj.path, ")\n    Finished `test` profile [unoptimized + debuginfo] target(s) in ",
-			itoa(1+g.r.IntN(40)), ".", itoa(10+g.r.IntN(89)), "s\n     Running unittests src/lib.rs (target/debug/deps/", crate, "-", g.hexString(16), ")\n\nrunning ", itoa(n), " tests\n")
-		for i := range n {
-			name := pkg + "::tests::" + g.identString(snake)
-			if i == failAt {
-				b = ap(b, "test ", name, " ... ", paint(ansi, red, "FAILED"), "\n")
-				continue
-			}
-			b = ap(b, "test ", name, " ... ", paint(ansi, green, "ok"), "\n")
-		}
-		if fail {
-			return ap(b, "\nfailures:\n\n---- ", pkg, " stdout ----\nthread '", pkg, "' panicked at src/", pkg, "/mod.rs:", itoa(10+g.r.IntN(300)), ":", itoa(5+g.r.IntN(30)),
-				":\nassertion `left == right` failed\n  left: 3\n right: 4\n\ntest result: ", paint(ansi, red, "FAILED"), ". ", itoa(n-1),
-				" passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s\n\nerror: test failed, to rerun pass `--lib`")
-		}
-		return ap(b, "\ntest result: ", paint(ansi, green, "ok"), ". ", itoa(n), " passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.0", itoa(g.r.IntN(10)), "s")
+		return g.cargoTests(b, t)
 	}
-	failed := 0
-	for i := range n {
-		tests := 1 + g.r.IntN(20)
-		total += tests
-		file := "test/" + pkg + "/" + g.noun() + ".test.ts"
-		if i == failAt {
-			failed++
-			b = ap(b, " ", paint(ansi, red, "❯"), " ", file, " (", itoa(tests), " tests | 1 failed) ", itoa(g.r.IntN(200)), "ms\n   ",
-				paint(ansi, red, "×"), " ", string(g.phrase(nil, 3+g.r.IntN(4))), " ", itoa(g.r.IntN(50)), "ms\n     → expected 3 to deeply equal 4\n")
+	return g.vitest(b, t)
+}
+
+// testRunArgs say what a test run shows: n tests (or files), the one that
+// fails (failAt, -1 for none), colours, the package under test.
+type testRunArgs struct {
+	n, failAt  int
+	fail, ansi bool
+	pkg        string
+}
+
+// goTests appends the output of go test.
+func (g *gen) goTests(b []byte, t testRunArgs) []byte {
+	imp := "github.com/" + g.proj.module + "/" + g.proj.module + "/internal/"
+	for i := range t.n {
+		name := "Test" + g.identString(pascal)
+		if i == t.failAt {
+			b = ap(b, "--- FAIL: ", name, " (0.0", itoa(g.r.IntN(10)), "s)\n    ", g.noun(), "_test.go:", itoa(10+g.r.IntN(300)), ": ",
+				g.identString(camel), "() = ", itoa(g.r.IntN(9)), ", want ", itoa(10+g.r.IntN(9)), "\nFAIL\nFAIL\t", imp, t.pkg, "\t0.", itoa(100+g.r.IntN(800)), "s\n")
 			continue
 		}
-		b = ap(b, " ", paint(ansi, green, "✓"), " ", file, " ", paint(ansi, dim, "("+itoa(tests)+" tests)"), " ", itoa(g.r.IntN(300)), "ms\n")
+		if g.r.IntN(2) == 0 {
+			b = ap(b, "=== RUN   ", name, "\n--- PASS: ", name, " (0.0", itoa(g.r.IntN(10)), "s)\n")
+		} else {
+			b = ap(b, "ok  \t", imp, g.proj.domain[g.r.IntN(len(g.proj.domain))], "\t0.", itoa(100+g.r.IntN(800)), "s\n")
+		}
+	}
+	if t.fail {
+		return ap(b, "FAIL")
+	}
+	return ap(b, "PASS")
+}
+
+// pytest appends the output of pytest.
+func (g *gen) pytest(b []byte, t testRunArgs) []byte {
+	total := 0
+	b = ap(b, "============================= test session starts ==============================\nplatform linux -- Python 3.12.4, pytest-8.3.2, pluggy-1.5.0\nrootdir: ",
+		g.proj.path, "\nconfigfile: pyproject.toml\ncollected ", itoa(t.n*9), " items\n\n")
+	for i := range t.n {
+		dots := strings.Repeat(".", 1+g.r.IntN(30))
+		if i == t.failAt {
+			dots = dots[1:] + "F"
+		}
+		total += len(dots)
+		b = ap(b, "tests/", t.pkg, "/test_", g.noun(), ".py ", paint(t.ansi, green, dots), " [", itoa(min(100, (i+1)*100/t.n)), "%]\n")
+	}
+	if t.fail {
+		f := g.identString(snake)
+		b = ap(b, "\n=================================== FAILURES ===================================\n___________________________ test_", f,
+			" ___________________________\n\n    def test_", f, "():\n>       assert ", g.identString(snake), "() == 4\nE       AssertionError: assert 3 == 4\n\ntests/",
+			t.pkg, "/test_", g.noun(), ".py:", itoa(10+g.r.IntN(200)), ": AssertionError\n", paint(t.ansi, red, "FAILED tests/"+t.pkg+"::test_"+f+" - AssertionError: assert 3 == 4"),
+			"\n", paint(t.ansi, red, "1 failed, "+itoa(total-1)+" passed in 0."+itoa(10+g.r.IntN(89))+"s"))
+		return b
+	}
+	return ap(b, paint(t.ansi, green, "============================== "+itoa(total)+" passed in 1."+itoa(10+g.r.IntN(89))+"s =============================="))
+}
+
+// cargoTests appends the output of cargo test.
+func (g *gen) cargoTests(b []byte, t testRunArgs) []byte {
+	crate := g.proj.module
+	b = ap(b, "   Compiling ", crate, " v0.", itoa(g.r.IntN(9)), ".0 (", g.proj.path, ")\n    Finished `test` profile [unoptimized + debuginfo] target(s) in ",
+		itoa(1+g.r.IntN(40)), ".", itoa(10+g.r.IntN(89)), "s\n     Running unittests src/lib.rs (target/debug/deps/", crate, "-", g.hexString(16), ")\n\nrunning ", itoa(t.n), " tests\n")
+	for i := range t.n {
+		name := t.pkg + "::tests::" + g.identString(snake)
+		if i == t.failAt {
+			b = ap(b, "test ", name, " ... ", paint(t.ansi, red, "FAILED"), "\n")
+			continue
+		}
+		b = ap(b, "test ", name, " ... ", paint(t.ansi, green, "ok"), "\n")
+	}
+	if t.fail {
+		return ap(b, "\nfailures:\n\n---- ", t.pkg, " stdout ----\nthread '", t.pkg, "' panicked at src/", t.pkg, "/mod.rs:", itoa(10+g.r.IntN(300)), ":", itoa(5+g.r.IntN(30)),
+			":\nassertion `left == right` failed\n  left: 3\n right: 4\n\ntest result: ", paint(t.ansi, red, "FAILED"), ". ", itoa(t.n-1),
+			" passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s\n\nerror: test failed, to rerun pass `--lib`")
+	}
+	return ap(b, "\ntest result: ", paint(t.ansi, green, "ok"), ". ", itoa(t.n), " passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.0", itoa(g.r.IntN(10)), "s")
+}
+
+// vitest appends the output of vitest.
+func (g *gen) vitest(b []byte, t testRunArgs) []byte {
+	total := 0
+	failed := 0
+	for i := range t.n {
+		tests := 1 + g.r.IntN(20)
+		total += tests
+		file := "test/" + t.pkg + "/" + g.noun() + ".test.ts"
+		if i == t.failAt {
+			failed++
+			b = ap(b, " ", paint(t.ansi, red, "❯"), " ", file, " (", itoa(tests), " tests | 1 failed) ", itoa(g.r.IntN(200)), "ms\n   ",
+				paint(t.ansi, red, "×"), " ", string(g.phrase(nil, 3+g.r.IntN(4))), " ", itoa(g.r.IntN(50)), "ms\n     → expected 3 to deeply equal 4\n")
+			continue
+		}
+		b = ap(b, " ", paint(t.ansi, green, "✓"), " ", file, " ", paint(t.ansi, dim, "("+itoa(tests)+" tests)"), " ", itoa(g.r.IntN(300)), "ms\n")
 	}
 	if failed > 0 {
-		b = ap(b, "\n", paint(ansi, bold, " Test Files "), " ", paint(ansi, red, "1 failed"), " | ", itoa(n-1), " passed (", itoa(n), ")\n")
+		b = ap(b, "\n", paint(t.ansi, bold, " Test Files "), " ", paint(t.ansi, red, "1 failed"), " | ", itoa(t.n-1), " passed (", itoa(t.n), ")\n")
 	} else {
-		b = ap(b, "\n", paint(ansi, bold, " Test Files "), " ", paint(ansi, green, itoa(n)+" passed"), " (", itoa(n), ")\n")
+		b = ap(b, "\n", paint(t.ansi, bold, " Test Files "), " ", paint(t.ansi, green, itoa(t.n)+" passed"), " (", itoa(t.n), ")\n")
 	}
 	return ap(b, "      Tests  ", itoa(total-failed), " passed (", itoa(total), ")\n   Duration  ", itoa(1+g.r.IntN(9)), ".", itoa(10+g.r.IntN(89)), "s")
 }

@@ -146,6 +146,37 @@ func (g *gen) turn(w writer, left int, first bool) int {
 		w.endTurn(int64(1000+g.r.IntN(60000)), true)
 		return 1
 	}
+	used := g.turnStart(w, left, first)
+	w.prompt(g.prompt(first))
+	used++
+	started := g.now
+
+	avail := left - used - 1 // one is kept for the answer
+	steps := g.stepCount()
+	for i := 0; i < steps && avail >= 2; i++ {
+		cost, interrupted := g.toolStep(w, i, avail)
+		avail -= cost
+		used += cost
+		if interrupted {
+			used++ // the interruption takes the answer's place
+			w.endTurn(g.now-started, false)
+			return used
+		}
+	}
+	w.step(g.answer(steps == 0))
+	used++
+	record := used < left && g.r.IntN(3) == 0
+	if record {
+		used++
+	}
+	w.endTurn(g.now-started, record)
+	return used
+}
+
+// turnStart lets the time pass before a turn's prompt, writes the slash
+// command the user may run first, and picks the files the turn is about.
+// It returns the messages it wrote.
+func (g *gen) turnStart(w writer, left int, first bool) int {
 	used := 0
 	if first {
 		g.tick(2000, 60_000)
@@ -161,54 +192,49 @@ func (g *gen) turn(w writer, left int, first bool) int {
 	for range 1 + g.r.IntN(4) {
 		g.focus = append(g.focus, g.proj.files[g.r.IntN(len(g.proj.files))])
 	}
-	w.prompt(g.prompt(first))
-	used++
-	started := g.now
+	return used
+}
 
-	avail := left - used - 1 // one is kept for the answer
+// stepCount is how many steps of tool calls a turn takes: none for a
+// question, answered without tools.
+func (g *gen) stepCount() int {
 	steps := 2 + g.r.IntN(14)
 	if g.r.IntN(5) == 0 {
-		steps = 0 // a question, answered without tools
+		return 0
 	}
-	for i := 0; i < steps && avail >= 2; i++ {
-		k := 1
-		switch x := g.r.IntN(20); {
-		case x == 0:
-			k = 3
-		case x < 4:
-			k = 2
-		}
-		k = min(k, avail-1)
-		s := &step{}
-		if avail >= k+2 && g.r.IntN(40) == 0 {
-			s.retry = true
-		}
-		g.fill(s, k, i)
-		if k == 1 && g.r.IntN(40) == 0 {
-			g.reject(s.calls[0])
-			s.interrupt = true
-		}
-		w.step(s)
-		cost := 1 + k
-		if s.retry {
-			cost++
-		}
-		avail -= cost
-		used += cost
-		if s.interrupt {
-			used++ // the interruption takes the answer's place
-			w.endTurn(g.now-started, false)
-			return used
-		}
+	return steps
+}
+
+// toolStep writes step i of a turn with avail messages left, and returns
+// the messages it cost and whether the user interrupted it.
+func (g *gen) toolStep(w writer, i, avail int) (int, bool) {
+	k := min(g.callsInStep(), avail-1)
+	s := &step{}
+	if avail >= k+2 && g.r.IntN(40) == 0 {
+		s.retry = true
 	}
-	w.step(g.answer(steps == 0))
-	used++
-	record := used < left && g.r.IntN(3) == 0
-	if record {
-		used++
+	g.fill(s, k, i)
+	if k == 1 && g.r.IntN(40) == 0 {
+		g.reject(s.calls[0])
+		s.interrupt = true
 	}
-	w.endTurn(g.now-started, record)
-	return used
+	w.step(s)
+	cost := 1 + k
+	if s.retry {
+		cost++
+	}
+	return cost, s.interrupt
+}
+
+// callsInStep is how many calls a step makes at once, mostly one.
+func (g *gen) callsInStep() int {
+	switch x := g.r.IntN(20); {
+	case x == 0:
+		return 3
+	case x < 4:
+		return 2
+	}
+	return 1
 }
 
 // tick advances the clock by a random time in [lo, hi) ms.
@@ -383,50 +409,58 @@ func (g *gen) lines(few int) int {
 
 func (g *gen) call(k toolKind) *call {
 	c := &call{kind: k, start: g.now}
-	switch k {
-	case bashTool:
-		g.bash(c)
-	case readTool:
-		g.read(c)
-	case editTool:
-		g.edit(c)
-	case writeTool:
-		c.path = g.newFile()
-		c.content = string(g.fileContent(nil, c.path, 15+g.r.IntN(150)))
-		c.dur = 5 + int64(g.r.IntN(40))
-	case grepTool:
-		g.grep(c)
-	case globTool:
-		ext := path.Ext(g.codeFile())
-		c.pattern = "**/*" + ext
-		for _, f := range g.proj.files {
-			if strings.HasSuffix(f, ext) && len(c.files) < 100 {
-				c.files = append(c.files, f)
-			}
-		}
-		c.dur = 2 + int64(g.r.IntN(30))
-	case fetchTool:
-		g.fetch(c)
-	case searchTool:
-		g.search(c)
-	case todoTool:
-		g.todo(c)
-	case taskTool:
-		g.task(c)
-	case mcpTool:
-		g.mcp(c)
-	case askTool:
-		c.question = string(g.sentence(nil))
-		c.question = c.question[:len(c.question)-1] + "?"
-		c.header = string(appendTitle(nil, g.noun()))
-		for range 2 + g.r.IntN(3) {
-			c.options = append(c.options, string(appendTitle(nil, string(g.phrase(nil, 1+g.r.IntN(4))))))
-		}
-		c.answer = c.options[g.r.IntN(len(c.options))]
-		c.dur = 5000 + int64(g.r.IntN(120_000))
+	if fill := callFillers[k]; fill != nil {
+		fill(g, c)
 	}
 	g.now += c.dur + int64(g.r.IntN(300))
 	return c
+}
+
+// callFillers make up the input and output of a call of each kind.
+var callFillers = map[toolKind]func(*gen, *call){
+	bashTool:   (*gen).bash,
+	readTool:   (*gen).read,
+	editTool:   (*gen).edit,
+	writeTool:  (*gen).write,
+	grepTool:   (*gen).grep,
+	globTool:   (*gen).glob,
+	fetchTool:  (*gen).fetch,
+	searchTool: (*gen).search,
+	todoTool:   (*gen).todo,
+	taskTool:   (*gen).task,
+	mcpTool:    (*gen).mcp,
+	askTool:    (*gen).ask,
+}
+
+// write makes a call that writes a new file.
+func (g *gen) write(c *call) {
+	c.path = g.newFile()
+	c.content = string(g.fileContent(nil, c.path, 15+g.r.IntN(150)))
+	c.dur = 5 + int64(g.r.IntN(40))
+}
+
+// glob makes a call that lists the project's files of one extension.
+func (g *gen) glob(c *call) {
+	ext := path.Ext(g.codeFile())
+	c.pattern = "**/*" + ext
+	for _, f := range g.proj.files {
+		if strings.HasSuffix(f, ext) && len(c.files) < 100 {
+			c.files = append(c.files, f)
+		}
+	}
+	c.dur = 2 + int64(g.r.IntN(30))
+}
+
+// ask makes a question to the user, with options and the one chosen.
+func (g *gen) ask(c *call) {
+	c.question = string(g.sentence(nil))
+	c.question = c.question[:len(c.question)-1] + "?"
+	c.header = string(appendTitle(nil, g.noun()))
+	for range 2 + g.r.IntN(3) {
+		c.options = append(c.options, string(appendTitle(nil, string(g.phrase(nil, 1+g.r.IntN(4))))))
+	}
+	c.answer = c.options[g.r.IntN(len(c.options))]
+	c.dur = 5000 + int64(g.r.IntN(120_000))
 }
 
 // reject turns c into a call the user refused.

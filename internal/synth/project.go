@@ -95,38 +95,13 @@ func (p *project) tree(r *rand.Rand) []string {
 	}
 	switch p.lang {
 	case langGo:
-		fs = append(fs, "go.mod", "go.sum", "Makefile", "cmd/"+p.module+"/main.go")
-		for _, d := range dirs {
-			for range 2 + r.IntN(5) {
-				n := noun()
-				fs = append(fs, "internal/"+d+"/"+n+".go", "internal/"+d+"/"+n+"_test.go")
-			}
-		}
+		fs = p.goTree(r, dirs, noun)
 	case langPython:
-		fs = append(fs, "pyproject.toml", "uv.lock", p.module+"/__init__.py", p.module+"/cli.py")
-		for _, d := range dirs {
-			for range 2 + r.IntN(5) {
-				n := noun()
-				fs = append(fs, p.module+"/"+d+"/"+n+".py", "tests/"+d+"/test_"+n+".py")
-			}
-		}
+		fs = p.pythonTree(r, dirs, noun)
 	case langTS:
-		fs = append(fs, "package.json", "tsconfig.json", "vite.config.ts", "src/index.ts", "src/styles/main.css")
-		for _, d := range dirs {
-			for range 2 + r.IntN(5) {
-				n := noun()
-				fs = append(fs, "src/"+d+"/"+n+".ts", "src/components/"+string(appendTitle(nil, d))+string(appendTitle(nil, n))+".tsx", "test/"+d+"/"+n+".test.ts")
-			}
-		}
+		fs = p.tsTree(r, dirs, noun)
 	case langRust:
-		fs = append(fs, "Cargo.toml", "Cargo.lock", "src/main.rs", "src/lib.rs", "src/error.rs")
-		for _, d := range dirs {
-			fs = append(fs, "src/"+d+"/mod.rs")
-			for range 1 + r.IntN(5) {
-				fs = append(fs, "src/"+d+"/"+noun()+".rs")
-			}
-			fs = append(fs, "tests/"+d+".rs")
-		}
+		fs = p.rustTree(r, dirs, noun)
 	}
 	fs = append(fs, "README.md", ".github/workflows/ci.yml", "docker-compose.yml")
 	for i := range 1 + r.IntN(5) {
@@ -134,6 +109,59 @@ func (p *project) tree(r *rand.Rand) []string {
 	}
 	for range 1 + r.IntN(3) {
 		fs = append(fs, "scripts/"+noun()+".sh", "config/"+noun()+".json")
+	}
+	return fs
+}
+
+// goTree lists the files of a Go module with the folders dirs.
+func (p *project) goTree(r *rand.Rand, dirs []string, noun func() string) []string {
+	var fs []string
+	fs = append(fs, "go.mod", "go.sum", "Makefile", "cmd/"+p.module+"/main.go")
+	for _, d := range dirs {
+		for range 2 + r.IntN(5) {
+			n := noun()
+			fs = append(fs, "internal/"+d+"/"+n+".go", "internal/"+d+"/"+n+"_test.go")
+		}
+	}
+	return fs
+}
+
+// pythonTree lists the files of a Python package with the folders dirs.
+func (p *project) pythonTree(r *rand.Rand, dirs []string, noun func() string) []string {
+	var fs []string
+	fs = append(fs, "pyproject.toml", "uv.lock", p.module+"/__init__.py", p.module+"/cli.py")
+	for _, d := range dirs {
+		for range 2 + r.IntN(5) {
+			n := noun()
+			fs = append(fs, p.module+"/"+d+"/"+n+".py", "tests/"+d+"/test_"+n+".py")
+		}
+	}
+	return fs
+}
+
+// tsTree lists the files of a TypeScript app with the folders dirs.
+func (p *project) tsTree(r *rand.Rand, dirs []string, noun func() string) []string {
+	var fs []string
+	fs = append(fs, "package.json", "tsconfig.json", "vite.config.ts", "src/index.ts", "src/styles/main.css")
+	for _, d := range dirs {
+		for range 2 + r.IntN(5) {
+			n := noun()
+			fs = append(fs, "src/"+d+"/"+n+".ts", "src/components/"+string(appendTitle(nil, d))+string(appendTitle(nil, n))+".tsx", "test/"+d+"/"+n+".test.ts")
+		}
+	}
+	return fs
+}
+
+// rustTree lists the files of a Rust crate with the folders dirs.
+func (p *project) rustTree(r *rand.Rand, dirs []string, noun func() string) []string {
+	var fs []string
+	fs = append(fs, "Cargo.toml", "Cargo.lock", "src/main.rs", "src/lib.rs", "src/error.rs")
+	for _, d := range dirs {
+		fs = append(fs, "src/"+d+"/mod.rs")
+		for range 1 + r.IntN(5) {
+			fs = append(fs, "src/"+d+"/"+noun()+".rs")
+		}
+		fs = append(fs, "tests/"+d+".rs")
 	}
 	return fs
 }
