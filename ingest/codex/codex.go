@@ -400,27 +400,23 @@ func (rd *reader) envelope(n int, typ string, payload, line []byte, t time.Time)
 		return rd.meta(payload, t)
 	}
 	cs := rd.session()
-	switch typ {
-	case "turn_context":
-		var tc struct {
-			Model string `json:"model"`
-			CWD   string `json:"cwd"`
-		}
-		if err := ingest.Unmarshal(payload, &tc); err != nil {
-			return err
-		}
-		if tc.Model != "" {
-			cs.model = tc.Model
-			cs.s.AddModel(tc.Model)
-		}
-		if cs.s.CWD == "" {
-			cs.s.CWD = tc.CWD
-		}
-	case "response_item":
-		return cs.item(n, payload, line, t)
-	case "event_msg":
-		return cs.event(n, payload, line, t)
-	case "compacted":
+	switch read := envelopes[typ]; {
+	case read != nil:
+		return read(cs, n, payload, line, t)
+	case typ == "inter_agent_communication_metadata":
+		cs.skip(typ)
+	default:
+		cs.unknown("Unknown record type "+strconv.Quote(typ), line, t)
+	}
+	return nil
+}
+
+// envelopes read the payload of each type of rollout line.
+var envelopes = map[string]func(cs *thread, n int, payload, line []byte, t time.Time) error{
+	"turn_context":  func(cs *thread, _ int, payload, _ []byte, _ time.Time) error { return cs.turnContext(payload) },
+	"response_item": (*thread).item,
+	"event_msg":     (*thread).event,
+	"compacted": func(cs *thread, _ int, payload, _ []byte, t time.Time) error {
 		var c struct {
 			Message string `json:"message"`
 		}
@@ -428,7 +424,9 @@ func (rd *reader) envelope(n int, typ string, payload, line []byte, t time.Time)
 			return err
 		}
 		cs.compaction(c.Message, t)
-	case "inter_agent_communication":
+		return nil
+	},
+	"inter_agent_communication": func(cs *thread, _ int, payload, _ []byte, t time.Time) error {
 		var c struct {
 			Author    string `json:"author"`
 			Recipient string `json:"recipient"`
@@ -438,29 +436,51 @@ func (rd *reader) envelope(n int, typ string, payload, line []byte, t time.Time)
 			return err
 		}
 		cs.agentMessage(c.Author, c.Recipient, []*transcript.Part{{Kind: transcript.TextPart, Text: c.Content}}, t)
-	case "world_state":
-		// The model-visible environment (AGENTS.md, permissions, skills):
-		// injected context, kept whole as the event's record.
-		var w map[string]json.RawMessage
-		_ = ingest.Unmarshal(payload, &w)
-		if st := w["state"]; st != nil {
-			w = nil
-			_ = ingest.Unmarshal(st, &w)
-		}
-		keys := make([]string, 0, len(w))
-		for k := range w {
-			if k != "full" {
-				keys = append(keys, k)
-			}
-		}
-		slices.Sort(keys)
-		cs.system(true, t, ingest.EventPart("context", "World state: "+strings.Join(keys, ", "), line))
-	case "inter_agent_communication_metadata":
-		cs.skip(typ)
-	default:
-		cs.unknown("Unknown record type "+strconv.Quote(typ), line, t)
+		return nil
+	},
+	"world_state": func(cs *thread, _ int, payload, line []byte, t time.Time) error {
+		cs.worldState(payload, line, t)
+		return nil
+	},
+}
+
+// turnContext reads a turn's model and folder.
+func (cs *thread) turnContext(payload []byte) error {
+	var tc struct {
+		Model string `json:"model"`
+		CWD   string `json:"cwd"`
+	}
+	if err := ingest.Unmarshal(payload, &tc); err != nil {
+		return err
+	}
+	if tc.Model != "" {
+		cs.model = tc.Model
+		cs.s.AddModel(tc.Model)
+	}
+	if cs.s.CWD == "" {
+		cs.s.CWD = tc.CWD
 	}
 	return nil
+}
+
+// worldState keeps the model-visible environment (AGENTS.md, permissions,
+// skills): injected context, kept whole as the event's record, named by
+// its keys.
+func (cs *thread) worldState(payload, line []byte, t time.Time) {
+	var w map[string]json.RawMessage
+	_ = ingest.Unmarshal(payload, &w)
+	if st := w["state"]; st != nil {
+		w = nil
+		_ = ingest.Unmarshal(st, &w)
+	}
+	keys := make([]string, 0, len(w))
+	for k := range w {
+		if k != "full" {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	cs.system(true, t, ingest.EventPart("context", "World state: "+strings.Join(keys, ", "), line))
 }
 
 // session returns the session records are read into, starting one named
