@@ -631,13 +631,7 @@ func (cf *ccFile) title(rec *record, kind, title string) {
 
 // finish resolves what needed the whole file and returns its sessions.
 func (cf *ccFile) finish() []*transcript.Session {
-	for _, l := range cf.leaves {
-		if cs := cf.owner[l.leaf]; cs != nil {
-			cs.titles["summary"] = append(cs.titles["summary"], l.text)
-		} else {
-			cf.titles["summary"] = append(cf.titles["summary"], l.text)
-		}
-	}
+	cf.fileTitles()
 	cf.linkChains()
 	var out []*transcript.Session
 	for _, cs := range cf.order {
@@ -657,20 +651,8 @@ func (cf *ccFile) finish() []*transcript.Session {
 			}
 		}
 		cs.title()
-		// A worktree Claude Code made for an agent, <repo>/.claude/worktrees/<name>,
-		// is of the repository's project.
-		if repo, _, ok := strings.Cut(strings.ReplaceAll(s.CWD, `\`, "/"), "/.claude/worktrees/"); ok && s.Project == "" {
-			s.Project = path.Base(repo)
-		}
-		if strings.HasPrefix(s.ID, compactionAgent) {
-			// The agent that summarised the conversation when it was
-			// compacted: its first prompt is only the instruction to.
-			setMeta(s, "agent type", "compaction")
-			if s.Title == "" {
-				s.Title = "Compaction of the conversation"
-				setMeta(s, "title source", "compaction")
-			}
-		}
+		placeWorktree(s)
+		nameCompaction(s)
 		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
 			if c := p.Call; c != nil && c.Kind == transcript.TaskTool && cf.agentOf[c.ID] != "" {
 				c.Subagent = cf.agentOf[c.ID]
@@ -680,6 +662,40 @@ func (cf *ccFile) finish() []*transcript.Session {
 		out = append(out, s)
 	}
 	return out
+}
+
+// fileTitles gives each old-style summary to the session that holds its
+// leaf, or to the file.
+func (cf *ccFile) fileTitles() {
+	for _, l := range cf.leaves {
+		if cs := cf.owner[l.leaf]; cs != nil {
+			cs.titles["summary"] = append(cs.titles["summary"], l.text)
+		} else {
+			cf.titles["summary"] = append(cf.titles["summary"], l.text)
+		}
+	}
+}
+
+// placeWorktree files a session that ran in a worktree Claude Code made
+// for an agent, <repo>/.claude/worktrees/<name>, under the repository's
+// project.
+func placeWorktree(s *transcript.Session) {
+	if repo, _, ok := strings.Cut(strings.ReplaceAll(s.CWD, `\`, "/"), "/.claude/worktrees/"); ok && s.Project == "" {
+		s.Project = path.Base(repo)
+	}
+}
+
+// nameCompaction names the agent that summarised the conversation when it
+// was compacted: its first prompt is only the instruction to.
+func nameCompaction(s *transcript.Session) {
+	if !strings.HasPrefix(s.ID, compactionAgent) {
+		return
+	}
+	setMeta(s, "agent type", "compaction")
+	if s.Title == "" {
+		s.Title = "Compaction of the conversation"
+		setMeta(s, "title source", "compaction")
+	}
 }
 
 // title names the session by the latest title of the strongest kind. The
