@@ -15,7 +15,7 @@ import (
 
 // begin takes the session-level fields a record carries and enters it in
 // the conversation graph.
-func (cs *session) begin(cf *ccFile, rec *record) {
+func (cs *session) begin(cf *file, rec *record) {
 	s := cs.s
 	if rec.CWD != "" && s.CWD == "" {
 		s.CWD = rec.CWD
@@ -57,24 +57,24 @@ func (cs *session) end() {
 	}
 }
 
-// ccContent is message content: a string, or an array of blocks whose
+// content is message content: a string, or an array of blocks whose
 // elements may themselves be strings. It is decoded in the pass that reads
 // its record. Should that pass fail on any of it, decode reads the
 // record again with the content raw, handed to UnmarshalJSON: there each
 // block is decoded on its own, and one that drifted keeps what it can.
-type ccContent struct {
+type content struct {
 	blocks []block
 	err    error // why content that is there could not be read
 	set    bool  // whether the record has content, null included
 }
 
-func (c *ccContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+func (c *content) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	if dec.PeekKind() != '[' {
 		raw, err := dec.ReadValue()
 		*c = contentOf(raw)
 		return err
 	}
-	*c = ccContent{set: true} // a repeated key's value replaces the first's
+	*c = content{set: true} // a repeated key's value replaces the first's
 	if _, err := dec.ReadToken(); err != nil {
 		return err
 	}
@@ -101,14 +101,14 @@ func (c *ccContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	return err
 }
 
-func (c *ccContent) UnmarshalJSON(b []byte) error {
+func (c *content) UnmarshalJSON(b []byte) error {
 	*c = contentOf(b)
 	return nil
 }
 
 // contentOf decodes content from its bytes, block by block.
-func contentOf(raw []byte) ccContent {
-	c := ccContent{set: len(raw) > 0}
+func contentOf(raw []byte) content {
+	c := content{set: len(raw) > 0}
 	var s string
 	var elems []ingest.Raw
 	switch {
@@ -133,7 +133,7 @@ func contentOf(raw []byte) ccContent {
 }
 
 // blocks returns content's blocks, with a warning when it has none.
-func (cf *ccFile) blocks(c ccContent) []block {
+func (cf *file) blocks(c content) []block {
 	switch {
 	case !c.set:
 		cf.warn("message has no content")
@@ -143,19 +143,19 @@ func (cf *ccFile) blocks(c ccContent) []block {
 	return c.blocks
 }
 
-func (cs *session) user(cf *ccFile, rec *record) {
+func (cs *session) user(cf *file, rec *record) {
 	if rec.Message == nil {
 		return
 	}
 	blocks := cf.blocks(rec.Message.Content)
-	tur := &ccStructured{}
+	tur := &structured{}
 	switch t := &rec.ToolUseResult; count(blocks, "tool_result") {
 	case 1:
 		tur = t // it describes the record's one result
 	case 0:
 		if t.isText && strings.TrimSpace(t.text) != "" {
 			// A result with no block to hold it.
-			blocks = append(blocks, block{Type: "tool_result", Content: ccOutput{text: t.text, isText: true}})
+			blocks = append(blocks, block{Type: "tool_result", Content: output{text: t.text, isText: true}})
 		}
 	}
 	meta := rec.IsMeta || rec.IsCompactSummary
@@ -181,7 +181,7 @@ func (cs *session) user(cf *ccFile, rec *record) {
 // userParts adds the messages of user content. Harness-injected blocks (IDE
 // context, reminders) that share a record with what the user typed become a
 // Meta message of their own, so the prompt stays a prompt.
-func (cs *session) userParts(cf *ccFile, rec *record, blocks []block, tur *ccStructured, meta bool) {
+func (cs *session) userParts(cf *file, rec *record, blocks []block, tur *structured, meta bool) {
 	u := userBlocks{cf: cf, tur: tur, meta: meta}
 	for _, b := range blocks {
 		u.read(b)
@@ -210,8 +210,8 @@ func (cs *session) userParts(cf *ccFile, rec *record, blocks []block, tur *ccStr
 // userBlocks sorts a user record's blocks into what the user typed (and
 // tool results) and what the harness injected.
 type userBlocks struct {
-	cf            *ccFile
-	tur           *ccStructured
+	cf            *file
+	tur           *structured
 	meta          bool
 	typed         []*transcript.Part
 	injected      []*transcript.Part
@@ -298,7 +298,7 @@ func count(bs []block, typ string) int {
 	return n
 }
 
-func (cs *session) assistant(cf *ccFile, rec *record) {
+func (cs *session) assistant(cf *file, rec *record) {
 	if rec.Message == nil {
 		return
 	}
@@ -335,7 +335,7 @@ func (cs *session) assistantMessage(rec *record) *transcript.Message {
 
 // assistantPart reads one content block of the assistant's; nil for an
 // empty text.
-func (cf *ccFile) assistantPart(rec *record, b block) *transcript.Part {
+func (cf *file) assistantPart(rec *record, b block) *transcript.Part {
 	switch {
 	case b.Type == "text" && rec.IsAPIError:
 		return ingest.EventPart(transcript.ErrorEvent, b.Text, nil)
@@ -353,7 +353,7 @@ func (cf *ccFile) assistantPart(rec *record, b block) *transcript.Part {
 	case strings.HasSuffix(b.Type, "_tool_result"):
 		// Results of server tools (web search, web fetch) come back
 		// inside the assistant's own message.
-		return &transcript.Part{Kind: transcript.ResultPart, Result: cf.toolResult(b, &ccStructured{})}
+		return &transcript.Part{Kind: transcript.ResultPart, Result: cf.toolResult(b, &structured{})}
 	case b.Type == "image":
 		return cf.imagePart(b)
 	case b.Type == "fallback" && b.From != nil && b.To != nil:
@@ -489,7 +489,7 @@ func otherSystem(rec *record, content string) (kind, desc string) {
 // prompts queued while the agent worked, files and memory put in its
 // context, context and errors from hooks. The rest (tool lists, reminders,
 // mode changes) is counted with its reason.
-func (cs *session) attachment(cf *ccFile, rec *record) {
+func (cs *session) attachment(cf *file, rec *record) {
 	var a struct {
 		Type          string     `json:"type"`
 		Prompt        ingest.Raw `json:"prompt"`
@@ -603,7 +603,7 @@ func attachmentSkipped(t string) string {
 	return "a note Claude Code gave the model"
 }
 
-func (cf *ccFile) imagePart(b block) *transcript.Part {
+func (cf *file) imagePart(b block) *transcript.Part {
 	if b.Source == nil {
 		return &transcript.Part{Kind: transcript.TextPart, Text: "(image without data)"}
 	}
