@@ -126,7 +126,7 @@ type record struct {
 	IsCompactSummary  bool            `json:"isCompactSummary"`
 	IsAPIError        bool            `json:"isApiErrorMessage"`
 	Message           *message        `json:"message"`
-	ToolUseResult     structured    `json:"toolUseResult"`
+	ToolUseResult     structured      `json:"toolUseResult"`
 	Attachment        ingest.Raw      `json:"attachment"`
 
 	Operation   string `json:"operation"` // queue-operation
@@ -168,8 +168,8 @@ type record struct {
 }
 
 type message struct {
-	ID      string    `json:"id"`
-	Model   string    `json:"model"`
+	ID      string  `json:"id"`
+	Model   string  `json:"model"`
 	Content content `json:"content"`
 	Usage   *struct {
 		Input      int64 `json:"input_tokens"`
@@ -188,7 +188,7 @@ type block struct {
 	Input     ingest.Raw `json:"input"`
 	ToolUseID string     `json:"tool_use_id"`
 	ToolName  string     `json:"tool_name"`
-	Content   output   `json:"content"`
+	Content   output     `json:"content"`
 	IsError   bool       `json:"is_error"`
 	Source    *struct {
 		Type      string `json:"type"`
@@ -255,7 +255,7 @@ type file struct {
 	titles   map[string][]string // titles of records without a session id
 	skipped  []transcript.Skip   // harness records met before any session
 	agentOf  map[string]string   // Task call id → the agent it started
-	leaves   []candidateTitle           // summaries, resolved by leafUuid at the end
+	leaves   []candidateTitle    // summaries, resolved by leafUuid at the end
 	agent    string              // the agent's session id in a subagent file
 	parent   string              // its parent session, from the file's path
 	chains   []*session          // the subagents Claude Code 1.0 wrote inline
