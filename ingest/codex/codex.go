@@ -176,8 +176,8 @@ func (m *sessionMeta) source() (desc, parent, agentPath string) {
 	return "subagent " + strings.Join(kinds, " "), spawn.Parent, spawn.Path
 }
 
-// cxReview names the call of a /review's subagent.
-const cxReview = "review"
+// reviewCall names the call of a /review's subagent.
+const reviewCall = "review"
 
 // responseItem is a ResponseItem: what the model saw and said.
 type responseItem struct {
@@ -476,9 +476,9 @@ func (rd *reader) start(id string) *thread {
 	cs := &thread{
 		f:       rd.f,
 		s:       &transcript.Session{ID: id},
-		calls:   map[string]cxCall{},
+		calls:   map[string]call{},
 		results: map[string]*transcript.ToolResult{},
-		ends:    map[string]cxEnd{},
+		ends:    map[string]endEvent{},
 	}
 	rd.byID[id] = cs
 	rd.all = append(rd.all, cs)
@@ -562,7 +562,7 @@ func metaFacts(s *transcript.Session, m *sessionMeta, desc, agentPath string) {
 	}
 	for _, kv := range [][2]string{
 		{"originator", m.Originator}, {source, desc}, {"model provider", m.ModelProvider},
-		{"agent nickname", m.AgentNickname}, {"agent role", m.AgentRole}, {cxAgentPath, agentPath},
+		{"agent nickname", m.AgentNickname}, {"agent role", m.AgentRole}, {agentPathKey, agentPath},
 		{"git commit", commit}, {"repository", repo},
 	} {
 		if kv[1] != "" && kv[1] != "null" {
@@ -590,10 +590,10 @@ type thread struct {
 	last    *transcript.Message
 
 	echoes   []echo
-	calls    map[string]cxCall
-	searches []cxCall // web searches, in order
+	calls    map[string]call
+	searches []call // web searches, in order
 	results  map[string]*transcript.ToolResult
-	ends     map[string]cxEnd
+	ends     map[string]endEvent
 	endIDs   []string
 
 	lastTotal  *usage
@@ -606,17 +606,17 @@ type thread struct {
 
 	// review is the open /review's call, which its exited_review_mode
 	// answers; the records between them are the reviewer's, forwarded.
-	review  cxCall
+	review  call
 	reviews int
 }
 
-type cxCall struct {
+type call struct {
 	c *transcript.ToolCall
 	m *transcript.Message
 }
 
-// cxEnd is what an *_end event says about a call whose output may come later.
-type cxEnd struct {
+// endEvent is what an *_end event says about a call whose output may come later.
+type endEvent struct {
 	isErr  bool
 	exit   *int
 	output string
@@ -653,13 +653,13 @@ func (c *change) body() (string, *changeBody) {
 	return c.Type, &c.changeBody
 }
 
-// cxPatch reads the changes a patch_apply_end reports, file by file: the
+// patchHunks reads the changes a patch_apply_end reports, file by file: the
 // hunks of an update with their line numbers, or the whole of a file added
 // or deleted. Paths under cwd are given as the patch gave them, relative,
 // and the files come in the order the call's patch (input) names them.
 // It is nil unless every file's change is there to show: the call's own
 // patch then shows them all.
-func cxPatch(raw []byte, cwd, input string) []transcript.Hunk {
+func patchHunks(raw []byte, cwd, input string) []transcript.Hunk {
 	var changes map[string]change
 	if ingest.Unmarshal(raw, &changes) != nil {
 		return nil
@@ -1099,10 +1099,10 @@ func (cs *thread) call(c *transcript.ToolCall, t time.Time) {
 	m := cs.assistant(t)
 	m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.CallPart, Call: c})
 	if c.ID != "" {
-		cs.calls[c.ID] = cxCall{c, m}
+		cs.calls[c.ID] = call{c, m}
 	}
 	if c.Name == "web_search" {
-		cs.searches = append(cs.searches, cxCall{c, m})
+		cs.searches = append(cs.searches, call{c, m})
 	}
 }
 
@@ -1142,7 +1142,7 @@ func (cs *thread) spawned(c *transcript.ToolCall, child string) {
 	ingest.AddChild(cs.s, child)
 }
 
-func (e cxEnd) apply(r *transcript.ToolResult) {
+func (e endEvent) apply(r *transcript.ToolResult) {
 	r.IsError = r.IsError || e.isErr
 	if r.ExitCode == nil {
 		r.ExitCode = e.exit
@@ -1157,7 +1157,7 @@ func (e cxEnd) apply(r *transcript.ToolResult) {
 
 // ended records what an end event says about call id. When the event is
 // the only record of the call, mk makes the call from it.
-func (cs *thread) ended(id string, e cxEnd, t time.Time, mk func() *transcript.ToolCall) {
+func (cs *thread) ended(id string, e endEvent, t time.Time, mk func() *transcript.ToolCall) {
 	switch {
 	case cs.results[id] != nil:
 		e.apply(cs.results[id])
@@ -1430,7 +1430,7 @@ func (cs *thread) turnEvent(ev *eventMsg, t time.Time) bool {
 			cs.turnStatus(transcript.Completed)
 		}
 	case "turn_aborted":
-		cs.review = cxCall{} // an aborted review writes no exited_review_mode
+		cs.review = call{} // an aborted review writes no exited_review_mode
 		cs.system(true, t, ingest.EventPart(transcript.Interrupt, "Turn aborted: "+ingest.FirstNonEmpty(ev.Reason, "unknown reason"), nil))
 		cs.turnStatus(transcript.Aborted)
 	case "context_compacted":
@@ -1455,7 +1455,7 @@ func (cs *thread) toolEvent(n int, ev *eventMsg, t time.Time) bool {
 	case "patch_apply_end":
 		cs.patchApplied(ev, t)
 	case "exec_command_end":
-		e := cxEnd{exit: ev.ExitCode, isErr: ev.ExitCode != nil && *ev.ExitCode != 0,
+		e := endEvent{exit: ev.ExitCode, isErr: ev.ExitCode != nil && *ev.ExitCode != 0,
 			output: ingest.FirstNonEmpty(ev.Aggregated, strings.TrimRight(ev.Stdout+"\n"+ev.Stderr, "\n"))}
 		cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
 			input, _ := json.Marshal(struct {
@@ -1471,7 +1471,7 @@ func (cs *thread) toolEvent(n int, ev *eventMsg, t time.Time) bool {
 	case "dynamic_tool_call_response":
 		r := &transcript.ToolResult{}
 		cs.fill(n, ev.ContentItems, r)
-		e := cxEnd{isErr: ev.Success != nil && !*ev.Success, output: ingest.FirstNonEmpty(r.Output, ingest.ErrorMessage(ev.Error)), images: r.Images}
+		e := endEvent{isErr: ev.Success != nil && !*ev.Success, output: ingest.FirstNonEmpty(r.Output, ingest.ErrorMessage(ev.Error)), images: r.Images}
 		cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
 			return &transcript.ToolCall{Name: ev.Tool, Kind: Tools.Kind(ev.Tool), Input: ingest.Text(ev.Arguments)}
 		})
@@ -1500,7 +1500,7 @@ func (cs *thread) patchApplied(ev *eventMsg, t time.Time) {
 	if c := cs.calls[ev.CallID].c; c != nil {
 		input = c.Input
 	}
-	e := cxEnd{isErr: ev.Success != nil && !*ev.Success, output: strings.TrimLeft(out, "\n"), patch: cxPatch(ev.Changes, cs.s.CWD, input)}
+	e := endEvent{isErr: ev.Success != nil && !*ev.Success, output: strings.TrimLeft(out, "\n"), patch: patchHunks(ev.Changes, cs.s.CWD, input)}
 	cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
 		return &transcript.ToolCall{Name: "apply_patch", Kind: transcript.EditTool, Input: ingest.Text(ev.Changes)}
 	})
@@ -1617,9 +1617,9 @@ func (cs *thread) enterReview(ev *eventMsg, t time.Time) {
 	}
 	input, _ := json.Marshal(in)
 	cs.reviews++
-	c := &transcript.ToolCall{ID: fmt.Sprintf("review-%d", cs.reviews), Name: cxReview, Kind: transcript.TaskTool, Input: string(input)}
+	c := &transcript.ToolCall{ID: fmt.Sprintf("review-%d", cs.reviews), Name: reviewCall, Kind: transcript.TaskTool, Input: string(input)}
 	cs.system(false, t, &transcript.Part{Kind: transcript.CallPart, Call: c})
-	cs.review = cxCall{c, cs.last}
+	cs.review = call{c, cs.last}
 }
 
 // exitReview gives the open review's call its findings.
@@ -1635,7 +1635,7 @@ func (cs *thread) exitReview(out *reviewOutput, t time.Time) {
 	r := &transcript.ToolResult{CallID: cs.review.c.ID, Output: md}
 	cs.review.m.Parts = append(cs.review.m.Parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})
 	cs.results[r.CallID] = r
-	cs.review = cxCall{}
+	cs.review = call{}
 }
 
 // tokens counts a token_count once per model response: Codex repeats the
@@ -1672,7 +1672,7 @@ func (cs *thread) tokens(raw []byte) {
 	}
 }
 
-func (cs *thread) mcpEnd(n int, raw []byte) cxEnd {
+func (cs *thread) mcpEnd(n int, raw []byte) endEvent {
 	var res struct {
 		Ok *struct {
 			Content json.RawMessage `json:"content"`
@@ -1681,11 +1681,11 @@ func (cs *thread) mcpEnd(n int, raw []byte) cxEnd {
 		Err json.RawMessage `json:"Err"`
 	}
 	if ingest.Unmarshal(raw, &res) != nil || res.Ok == nil {
-		return cxEnd{isErr: res.Err != nil, output: ingest.FirstNonEmpty(ingest.Text(res.Err), ingest.Text(raw))}
+		return endEvent{isErr: res.Err != nil, output: ingest.FirstNonEmpty(ingest.Text(res.Err), ingest.Text(raw))}
 	}
 	r := &transcript.ToolResult{}
 	cs.contentOutput(n, res.Ok.Content, r)
-	return cxEnd{isErr: res.Ok.IsError, output: r.Output, images: r.Images}
+	return endEvent{isErr: res.Ok.IsError, output: r.Output, images: r.Images}
 }
 
 // searchResults gives a web search call the results its end event lists.
@@ -1852,8 +1852,8 @@ func callsOf(s *transcript.Session, name string) []*transcript.ToolCall {
 
 // Meta keys the merge links sessions by.
 const (
-	source      = "source"
-	cxAgentPath = "agent path"
+	source       = "source"
+	agentPathKey = "agent path"
 )
 
 // links groups a review subagent whose rollout names no parent (before
@@ -1866,7 +1866,7 @@ func links(s *transcript.Session) []string {
 	return nil
 }
 
-func isReviewAgent(s *transcript.Session) bool { return s.Meta[source] == "subagent "+cxReview }
+func isReviewAgent(s *transcript.Session) bool { return s.Meta[source] == "subagent "+reviewCall }
 
 type timedCall struct {
 	s *transcript.Session
@@ -1878,7 +1878,7 @@ type timedCall struct {
 func reviewCalls(s *transcript.Session) []timedCall {
 	var out []timedCall
 	s.Parts(func(m *transcript.Message, p *transcript.Part) {
-		if c := p.Call; c != nil && c.Name == cxReview && c.Kind == transcript.TaskTool && c.Subagent == "" {
+		if c := p.Call; c != nil && c.Name == reviewCall && c.Kind == transcript.TaskTool && c.Subagent == "" {
 			out = append(out, timedCall{s, c, m.Time})
 		}
 	})
@@ -1929,7 +1929,7 @@ func linkReviews(ss []*transcript.Session) {
 // only the agent path ties them: MultiAgentV2's spawn_agent returns the
 // path (task_name), not the thread id.
 func linkSpawn(parent, child *transcript.Session) {
-	path := child.Meta[cxAgentPath]
+	path := child.Meta[agentPathKey]
 	if path == "" {
 		return
 	}
