@@ -631,6 +631,23 @@ func (cf *file) title(rec *record, kind, title string) {
 
 // finish resolves what needed the whole file and returns its sessions.
 func (cf *file) finish() []*transcript.Session {
+	cf.placeSummaries()
+	cf.linkChains()
+	var out []*transcript.Session
+	for _, cs := range cf.order {
+		cs.unqueue(cf)
+		if len(cs.s.Turns) == 0 {
+			continue
+		}
+		cf.finishSession(cs, len(out) == 0)
+		out = append(out, cs.s)
+	}
+	return out
+}
+
+// placeSummaries gives each summary record's text to the session that
+// holds its leaf; one whose leaf is in no session is the file's.
+func (cf *file) placeSummaries() {
 	for _, l := range cf.leaves {
 		if cs := cf.owner[l.leaf]; cs != nil {
 			cs.titles["summary"] = append(cs.titles["summary"], l.text)
@@ -638,48 +655,66 @@ func (cf *file) finish() []*transcript.Session {
 			cf.titles["summary"] = append(cf.titles["summary"], l.text)
 		}
 	}
-	cf.linkChains()
-	var out []*transcript.Session
-	for _, cs := range cf.order {
-		s := cs.s
-		cs.unqueue(cf)
-		if len(s.Turns) == 0 {
-			continue
+}
+
+// finishSession completes a session that has turns; the first one shown
+// also counts what the file skipped.
+func (cf *file) finishSession(cs *session, first bool) {
+	s := cs.s
+	if first {
+		for _, k := range cf.skipped {
+			s.Skip(k.Kind, k.Reason, k.Count)
 		}
-		if len(out) == 0 {
-			for _, k := range cf.skipped {
-				s.Skip(k.Kind, k.Reason, k.Count)
-			}
-		}
-		for k, v := range cf.titles {
-			if _, ok := cs.titles[k]; !ok && !cs.inline { // the file's titles are its main session's
-				cs.titles[k] = v
-			}
-		}
-		cs.title()
-		// A worktree Claude Code made for an agent, <repo>/.claude/worktrees/<name>,
-		// is of the repository's project.
-		if repo, _, ok := strings.Cut(strings.ReplaceAll(s.CWD, `\`, "/"), "/.claude/worktrees/"); ok && s.Project == "" {
-			s.Project = path.Base(repo)
-		}
-		if strings.HasPrefix(s.ID, compactionAgent) {
-			// The agent that summarised the conversation when it was
-			// compacted: its first prompt is only the instruction to.
-			setMeta(s, "agent type", "compaction")
-			if s.Title == "" {
-				s.Title = "Compaction of the conversation"
-				setMeta(s, "title source", "compaction")
-			}
-		}
-		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
-			if c := p.Call; c != nil && c.Kind == transcript.TaskTool && cf.agentOf[c.ID] != "" {
-				c.Subagent = cf.agentOf[c.ID]
-			}
-		})
-		cs.dag.MarkBranches()
-		out = append(out, s)
 	}
-	return out
+	cf.inheritTitles(cs)
+	cs.title()
+	worktreeProject(s)
+	markCompaction(s)
+	cf.linkSubagents(s)
+	cs.dag.MarkBranches()
+}
+
+// inheritTitles gives the file's titles to its main session: an inline
+// sidechain's are its own.
+func (cf *file) inheritTitles(cs *session) {
+	if cs.inline {
+		return
+	}
+	for k, v := range cf.titles {
+		if _, ok := cs.titles[k]; !ok {
+			cs.titles[k] = v
+		}
+	}
+}
+
+// worktreeProject puts a session run in a worktree Claude Code made for an
+// agent, <repo>/.claude/worktrees/<name>, in the repository's project.
+func worktreeProject(s *transcript.Session) {
+	if repo, _, ok := strings.Cut(strings.ReplaceAll(s.CWD, `\`, "/"), "/.claude/worktrees/"); ok && s.Project == "" {
+		s.Project = path.Base(repo)
+	}
+}
+
+// markCompaction names the agent that summarised the conversation when it
+// was compacted: its first prompt is only the instruction to.
+func markCompaction(s *transcript.Session) {
+	if !strings.HasPrefix(s.ID, compactionAgent) {
+		return
+	}
+	setMeta(s, "agent type", "compaction")
+	if s.Title == "" {
+		s.Title = "Compaction of the conversation"
+		setMeta(s, "title source", "compaction")
+	}
+}
+
+// linkSubagents points each Task call at the agent it started.
+func (cf *file) linkSubagents(s *transcript.Session) {
+	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+		if c := p.Call; c != nil && c.Kind == transcript.TaskTool && cf.agentOf[c.ID] != "" {
+			c.Subagent = cf.agentOf[c.ID]
+		}
+	})
 }
 
 // title names the session by the latest title of the strongest kind. The
