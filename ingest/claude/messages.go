@@ -489,103 +489,155 @@ func otherSystem(rec *record, content string) (kind, desc string) {
 // prompts queued while the agent worked, files and memory put in its
 // context, context and errors from hooks. The rest (tool lists, reminders,
 // mode changes) is counted with its reason.
+// attachmentRecord is an attachment record's payload: the fields of every
+// type it has, each type reading its own.
+type attachmentRecord struct {
+	Type          string     `json:"type"`
+	Prompt        ingest.Raw `json:"prompt"`
+	Content       ingest.Raw `json:"content"`
+	HookName      string     `json:"hookName"`
+	Command       string     `json:"command"`
+	Stdout        string     `json:"stdout"`
+	Stderr        string     `json:"stderr"`
+	ExitCode      *int       `json:"exitCode"`
+	BlockingError *struct {
+		BlockingError string `json:"blockingError"`
+		Command       string `json:"command"`
+	} `json:"blockingError"`
+	Filename    string `json:"filename"`
+	DisplayPath string `json:"displayPath"`
+	Path        string `json:"path"`
+	Snippet     string `json:"snippet"`
+	Skills      []struct {
+		Name    string `json:"name"`
+		Path    string `json:"path"`
+		Content string `json:"content"`
+	} `json:"skills"`
+}
+
+// attachmentReaders show an attachment by its type; one that returns
+// false showed nothing, and the attachment is counted as skipped.
+var attachmentReaders = map[string]func(cs *session, cf *file, rec *record, a *attachmentRecord) bool{
+	"queued_command":          (*session).queuedAttachment,
+	"hook_additional_context": (*session).hookContext,
+	"hook_success":            (*session).hookContext,
+	"hook_blocking_error":     (*session).hookBlocked,
+	"hook_non_blocking_error": (*session).hookFailed,
+	"nested_memory":           (*session).nestedMemory,
+	"file":                    (*session).mentionedFile,
+	"edited_text_file":        (*session).editedFile,
+	"invoked_skills":          (*session).invokedSkills,
+}
+
 func (cs *session) attachment(cf *file, rec *record) {
-	var a struct {
-		Type          string     `json:"type"`
-		Prompt        ingest.Raw `json:"prompt"`
-		Content       ingest.Raw `json:"content"`
-		HookName      string     `json:"hookName"`
-		Command       string     `json:"command"`
-		Stdout        string     `json:"stdout"`
-		Stderr        string     `json:"stderr"`
-		ExitCode      *int       `json:"exitCode"`
-		BlockingError *struct {
-			BlockingError string `json:"blockingError"`
-			Command       string `json:"command"`
-		} `json:"blockingError"`
-		Filename    string `json:"filename"`
-		DisplayPath string `json:"displayPath"`
-		Path        string `json:"path"`
-		Snippet     string `json:"snippet"`
-		Skills      []struct {
-			Name    string `json:"name"`
-			Path    string `json:"path"`
-			Content string `json:"content"`
-		} `json:"skills"`
-	}
+	var a attachmentRecord
 	_ = ingest.Unmarshal(rec.Attachment, &a)
-	event := func(desc string) {
-		cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
-			Sidechain: rec.IsSidechain, Parts: []*transcript.Part{ingest.EventPart("hook", desc, nil)}})
-	}
-	var files []*transcript.Part // file contents put in the model's context
-	file := func(name, content string) {
-		if strings.TrimSpace(content) != "" {
-			files = append(files, &transcript.Part{Kind: transcript.CodePart, Name: name, Text: content})
-		}
-	}
-	switch a.Type {
-	case "queued_command":
-		if len(a.Prompt) > 0 {
-			cs.queued(cf, rec, a.Prompt)
-			return
-		}
-	case "hook_additional_context", "hook_success":
-		// What a hook added to the model's context (a successful hook
-		// mostly adds nothing, and is then only counted).
-		var lines []string
-		if ingest.Unmarshal(a.Content, &lines) != nil {
-			lines = []string{ingest.Text(a.Content)}
-		}
-		if t := strings.Join(lines, "\n"); strings.TrimSpace(t) != "" {
-			cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time, Meta: true,
-				Sidechain: rec.IsSidechain, Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: t}}})
-			return
-		}
-	case "hook_blocking_error":
-		if b := a.BlockingError; b != nil {
-			event(fmt.Sprintf("%s hook blocked: %s\n%s", a.HookName, b.BlockingError, b.Command))
-			return
-		}
-	case "hook_non_blocking_error":
-		code := ""
-		if a.ExitCode != nil {
-			code = fmt.Sprintf(" (exit %d)", *a.ExitCode)
-		}
-		event(strings.TrimSpace(fmt.Sprintf("%s hook failed%s: %s\n%s\n%s", a.HookName, code, a.Command, a.Stderr, a.Stdout)))
-		return
-	case "nested_memory":
-		// A CLAUDE.md the agent loaded as it entered a folder.
-		var m struct {
-			Path    string `json:"path"`
-			Content string `json:"content"`
-		}
-		_ = ingest.Unmarshal(a.Content, &m)
-		file(ingest.FirstNonEmpty(a.DisplayPath, m.Path, a.Path), m.Content)
-	case "file":
-		// A file the user mentioned with @, read into the prompt.
-		var c struct {
-			File struct {
-				FilePath string `json:"filePath"`
-				Content  string `json:"content"`
-			} `json:"file"`
-		}
-		_ = ingest.Unmarshal(a.Content, &c)
-		file(ingest.FirstNonEmpty(a.DisplayPath, a.Filename, c.File.FilePath), c.File.Content)
-	case "edited_text_file":
-		file(a.Filename+" (edited by the user)", a.Snippet)
-	case "invoked_skills":
-		for _, sk := range a.Skills {
-			file(ingest.FirstNonEmpty(sk.Path, sk.Name), sk.Content)
-		}
-	}
-	if len(files) > 0 {
-		cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time, Meta: true,
-			Sidechain: rec.IsSidechain, Parts: files})
+	if read := attachmentReaders[a.Type]; read != nil && read(cs, cf, rec, &a) {
 		return
 	}
 	kind := "attachment/" + a.Type
 	cs.s.Skip(kind, attachmentSkipped(a.Type), 1)
+}
+
+func (cs *session) queuedAttachment(cf *file, rec *record, a *attachmentRecord) bool {
+	if len(a.Prompt) == 0 {
+		return false
+	}
+	cs.queued(cf, rec, a.Prompt)
+	return true
+}
+
+// hookContext shows what a hook added to the model's context (a successful
+// hook mostly adds nothing, and is then only counted).
+func (cs *session) hookContext(_ *file, rec *record, a *attachmentRecord) bool {
+	var lines []string
+	if ingest.Unmarshal(a.Content, &lines) != nil {
+		lines = []string{ingest.Text(a.Content)}
+	}
+	t := strings.Join(lines, "\n")
+	if strings.TrimSpace(t) == "" {
+		return false
+	}
+	cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time, Meta: true,
+		Sidechain: rec.IsSidechain, Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: t}}})
+	return true
+}
+
+func (cs *session) hookBlocked(_ *file, rec *record, a *attachmentRecord) bool {
+	b := a.BlockingError
+	if b == nil {
+		return false
+	}
+	cs.hookEvent(rec, fmt.Sprintf("%s hook blocked: %s\n%s", a.HookName, b.BlockingError, b.Command))
+	return true
+}
+
+func (cs *session) hookFailed(_ *file, rec *record, a *attachmentRecord) bool {
+	code := ""
+	if a.ExitCode != nil {
+		code = fmt.Sprintf(" (exit %d)", *a.ExitCode)
+	}
+	cs.hookEvent(rec, strings.TrimSpace(fmt.Sprintf("%s hook failed%s: %s\n%s\n%s", a.HookName, code, a.Command, a.Stderr, a.Stdout)))
+	return true
+}
+
+func (cs *session) hookEvent(rec *record, desc string) {
+	cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
+		Sidechain: rec.IsSidechain, Parts: []*transcript.Part{ingest.EventPart("hook", desc, nil)}})
+}
+
+// nestedMemory shows a CLAUDE.md the agent loaded as it entered a folder.
+func (cs *session) nestedMemory(_ *file, rec *record, a *attachmentRecord) bool {
+	var m struct {
+		Path    string `json:"path"`
+		Content string `json:"content"`
+	}
+	_ = ingest.Unmarshal(a.Content, &m)
+	return cs.contextFiles(rec, contextFile(ingest.FirstNonEmpty(a.DisplayPath, m.Path, a.Path), m.Content))
+}
+
+// mentionedFile shows a file the user mentioned with @, read into the prompt.
+func (cs *session) mentionedFile(_ *file, rec *record, a *attachmentRecord) bool {
+	var c struct {
+		File struct {
+			FilePath string `json:"filePath"`
+			Content  string `json:"content"`
+		} `json:"file"`
+	}
+	_ = ingest.Unmarshal(a.Content, &c)
+	return cs.contextFiles(rec, contextFile(ingest.FirstNonEmpty(a.DisplayPath, a.Filename, c.File.FilePath), c.File.Content))
+}
+
+func (cs *session) editedFile(_ *file, rec *record, a *attachmentRecord) bool {
+	return cs.contextFiles(rec, contextFile(a.Filename+" (edited by the user)", a.Snippet))
+}
+
+func (cs *session) invokedSkills(_ *file, rec *record, a *attachmentRecord) bool {
+	var files []*transcript.Part
+	for _, sk := range a.Skills {
+		files = append(files, contextFile(ingest.FirstNonEmpty(sk.Path, sk.Name), sk.Content)...)
+	}
+	return cs.contextFiles(rec, files)
+}
+
+// contextFile is a file's content put in the model's context, as a part;
+// none when it is blank.
+func contextFile(name, content string) []*transcript.Part {
+	if strings.TrimSpace(content) == "" {
+		return nil
+	}
+	return []*transcript.Part{{Kind: transcript.CodePart, Name: name, Text: content}}
+}
+
+// contextFiles shows the files an attachment put in the model's context,
+// if there are any.
+func (cs *session) contextFiles(rec *record, files []*transcript.Part) bool {
+	if len(files) == 0 {
+		return false
+	}
+	cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time, Meta: true,
+		Sidechain: rec.IsSidechain, Parts: files})
+	return true
 }
 
 // attachmentSkipped says why an attachment of type t is left out.
