@@ -182,14 +182,7 @@ func (cf *file) useStructured(r *transcript.ToolResult, u *toolUse) {
 	if u.ExitCode != nil {
 		r.ExitCode = u.ExitCode
 	}
-	if u.Stdout != nil {
-		// What the command printed; the model sees the same, but for an
-		// output too long for it.
-		out := strings.Trim(strings.TrimRight(*u.Stdout, "\n")+"\n"+u.Stderr, "\n")
-		if !strings.Contains(r.Output, out) {
-			r.Output = strings.Trim(r.Output+"\n"+out, "\n")
-		}
-	}
+	addPrinted(r, u)
 	if u.Interrupted && !strings.Contains(strings.ToLower(r.Output), "interrupt") {
 		r.Output = strings.TrimLeft(r.Output+"\n[interrupted]", "\n")
 	}
@@ -199,19 +192,38 @@ func (cf *file) useStructured(r *transcript.ToolResult, u *toolUse) {
 			r.Patch = append(r.Patch, transcript.Hunk{OldStart: h.OldStart, NewStart: h.NewStart, Lines: h.Lines})
 		}
 	}
-	if f := u.File; f != nil {
-		if r.Output == "" && f.Content != "" {
-			// Numbered from its start line, as Read shows a file to the model.
-			lines := strings.Split(strings.TrimSuffix(f.Content, "\n"), "\n")
-			for i, l := range lines {
-				lines[i] = fmt.Sprintf("%6d→%s", max(f.StartLine, 1)+i, l)
-			}
-			r.Output = strings.Join(lines, "\n")
+	if u.File != nil {
+		cf.addReadFile(r, u)
+	}
+}
+
+// addPrinted adds what the command printed to the output; the model sees
+// the same, but for an output too long for it.
+func addPrinted(r *transcript.ToolResult, u *toolUse) {
+	if u.Stdout == nil {
+		return
+	}
+	out := strings.Trim(strings.TrimRight(*u.Stdout, "\n")+"\n"+u.Stderr, "\n")
+	if !strings.Contains(r.Output, out) {
+		r.Output = strings.Trim(r.Output+"\n"+out, "\n")
+	}
+}
+
+// addReadFile gives a result without output or images the file Read read:
+// its text numbered from its start line, as Read shows a file to the
+// model, or its image.
+func (cf *file) addReadFile(r *transcript.ToolResult, u *toolUse) {
+	f := u.File
+	if r.Output == "" && f.Content != "" {
+		lines := strings.Split(strings.TrimSuffix(f.Content, "\n"), "\n")
+		for i, l := range lines {
+			lines[i] = fmt.Sprintf("%6d→%s", max(f.StartLine, 1)+i, l)
 		}
-		if len(r.Images) == 0 && f.Base64 != "" {
-			if img, ok := ingest.DecodeImage(cf.f, f.Base64); ok {
-				r.Images = append(r.Images, img)
-			}
+		r.Output = strings.Join(lines, "\n")
+	}
+	if len(r.Images) == 0 && f.Base64 != "" {
+		if img, ok := ingest.DecodeImage(cf.f, f.Base64); ok {
+			r.Images = append(r.Images, img)
 		}
 	}
 }
