@@ -395,71 +395,92 @@ func (rd *reader) document(n int, session json.RawMessage, items []json.RawMessa
 	}
 }
 
+// envelopeReaders read an envelope's payload by the envelope's type;
+// session_meta, which starts a session, is read before them.
+var envelopeReaders = map[string]func(cs *thread, n int, payload, line []byte, t time.Time) error{
+	"turn_context":              (*thread).turnContext,
+	"response_item":             (*thread).item,
+	"event_msg":                 (*thread).event,
+	"compacted":                 (*thread).compacted,
+	"inter_agent_communication": (*thread).interAgent,
+	"world_state":               (*thread).worldState,
+	"inter_agent_communication_metadata": func(cs *thread, _ int, _, _ []byte, _ time.Time) error {
+		cs.skip("inter_agent_communication_metadata")
+		return nil
+	},
+}
+
 func (rd *reader) envelope(n int, typ string, payload, line []byte, t time.Time) error {
 	if typ == "session_meta" {
 		return rd.meta(payload, t)
 	}
 	cs := rd.session()
-	switch typ {
-	case "turn_context":
-		var tc struct {
-			Model string `json:"model"`
-			CWD   string `json:"cwd"`
-		}
-		if err := ingest.Unmarshal(payload, &tc); err != nil {
-			return err
-		}
-		if tc.Model != "" {
-			cs.model = tc.Model
-			cs.s.AddModel(tc.Model)
-		}
-		if cs.s.CWD == "" {
-			cs.s.CWD = tc.CWD
-		}
-	case "response_item":
-		return cs.item(n, payload, line, t)
-	case "event_msg":
-		return cs.event(n, payload, line, t)
-	case "compacted":
-		var c struct {
-			Message string `json:"message"`
-		}
-		if err := ingest.Unmarshal(payload, &c); err != nil {
-			return err
-		}
-		cs.compaction(c.Message, t)
-	case "inter_agent_communication":
-		var c struct {
-			Author    string `json:"author"`
-			Recipient string `json:"recipient"`
-			Content   string `json:"content"`
-		}
-		if err := ingest.Unmarshal(payload, &c); err != nil {
-			return err
-		}
-		cs.agentMessage(c.Author, c.Recipient, []*transcript.Part{{Kind: transcript.TextPart, Text: c.Content}}, t)
-	case "world_state":
-		// The model-visible environment (AGENTS.md, permissions, skills):
-		// injected context, kept whole as the event's record.
-		var w map[string]json.RawMessage
-		_ = ingest.Unmarshal(payload, &w)
-		if st := w["state"]; st != nil {
-			w = nil
-			_ = ingest.Unmarshal(st, &w)
-		}
-		keys := make([]string, 0, len(w))
-		for k := range w {
-			if k != "full" {
-				keys = append(keys, k)
-			}
-		}
-		slices.Sort(keys)
-		cs.system(true, t, ingest.EventPart("context", "World state: "+strings.Join(keys, ", "), line))
-	case "inter_agent_communication_metadata":
-		cs.skip(typ)
-	default:
-		cs.unknown("Unknown record type "+strconv.Quote(typ), line, t)
+	if read := envelopeReaders[typ]; read != nil {
+		return read(cs, n, payload, line, t)
 	}
+	cs.unknown("Unknown record type "+strconv.Quote(typ), line, t)
+	return nil
+}
+
+func (cs *thread) turnContext(_ int, payload, _ []byte, _ time.Time) error {
+	var tc struct {
+		Model string `json:"model"`
+		CWD   string `json:"cwd"`
+	}
+	if err := ingest.Unmarshal(payload, &tc); err != nil {
+		return err
+	}
+	if tc.Model != "" {
+		cs.model = tc.Model
+		cs.s.AddModel(tc.Model)
+	}
+	if cs.s.CWD == "" {
+		cs.s.CWD = tc.CWD
+	}
+	return nil
+}
+
+func (cs *thread) compacted(_ int, payload, _ []byte, t time.Time) error {
+	var c struct {
+		Message string `json:"message"`
+	}
+	if err := ingest.Unmarshal(payload, &c); err != nil {
+		return err
+	}
+	cs.compaction(c.Message, t)
+	return nil
+}
+
+func (cs *thread) interAgent(_ int, payload, _ []byte, t time.Time) error {
+	var c struct {
+		Author    string `json:"author"`
+		Recipient string `json:"recipient"`
+		Content   string `json:"content"`
+	}
+	if err := ingest.Unmarshal(payload, &c); err != nil {
+		return err
+	}
+	cs.agentMessage(c.Author, c.Recipient, []*transcript.Part{{Kind: transcript.TextPart, Text: c.Content}}, t)
+	return nil
+}
+
+// worldState shows the model-visible environment (AGENTS.md, permissions,
+// skills): injected context, kept whole as the event's record.
+func (cs *thread) worldState(_ int, payload, line []byte, t time.Time) error {
+	var w map[string]json.RawMessage
+	_ = ingest.Unmarshal(payload, &w)
+	if st := w["state"]; st != nil {
+		w = nil
+		_ = ingest.Unmarshal(st, &w)
+	}
+	keys := make([]string, 0, len(w))
+	for k := range w {
+		if k != "full" {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	cs.system(true, t, ingest.EventPart("context", "World state: "+strings.Join(keys, ", "), line))
 	return nil
 }
 
@@ -1909,11 +1930,7 @@ func linkReviews(ss []*transcript.Session) {
 	for _, a := range agents {
 		best := -1
 		for i, c := range calls {
-			switch {
-			case c.c.Subagent != "" || c.s == a || c.t.After(a.Started.Add(reviewSlack)):
-			case a.ParentID != "" && c.s.ID != a.ParentID:
-			case a.ParentID == "" && (c.s.CWD != a.CWD || a.Started.Sub(c.t) > reviewWindow):
-			case best < 0 || c.t.After(calls[best].t):
+			if mayStart(c, a) && (best < 0 || c.t.After(calls[best].t)) {
 				best = i
 			}
 		}
@@ -1922,6 +1939,21 @@ func linkReviews(ss []*transcript.Session) {
 			c.c.Subagent = a.ID
 			a.ParentID = cmp.Or(a.ParentID, c.s.ID)
 		}
+	}
+}
+
+// mayStart says whether the /review call c, not yet answered, may have
+// started the review agent a: it came before a (give or take
+// reviewSlack), in a's parent session when a names one, else in a's
+// folder within reviewWindow.
+func mayStart(c timedCall, a *transcript.Session) bool {
+	switch {
+	case c.c.Subagent != "" || c.s == a || c.t.After(a.Started.Add(reviewSlack)):
+		return false
+	case a.ParentID != "":
+		return c.s.ID == a.ParentID
+	default:
+		return c.s.CWD == a.CWD && a.Started.Sub(c.t) <= reviewWindow
 	}
 }
 
