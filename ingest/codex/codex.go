@@ -1203,39 +1203,53 @@ func (cs *thread) output(n int, callID string, raw []byte) *transcript.ToolResul
 	r := &transcript.ToolResult{CallID: callID}
 	var s string
 	if ingest.Unmarshal(raw, &s) == nil {
-		trimmed := strings.TrimSpace(s)
-		var wrapped struct {
-			Output   *string `json:"output"`
-			Metadata struct {
-				ExitCode *int `json:"exit_code"`
-			} `json:"metadata"`
-		}
-		switch {
-		case strings.HasPrefix(trimmed, "{") && ingest.Unmarshal([]byte(trimmed), &wrapped) == nil && wrapped.Output != nil:
-			r.Output, r.ExitCode = *wrapped.Output, wrapped.Metadata.ExitCode
-		case strings.HasPrefix(trimmed, "[") && cs.itemsOutput(n, []byte(trimmed), r):
-		default:
-			r.Output, r.ExitCode = execOutput(s)
-		}
+		cs.textOutput(n, s, r)
 	} else if !cs.itemsOutput(n, raw, r) {
-		var obj struct {
-			Content json.RawMessage `json:"content"`
-			Success *bool           `json:"success"`
-			contentItem
-		}
-		switch {
-		case ingest.Unmarshal(raw, &obj) != nil:
-			r.Output = ingest.Text(raw)
-		case obj.Content != nil && obj.Content[0] != '{': // a string or items, not nested again
-			r = cs.output(n, callID, obj.Content)
-			r.IsError = obj.Success != nil && !*obj.Success
-		case obj.Type != "":
-			cs.fill(n, []contentItem{obj.contentItem}, r)
-		default:
-			r.Output = ingest.Text(raw)
-		}
+		r = cs.objectOutput(n, callID, raw, r)
 	}
 	r.IsError = r.IsError || r.ExitCode != nil && *r.ExitCode != 0
+	return r
+}
+
+// textOutput reads an output given as a string: JSON of an output and its
+// exit code, JSON of content items, or what an exec call printed.
+func (cs *thread) textOutput(n int, s string, r *transcript.ToolResult) {
+	trimmed := strings.TrimSpace(s)
+	var wrapped struct {
+		Output   *string `json:"output"`
+		Metadata struct {
+			ExitCode *int `json:"exit_code"`
+		} `json:"metadata"`
+	}
+	switch {
+	case strings.HasPrefix(trimmed, "{") && ingest.Unmarshal([]byte(trimmed), &wrapped) == nil && wrapped.Output != nil:
+		r.Output, r.ExitCode = *wrapped.Output, wrapped.Metadata.ExitCode
+	case strings.HasPrefix(trimmed, "[") && cs.itemsOutput(n, []byte(trimmed), r):
+	default:
+		r.Output, r.ExitCode = execOutput(s)
+	}
+}
+
+// objectOutput reads an output given as an object: content (read again,
+// as an output) with whether it succeeded, one content item, or anything
+// else as text. It returns the result, r or a new one.
+func (cs *thread) objectOutput(n int, callID string, raw []byte, r *transcript.ToolResult) *transcript.ToolResult {
+	var obj struct {
+		Content json.RawMessage `json:"content"`
+		Success *bool           `json:"success"`
+		contentItem
+	}
+	switch {
+	case ingest.Unmarshal(raw, &obj) != nil:
+		r.Output = ingest.Text(raw)
+	case obj.Content != nil && obj.Content[0] != '{': // a string or items, not nested again
+		r = cs.output(n, callID, obj.Content)
+		r.IsError = obj.Success != nil && !*obj.Success
+	case obj.Type != "":
+		cs.fill(n, []contentItem{obj.contentItem}, r)
+	default:
+		r.Output = ingest.Text(raw)
+	}
 	return r
 }
 
