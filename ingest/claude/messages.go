@@ -147,28 +147,12 @@ func (cs *session) user(cf *file, rec *record) {
 	if rec.Message == nil {
 		return
 	}
-	blocks := cf.blocks(rec.Message.Content)
-	tur := &structured{}
-	switch t := &rec.ToolUseResult; count(blocks, "tool_result") {
-	case 1:
-		tur = t // it describes the record's one result
-	case 0:
-		if t.isText && strings.TrimSpace(t.text) != "" {
-			// A result with no block to hold it.
-			blocks = append(blocks, block{Type: "tool_result", Content: output{text: t.text, isText: true}})
-		}
-	}
+	blocks, tur := resultBlocks(cf.blocks(rec.Message.Content), &rec.ToolUseResult)
 	meta := rec.IsMeta || rec.IsCompactSummary
 	if len(blocks) == 1 && blocks[0].Type == "text" {
-		if out, isErr, ok := commandOutput(blocks[0].Text); ok {
-			cs.commandOutput(rec, out, isErr)
+		var done bool
+		if meta, done = cs.userText(rec, blocks[0].Text, meta); done {
 			return
-		}
-		if cs.userShell(rec, blocks[0].Text) {
-			return
-		}
-		if _, _, ok := command(blocks[0].Text); ok {
-			meta = false // what the user typed, whatever the record says
 		}
 	}
 	if meta && rec.IsCompactSummary && !cs.afterCompaction() {
@@ -176,6 +160,38 @@ func (cs *session) user(cf *file, rec *record) {
 			Parts: []*transcript.Part{ingest.EventPart(transcript.Compaction, "Conversation compacted", nil)}})
 	}
 	cs.userParts(cf, rec, blocks, tur, meta)
+}
+
+// resultBlocks pairs a user record's blocks with its toolUseResult t: t
+// describes the record's one result; with no result block to hold it, a
+// result given as text becomes one. Else t describes nothing here.
+func resultBlocks(blocks []block, t *structured) ([]block, *structured) {
+	switch count(blocks, "tool_result") {
+	case 1:
+		return blocks, t
+	case 0:
+		if t.isText && strings.TrimSpace(t.text) != "" {
+			blocks = append(blocks, block{Type: "tool_result", Content: output{text: t.text, isText: true}})
+		}
+	}
+	return blocks, &structured{}
+}
+
+// userText reads a user record that is one text: a command's output or a
+// shell command the user ran are shown as such (done); a command the user
+// typed is not meta, whatever the record says.
+func (cs *session) userText(rec *record, text string, meta bool) (isMeta, done bool) {
+	if out, isErr, ok := commandOutput(text); ok {
+		cs.commandOutput(rec, out, isErr)
+		return meta, true
+	}
+	if cs.userShell(rec, text) {
+		return meta, true
+	}
+	if _, _, ok := command(text); ok {
+		return false, false
+	}
+	return meta, false
 }
 
 // userParts adds the messages of user content. Harness-injected blocks (IDE
