@@ -662,7 +662,6 @@ func (d *session) result(name, out string) *transcript.Part {
 // a sequence of <param>value</param>, values trimmed, an unclosed one
 // running to the next tag. Any other text means it is not a tool call.
 func rooParams(s string) (string, bool) {
-	type param struct{ k, v string }
 	var ps []param
 	index := map[string]int{}   // where each name is in ps
 	closeAt := map[string]int{} // where each name's next closing tag is, -1 for none
@@ -698,7 +697,15 @@ func rooParams(s string) (string, bool) {
 			ps = append(ps, p)
 		}
 	}
-	// Keep the parameters in their order, and <, > and & as written.
+	return paramsJSON(ps), true
+}
+
+// param is a parameter of a Roo tool call: its tag's name and its text.
+type param struct{ k, v string }
+
+// paramsJSON is the parameters as a JSON object, in their order, with <,
+// > and & as written.
+func paramsJSON(ps []param) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -714,7 +721,7 @@ func rooParams(s string) (string, bool) {
 		b.Truncate(b.Len() - 1)
 	}
 	b.WriteByte('}')
-	return b.String(), true
+	return b.String()
 }
 
 // unquoteLines strips one blockquote marker from every line after the first.
