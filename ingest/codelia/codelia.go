@@ -67,18 +67,30 @@ func detect(h *ingest.Head) float64 {
 	}
 	// Bare role/content lines are too generic to claim on content alone:
 	// the log's folder breaks the tie.
-	if !strings.HasSuffix(h.Path, ".jsonl") ||
-		!(strings.HasPrefix(h.Path, "sessions/messages/") || strings.Contains(h.Path, "/sessions/messages/")) {
+	if !inMessagesLog(h.Path) {
 		return 0
 	}
+	return ingest.When(logMessages(rs), ingest.Maybe)
+}
+
+// inMessagesLog says whether a path is a JSONL file under a
+// sessions/messages folder, where Codelia keeps its messages logs.
+func inMessagesLog(path string) bool {
+	return strings.HasSuffix(path, ".jsonl") &&
+		(strings.HasPrefix(path, "sessions/messages/") || strings.Contains(path, "/sessions/messages/"))
+}
+
+// logMessages says whether the records are all bare messages, at least
+// one of a Codelia role with content or tool calls.
+func logMessages(rs []ingest.Record) bool {
 	known := false
 	for _, r := range rs {
 		if !r.Has("role") || r.Has("type") || r.Has("message") {
-			return 0
+			return false
 		}
 		known = known || codeliaRoles[r["role"]] && (r.Has("content") || r.Has("tool_calls"))
 	}
-	return ingest.When(known, ingest.Maybe)
+	return known
 }
 
 // message is a BaseMessage: a line of the resume log or an item of an
