@@ -126,7 +126,7 @@ type record struct {
 	IsCompactSummary  bool            `json:"isCompactSummary"`
 	IsAPIError        bool            `json:"isApiErrorMessage"`
 	Message           *message        `json:"message"`
-	ToolUseResult     ccStructured    `json:"toolUseResult"`
+	ToolUseResult     structured      `json:"toolUseResult"`
 	Attachment        ingest.Raw      `json:"attachment"`
 
 	Operation   string `json:"operation"` // queue-operation
@@ -168,9 +168,9 @@ type record struct {
 }
 
 type message struct {
-	ID      string    `json:"id"`
-	Model   string    `json:"model"`
-	Content ccContent `json:"content"`
+	ID      string  `json:"id"`
+	Model   string  `json:"model"`
+	Content content `json:"content"`
 	Usage   *struct {
 		Input      int64 `json:"input_tokens"`
 		Output     int64 `json:"output_tokens"`
@@ -188,7 +188,7 @@ type block struct {
 	Input     ingest.Raw `json:"input"`
 	ToolUseID string     `json:"tool_use_id"`
 	ToolName  string     `json:"tool_name"`
-	Content   ccOutput   `json:"content"`
+	Content   output     `json:"content"`
 	IsError   bool       `json:"is_error"`
 	Source    *struct {
 		Type      string `json:"type"`
@@ -246,8 +246,8 @@ func skipReason(kind string) string {
 	return skipped[typ]
 }
 
-// ccFile is the state of one Claude Code file being read.
-type ccFile struct {
+// file is the state of one Claude Code file being read.
+type file struct {
 	f        *ingest.File
 	sessions map[string]*session
 	order    []*session
@@ -255,7 +255,7 @@ type ccFile struct {
 	titles   map[string][]string // titles of records without a session id
 	skipped  []transcript.Skip   // harness records met before any session
 	agentOf  map[string]string   // Task call id → the agent it started
-	leaves   []ccTitle           // summaries, resolved by leafUuid at the end
+	leaves   []candidateTitle    // summaries, resolved by leafUuid at the end
 	agent    string              // the agent's session id in a subagent file
 	parent   string              // its parent session, from the file's path
 	chains   []*session          // the subagents Claude Code 1.0 wrote inline
@@ -263,7 +263,7 @@ type ccFile struct {
 	elem     int                 // or its index + 1 in a web export's loglines
 }
 
-type ccTitle struct{ leaf, text string }
+type candidateTitle struct{ leaf, text string }
 
 // session accumulates one session of a Claude Code file.
 type session struct {
@@ -283,7 +283,7 @@ func readFile(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.S
 	if isAgentMeta(f.Rel) {
 		return readAgentMeta(f, r)
 	}
-	cf := &ccFile{
+	cf := &file{
 		f: f, sessions: map[string]*session{}, owner: map[string]*session{},
 		titles: map[string][]string{}, agentOf: map[string]string{},
 	}
@@ -333,7 +333,7 @@ func isWebExport(data []byte) bool {
 
 // readLoglines reads a Claude Code for web export: one JSON document whose
 // loglines hold the records a JSONL file would.
-func (cf *ccFile) readLoglines(ctx context.Context, r io.Reader) error {
+func (cf *file) readLoglines(ctx context.Context, r io.Reader) error {
 	dec := json.NewDecoder(r)
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return errors.Join(errors.New("not a JSON object"), err)
@@ -374,7 +374,7 @@ func (cf *ccFile) readLoglines(ctx context.Context, r io.Reader) error {
 }
 
 // warn records a problem with the record being read.
-func (cf *ccFile) warn(format string, args ...any) {
+func (cf *file) warn(format string, args ...any) {
 	if cf.elem > 0 {
 		cf.f.Warn(0, "loglines[%d]: "+format, append([]any{cf.elem - 1}, args...)...)
 		return
@@ -386,12 +386,12 @@ func (cf *ccFile) warn(format string, args ...any) {
 // toolUseResult apart, each decoded alone, when json/v2 cannot decode the
 // record in one pass (see ingest.UnmarshalFast).
 var careful = jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
-	ingest.Apart[*ccContent](), ingest.Apart[*ccOutput](), ingest.Apart[*ccStructured]()))
+	ingest.Apart[*content](), ingest.Apart[*output](), ingest.Apart[*structured]()))
 
 // decode decodes a record, or a block, in one pass where it can.
 func decode(data []byte, v any) error { return ingest.UnmarshalFast(data, v, careful) }
 
-func (cf *ccFile) record(line []byte) error {
+func (cf *file) record(line []byte) error {
 	var rec record
 	if err := decode(line, &rec); !ingest.IsDrift(err, "message") {
 		return err
@@ -424,18 +424,18 @@ func (cf *ccFile) record(line []byte) error {
 }
 
 // recordReaders read each type of record that holds messages.
-var recordReaders = map[string]func(cs *session, cf *ccFile, rec *record, line []byte){
-	"user":            func(cs *session, cf *ccFile, rec *record, _ []byte) { cs.user(cf, rec) },
-	"assistant":       func(cs *session, cf *ccFile, rec *record, _ []byte) { cs.assistant(cf, rec) },
-	"system":          func(cs *session, _ *ccFile, rec *record, line []byte) { cs.system(rec, line) },
-	"attachment":      func(cs *session, cf *ccFile, rec *record, _ []byte) { cs.attachment(cf, rec) },
-	"queue-operation": func(cs *session, cf *ccFile, rec *record, _ []byte) { cs.queueOp(cf, rec) },
+var recordReaders = map[string]func(cs *session, cf *file, rec *record, line []byte){
+	"user":            func(cs *session, cf *file, rec *record, _ []byte) { cs.user(cf, rec) },
+	"assistant":       func(cs *session, cf *file, rec *record, _ []byte) { cs.assistant(cf, rec) },
+	"system":          func(cs *session, _ *file, rec *record, line []byte) { cs.system(rec, line) },
+	"attachment":      func(cs *session, cf *file, rec *record, _ []byte) { cs.attachment(cf, rec) },
+	"queue-operation": func(cs *session, cf *file, rec *record, _ []byte) { cs.queueOp(cf, rec) },
 }
 
 // fileRecord reads the records that speak of the file, not a session's
 // turn: titles and old-style summaries. A summary with a message is a
 // compaction summary, read as a user record.
-func (cf *ccFile) fileRecord(rec *record) bool {
+func (cf *file) fileRecord(rec *record) bool {
 	switch rec.Type {
 	case "custom-title", "ai-title":
 		cf.title(rec, rec.Type, ingest.FirstNonEmpty(rec.CustomTitle, rec.AITitle))
@@ -444,7 +444,7 @@ func (cf *ccFile) fileRecord(rec *record) bool {
 		if rec.Message == nil {
 			// Older versions wrote these at the top of a file, for a leaf
 			// that may be in another session.
-			cf.leaves = append(cf.leaves, ccTitle{rec.LeafUUID, rec.Summary})
+			cf.leaves = append(cf.leaves, candidateTitle{rec.LeafUUID, rec.Summary})
 			return true
 		}
 		rec.Type, rec.IsCompactSummary = "user", true
@@ -454,7 +454,7 @@ func (cf *ccFile) fileRecord(rec *record) bool {
 
 // skip counts a record not shown; a subagent's progress record names
 // the subagent and the call that started it.
-func (cf *ccFile) skip(cs *session, rec *record, kind string) {
+func (cf *file) skip(cs *session, rec *record, kind string) {
 	cs.s.Skip(kind, skipReason(kind), 1)
 	if rec.Type == "progress" && rec.Data.AgentID != "" {
 		if rec.ParentToolUseID != "" {
@@ -465,7 +465,7 @@ func (cf *ccFile) skip(cs *session, rec *record, kind string) {
 }
 
 // session returns the session a record belongs to, creating it.
-func (cf *ccFile) session(rec *record) *session {
+func (cf *file) session(rec *record) *session {
 	id := rec.SessionID
 	if rec.IsSidechain && rec.AgentID == "" && cf.agent == "" {
 		if cs := cf.chain(rec); cs != nil {
@@ -494,7 +494,7 @@ func (cf *ccFile) session(rec *record) *session {
 
 // sessionByID returns the session id of the file, creating it as a child
 // of parent.
-func (cf *ccFile) sessionByID(id, parent string) *session {
+func (cf *file) sessionByID(id, parent string) *session {
 	cs := cf.sessions[id]
 	if cs == nil {
 		cs = &session{
@@ -515,7 +515,7 @@ func (cf *ccFile) sessionByID(id, parent string) *session {
 // was given, a user record with no parent. Each chain is a session of its
 // own, named for the file and its first record, whose parent is the
 // session of the file.
-func (cf *ccFile) chain(rec *record) *session {
+func (cf *file) chain(rec *record) *session {
 	o := cf.owner[rec.ParentUUID]
 	switch {
 	case o != nil && o.inline:
@@ -538,7 +538,7 @@ func (cf *ccFile) chain(rec *record) *session {
 // the call's prompt, word for word, and parallel calls start their chains
 // in the order of the calls. A chain's parent is the session of its call
 // (a subagent's own Task starts a chain too).
-func (cf *ccFile) linkChains() {
+func (cf *file) linkChains() {
 	type task struct {
 		call   *transcript.ToolCall
 		owner  *session
@@ -588,7 +588,7 @@ func (cs *session) firstPrompt() string {
 // repeats. Older versions wrote no file for the subagent: these records
 // are all there is of it, and make its session. Where its file exists,
 // Merge keeps the file's.
-func (cf *ccFile) progressAgent(rec *record) {
+func (cf *file) progressAgent(rec *record) {
 	var inner record
 	if len(rec.Data.Message) == 0 || decode(rec.Data.Message, &inner) != nil || inner.Message == nil {
 		return
@@ -597,7 +597,7 @@ func (cf *ccFile) progressAgent(rec *record) {
 	if inner.UUID != "" && cs.dag.Has(inner.UUID) {
 		return // a copy of a message already read
 	}
-	setMeta(cs.s, ccFromProgress, "the agent_progress records of its parent")
+	setMeta(cs.s, fromProgress, "the agent_progress records of its parent")
 	if inner.Timestamp.IsZero() {
 		inner.Timestamp = rec.Timestamp
 	}
@@ -616,11 +616,11 @@ func (cf *ccFile) progressAgent(rec *record) {
 // conversation to compact it (its file is agent-acompact-<hex>.jsonl).
 const compactionAgent = "agent-acompact-"
 
-// ccFromProgress is the Meta key of a subagent read from its parent's
+// fromProgress is the Meta key of a subagent read from its parent's
 // progress records.
-const ccFromProgress = "read from"
+const fromProgress = "read from"
 
-func (cf *ccFile) title(rec *record, kind, title string) {
+func (cf *file) title(rec *record, kind, title string) {
 	if rec.SessionID == "" {
 		cf.titles[kind] = append(cf.titles[kind], title)
 		return
@@ -630,43 +630,24 @@ func (cf *ccFile) title(rec *record, kind, title string) {
 }
 
 // finish resolves what needed the whole file and returns its sessions.
-func (cf *ccFile) finish() []*transcript.Session {
-	cf.fileTitles()
+func (cf *file) finish() []*transcript.Session {
+	cf.placeSummaries()
 	cf.linkChains()
 	var out []*transcript.Session
 	for _, cs := range cf.order {
-		s := cs.s
 		cs.unqueue(cf)
-		if len(s.Turns) == 0 {
+		if len(cs.s.Turns) == 0 {
 			continue
 		}
-		if len(out) == 0 {
-			for _, k := range cf.skipped {
-				s.Skip(k.Kind, k.Reason, k.Count)
-			}
-		}
-		for k, v := range cf.titles {
-			if _, ok := cs.titles[k]; !ok && !cs.inline { // the file's titles are its main session's
-				cs.titles[k] = v
-			}
-		}
-		cs.title()
-		placeWorktree(s)
-		nameCompaction(s)
-		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
-			if c := p.Call; c != nil && c.Kind == transcript.TaskTool && cf.agentOf[c.ID] != "" {
-				c.Subagent = cf.agentOf[c.ID]
-			}
-		})
-		cs.dag.MarkBranches()
-		out = append(out, s)
+		cf.finishSession(cs, len(out) == 0)
+		out = append(out, cs.s)
 	}
 	return out
 }
 
-// fileTitles gives each old-style summary to the session that holds its
-// leaf, or to the file.
-func (cf *ccFile) fileTitles() {
+// placeSummaries gives each summary record's text to the session that
+// holds its leaf; one whose leaf is in no session is the file's.
+func (cf *file) placeSummaries() {
 	for _, l := range cf.leaves {
 		if cs := cf.owner[l.leaf]; cs != nil {
 			cs.titles["summary"] = append(cs.titles["summary"], l.text)
@@ -676,18 +657,47 @@ func (cf *ccFile) fileTitles() {
 	}
 }
 
-// placeWorktree files a session that ran in a worktree Claude Code made
-// for an agent, <repo>/.claude/worktrees/<name>, under the repository's
-// project.
-func placeWorktree(s *transcript.Session) {
+// finishSession completes a session that has turns; the first one shown
+// also counts what the file skipped.
+func (cf *file) finishSession(cs *session, first bool) {
+	s := cs.s
+	if first {
+		for _, k := range cf.skipped {
+			s.Skip(k.Kind, k.Reason, k.Count)
+		}
+	}
+	cf.inheritTitles(cs)
+	cs.title()
+	worktreeProject(s)
+	markCompaction(s)
+	cf.linkSubagents(s)
+	cs.dag.MarkBranches()
+}
+
+// inheritTitles gives the file's titles to its main session: an inline
+// sidechain's are its own.
+func (cf *file) inheritTitles(cs *session) {
+	if cs.inline {
+		return
+	}
+	for k, v := range cf.titles {
+		if _, ok := cs.titles[k]; !ok {
+			cs.titles[k] = v
+		}
+	}
+}
+
+// worktreeProject puts a session run in a worktree Claude Code made for an
+// agent, <repo>/.claude/worktrees/<name>, in the repository's project.
+func worktreeProject(s *transcript.Session) {
 	if repo, _, ok := strings.Cut(strings.ReplaceAll(s.CWD, `\`, "/"), "/.claude/worktrees/"); ok && s.Project == "" {
 		s.Project = path.Base(repo)
 	}
 }
 
-// nameCompaction names the agent that summarised the conversation when it
+// markCompaction names the agent that summarised the conversation when it
 // was compacted: its first prompt is only the instruction to.
-func nameCompaction(s *transcript.Session) {
+func markCompaction(s *transcript.Session) {
 	if !strings.HasPrefix(s.ID, compactionAgent) {
 		return
 	}
@@ -696,6 +706,15 @@ func nameCompaction(s *transcript.Session) {
 		s.Title = "Compaction of the conversation"
 		setMeta(s, "title source", "compaction")
 	}
+}
+
+// linkSubagents points each Task call at the agent it started.
+func (cf *file) linkSubagents(s *transcript.Session) {
+	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+		if c := p.Call; c != nil && c.Kind == transcript.TaskTool && cf.agentOf[c.ID] != "" {
+			c.Subagent = cf.agentOf[c.ID]
+		}
+	})
 }
 
 // title names the session by the latest title of the strongest kind. The

@@ -121,9 +121,9 @@ func TestClaudeImages(t *testing.T) {
 	}
 }
 
-// ccDescribe summarises a message as role (with * when Meta), its part kinds
+// describe summarises a message as role (with * when Meta), its part kinds
 // and, for events, their kind: "user*:text", "system*:event(retry)".
-func ccDescribe(m *transcript.Message) string {
+func describe(m *transcript.Message) string {
 	role := string(m.Role)
 	if m.Meta {
 		role += "*"
@@ -169,8 +169,8 @@ func TestClaudeRewind(t *testing.T) {
 		t.Fatalf("got %d messages, want %d", len(ms), len(want))
 	}
 	for i, w := range want {
-		if m := ms[i]; m.ID != w.id || ccDescribe(m) != w.desc || m.Branch != w.branch {
-			t.Errorf("message %d = %s %s branch %q, want %s %s branch %q", i, m.ID, ccDescribe(m), m.Branch, w.id, w.desc, w.branch)
+		if m := ms[i]; m.ID != w.id || describe(m) != w.desc || m.Branch != w.branch {
+			t.Errorf("message %d = %s %s branch %q, want %s %s branch %q", i, m.ID, describe(m), m.Branch, w.id, w.desc, w.branch)
 		}
 	}
 	if st := s.Stats(); st.Prompts != 4 || st.ToolCalls != 2 {
@@ -303,7 +303,7 @@ func TestClaudeContext(t *testing.T) {
 	ms := s.Messages()
 	var got []string
 	for _, m := range ms {
-		got = append(got, ccDescribe(m))
+		got = append(got, describe(m))
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("messages:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -488,7 +488,7 @@ func TestClaudeQueuedPrompts(t *testing.T) {
 	s := ss[0]
 	var got []string
 	for _, m := range s.Messages() {
-		d := ccDescribe(m)
+		d := describe(m)
 		if m.Role == transcript.User && !m.Meta {
 			d += " " + m.Parts[0].Text + " @" + m.Time.Format("05.000")
 		}

@@ -85,7 +85,7 @@ func join(parts []*transcript.Session) *transcript.Session {
 // ownFiles drops the parts read from progress records when the
 // subagent's own file is among them: it holds all they repeat.
 func ownFiles(parts []*transcript.Session) []*transcript.Session {
-	progressOnly := func(s *transcript.Session) bool { return s.Meta[ccFromProgress] != "" }
+	progressOnly := func(s *transcript.Session) bool { return s.Meta[fromProgress] != "" }
 	if files := slices.DeleteFunc(slices.Clone(parts), progressOnly); len(files) > 0 {
 		return files
 	}

@@ -15,7 +15,7 @@ import (
 
 // begin takes the session-level fields a record carries and enters it in
 // the conversation graph.
-func (cs *session) begin(cf *ccFile, rec *record) {
+func (cs *session) begin(cf *file, rec *record) {
 	s := cs.s
 	if rec.CWD != "" && s.CWD == "" {
 		s.CWD = rec.CWD
@@ -57,24 +57,24 @@ func (cs *session) end() {
 	}
 }
 
-// ccContent is message content: a string, or an array of blocks whose
+// content is message content: a string, or an array of blocks whose
 // elements may themselves be strings. It is decoded in the pass that reads
 // its record. Should that pass fail on any of it, decode reads the
 // record again with the content raw, handed to UnmarshalJSON: there each
 // block is decoded on its own, and one that drifted keeps what it can.
-type ccContent struct {
+type content struct {
 	blocks []block
 	err    error // why content that is there could not be read
 	set    bool  // whether the record has content, null included
 }
 
-func (c *ccContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+func (c *content) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	if dec.PeekKind() != '[' {
 		raw, err := dec.ReadValue()
 		*c = contentOf(raw)
 		return err
 	}
-	*c = ccContent{set: true} // a repeated key's value replaces the first's
+	*c = content{set: true} // a repeated key's value replaces the first's
 	if _, err := dec.ReadToken(); err != nil {
 		return err
 	}
@@ -101,14 +101,14 @@ func (c *ccContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	return err
 }
 
-func (c *ccContent) UnmarshalJSON(b []byte) error {
+func (c *content) UnmarshalJSON(b []byte) error {
 	*c = contentOf(b)
 	return nil
 }
 
 // contentOf decodes content from its bytes, block by block.
-func contentOf(raw []byte) ccContent {
-	c := ccContent{set: len(raw) > 0}
+func contentOf(raw []byte) content {
+	c := content{set: len(raw) > 0}
 	var s string
 	var elems []ingest.Raw
 	switch {
@@ -133,7 +133,7 @@ func contentOf(raw []byte) ccContent {
 }
 
 // blocks returns content's blocks, with a warning when it has none.
-func (cf *ccFile) blocks(c ccContent) []block {
+func (cf *file) blocks(c content) []block {
 	switch {
 	case !c.set:
 		cf.warn("message has no content")
@@ -143,32 +143,16 @@ func (cf *ccFile) blocks(c ccContent) []block {
 	return c.blocks
 }
 
-func (cs *session) user(cf *ccFile, rec *record) {
+func (cs *session) user(cf *file, rec *record) {
 	if rec.Message == nil {
 		return
 	}
-	blocks := cf.blocks(rec.Message.Content)
-	tur := &ccStructured{}
-	switch t := &rec.ToolUseResult; count(blocks, "tool_result") {
-	case 1:
-		tur = t // it describes the record's one result
-	case 0:
-		if t.isText && strings.TrimSpace(t.text) != "" {
-			// A result with no block to hold it.
-			blocks = append(blocks, block{Type: "tool_result", Content: ccOutput{text: t.text, isText: true}})
-		}
-	}
+	blocks, tur := resultBlocks(cf.blocks(rec.Message.Content), &rec.ToolUseResult)
 	meta := rec.IsMeta || rec.IsCompactSummary
 	if len(blocks) == 1 && blocks[0].Type == "text" {
-		if out, isErr, ok := commandOutput(blocks[0].Text); ok {
-			cs.commandOutput(rec, out, isErr)
+		var done bool
+		if meta, done = cs.userText(rec, blocks[0].Text, meta); done {
 			return
-		}
-		if cs.userShell(rec, blocks[0].Text) {
-			return
-		}
-		if _, _, ok := command(blocks[0].Text); ok {
-			meta = false // what the user typed, whatever the record says
 		}
 	}
 	if meta && rec.IsCompactSummary && !cs.afterCompaction() {
@@ -178,10 +162,42 @@ func (cs *session) user(cf *ccFile, rec *record) {
 	cs.userParts(cf, rec, blocks, tur, meta)
 }
 
+// resultBlocks pairs a user record's blocks with its toolUseResult t: t
+// describes the record's one result; with no result block to hold it, a
+// result given as text becomes one. Else t describes nothing here.
+func resultBlocks(blocks []block, t *structured) ([]block, *structured) {
+	switch count(blocks, "tool_result") {
+	case 1:
+		return blocks, t
+	case 0:
+		if t.isText && strings.TrimSpace(t.text) != "" {
+			blocks = append(blocks, block{Type: "tool_result", Content: output{text: t.text, isText: true}})
+		}
+	}
+	return blocks, &structured{}
+}
+
+// userText reads a user record that is one text: a command's output or a
+// shell command the user ran are shown as such (done); a command the user
+// typed is not meta, whatever the record says.
+func (cs *session) userText(rec *record, text string, meta bool) (isMeta, done bool) {
+	if out, isErr, ok := commandOutput(text); ok {
+		cs.commandOutput(rec, out, isErr)
+		return meta, true
+	}
+	if cs.userShell(rec, text) {
+		return meta, true
+	}
+	if _, _, ok := command(text); ok {
+		return false, false
+	}
+	return meta, false
+}
+
 // userParts adds the messages of user content. Harness-injected blocks (IDE
 // context, reminders) that share a record with what the user typed become a
 // Meta message of their own, so the prompt stays a prompt.
-func (cs *session) userParts(cf *ccFile, rec *record, blocks []block, tur *ccStructured, meta bool) {
+func (cs *session) userParts(cf *file, rec *record, blocks []block, tur *structured, meta bool) {
 	u := userBlocks{cf: cf, tur: tur, meta: meta}
 	for _, b := range blocks {
 		u.read(b)
@@ -210,8 +226,8 @@ func (cs *session) userParts(cf *ccFile, rec *record, blocks []block, tur *ccStr
 // userBlocks sorts a user record's blocks into what the user typed (and
 // tool results) and what the harness injected.
 type userBlocks struct {
-	cf            *ccFile
-	tur           *ccStructured
+	cf            *file
+	tur           *structured
 	meta          bool
 	typed         []*transcript.Part
 	injected      []*transcript.Part
@@ -298,7 +314,7 @@ func count(bs []block, typ string) int {
 	return n
 }
 
-func (cs *session) assistant(cf *ccFile, rec *record) {
+func (cs *session) assistant(cf *file, rec *record) {
 	if rec.Message == nil {
 		return
 	}
@@ -335,7 +351,7 @@ func (cs *session) assistantMessage(rec *record) *transcript.Message {
 
 // assistantPart reads one content block of the assistant's; nil for an
 // empty text.
-func (cf *ccFile) assistantPart(rec *record, b block) *transcript.Part {
+func (cf *file) assistantPart(rec *record, b block) *transcript.Part {
 	switch {
 	case b.Type == "text" && rec.IsAPIError:
 		return ingest.EventPart(transcript.ErrorEvent, b.Text, nil)
@@ -353,7 +369,7 @@ func (cf *ccFile) assistantPart(rec *record, b block) *transcript.Part {
 	case strings.HasSuffix(b.Type, "_tool_result"):
 		// Results of server tools (web search, web fetch) come back
 		// inside the assistant's own message.
-		return &transcript.Part{Kind: transcript.ResultPart, Result: cf.toolResult(b, &ccStructured{})}
+		return &transcript.Part{Kind: transcript.ResultPart, Result: cf.toolResult(b, &structured{})}
 	case b.Type == "image":
 		return cf.imagePart(b)
 	case b.Type == "fallback" && b.From != nil && b.To != nil:
@@ -489,103 +505,155 @@ func otherSystem(rec *record, content string) (kind, desc string) {
 // prompts queued while the agent worked, files and memory put in its
 // context, context and errors from hooks. The rest (tool lists, reminders,
 // mode changes) is counted with its reason.
-func (cs *session) attachment(cf *ccFile, rec *record) {
-	var a struct {
-		Type          string     `json:"type"`
-		Prompt        ingest.Raw `json:"prompt"`
-		Content       ingest.Raw `json:"content"`
-		HookName      string     `json:"hookName"`
-		Command       string     `json:"command"`
-		Stdout        string     `json:"stdout"`
-		Stderr        string     `json:"stderr"`
-		ExitCode      *int       `json:"exitCode"`
-		BlockingError *struct {
-			BlockingError string `json:"blockingError"`
-			Command       string `json:"command"`
-		} `json:"blockingError"`
-		Filename    string `json:"filename"`
-		DisplayPath string `json:"displayPath"`
-		Path        string `json:"path"`
-		Snippet     string `json:"snippet"`
-		Skills      []struct {
-			Name    string `json:"name"`
-			Path    string `json:"path"`
-			Content string `json:"content"`
-		} `json:"skills"`
-	}
+// attachmentRecord is an attachment record's payload: the fields of every
+// type it has, each type reading its own.
+type attachmentRecord struct {
+	Type          string     `json:"type"`
+	Prompt        ingest.Raw `json:"prompt"`
+	Content       ingest.Raw `json:"content"`
+	HookName      string     `json:"hookName"`
+	Command       string     `json:"command"`
+	Stdout        string     `json:"stdout"`
+	Stderr        string     `json:"stderr"`
+	ExitCode      *int       `json:"exitCode"`
+	BlockingError *struct {
+		BlockingError string `json:"blockingError"`
+		Command       string `json:"command"`
+	} `json:"blockingError"`
+	Filename    string `json:"filename"`
+	DisplayPath string `json:"displayPath"`
+	Path        string `json:"path"`
+	Snippet     string `json:"snippet"`
+	Skills      []struct {
+		Name    string `json:"name"`
+		Path    string `json:"path"`
+		Content string `json:"content"`
+	} `json:"skills"`
+}
+
+// attachmentReaders show an attachment by its type; one that returns
+// false showed nothing, and the attachment is counted as skipped.
+var attachmentReaders = map[string]func(cs *session, cf *file, rec *record, a *attachmentRecord) bool{
+	"queued_command":          (*session).queuedAttachment,
+	"hook_additional_context": (*session).hookContext,
+	"hook_success":            (*session).hookContext,
+	"hook_blocking_error":     (*session).hookBlocked,
+	"hook_non_blocking_error": (*session).hookFailed,
+	"nested_memory":           (*session).nestedMemory,
+	"file":                    (*session).mentionedFile,
+	"edited_text_file":        (*session).editedFile,
+	"invoked_skills":          (*session).invokedSkills,
+}
+
+func (cs *session) attachment(cf *file, rec *record) {
+	var a attachmentRecord
 	_ = ingest.Unmarshal(rec.Attachment, &a)
-	event := func(desc string) {
-		cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
-			Sidechain: rec.IsSidechain, Parts: []*transcript.Part{ingest.EventPart("hook", desc, nil)}})
-	}
-	var files []*transcript.Part // file contents put in the model's context
-	file := func(name, content string) {
-		if strings.TrimSpace(content) != "" {
-			files = append(files, &transcript.Part{Kind: transcript.CodePart, Name: name, Text: content})
-		}
-	}
-	switch a.Type {
-	case "queued_command":
-		if len(a.Prompt) > 0 {
-			cs.queued(cf, rec, a.Prompt)
-			return
-		}
-	case "hook_additional_context", "hook_success":
-		// What a hook added to the model's context (a successful hook
-		// mostly adds nothing, and is then only counted).
-		var lines []string
-		if ingest.Unmarshal(a.Content, &lines) != nil {
-			lines = []string{ingest.Text(a.Content)}
-		}
-		if t := strings.Join(lines, "\n"); strings.TrimSpace(t) != "" {
-			cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time, Meta: true,
-				Sidechain: rec.IsSidechain, Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: t}}})
-			return
-		}
-	case "hook_blocking_error":
-		if b := a.BlockingError; b != nil {
-			event(fmt.Sprintf("%s hook blocked: %s\n%s", a.HookName, b.BlockingError, b.Command))
-			return
-		}
-	case "hook_non_blocking_error":
-		code := ""
-		if a.ExitCode != nil {
-			code = fmt.Sprintf(" (exit %d)", *a.ExitCode)
-		}
-		event(strings.TrimSpace(fmt.Sprintf("%s hook failed%s: %s\n%s\n%s", a.HookName, code, a.Command, a.Stderr, a.Stdout)))
-		return
-	case "nested_memory":
-		// A CLAUDE.md the agent loaded as it entered a folder.
-		var m struct {
-			Path    string `json:"path"`
-			Content string `json:"content"`
-		}
-		_ = ingest.Unmarshal(a.Content, &m)
-		file(ingest.FirstNonEmpty(a.DisplayPath, m.Path, a.Path), m.Content)
-	case "file":
-		// A file the user mentioned with @, read into the prompt.
-		var c struct {
-			File struct {
-				FilePath string `json:"filePath"`
-				Content  string `json:"content"`
-			} `json:"file"`
-		}
-		_ = ingest.Unmarshal(a.Content, &c)
-		file(ingest.FirstNonEmpty(a.DisplayPath, a.Filename, c.File.FilePath), c.File.Content)
-	case "edited_text_file":
-		file(a.Filename+" (edited by the user)", a.Snippet)
-	case "invoked_skills":
-		for _, sk := range a.Skills {
-			file(ingest.FirstNonEmpty(sk.Path, sk.Name), sk.Content)
-		}
-	}
-	if len(files) > 0 {
-		cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time, Meta: true,
-			Sidechain: rec.IsSidechain, Parts: files})
+	if read := attachmentReaders[a.Type]; read != nil && read(cs, cf, rec, &a) {
 		return
 	}
 	kind := "attachment/" + a.Type
 	cs.s.Skip(kind, attachmentSkipped(a.Type), 1)
+}
+
+func (cs *session) queuedAttachment(cf *file, rec *record, a *attachmentRecord) bool {
+	if len(a.Prompt) == 0 {
+		return false
+	}
+	cs.queued(cf, rec, a.Prompt)
+	return true
+}
+
+// hookContext shows what a hook added to the model's context (a successful
+// hook mostly adds nothing, and is then only counted).
+func (cs *session) hookContext(_ *file, rec *record, a *attachmentRecord) bool {
+	var lines []string
+	if ingest.Unmarshal(a.Content, &lines) != nil {
+		lines = []string{ingest.Text(a.Content)}
+	}
+	t := strings.Join(lines, "\n")
+	if strings.TrimSpace(t) == "" {
+		return false
+	}
+	cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time, Meta: true,
+		Sidechain: rec.IsSidechain, Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: t}}})
+	return true
+}
+
+func (cs *session) hookBlocked(_ *file, rec *record, a *attachmentRecord) bool {
+	b := a.BlockingError
+	if b == nil {
+		return false
+	}
+	cs.hookEvent(rec, fmt.Sprintf("%s hook blocked: %s\n%s", a.HookName, b.BlockingError, b.Command))
+	return true
+}
+
+func (cs *session) hookFailed(_ *file, rec *record, a *attachmentRecord) bool {
+	code := ""
+	if a.ExitCode != nil {
+		code = fmt.Sprintf(" (exit %d)", *a.ExitCode)
+	}
+	cs.hookEvent(rec, strings.TrimSpace(fmt.Sprintf("%s hook failed%s: %s\n%s\n%s", a.HookName, code, a.Command, a.Stderr, a.Stdout)))
+	return true
+}
+
+func (cs *session) hookEvent(rec *record, desc string) {
+	cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
+		Sidechain: rec.IsSidechain, Parts: []*transcript.Part{ingest.EventPart("hook", desc, nil)}})
+}
+
+// nestedMemory shows a CLAUDE.md the agent loaded as it entered a folder.
+func (cs *session) nestedMemory(_ *file, rec *record, a *attachmentRecord) bool {
+	var m struct {
+		Path    string `json:"path"`
+		Content string `json:"content"`
+	}
+	_ = ingest.Unmarshal(a.Content, &m)
+	return cs.contextFiles(rec, contextFile(ingest.FirstNonEmpty(a.DisplayPath, m.Path, a.Path), m.Content))
+}
+
+// mentionedFile shows a file the user mentioned with @, read into the prompt.
+func (cs *session) mentionedFile(_ *file, rec *record, a *attachmentRecord) bool {
+	var c struct {
+		File struct {
+			FilePath string `json:"filePath"`
+			Content  string `json:"content"`
+		} `json:"file"`
+	}
+	_ = ingest.Unmarshal(a.Content, &c)
+	return cs.contextFiles(rec, contextFile(ingest.FirstNonEmpty(a.DisplayPath, a.Filename, c.File.FilePath), c.File.Content))
+}
+
+func (cs *session) editedFile(_ *file, rec *record, a *attachmentRecord) bool {
+	return cs.contextFiles(rec, contextFile(a.Filename+" (edited by the user)", a.Snippet))
+}
+
+func (cs *session) invokedSkills(_ *file, rec *record, a *attachmentRecord) bool {
+	var files []*transcript.Part
+	for _, sk := range a.Skills {
+		files = append(files, contextFile(ingest.FirstNonEmpty(sk.Path, sk.Name), sk.Content)...)
+	}
+	return cs.contextFiles(rec, files)
+}
+
+// contextFile is a file's content put in the model's context, as a part;
+// none when it is blank.
+func contextFile(name, content string) []*transcript.Part {
+	if strings.TrimSpace(content) == "" {
+		return nil
+	}
+	return []*transcript.Part{{Kind: transcript.CodePart, Name: name, Text: content}}
+}
+
+// contextFiles shows the files an attachment put in the model's context,
+// if there are any.
+func (cs *session) contextFiles(rec *record, files []*transcript.Part) bool {
+	if len(files) == 0 {
+		return false
+	}
+	cs.add(&transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time, Meta: true,
+		Sidechain: rec.IsSidechain, Parts: files})
+	return true
 }
 
 // attachmentSkipped says why an attachment of type t is left out.
@@ -603,7 +671,7 @@ func attachmentSkipped(t string) string {
 	return "a note Claude Code gave the model"
 }
 
-func (cf *ccFile) imagePart(b block) *transcript.Part {
+func (cf *file) imagePart(b block) *transcript.Part {
 	if b.Source == nil {
 		return &transcript.Part{Kind: transcript.TextPart, Text: "(image without data)"}
 	}

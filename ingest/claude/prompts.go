@@ -171,7 +171,7 @@ type queued struct {
 }
 
 // queueOp reads a queue-operation record.
-func (cs *session) queueOp(cf *ccFile, rec *record) {
+func (cs *session) queueOp(cf *file, rec *record) {
 	key := ""
 	if len(rec.Content) > 0 {
 		key = promptKey(cf.blocks(contentOf(rec.Content)))
@@ -205,8 +205,8 @@ func (cs *session) take(e *queued, t time.Time) {
 }
 
 // queued adds a prompt a queued_command attachment carries.
-func (cs *session) queued(cf *ccFile, rec *record, raw []byte) {
-	cs.userParts(cf, rec, cf.blocks(contentOf(raw)), &ccStructured{}, false)
+func (cs *session) queued(cf *file, rec *record, raw []byte) {
+	cs.userParts(cf, rec, cf.blocks(contentOf(raw)), &structured{}, false)
 }
 
 // carry notes that a record shows the prompt blocks hold, so the queued
@@ -242,7 +242,7 @@ func promptKey(blocks []block) string {
 
 // unqueue shows the queued prompts no record carried: each where it was
 // taken, or where it was queued when it never was.
-func (cs *session) unqueue(cf *ccFile) {
+func (cs *session) unqueue(cf *file) {
 	var late []*queued
 	for _, e := range cs.queue {
 		if !e.carried {

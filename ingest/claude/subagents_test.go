@@ -115,7 +115,7 @@ func TestClaudeUserShell(t *testing.T) {
 	s := ss[0]
 	var got []string
 	for _, m := range s.Messages() {
-		got = append(got, ccDescribe(m))
+		got = append(got, describe(m))
 	}
 	want := []string{"user*:text", "user*:call result", "user:text", "assistant:text", "user*:text", "user*:call result", "user:text", "assistant:text"}
 	if !slices.Equal(got, want) {

@@ -35,17 +35,17 @@ type toolUse struct {
 	AgentID string `json:"agentId"` // Task, Agent
 }
 
-// ccOutput is a tool_result block's content: mostly a string, decoded in
+// output is a tool_result block's content: mostly a string, decoded in
 // the pass that reads its block; anything else (blocks of text and
 // images) is kept raw.
-type ccOutput struct {
+type output struct {
 	text   string
 	isText bool // a string, or null: what Unmarshal decodes into a string
 	raw    ingest.Raw
 }
 
-func (o *ccOutput) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	*o = ccOutput{} // a repeated key's value replaces the first's
+func (o *output) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	*o = output{} // a repeated key's value replaces the first's
 	if k := dec.PeekKind(); k != '"' && k != 'n' {
 		return o.raw.UnmarshalJSONFrom(dec)
 	}
@@ -55,28 +55,28 @@ func (o *ccOutput) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	return jsonv2.UnmarshalDecode(dec, &o.text)
 }
 
-func (o *ccOutput) UnmarshalJSON(b []byte) error {
-	*o = ccOutput{}
+func (o *output) UnmarshalJSON(b []byte) error {
+	*o = output{}
 	if o.isText = ingest.Unmarshal(b, &o.text) == nil; !o.isText {
 		o.raw = b
 	}
 	return nil
 }
 
-// ccStructured is a record's toolUseResult: the result as text (an error
+// structured is a record's toolUseResult: the result as text (an error
 // mostly), or the tool's own fields, decoded in the pass that reads the
 // record. Should json/v2 fail on any of them, decode reads the record
 // again with this value raw, handed to UnmarshalJSON: there the fields
 // that drifted are left out and the others kept.
-type ccStructured struct {
+type structured struct {
 	text   string
 	isText bool // a string, or null
 	use    toolUse
 	isUse  bool // use holds the fields
 }
 
-func (st *ccStructured) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	*st = ccStructured{}
+func (st *structured) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	*st = structured{}
 	switch dec.PeekKind() {
 	case '"', 'n':
 		st.isText = true
@@ -88,8 +88,8 @@ func (st *ccStructured) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	return dec.SkipValue()
 }
 
-func (st *ccStructured) UnmarshalJSON(b []byte) error {
-	*st = ccStructured{}
+func (st *structured) UnmarshalJSON(b []byte) error {
+	*st = structured{}
 	if st.isText = ingest.Unmarshal(b, &st.text) == nil; !st.isText {
 		st.isUse = ingest.IsDrift(ingest.Unmarshal(b, &st.use))
 	}
@@ -102,7 +102,7 @@ var (
 
 // toolResult reads a tool_result block, with the record's toolUseResult
 // when it describes this block.
-func (cf *ccFile) toolResult(b block, structured *ccStructured) *transcript.ToolResult {
+func (cf *file) toolResult(b block, structured *structured) *transcript.ToolResult {
 	r := &transcript.ToolResult{CallID: b.ToolUseID, IsError: b.IsError}
 	cf.resultContent(r, b.Content)
 	u := structured.use
@@ -136,7 +136,7 @@ func (cf *ccFile) toolResult(b block, structured *ccStructured) *transcript.Tool
 
 // resultContent reads a tool result's content: a string, or blocks of text
 // and images.
-func (cf *ccFile) resultContent(r *transcript.ToolResult, content ccOutput) {
+func (cf *file) resultContent(r *transcript.ToolResult, content output) {
 	var elems []ingest.Raw
 	switch raw := content.raw; {
 	case content.isText:
@@ -177,19 +177,12 @@ func (cf *ccFile) resultContent(r *transcript.ToolResult, content ccOutput) {
 // useStructured completes a result from its toolUseResult: Bash output and
 // interruption, the patch of an edit, a read file, and its image when the
 // text lacks it (the same image is often in both: it is kept once).
-func (cf *ccFile) useStructured(r *transcript.ToolResult, u *toolUse) {
+func (cf *file) useStructured(r *transcript.ToolResult, u *toolUse) {
 	r.IsError = r.IsError || u.IsError
 	if u.ExitCode != nil {
 		r.ExitCode = u.ExitCode
 	}
-	if u.Stdout != nil {
-		// What the command printed; the model sees the same, but for an
-		// output too long for it.
-		out := strings.Trim(strings.TrimRight(*u.Stdout, "\n")+"\n"+u.Stderr, "\n")
-		if !strings.Contains(r.Output, out) {
-			r.Output = strings.Trim(r.Output+"\n"+out, "\n")
-		}
-	}
+	addPrinted(r, u)
 	if u.Interrupted && !strings.Contains(strings.ToLower(r.Output), "interrupt") {
 		r.Output = strings.TrimLeft(r.Output+"\n[interrupted]", "\n")
 	}
@@ -199,19 +192,38 @@ func (cf *ccFile) useStructured(r *transcript.ToolResult, u *toolUse) {
 			r.Patch = append(r.Patch, transcript.Hunk{OldStart: h.OldStart, NewStart: h.NewStart, Lines: h.Lines})
 		}
 	}
-	if f := u.File; f != nil {
-		if r.Output == "" && f.Content != "" {
-			// Numbered from its start line, as Read shows a file to the model.
-			lines := strings.Split(strings.TrimSuffix(f.Content, "\n"), "\n")
-			for i, l := range lines {
-				lines[i] = fmt.Sprintf("%6d→%s", max(f.StartLine, 1)+i, l)
-			}
-			r.Output = strings.Join(lines, "\n")
+	if u.File != nil {
+		cf.addReadFile(r, u)
+	}
+}
+
+// addPrinted adds what the command printed to the output; the model sees
+// the same, but for an output too long for it.
+func addPrinted(r *transcript.ToolResult, u *toolUse) {
+	if u.Stdout == nil {
+		return
+	}
+	out := strings.Trim(strings.TrimRight(*u.Stdout, "\n")+"\n"+u.Stderr, "\n")
+	if !strings.Contains(r.Output, out) {
+		r.Output = strings.Trim(r.Output+"\n"+out, "\n")
+	}
+}
+
+// addReadFile gives a result without output or images the file Read read:
+// its text numbered from its start line, as Read shows a file to the
+// model, or its image.
+func (cf *file) addReadFile(r *transcript.ToolResult, u *toolUse) {
+	f := u.File
+	if r.Output == "" && f.Content != "" {
+		lines := strings.Split(strings.TrimSuffix(f.Content, "\n"), "\n")
+		for i, l := range lines {
+			lines[i] = fmt.Sprintf("%6d→%s", max(f.StartLine, 1)+i, l)
 		}
-		if len(r.Images) == 0 && f.Base64 != "" {
-			if img, ok := ingest.DecodeImage(cf.f, f.Base64); ok {
-				r.Images = append(r.Images, img)
-			}
+		r.Output = strings.Join(lines, "\n")
+	}
+	if len(r.Images) == 0 && f.Base64 != "" {
+		if img, ok := ingest.DecodeImage(cf.f, f.Base64); ok {
+			r.Images = append(r.Images, img)
 		}
 	}
 }

@@ -67,18 +67,30 @@ func detect(h *ingest.Head) float64 {
 	}
 	// Bare role/content lines are too generic to claim on content alone:
 	// the log's folder breaks the tie.
-	if !strings.HasSuffix(h.Path, ".jsonl") ||
-		!(strings.HasPrefix(h.Path, "sessions/messages/") || strings.Contains(h.Path, "/sessions/messages/")) {
+	if !inMessagesLog(h.Path) {
 		return 0
 	}
+	return ingest.When(logMessages(rs), ingest.Maybe)
+}
+
+// inMessagesLog says whether a path is a JSONL file under a
+// sessions/messages folder, where Codelia keeps its messages logs.
+func inMessagesLog(path string) bool {
+	return strings.HasSuffix(path, ".jsonl") &&
+		(strings.HasPrefix(path, "sessions/messages/") || strings.Contains(path, "/sessions/messages/"))
+}
+
+// logMessages says whether the records are all bare messages, at least
+// one of a Codelia role with content or tool calls.
+func logMessages(rs []ingest.Record) bool {
 	known := false
 	for _, r := range rs {
 		if !r.Has("role") || r.Has("type") || r.Has("message") {
-			return 0
+			return false
 		}
 		known = known || codeliaRoles[r["role"]] && (r.Has("content") || r.Has("tool_calls"))
 	}
-	return ingest.When(known, ingest.Maybe)
+	return known
 }
 
 // message is a BaseMessage: a line of the resume log or an item of an
@@ -236,8 +248,8 @@ var eventTypes = map[string]bool{
 	"llm.retry": true, "compaction_start": true, "compaction_complete": true, "hidden_user_message": true,
 }
 
-// clItem is a run record kept until the whole run is read.
-type clItem struct {
+// item is a run record kept until the whole run is read.
+type item struct {
 	n   int
 	rec *record
 	ev  *event
@@ -246,7 +258,7 @@ type clItem struct {
 
 func readFile(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
 	var (
-		items []clItem
+		items []item
 		log   *transcript.Session // set once the first record is a bare message
 	)
 	err := ingest.JSONL(ctx, f, r, func(n int, line []byte) error {
@@ -277,8 +289,8 @@ func readFile(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.S
 
 // newItem is a record of a run, its agent event decoded; one of a type
 // not known keeps its line, to be shown as unknown.
-func newItem(n int, rec *record, line []byte) clItem {
-	it := clItem{n: n, rec: rec}
+func newItem(n int, rec *record, line []byte) item {
+	it := item{n: n, rec: rec}
 	if rec.Type == "agent.event" {
 		it.ev = &event{}
 		if ingest.Unmarshal(rec.Event, it.ev) != nil {
@@ -309,7 +321,7 @@ func logLine(f *ingest.File, n int, s *transcript.Session, rec *record, line []b
 		m.Role, m.Meta = transcript.System, true
 		m.Parts = []*transcript.Part{f.Unknown("Unknown line in the messages log", line)}
 	} else {
-		m.Parts = clParts(f, n, &rec.message)
+		m.Parts = parts(f, n, &rec.message)
 	}
 	if m.Role == transcript.User && injected(m.Parts) {
 		m.Meta = true
@@ -325,8 +337,8 @@ func injected(ps []*transcript.Part) bool {
 	return len(ps) > 0 && ps[0].Kind == transcript.TextPart && Tools.IsInjected(ps[0].Text)
 }
 
-// clParts turns a BaseMessage into parts.
-func clParts(f *ingest.File, n int, m *message) []*transcript.Part {
+// parts turns a BaseMessage into parts.
+func parts(f *ingest.File, n int, m *message) []*transcript.Part {
 	switch m.Role {
 	case "reasoning":
 		if t := ingest.Text(m.Content); strings.TrimSpace(t) != "" {
@@ -453,7 +465,7 @@ type run struct {
 	covered map[string]bool
 }
 
-func buildRun(f *ingest.File, items []clItem) *transcript.Session {
+func buildRun(f *ingest.File, items []item) *transcript.Session {
 	r := &run{f: f, s: &transcript.Session{Meta: map[string]string{}}, status: transcript.Incomplete,
 		seqs: map[int64]bool{}, results: map[string]*transcript.ToolResult{}, covered: map[string]bool{}}
 	var sessionID string
@@ -557,7 +569,7 @@ func (r *run) event(kind, desc string, t time.Time, raw string, more ...*transcr
 	r.add(&transcript.Message{Role: transcript.System, Meta: len(more) == 0, Time: t, Parts: append([]*transcript.Part{p}, more...)})
 }
 
-func (r *run) item(it clItem) {
+func (r *run) item(it item) {
 	rec, t := it.rec, it.rec.TS.Time
 	switch rec.Type {
 	case "header":
@@ -625,7 +637,7 @@ func (r *run) header(h *record) {
 	}
 }
 
-func (r *run) agentEvent(it clItem, t time.Time) {
+func (r *run) agentEvent(it item, t time.Time) {
 	switch read := agentEvents[it.ev.Type]; {
 	case read != nil:
 		read(r, it, t)
@@ -637,38 +649,38 @@ func (r *run) agentEvent(it clItem, t time.Time) {
 }
 
 // agentEvents read each type of agent event.
-var agentEvents = map[string]func(r *run, it clItem, t time.Time){
-	"text":      func(r *run, it clItem, t time.Time) { r.agentText(it.ev, t) },
-	"reasoning": func(r *run, it clItem, t time.Time) { r.agentText(it.ev, t) },
-	"final": func(r *run, it clItem, t time.Time) {
+var agentEvents = map[string]func(r *run, it item, t time.Time){
+	"text":      func(r *run, it item, t time.Time) { r.agentText(it.ev, t) },
+	"reasoning": func(r *run, it item, t time.Time) { r.agentText(it.ev, t) },
+	"final": func(r *run, it item, t time.Time) {
 		ev := it.ev
 		r.final(cmp.Or(ingest.Text(ev.Content), ingest.Text(ev.Text)), t)
 		if ev.TerminationReason != "" && ev.TerminationReason != "normal" {
 			r.event("info", "Run stopped: "+ev.TerminationReason, t, "")
 		}
 	},
-	"tool_call":   func(r *run, it clItem, t time.Time) { r.agentCall(it.ev, t) },
-	"tool_result": func(r *run, it clItem, t time.Time) { r.agentResult(it.n, it.ev, t) },
-	"hidden_user_message": func(r *run, it clItem, t time.Time) {
+	"tool_call":   func(r *run, it item, t time.Time) { r.agentCall(it.ev, t) },
+	"tool_result": func(r *run, it item, t time.Time) { r.agentResult(it.n, it.ev, t) },
+	"hidden_user_message": func(r *run, it item, t time.Time) {
 		if ps := content(r.f, it.n, it.ev.Content); len(ps) > 0 {
 			r.add(&transcript.Message{Role: transcript.User, Meta: true, Time: t, Parts: ps})
 		}
 	},
-	"compaction_start": func(r *run, _ clItem, t time.Time) {
+	"compaction_start": func(r *run, _ item, t time.Time) {
 		r.event(transcript.Compaction, "Compacting the conversation", t, "")
 	},
-	"compaction_complete": func(r *run, it clItem, t time.Time) {
+	"compaction_complete": func(r *run, it item, t time.Time) {
 		desc := "Conversation compacted"
 		if !it.ev.Compacted {
 			desc = "Compaction finished; nothing was compacted"
 		}
 		r.event(transcript.Compaction, desc, t, "")
 	},
-	"permission.preview": func(r *run, it clItem, t time.Time) { r.permissionPreview(it.ev, t) },
-	"permission.ready": func(r *run, it clItem, t time.Time) {
+	"permission.preview": func(r *run, it item, t time.Time) { r.permissionPreview(it.ev, t) },
+	"permission.ready": func(r *run, it item, t time.Time) {
 		r.event("permission", ingest.JoinNonEmpty(" ", "Asked permission to run", it.ev.Tool), t, "")
 	},
-	"llm.retry": func(r *run, it clItem, t time.Time) { r.retry(it.ev, t) },
+	"llm.retry": func(r *run, it item, t time.Time) { r.retry(it.ev, t) },
 }
 
 // agentCall reads a tool call, once.
@@ -683,7 +695,7 @@ func (r *run) agentCall(ev *event, t time.Time) {
 }
 
 // runStart reads the prompt that starts a run.
-func (r *run) runStart(it clItem, t time.Time) {
+func (r *run) runStart(it item, t time.Time) {
 	rec := it.rec
 	m := &transcript.Message{Role: transcript.User, Time: t}
 	if rec.Input.Text != "" {
@@ -701,7 +713,7 @@ func (r *run) runStart(it clItem, t time.Time) {
 }
 
 // response reads what the model answered, and what it cost.
-func (r *run) response(it clItem, t time.Time) {
+func (r *run) response(it item, t time.Time) {
 	rec := it.rec
 	if rec.Seq != nil {
 		if r.seqs[*rec.Seq] {
@@ -718,7 +730,7 @@ func (r *run) response(it clItem, t time.Time) {
 		m.Model = cmp.Or(m.Model, u.Model)
 	}
 	for _, om := range rec.Output.Messages {
-		m.Parts = append(m.Parts, clParts(r.f, it.n, &om)...)
+		m.Parts = append(m.Parts, parts(r.f, it.n, &om)...)
 	}
 	if len(m.Parts) > 0 || !m.Usage.IsZero() {
 		r.add(m)

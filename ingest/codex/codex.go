@@ -176,8 +176,8 @@ func (m *sessionMeta) source() (desc, parent, agentPath string) {
 	return "subagent " + strings.Join(kinds, " "), spawn.Parent, spawn.Path
 }
 
-// cxReview names the call of a /review's subagent.
-const cxReview = "review"
+// reviewCall names the call of a /review's subagent.
+const reviewCall = "review"
 
 // responseItem is a ResponseItem: what the model saw and said.
 type responseItem struct {
@@ -395,57 +395,34 @@ func (rd *reader) document(n int, session json.RawMessage, items []json.RawMessa
 	}
 }
 
+// envelopeReaders read an envelope's payload by the envelope's type;
+// session_meta, which starts a session, is read before them.
+var envelopeReaders = map[string]func(cs *thread, n int, payload, line []byte, t time.Time) error{
+	"turn_context":              (*thread).turnContext,
+	"response_item":             (*thread).item,
+	"event_msg":                 (*thread).event,
+	"compacted":                 (*thread).compacted,
+	"inter_agent_communication": (*thread).interAgent,
+	"world_state":               (*thread).worldState,
+	"inter_agent_communication_metadata": func(cs *thread, _ int, _, _ []byte, _ time.Time) error {
+		cs.skip("inter_agent_communication_metadata")
+		return nil
+	},
+}
+
 func (rd *reader) envelope(n int, typ string, payload, line []byte, t time.Time) error {
 	if typ == "session_meta" {
 		return rd.meta(payload, t)
 	}
 	cs := rd.session()
-	switch read := envelopes[typ]; {
-	case read != nil:
+	if read := envelopeReaders[typ]; read != nil {
 		return read(cs, n, payload, line, t)
-	case typ == "inter_agent_communication_metadata":
-		cs.skip(typ)
-	default:
-		cs.unknown("Unknown record type "+strconv.Quote(typ), line, t)
 	}
+	cs.unknown("Unknown record type "+strconv.Quote(typ), line, t)
 	return nil
 }
 
-// envelopes read the payload of each type of rollout line.
-var envelopes = map[string]func(cs *thread, n int, payload, line []byte, t time.Time) error{
-	"turn_context":  func(cs *thread, _ int, payload, _ []byte, _ time.Time) error { return cs.turnContext(payload) },
-	"response_item": (*thread).item,
-	"event_msg":     (*thread).event,
-	"compacted": func(cs *thread, _ int, payload, _ []byte, t time.Time) error {
-		var c struct {
-			Message string `json:"message"`
-		}
-		if err := ingest.Unmarshal(payload, &c); err != nil {
-			return err
-		}
-		cs.compaction(c.Message, t)
-		return nil
-	},
-	"inter_agent_communication": func(cs *thread, _ int, payload, _ []byte, t time.Time) error {
-		var c struct {
-			Author    string `json:"author"`
-			Recipient string `json:"recipient"`
-			Content   string `json:"content"`
-		}
-		if err := ingest.Unmarshal(payload, &c); err != nil {
-			return err
-		}
-		cs.agentMessage(c.Author, c.Recipient, []*transcript.Part{{Kind: transcript.TextPart, Text: c.Content}}, t)
-		return nil
-	},
-	"world_state": func(cs *thread, _ int, payload, line []byte, t time.Time) error {
-		cs.worldState(payload, line, t)
-		return nil
-	},
-}
-
-// turnContext reads a turn's model and folder.
-func (cs *thread) turnContext(payload []byte) error {
+func (cs *thread) turnContext(_ int, payload, _ []byte, _ time.Time) error {
 	var tc struct {
 		Model string `json:"model"`
 		CWD   string `json:"cwd"`
@@ -463,10 +440,33 @@ func (cs *thread) turnContext(payload []byte) error {
 	return nil
 }
 
-// worldState keeps the model-visible environment (AGENTS.md, permissions,
-// skills): injected context, kept whole as the event's record, named by
-// its keys.
-func (cs *thread) worldState(payload, line []byte, t time.Time) {
+func (cs *thread) compacted(_ int, payload, _ []byte, t time.Time) error {
+	var c struct {
+		Message string `json:"message"`
+	}
+	if err := ingest.Unmarshal(payload, &c); err != nil {
+		return err
+	}
+	cs.compaction(c.Message, t)
+	return nil
+}
+
+func (cs *thread) interAgent(_ int, payload, _ []byte, t time.Time) error {
+	var c struct {
+		Author    string `json:"author"`
+		Recipient string `json:"recipient"`
+		Content   string `json:"content"`
+	}
+	if err := ingest.Unmarshal(payload, &c); err != nil {
+		return err
+	}
+	cs.agentMessage(c.Author, c.Recipient, []*transcript.Part{{Kind: transcript.TextPart, Text: c.Content}}, t)
+	return nil
+}
+
+// worldState shows the model-visible environment (AGENTS.md, permissions,
+// skills): injected context, kept whole as the event's record.
+func (cs *thread) worldState(_ int, payload, line []byte, t time.Time) error {
 	var w map[string]json.RawMessage
 	_ = ingest.Unmarshal(payload, &w)
 	if st := w["state"]; st != nil {
@@ -481,6 +481,7 @@ func (cs *thread) worldState(payload, line []byte, t time.Time) {
 	}
 	slices.Sort(keys)
 	cs.system(true, t, ingest.EventPart("context", "World state: "+strings.Join(keys, ", "), line))
+	return nil
 }
 
 // session returns the session records are read into, starting one named
@@ -496,9 +497,9 @@ func (rd *reader) start(id string) *thread {
 	cs := &thread{
 		f:       rd.f,
 		s:       &transcript.Session{ID: id},
-		calls:   map[string]cxCall{},
+		calls:   map[string]call{},
 		results: map[string]*transcript.ToolResult{},
-		ends:    map[string]cxEnd{},
+		ends:    map[string]endEvent{},
 	}
 	rd.byID[id] = cs
 	rd.all = append(rd.all, cs)
@@ -582,7 +583,7 @@ func metaFacts(s *transcript.Session, m *sessionMeta, desc, agentPath string) {
 	}
 	for _, kv := range [][2]string{
 		{"originator", m.Originator}, {source, desc}, {"model provider", m.ModelProvider},
-		{"agent nickname", m.AgentNickname}, {"agent role", m.AgentRole}, {cxAgentPath, agentPath},
+		{"agent nickname", m.AgentNickname}, {"agent role", m.AgentRole}, {agentPathKey, agentPath},
 		{"git commit", commit}, {"repository", repo},
 	} {
 		if kv[1] != "" && kv[1] != "null" {
@@ -610,10 +611,10 @@ type thread struct {
 	last    *transcript.Message
 
 	echoes   []echo
-	calls    map[string]cxCall
-	searches []cxCall // web searches, in order
+	calls    map[string]call
+	searches []call // web searches, in order
 	results  map[string]*transcript.ToolResult
-	ends     map[string]cxEnd
+	ends     map[string]endEvent
 	endIDs   []string
 
 	lastTotal  *usage
@@ -626,17 +627,17 @@ type thread struct {
 
 	// review is the open /review's call, which its exited_review_mode
 	// answers; the records between them are the reviewer's, forwarded.
-	review  cxCall
+	review  call
 	reviews int
 }
 
-type cxCall struct {
+type call struct {
 	c *transcript.ToolCall
 	m *transcript.Message
 }
 
-// cxEnd is what an *_end event says about a call whose output may come later.
-type cxEnd struct {
+// endEvent is what an *_end event says about a call whose output may come later.
+type endEvent struct {
 	isErr  bool
 	exit   *int
 	output string
@@ -673,13 +674,13 @@ func (c *change) body() (string, *changeBody) {
 	return c.Type, &c.changeBody
 }
 
-// cxPatch reads the changes a patch_apply_end reports, file by file: the
+// patchHunks reads the changes a patch_apply_end reports, file by file: the
 // hunks of an update with their line numbers, or the whole of a file added
 // or deleted. Paths under cwd are given as the patch gave them, relative,
 // and the files come in the order the call's patch (input) names them.
 // It is nil unless every file's change is there to show: the call's own
 // patch then shows them all.
-func cxPatch(raw []byte, cwd, input string) []transcript.Hunk {
+func patchHunks(raw []byte, cwd, input string) []transcript.Hunk {
 	var changes map[string]change
 	if ingest.Unmarshal(raw, &changes) != nil {
 		return nil
@@ -1119,10 +1120,10 @@ func (cs *thread) call(c *transcript.ToolCall, t time.Time) {
 	m := cs.assistant(t)
 	m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.CallPart, Call: c})
 	if c.ID != "" {
-		cs.calls[c.ID] = cxCall{c, m}
+		cs.calls[c.ID] = call{c, m}
 	}
 	if c.Name == "web_search" {
-		cs.searches = append(cs.searches, cxCall{c, m})
+		cs.searches = append(cs.searches, call{c, m})
 	}
 }
 
@@ -1162,7 +1163,7 @@ func (cs *thread) spawned(c *transcript.ToolCall, child string) {
 	ingest.AddChild(cs.s, child)
 }
 
-func (e cxEnd) apply(r *transcript.ToolResult) {
+func (e endEvent) apply(r *transcript.ToolResult) {
 	r.IsError = r.IsError || e.isErr
 	if r.ExitCode == nil {
 		r.ExitCode = e.exit
@@ -1177,7 +1178,7 @@ func (e cxEnd) apply(r *transcript.ToolResult) {
 
 // ended records what an end event says about call id. When the event is
 // the only record of the call, mk makes the call from it.
-func (cs *thread) ended(id string, e cxEnd, t time.Time, mk func() *transcript.ToolCall) {
+func (cs *thread) ended(id string, e endEvent, t time.Time, mk func() *transcript.ToolCall) {
 	switch {
 	case cs.results[id] != nil:
 		e.apply(cs.results[id])
@@ -1202,39 +1203,53 @@ func (cs *thread) output(n int, callID string, raw []byte) *transcript.ToolResul
 	r := &transcript.ToolResult{CallID: callID}
 	var s string
 	if ingest.Unmarshal(raw, &s) == nil {
-		trimmed := strings.TrimSpace(s)
-		var wrapped struct {
-			Output   *string `json:"output"`
-			Metadata struct {
-				ExitCode *int `json:"exit_code"`
-			} `json:"metadata"`
-		}
-		switch {
-		case strings.HasPrefix(trimmed, "{") && ingest.Unmarshal([]byte(trimmed), &wrapped) == nil && wrapped.Output != nil:
-			r.Output, r.ExitCode = *wrapped.Output, wrapped.Metadata.ExitCode
-		case strings.HasPrefix(trimmed, "[") && cs.itemsOutput(n, []byte(trimmed), r):
-		default:
-			r.Output, r.ExitCode = execOutput(s)
-		}
+		cs.textOutput(n, s, r)
 	} else if !cs.itemsOutput(n, raw, r) {
-		var obj struct {
-			Content json.RawMessage `json:"content"`
-			Success *bool           `json:"success"`
-			contentItem
-		}
-		switch {
-		case ingest.Unmarshal(raw, &obj) != nil:
-			r.Output = ingest.Text(raw)
-		case obj.Content != nil && obj.Content[0] != '{': // a string or items, not nested again
-			r = cs.output(n, callID, obj.Content)
-			r.IsError = obj.Success != nil && !*obj.Success
-		case obj.Type != "":
-			cs.fill(n, []contentItem{obj.contentItem}, r)
-		default:
-			r.Output = ingest.Text(raw)
-		}
+		r = cs.objectOutput(n, callID, raw, r)
 	}
 	r.IsError = r.IsError || r.ExitCode != nil && *r.ExitCode != 0
+	return r
+}
+
+// textOutput reads an output given as a string: JSON of an output and its
+// exit code, JSON of content items, or what an exec call printed.
+func (cs *thread) textOutput(n int, s string, r *transcript.ToolResult) {
+	trimmed := strings.TrimSpace(s)
+	var wrapped struct {
+		Output   *string `json:"output"`
+		Metadata struct {
+			ExitCode *int `json:"exit_code"`
+		} `json:"metadata"`
+	}
+	switch {
+	case strings.HasPrefix(trimmed, "{") && ingest.Unmarshal([]byte(trimmed), &wrapped) == nil && wrapped.Output != nil:
+		r.Output, r.ExitCode = *wrapped.Output, wrapped.Metadata.ExitCode
+	case strings.HasPrefix(trimmed, "[") && cs.itemsOutput(n, []byte(trimmed), r):
+	default:
+		r.Output, r.ExitCode = execOutput(s)
+	}
+}
+
+// objectOutput reads an output given as an object: content (read again,
+// as an output) with whether it succeeded, one content item, or anything
+// else as text. It returns the result, r or a new one.
+func (cs *thread) objectOutput(n int, callID string, raw []byte, r *transcript.ToolResult) *transcript.ToolResult {
+	var obj struct {
+		Content json.RawMessage `json:"content"`
+		Success *bool           `json:"success"`
+		contentItem
+	}
+	switch {
+	case ingest.Unmarshal(raw, &obj) != nil:
+		r.Output = ingest.Text(raw)
+	case obj.Content != nil && obj.Content[0] != '{': // a string or items, not nested again
+		r = cs.output(n, callID, obj.Content)
+		r.IsError = obj.Success != nil && !*obj.Success
+	case obj.Type != "":
+		cs.fill(n, []contentItem{obj.contentItem}, r)
+	default:
+		r.Output = ingest.Text(raw)
+	}
 	return r
 }
 
@@ -1450,7 +1465,7 @@ func (cs *thread) turnEvent(ev *eventMsg, t time.Time) bool {
 			cs.turnStatus(transcript.Completed)
 		}
 	case "turn_aborted":
-		cs.review = cxCall{} // an aborted review writes no exited_review_mode
+		cs.review = call{} // an aborted review writes no exited_review_mode
 		cs.system(true, t, ingest.EventPart(transcript.Interrupt, "Turn aborted: "+ingest.FirstNonEmpty(ev.Reason, "unknown reason"), nil))
 		cs.turnStatus(transcript.Aborted)
 	case "context_compacted":
@@ -1475,7 +1490,7 @@ func (cs *thread) toolEvent(n int, ev *eventMsg, t time.Time) bool {
 	case "patch_apply_end":
 		cs.patchApplied(ev, t)
 	case "exec_command_end":
-		e := cxEnd{exit: ev.ExitCode, isErr: ev.ExitCode != nil && *ev.ExitCode != 0,
+		e := endEvent{exit: ev.ExitCode, isErr: ev.ExitCode != nil && *ev.ExitCode != 0,
 			output: ingest.FirstNonEmpty(ev.Aggregated, strings.TrimRight(ev.Stdout+"\n"+ev.Stderr, "\n"))}
 		cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
 			input, _ := json.Marshal(struct {
@@ -1491,7 +1506,7 @@ func (cs *thread) toolEvent(n int, ev *eventMsg, t time.Time) bool {
 	case "dynamic_tool_call_response":
 		r := &transcript.ToolResult{}
 		cs.fill(n, ev.ContentItems, r)
-		e := cxEnd{isErr: ev.Success != nil && !*ev.Success, output: ingest.FirstNonEmpty(r.Output, ingest.ErrorMessage(ev.Error)), images: r.Images}
+		e := endEvent{isErr: ev.Success != nil && !*ev.Success, output: ingest.FirstNonEmpty(r.Output, ingest.ErrorMessage(ev.Error)), images: r.Images}
 		cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
 			return &transcript.ToolCall{Name: ev.Tool, Kind: Tools.Kind(ev.Tool), Input: ingest.Text(ev.Arguments)}
 		})
@@ -1520,7 +1535,7 @@ func (cs *thread) patchApplied(ev *eventMsg, t time.Time) {
 	if c := cs.calls[ev.CallID].c; c != nil {
 		input = c.Input
 	}
-	e := cxEnd{isErr: ev.Success != nil && !*ev.Success, output: strings.TrimLeft(out, "\n"), patch: cxPatch(ev.Changes, cs.s.CWD, input)}
+	e := endEvent{isErr: ev.Success != nil && !*ev.Success, output: strings.TrimLeft(out, "\n"), patch: patchHunks(ev.Changes, cs.s.CWD, input)}
 	cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
 		return &transcript.ToolCall{Name: "apply_patch", Kind: transcript.EditTool, Input: ingest.Text(ev.Changes)}
 	})
@@ -1637,9 +1652,9 @@ func (cs *thread) enterReview(ev *eventMsg, t time.Time) {
 	}
 	input, _ := json.Marshal(in)
 	cs.reviews++
-	c := &transcript.ToolCall{ID: fmt.Sprintf("review-%d", cs.reviews), Name: cxReview, Kind: transcript.TaskTool, Input: string(input)}
+	c := &transcript.ToolCall{ID: fmt.Sprintf("review-%d", cs.reviews), Name: reviewCall, Kind: transcript.TaskTool, Input: string(input)}
 	cs.system(false, t, &transcript.Part{Kind: transcript.CallPart, Call: c})
-	cs.review = cxCall{c, cs.last}
+	cs.review = call{c, cs.last}
 }
 
 // exitReview gives the open review's call its findings.
@@ -1655,7 +1670,7 @@ func (cs *thread) exitReview(out *reviewOutput, t time.Time) {
 	r := &transcript.ToolResult{CallID: cs.review.c.ID, Output: md}
 	cs.review.m.Parts = append(cs.review.m.Parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})
 	cs.results[r.CallID] = r
-	cs.review = cxCall{}
+	cs.review = call{}
 }
 
 // tokens counts a token_count once per model response: Codex repeats the
@@ -1692,7 +1707,7 @@ func (cs *thread) tokens(raw []byte) {
 	}
 }
 
-func (cs *thread) mcpEnd(n int, raw []byte) cxEnd {
+func (cs *thread) mcpEnd(n int, raw []byte) endEvent {
 	var res struct {
 		Ok *struct {
 			Content json.RawMessage `json:"content"`
@@ -1701,11 +1716,11 @@ func (cs *thread) mcpEnd(n int, raw []byte) cxEnd {
 		Err json.RawMessage `json:"Err"`
 	}
 	if ingest.Unmarshal(raw, &res) != nil || res.Ok == nil {
-		return cxEnd{isErr: res.Err != nil, output: ingest.FirstNonEmpty(ingest.Text(res.Err), ingest.Text(raw))}
+		return endEvent{isErr: res.Err != nil, output: ingest.FirstNonEmpty(ingest.Text(res.Err), ingest.Text(raw))}
 	}
 	r := &transcript.ToolResult{}
 	cs.contentOutput(n, res.Ok.Content, r)
-	return cxEnd{isErr: res.Ok.IsError, output: r.Output, images: r.Images}
+	return endEvent{isErr: res.Ok.IsError, output: r.Output, images: r.Images}
 }
 
 // searchResults gives a web search call the results its end event lists.
@@ -1872,8 +1887,8 @@ func callsOf(s *transcript.Session, name string) []*transcript.ToolCall {
 
 // Meta keys the merge links sessions by.
 const (
-	source      = "source"
-	cxAgentPath = "agent path"
+	source       = "source"
+	agentPathKey = "agent path"
 )
 
 // links groups a review subagent whose rollout names no parent (before
@@ -1886,7 +1901,7 @@ func links(s *transcript.Session) []string {
 	return nil
 }
 
-func isReviewAgent(s *transcript.Session) bool { return s.Meta[source] == "subagent "+cxReview }
+func isReviewAgent(s *transcript.Session) bool { return s.Meta[source] == "subagent "+reviewCall }
 
 type timedCall struct {
 	s *transcript.Session
@@ -1898,7 +1913,7 @@ type timedCall struct {
 func reviewCalls(s *transcript.Session) []timedCall {
 	var out []timedCall
 	s.Parts(func(m *transcript.Message, p *transcript.Part) {
-		if c := p.Call; c != nil && c.Name == cxReview && c.Kind == transcript.TaskTool && c.Subagent == "" {
+		if c := p.Call; c != nil && c.Name == reviewCall && c.Kind == transcript.TaskTool && c.Subagent == "" {
 			out = append(out, timedCall{s, c, m.Time})
 		}
 	})
@@ -1929,11 +1944,7 @@ func linkReviews(ss []*transcript.Session) {
 	for _, a := range agents {
 		best := -1
 		for i, c := range calls {
-			switch {
-			case c.c.Subagent != "" || c.s == a || c.t.After(a.Started.Add(reviewSlack)):
-			case a.ParentID != "" && c.s.ID != a.ParentID:
-			case a.ParentID == "" && (c.s.CWD != a.CWD || a.Started.Sub(c.t) > reviewWindow):
-			case best < 0 || c.t.After(calls[best].t):
+			if mayStart(c, a) && (best < 0 || c.t.After(calls[best].t)) {
 				best = i
 			}
 		}
@@ -1945,11 +1956,26 @@ func linkReviews(ss []*transcript.Session) {
 	}
 }
 
+// mayStart says whether the /review call c, not yet answered, may have
+// started the review agent a: it came before a (give or take
+// reviewSlack), in a's parent session when a names one, else in a's
+// folder within reviewWindow.
+func mayStart(c timedCall, a *transcript.Session) bool {
+	switch {
+	case c.c.Subagent != "" || c.s == a || c.t.After(a.Started.Add(reviewSlack)):
+		return false
+	case a.ParentID != "":
+		return c.s.ID == a.ParentID
+	default:
+		return c.s.CWD == a.CWD && a.Started.Sub(c.t) <= reviewWindow
+	}
+}
+
 // linkSpawn gives the spawn_agent call that started child its link when
 // only the agent path ties them: MultiAgentV2's spawn_agent returns the
 // path (task_name), not the thread id.
 func linkSpawn(parent, child *transcript.Session) {
-	path := child.Meta[cxAgentPath]
+	path := child.Meta[agentPathKey]
 	if path == "" {
 		return
 	}

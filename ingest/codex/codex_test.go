@@ -511,7 +511,7 @@ func FuzzCodex(f *testing.F) {
 func TestCodexPatch(t *testing.T) {
 	changes := `{"/w/src/b.go":{"update":{"unified_diff":"@@ -42 +42,2 @@\n-\tw.WriteHeader(429)\n+\tw.Header().Set(\"Retry-After\", s)\n+\tw.WriteHeader(429)\n@@ -90,3 +91,3 @@ func f() {\n x\n-y\n+z\n","move_path":null}},` +
 		`"/w/src/a.md":{"add":{"content":"# New\nline\n"}}}`
-	got := cxPatch(json.RawMessage(changes), "", "")
+	got := patchHunks(json.RawMessage(changes), "", "")
 	want := []transcript.Hunk{
 		{Path: "/w/src/a.md", NewStart: 1, Lines: []string{"+# New", "+line"}},
 		{Path: "/w/src/b.go", OldStart: 42, NewStart: 42, Lines: []string{"-\tw.WriteHeader(429)", "+\tw.Header().Set(\"Retry-After\", s)", "+\tw.WriteHeader(429)"}},

@@ -155,7 +155,7 @@ func TestCodexPatchShapes(t *testing.T) {
 		{"one file without", `{"/w/a.go":{"type":"update","unified_diff":"@@ -2 +2 @@\n-a\n+b\n"},"/w/b.go":{"type":"update","unified_diff":""}}`, 0},
 		{"not changes", `"delete"`, 0},
 	} {
-		got := cxPatch(json.RawMessage(c.changes), "/w", "")
+		got := patchHunks(json.RawMessage(c.changes), "/w", "")
 		if len(got) != c.want || c.want > 0 && got[0].Path != "a.go" {
 			t.Errorf("%s: %v, want %d hunks, the first of a.go", c.name, got, c.want)
 		}

@@ -59,21 +59,21 @@ func detect(h *ingest.Head) float64 {
 	if text == "" {
 		return 0
 	}
-	lines := dxLines(text)
+	lines := splitLines(text)
 	_, start := frontMatter(lines)
-	bs := dxBlocks(lines, start)
+	bs := splitBlocks(lines, start)
 	heading := false
 	for i, b := range bs {
 		switch b.kind {
-		case dxFence:
+		case fence:
 			// domarkx only takes the session-config before the first message,
 			// so a README that shows one under a heading is not claimed.
 			if !heading && strings.Contains(b.info, "session-config") {
 				return ingest.Maybe
 			}
-		case dxHeading:
+		case headingBlock:
 			heading = true
-			if j := dxNext(bs, i+1); j < len(bs) && bs[j].kind == dxFence && strings.Contains(bs[j].info, "msg-metadata") {
+			if j := nextBlock(bs, i+1); j < len(bs) && bs[j].kind == fence && strings.Contains(bs[j].info, "msg-metadata") {
 				return ingest.Maybe
 			}
 		}
@@ -131,15 +131,15 @@ func read(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Sessi
 // one message per ## heading with an optional msg-metadata fence and a
 // blockquoted body.
 func (d *session) document(text string) {
-	lines := dxLines(text)
+	lines := splitLines(text)
 	d.includes(text)
 	start := d.frontMatter(lines)
-	bs := dxBlocks(lines, start)
+	bs := splitBlocks(lines, start)
 	i := d.preamble(bs)
 	for i < len(bs) {
 		i = d.message(bs, i)
 	}
-	if n := len(bs); n > 0 && bs[n-1].kind == dxFence && !bs[n-1].closed {
+	if n := len(bs); n > 0 && bs[n-1].kind == fence && !bs[n-1].closed {
 		d.f.Warn(bs[n-1].line, "code fence is never closed: the rest of the file is read as its code")
 	}
 }
@@ -211,22 +211,22 @@ func (d *session) meta(k, v string) {
 // message. It returns the index of the first heading.
 func (d *session) preamble(bs []block) int {
 	var setup []*transcript.Part
-	var rest dxText
+	var rest messageText
 	config := false
 	i := 0
-	for ; i < len(bs) && bs[i].kind != dxHeading; i++ {
+	for ; i < len(bs) && bs[i].kind != headingBlock; i++ {
 		b := bs[i]
 		switch {
-		case b.kind == dxFence && !config && strings.Contains(b.info, "session-config"):
+		case b.kind == fence && !config && strings.Contains(b.info, "session-config"):
 			config = true
-			setup = append(setup, d.config([]byte(strings.Join(b.code, "\n")), b.line+1, dxCode(b.info, b.code)))
+			setup = append(setup, d.config([]byte(strings.Join(b.code, "\n")), b.line+1, codePart(b.info, b.code)))
 			// The next block, whatever its language, is the setup script.
-			if j := dxNext(bs, i+1); j < len(bs) && bs[j].kind == dxFence {
-				setup = append(setup, d.setup(dxCode(bs[j].info, bs[j].code)))
+			if j := nextBlock(bs, i+1); j < len(bs) && bs[j].kind == fence {
+				setup = append(setup, d.setup(codePart(bs[j].info, bs[j].code)))
 				i = j
 			}
 		default:
-			if lvl, t, ok := atxHeading(b.lines[0]); b.kind == dxOther && ok && lvl == 1 && d.s.Title == "" {
+			if lvl, t, ok := atxHeading(b.lines[0]); b.kind == other && ok && lvl == 1 && d.s.Title == "" {
 				d.s.Title = t // a # title line stands in for front matter
 			}
 			rest.add(b)
@@ -246,16 +246,16 @@ func (d *session) message(bs []block, i int) int {
 	h := bs[i]
 	var md map[string]json.RawMessage
 	i++
-	if j := dxNext(bs, i); j < len(bs) && bs[j].kind == dxFence && strings.Contains(bs[j].info, "msg-metadata") {
+	if j := nextBlock(bs, i); j < len(bs) && bs[j].kind == fence && strings.Contains(bs[j].info, "msg-metadata") {
 		md = d.msgMeta([]byte(strings.Join(bs[j].code, "\n")), bs[j].line+1, h.text)
 		i = j + 1
 	}
 	// The body is the blockquote. Anything else under the heading is not
 	// part of the message for domarkx, but it is in the document, so it is
 	// kept as the message's text.
-	var body dxText
+	var body messageText
 	quoted, outside := false, 0
-	for ; i < len(bs) && bs[i].kind != dxHeading; i++ {
+	for ; i < len(bs) && bs[i].kind != headingBlock; i++ {
 		switch b := bs[i]; b.kind {
 		case quote:
 			quoted = true
@@ -442,7 +442,7 @@ var (
 // <think> thinking, roo_code tool tags in assistant text calls, and
 // <tool_output> blocks results. Tags are only seen outside fences, and
 // fences inside a tag (a file being written) stay in it.
-func (d *session) addText(m *transcript.Message, t dxText) {
+func (d *session) addText(m *transcript.Message, t messageText) {
 	sc := &scan{d: d, m: m, t: t, s: strings.Join(t.lines, "\n"), closeAt: map[string]int{}}
 	s := sc.s
 	eol := -1 // the end of the line being scanned
@@ -475,7 +475,7 @@ func (d *session) addText(m *transcript.Message, t dxText) {
 type scan struct {
 	d       *session
 	m       *transcript.Message
-	t       dxText
+	t       messageText
 	s       string
 	buf     strings.Builder // text not yet made a part
 	closeAt map[string]int  // where each tag's next closing tag is, -1 for none
@@ -602,17 +602,17 @@ func fenceAt(s string, eol int, mark, info string) (*transcript.Part, int) {
 			e = p + k
 		}
 		if closesFence(s[p:e], mark) {
-			return dxCode(info, code), min(e+1, len(s))
+			return codePart(info, code), min(e+1, len(s))
 		}
 		code = append(code, s[p:e])
 		p = e + 1
 	}
-	return dxCode(info, code), len(s)
+	return codePart(info, code), len(s)
 }
 
-// dxCode is a fenced block as a code part: the info string's first word is
+// codePart is a fenced block as a code part: the info string's first word is
 // the language, the rest its name (```python setup-script).
-func dxCode(info string, code []string) *transcript.Part {
+func codePart(info string, code []string) *transcript.Part {
 	lang, name, _ := strings.Cut(strings.TrimSpace(info), " ")
 	return &transcript.Part{Kind: transcript.CodePart, Lang: lang, Name: strings.TrimSpace(name), Text: strings.Join(code, "\n")}
 }
@@ -662,7 +662,6 @@ func (d *session) result(name, out string) *transcript.Part {
 // a sequence of <param>value</param>, values trimmed, an unclosed one
 // running to the next tag. Any other text means it is not a tool call.
 func rooParams(s string) (string, bool) {
-	type param struct{ k, v string }
 	var ps []param
 	index := map[string]int{}   // where each name is in ps
 	closeAt := map[string]int{} // where each name's next closing tag is, -1 for none
@@ -698,7 +697,15 @@ func rooParams(s string) (string, bool) {
 			ps = append(ps, p)
 		}
 	}
-	// Keep the parameters in their order, and <, > and & as written.
+	return paramsJSON(ps), true
+}
+
+// param is a parameter of a Roo tool call: its tag's name and its text.
+type param struct{ k, v string }
+
+// paramsJSON is the parameters as a JSON object, in their order, with <,
+// > and & as written.
+func paramsJSON(ps []param) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -714,7 +721,7 @@ func rooParams(s string) (string, bool) {
 		b.Truncate(b.Len() - 1)
 	}
 	b.WriteByte('}')
-	return b.String(), true
+	return b.String()
 }
 
 // unquoteLines strips one blockquote marker from every line after the first.
@@ -749,19 +756,19 @@ func trimBlank(s string) string {
 // (```/~~~, up to three spaces in), ATX ## headings, and blockquotes with
 // lazy continuation lines. Headings and quotes inside a fence are code.
 
-type dxKind int
+type blockKind int
 
 const (
-	blank dxKind = iota
-	dxOther
-	dxFence
-	dxHeading
+	blank blockKind = iota
+	other
+	fence
+	headingBlock
 	quote
 )
 
 // block is one top-level block of a document.
 type block struct {
-	kind   dxKind
+	kind   blockKind
 	line   int      // the number of its first line
 	info   string   // fence: the info string
 	text   string   // heading: the speaker
@@ -771,27 +778,27 @@ type block struct {
 	nums   []int    // each line's number
 }
 
-// dxText is message text with the file line each of its lines came from.
-type dxText struct {
+// messageText is message text with the file line each of its lines came from.
+type messageText struct {
 	lines []string
 	nums  []int
 }
 
-func (t *dxText) add(b block) {
+func (t *messageText) add(b block) {
 	t.lines = append(t.lines, b.lines...)
 	t.nums = append(t.nums, b.nums...)
 }
 
 // line is the file line of the text's n-th line (0-based).
-func (t *dxText) line(n int) int {
+func (t *messageText) line(n int) int {
 	if len(t.nums) == 0 {
 		return 0
 	}
 	return t.nums[min(n, len(t.nums)-1)]
 }
 
-// dxLines splits a document into lines without their line endings.
-func dxLines(text string) []string {
+// splitLines splits a document into lines without their line endings.
+func splitLines(text string) []string {
 	lines := strings.Split(strings.TrimPrefix(text, "\ufeff"), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimSuffix(l, "\r")
@@ -799,8 +806,8 @@ func dxLines(text string) []string {
 	return lines
 }
 
-// dxBlocks reads the top-level blocks of lines[i:].
-func dxBlocks(lines []string, i int) []block {
+// splitBlocks reads the top-level blocks of lines[i:].
+func splitBlocks(lines []string, i int) []block {
 	var bs []block
 	for i < len(lines) {
 		var b block
@@ -822,7 +829,7 @@ func lineBlock(lines []string, i int) (block, int) {
 	s, start := lines[i], i
 	b := block{line: i + 1}
 	if mark, info, ok := openFence(s); ok {
-		b.kind, b.info = dxFence, info
+		b.kind, b.info = fence, info
 		j := i + 1
 		for j < len(lines) && !closesFence(lines[j], mark) {
 			j++
@@ -841,14 +848,14 @@ func lineBlock(lines []string, i int) (block, int) {
 }
 
 // lineKind is the kind of a line outside fences and quotes.
-func lineKind(s string) (kind dxKind, text string) {
+func lineKind(s string) (kind blockKind, text string) {
 	if lvl, t, ok := atxHeading(s); ok && lvl == 2 {
-		return dxHeading, t
+		return headingBlock, t
 	}
 	if strings.TrimSpace(s) == "" {
 		return blank, ""
 	}
-	return dxOther, ""
+	return other, ""
 }
 
 // quoteBlock reads the quote at lines[i], its lines unquoted, lazy
@@ -875,8 +882,8 @@ func quoteBlock(lines []string, i int) (block, int) {
 	return b, i
 }
 
-// dxNext skips blank blocks from i.
-func dxNext(bs []block, i int) int {
+// nextBlock skips blank blocks from i.
+func nextBlock(bs []block, i int) int {
 	for i < len(bs) && bs[i].kind == blank {
 		i++
 	}

@@ -117,7 +117,7 @@ func (d *session) snapshotMessage(raw []byte, line int) {
 	m := d.newMessage(msg.Role, md)
 	addText := func(s string) {
 		d.includes(s)
-		d.addText(m, dxText{lines: strings.Split(s, "\n"), nums: []int{line}})
+		d.addText(m, messageText{lines: strings.Split(s, "\n"), nums: []int{line}})
 	}
 	var s string
 	var blocks []json.RawMessage
