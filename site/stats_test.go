@@ -11,6 +11,7 @@ import (
 
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/internal/treetest"
+	"github.com/transcriptsite/transcriptsite/site/stats"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -71,7 +72,7 @@ func TestStatsHandCounts(t *testing.T) {
 	// mystery model) on 2 March, w3 (opus) on 3 March.
 	check("tokens per day", dayTokens(all.Days()), []string{
 		"2026-03-01: claude-sonnet-4-5 3300000", "2026-03-02: mystery-model-1 550000", "2026-03-03: claude-opus-4-1 1110000"})
-	check("agents", all.Agents, []Count{{"Claude Code", 5}})
+	check("agents", all.Agents, []stats.Count{{Name: "Claude Code", Sessions: 5}})
 
 	// Sonnet: w1 1.1M + w2 2.2M tokens, $4.50 + $9.00; opus: w3's 1.11M,
 	// $3.75; the mystery model: a1's 550,000, no price.
@@ -86,12 +87,12 @@ func TestStatsHandCounts(t *testing.T) {
 	})
 	// Bash in w1 and w2 (w2's failed); one each of Edit (w3), Read (w1,
 	// failed), Grep and WebFetch (a1). Ties go by kind.
-	check("tools", all.Tools, []ToolRow{
-		{transcript.ShellTool, 2, 1}, {transcript.EditTool, 1, 0}, {transcript.ReadTool, 1, 1},
-		{transcript.SearchTool, 1, 0}, {transcript.WebTool, 1, 0},
+	check("tools", all.Tools, []stats.ToolRow{
+		{Kind: transcript.ShellTool, Calls: 2, Failed: 1}, {Kind: transcript.EditTool, Calls: 1, Failed: 0}, {Kind: transcript.ReadTool, Calls: 1, Failed: 1},
+		{Kind: transcript.SearchTool, Calls: 1, Failed: 0}, {Kind: transcript.WebTool, Calls: 1, Failed: 0},
 	})
 	// 2 h, 30 min, 5 min, 1 min; a2 has no duration.
-	check("longest", ids(all.Longest), []string{"w3", "w1", "w2", "a1"})
+	check("longest", ids(st, all.Longest), []string{"w3", "w1", "w2", "a1"})
 
 	// A project's figures are computed the same way from its sessions; its
 	// timeline has every day from its first to its last, 2 March with none.
@@ -104,7 +105,7 @@ func TestStatsHandCounts(t *testing.T) {
 	check("web sessions, calls, failed", [3]int{web.Stats.Sessions, web.Stats.ToolCalls, web.Stats.Failed}, [3]int{3, 4, 2})
 	check("web days", days(web.Stats.Days()), []string{"2026-03-01: 2", "2026-03-02: 0", "2026-03-03: 1"})
 	checkCost(t, "web cost", web.Stats.Cost, 17.25)
-	check("web longest", ids(web.Stats.Longest), []string{"w3", "w1", "w2"})
+	check("web longest", ids(st, web.Stats.Longest), []string{"w3", "w1", "w2"})
 }
 
 func checkCost(t *testing.T, what string, got, want float64) {
@@ -114,7 +115,7 @@ func checkCost(t *testing.T, what string, got, want float64) {
 	}
 }
 
-func days(ds []Period) []string {
+func days(ds []stats.Period) []string {
 	var out []string
 	for _, d := range ds {
 		out = append(out, fmt.Sprintf("%s: %d", d.Start.Format("2006-01-02"), d.Sessions))
@@ -122,7 +123,7 @@ func days(ds []Period) []string {
 	return out
 }
 
-func dayTokens(ds []Period) []string {
+func dayTokens(ds []stats.Period) []string {
 	var out []string
 	for _, d := range ds {
 		for _, t := range d.Models {
@@ -132,18 +133,23 @@ func dayTokens(ds []Period) []string {
 	return out
 }
 
-func usage(rs []UsageRow) []string {
+func usage(rs []stats.UsageRow) []string {
 	var out []string
 	for _, r := range rs {
-		out = append(out, fmt.Sprintf("%s: %d sessions, %d tokens, %s, %d unpriced", r.Name, r.Sessions, r.Tokens(), dollars(r.Cost), r.Unpriced))
+		out = append(out, fmt.Sprintf("%s: %d sessions, %d tokens, %s, %d unpriced", r.Name, r.Sessions, r.Tokens(), fmt.Sprintf("$%.2f", r.Cost), r.Unpriced))
 	}
 	return out
 }
 
-func ids(ss []*Session) []string {
+// ids are the ids of the sessions of st whose records are ss.
+func ids(st *Site, ss []*stats.Session) []string {
 	var out []string
 	for _, s := range ss {
-		out = append(out, s.ID)
+		for _, t := range st.Sessions {
+			if t.Path == s.Path {
+				out = append(out, t.ID)
+			}
+		}
 	}
 	return out
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/site/searchdoc"
+	"github.com/transcriptsite/transcriptsite/site/stats"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -31,7 +32,7 @@ func loadTemplates(theme fs.FS) (map[string]*template.Template, error) {
 	funcs := render.Funcs()
 	funcs["imageURL"] = ImageURL
 	funcs["dict"] = dict
-	funcs["percent"] = percent
+	funcs["percent"] = stats.Percent
 	for name, f := range lookups(nil) {
 		funcs[name] = f // bound to each page kind's templates below
 	}

@@ -6,11 +6,12 @@ import (
 	"testing"
 
 	"github.com/transcriptsite/transcriptsite/internal/treetest"
+	"github.com/transcriptsite/transcriptsite/site/stats"
 )
 
 // rowsOf writes each row of a usage table as its cells joined by "|",
 // the model rows marked with a leading ">".
-func rowsOf(t *UsageTable) []string {
+func rowsOf(t *stats.UsageTable) []string {
 	out := []string{strings.Join(t.Head, "|")}
 	for _, r := range t.Rows {
 		line := strings.Join(r.Cells, "|")
@@ -26,7 +27,7 @@ func rowsOf(t *UsageTable) []string {
 // against the figures its header computes by hand.
 func TestUsageTables(t *testing.T) {
 	st := loadSite(t, treetest.Extract(t, "testdata/usage.txtar")).Stats
-	table := func(by string) *UsageTable {
+	table := func(by string) *stats.UsageTable {
 		t.Helper()
 		u, err := st.UsageBy(by)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/transcriptsite/transcriptsite/render"
+	"github.com/transcriptsite/transcriptsite/site/stats"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -36,9 +37,9 @@ import (
 // Site is everything the templates can list.
 type Site struct {
 	Config   *Config
-	Sessions []*Session // newest first
-	Projects []*Project // the one with the newest session first
-	Stats    *Stats     // the figures of every session
+	Sessions []*Session   // newest first
+	Projects []*Project   // the one with the newest session first
+	Stats    *stats.Stats // the figures of every session
 	byID     map[string][]*Session
 	assets   map[string]string // theme asset name → its fingerprinted site path
 }
@@ -62,9 +63,9 @@ func (st *Site) Session(id, format string) *Session {
 type Project struct {
 	Name     string
 	Slug     string
-	Path     string     // site-relative URL path, "projects/<slug>/"
-	Sessions []*Session // newest first
-	Stats    *Stats     // the figures of its sessions
+	Path     string       // site-relative URL path, "projects/<slug>/"
+	Sessions []*Session   // newest first
+	Stats    *stats.Stats // the figures of its sessions
 }
 
 // Latest is when the project's newest session started.

@@ -21,6 +21,7 @@ import (
 	transcriptsite "github.com/transcriptsite/transcriptsite"
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/internal/treetest"
+	"github.com/transcriptsite/transcriptsite/site/stats"
 )
 
 // A user's own sessions, read with no config file, are not titled or
@@ -599,9 +600,9 @@ func TestStatsOfTimeAndCost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var longest, cost *Chart
+	var longest, cost *stats.Chart
 	st := newSiteFromDir(t, cfg)
-	for _, c := range charts(st.Stats) {
+	for _, c := range stats.Charts(st.Stats) {
 		switch c.ID {
 		case "chart-longest":
 			longest = &c

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/transcriptsite/transcriptsite/site"
+	"github.com/transcriptsite/transcriptsite/site/stats"
 )
 
 // statsFlags are what `transcriptsite stats` reports, and how.
@@ -108,11 +109,11 @@ func (sf *statsFlags) run(c *cobra.Command, f *buildFlags) error {
 		return err
 	}
 	printWarnings(stderr, cfg, rep)
-	stats := st.StatsBetween(from, to)
+	figs := st.StatsBetween(from, to)
 	if sf.json {
-		return writeUsageJSON(c.OutOrStdout(), stats, by)
+		return writeUsageJSON(c.OutOrStdout(), figs, by)
 	}
-	tables, err := usageTables(stats, by)
+	tables, err := usageTables(figs, by)
 	if err != nil {
 		return err
 	}
@@ -131,10 +132,10 @@ func printWarnings(stderr io.Writer, cfg *site.Config, rep *site.Report) {
 }
 
 // usageTables are the tables of usage by each of by, one after another.
-func usageTables(stats *site.Stats, by []string) (string, error) {
+func usageTables(figs *stats.Stats, by []string) (string, error) {
 	var tables []string
 	for _, name := range by {
-		t, err := stats.UsageBy(name)
+		t, err := figs.UsageBy(name)
 		if err != nil {
 			return "", err
 		}
@@ -181,13 +182,13 @@ type modelJSON struct {
 	figuresJSON
 }
 
-func figures(r site.UsageRow) figuresJSON {
+func figures(r stats.UsageRow) figuresJSON {
 	u := r.Usage
 	return figuresJSON{Sessions: r.Sessions, InputTokens: u.Input, OutputTokens: u.Output, CacheCreationTokens: u.CacheWrite,
 		CacheReadTokens: u.CacheRead, ReasoningTokens: u.Reasoning, TotalTokens: r.Tokens(), TotalCost: math.Round(r.Cost*1e6) / 1e6, UnpricedTokens: r.Unpriced}
 }
 
-func models(rs []site.UsageRow) []modelJSON {
+func models(rs []stats.UsageRow) []modelJSON {
 	out := []modelJSON{}
 	for _, r := range rs {
 		out = append(out, modelJSON{ModelName: r.Name, figuresJSON: figures(r)})
@@ -196,32 +197,32 @@ func models(rs []site.UsageRow) []modelJSON {
 }
 
 // writeUsageJSON writes the reports by of st.
-func writeUsageJSON(w io.Writer, st *site.Stats, by []string) error {
+func writeUsageJSON(w io.Writer, st *stats.Stats, by []string) error {
 	out := usageJSON{}
 	for _, name := range by {
 		if name == "model" {
 			out.Models = models(st.Models)
-			out.Totals = figures(site.UsageRow{Sessions: st.Sessions, Usage: st.Usage, Cost: st.Cost, Unpriced: st.Unpriced})
+			out.Totals = figures(stats.UsageRow{Sessions: st.Sessions, Usage: st.Usage, Cost: st.Cost, Unpriced: st.Unpriced})
 			continue
 		}
-		span, err := site.ParseSpan(name)
+		span, err := stats.ParseSpan(name)
 		if err != nil {
 			return err
 		}
-		ps := site.Active(st.Periods(span))
+		ps := stats.Active(st.Periods(span))
 		list := []periodJSON{}
 		for _, p := range ps {
 			list = append(list, period(p))
 		}
 		switch span {
-		case site.Daily:
+		case stats.Daily:
 			out.Daily = list
-		case site.Weekly:
+		case stats.Weekly:
 			out.Weekly = list
-		case site.Monthly:
+		case stats.Monthly:
 			out.Monthly = list
 		}
-		out.Totals = figures(site.Total(ps))
+		out.Totals = figures(stats.Total(ps))
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -229,14 +230,14 @@ func writeUsageJSON(w io.Writer, st *site.Stats, by []string) error {
 }
 
 // period is p as JSON, named by its day, its week's Monday or its month.
-func period(p site.Period) periodJSON {
+func period(p stats.Period) periodJSON {
 	j := periodJSON{ModelsUsed: []string{}, ModelBreakdowns: models(p.Models), figuresJSON: figures(p.UsageRow)}
 	switch p.Span {
-	case site.Daily:
+	case stats.Daily:
 		j.Date = p.Name
-	case site.Weekly:
+	case stats.Weekly:
 		j.Week = p.Name
-	case site.Monthly:
+	case stats.Monthly:
 		j.Month = p.Name
 	}
 	for _, m := range p.Models {

@@ -1,4 +1,4 @@
-package site
+package stats
 
 import (
 	"fmt"
@@ -121,9 +121,8 @@ func modelsText(ms []UsageRow) string {
 // page shows open; a longer one opens when asked.
 var openPeriods = map[Span]int{Daily: 14, Monthly: 36}
 
-// UsageTables are the page's usage reports: by month, then by day.
-func (p *Page) UsageTables() []*UsageTable {
-	st := p.Stats()
+// Tables are the usage reports of a page of st: by month, then by day.
+func Tables(st *Stats) []*UsageTable {
 	if len(st.active) == 0 {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package site
+package stats
 
 import (
 	"fmt"
@@ -93,7 +93,7 @@ func TestTimeChartsRollUp(t *testing.T) {
 		specs = append(specs, d.Format(time.DateOnly)+":1")
 	}
 	specs = append(specs, "2026-08-03:7")
-	cs := timeCharts(activeDays(specs...))
+	cs := TimeCharts(activeDays(specs...))
 	sessions := cs[0]
 	if sessions.Title != "Sessions per month" || !strings.Contains(sessions.Desc, "each month (UTC), from 2023-09 to 2026-08") {
 		t.Errorf("title %q, desc %q", sessions.Title, sessions.Desc)
@@ -126,10 +126,10 @@ func TestTimeChartsRollUp(t *testing.T) {
 	}
 
 	// Two months are drawn a bar a day, a season a bar a week.
-	if c := timeCharts(activeDays("2026-01-01:1", "2026-02-28:1"))[0]; c.Title != "Sessions per day" || len(c.Bars) != 2 || len(c.Ticks) != 6 {
+	if c := TimeCharts(activeDays("2026-01-01:1", "2026-02-28:1"))[0]; c.Title != "Sessions per day" || len(c.Bars) != 2 || len(c.Ticks) != 6 {
 		t.Errorf("two months: %q, %d bars, %d labels", c.Title, len(c.Bars), len(c.Ticks))
 	}
-	if c := timeCharts(activeDays("2026-01-01:1", "2026-06-30:1"))[0]; c.Title != "Sessions per week" || c.Head[0] != "Week of" {
+	if c := TimeCharts(activeDays("2026-01-01:1", "2026-06-30:1"))[0]; c.Title != "Sessions per week" || c.Head[0] != "Week of" {
 		t.Errorf("half a year: %q, %q", c.Title, c.Head)
 	}
 }
@@ -155,7 +155,7 @@ func TestGridStep(t *testing.T) {
 func TestHeatmap(t *testing.T) {
 	// 2026-04-29 is a Wednesday; 2024-06-03, more than a year before, is
 	// left out.
-	h := heatmap(activeDays("2024-06-03:9", "2025-05-01:1", "2026-04-27:1", "2026-04-28:2", "2026-04-29:8"))
+	h := HeatmapOf(activeDays("2024-06-03:9", "2025-05-01:1", "2026-04-27:1", "2026-04-28:2", "2026-04-29:8"))
 	if h.GridW != 53*pitch-(pitch-cell) || h.Width < h.GridW+heatLeft || len(h.Columns) != 52 || len(h.Rows) != 6 {
 		t.Errorf("grid %g px wide in %g: want 53 weeks", h.GridW, h.Width)
 	}
@@ -186,7 +186,7 @@ func TestHeatmap(t *testing.T) {
 	if want := []string{"May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec", "Jan 2026", "Mar", "Apr"}; !slices.Equal(months, want) {
 		t.Errorf("months %q, want %q", months, want)
 	}
-	if heatmap(&Stats{}) != nil {
+	if HeatmapOf(&Stats{}) != nil {
 		t.Error("a heatmap of no dated session")
 	}
 }

@@ -1,4 +1,4 @@
-package site
+package stats
 
 import (
 	"cmp"
@@ -7,12 +7,31 @@ import (
 	"slices"
 	"time"
 
+	"github.com/transcriptsite/transcriptsite/site/siteconfig"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
+// Session is what the figures read of a session: the site makes one of
+// each session it lists, so that the figures need nothing of the site.
+type Session struct {
+	Title    string
+	Path     string // site-relative URL path of its page
+	Project  string // its project's name
+	Agent    string
+	Started  time.Time
+	Duration time.Duration // from its first record to its last, or zero
+	Stats    transcript.Stats
+	Usage    transcript.Usage
+	Models   []string
+	// ModelOrder are the models of its usage, in order, and ByModel its
+	// usage by model.
+	ModelOrder []string
+	ByModel    map[string]transcript.Usage
+}
+
 // Stats are the figures of a set of sessions: the whole site's on the
 // stats page, one project's on its page, and `transcriptsite stats`'s.
-// statsOf computes every one of them, so none can disagree.
+// Of computes every one of them, so none can disagree.
 type Stats struct {
 	Sessions  int
 	Undated   int // sessions with no time, which the timeline leaves out
@@ -232,7 +251,7 @@ const maxLongest = 10
 
 // tally adds up sessions into their stats.
 type tally struct {
-	pricing  Pricing
+	pricing  siteconfig.Pricing
 	st       *Stats
 	days     map[time.Time]*Period
 	agents   map[string]int
@@ -241,10 +260,9 @@ type tally struct {
 	tools    map[transcript.ToolKind]*ToolRow
 }
 
-// statsOf computes the figures of ss, which are in the site's order.
-func statsOf(pricing Pricing, all []*Session) *Stats {
-	// The first volume of a session stands for them all (joinVolumes).
-	ss := slices.DeleteFunc(slices.Clone(all), func(s *Session) bool { return s.Volume > 1 })
+// Of computes the figures of ss, which are in the site's order, one
+// record a session (the site leaves out the volumes after a first).
+func Of(pricing siteconfig.Pricing, ss []*Session) *Stats {
 	t := &tally{pricing: pricing, st: &Stats{Sessions: len(ss)}, days: map[time.Time]*Period{}, agents: map[string]int{},
 		models: map[string]*UsageRow{}, projects: map[string]*UsageRow{}, tools: map[transcript.ToolKind]*ToolRow{}}
 	for _, s := range ss {
@@ -280,7 +298,7 @@ func (t *tally) add(s *Session) {
 		r.Failed += s.Stats.Failed[k]
 		st.Failed += s.Stats.Failed[k]
 	}
-	p := row(t.projects, s.Project.Name)
+	p := row(t.projects, s.Project)
 	p.Sessions++
 	p.Usage.Add(s.Usage)
 	var day *Period
@@ -314,8 +332,8 @@ func (t *tally) addModels(s *Session, p *UsageRow, day *Period) {
 		seen[m] = true
 		row(t.models, m).Sessions++
 	}
-	order, by := s.UsageByModel()
-	for _, m := range order {
+	by := s.ByModel
+	for _, m := range s.ModelOrder {
 		r := row(t.models, m)
 		if !seen[m] {
 			r.Sessions++ // usage under a model the session does not list: ""
@@ -388,18 +406,5 @@ func sortUsage(rs []UsageRow) {
 	})
 }
 
-// StatsBetween computes the figures of the sessions that started from
-// the day from to the day to (UTC), either open when zero.
-func (st *Site) StatsBetween(from, to time.Time) *Stats {
-	if from.IsZero() && to.IsZero() {
-		return st.Stats
-	}
-	in := slices.DeleteFunc(slices.Clone(st.Sessions), func(s *Session) bool {
-		d := Daily.Start(s.Started)
-		return s.Started.IsZero() || !from.IsZero() && d.Before(Daily.Start(from)) || !to.IsZero() && d.After(Daily.Start(to))
-	})
-	return statsOf(st.Config.Pricing, in)
-}
-
-// Tokens adds up the tokens the session used, as the stats do.
-func (s *Session) Tokens() int64 { return tokens(s.Usage) }
+// Tokens adds up the tokens of u, as the figures do.
+func Tokens(u transcript.Usage) int64 { return tokens(u) }

@@ -1,4 +1,4 @@
-package site
+package stats
 
 import (
 	"cmp"
@@ -226,7 +226,8 @@ func cells(texts ...string) []Cell {
 
 func dollars(f float64) string { return fmt.Sprintf("$%.2f", f) }
 
-func percent(r float64) string { return fmt.Sprintf("%.1f%%", r*100) }
+// Percent writes a share from 0 to 1 as a percentage.
+func Percent(r float64) string { return fmt.Sprintf("%.1f%%", r*100) }
 
 // modelName is how a model is named in a chart.
 func modelName(m string) string {
@@ -247,9 +248,9 @@ func costText(r UsageRow) string {
 	return dollars(r.Cost)
 }
 
-// timeCharts draws the sessions and the tokens of st over time, a bar a
+// TimeCharts draws the sessions and the tokens of st over time, a bar a
 // day, a week or a month, as the span from the first to the last needs.
-func timeCharts(st *Stats) []Chart {
+func TimeCharts(st *Stats) []Chart {
 	if len(st.active) == 0 {
 		return []Chart{columnChart("sessions", "Sessions", "No session has a date.", nil, nil)}
 	}
@@ -291,9 +292,9 @@ func timeCharts(st *Stats) []Chart {
 	return out
 }
 
-// charts draws the figures of st besides those over time; those by
+// Charts draws the figures of st besides those over time; those by
 // project only when there are several.
-func charts(st *Stats) []Chart {
+func Charts(st *Stats) []Chart {
 	var data []datum
 	var rows [][]Cell
 	for _, a := range st.Agents {
@@ -352,8 +353,8 @@ func toolCharts(st *Stats) []Chart {
 		k := string(t.Kind)
 		calls = append(calls, datum{k, render.HumanInt(t.Calls), float64(t.Calls)})
 		callRows = append(callRows, cells(k, render.HumanInt(t.Calls)))
-		rates = append(rates, datum{k, percent(t.ErrorRate()), t.ErrorRate()})
-		rateRows = append(rateRows, cells(k, render.HumanInt(t.Calls), render.HumanInt(t.Failed), percent(t.ErrorRate())))
+		rates = append(rates, datum{k, Percent(t.ErrorRate()), t.ErrorRate()})
+		rateRows = append(rateRows, cells(k, render.HumanInt(t.Calls), render.HumanInt(t.Failed), Percent(t.ErrorRate())))
 	}
 	c := rowChart("tools", "Tool calls by kind", "How many tool calls of each kind the agents made.", calls)
 	c.Head, c.Rows = []string{"Kind", "Calls"}, callRows
@@ -369,25 +370,11 @@ func longestChart(st *Stats) Chart {
 	for _, s := range st.Longest {
 		d := render.Duration(s.Stats.Active)
 		data = append(data, datum{s.Title, d, s.Stats.Active.Seconds()})
-		rows = append(rows, []Cell{{Text: s.Title, Link: s.Path}, {Text: s.Project.Name},
-			{Text: s.Started.UTC().Format("2006-01-02 15:04")}, {Text: d}, {Text: render.Duration(s.Duration())}, {Text: render.HumanInt(s.Stats.Messages)}})
+		rows = append(rows, []Cell{{Text: s.Title, Link: s.Path}, {Text: s.Project},
+			{Text: s.Started.UTC().Format("2006-01-02 15:04")}, {Text: d}, {Text: render.Duration(s.Duration)}, {Text: render.HumanInt(s.Stats.Messages)}})
 	}
 	c := rowChart("longest", "Longest sessions", fmt.Sprintf("The sessions with the most time spent on them: the time between messages, "+
 		"leaving out pauses longer than %d minutes.", int(transcript.ActiveGap.Minutes())), data)
 	c.Head, c.Rows = []string{"Session", "Project", "Started (UTC)", "Active", "First to last", "Messages"}, rows
 	return c
 }
-
-// Stats are the figures the page shows: its project's, or the site's.
-func (p *Page) Stats() *Stats {
-	if p.Project != nil {
-		return p.Project.Stats
-	}
-	return p.Site.Stats
-}
-
-// TimeCharts draws the page's sessions and tokens over time.
-func (p *Page) TimeCharts() []Chart { return timeCharts(p.Stats()) }
-
-// Charts draws the page's other figures.
-func (p *Page) Charts() []Chart { return charts(p.Stats()) }

@@ -1,4 +1,4 @@
-package site
+package stats
 
 import (
 	"fmt"
@@ -42,15 +42,18 @@ const (
 	heatWeeks = 53
 )
 
-// heatmap draws the days of st's last twelve months, or of all of them
+// HeatmapOf draws the days of st's last twelve months, or of all of them
 // when there are fewer; nil when no session has a date.
-func heatmap(st *Stats) *Heatmap {
+func HeatmapOf(st *Stats) *Heatmap {
 	days := st.Days()
 	if len(days) == 0 {
 		return nil
 	}
 	end := Weekly.Start(days[len(days)-1].Start)
-	start := later(Weekly.Start(days[0].Start), end.AddDate(0, 0, -7*(heatWeeks-1)))
+	start := Weekly.Start(days[0].Start)
+	if first := end.AddDate(0, 0, -7*(heatWeeks-1)); first.After(start) {
+		start = first
+	}
 	days = slices.DeleteFunc(days, func(p Period) bool { return p.Start.Before(start) })
 	weeks := int(end.Sub(start).Hours()/24/7) + 1
 	h := &Heatmap{ID: "chart-activity", Title: "Activity", Left: heatLeft, Top: heatTop,
@@ -147,6 +150,3 @@ func monthTicks(start time.Time, weeks int) []Tick {
 	}
 	return out
 }
-
-// Heatmap draws the calendar of the page's sessions.
-func (p *Page) Heatmap() *Heatmap { return heatmap(p.Stats()) }
