@@ -8,6 +8,7 @@ import (
 
 	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/site"
+	"github.com/transcriptsite/transcriptsite/site/redactreport"
 )
 
 // TestReadmeShowsWhatTheProgramPrints checks that the lines the README shows
@@ -19,7 +20,7 @@ func TestReadmeShowsWhatTheProgramPrints(t *testing.T) {
 	}
 	build := (&site.Report{Sessions: 4, Files: 4, Redacted: map[string]int{"openai-project-key": 1}, Elapsed: 40 * time.Millisecond}).String()
 	redacted := map[string]int{"env-secret": 2, "openai-project-key": 1}
-	publish := "Redacted " + render.Plural(site.Sum(redacted), "secret") + ": " + site.ByKind(redacted)
+	publish := "Redacted " + render.Plural(site.Sum(redacted), "secret") + ": " + redactreport.ByKind(redacted)
 	for _, want := range []string{build, publish} {
 		if !strings.Contains(string(readme), "\n"+want+"\n") {
 			t.Errorf("README does not show the line %q as printed", want)

@@ -12,6 +12,7 @@ import (
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/internal/heap"
 	"github.com/transcriptsite/transcriptsite/render"
+	"github.com/transcriptsite/transcriptsite/site/redactreport"
 	"github.com/transcriptsite/transcriptsite/site/sink"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
@@ -99,7 +100,7 @@ func (bd *Builder) Build(ctx context.Context) (*Report, error) {
 		return nil, err
 	}
 	if f := bd.opts.Redactions; f != "" {
-		if err := checkRedactions(bd.cfg, f); err != nil {
+		if err := redactreport.Check(bd.cfg.Destination, f); err != nil {
 			return nil, err
 		}
 	}

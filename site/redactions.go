@@ -1,45 +1,19 @@
 package site
 
 import (
-	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"time"
 
-	"github.com/transcriptsite/transcriptsite/render"
-
 	"github.com/transcriptsite/transcriptsite/redact"
+	"github.com/transcriptsite/transcriptsite/site/redactreport"
 )
 
-// redactionsHeader opens a report of redactions: a tab-separated table, one
-// row a secret replaced.
-const redactionsHeader = "session\tsource\tmessage\twhere\tkind\tpage\n"
-
-// checkRedactions refuses a report that would be published: it must be
-// outside the destination.
-func checkRedactions(cfg *Config, file string) error {
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		return err
-	}
-	if r, err := filepath.Rel(cfg.Destination, abs); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return fmt.Errorf("--redactions %s is inside the destination %s, which is published: write it elsewhere", file, cfg.Destination)
-	}
-	return nil
-}
-
-// redactions lists where a secret was replaced in the site's sessions, and
-// its kind, never the secret: a session's id and file, the number of the
-// message (its anchor m-N on the page; 0 for the session's title,
-// directory and metadata), which string of it, the kind and the page, from
-// the sessions' bodies.
+// redactions is the report of where a secret was replaced in the site's
+// sessions (redactreport), from the sessions' bodies.
 func (b *builder) redactions(ctx context.Context) ([]byte, error) {
 	rows := make([][]string, len(b.site.Sessions))
 	for _, u := range b.units {
@@ -50,52 +24,10 @@ func (b *builder) redactions(ctx context.Context) ([]byte, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", s.Source, err)
 			}
-			for _, f := range redact.Findings(body) {
-				page := s.Path
-				if f.Message > 0 {
-					page += fmt.Sprintf("#m-%d", f.Message)
-				}
-				rows[i] = append(rows[i], strings.Join([]string{s.ID, s.Source, fmt.Sprint(f.Message), f.Field, f.Kind, page}, "\t"))
-			}
+			rows[i] = redactreport.Rows(s.ID, s.Source, s.Path, redact.Findings(body))
 		}
 	}
-	total := map[string]int{}
-	var body bytes.Buffer
-	n, in := 0, 0
-	for _, rs := range rows {
-		for _, r := range rs {
-			body.WriteString(r + "\n")
-			total[strings.Split(r, "\t")[4]]++
-		}
-		n += len(rs)
-		if len(rs) > 0 {
-			in++
-		}
-	}
-	var out bytes.Buffer
-	switch {
-	case !b.site.Config.Redact.Enabled:
-		out.WriteString("# redaction is off (redact.enabled: false): no secret was redacted\n")
-	case n == 0:
-		fmt.Fprintf(&out, "# no secret redacted in %d sessions\n", len(b.site.Sessions))
-	default:
-		fmt.Fprintf(&out, "# %s redacted in %d of %s: %s\n", render.Plural(n, "secret"), in, render.Plural(len(b.site.Sessions), "session"), ByKind(total))
-	}
-	out.WriteString(redactionsHeader)
-	out.Write(body.Bytes())
-	return out.Bytes(), nil
-}
-
-// ByKind lists counts of secrets by kind, most first: "3 github-pat, 1 jwt".
-func ByKind(counts map[string]int) string {
-	kinds := slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
-		return cmp.Or(counts[b]-counts[a], strings.Compare(a, b))
-	})
-	parts := make([]string, len(kinds))
-	for i, k := range kinds {
-		parts[i] = fmt.Sprintf("%d %s", counts[k], k)
-	}
-	return strings.Join(parts, ", ")
+	return redactreport.Report(b.site.Config.Redact.Enabled, rows), nil
 }
 
 // Published reads a built site's sessions.json: how many sessions it

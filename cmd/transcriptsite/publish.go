@@ -10,6 +10,7 @@ import (
 	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/site"
 	"github.com/transcriptsite/transcriptsite/site/publish"
+	"github.com/transcriptsite/transcriptsite/site/redactreport"
 )
 
 func newPublish() *cobra.Command {
@@ -112,7 +113,7 @@ func (p *publishFlags) site(c *cobra.Command, cfg *site.Config, warns []string, 
 // site's address.
 func published(out io.Writer, cfg *site.Config, redacted map[string]int, res *publish.Result, pages string) {
 	if n := site.Sum(redacted); n > 0 {
-		fmt.Fprintf(out, "Redacted %s: %s\n", render.Plural(n, "secret"), site.ByKind(redacted))
+		fmt.Fprintf(out, "Redacted %s: %s\n", render.Plural(n, "secret"), redactreport.ByKind(redacted))
 	} else if cfg.Redact.Enabled {
 		fmt.Fprintln(out, "Redacted no secret")
 	}

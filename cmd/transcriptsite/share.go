@@ -17,6 +17,7 @@ import (
 	"github.com/transcriptsite/transcriptsite/site"
 	"github.com/transcriptsite/transcriptsite/site/gist"
 	"github.com/transcriptsite/transcriptsite/site/publish"
+	"github.com/transcriptsite/transcriptsite/site/redactreport"
 )
 
 // shareFlags are the flags of share.
@@ -129,7 +130,7 @@ func redacted(cfg *site.Config, counts map[string]int) string {
 	case !cfg.Redact.Enabled:
 		return "Redaction is off (redact.enabled: false): nothing was redacted"
 	case n > 0:
-		return fmt.Sprintf("Redacted %s: %s", render.Plural(n, "secret"), site.ByKind(counts))
+		return fmt.Sprintf("Redacted %s: %s", render.Plural(n, "secret"), redactreport.ByKind(counts))
 	}
 	return "Redacted no secret"
 }
