@@ -501,10 +501,6 @@ func otherSystem(rec *record, content string) (kind, desc string) {
 	return kind, ingest.FirstNonEmpty(content, rec.Subtype, "system message")
 }
 
-// attachment keeps what a harness attachment gave the model or the user:
-// prompts queued while the agent worked, files and memory put in its
-// context, context and errors from hooks. The rest (tool lists, reminders,
-// mode changes) is counted with its reason.
 // attachmentRecord is an attachment record's payload: the fields of every
 // type it has, each type reading its own.
 type attachmentRecord struct {
@@ -545,6 +541,10 @@ var attachmentReaders = map[string]func(cs *session, cf *file, rec *record, a *a
 	"invoked_skills":          (*session).invokedSkills,
 }
 
+// attachment keeps what a harness attachment gave the model or the user:
+// prompts queued while the agent worked, files and memory put in its
+// context, context and errors from hooks. The rest (tool lists, reminders,
+// mode changes) is counted with its reason.
 func (cs *session) attachment(cf *file, rec *record) {
 	var a attachmentRecord
 	_ = ingest.Unmarshal(rec.Attachment, &a)
