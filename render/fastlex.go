@@ -1,12 +1,15 @@
 package render
 
 import (
+	"reflect"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/dlclark/regexp2/v2"
 	"github.com/dlclark/regexp2/v2/syntax"
 )
 
@@ -26,9 +29,27 @@ import (
 // quickLexer tokenises as its lexer does, skipping rules that cannot match.
 type quickLexer struct {
 	*chroma.RegexLexer
-	rules chroma.CompiledRules
-	can   map[*chroma.CompiledRule]startTest
-	tests map[string][]startTest // can of each rule of a state, in its order
+	rules  chroma.CompiledRules
+	known  map[*chroma.CompiledRule]*ruleInfo
+	states map[string]*stateInfo // of each state the rules compiled with
+}
+
+// ruleInfo is what the quick loop knows of a rule before it runs it.
+type ruleInfo struct {
+	can    startTest // nil when it may match anywhere
+	first  firstChars
+	groups []int    // its groups' numbers, in the order of Match.Groups
+	names  []string // and their names, when NamedGroups must be filled
+}
+
+// stateInfo is a state's rules, and by the character at the position the
+// rules that can match there, in their order: most of a state's rules
+// cannot start with a given character, and skipping them without a look
+// is the quick loop's main saving.
+type stateInfo struct {
+	rules []*ruleInfo
+	ascii [128][]int // indexes of the rules that may match at an ASCII character
+	other []int      // at any other character
 }
 
 // startTest says whether a rule can match at text[pos:]; nil when it may.
@@ -45,18 +66,75 @@ func quick(l chroma.Lexer) chroma.Lexer {
 	if twin == nil {
 		return l
 	}
-	q := &quickLexer{RegexLexer: twin, rules: rules, can: map[*chroma.CompiledRule]startTest{}, tests: map[string][]startTest{}}
+	q := &quickLexer{RegexLexer: twin, rules: rules, known: map[*chroma.CompiledRule]*ruleInfo{}, states: map[string]*stateInfo{}}
 	flags := ruleFlags(rl.Config())
 	for state, rules := range rules {
-		for _, r := range rules {
-			if _, ok := q.can[r]; !ok {
-				q.can[r] = startOf(r, flags)
+		st := &stateInfo{}
+		for i, r := range rules {
+			info := q.known[r]
+			if info == nil {
+				info = newRuleInfo(r, flags)
+				q.known[r] = info
 				r.Regexp.MatchTimeout = matchTimeout
 			}
-			q.tests[state] = append(q.tests[state], q.can[r])
+			st.rules = append(st.rules, info)
+			st.add(i, info.first)
 		}
+		q.states[state] = st
 	}
 	return q
+}
+
+// newRuleInfo works out what the quick loop needs of a compiled rule.
+func newRuleInfo(r *chroma.CompiledRule, flags string) *ruleInfo {
+	info := &ruleInfo{groups: r.Regexp.GetGroupNumbers()}
+	info.can, info.first = startOf(r, flags)
+	if readsNames(r) {
+		for _, n := range info.groups {
+			info.names = append(info.names, r.Regexp.GroupNameFromNumber(n))
+		}
+	}
+	return info
+}
+
+// readsNames says whether the rule's emitter or mutator may read the
+// state's NamedGroups: anything but chroma's token types, ByGroups of
+// them, and its own mutators (push, pop, include, combined) may.
+func readsNames(r *chroma.CompiledRule) bool {
+	if r.Mutator != nil {
+		if _, ok := r.Mutator.(chroma.SerialisableMutator); !ok {
+			return true
+		}
+	}
+	return !plainEmitter(r.Type)
+}
+
+// plainEmitter: nil, a token type, or ByGroups of those.
+func plainEmitter(e chroma.Emitter) bool {
+	switch e := e.(type) {
+	case nil, chroma.TokenType:
+		return true
+	case chroma.SerialisableEmitter:
+		if e.EmitterKind() != "bygroups" {
+			return false
+		}
+		// ByGroups keeps its emitters in an exported field of an unexported type.
+		subs, ok := reflect.Indirect(reflect.ValueOf(e)).FieldByName("Emitters").Interface().(chroma.Emitters)
+		return ok && !slices.ContainsFunc(subs, func(e chroma.Emitter) bool { return !plainEmitter(e) })
+	}
+	return false
+}
+
+// add files rule i under the characters it can start with.
+func (st *stateInfo) add(i int, first firstChars) {
+	for c := range st.ascii {
+		if first.all || first.ascii[c] {
+			st.ascii[c] = append(st.ascii[c], i)
+		}
+	}
+	if first.all || first.other {
+		st.other = append(st.other, i)
+	}
 }
 
 // matchTimeout guards against a rule that backtracks without end on some
@@ -104,9 +182,10 @@ func (g *grab) MutateLexer(rules chroma.CompiledRules, state string, i int) erro
 
 // startOf is the test of where the rule r can match, from what regexp2
 // works out for its pattern searched unanchored (for its own search, so
-// every match passes it); nil when it can match anywhere or nothing useful
-// is known.
-func startOf(r *chroma.CompiledRule, flags string) startTest {
+// every match passes it), and the characters a match can start with; a
+// nil test when it can match anywhere or nothing useful is known.
+func startOf(r *chroma.CompiledRule, flags string) (startTest, firstChars) {
+	anything := firstChars{all: true}
 	// As chroma compiles it (RegexLexer.maybeCompile), without its \G.
 	pattern := "(?:" + r.Pattern + ")"
 	if flags != "" {
@@ -114,12 +193,18 @@ func startOf(r *chroma.CompiledRule, flags string) startTest {
 	}
 	tree, err := syntax.Parse(pattern, syntax.ParseOptions{})
 	if err != nil || tree.FindOptimizations == nil {
-		return nil
+		return nil, anything
 	}
-	if t := startTests[tree.FindOptimizations.FindMode]; t != nil {
-		return t(tree.FindOptimizations)
+	f := tree.FindOptimizations
+	t := startTests[f.FindMode]
+	if t == nil {
+		return nil, anything
 	}
-	return nil
+	test := t(f)
+	if test == nil {
+		return nil, anything
+	}
+	return test, firstOf(f)
 }
 
 // startTests make the test of a rule from what regexp2 found, by the kind
@@ -150,6 +235,62 @@ var startTests = map[syntax.FindNextStartingPositionMode]func(*syntax.FindOptimi
 	},
 	syntax.LeadingSet_LeftToRight:        setsTest,
 	syntax.FixedDistanceSets_LeftToRight: setsTest,
+}
+
+// firstChars is what a rule's match can start with.
+type firstChars struct {
+	all   bool // anything: nothing is known
+	ascii [128]bool
+	other bool // some characters past ASCII
+}
+
+// firstOf is the characters a match can start with, from the facts
+// startTests makes its test of: every match passes that test, so its
+// first character is among these.
+func firstOf(f *syntax.FindOptimizations) firstChars {
+	var fc firstChars
+	switch f.FindMode {
+	case syntax.LeadingString_LeftToRight:
+		fc.addPrefix(f.LeadingPrefix)
+	case syntax.LeadingStrings_LeftToRight:
+		for _, p := range f.LeadingPrefixesRunes {
+			fc.addPrefix(string(p))
+		}
+	case syntax.FixedDistanceChar_LeftToRight:
+		fc.all = f.FixedDistanceLiteral.Distance != 0
+		fc.add(f.FixedDistanceLiteral.C)
+	case syntax.FixedDistanceString_LeftToRight:
+		fc.all = f.FixedDistanceLiteral.Distance != 0
+		fc.addPrefix(f.FixedDistanceLiteral.S)
+	default: // the sets
+		fc.all = true
+		for _, s := range f.FixedDistanceSets {
+			if s.Distance == 0 && s.Set != nil {
+				fc = firstChars{other: true} // CharSet cannot list what it holds past ASCII
+				for c := range rune(128) {
+					fc.ascii[c] = s.Set.Contains(c)
+				}
+			}
+		}
+	}
+	return fc
+}
+
+func (fc *firstChars) add(c rune) {
+	if c < 128 {
+		fc.ascii[c] = true
+	} else {
+		fc.other = true
+	}
+}
+
+func (fc *firstChars) addPrefix(p string) {
+	c, n := utf8.DecodeRuneInString(p)
+	if n == 0 {
+		fc.all = true
+		return
+	}
+	fc.add(c)
 }
 
 // setsTest: each set holds the character at its distance from the start.
@@ -246,6 +387,7 @@ func (q *quickLexer) Tokenise(options *chroma.TokeniseOptions, text string) (chr
 		Rules:          q.rules,
 		MutatorContext: map[any]any{},
 	}}
+	s.take = s.view
 	return s.next, nil
 }
 
@@ -256,7 +398,18 @@ type quickState struct {
 	start string
 	added bool
 	stack []chroma.Iterator
+	stuck int // empty matches in a row
+
+	take  func(regexp2.MatchView) bool // s.view as a method value, made once
+	info  *ruleInfo                    // the rule being tried
+	found []string                     // its groups, when it matched
 }
+
+// stuckAt is how many empty matches in a row end the lexing: a lexer
+// that matches nothing and stays where it is never ends (chroma's jsonata
+// after a non-ASCII character emits empty tokens for ever), and a build
+// must.
+const stuckAt = 1000
 
 // next is chroma's LexerState.Iterator.
 func (s *quickState) next() chroma.Token {
@@ -278,6 +431,9 @@ func (s *quickState) next() chroma.Token {
 			s.apply(i, rule, groups, named)
 		} else if t, ok := s.unmatched(); ok {
 			return t
+		}
+		if s.stuck >= stuckAt {
+			s.Stack = s.Stack[:0] // last gives the rest of the text as an error
 		}
 	}
 	return s.last()
@@ -314,6 +470,10 @@ func (s *quickState) unmatched() (chroma.Token, bool) {
 func (s *quickState) apply(i int, rule *chroma.CompiledRule, groups []string, named map[string]string) {
 	s.Rule, s.Groups, s.NamedGroups = i, groups, named
 	s.Pos += utf8.RuneCountInString(groups[0])
+	s.stuck++
+	if groups[0] != "" {
+		s.stuck = 0
+	}
 	if rule.Mutator != nil {
 		if err := rule.Mutator.Mutate(&s.LexerState); err != nil {
 			panic(err)
@@ -343,28 +503,65 @@ func (s *quickState) drain() (chroma.Token, bool) {
 
 // match is chroma's matchRules, skipping the rules that cannot match here.
 func (s *quickState) match(rules []*chroma.CompiledRule) (int, *chroma.CompiledRule, []string, map[string]string) {
-	tests := s.q.tests[s.State]
-	for i, rule := range rules {
-		var can startTest
-		if len(tests) == len(rules) {
-			can = tests[i]
-		} else {
-			can = s.q.can[rule] // a state a mutator made as the lexer ran
-		}
-		if can != nil && !can(s.Text, s.Pos) {
-			continue
-		}
-		m, err := rule.Regexp.FindRunesMatchStartingAt(s.Text, s.Pos)
-		if m != nil && err == nil && m.RuneIndex == s.Pos {
-			gs := m.Groups()
-			groups := make([]string, len(gs))
-			named := make(map[string]string, len(gs))
-			for k, g := range gs {
-				groups[k] = g.String()
-				named[g.Name] = groups[k]
+	st := s.q.states[s.State]
+	if st == nil || len(st.rules) != len(rules) { // a state a mutator made as the lexer ran
+		for i, rule := range rules {
+			info := s.q.known[rule]
+			if info == nil {
+				info = newRuleInfo(rule, ruleFlags(s.q.Config()))
 			}
-			return i, rule, groups, named
+			if groups, named := s.try(rule, info); groups != nil {
+				return i, rule, groups, named
+			}
+		}
+		return 0, &chroma.CompiledRule{}, nil, nil
+	}
+	candidates := st.other
+	if c := s.Text[s.Pos]; c < 128 {
+		candidates = st.ascii[c]
+	}
+	for _, i := range candidates {
+		if groups, named := s.try(rules[i], st.rules[i]); groups != nil {
+			return i, rules[i], groups, named
 		}
 	}
 	return 0, &chroma.CompiledRule{}, nil, nil
+}
+
+// try runs a rule at the position: its groups, as Match.Groups gives
+// them, and NamedGroups where the rule may read them; nil if it does not
+// match. regexp2's view of a match is read in place, not copied into a
+// Match.
+func (s *quickState) try(rule *chroma.CompiledRule, info *ruleInfo) ([]string, map[string]string) {
+	if info.can != nil && !info.can(s.Text, s.Pos) {
+		return nil, nil
+	}
+	s.info, s.found = info, nil
+	if err := rule.Regexp.FindRunesMatches(s.Text, s.Pos, s.take); err != nil || s.found == nil {
+		return nil, nil
+	}
+	groups := s.found
+	if info.names == nil {
+		return groups, nil
+	}
+	named := make(map[string]string, len(groups))
+	for k, name := range info.names {
+		named[name] = groups[k]
+	}
+	return groups, named
+}
+
+// view takes the groups of the first match, if it starts at the position.
+func (s *quickState) view(v regexp2.MatchView) bool {
+	if at, _, ok := v.GroupRange(0); !ok || at != s.Pos {
+		return false
+	}
+	groups := make([]string, len(s.info.groups))
+	for k, n := range s.info.groups {
+		if at, length, ok := v.GroupRange(n); ok {
+			groups[k] = string(s.Text[at : at+length])
+		}
+	}
+	s.found = groups
+	return false
 }

@@ -1,9 +1,12 @@
 package render
 
 import (
+	stdhtml "html"
+	"html/template"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -42,17 +45,26 @@ func TestQuickLexerTokensAreChromas(t *testing.T) {
 }
 
 func lexed(t *testing.T, l chroma.Lexer, text string) []chroma.Token {
+	toks, _ := lexedUpTo(t, l, text)
+	return toks
+}
+
+// lexedUpTo is the tokens of text, and false when there are more than
+// enough for it: some of chroma's lexers never end on some text (jsonata
+// after a non-ASCII character emits empty tokens for ever).
+func lexedUpTo(t *testing.T, l chroma.Lexer, text string) ([]chroma.Token, bool) {
 	it, err := l.Tokenise(nil, text)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []chroma.Token
-	// Some of chroma's lexers never end on some text (jsonata after
-	// non-ASCII emits empty tokens for ever): the first tokens are compared.
-	for tok := it(); tok != chroma.EOF && len(out) <= 4*len(text)+64; tok = it() {
+	for tok := it(); tok != chroma.EOF; tok = it() {
+		if len(out) > 4*len(text)+64 {
+			return out, false
+		}
 		out = append(out, tok)
 	}
-	return out
+	return out, true
 }
 
 func firstDiff(a, b []chroma.Token) int {
@@ -86,8 +98,12 @@ func TestQuickLexerTokensAreChromasOnItsSamples(t *testing.T) {
 		}
 		checked++
 		for _, text := range []string{string(b), string(b[len(b)/3:]), "é « " + string(b) + " » ü\n"} {
-			want := lexed(t, l, text)
+			want, ends := lexedUpTo(t, l, text)
 			got := lexed(t, quick(l), text)
+			if !ends {
+				checkEnds(t, filepath.Base(f), text, got, want)
+				continue
+			}
 			if !slices.Equal(got, want) {
 				i := firstDiff(got, want)
 				t.Errorf("%s (%s): %d tokens, chroma %d; first difference at %d: %v", filepath.Base(f), l.Config().Name, len(got), len(want), i, pair(got, want, i))
@@ -99,6 +115,25 @@ func TestQuickLexerTokensAreChromasOnItsSamples(t *testing.T) {
 		t.Errorf("only %d of %d samples lexed", checked, len(samples))
 	}
 	t.Logf("%d samples", checked)
+}
+
+// checkEnds: where chroma's lexer never ends, the quick lexer makes its
+// tokens up to where it is stuck, and then the rest of the text as an
+// error, all of it.
+func checkEnds(t *testing.T, name, text string, got, want []chroma.Token) {
+	t.Helper()
+	n := len(got) - 1
+	if n < 0 || n >= len(want) || got[n].Type != chroma.Error || !slices.Equal(got[:n], want[:n]) {
+		t.Errorf("%s: chroma never ends; quick made %d tokens, first difference at %d", name, len(got), firstDiff(got, want))
+		return
+	}
+	var b strings.Builder
+	for _, tok := range got {
+		b.WriteString(tok.Value)
+	}
+	if strings.TrimSuffix(b.String(), "\n") != strings.TrimSuffix(text, "\n") {
+		t.Errorf("%s: the tokens hold %d bytes of %d", name, b.Len(), len(text))
+	}
 }
 
 // pair is the tokens at i of got and want, where there are any.
@@ -142,4 +177,29 @@ func TestMarkdownProseIsQuick(t *testing.T) {
 	if _, ok := m.prose.(*quickLexer); !ok {
 		t.Fatalf("Markdown prose is lexed by %T", m.prose)
 	}
+}
+
+// A file whose lexer never ends on its text (chroma's JSONata, on a
+// character past ASCII) is still shown, all of it: before, the build
+// hung on it.
+func TestRowsEndWhereChromaNeverDoes(t *testing.T) {
+	rows := []Row{{Op: ' ', Text: `é {"a": $sum(b)}`, N: 1}, {Op: ' ', Text: `"ü" & c`, N: 2}}
+	done := make(chan template.HTML, 1)
+	go func() { done <- Rows(rows, "query.jsonata") }()
+	select {
+	case h := <-done:
+		page := stdhtml.UnescapeString(htmlText(string(h)))
+		for _, r := range rows {
+			if !strings.Contains(page, r.Text) {
+				t.Errorf("row %q is not shown in %s", r.Text, h)
+			}
+		}
+	case <-time.After(time.Minute): // it ends in a millisecond, or never
+		t.Fatal("highlighting a JSONata file never ends")
+	}
+}
+
+// htmlText is page without its tags.
+func htmlText(page string) string {
+	return regexp.MustCompile(`<[^>]*>`).ReplaceAllString(page, "")
 }
