@@ -19,6 +19,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"time"
@@ -35,7 +36,19 @@ import (
 func main() {
 	dir := flag.String("dir", "../shared/corpus/claude-code/claude-code-log-real", "the folder of sessions")
 	runs := flag.Int("runs", 3, "how many times each language's code is lexed")
+	profile := flag.String("profile", "", "write a CPU profile to this file; the build's lexer runs carry the label lexer=build (go tool pprof -tagfocus lexer=build)")
 	flag.Parse()
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "lexbench:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	code, err := collect(*dir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "lexbench:", err)
@@ -141,7 +154,11 @@ func measure(name string, views []string, runs int) (bytes, chromaSecs, buildSec
 		return bytes, 0, 0
 	}
 	build := render.FileLexer(fileOf[name])
-	return bytes, fastest(chroma.Coalesce(lexers.Get(name)), views, runs), fastest(build, views, runs)
+	c := fastest(chroma.Coalesce(lexers.Get(name)), views, runs)
+	pprof.Do(context.Background(), pprof.Labels("lexer", "build"), func(context.Context) {
+		buildSecs = fastest(build, views, runs)
+	})
+	return bytes, c, buildSecs
 }
 
 // fileOf is a file name of each lexer's code, to ask the build for its lexer.
