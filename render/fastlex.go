@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
@@ -191,20 +192,40 @@ func startOf(r *chroma.CompiledRule, flags string) (startTest, firstChars) {
 	if flags != "" {
 		pattern = "(?" + flags + ")" + pattern
 	}
-	tree, err := syntax.Parse(pattern, syntax.ParseOptions{})
+	// CodeGen: the analysis regexp2 makes for generated code, which finds
+	// sets at more than the first character (0[xX] is two, not one).
+	tree, err := syntax.Parse(pattern, syntax.ParseOptions{CodeGen: true})
 	if err != nil || tree.FindOptimizations == nil {
 		return nil, anything
 	}
 	f := tree.FindOptimizations
-	t := startTests[f.FindMode]
-	if t == nil {
-		return nil, anything
+	var test startTest
+	first := anything
+	if t := startTests[f.FindMode]; t != nil {
+		if test = t(f); test != nil {
+			first = firstOf(f)
+		}
 	}
-	test := t(f)
-	if test == nil {
-		return nil, anything
+	return both(anchorTests[f.LeadingAnchor], test), first
+}
+
+// anchorTests are the tests of a pattern that starts with an anchor: \A
+// matches at the start of the text only, and ^ (chroma's rules are
+// multi-line) at the start of a line.
+var anchorTests = map[syntax.NodeType]startTest{
+	syntax.NtBeginning: func(_ []rune, pos int) bool { return pos == 0 },
+	syntax.NtBol:       func(text []rune, pos int) bool { return pos == 0 || text[pos-1] == '\n' },
+}
+
+// both is a test that a and b pass; either may be nil.
+func both(a, b startTest) startTest {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
 	}
-	return test, firstOf(f)
+	return func(text []rune, pos int) bool { return a(text, pos) && b(text, pos) }
 }
 
 // startTests make the test of a rule from what regexp2 found, by the kind
@@ -233,8 +254,57 @@ var startTests = map[syntax.FindNextStartingPositionMode]func(*syntax.FindOptimi
 		s, d := []rune(f.FixedDistanceLiteral.S), f.FixedDistanceLiteral.Distance
 		return func(text []rune, pos int) bool { return pos+d <= len(text) && hasPrefix(text[pos+d:], s) }
 	},
+	syntax.LeadingString_OrdinalIgnoreCase_LeftToRight: func(f *syntax.FindOptimizations) startTest {
+		return foldedPrefixesTest([]string{f.LeadingPrefix})
+	},
+	syntax.LeadingStrings_OrdinalIgnoreCase_LeftToRight: func(f *syntax.FindOptimizations) startTest {
+		return foldedPrefixesTest(f.LeadingPrefixes)
+	},
 	syntax.LeadingSet_LeftToRight:        setsTest,
 	syntax.FixedDistanceSets_LeftToRight: setsTest,
+}
+
+// foldedPrefixesTest: the text starts with one of the ASCII prefixes, in
+// any case; nil when a prefix is not ASCII (folding past ASCII has more
+// cases than this test should know).
+func foldedPrefixesTest(prefixes []string) startTest {
+	var lower [][]rune
+	for _, p := range prefixes {
+		if p == "" || !isASCII(p) {
+			return nil
+		}
+		lower = append(lower, []rune(strings.ToLower(p)))
+	}
+	return func(text []rune, pos int) bool {
+		for _, p := range lower {
+			if hasFoldedPrefix(text[pos:], p) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// hasFoldedPrefix: s starts with the lower-case ASCII prefix, in any case.
+func hasFoldedPrefix(s, prefix []rune) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i, c := range prefix {
+		if d := s[i]; d != c && (d >= utf8.RuneSelf || unicode.ToLower(d) != c) {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // firstChars is what a rule's match can start with.
@@ -252,6 +322,13 @@ func firstOf(f *syntax.FindOptimizations) firstChars {
 	switch f.FindMode {
 	case syntax.LeadingString_LeftToRight:
 		fc.addPrefix(f.LeadingPrefix)
+	case syntax.LeadingString_OrdinalIgnoreCase_LeftToRight, syntax.LeadingStrings_OrdinalIgnoreCase_LeftToRight:
+		for _, p := range f.LeadingPrefixes {
+			fc.addFolded(p)
+		}
+		if f.LeadingPrefix != "" {
+			fc.addFolded(f.LeadingPrefix)
+		}
 	case syntax.LeadingStrings_LeftToRight:
 		for _, p := range f.LeadingPrefixesRunes {
 			fc.addPrefix(string(p))
@@ -291,6 +368,12 @@ func (fc *firstChars) addPrefix(p string) {
 		return
 	}
 	fc.add(c)
+}
+
+// addFolded adds the first character of p in either case.
+func (fc *firstChars) addFolded(p string) {
+	fc.addPrefix(strings.ToLower(p))
+	fc.addPrefix(strings.ToUpper(p))
 }
 
 // setsTest: each set holds the character at its distance from the start.
