@@ -17,7 +17,7 @@ const module = "github.com/transcriptsite/transcriptsite/"
 // under internal/, which holds libraries, imports site; and the command,
 // not the library, chooses the agents compiled in and the outputs; what
 // a build writes with (site/output, site/sink, site/siteconfig,
-// site/searchdoc), the figures it computes (site/stats) and its report
+// site/searchdoc, site/theme), the figures it computes (site/stats) and its report
 // of redactions (site/redactreport) know nothing of the site above them.
 func TestImportsKeepTheShape(t *testing.T) {
 	_ = filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
@@ -36,7 +36,7 @@ func TestImportsKeepTheShape(t *testing.T) {
 				t.Errorf("%s: the library site chooses the agents compiled in; the command does", p)
 			case (dir == "site" || strings.HasPrefix(dir, "site/")) && imp == "site/outputs":
 				t.Errorf("%s: the library site chooses the outputs its sites have; the command does", p)
-			case (dir == "site/output" || dir == "site/sink" || dir == "site/siteconfig" || dir == "site/searchdoc" || dir == "site/stats" || dir == "site/redactreport") && (imp == "site" || imp == "site/output" && dir != "site/output"):
+			case (dir == "site/output" || dir == "site/sink" || dir == "site/siteconfig" || dir == "site/searchdoc" || dir == "site/stats" || dir == "site/redactreport" || dir == "site/theme") && (imp == "site" || imp == "site/output" && dir != "site/output"):
 				t.Errorf("%s: %s, which site builds with, imports %s", p, dir, imp)
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/site/redactreport"
 	"github.com/transcriptsite/transcriptsite/site/sink"
+	"github.com/transcriptsite/transcriptsite/site/theme"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -183,14 +184,14 @@ func (bd *Builder) stamps(out sink.Sink) (save func()) {
 	return func() { dir.SaveStamps(bd.store) }
 }
 
-// theme is the site's templates and the highlighting's stylesheet.
-type theme struct {
+// parsedTheme is the site's templates and the highlighting's stylesheet.
+type parsedTheme struct {
 	tpl    map[string]*template.Template
 	chroma string
 }
 
-func loadTheme(cfg *Config) (th theme, err error) {
-	if th.tpl, err = loadTemplates(cfg.Theme); err != nil {
+func loadTheme(cfg *Config) (th parsedTheme, err error) {
+	if th.tpl, err = theme.Load(cfg.Theme); err != nil {
 		return th, err
 	}
 	if th.chroma, err = render.ChromaCSS(cfg.Highlight.Style, cfg.Highlight.DarkStyle); err != nil {
@@ -201,7 +202,7 @@ func loadTheme(cfg *Config) (th theme, err error) {
 
 // newBuild makes the build of the sessions read, with the theme's
 // templates and the digest of all a page depends on besides its session.
-func (bd *Builder) newBuild(ctx context.Context, out sink.Sink, th theme, res *ingest.Result, headers []*transcript.Header) (*builder, error) {
+func (bd *Builder) newBuild(ctx context.Context, out sink.Sink, th parsedTheme, res *ingest.Result, headers []*transcript.Header) (*builder, error) {
 	cfg := bd.cfg
 	tpl, chroma := th.tpl, th.chroma
 	st := newSite(cfg, headers)

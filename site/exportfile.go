@@ -16,6 +16,7 @@ import (
 
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/render"
+	"github.com/transcriptsite/transcriptsite/site/theme"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -133,12 +134,12 @@ func htmlExport(w io.Writer, s *Session, body *transcript.Session, _ outCtx) err
 // hashes.
 func standalone(w io.Writer, s *Session, body *transcript.Session, scripts ...string) error {
 	cfg := s.site.Config
-	tpls, err := loadTemplates(cfg.Theme)
+	tpls, err := theme.Load(cfg.Theme)
 	if err != nil {
 		return err
 	}
 	tpl := tpls["session"].Funcs(template.FuncMap{"imageURL": dataURL})
-	theme, err := fs.ReadFile(cfg.Theme, PrecompiledCSS)
+	theme, err := fs.ReadFile(cfg.Theme, theme.PrecompiledCSS)
 	if err != nil {
 		return err
 	}
@@ -166,7 +167,7 @@ func standalone(w io.Writer, s *Session, body *transcript.Session, scripts ...st
 // dataURL is an image as a data: URL, for a page that holds its images;
 // "" for what is not a picture the page can show.
 func dataURL(img *transcript.Image) template.URL {
-	if ImageURL(img) == "" || len(img.Data) == 0 {
+	if theme.ImageURL(img) == "" || len(img.Data) == 0 {
 		return ""
 	}
 	return template.URL("data:" + img.MediaType + ";base64," + base64.StdEncoding.EncodeToString(img.Data))

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/transcriptsite/transcriptsite/site/export"
+	"github.com/transcriptsite/transcriptsite/site/theme"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -79,7 +80,7 @@ func jsonExport(w io.Writer, _ *Session, body *transcript.Session, c outCtx) err
 func markdownExport(w io.Writer, s *Session, body *transcript.Session, c outCtx) error {
 	o := export.Options{Title: s.Title, Project: s.Project.Name}
 	if c != nil {
-		o.Image = ImageURL // the files written beside the page
+		o.Image = theme.ImageURL // the files written beside the page
 	}
 	return export.Markdown(w, body, o)
 }

@@ -9,6 +9,7 @@ import (
 	transcriptsite "github.com/transcriptsite/transcriptsite"
 	"github.com/transcriptsite/transcriptsite/internal/htmlcheck"
 	"github.com/transcriptsite/transcriptsite/site/siteconfig"
+	"github.com/transcriptsite/transcriptsite/site/theme"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -16,7 +17,7 @@ import (
 // Markdown) shows that view first, and what the tool was given and gave
 // back folded under it.
 func TestToolPartialFormattedView(t *testing.T) {
-	tpl, err := loadTemplates(siteconfig.Overlay{Upper: os.DirFS(t.TempDir()), Lower: transcriptsite.FS})
+	tpl, err := theme.Load(siteconfig.Overlay{Upper: os.DirFS(t.TempDir()), Lower: transcriptsite.FS})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -15,6 +14,7 @@ import (
 	"github.com/transcriptsite/transcriptsite/ingest"
 	"github.com/transcriptsite/transcriptsite/internal/htmlcheck"
 	"github.com/transcriptsite/transcriptsite/site/siteconfig"
+	"github.com/transcriptsite/transcriptsite/site/theme"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -87,7 +87,7 @@ func seq(n int) string {
 // toolRenderer returns a func that renders a tool call as the page of a
 // session with a subagent shows it, its Args filled as a reader fills them.
 func toolRenderer(t *testing.T) func(t *testing.T, call *transcript.ToolCall) string {
-	tpl, err := loadTemplates(siteconfig.Overlay{Upper: os.DirFS(t.TempDir()), Lower: transcriptsite.FS})
+	tpl, err := theme.Load(siteconfig.Overlay{Upper: os.DirFS(t.TempDir()), Lower: transcriptsite.FS})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func FuzzToolPartial(f *testing.F) {
 		}
 		f.Add(uint8(i), c.call.Name, c.call.Input, out, i%2 == 0)
 	}
-	tpl, err := loadTemplates(siteconfig.Overlay{Upper: os.DirFS(f.TempDir()), Lower: transcriptsite.FS})
+	tpl, err := theme.Load(siteconfig.Overlay{Upper: os.DirFS(f.TempDir()), Lower: transcriptsite.FS})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func FuzzToolPartial(f *testing.F) {
 // An image a session only names by URL is linked when the URL is on the
 // web; a script URL or a path on the agent's machine is shown, not linked.
 func TestImagePartialLinksOnlyWebURLs(t *testing.T) {
-	tpl, err := loadTemplates(siteconfig.Overlay{Upper: os.DirFS(t.TempDir()), Lower: transcriptsite.FS})
+	tpl, err := theme.Load(siteconfig.Overlay{Upper: os.DirFS(t.TempDir()), Lower: transcriptsite.FS})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +207,7 @@ func TestImagePartialLinksOnlyWebURLs(t *testing.T) {
 // kind's, and that a kind with none falls back to the generic view.
 func TestToolViewLookup(t *testing.T) {
 	site := fstest.MapFS{"templates/partials/tools/mcp.html": {Data: []byte(`<p class="mine">{{.Call.Name}}</p>`)}}
-	tpl, err := loadTemplates(siteconfig.Overlay{Upper: site, Lower: transcriptsite.FS})
+	tpl, err := theme.Load(siteconfig.Overlay{Upper: site, Lower: transcriptsite.FS})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,22 +233,6 @@ func TestToolViewLookup(t *testing.T) {
 		if !strings.Contains(buf.String(), c.want) {
 			t.Errorf("%s: no %s in\n%s", c.call.Name, c.want, buf.String())
 		}
-	}
-}
-
-// TestToolViewTemplate: the template that picks a view is made from the
-// theme's files, so a file name that is no template literal must still
-// load, and the kinds' views come first, the commonest compared first.
-func TestToolViewTemplate(t *testing.T) {
-	site := fstest.MapFS{"templates/partials/tools/we\"ird\\.html": {Data: []byte(`odd`)}}
-	tpl, err := loadTemplates(siteconfig.Overlay{Upper: site, Lower: transcriptsite.FS})
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := toolViewTemplate(tpl["session"])
-	shell, read, generic := strings.Index(text, `"partials/tools/shell.html"`), strings.Index(text, `"partials/tools/read.html"`), strings.Index(text, `"partials/tools/generic.html"`)
-	if shell < 0 || read < shell || generic < read || !strings.Contains(text, strconv.Quote("partials/tools/we\"ird\\.html")) {
-		t.Errorf("views out of order or missing:\n%s", text)
 	}
 }
 

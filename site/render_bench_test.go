@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/transcriptsite/transcriptsite/internal/synth"
+	"github.com/transcriptsite/transcriptsite/site/theme"
 )
 
 // BenchmarkSessionPage renders the page of one generated Claude Code
@@ -35,7 +36,7 @@ func BenchmarkSessionPage(b *testing.B) {
 	if len(st.Sessions) != 1 {
 		b.Fatalf("%d sessions, want 1", len(st.Sessions))
 	}
-	tpl, err := loadTemplates(cfg.Theme)
+	tpl, err := theme.Load(cfg.Theme)
 	if err != nil {
 		b.Fatal(err)
 	}

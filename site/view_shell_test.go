@@ -8,6 +8,7 @@ import (
 
 	transcriptsite "github.com/transcriptsite/transcriptsite"
 	"github.com/transcriptsite/transcriptsite/site/siteconfig"
+	"github.com/transcriptsite/transcriptsite/site/theme"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -37,7 +38,7 @@ func TestViewShowsTheUserShellInTheFlow(t *testing.T) {
 	if len(kinds) != 3 || !kinds[0] || kinds[1] || !kinds[2] {
 		t.Fatalf("blocks are context: %v, want [true false true]", kinds)
 	}
-	tpl, err := loadTemplates(siteconfig.Overlay{Upper: os.DirFS(t.TempDir()), Lower: transcriptsite.FS})
+	tpl, err := theme.Load(siteconfig.Overlay{Upper: os.DirFS(t.TempDir()), Lower: transcriptsite.FS})
 	if err != nil {
 		t.Fatal(err)
 	}

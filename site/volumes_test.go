@@ -11,6 +11,7 @@ import (
 
 	transcriptsite "github.com/transcriptsite/transcriptsite"
 	"github.com/transcriptsite/transcriptsite/site/siteconfig"
+	"github.com/transcriptsite/transcriptsite/site/theme"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -54,7 +55,7 @@ func TestVolumesAreOneSession(t *testing.T) {
 		t.Errorf("second volume: %q %q, %d messages", second.Path, second.Title, second.Stats.Messages)
 	}
 
-	tpl, err := loadTemplates(siteconfig.Overlay{Upper: os.DirFS(t.TempDir()), Lower: transcriptsite.FS})
+	tpl, err := theme.Load(siteconfig.Overlay{Upper: os.DirFS(t.TempDir()), Lower: transcriptsite.FS})
 	if err != nil {
 		t.Fatal(err)
 	}

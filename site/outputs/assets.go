@@ -18,6 +18,7 @@ import (
 	"github.com/transcriptsite/transcriptsite/sass"
 	"github.com/transcriptsite/transcriptsite/site"
 	"github.com/transcriptsite/transcriptsite/site/siteconfig"
+	"github.com/transcriptsite/transcriptsite/site/theme"
 )
 
 const (
@@ -74,7 +75,7 @@ func (assetsOutput) Start(_ context.Context, c site.Context) error {
 		return err
 	}
 	return fs.WalkDir(cfg.Theme, "assets", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || p == site.PrecompiledCSS || strings.HasPrefix(p, "assets/scss/") {
+		if err != nil || d.IsDir() || p == theme.PrecompiledCSS || strings.HasPrefix(p, "assets/scss/") {
 			return err
 		}
 		data, err := fs.ReadFile(cfg.Theme, p)
@@ -158,7 +159,7 @@ func compiledKey(c site.Context, bin string) string {
 // the site misses.
 func precompiledCSS(c site.Context, vars map[string]string, noSass error) (string, error) {
 	cfg := c.Site().Config
-	data, err := fs.ReadFile(cfg.Theme, site.PrecompiledCSS)
+	data, err := fs.ReadFile(cfg.Theme, theme.PrecompiledCSS)
 	if err != nil {
 		return "", err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/site"
+	"github.com/transcriptsite/transcriptsite/site/theme"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
@@ -96,7 +97,7 @@ func sideFiles(c site.Context, s *transcript.Session) ([]string, map[string]func
 	}
 	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
 		for _, img := range p.Images() {
-			add(site.ImageURL(img), func() ([]byte, error) {
+			add(theme.ImageURL(img), func() ([]byte, error) {
 				if img.Blob != "" {
 					return site.Blob(c, img.Blob)
 				}

@@ -1,4 +1,8 @@
-package site
+// Package theme holds the templates of a site's theme: it parses them
+// (baseof.html, the partials, a page template for each kind of page), with
+// the functions they call, and names the files a page refers to (its
+// images, the precompiled stylesheet).
+package theme
 
 import (
 	"bytes"
@@ -24,56 +28,71 @@ import (
 var partialBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // pageKinds are the page templates; each fills the blocks of baseof.html.
-var pageKinds = []string{"index", "project", "session", "404", "search", "stats"}
+var PageKinds = []string{"index", "project", "session", "404", "search", "stats"}
 
-// loadTemplates parses the theme: baseof.html and every partial once, then
-// one clone per page kind with that page's template added.
-func loadTemplates(theme fs.FS) (map[string]*template.Template, error) {
-	funcs := render.Funcs()
-	funcs["imageURL"] = ImageURL
-	funcs["dict"] = dict
-	funcs["percent"] = stats.Percent
-	for name, f := range lookups(nil) {
-		funcs[name] = f // bound to each page kind's templates below
+// Load parses the theme: baseof.html and every partial once, then one
+// clone per page kind with that page's template added.
+func Load(theme fs.FS) (map[string]*template.Template, error) {
+	base, err := loadBase(theme)
+	if err != nil {
+		return nil, err
 	}
-	base := template.New("").Funcs(funcs)
-	parse := func(t *template.Template, name string) error {
-		b, err := fs.ReadFile(theme, "templates/"+name)
+	out := map[string]*template.Template{}
+	for _, k := range PageKinds {
+		t, err := base.Clone()
+		if err == nil {
+			err = parse(theme, t, k+".html")
+		}
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if _, err := t.New(name).Parse(string(b)); err != nil {
-			return fmt.Errorf("templates/%w", err)
-		}
-		return nil
+		out[k] = t.Funcs(lookups(t))
 	}
-	if err := parse(base, "baseof.html"); err != nil {
+	return out, nil
+}
+
+// loadBase parses what every page kind shares: baseof.html, the partials
+// and the template that chooses a tool call's view.
+func loadBase(theme fs.FS) (*template.Template, error) {
+	base := template.New("").Funcs(funcs())
+	if err := parse(theme, base, "baseof.html"); err != nil {
 		return nil, err
 	}
 	err := fs.WalkDir(theme, "templates/partials", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
 			return err
 		}
-		return parse(base, strings.TrimPrefix(p, "templates/"))
+		return parse(theme, base, strings.TrimPrefix(p, "templates/"))
 	})
 	if err != nil {
 		return nil, err
 	}
-	if _, err := base.New(toolViewName).Parse(toolViewTemplate(base)); err != nil {
-		return nil, err
+	_, err = base.New(toolViewName).Parse(toolViewTemplate(base))
+	return base, err
+}
+
+// funcs are the functions the templates call.
+func funcs() template.FuncMap {
+	funcs := render.Funcs()
+	funcs["imageURL"] = ImageURL
+	funcs["dict"] = dict
+	funcs["percent"] = stats.Percent
+	for name, f := range lookups(nil) {
+		funcs[name] = f // bound to each page kind's templates by Load
 	}
-	out := map[string]*template.Template{}
-	for _, k := range pageKinds {
-		t, err := base.Clone()
-		if err != nil {
-			return nil, err
-		}
-		if err := parse(t, k+".html"); err != nil {
-			return nil, err
-		}
-		out[k] = t.Funcs(lookups(t))
+	return funcs
+}
+
+// parse adds the theme's templates/name to t.
+func parse(theme fs.FS, t *template.Template, name string) error {
+	b, err := fs.ReadFile(theme, "templates/"+name)
+	if err != nil {
+		return err
 	}
-	return out, nil
+	if _, err := t.New(name).Parse(string(b)); err != nil {
+		return fmt.Errorf("templates/%w", err)
+	}
+	return nil
 }
 
 // toolViewName is the template that shows a tool call in its view:
@@ -88,6 +107,26 @@ const toolViewName = "partials/tool-view"
 // toolViewTemplate is the text of toolViewName for the views of t: the
 // view toolView names, chosen among them by name, the commonest first.
 func toolViewTemplate(t *template.Template) string {
+	var b strings.Builder
+	b.WriteString(`{{$v := toolView .Call}}`)
+	views := toolViews(t)
+	for i, v := range views {
+		b.WriteString(`{{`)
+		if i > 0 {
+			b.WriteString(`else `)
+		}
+		q := strconv.Quote(v)
+		b.WriteString(`if eq $v ` + q + `}}{{template ` + q + ` .}}`)
+	}
+	if len(views) > 0 {
+		b.WriteString(`{{end}}`)
+	}
+	return b.String()
+}
+
+// toolViews are the views of tool calls among the templates of t, the
+// views of the commonest tool kinds first.
+func toolViews(t *template.Template) []string {
 	var views []string
 	for _, v := range t.Templates() {
 		if strings.HasPrefix(v.Name(), toolViewDir) {
@@ -103,21 +142,7 @@ func toolViewTemplate(t *template.Template) string {
 		return len(kinds)
 	}
 	slices.SortFunc(views, func(a, b string) int { return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(a, b)) })
-	var b strings.Builder
-	b.WriteString(`{{$v := toolView .Call}}`)
-	for i, v := range views {
-		if i > 0 {
-			b.WriteString(`{{else `)
-		} else {
-			b.WriteString(`{{`)
-		}
-		q := strconv.Quote(v)
-		b.WriteString(`if eq $v ` + q + `}}{{template ` + q + ` .}}`)
-	}
-	if len(views) > 0 {
-		b.WriteString(`{{end}}`)
-	}
-	return b.String()
+	return views
 }
 
 // toolViewDir is where the views of tool calls are among the templates
