@@ -15,6 +15,8 @@ import (
 // them: which input field means what is known to ingest only.
 type docText struct {
 	include map[string]bool
+	prose   bool            // whether the message's text and code are included
+	kinds   uint16          // the kinds of its tool calls, as the index's bits
 	text    strings.Builder // what is indexed
 	shown   []field         // what a result may show of it, in order
 }

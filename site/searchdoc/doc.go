@@ -67,33 +67,40 @@ func docRole(r transcript.Role) int {
 // Doc is a message as the index reads it: its text, by the parts
 // of search.include, and what a result may show of it.
 func Doc(m *transcript.Message, include map[string]bool) (search.Doc, bool) {
-	d := docText{include: include}
-	textPart := include["assistant"]
+	d := docText{include: include, prose: include["assistant"]}
 	if m.Role == transcript.User {
-		textPart = include["prompts"] && !m.Meta
+		d.prose = include["prompts"] && !m.Meta
 	}
-	var kinds uint16
 	for _, p := range m.Parts {
-		switch p.Kind {
-		case transcript.TextPart:
-			d.add(textPart, p.Text, true)
-		case transcript.CodePart:
-			d.add(textPart, p.Text, false)
-		case transcript.ThinkingPart:
-			d.add(include["thinking"], p.Text, true)
-		case transcript.EventPart:
-			d.add(true, p.Text, false)
-		case transcript.CallPart:
-			kinds |= 1 << slices.Index(toolKinds, p.Call.Kind)
-			d.call(p.Call)
-		case transcript.ResultPart:
-			if !p.Result.Paired {
-				d.add(include["output"], render.StripANSI(p.Result.Output), false)
-			}
+		if add := partAdders[p.Kind]; add != nil {
+			add(&d, p)
 		}
 	}
 	text := d.text.String()
-	return search.Doc{Role: docRole(m.Role), Kinds: kinds, Text: text, Excerpt: d.excerpt()}, text != ""
+	return search.Doc{Role: docRole(m.Role), Kinds: d.kinds, Text: text, Excerpt: d.excerpt()}, text != ""
+}
+
+// partAdders add a part to a message's document, by the part's kind.
+var partAdders = map[transcript.PartKind]func(*docText, *transcript.Part){
+	transcript.TextPart:     func(d *docText, p *transcript.Part) { d.add(d.prose, p.Text, true) },
+	transcript.CodePart:     func(d *docText, p *transcript.Part) { d.add(d.prose, p.Text, false) },
+	transcript.ThinkingPart: func(d *docText, p *transcript.Part) { d.add(d.include["thinking"], p.Text, true) },
+	transcript.EventPart:    func(d *docText, p *transcript.Part) { d.add(true, p.Text, false) },
+	transcript.CallPart:     (*docText).callPart,
+	transcript.ResultPart:   (*docText).resultPart,
+}
+
+// callPart adds a tool call, and its kind to the message's kinds.
+func (d *docText) callPart(p *transcript.Part) {
+	d.kinds |= 1 << slices.Index(toolKinds, p.Call.Kind)
+	d.call(p.Call)
+}
+
+// resultPart adds a result that is not shown with its call.
+func (d *docText) resultPart(p *transcript.Part) {
+	if !p.Result.Paired {
+		d.add(d.include["output"], render.StripANSI(p.Result.Output), false)
+	}
 }
 
 // plainText is Markdown as a reader sees it, for a search result: it
@@ -122,10 +129,9 @@ func dropFences(s string) string {
 	if !strings.Contains(s, "```") && !strings.Contains(s, "~~~") {
 		return s
 	}
-	var b []byte
-	from := 0 // of s, not yet copied
+	c := cut{s: s}
 	for i := 0; i <= len(s); i++ {
-		if !lineStart(s, i) || i < from {
+		if !lineStart(s, i) || i < c.from {
 			continue
 		}
 		q := i
@@ -139,23 +145,18 @@ func dropFences(s string) string {
 		if k := strings.IndexByte(s[q:], '\n'); k >= 0 {
 			end = q + k
 		}
-		b = append(room(b, s), s[from:i]...)
-		from, i = end, end
+		c.drop(i, end, "")
+		i = end
 	}
-	if b == nil && from == 0 {
-		return s
-	}
-	return string(append(room(b, s), s[from:]...))
+	return c.String()
 }
 
 // dropLineMarks takes out what starts a heading, a quote, a list item (a
 // task's box too) or a numbered item: `(?m)^\s{0,3}(#{1,6}\s+|>\s?|[-*+]\s+(\[[ xX]\]\s+)?|\d+[.)]\s+)`.
 func dropLineMarks(s string) string {
-	var b []byte
-	from := 0
-	copied := false
+	c := cut{s: s}
 	for i := 0; i < len(s); i++ {
-		if i < from || !lineStart(s, i) {
+		if i < c.from || !lineStart(s, i) {
 			continue
 		}
 		k := 0
@@ -169,15 +170,10 @@ func dropLineMarks(s string) string {
 		if end < 0 {
 			continue
 		}
-		b = append(room(b, s), s[from:i]...)
-		copied = true
-		from = end
+		c.drop(i, end, "")
 		i = end - 1 // a line may start where the mark ended
 	}
-	if !copied {
-		return s
-	}
-	return string(append(room(b, s), s[from:]...))
+	return c.String()
 }
 
 // lineMark returns where a mark that starts at p ends, or -1.
@@ -260,8 +256,7 @@ func dropLinks(s string) string {
 	if !strings.Contains(s, "](") {
 		return s
 	}
-	var b []byte
-	from := 0
+	c := cut{s: s}
 	for i := 0; i < len(s); i++ {
 		j := i
 		if s[i] == '!' && i+1 < len(s) && s[i+1] == '[' {
@@ -273,13 +268,10 @@ func dropLinks(s string) string {
 		if end < 0 {
 			continue
 		}
-		b = append(append(room(b, s), s[from:i]...), text...)
-		from, i = end, end-1
+		c.drop(i, end, text)
+		i = end - 1
 	}
-	if from == 0 {
-		return s
-	}
-	return string(append(room(b, s), s[from:]...))
+	return c.String()
 }
 
 // link reads a link whose '[' is at j: its text and where it ends, or -1.
@@ -307,8 +299,7 @@ func dropMarks(s string) string {
 	if !strings.ContainsAny(s, "*_`~") {
 		return s
 	}
-	var b []byte
-	from := 0
+	c := cut{s: s}
 	for i := 0; i < len(s); {
 		n := 0
 		switch {
@@ -322,14 +313,10 @@ func dropMarks(s string) string {
 			i++
 			continue
 		}
-		b = append(room(b, s), s[from:i]...)
+		c.drop(i, i+n, "")
 		i += n
-		from = i
 	}
-	if from == 0 {
-		return s
-	}
-	return string(append(room(b, s), s[from:]...))
+	return c.String()
 }
 
 // dropEmphasis takes out an emphasis mark at the start or end of a word:
@@ -339,38 +326,46 @@ func dropEmphasis(s string) string {
 		return s
 	}
 	mark := func(i int) bool { return i < len(s) && (s[i] == '*' || s[i] == '_') }
-	var b []byte
-	from := 0
+	c := cut{s: s}
 	for i := 0; i < len(s); i++ {
 		switch {
 		case i == 0 && mark(0): // (^)[*_]
-			from = 1
+			c.drop(0, 1, "")
 		case isSpace(s[i]) && mark(i+1): // (\s)[*_]
-			b = append(room(b, s), s[from:i+1]...)
-			from = i + 2
+			c.drop(i+1, i+2, "")
 			i++
 		case mark(i) && (i+1 == len(s) || isSpace(s[i+1]) || strings.IndexByte(".,;:!?", s[i+1]) >= 0): // [*_]($|\s|[.,;:!?])
-			b = append(room(b, s), s[from:i]...)
-			from = i + 1 // the character after it stays, and is not read again as a match's start
-			i++
-			if i < len(s) {
-				b = append(b, s[i])
-				from = i + 1
-			}
+			c.drop(i, i+1, "")
+			i++ // the character after it stays, and is not read again as a match's start
 		}
 	}
-	if from == 0 {
-		return s
-	}
-	return string(append(room(b, s), s[from:]...))
+	return c.String()
 }
 
-// room gives the text being made of s, at its first write, room for all of s.
-func room(b []byte, s string) []byte {
-	if b == nil {
-		return make([]byte, 0, len(s))
+// cut is s made anew with spans taken out; it copies s only from the
+// first span on.
+type cut struct {
+	s    string
+	b    []byte
+	from int  // of s, not yet copied
+	done bool // whether a span was taken out
+}
+
+// drop takes out s[i:j], and puts keep in its place.
+func (c *cut) drop(i, j int, keep string) {
+	if c.b == nil {
+		c.b = make([]byte, 0, len(c.s))
 	}
-	return b
+	c.b = append(append(c.b, c.s[c.from:i]...), keep...)
+	c.from, c.done = j, true
+}
+
+// String is the text made.
+func (c *cut) String() string {
+	if !c.done {
+		return c.s
+	}
+	return string(append(c.b, c.s[c.from:]...))
 }
 
 // KindNames are the names of the tool kinds, in the order of the index's
