@@ -569,41 +569,49 @@ func Tokenize(text string, emit func(tok []byte, compound bool) bool) {
 	t := tokenizer{text: text, emit: emit, start: -1, cStart: -1}
 	for i := 0; i < len(text); {
 		c := text[i]
-		if c < utf8.RuneSelf { // ASCII, most of every session: no decoding
-			switch {
-			case wordByte[c]:
-				t.word(i)
-			case c == '.' || c == '/' || c == '-':
-				if !t.join(i, c == '/') {
-					return
-				}
-			default:
-				if !t.flush(i) || !t.endCompound() {
-					return
-				}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(text[i:])
+			if !t.other(i, r) {
+				return
 			}
-			i++
+			i += size
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(text[i:])
+		// ASCII, most of every session: read here, with no call to decode.
+		ok := true
 		switch {
-		case isIdeograph(r):
-			if !t.flush(i) || !t.endCompound() || !emit(utf8.AppendRune(t.buf[:0], r), false) {
-				return
-			}
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
+		case wordByte[c]:
 			t.word(i)
+		case c == '.' || c == '/' || c == '-':
+			ok = t.join(i, c == '/')
 		default:
-			if !t.flush(i) || !t.endCompound() {
-				return
-			}
+			ok = t.separate(i)
 		}
-		i += size
+		if !ok {
+			return
+		}
+		i++
 	}
 	if t.flush(len(text)) {
 		t.endCompound()
 	}
 }
+
+// other reads the character r past ASCII at i: an ideograph is a term of
+// its own.
+func (t *tokenizer) other(i int, r rune) bool {
+	switch {
+	case isIdeograph(r):
+		return t.separate(i) && t.emit(utf8.AppendRune(t.buf[:0], r), false)
+	case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
+		t.word(i)
+		return true
+	}
+	return t.separate(i)
+}
+
+// separate ends the word and the compound being read at i.
+func (t *tokenizer) separate(i int) bool { return t.flush(i) && t.endCompound() }
 
 // tokenizer is the state of Tokenize: the word being read, and the
 // compound it may continue.
