@@ -383,38 +383,47 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 // regular files. A database's -wal and -shm files are read with it, not
 // on their own.
 func walk(roots []Root) (files []file, skipped []Warning, err error) {
+	w := &walker{}
 	for _, root := range roots {
-		err := fs.WalkDir(root.FS, ".", func(p string, d fs.DirEntry, err error) error {
-			if err != nil && p == "." {
-				return err
-			}
-			if err == nil && d.IsDir() {
-				if p != "." && (skipDirs[d.Name()] || bareGit(root.FS, p)) {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			f := file{fsys: root.FS, path: p, rel: path.Join(root.Name, p)}
-			if err != nil { // reported when read
-				files = append(files, f)
-				return nil
-			}
-			if w := f.stat(d); w != "" {
-				skipped = append(skipped, Warning{File: f.rel, Msg: w})
-			} else {
-				files = append(files, f)
-			}
-			return nil
-		})
-		if err != nil {
+		w.root = root
+		if err := fs.WalkDir(root.FS, ".", w.visit); err != nil {
 			return nil, nil, fmt.Errorf("content dir %s: %w", cmp.Or(root.Name, "."), err)
 		}
 	}
 	rels := map[string]bool{}
-	for _, f := range files {
+	for _, f := range w.files {
 		rels[f.rel] = true
 	}
-	return slices.DeleteFunc(files, func(f file) bool { return isSQLiteSidecar(f.rel, rels) }), skipped, nil
+	return slices.DeleteFunc(w.files, func(f file) bool { return isSQLiteSidecar(f.rel, rels) }), w.skipped, nil
+}
+
+// walker gathers the files of the roots walk walks.
+type walker struct {
+	root    Root
+	files   []file
+	skipped []Warning
+}
+
+// visit is fs.WalkDirFunc for the root being walked.
+func (w *walker) visit(p string, d fs.DirEntry, err error) error {
+	if err != nil && p == "." {
+		return err
+	}
+	if err == nil && d.IsDir() {
+		if p != "." && (skipDirs[d.Name()] || bareGit(w.root.FS, p)) {
+			return fs.SkipDir
+		}
+		return nil
+	}
+	f := file{fsys: w.root.FS, path: p, rel: path.Join(w.root.Name, p)}
+	if err == nil {
+		if why := f.stat(d); why != "" {
+			w.skipped = append(w.skipped, Warning{File: f.rel, Msg: why})
+			return nil
+		}
+	}
+	w.files = append(w.files, f) // a file that cannot be read is reported when read
+	return nil
 }
 
 // stat sets f's size, and says why f is skipped if it is not a regular
@@ -441,45 +450,63 @@ func (f *file) stat(d fs.DirEntry) (skip string) {
 // what a file gave is dropped once the cache has it, but for the files
 // Hold keeps whole.
 func readAll(ctx context.Context, opts Options, files []file) []read {
-	release := opts.Release && opts.Cache != nil
 	order := parallel.LargestFirst(len(files), func(i int) int64 { return files[i].size })
 	workers := runtime.GOMAXPROCS(0)
 	if p := opts.Parsing; p != nil {
-		var size int64
-		for _, f := range files {
-			size += f.size
-		}
+		size := totalSize(files)
 		opts.parsing = hashAhead(ctx, opts.Cache, files, order[min(workers, len(order)):], func() { p(size) })
 	}
-	var held atomic.Int64
+	r := reading{ctx: ctx, opts: opts, release: opts.Release && opts.Cache != nil}
 	reads := make([][]read, len(files))
-	parallel.Run(ctx, workers, order, func(i int) {
-		fl := files[i]
-		f := &File{Rel: fl.rel, FS: fl.fsys, Name: fl.path, blobs: opts.Blobs}
-		var rds []read
-		if opts.Cache != nil {
-			rds = cachedRead(ctx, opts, fl.fsys, fl.path, f, release)
-		} else {
-			rds = readFile(ctx, opts, fl.fsys, fl.path, f)
-		}
-		rds[0].warnings = f.Warnings
-		for j := range rds {
-			rd := &rds[j]
-			rd.fsys, rd.name = fl.fsys, fl.path
-			if rd.piece == 0 {
-				rd.size = fl.size
-			}
-			if rd.reader != nil && rd.links == nil {
-				rd.links = rd.reader.links(rd.sessions)
-			}
-			keep := rd.sessions != nil && opts.Hold > 0 && held.Add(rd.size) <= opts.Hold
-			if release && rd.key != "" && !keep {
-				rd.sessions, rd.released = nil, true // read again from the cache when its group is merged
-			}
-		}
-		reads[i] = rds
-	})
+	parallel.Run(ctx, workers, order, func(i int) { reads[i] = r.file(files[i]) })
 	return slices.Concat(reads...)
+}
+
+func totalSize(files []file) (size int64) {
+	for _, f := range files {
+		size += f.size
+	}
+	return size
+}
+
+// reading is what readAll's workers share.
+type reading struct {
+	ctx     context.Context
+	opts    Options
+	release bool         // whether what a file gave is dropped once the cache has it
+	held    atomic.Int64 // bytes of files kept whole (Options.Hold)
+}
+
+// file reads a file, or its pieces, through the cache when there is one.
+func (r *reading) file(fl file) []read {
+	f := &File{Rel: fl.rel, FS: fl.fsys, Name: fl.path, blobs: r.opts.Blobs}
+	var rds []read
+	if r.opts.Cache != nil {
+		rds = cachedRead(r.ctx, r.opts, fl.fsys, fl.path, f, r.release)
+	} else {
+		rds = readFile(r.ctx, r.opts, fl.fsys, fl.path, f)
+	}
+	rds[0].warnings = f.Warnings
+	for j := range rds {
+		r.finish(&rds[j], fl)
+	}
+	return rds
+}
+
+// finish tells a read its file, links its sessions, and drops them if
+// the cache has them and they are not held.
+func (r *reading) finish(rd *read, fl file) {
+	rd.fsys, rd.name = fl.fsys, fl.path
+	if rd.piece == 0 {
+		rd.size = fl.size
+	}
+	if rd.reader != nil && rd.links == nil {
+		rd.links = rd.reader.links(rd.sessions)
+	}
+	keep := rd.sessions != nil && r.opts.Hold > 0 && r.held.Add(rd.size) <= r.opts.Hold
+	if r.release && rd.key != "" && !keep {
+		rd.sessions, rd.released = nil, true // read again from the cache when its group is merged
+	}
 }
 
 // hashAhead makes readAll's parsing hook: its first caller runs p, which

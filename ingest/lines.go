@@ -19,44 +19,34 @@ const maxLine = 256 << 20
 func Lines(ctx context.Context, f *File, r io.Reader, fn func(n int, line []byte, last bool) error) error {
 	lr := lineReaders.Get().(*lineReader)
 	defer lr.release()
-	br := lr.br
-	br.Reset(r)
-	long := lr.long
-	defer func() { lr.long = long }()
+	lr.br.Reset(r)
 	for n := f.lines + 1; ; n++ {
 		if n%4096 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		line, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			long = append(long[:0], line...)
-			for errors.Is(err, bufio.ErrBufferFull) {
-				line, err = br.ReadSlice('\n')
-				if len(long) <= maxLine {
-					long = append(long, line...)
-				}
-			}
-			line = long
-		}
+		line, err := lr.next()
 		if err != nil && err != io.EOF {
 			return err
 		}
 		last := err == io.EOF
-		if len(line) > maxLine {
-			if e := fn(n, nil, last); e != nil {
-				return e
-			}
-		} else if len(line) > 0 {
-			f.at = n
-			f.checkUTF8(n, line)
-			if e := fn(n, bytes.TrimRight(line, "\r\n"), last); e != nil {
-				return e
-			}
-		}
-		if last {
-			return nil
+		if err := f.give(n, line, last, fn); err != nil || last {
+			return err
 		}
 	}
+}
+
+// give hands the line n to fn: a line past maxLine as nil, an empty one
+// not at all.
+func (f *File) give(n int, line []byte, last bool, fn func(n int, line []byte, last bool) error) error {
+	switch {
+	case len(line) > maxLine:
+		return fn(n, nil, last)
+	case len(line) > 0:
+		f.at = n
+		f.checkUTF8(n, line)
+		return fn(n, bytes.TrimRight(line, "\r\n"), last)
+	}
+	return nil
 }
 
 // lineReaders are the buffers Lines reads with, reused from file to file:
@@ -67,6 +57,23 @@ var lineReaders = sync.Pool{New: func() any { return &lineReader{br: bufio.NewRe
 type lineReader struct {
 	br   *bufio.Reader
 	long []byte // the last line longer than br's buffer
+}
+
+// next reads the next line; one longer than the buffer is joined in
+// lr.long, up to a little past maxLine.
+func (lr *lineReader) next() ([]byte, error) {
+	line, err := lr.br.ReadSlice('\n')
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		return line, err
+	}
+	lr.long = append(lr.long[:0], line...)
+	for errors.Is(err, bufio.ErrBufferFull) {
+		line, err = lr.br.ReadSlice('\n')
+		if len(lr.long) <= maxLine {
+			lr.long = append(lr.long, line...)
+		}
+	}
+	return lr.long, err
 }
 
 func (lr *lineReader) release() {

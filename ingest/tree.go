@@ -115,23 +115,9 @@ func activeLines(nodes []*Node) {
 	}
 	var roots []*Node
 	for _, n := range nodes {
-		var path []*Node
-		c := n
-		for ; c.parent != nil && c.root == nil; c = c.parent {
-			path = append(path, c)
-		}
-		r := cmp.Or(c.root, c)
-		for _, x := range append(path, c) {
-			x.root = r
-		}
-		if !n.Live || n.liveChild {
-			continue
-		}
-		if l := r.latest; l == nil {
+		r := rootOf(n)
+		if n.Live && !n.liveChild && r.offer(n) {
 			roots = append(roots, r)
-			r.latest = n
-		} else if !n.Time.Before(l.Time) {
-			r.latest = n
 		}
 	}
 	for _, r := range roots {
@@ -139,6 +125,34 @@ func activeLines(nodes []*Node) {
 			c.active = true
 		}
 	}
+}
+
+// rootOf is the root of n's tree, which n and the nodes on its way up
+// remember, so that the next walk up stops where this one went.
+func rootOf(n *Node) *Node {
+	var path []*Node
+	c := n
+	for ; c.parent != nil && c.root == nil; c = c.parent {
+		path = append(path, c)
+	}
+	r := cmp.Or(c.root, c)
+	for _, x := range append(path, c) {
+		x.root = r
+	}
+	return r
+}
+
+// offer makes the leaf n the latest of the root r's tree unless the
+// latest is later; true when it is the tree's first.
+func (r *Node) offer(n *Node) bool {
+	if r.latest == nil {
+		r.latest = n
+		return true
+	}
+	if !n.Time.Before(r.latest.Time) {
+		r.latest = n
+	}
+	return false
 }
 
 // markFork walks up from n, off the active line, to the line: the child
