@@ -116,48 +116,81 @@ func fits(fsys fs.FS, name string, h *Head, pieceBytes int64) bool {
 // readPieces does, and says how many sessions it read and whether a piece
 // failed.
 func readVolumes(ctx context.Context, r *Reader, f *File, body io.Reader, pieceBytes int64, emit func(r *Reader, k int, ss []*transcript.Session, size int64)) (read int, failed bool) {
-	br := bufio.NewReaderSize(body, 64<<10)
-	var first []byte // the file's first line, when each piece is read after it
+	v := &volumes{ctx: ctx, r: r, f: f, br: bufio.NewReaderSize(body, 64<<10), pieceBytes: pieceBytes, seen: map[string]int{}}
 	if r.Prelude {
-		first, _ = br.ReadBytes('\n')
+		v.first, _ = v.br.ReadBytes('\n')
 	}
-	volumes := map[string]int{} // the volumes of each session so far
 	for k := 1; ; k++ {
-		p := &piece{br: br, left: pieceBytes - int64(len(first))}
-		var body io.Reader = p
-		if first != nil {
-			body = io.MultiReader(bytes.NewReader(first), p)
-			if k > 1 {
-				f.lines-- // the first line again: the piece's own are numbered as in the file
-			}
-		}
-		before := len(f.Warnings)
-		ss, bad := readPiece(ctx, r, f, body)
+		ss, size, bad := v.next(k)
 		failed = failed || bad
-		if first != nil {
-			if k > 1 { // what the first line gave was told with the first piece
-				kept := slices.DeleteFunc(f.Warnings[before:], func(w Warning) bool { return w.Line == f.lines+1 })
-				f.Warnings = f.Warnings[:before+len(kept)]
-			}
-			f.lines++
-		}
-		io.Copy(io.Discard, p) // what a reader that failed left of it
-		f.lines += p.lines
 		read += len(ss)
-		_, err := br.Peek(1)
+		_, err := v.br.Peek(1)
 		last := err != nil || ctx.Err() != nil
 		if k == 1 && last { // it fitted in one piece after all
 			emit(r, 0, ss, 0)
 			return read, failed
 		}
-		for _, s := range ss {
-			volumes[s.ID]++
-			s.Volume = volumes[s.ID]
-		}
-		emit(r, k, ss, p.size)
+		v.number(ss)
+		emit(r, k, ss, size)
 		if last {
 			return read, failed
 		}
+	}
+}
+
+// volumes is the state of readVolumes.
+type volumes struct {
+	ctx        context.Context
+	r          *Reader
+	f          *File
+	br         *bufio.Reader
+	first      []byte // the file's first line, when each piece is read after it
+	pieceBytes int64
+	seen       map[string]int // the volumes of each session so far
+}
+
+// next reads the piece k: its sessions, its size, and whether the reader
+// failed on it.
+func (v *volumes) next(k int) ([]*transcript.Session, int64, bool) {
+	p := &piece{br: v.br, left: v.pieceBytes - int64(len(v.first))}
+	before := len(v.f.Warnings)
+	ss, bad := readPiece(v.ctx, v.r, v.f, v.body(p, k))
+	v.afterFirst(k, before)
+	io.Copy(io.Discard, p) // what a reader that failed left of it
+	v.f.lines += p.lines
+	return ss, p.size, bad
+}
+
+// body is what the reader reads of piece k: the piece, after the file's
+// first line when it is read again.
+func (v *volumes) body(p *piece, k int) io.Reader {
+	if v.first == nil {
+		return p
+	}
+	if k > 1 {
+		v.f.lines-- // the first line again: the piece's own are numbered as in the file
+	}
+	return io.MultiReader(bytes.NewReader(v.first), p)
+}
+
+// afterFirst counts the first line read again, and drops the warnings
+// it gave after the first piece: they were told with it.
+func (v *volumes) afterFirst(k, before int) {
+	if v.first == nil {
+		return
+	}
+	if f := v.f; k > 1 {
+		kept := slices.DeleteFunc(f.Warnings[before:], func(w Warning) bool { return w.Line == f.lines+1 })
+		f.Warnings = f.Warnings[:before+len(kept)]
+	}
+	v.f.lines++
+}
+
+// number gives each session its volume: how many pieces held it so far.
+func (v *volumes) number(ss []*transcript.Session) {
+	for _, s := range ss {
+		v.seen[s.ID]++
+		s.Volume = v.seen[s.ID]
 	}
 }
 
