@@ -129,26 +129,47 @@ func cachedRead(ctx context.Context, opts Options, fsys fs.FS, name string, f *F
 		return readFile(ctx, opts, fsys, name, f)
 	}
 	key := cache.Key("parse", cache.BuildID(), opts.TransformID, f.Rel, sum)
+	hit := parsedHit
 	if release {
-		var fl fileLinks
-		if data, ok := c.Get(cache.Key("links", key)); ok && jsonv2.Unmarshal(data, &fl, cacheJSON) == nil && fl.Reader <= len(Readers) {
-			// Opening the entries also tells the cache they are still in
-			// use: the file's, and the images it holds in the blob store.
-			// One lost or damaged, the file is read again.
-			if touchAll(c, fl.keys(key)) && touchAll(c, fl.Blobs) {
-				f.Warnings = fl.Warnings
-				return fl.reads(f.Rel, sum, key)
-			}
-		}
-	} else if p, err := openParsed(ctx, c, key); err == nil && touchAll(c, blobKeys(p.Sessions)) {
-		f.Warnings = p.Warnings
-		rd := read{rel: f.Rel, hash: sum}
-		if p.Reader > 0 && p.Reader <= len(Readers) {
-			rd.reader, rd.sessions, rd.key = Readers[p.Reader-1], p.Sessions, key
-		}
-		return []read{rd}
+		hit = linksHit
+	}
+	if rds, ok := hit(ctx, c, key, f, sum); ok {
+		return rds
 	}
 	return parseCached(ctx, opts, fsys, name, f, sum, key, release)
+}
+
+// linksHit is the reads of a file whose sessions are to be released, from
+// its links and warnings in the cache, if they are there. Opening the
+// entries also tells the cache they are still in use: the file's, and the
+// images it holds in the blob store; one lost or damaged, the file is read
+// again.
+func linksHit(_ context.Context, c Cache, key string, f *File, sum string) ([]read, bool) {
+	var fl fileLinks
+	data, ok := c.Get(cache.Key("links", key))
+	if !ok || jsonv2.Unmarshal(data, &fl, cacheJSON) != nil || fl.Reader > len(Readers) {
+		return nil, false
+	}
+	if !touchAll(c, fl.keys(key)) || !touchAll(c, fl.Blobs) {
+		return nil, false
+	}
+	f.Warnings = fl.Warnings
+	return fl.reads(f.Rel, sum, key), true
+}
+
+// parsedHit is the read of a file from what the cache keeps of it parsed,
+// if it is there with every image it holds.
+func parsedHit(ctx context.Context, c Cache, key string, f *File, sum string) ([]read, bool) {
+	p, err := openParsed(ctx, c, key)
+	if err != nil || !touchAll(c, blobKeys(p.Sessions)) {
+		return nil, false
+	}
+	f.Warnings = p.Warnings
+	rd := read{rel: f.Rel, hash: sum}
+	if p.Reader > 0 && p.Reader <= len(Readers) {
+		rd.reader, rd.sessions, rd.key = Readers[p.Reader-1], p.Sessions, key
+	}
+	return []read{rd}, true
 }
 
 // parseCached reads f, whose content hash is sum, and stores what it gave
