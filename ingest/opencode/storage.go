@@ -74,52 +74,69 @@ func readPiece(f *ingest.File, kind string, r io.Reader) ([]*transcript.Session,
 		// A file outside a tree: its ids are the ones inside it.
 		loc = ocLoc{root: path.Dir(f.Rel), kind: kind}
 	}
-	var obj struct {
-		ID        string `json:"id"`
-		SessionID string `json:"sessionID"`
-		MessageID string `json:"messageID"`
-		ProjectID string `json:"projectID"`
-		Worktree  string `json:"worktree"`
-		URL       string `json:"url"`
-		Time      struct{ Created ingest.JSONTime }
-	}
-	var todos []ingest.Todo
-	if kind == "todo" {
-		err = json.Unmarshal(data, &todos)
-	} else if kind != "permission" && kind != "session_diff" {
-		err = json.Unmarshal(data, &obj)
-	}
-	if !ingest.IsDrift(err) {
+	var pf pieceFile
+	if err := pf.decode(kind, data); !ingest.IsDrift(err) {
 		return nil, err
 	} else if err != nil {
 		f.Warn(0, "%v; the rest is read", err)
 	}
 	p := piece(f, kind, loc, nil)
-	p.ID = ingest.FirstNonEmpty(loc.id, obj.ID)
+	p.ID = ingest.FirstNonEmpty(loc.id, pf.ID)
+	pf.fill(p, f, kind, loc, data)
+	return []*transcript.Session{p}, nil
+}
+
+// pieceFile is what the files of a storage tree hold that assembling
+// them needs.
+type pieceFile struct {
+	ID        string `json:"id"`
+	SessionID string `json:"sessionID"`
+	MessageID string `json:"messageID"`
+	ProjectID string `json:"projectID"`
+	Worktree  string `json:"worktree"`
+	URL       string `json:"url"`
+	Time      struct{ Created ingest.JSONTime }
+	todos     []ingest.Todo
+}
+
+// decode reads a file of the kind: a todo file is a list; permission and
+// session_diff files hold nothing a page shows.
+func (pf *pieceFile) decode(kind string, data []byte) error {
+	switch kind {
+	case "todo":
+		return json.Unmarshal(data, &pf.todos)
+	case "permission", "session_diff":
+		return nil
+	}
+	return json.Unmarshal(data, pf)
+}
+
+// fill gives the piece p of the kind what assembling needs: its owner
+// and its data.
+func (pf *pieceFile) fill(p *transcript.Session, f *ingest.File, kind string, loc ocLoc, data []byte) {
 	switch kind {
 	case "session":
-		p.Meta[ownerKey] = ingest.FirstNonEmpty(loc.owner, obj.ProjectID)
+		p.Meta[ownerKey] = ingest.FirstNonEmpty(loc.owner, pf.ProjectID)
 		p.Meta[ocDataKey] = string(data)
 	case "message":
-		p.Meta[ownerKey] = ingest.FirstNonEmpty(loc.owner, obj.SessionID)
+		p.Meta[ownerKey] = ingest.FirstNonEmpty(loc.owner, pf.SessionID)
 		p.Meta[ocDataKey] = string(data)
-		p.Started = obj.Time.Created.Time // messages are ordered by it
+		p.Started = pf.Time.Created.Time // messages are ordered by it
 	case "part":
-		p.Meta[ownerKey] = ingest.FirstNonEmpty(loc.owner, obj.MessageID)
-		p.Meta[sessionKey] = obj.SessionID
+		p.Meta[ownerKey] = ingest.FirstNonEmpty(loc.owner, pf.MessageID)
+		p.Meta[sessionKey] = pf.SessionID
 		p.Meta[ocDataKey] = string(data)
 	case "project":
-		p.Meta[ocDataKey] = obj.Worktree
+		p.Meta[ocDataKey] = pf.Worktree
 	case "todo":
-		lines := make([]string, len(todos))
-		for i, t := range todos {
+		lines := make([]string, len(pf.todos))
+		for i, t := range pf.todos {
 			lines[i] = ingest.TodoLine(f, 0, i, t)
 		}
 		p.Meta[ocDataKey] = strings.Join(lines, "\n")
 	case "session_share":
-		p.Meta[ocDataKey] = obj.URL // the share's secret is not kept
+		p.Meta[ocDataKey] = pf.URL // the share's secret is not kept
 	}
-	return []*transcript.Session{p}, nil
 }
 
 // piece makes the placeholder session a file of a storage tree is read into.
@@ -187,6 +204,21 @@ type treeSession struct {
 }
 
 func (t *tree) assemble() []*transcript.Session {
+	a := &assembly{tree: t, byID: map[string]*treeSession{}}
+	for _, id := range t.sessionIDs() {
+		a.session(id)
+	}
+	a.orphans()
+	out := make([]*transcript.Session, 0, len(a.ids))
+	for _, id := range a.ids {
+		out = append(out, a.finish(id))
+	}
+	return out
+}
+
+// sessionIDs are the ids of the tree's sessions, by their files or their
+// messages', in order.
+func (t *tree) sessionIDs() []string {
 	ids := make([]string, 0, len(t.sessions)+len(t.messages))
 	for id := range t.sessions {
 		ids = append(ids, id)
@@ -197,77 +229,89 @@ func (t *tree) assemble() []*transcript.Session {
 		}
 	}
 	slices.Sort(ids)
-	byID := map[string]*treeSession{}
-	get := func(id string) *treeSession {
-		if ts := byID[id]; ts != nil {
-			return ts
-		}
-		ts := &treeSession{}
-		ts.b = newBuilder(func(format string, args ...any) { ts.notes = append(ts.notes, fmt.Sprintf(format, args...)) })
-		ts.b.s.ID = id
-		byID[id] = ts
+	return ids
+}
+
+// assembly is a tree's sessions being assembled, in the order of ids.
+type assembly struct {
+	*tree
+	ids  []string
+	byID map[string]*treeSession
+}
+
+// get is the session id, begun if it is new.
+func (a *assembly) get(id string) *treeSession {
+	if ts := a.byID[id]; ts != nil {
 		return ts
 	}
-	for _, id := range ids {
-		ts := get(id)
-		if p := t.sessions[id]; p != nil {
-			var si ocSession
-			_ = json.Unmarshal([]byte(p.Meta[ocDataKey]), &si) // checked when read
-			ts.b.session(&si)
-			ts.b.s.ID = id
-			ts.project = p.Meta[ownerKey]
-			ts.add(p)
-		}
-		msgs := t.messages[id]
-		slices.SortFunc(msgs, func(a, b *transcript.Session) int {
-			return cmp.Or(a.Started.Compare(b.Started), strings.Compare(a.ID, b.ID))
-		})
-		for _, m := range msgs {
-			ts.add(m)
-			ts.b.message(m.ID, json.RawMessage(m.Meta[ocDataKey]), t.takeParts(ts, m.ID))
-		}
+	ts := &treeSession{}
+	ts.b = newBuilder(func(format string, args ...any) { ts.notes = append(ts.notes, fmt.Sprintf(format, args...)) })
+	ts.b.s.ID = id
+	a.byID[id] = ts
+	a.ids = append(a.ids, id)
+	return ts
+}
+
+// session reads the session id's own file, then its messages in order,
+// each with its parts.
+func (a *assembly) session(id string) {
+	ts := a.get(id)
+	if p := a.sessions[id]; p != nil {
+		var si ocSession
+		_ = json.Unmarshal([]byte(p.Meta[ocDataKey]), &si) // checked when read
+		ts.b.session(&si)
+		ts.b.s.ID = id
+		ts.project = p.Meta[ownerKey]
+		ts.add(p)
 	}
-	// Parts whose message has no file yet join the session they name.
-	orphans := make([]string, 0, len(t.parts))
-	for id := range t.parts {
+	msgs := a.messages[id]
+	slices.SortFunc(msgs, func(a, b *transcript.Session) int {
+		return cmp.Or(a.Started.Compare(b.Started), strings.Compare(a.ID, b.ID))
+	})
+	for _, m := range msgs {
+		ts.add(m)
+		ts.b.message(m.ID, json.RawMessage(m.Meta[ocDataKey]), a.takeParts(ts, m.ID))
+	}
+}
+
+// orphans are parts whose message has no file yet: they join the session
+// they name.
+func (a *assembly) orphans() {
+	orphans := make([]string, 0, len(a.parts))
+	for id := range a.parts {
 		orphans = append(orphans, id)
 	}
 	slices.Sort(orphans)
 	for _, msg := range orphans {
-		sid := ingest.FirstNonEmpty(t.parts[msg][0].Meta[sessionKey], msg)
-		if byID[sid] == nil {
-			ids = append(ids, sid)
-		}
-		ts := get(sid)
-		ts.b.message(msg, nil, t.takeParts(ts, msg))
+		ts := a.get(ingest.FirstNonEmpty(a.parts[msg][0].Meta[sessionKey], msg))
+		ts.b.message(msg, nil, a.takeParts(ts, msg))
 	}
+}
 
-	out := make([]*transcript.Session, 0, len(ids))
-	for _, id := range ids {
-		ts := byID[id]
-		var todos []string
-		for _, e := range t.extras[id] {
-			ts.add(e)
-			if e.Meta[ocKindKey] == "todo" && e.Meta[ocDataKey] != "" {
-				todos = append(todos, strings.Split(e.Meta[ocDataKey], "\n")...)
-			} else if e.Meta[ocDataKey] != "" {
-				ts.b.s.Meta["share url"] = e.Meta[ocDataKey]
-			}
+// finish adds the session's todo lists, share and project, and makes it.
+func (a *assembly) finish(id string) *transcript.Session {
+	ts := a.byID[id]
+	var todos []string
+	for _, e := range a.extras[id] {
+		ts.add(e)
+		if e.Meta[ocKindKey] == "todo" && e.Meta[ocDataKey] != "" {
+			todos = append(todos, strings.Split(e.Meta[ocDataKey], "\n")...)
+		} else if e.Meta[ocDataKey] != "" {
+			ts.b.s.Meta["share url"] = e.Meta[ocDataKey]
 		}
-		ts.b.todos(todos)
-		if p := t.projects[ts.project]; p != nil {
-			ts.add(p)
-			ts.b.s.CWD = ingest.FirstNonEmpty(ts.b.s.CWD, p.Meta[ocDataKey])
-		}
-		s := ts.b.done()
-		s.Source, s.Sources = ts.sources[0], ts.sources[1:] // a session comes from one file at least
-		s.Warnings = ts.warns
-		for _, w := range ts.notes {
-			s.Warnings = append(s.Warnings, s.Source+": "+w)
-		}
-		out = append(out, s)
 	}
-	return out
+	ts.b.todos(todos)
+	if p := a.projects[ts.project]; p != nil {
+		ts.add(p)
+		ts.b.s.CWD = ingest.FirstNonEmpty(ts.b.s.CWD, p.Meta[ocDataKey])
+	}
+	s := ts.b.done()
+	s.Source, s.Sources = ts.sources[0], ts.sources[1:] // a session comes from one file at least
+	s.Warnings = ts.warns
+	for _, w := range ts.notes {
+		s.Warnings = append(s.Warnings, s.Source+": "+w)
+	}
+	return s
 }
 
 // takeParts returns the parts of message id, in order, and forgets them.
