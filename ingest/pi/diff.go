@@ -90,35 +90,65 @@ type numbered struct {
 // from it on are where the change puts them. delta is the lines added less
 // those removed before the part, and after it on return.
 func hunk(part []numbered, delta *int) (transcript.Hunk, bool) {
-	at := slices.IndexFunc(part, func(l numbered) bool { return l.mark != ' ' })
-	from := max(at, 0)
-	old, new := part[from].n, part[from].n+*delta // where the line sits in each file
-	if part[from].mark == '+' {
-		old, new = part[from].n-*delta, part[from].n
-	}
-	h := transcript.Hunk{OldStart: old - from, NewStart: new - from}
+	from, h := hunkStart(part, *delta)
 	if h.OldStart < 1 || h.NewStart < 1 {
 		return h, false
 	}
 	for _, l := range part {
 		h.Lines = append(h.Lines, string(l.mark)+l.text)
 	}
-	oldN, newN := h.OldStart, h.NewStart
+	c := lineCount{old: h.OldStart, new: h.NewStart, delta: delta}
 	for i, l := range part {
-		if i < from && i > 0 && l.n != part[i-1].n+1 || // lines before the change follow each other
-			i >= from && (l.mark != '+' && l.n != oldN || l.mark == '+' && l.n != newN) {
+		if !c.fits(part, i, from) {
 			return h, false
 		}
-		switch l.mark {
-		case ' ':
-			oldN, newN = oldN+1, newN+1
-		case '-':
-			oldN, *delta = oldN+1, *delta-1
-		case '+':
-			newN, *delta = newN+1, *delta+1
-		}
+		c.step(l.mark)
 	}
 	return h, true
+}
+
+// hunkStart is where a part's first change is, and the hunk's starts in
+// each file, counted back from it.
+func hunkStart(part []numbered, delta int) (int, transcript.Hunk) {
+	from := max(slices.IndexFunc(part, func(l numbered) bool { return l.mark != ' ' }), 0)
+	old, new := part[from].n, part[from].n+delta // where the line sits in each file
+	if part[from].mark == '+' {
+		old, new = part[from].n-delta, part[from].n
+	}
+	return from, transcript.Hunk{OldStart: old - from, NewStart: new - from}
+}
+
+// lineCount is the line of each file a hunk has reached, and the lines
+// added less those removed so far.
+type lineCount struct {
+	old, new int
+	delta    *int
+}
+
+// fits says whether line i of part has the number it should: the lines
+// before the change (at from) follow each other, and from it on each is
+// where the change puts it.
+func (c *lineCount) fits(part []numbered, i, from int) bool {
+	l := part[i]
+	switch {
+	case i < from:
+		return i == 0 || l.n == part[i-1].n+1
+	case l.mark == '+':
+		return l.n == c.new
+	}
+	return l.n == c.old
+}
+
+// step counts a line with the mark.
+func (c *lineCount) step(mark byte) {
+	switch mark {
+	case ' ':
+		c.old, c.new = c.old+1, c.new+1
+	case '-':
+		c.old, *c.delta = c.old+1, *c.delta-1
+	case '+':
+		c.new, *c.delta = c.new+1, *c.delta+1
+	}
 }
 
 // firstChange is the line of the new file where the first change of hunks

@@ -461,9 +461,9 @@ func (p *reader) custom(customType string, content json.RawMessage) *transcript.
 // blocks maps content: a string or an array of blocks. meta, for a user
 // message, is set when the text was injected by the harness.
 func (p *reader) blocks(raw json.RawMessage, meta *bool) []*transcript.Part {
-	var s string
-	if ingest.Unmarshal(raw, &s) == nil {
-		raw, _ = json.Marshal([]block{{Type: "text", Text: s}})
+	var str string
+	if ingest.Unmarshal(raw, &str) == nil {
+		raw, _ = json.Marshal([]block{{Type: "text", Text: str}})
 	}
 	var items []json.RawMessage
 	if err := ingest.Unmarshal(raw, &items); err != nil {
@@ -479,32 +479,56 @@ func (p *reader) blocks(raw json.RawMessage, meta *bool) []*transcript.Part {
 			out = append(out, p.f.Unknown("Unknown content block", it))
 			continue
 		}
-		switch b.Type {
-		case "text":
-			if meta != nil {
-				out = append(out, ingest.UserText(Tools, b.Text, meta)...)
-			} else if strings.TrimSpace(b.Text) != "" {
-				out = append(out, &transcript.Part{Kind: transcript.TextPart, Text: b.Text})
-			}
-		case "thinking":
-			if strings.TrimSpace(b.Thinking) != "" {
-				out = append(out, &transcript.Part{Kind: transcript.ThinkingPart, Text: b.Thinking})
-			} else if b.Redacted {
-				out = append(out, &transcript.Part{Kind: transcript.ThinkingPart, Text: "(redacted thinking)"})
-			}
-		case "toolCall":
-			out = append(out, &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-				ID: b.ID, Name: b.Name, Kind: Tools.Kind(b.Name), Input: ingest.Text(b.Arguments)}})
-		case "image":
-			img, ok := ingest.DecodeImage(p.f, b.Data)
-			if !ok {
-				out = append(out, &transcript.Part{Kind: transcript.TextPart, Text: "(unreadable " + ingest.FirstNonEmpty(b.MimeType, "image") + " data)"})
-				continue
-			}
-			out = append(out, &transcript.Part{Kind: transcript.ImagePart, Image: img})
-		default:
+		part := blockParts[b.Type]
+		if part == nil {
 			out = append(out, p.f.Unknown("Unknown content block "+strconv.Quote(b.Type), it))
+			continue
 		}
+		out = append(out, part(p, &b, meta)...)
 	}
 	return out
+}
+
+// blockParts make the parts of a content block, by its type.
+var blockParts = map[string]func(p *reader, b *block, meta *bool) []*transcript.Part{
+	"text":     (*reader).textBlock,
+	"thinking": (*reader).thinkingBlock,
+	"toolCall": (*reader).callBlock,
+	"image":    (*reader).imageBlock,
+}
+
+// textBlock: a user's text (meta set) is read for what the harness put
+// in it; blank text is no part.
+func (p *reader) textBlock(b *block, meta *bool) []*transcript.Part {
+	if meta != nil {
+		return ingest.UserText(Tools, b.Text, meta)
+	}
+	if strings.TrimSpace(b.Text) == "" {
+		return nil
+	}
+	return []*transcript.Part{{Kind: transcript.TextPart, Text: b.Text}}
+}
+
+func (p *reader) thinkingBlock(b *block, _ *bool) []*transcript.Part {
+	switch {
+	case strings.TrimSpace(b.Thinking) != "":
+		return []*transcript.Part{{Kind: transcript.ThinkingPart, Text: b.Thinking}}
+	case b.Redacted:
+		return []*transcript.Part{{Kind: transcript.ThinkingPart, Text: "(redacted thinking)"}}
+	}
+	return nil
+}
+
+func (p *reader) callBlock(b *block, _ *bool) []*transcript.Part {
+	return []*transcript.Part{{Kind: transcript.CallPart, Call: &transcript.ToolCall{
+		ID: b.ID, Name: b.Name, Kind: Tools.Kind(b.Name), Input: ingest.Text(b.Arguments)}}}
+}
+
+// imageBlock: data that does not decode is said, not dropped.
+func (p *reader) imageBlock(b *block, _ *bool) []*transcript.Part {
+	img, ok := ingest.DecodeImage(p.f, b.Data)
+	if !ok {
+		return []*transcript.Part{{Kind: transcript.TextPart, Text: "(unreadable " + ingest.FirstNonEmpty(b.MimeType, "image") + " data)"}}
+	}
+	return []*transcript.Part{{Kind: transcript.ImagePart, Image: img}}
 }
