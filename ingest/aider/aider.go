@@ -130,13 +130,17 @@ func (a *reader) line(n int, b []byte) {
 		return
 	}
 	blank := strings.TrimSpace(s) == ""
+	a.bodyLine(n, s, blank)
+	a.prevBlank = blank
+}
+
+// bodyLine reads a line of a session: the rest of a tool's message, a
+// user's line (####), a tool's (>), or a response's.
+func (a *reader) bodyLine(n int, s string, blank bool) {
 	hard := strings.HasSuffix(s, "  ") // the line break aider puts after its own lines
 	switch {
 	case a.mode == cont:
-		a.block = append(a.block, strings.TrimRight(s, " "))
-		if hard && !blank { // the message's last line: aider stripped it, then broke it
-			a.mode = tool
-		}
+		a.contLine(s, hard, blank)
 	case (s == "####" || strings.HasPrefix(s, "#### ")) && a.ends(hard):
 		a.enter(user, n)
 		a.block = append(a.block, strings.TrimRight(strings.TrimPrefix(strings.TrimPrefix(s, "####"), " "), " "))
@@ -147,7 +151,14 @@ func (a *reader) line(n int, b []byte) {
 	default:
 		a.responseLine(n, s)
 	}
-	a.prevBlank = blank
+}
+
+// contLine reads a line that continues a tool's message aider broke.
+func (a *reader) contLine(s string, hard, blank bool) {
+	a.block = append(a.block, strings.TrimRight(s, " "))
+	if hard && !blank { // the message's last line: aider stripped it, then broke it
+		a.mode = tool
+	}
 }
 
 // toolLine reads a "> " line: what aider itself printed.
@@ -407,27 +418,8 @@ func (a *reader) tokens(l string, m *transcript.Message) {
 	sm := tokensRE.FindStringSubmatch(l)
 	var u transcript.Usage
 	for _, item := range strings.Split(sm[1], ", ") {
-		c := countRE.FindStringSubmatch(strings.TrimSpace(item))
-		if c == nil {
-			continue
-		}
-		v, _ := strconv.ParseFloat(strings.ReplaceAll(c[1], ",", ""), 64)
-		switch c[2] {
-		case "k", "K":
-			v *= 1e3
-		case "m", "M":
-			v *= 1e6
-		}
-		n := int64(v + 0.5)
-		switch c[3] {
-		case "sent":
-			u.Input = n
-		case "received":
-			u.Output = n
-		case "cache write":
-			u.CacheWrite = n
-		case "cache hit":
-			u.CacheRead = n
+		if field, n, ok := tokenCount(item); ok {
+			*tokenFields[field](&u) = n
 		}
 	}
 	// "sent" is LiteLLM's prompt_tokens, which holds the cache hits, and
@@ -442,6 +434,28 @@ func (a *reader) tokens(l string, m *transcript.Message) {
 		return
 	}
 	m.Usage.Add(u)
+}
+
+// tokenCount reads "4.2k sent": the field and the count; false for what
+// is not a count the usage has.
+func tokenCount(item string) (string, int64, bool) {
+	c := countRE.FindStringSubmatch(strings.TrimSpace(item))
+	if c == nil || tokenFields[c[3]] == nil {
+		return "", 0, false
+	}
+	v, _ := strconv.ParseFloat(strings.ReplaceAll(c[1], ",", ""), 64)
+	return c[3], int64(v*tokenUnits[strings.ToLower(c[2])] + 0.5), true
+}
+
+// tokenUnits are what aider's suffixes multiply by.
+var tokenUnits = map[string]float64{"": 1, "k": 1e3, "m": 1e6}
+
+// tokenFields are the usage's field of each count aider names.
+var tokenFields = map[string]func(*transcript.Usage) *int64{
+	"sent":        func(u *transcript.Usage) *int64 { return &u.Input },
+	"received":    func(u *transcript.Usage) *int64 { return &u.Output },
+	"cache write": func(u *transcript.Usage) *int64 { return &u.CacheWrite },
+	"cache hit":   func(u *transcript.Usage) *int64 { return &u.CacheRead },
 }
 
 // applied gives the edits of path in the last response their result.
