@@ -68,15 +68,15 @@ func detect(h *ingest.Head) float64 {
 	return ingest.When(users > 0 && tools > 0 && users+tools >= 3, ingest.Weak)
 }
 
-// adMode is the kind of block the reader is in.
-type adMode int
+// blockMode is the kind of block the reader is in.
+type blockMode int
 
 const (
-	none      adMode = iota
-	user             // "#### " lines
-	assistant        // the model's response
-	tool             // "> " lines
-	cont             // the unprefixed lines of a multi-line tool message: only its first line has "> "
+	none      blockMode = iota
+	user                // "#### " lines
+	assistant           // the model's response
+	tool                // "> " lines
+	cont                // the unprefixed lines of a multi-line tool message: only its first line has "> "
 )
 
 // reader reads one history file, a line at a time: the files grow past
@@ -87,7 +87,7 @@ type reader struct {
 	s   *transcript.Session
 	ids map[string]int
 
-	mode      adMode
+	mode      blockMode
 	block     []string
 	at        int  // the line the block starts on
 	prevBlank bool // the last line was blank
@@ -199,7 +199,7 @@ func (a *reader) ends(hard bool) bool {
 }
 
 // enter starts a block of kind mode at line n, unless one is being read.
-func (a *reader) enter(mode adMode, n int) {
+func (a *reader) enter(mode blockMode, n int) {
 	if a.mode != mode {
 		a.flush()
 		a.mode, a.at, a.fence = mode, n, ""

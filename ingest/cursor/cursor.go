@@ -176,8 +176,8 @@ func (b *builder) finish() {
 	}
 }
 
-// cuLine is a line of a JSONL agent transcript.
-type cuLine struct {
+// record is a line of a JSONL agent transcript.
+type record struct {
 	Type    string          `json:"type"`
 	Status  string          `json:"status"`
 	Error   json.RawMessage `json:"error"`
@@ -188,7 +188,7 @@ type cuLine struct {
 }
 
 func (b *builder) jsonLine(n int, line []byte) error {
-	var ln cuLine
+	var ln record
 	if err := ingest.Unmarshal(line, &ln); err != nil {
 		return err
 	}
@@ -225,10 +225,10 @@ func (b *builder) turnEnded(status, errText string, raw []byte) {
 	}
 }
 
-// cuPart is a content block of any Cursor container: Anthropic-style in
+// contentBlock is a content block of any Cursor container: Anthropic-style in
 // transcripts (text, tool_use), Vercel AI SDK-style in the store (text,
 // reasoning, tool-call, tool-result, image, file).
-type cuPart struct {
+type contentBlock struct {
 	Type       string          `json:"type"`
 	Text       string          `json:"text"`
 	Thinking   string          `json:"thinking"`
@@ -262,21 +262,21 @@ type cuPart struct {
 }
 
 // parts decodes content: a string or an array of blocks.
-func parts(raw json.RawMessage) []cuPart {
+func parts(raw json.RawMessage) []contentBlock {
 	var s string
 	if ingest.Unmarshal(raw, &s) == nil {
-		return []cuPart{{Type: "text", Text: s}}
+		return []contentBlock{{Type: "text", Text: s}}
 	}
 	var items []json.RawMessage
 	if ingest.Unmarshal(raw, &items) != nil {
 		if len(bytes.TrimSpace(raw)) == 0 || string(raw) == "null" {
 			return nil
 		}
-		return []cuPart{{Type: "?", raw: raw}}
+		return []contentBlock{{Type: "?", raw: raw}}
 	}
-	ps := make([]cuPart, 0, len(items))
+	ps := make([]contentBlock, 0, len(items))
 	for _, it := range items {
-		p := cuPart{raw: it}
+		p := contentBlock{raw: it}
 		if ingest.Unmarshal(it, &s) == nil {
 			p.Type, p.Text = "text", s
 		} else if ingest.Unmarshal(it, &p) != nil {
@@ -326,7 +326,7 @@ func (b *builder) message(n int, role string, content json.RawMessage, raw []byt
 }
 
 // part maps one content block. i is its index, for synthesized call ids.
-func (b *builder) part(n int, p cuPart, i int) *transcript.Part {
+func (b *builder) part(n int, p contentBlock, i int) *transcript.Part {
 	switch p.Type {
 	case "text":
 		if strings.TrimSpace(p.Text) == "" {
@@ -372,7 +372,7 @@ func (b *builder) part(n int, p cuPart, i int) *transcript.Part {
 }
 
 // image maps an image or file part: base64 data, a data: URL or a link.
-func (b *builder) image(n int, p cuPart) *transcript.Part {
+func (b *builder) image(n int, p contentBlock) *transcript.Part {
 	data := ingest.FirstNonEmpty(p.Image, p.Data, p.URL)
 	if p.Source != nil {
 		data = ingest.FirstNonEmpty(p.Source.Data, p.Source.URL)
@@ -430,7 +430,7 @@ func (b *builder) output(n int, raw json.RawMessage) (out string, imgs []*transc
 // user maps a user message. Cursor wraps what the user typed in
 // <user_query> and puts the context it adds (<user_info>, open files,
 // rules) beside it: that becomes a meta message before the prompt.
-func (b *builder) user(n int, ps []cuPart) {
+func (b *builder) user(n int, ps []contentBlock) {
 	ctxMsg := &transcript.Message{Role: transcript.User, Meta: true}
 	prompt := &transcript.Message{Role: transcript.User}
 	for i, p := range ps {
@@ -607,7 +607,7 @@ func joinLines(ls []textLine) string {
 
 func (b *builder) textUser(n int, ls []textLine) {
 	s := joinLines(ls)
-	b.user(n, []cuPart{{Type: "text", Text: s}})
+	b.user(n, []contentBlock{{Type: "text", Text: s}})
 }
 
 var (

@@ -18,8 +18,8 @@ import (
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// cuMeta is meta['0'] of a cursor-agent store, hex-encoded JSON.
-type cuMeta struct {
+// storeMeta is meta['0'] of a cursor-agent store, hex-encoded JSON.
+type storeMeta struct {
 	AgentID       string          `json:"agentId"`
 	Root          string          `json:"latestRootBlobId"`
 	Name          string          `json:"name"`
@@ -28,10 +28,10 @@ type cuMeta struct {
 	LastUsedModel string          `json:"lastUsedModel"`
 }
 
-// cuStore is a cursor-agent store.db: content-addressed blobs, some JSON
+// blobStore is a cursor-agent store.db: content-addressed blobs, some JSON
 // messages, the others protobuf nodes whose field 1 lists, in order, the
 // blobs under them. The latest root lists the conversation.
-type cuStore struct {
+type blobStore struct {
 	blobs   map[string][]byte
 	order   []string // blob ids in rowid order
 	msgs    []blob   // the conversation, in order
@@ -94,8 +94,8 @@ func checkTables(ctx context.Context, db *sql.DB) error {
 }
 
 // readMeta reads meta['0'], JSON that may be hex-encoded.
-func readMeta(ctx context.Context, f *ingest.File, db *sql.DB) (cuMeta, error) {
-	var meta cuMeta
+func readMeta(ctx context.Context, f *ingest.File, db *sql.DB) (storeMeta, error) {
+	var meta storeMeta
 	err := ingest.SQLiteRows(ctx, f, db, `SELECT key, value FROM meta`, func(rows *sql.Rows) error {
 		var key string
 		var value []byte
@@ -114,8 +114,8 @@ func readMeta(ctx context.Context, f *ingest.File, db *sql.DB) (cuMeta, error) {
 }
 
 // readBlobs reads every blob, in the order stored.
-func readBlobs(ctx context.Context, f *ingest.File, db *sql.DB) (*cuStore, error) {
-	st := &cuStore{blobs: map[string][]byte{}, onPath: map[string]bool{}, shown: map[string]bool{}}
+func readBlobs(ctx context.Context, f *ingest.File, db *sql.DB) (*blobStore, error) {
+	st := &blobStore{blobs: map[string][]byte{}, onPath: map[string]bool{}, shown: map[string]bool{}}
 	err := ingest.SQLiteRows(ctx, f, db, `SELECT id, data FROM blobs`, func(rows *sql.Rows) error {
 		var id string
 		var data []byte
@@ -133,7 +133,7 @@ func readBlobs(ctx context.Context, f *ingest.File, db *sql.DB) (*cuStore, error
 }
 
 // storeMeta sets the session's facts from the store's meta.
-func (b *builder) storeMeta(meta cuMeta) {
+func (b *builder) storeMeta(meta storeMeta) {
 	s := b.s
 	dir := path.Dir(b.f.Rel)
 	s.ID = ingest.FirstNonEmpty(meta.AgentID, path.Base(dir), b.stem)
@@ -148,7 +148,7 @@ func (b *builder) storeMeta(meta cuMeta) {
 
 // walkRoot lists the messages under the root blob, saying what is
 // missing.
-func (st *cuStore) walkRoot(f *ingest.File, root string) {
+func (st *blobStore) walkRoot(f *ingest.File, root string) {
 	_, ok := st.blobs[root]
 	switch {
 	case ok:
@@ -166,7 +166,7 @@ func (st *cuStore) walkRoot(f *ingest.File, root string) {
 
 // rest shows the messages no longer under the root: what the user
 // rewound or edited.
-func (st *cuStore) rest(b *builder) {
+func (st *blobStore) rest(b *builder) {
 	for _, id := range st.order {
 		if data := st.blobs[id]; !st.shown[id] && len(data) > 0 && data[0] == '{' && messageJSON(data) != nil {
 			branch := ""
@@ -179,14 +179,9 @@ func (st *cuStore) rest(b *builder) {
 }
 
 // walk lists the messages under blob id, in order.
-func (st *cuStore) walk(id string, depth int) {
-	st.visits++
-	if st.visits > maxStoreVisits || depth > 64 || st.onPath[id] {
-		return
-	}
-	data, ok := st.blobs[id]
+func (st *blobStore) walk(id string, depth int) {
+	data, ok := st.visit(id, depth)
 	if !ok {
-		st.missing++
 		return
 	}
 	if len(data) > 0 && data[0] == '{' && json.Valid(data) {
@@ -196,24 +191,12 @@ func (st *cuStore) walk(id string, depth int) {
 	st.onPath[id] = true
 	defer delete(st.onPath, id)
 	b := data
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
+	for {
+		num, v, rest, ok := nextBytesField(b)
+		if !ok {
 			break
 		}
-		if typ != protowire.BytesType {
-			m := protowire.ConsumeFieldValue(num, typ, b[n:])
-			if m < 0 {
-				break
-			}
-			b = b[n+m:]
-			continue
-		}
-		v, m := protowire.ConsumeBytes(b[n:])
-		if m < 0 {
-			break
-		}
-		b = b[n+m:]
+		b = rest
 		if num == 1 && len(v) == 32 {
 			st.walk(hex.EncodeToString(v), depth+1)
 		} else if msg := messageJSON(v); msg != nil {
@@ -226,7 +209,46 @@ func (st *cuStore) walk(id string, depth int) {
 	}
 }
 
-func (st *cuStore) emit(id string, data []byte) {
+// visit is the blob id, unless the walk has gone too far or too deep, or
+// come round to it again, or the store lacks it.
+func (st *blobStore) visit(id string, depth int) ([]byte, bool) {
+	st.visits++
+	if st.visits > maxStoreVisits || depth > 64 || st.onPath[id] {
+		return nil, false
+	}
+	data, ok := st.blobs[id]
+	if !ok {
+		st.missing++
+	}
+	return data, ok
+}
+
+// nextBytesField reads the fields of b up to the next one of bytes: its
+// number, its value and what follows it; false at the end, or where b
+// stops parsing, with b from there.
+func nextBytesField(b []byte) (protowire.Number, []byte, []byte, bool) {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			break
+		}
+		if typ == protowire.BytesType {
+			v, m := protowire.ConsumeBytes(b[n:])
+			if m < 0 {
+				break
+			}
+			return num, v, b[n+m:], true
+		}
+		m := protowire.ConsumeFieldValue(num, typ, b[n:])
+		if m < 0 {
+			break
+		}
+		b = b[n+m:]
+	}
+	return 0, nil, b, false
+}
+
+func (st *blobStore) emit(id string, data []byte) {
 	st.msgs = append(st.msgs, blob{id, data})
 	st.shown[id] = true
 }

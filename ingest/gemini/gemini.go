@@ -206,7 +206,7 @@ type toolCall struct {
 	AgentID       string          `json:"agentId"`
 }
 
-type gmPart struct {
+type contentPart struct {
 	Text       string `json:"text"`
 	Thought    bool   `json:"thought"`
 	InlineData *struct {
@@ -244,9 +244,9 @@ type entry struct {
 	branch string // set once the message left the conversation's line
 }
 
-// gmLog replays one conversation: messages are upserted by id (last write
+// logEntry replays one conversation: messages are upserted by id (last write
 // wins, first position kept), $set updates metadata, $rewindTo cuts the line.
-type gmLog struct {
+type logEntry struct {
 	origin  string
 	entries []*entry
 	live    map[string]int // message id → index in entries, while on the line
@@ -264,17 +264,17 @@ type gmLog struct {
 // Where a session was recorded: the Meta value Merge tells them apart by.
 const (
 	chat       = "chat log"
-	gmPrompts  = "logs.json (prompts only)"
+	promptsLog = "logs.json (prompts only)"
 	checkpoint = "/chat save checkpoint (no timestamps)"
-	gmOrigin   = "recorded in"
+	originKey  = "recorded in"
 )
 
-func newLog(origin string) *gmLog {
-	return &gmLog{origin: origin, live: map[string]int{}, meta: map[string]string{}}
+func newLog(origin string) *logEntry {
+	return &logEntry{origin: origin, live: map[string]int{}, meta: map[string]string{}}
 }
 
 // upsert records a message; a message with a known id replaces it in place.
-func (l *gmLog) upsert(e *entry) {
+func (l *logEntry) upsert(e *entry) {
 	if i, ok := l.live[e.id]; ok {
 		l.entries[i] = e
 		return
@@ -289,7 +289,7 @@ func (l *gmLog) upsert(e *entry) {
 // They stay in place so nothing the agent did is lost, marked as a branch by
 // the id of the first message that left (or by fallback). keep, when set,
 // spares the messages it names and every event.
-func (l *gmLog) retire(from int, keep map[string]bool, fallback string) int {
+func (l *logEntry) retire(from int, keep map[string]bool, fallback string) int {
 	var gone []*entry
 	branch := ""
 	// Skipping what is already off the line keeps a log of many rewinds linear.
@@ -313,7 +313,7 @@ func (l *gmLog) retire(from int, keep map[string]bool, fallback string) int {
 	return len(gone)
 }
 
-func (l *gmLog) rewind(id string) {
+func (l *logEntry) rewind(id string) {
 	from, ok := l.live[id]
 	if !ok {
 		from = 0 // the upstream loader clears everything for an unknown id
@@ -322,23 +322,23 @@ func (l *gmLog) rewind(id string) {
 	l.event("rewind", fmt.Sprintf("Rewound to before message %s: %d records left the conversation", id, n))
 }
 
-func (l *gmLog) event(kind, desc string) {
+func (l *logEntry) event(kind, desc string) {
 	l.entries = append(l.entries, &entry{event: &transcript.Message{Role: transcript.System, Meta: true,
 		Parts: []*transcript.Part{ingest.EventPart(kind, desc, nil)}}})
 }
 
 // set applies one metadata field, from the first line, a $set or a legacy
 // session document.
-func (l *gmLog) set(f *ingest.File, n int, key string, raw json.RawMessage) {
+func (l *logEntry) set(f *ingest.File, n int, key string, raw json.RawMessage) {
 	if dst := l.field(key); dst != nil {
 		*dst = ingest.Text(raw)
 		return
 	}
 	switch key {
 	case "startTime", "start_time":
-		l.started = gmTime(raw)
+		l.started = timestamp(raw)
 	case "lastUpdated":
-		l.updated = gmTime(raw)
+		l.updated = timestamp(raw)
 	case "messages":
 		l.checkpoint(f, n, raw)
 	default:
@@ -349,7 +349,7 @@ func (l *gmLog) set(f *ingest.File, n int, key string, raw json.RawMessage) {
 }
 
 // field is the text field of the log a metadata key sets, or nil.
-func (l *gmLog) field(key string) *string {
+func (l *logEntry) field(key string) *string {
 	switch key {
 	case "sessionId":
 		return &l.id
@@ -367,7 +367,7 @@ func (l *gmLog) field(key string) *string {
 
 // checkpoint reads a checkpoint of the whole conversation (compression,
 // masking): it replaces the log; messages it leaves out are kept aside.
-func (l *gmLog) checkpoint(f *ingest.File, n int, raw json.RawMessage) {
+func (l *logEntry) checkpoint(f *ingest.File, n int, raw json.RawMessage) {
 	var msgs []json.RawMessage
 	if err := ingest.Unmarshal(raw, &msgs); err != nil {
 		f.Warn(n, "messages of a $set skipped: %v", err)
@@ -393,7 +393,7 @@ func (l *gmLog) checkpoint(f *ingest.File, n int, raw json.RawMessage) {
 	}
 }
 
-func gmTime(raw json.RawMessage) time.Time {
+func timestamp(raw json.RawMessage) time.Time {
 	var t ingest.JSONTime
 	_ = ingest.Unmarshal(raw, &t)
 	return t.Time
@@ -440,8 +440,8 @@ func iD(raw json.RawMessage) string {
 // logs.json, one prompt log per session.
 type file struct {
 	f     *ingest.File
-	main  *gmLog
-	logs  map[string]*gmLog
+	main  *logEntry
+	logs  map[string]*logEntry
 	order []string
 	at    string // where in a document the record being read is, for warnings
 }
@@ -451,7 +451,7 @@ type file struct {
 func (g *file) prompt(rec *record, raw []byte, n int) {
 	pl := g.logs[rec.SessionID]
 	if pl == nil {
-		pl = newLog(gmPrompts)
+		pl = newLog(promptsLog)
 		pl.id = rec.SessionID
 		g.logs[rec.SessionID] = pl
 		g.order = append(g.order, rec.SessionID)
@@ -461,7 +461,7 @@ func (g *file) prompt(rec *record, raw []byte, n int) {
 }
 
 // setAll applies metadata fields in the order of their keys.
-func (l *gmLog) setAll(f *ingest.File, n int, fields map[string]json.RawMessage) {
+func (l *logEntry) setAll(f *ingest.File, n int, fields map[string]json.RawMessage) {
 	for _, k := range sortedKeys(fields) {
 		l.set(f, n, k, fields[k])
 	}
@@ -514,7 +514,7 @@ func sortedKeys(m map[string]json.RawMessage) []string {
 }
 
 func readFile(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
-	g := &file{f: f, main: newLog(chat), logs: map[string]*gmLog{}}
+	g := &file{f: f, main: newLog(chat), logs: map[string]*logEntry{}}
 	// A JSONL log is a whole JSON object on its first line and more lines; a
 	// legacy session, logs.json or a checkpoint is one document, usually
 	// pretty-printed.
@@ -608,9 +608,9 @@ func (g *file) array(ctx context.Context, dec *json.Decoder, key string) error {
 }
 
 // session maps the replayed log to the model.
-func (l *gmLog) session(f *ingest.File) *transcript.Session {
+func (l *logEntry) session(f *ingest.File) *transcript.Session {
 	s := &transcript.Session{ID: l.id, Title: l.title, Project: l.project, Started: l.started, Ended: l.updated,
-		Meta: map[string]string{gmOrigin: l.origin}}
+		Meta: map[string]string{originKey: l.origin}}
 	for k, v := range l.meta {
 		s.Meta[k] = v
 	}
@@ -633,8 +633,8 @@ func (l *gmLog) session(f *ingest.File) *transcript.Session {
 	if len(s.Turns) == 0 {
 		return nil
 	}
-	if gmHash(s.Project) {
-		gmProject(s, l.meta["directories"])
+	if isRootHash(s.Project) {
+		nameProject(s, l.meta["directories"])
 	}
 	return s
 }
@@ -643,7 +643,7 @@ func (l *gmLog) session(f *ingest.File) *transcript.Session {
 // file: ~/.gemini/tmp/<project>/chats/... (logs.json and checkpoints sit
 // beside chats/ and have no projectHash), and a subagent lives in
 // chats/<parent session id>/<session id>.jsonl.
-func (l *gmLog) place(s *transcript.Session, dirs []string) {
+func (l *logEntry) place(s *transcript.Session, dirs []string) {
 	if i := slices.Index(dirs, "chats"); i > 0 {
 		s.Project = dirs[i-1]
 	} else if i := slices.Index(dirs, "tmp"); i >= 0 && i+1 < len(dirs) {
@@ -656,7 +656,7 @@ func (l *gmLog) place(s *transcript.Session, dirs []string) {
 }
 
 // replay appends the log's entries to s as messages.
-func (l *gmLog) replay(f *ingest.File, s *transcript.Session) {
+func (l *logEntry) replay(f *ingest.File, s *transcript.Session) {
 	b := &builder{f: f, s: s, calls: map[string]bool{}, answered: map[string]bool{}, pending: map[string][]string{}}
 	for _, e := range l.entries {
 		f.At(e.line) // for warnings about the entry
@@ -671,9 +671,9 @@ func (l *gmLog) replay(f *ingest.File, s *transcript.Session) {
 	}
 }
 
-// gmHash reports whether a project id is the SHA-256 of its root, as
+// isRootHash reports whether a project id is the SHA-256 of its root, as
 // Gemini CLI named projects before its projects.json.
-func gmHash(id string) bool {
+func isRootHash(id string) bool {
 	return len(id) >= 32 && strings.Trim(strings.ToLower(id), "0123456789abcdef") == ""
 }
 
@@ -682,11 +682,11 @@ func gmHash(id string) bool {
 // first of its "Workspace Directories".
 var workDir = regexp.MustCompile(`(?m)(?:^I'm currently working in the directory: |\*\*Workspace Directories:\*\*\s*\n\s*- )(\S.*?)\s*$`)
 
-// gmProject names a project known by the hash of its root after the root:
+// nameProject names a project known by the hash of its root after the root:
 // the folder whose hash it is among those the session names (its workspace
 // folders, the paths its tools were given and their parents), or else the
 // folder the session says it ran in, or else a short hash.
-func gmProject(s *transcript.Session, directories string) {
+func nameProject(s *transcript.Session, directories string) {
 	stated, candidates := folders(s, directories)
 	root := hashedRoot(s.Project, append(slices.Clone(stated), candidates...))
 	if root == "" && len(stated) > 0 {
@@ -736,7 +736,7 @@ func absPaths(input string) []string {
 // SHA-256 is the project's hash; "" if none.
 func hashedRoot(hash string, folders []string) string {
 	for _, c := range folders {
-		for d := c; d != ""; d = gmParent(d) {
+		for d := c; d != ""; d = parentDir(d) {
 			if sum := sha256.Sum256([]byte(d)); strings.EqualFold(hex.EncodeToString(sum[:]), hash) {
 				return d
 			}
@@ -745,9 +745,9 @@ func hashedRoot(hash string, folders []string) string {
 	return ""
 }
 
-// gmParent is the folder that holds p, a slash or a Windows path; "" above
+// parentDir is the folder that holds p, a slash or a Windows path; "" above
 // the root.
-func gmParent(p string) string {
+func parentDir(p string) string {
 	i := strings.LastIndexAny(strings.TrimRight(p, `/\`), `/\`)
 	if i <= 0 || i == 2 && p[1] == ':' {
 		return ""
@@ -783,10 +783,10 @@ func (b *builder) message(e *entry) *transcript.Message {
 	case "info", "warning", "error":
 		m.Role, m.Meta = transcript.System, true
 		kind := rec.Type
-		if kind == "info" && strings.HasPrefix(gmText(content), "Request cancelled") {
+		if kind == "info" && strings.HasPrefix(partsText(content), "Request cancelled") {
 			kind = transcript.Interrupt
 		}
-		m.Parts = []*transcript.Part{ingest.EventPart(kind, gmText(content), nil)}
+		m.Parts = []*transcript.Part{ingest.EventPart(kind, partsText(content), nil)}
 	default:
 		m.Role, m.Meta = transcript.System, true
 		m.Parts = []*transcript.Part{b.f.Unknown("Unknown message type "+strconv.Quote(rec.Type), e.raw)}
@@ -849,13 +849,13 @@ func (b *builder) model(e *entry, m *transcript.Message, content json.RawMessage
 // sends, or a prompt it sent by itself to have the model go on. The prompt
 // log (logs.json) holds only what the user typed.
 func (b *builder) injected(text string) bool {
-	return Tools.IsInjected(text) || continuation[strings.TrimSpace(text)] && b.s.Meta[gmOrigin] != gmPrompts
+	return Tools.IsInjected(text) || continuation[strings.TrimSpace(text)] && b.s.Meta[originKey] != promptsLog
 }
 
-// gmText flattens content to its text.
-func gmText(raw json.RawMessage) string {
+// partsText flattens content to its text.
+func partsText(raw json.RawMessage) string {
 	var texts []string
-	for _, p := range gmParts(raw) {
+	for _, p := range contentParts(raw) {
 		if p.Text != "" {
 			texts = append(texts, p.Text)
 		}
@@ -866,20 +866,20 @@ func gmText(raw json.RawMessage) string {
 	return strings.Join(texts, "")
 }
 
-// gmParts decodes a PartListUnion: a string, one Part, or a list of strings
+// contentParts decodes a PartListUnion: a string, one Part, or a list of strings
 // and Parts.
-func gmParts(raw json.RawMessage) []gmPart {
+func contentParts(raw json.RawMessage) []contentPart {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
 	items := []json.RawMessage{raw}
 	if raw[0] == '[' && ingest.Unmarshal(raw, &items) != nil {
-		return []gmPart{{Text: string(raw)}}
+		return []contentPart{{Text: string(raw)}}
 	}
-	ps := make([]gmPart, 0, len(items))
+	ps := make([]contentPart, 0, len(items))
 	for _, it := range items {
-		p := gmPart{raw: it}
+		p := contentPart{raw: it}
 		if len(it) > 0 && it[0] == '"' {
 			p.Text = ingest.Text(it)
 		} else {
@@ -892,7 +892,7 @@ func gmParts(raw json.RawMessage) []gmPart {
 
 func (b *builder) parts(n int, raw json.RawMessage) []*transcript.Part {
 	var out []*transcript.Part
-	for _, p := range gmParts(raw) {
+	for _, p := range contentParts(raw) {
 		switch {
 		case p.Text != "" && p.Thought:
 			out = append(out, &transcript.Part{Kind: transcript.ThinkingPart, Text: p.Text})
@@ -997,7 +997,7 @@ func (b *builder) image(n int, mime, data string) *transcript.Part {
 
 func (b *builder) images(n int, raw json.RawMessage) []*transcript.Image {
 	var imgs []*transcript.Image
-	for _, p := range gmParts(raw) {
+	for _, p := range contentParts(raw) {
 		if p.InlineData != nil {
 			if ip := b.image(n, p.InlineData.MimeType, p.InlineData.Data); ip.Image != nil {
 				imgs = append(imgs, ip.Image)
@@ -1066,7 +1066,7 @@ func (b *builder) toolCall(n int, tc *toolCall) []*transcript.Part {
 func (b *builder) resultParts(n int, tc *toolCall, r *transcript.ToolResult) []string {
 	var texts []string
 	owner := tc.ID // the call the parts being read belong to
-	for _, p := range gmParts(tc.Result) {
+	for _, p := range contentParts(tc.Result) {
 		if fr := p.FunctionResponse; fr != nil {
 			owner = fr.ID
 		}
@@ -1121,12 +1121,12 @@ func merge(ss []*transcript.Session) []*transcript.Session {
 	byID := map[string]*transcript.Session{}
 	for _, s := range ss {
 		switch {
-		case s.Meta[gmOrigin] == gmPrompts:
+		case s.Meta[originKey] == promptsLog:
 			prompts = append(prompts, s)
-		case s.Meta[gmOrigin] == chat && byID[s.ID] != nil:
+		case s.Meta[originKey] == chat && byID[s.ID] != nil:
 			join(byID[s.ID], s)
 		default:
-			if s.Meta[gmOrigin] == chat {
+			if s.Meta[originKey] == chat {
 				byID[s.ID] = s
 			}
 			out = append(out, s)

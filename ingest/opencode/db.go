@@ -52,7 +52,7 @@ func readDB(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Ses
 			f.Warn(0, "todo lists skipped: %v", err)
 		}
 	}
-	var infos []ocSession
+	var infos []sessionInfo
 	err = ingest.SQLiteRowMaps(db, "SELECT * FROM session ORDER BY time_created, id", func(row map[string]any) error {
 		infos = append(infos, sessionRow(row))
 		return nil
@@ -81,12 +81,12 @@ func readDB(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Ses
 // dBMessages reads the messages of one session, in opencode's order, with
 // their parts.
 func dBMessages(db *sql.DB, session string, b *builder) error {
-	parts := map[string][]ocRaw{}
+	parts := map[string][]rawPart{}
 	err := ingest.SQLiteRowMaps(db, `SELECT part.id AS id, part.message_id AS message_id, part.data AS data
 		FROM part JOIN message ON part.message_id = message.id
 		WHERE message.session_id = ? ORDER BY part.message_id, part.id`, func(row map[string]any) error {
 		msg := rowString(row, "message_id")
-		parts[msg] = append(parts[msg], ocRaw{id: rowString(row, "id"), data: json.RawMessage(rowString(row, "data"))})
+		parts[msg] = append(parts[msg], rawPart{id: rowString(row, "id"), data: json.RawMessage(rowString(row, "data"))})
 		return nil
 	}, session)
 	if err != nil {
@@ -101,8 +101,8 @@ func dBMessages(db *sql.DB, session string, b *builder) error {
 
 // sessionRow reads a row of the session table, whose columns flatten the
 // session info.
-func sessionRow(row map[string]any) ocSession {
-	si := ocSession{
+func sessionRow(row map[string]any) sessionInfo {
+	si := sessionInfo{
 		ID: rowString(row, "id"), Slug: rowString(row, "slug"), Version: rowString(row, "version"),
 		ProjectID: rowString(row, "project_id"), Directory: rowString(row, "directory"),
 		ParentID: rowString(row, "parent_id"), Title: rowString(row, "title"),

@@ -123,7 +123,7 @@ func kindOf(h *ingest.Head) string {
 
 // arrayKind is the kind of a JSON array file of the tree: a session's
 // todos, permissions or diffs.
-func arrayKind(loc ocLoc, inTree bool, rs []ingest.Record) string {
+func arrayKind(loc treeLoc, inTree bool, rs []ingest.Record) string {
 	switch {
 	case !inTree:
 	case loc.kind == "todo" && (len(rs) == 0 || rs[0].Has("content", "status")),
@@ -150,7 +150,7 @@ func idKind(h *ingest.Head, r ingest.Record) string {
 }
 
 // treeKind is the kind of another object file, by its place in the tree.
-func treeKind(loc ocLoc, inTree bool, r ingest.Record) string {
+func treeKind(loc treeLoc, inTree bool, r ingest.Record) string {
 	switch {
 	case !inTree:
 	case loc.kind == "project" && r.Has("id", "worktree"),
@@ -169,7 +169,7 @@ func read(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Sessi
 		return readDB(ctx, f, br)
 	case sqliteCompanion(head) != "":
 		// Read with its database; this only lists it among the sessions' files.
-		return []*transcript.Session{piece(f, sqliteCompanion(head), ocLoc{}, nil)}, nil
+		return []*transcript.Session{piece(f, sqliteCompanion(head), treeLoc{}, nil)}, nil
 	}
 	h := &ingest.Head{Path: f.Rel, Data: head, EOF: err != nil}
 	kind := kindOf(h)
@@ -193,7 +193,7 @@ func readExport(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript
 			if err := d.Value(key, line, &raw); err != nil {
 				return err
 			}
-			var si ocSession
+			var si sessionInfo
 			if ingest.DecodeAt(f, line, key, raw, &si) {
 				b.session(&si)
 			}
@@ -209,9 +209,9 @@ func readExport(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript
 				if !ingest.DecodeAt(f, line, fmt.Sprintf("messages[%d]", i), raw, &m) {
 					return nil
 				}
-				parts := make([]ocRaw, len(m.Parts))
+				parts := make([]rawPart, len(m.Parts))
 				for j, p := range m.Parts {
-					parts[j] = ocRaw{data: p}
+					parts[j] = rawPart{data: p}
 				}
 				b.line = line
 				b.message("", m.Info, parts)
@@ -233,8 +233,8 @@ func readExport(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript
 	return []*transcript.Session{s}, nil
 }
 
-// ocSession is a session's info.
-type ocSession struct {
+// sessionInfo is a session's info.
+type sessionInfo struct {
 	ID        string `json:"id"`
 	Slug      string `json:"slug"`
 	Version   string `json:"version"`
@@ -290,8 +290,8 @@ func (t *tokens) usage() transcript.Usage {
 	return transcript.Usage{Input: t.Input, Output: t.Output + t.Reasoning, Reasoning: t.Reasoning, CacheRead: t.Cache.Read, CacheWrite: t.Cache.Write}
 }
 
-// ocPart is a part of a message; its type says which fields are set.
-type ocPart struct {
+// partInfo is a part of a message; its type says which fields are set.
+type partInfo struct {
 	ID        string `json:"id"`
 	SessionID string `json:"sessionID"`
 	MessageID string `json:"messageID"`
@@ -329,11 +329,11 @@ type toolState struct {
 	Output      string          `json:"output"`
 	Error       string          `json:"error"`
 	Metadata    json.RawMessage `json:"metadata"`
-	Attachments []ocPart        `json:"attachments"`
+	Attachments []partInfo      `json:"attachments"`
 }
 
-// ocRaw is a part as stored, with the id its container gives it.
-type ocRaw struct {
+// rawPart is a part as stored, with the id its container gives it.
+type rawPart struct {
 	id   string
 	data json.RawMessage
 }
@@ -363,7 +363,7 @@ func (b *builder) unknown(desc string, raw []byte) *transcript.Part {
 }
 
 // session applies a session's info.
-func (b *builder) session(si *ocSession) {
+func (b *builder) session(si *sessionInfo) {
 	s := b.s
 	s.ID, s.Title, s.CWD, s.ParentID = si.ID, si.Title, si.Directory, si.ParentID
 	s.AgentVersion, s.Started, s.Ended = si.Version, si.Time.Created.Time, si.Time.Updated.Time
@@ -386,7 +386,7 @@ func (b *builder) session(si *ocSession) {
 
 // message maps one message and its parts, in order. raw is nil when the
 // message's own file is missing (a legacy tree the app was still writing).
-func (b *builder) message(id string, raw json.RawMessage, parts []ocRaw) {
+func (b *builder) message(id string, raw json.RawMessage, parts []rawPart) {
 	info, ps, raws, ok := b.decode(&id, raw, parts)
 	if !ok {
 		return
@@ -427,7 +427,7 @@ func (b *builder) message(id string, raw json.RawMessage, parts []ocRaw) {
 // false when the message itself cannot be read. A message whose record is
 // missing is guessed from its parts. id becomes the message's own when it
 // is "".
-func (b *builder) decode(id *string, raw json.RawMessage, parts []ocRaw) (info message, ps []ocPart, raws []json.RawMessage, ok bool) {
+func (b *builder) decode(id *string, raw json.RawMessage, parts []rawPart) (info message, ps []partInfo, raws []json.RawMessage, ok bool) {
 	if raw != nil {
 		if err := json.Unmarshal(raw, &info); !ingest.IsDrift(err) {
 			b.warn("message %s skipped: %v", ingest.FirstNonEmpty(*id, "without an id"), err)
@@ -437,10 +437,10 @@ func (b *builder) decode(id *string, raw json.RawMessage, parts []ocRaw) (info m
 		}
 	}
 	*id = ingest.FirstNonEmpty(*id, info.ID)
-	ps = make([]ocPart, 0, len(parts))
+	ps = make([]partInfo, 0, len(parts))
 	raws = make([]json.RawMessage, 0, len(parts))
 	for _, r := range parts {
-		var p ocPart
+		var p partInfo
 		if err := json.Unmarshal(r.data, &p); !ingest.IsDrift(err) {
 			b.warn("message %s: part %s skipped: %v", *id, ingest.FirstNonEmpty(r.id, "without an id"), err)
 			continue
@@ -486,7 +486,7 @@ func (b *builder) role(m *transcript.Message, info *message, raw json.RawMessage
 // says.
 func (b *builder) add(m *transcript.Message, meta []*transcript.Part, info *message) {
 	status := ""
-	if name, desc := ocError(info.Error); name == "MessageAbortedError" {
+	if name, desc := apiError(info.Error); name == "MessageAbortedError" {
 		m.Parts, status = append(m.Parts, ingest.EventPart(transcript.Interrupt, desc, nil)), transcript.Aborted
 	} else if desc != "" {
 		m.Parts, status = append(m.Parts, ingest.EventPart(transcript.ErrorEvent, desc, nil)), transcript.Failed
@@ -509,9 +509,9 @@ func (b *builder) add(m *transcript.Message, meta []*transcript.Part, info *mess
 	}
 }
 
-// ocError reads one of opencode's named errors, {name, data: {message}}:
+// apiError reads one of opencode's named errors, {name, data: {message}}:
 // its name and a description.
-func ocError(raw json.RawMessage) (name, desc string) {
+func apiError(raw json.RawMessage) (name, desc string) {
 	var e struct {
 		Name string          `json:"name"`
 		Data json.RawMessage `json:"data"`
@@ -523,7 +523,7 @@ func ocError(raw json.RawMessage) (name, desc string) {
 }
 
 // guessRole says who wrote a message whose record is missing, from its parts.
-func guessRole(ps []ocPart) string {
+func guessRole(ps []partInfo) string {
 	for _, p := range ps {
 		switch p.Type {
 		case "text", "file", "agent", "subtask", "compaction":
@@ -550,7 +550,7 @@ func (b *builder) systemPrompt(raw json.RawMessage, m *transcript.Message) {
 
 // part maps one part of message m; meta says the parts are context opencode
 // added rather than what the user or the model wrote.
-func (b *builder) part(m *transcript.Message, p *ocPart, raw json.RawMessage) (parts []*transcript.Part, meta bool) {
+func (b *builder) part(m *transcript.Message, p *partInfo, raw json.RawMessage) (parts []*transcript.Part, meta bool) {
 	switch p.Type {
 	case "text":
 		if strings.TrimSpace(p.Text) == "" {
@@ -573,29 +573,29 @@ func one(p *transcript.Part) []*transcript.Part { return []*transcript.Part{p} }
 
 // partReaders read the other types of part; meta marks a part the
 // harness wrote.
-var partReaders = map[string]func(b *builder, p *ocPart) (parts []*transcript.Part, meta bool){
-	"reasoning": func(b *builder, p *ocPart) ([]*transcript.Part, bool) {
+var partReaders = map[string]func(b *builder, p *partInfo) (parts []*transcript.Part, meta bool){
+	"reasoning": func(b *builder, p *partInfo) ([]*transcript.Part, bool) {
 		if strings.TrimSpace(p.Text) == "" {
 			b.s.Skip("reasoning (empty)", "reasoning with no text", 1)
 			return nil, false
 		}
 		return one(&transcript.Part{Kind: transcript.ThinkingPart, Text: p.Text}), false
 	},
-	"file": func(b *builder, p *ocPart) ([]*transcript.Part, bool) { return one(b.file(p)), false },
-	"patch": func(_ *builder, p *ocPart) ([]*transcript.Part, bool) {
+	"file": func(b *builder, p *partInfo) ([]*transcript.Part, bool) { return one(b.file(p)), false },
+	"patch": func(_ *builder, p *partInfo) ([]*transcript.Part, bool) {
 		if len(p.Files) == 0 {
 			return nil, false
 		}
 		return one(ingest.EventPart("patch", "Changed "+strings.Join(p.Files, ", "), nil)), true
 	},
-	"retry": func(_ *builder, p *ocPart) ([]*transcript.Part, bool) {
+	"retry": func(_ *builder, p *partInfo) ([]*transcript.Part, bool) {
 		desc := fmt.Sprintf("Retry %d", p.Attempt)
-		if _, msg := ocError(p.Error); msg != "" {
+		if _, msg := apiError(p.Error); msg != "" {
 			desc += " after " + msg
 		}
 		return one(ingest.EventPart(transcript.Retry, desc, nil)), false
 	},
-	"compaction": func(_ *builder, p *ocPart) ([]*transcript.Part, bool) {
+	"compaction": func(_ *builder, p *partInfo) ([]*transcript.Part, bool) {
 		desc := "Conversation compacted"
 		if p.Auto {
 			desc += " automatically"
@@ -605,10 +605,10 @@ var partReaders = map[string]func(b *builder, p *ocPart) (parts []*transcript.Pa
 		}
 		return one(ingest.EventPart(transcript.Compaction, desc, nil)), true
 	},
-	"agent": func(_ *builder, p *ocPart) ([]*transcript.Part, bool) {
+	"agent": func(_ *builder, p *partInfo) ([]*transcript.Part, bool) {
 		return one(ingest.EventPart("agent", "@"+p.Name, nil)), false
 	},
-	"subtask": func(_ *builder, p *ocPart) ([]*transcript.Part, bool) {
+	"subtask": func(_ *builder, p *partInfo) ([]*transcript.Part, bool) {
 		desc := strings.TrimSpace("Subtask for @" + p.Agent + ": " + p.Description)
 		if p.Command != "" {
 			desc += " (/" + p.Command + ")"
@@ -619,7 +619,7 @@ var partReaders = map[string]func(b *builder, p *ocPart) (parts []*transcript.Pa
 
 // file maps a file part: a data: URL is decoded (an image is shown, text is
 // kept), anything else is a reference.
-func (b *builder) file(p *ocPart) *transcript.Part {
+func (b *builder) file(p *partInfo) *transcript.Part {
 	name := ingest.FirstNonEmpty(p.Filename, p.URL)
 	switch {
 	case strings.HasPrefix(p.URL, "data:"):
@@ -644,7 +644,7 @@ func (b *builder) file(p *ocPart) *transcript.Part {
 var subagent = regexp.MustCompile(`(?:task_id|session_id): (ses_\w+)`)
 
 // tool maps a tool part to its call and, once it has finished, its result.
-func (b *builder) tool(p *ocPart) []*transcript.Part {
+func (b *builder) tool(p *partInfo) []*transcript.Part {
 	st := p.State
 	if st == nil {
 		st = &toolState{}
@@ -714,13 +714,13 @@ func (b *builder) done() *transcript.Session {
 // links joins the files of one storage tree, which are assembled
 // together, and a database's -wal to the database.
 func links(s *transcript.Session) []string {
-	switch s.Meta[ocKindKey] {
+	switch s.Meta[kindKey] {
 	case "":
 		return []string{"db\x00" + s.Source}
 	case "wal", "shm":
 		return []string{"db\x00" + strings.TrimSuffix(strings.TrimSuffix(s.Source, "-wal"), "-shm")}
 	}
-	return []string{"tree\x00" + s.Meta[ocRootKey]}
+	return []string{"tree\x00" + s.Meta[rootKey]}
 }
 
 // merge joins the files of legacy storage trees into sessions,
@@ -751,7 +751,7 @@ func merge(ss []*transcript.Session) []*transcript.Session {
 // database's -wal files.
 func sortFiles(ss []*transcript.Session) (whole, pieces, wals []*transcript.Session) {
 	for _, s := range ss {
-		switch s.Meta[ocKindKey] {
+		switch s.Meta[kindKey] {
 		case "":
 			whole = append(whole, s)
 		case "wal":

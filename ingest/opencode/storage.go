@@ -28,15 +28,15 @@ import (
 // merge assembles the sessions. As opencode's own migration does,
 // ids come from the paths: moves left stale ids inside the files.
 const (
-	ocKindKey  = "opencode.kind"    // what the file is: session, message, part, project, todo, …
-	ocRootKey  = "opencode.root"    // the tree the file is in: the path before its kind's folder
+	kindKey    = "opencode.kind"    // what the file is: session, message, part, project, todo, …
+	rootKey    = "opencode.root"    // the tree the file is in: the path before its kind's folder
 	ownerKey   = "opencode.owner"   // the folder it is in: a session's project, a message's session, a part's message
-	ocDataKey  = "opencode.data"    // its JSON, or what is kept of it
+	dataKey    = "opencode.data"    // its JSON, or what is kept of it
 	sessionKey = "opencode.session" // a part's session, as written inside it
 )
 
-// ocLoc is a file's place in a storage tree.
-type ocLoc struct{ root, kind, owner, id string }
+// treeLoc is a file's place in a storage tree.
+type treeLoc struct{ root, kind, owner, id string }
 
 var (
 	owned = map[string]bool{"session": true, "message": true, "part": true}
@@ -44,20 +44,20 @@ var (
 )
 
 // locate reads a path of the storage tree.
-func locate(rel string) (ocLoc, bool) {
+func locate(rel string) (treeLoc, bool) {
 	if !strings.HasSuffix(rel, ".json") {
-		return ocLoc{}, false
+		return treeLoc{}, false
 	}
 	el := strings.Split(rel, "/")
 	n := len(el)
 	id := strings.TrimSuffix(el[n-1], ".json")
 	switch {
 	case n >= 3 && owned[el[n-3]]:
-		return ocLoc{root: strings.Join(el[:n-3], "/"), kind: el[n-3], owner: el[n-2], id: id}, true
+		return treeLoc{root: strings.Join(el[:n-3], "/"), kind: el[n-3], owner: el[n-2], id: id}, true
 	case n >= 2 && flat[el[n-2]]:
-		return ocLoc{root: strings.Join(el[:n-2], "/"), kind: el[n-2], id: id}, true
+		return treeLoc{root: strings.Join(el[:n-2], "/"), kind: el[n-2], id: id}, true
 	}
-	return ocLoc{}, false
+	return treeLoc{}, false
 }
 
 // readPiece reads one file of a storage tree into a piece.
@@ -72,7 +72,7 @@ func readPiece(f *ingest.File, kind string, r io.Reader) ([]*transcript.Session,
 	loc, ok := locate(f.Rel)
 	if !ok || loc.kind != kind {
 		// A file outside a tree: its ids are the ones inside it.
-		loc = ocLoc{root: path.Dir(f.Rel), kind: kind}
+		loc = treeLoc{root: path.Dir(f.Rel), kind: kind}
 	}
 	var pf pieceFile
 	if err := pf.decode(kind, data); !ingest.IsDrift(err) {
@@ -113,36 +113,36 @@ func (pf *pieceFile) decode(kind string, data []byte) error {
 
 // fill gives the piece p of the kind what assembling needs: its owner
 // and its data.
-func (pf *pieceFile) fill(p *transcript.Session, f *ingest.File, kind string, loc ocLoc, data []byte) {
+func (pf *pieceFile) fill(p *transcript.Session, f *ingest.File, kind string, loc treeLoc, data []byte) {
 	switch kind {
 	case "session":
 		p.Meta[ownerKey] = ingest.FirstNonEmpty(loc.owner, pf.ProjectID)
-		p.Meta[ocDataKey] = string(data)
+		p.Meta[dataKey] = string(data)
 	case "message":
 		p.Meta[ownerKey] = ingest.FirstNonEmpty(loc.owner, pf.SessionID)
-		p.Meta[ocDataKey] = string(data)
+		p.Meta[dataKey] = string(data)
 		p.Started = pf.Time.Created.Time // messages are ordered by it
 	case "part":
 		p.Meta[ownerKey] = ingest.FirstNonEmpty(loc.owner, pf.MessageID)
 		p.Meta[sessionKey] = pf.SessionID
-		p.Meta[ocDataKey] = string(data)
+		p.Meta[dataKey] = string(data)
 	case "project":
-		p.Meta[ocDataKey] = pf.Worktree
+		p.Meta[dataKey] = pf.Worktree
 	case "todo":
 		lines := make([]string, len(pf.todos))
 		for i, t := range pf.todos {
 			lines[i] = ingest.TodoLine(f, 0, i, t)
 		}
-		p.Meta[ocDataKey] = strings.Join(lines, "\n")
+		p.Meta[dataKey] = strings.Join(lines, "\n")
 	case "session_share":
-		p.Meta[ocDataKey] = pf.URL // the share's secret is not kept
+		p.Meta[dataKey] = pf.URL // the share's secret is not kept
 	}
 }
 
 // piece makes the placeholder session a file of a storage tree is read into.
-func piece(f *ingest.File, kind string, loc ocLoc, data []byte) *transcript.Session {
+func piece(f *ingest.File, kind string, loc treeLoc, data []byte) *transcript.Session {
 	return &transcript.Session{ID: loc.id, Source: f.Rel, Meta: map[string]string{
-		ocKindKey: kind, ocRootKey: loc.root, ocDataKey: string(data)}}
+		kindKey: kind, rootKey: loc.root, dataKey: string(data)}}
 }
 
 // tree is one storage tree's pieces.
@@ -159,7 +159,7 @@ func assemble(pieces []*transcript.Session) []*transcript.Session {
 	trees := map[string]*tree{}
 	var roots []string
 	for _, p := range pieces {
-		kind, root := p.Meta[ocKindKey], p.Meta[ocRootKey]
+		kind, root := p.Meta[kindKey], p.Meta[rootKey]
 
 		t := trees[root]
 		if t == nil {
@@ -257,8 +257,8 @@ func (a *assembly) get(id string) *treeSession {
 func (a *assembly) session(id string) {
 	ts := a.get(id)
 	if p := a.sessions[id]; p != nil {
-		var si ocSession
-		_ = json.Unmarshal([]byte(p.Meta[ocDataKey]), &si) // checked when read
+		var si sessionInfo
+		_ = json.Unmarshal([]byte(p.Meta[dataKey]), &si) // checked when read
 		ts.b.session(&si)
 		ts.b.s.ID = id
 		ts.project = p.Meta[ownerKey]
@@ -270,7 +270,7 @@ func (a *assembly) session(id string) {
 	})
 	for _, m := range msgs {
 		ts.add(m)
-		ts.b.message(m.ID, json.RawMessage(m.Meta[ocDataKey]), a.takeParts(ts, m.ID))
+		ts.b.message(m.ID, json.RawMessage(m.Meta[dataKey]), a.takeParts(ts, m.ID))
 	}
 }
 
@@ -294,16 +294,16 @@ func (a *assembly) finish(id string) *transcript.Session {
 	var todos []string
 	for _, e := range a.extras[id] {
 		ts.add(e)
-		if e.Meta[ocKindKey] == "todo" && e.Meta[ocDataKey] != "" {
-			todos = append(todos, strings.Split(e.Meta[ocDataKey], "\n")...)
-		} else if e.Meta[ocDataKey] != "" {
-			ts.b.s.Meta["share url"] = e.Meta[ocDataKey]
+		if e.Meta[kindKey] == "todo" && e.Meta[dataKey] != "" {
+			todos = append(todos, strings.Split(e.Meta[dataKey], "\n")...)
+		} else if e.Meta[dataKey] != "" {
+			ts.b.s.Meta["share url"] = e.Meta[dataKey]
 		}
 	}
 	ts.b.todos(todos)
 	if p := a.projects[ts.project]; p != nil {
 		ts.add(p)
-		ts.b.s.CWD = ingest.FirstNonEmpty(ts.b.s.CWD, p.Meta[ocDataKey])
+		ts.b.s.CWD = ingest.FirstNonEmpty(ts.b.s.CWD, p.Meta[dataKey])
 	}
 	s := ts.b.done()
 	s.Source, s.Sources = ts.sources[0], ts.sources[1:] // a session comes from one file at least
@@ -315,14 +315,14 @@ func (a *assembly) finish(id string) *transcript.Session {
 }
 
 // takeParts returns the parts of message id, in order, and forgets them.
-func (t *tree) takeParts(ts *treeSession, id string) []ocRaw {
+func (t *tree) takeParts(ts *treeSession, id string) []rawPart {
 	ps := t.parts[id]
 	delete(t.parts, id)
 	slices.SortFunc(ps, func(a, b *transcript.Session) int { return strings.Compare(a.ID, b.ID) })
-	raws := make([]ocRaw, len(ps))
+	raws := make([]rawPart, len(ps))
 	for i, p := range ps {
 		ts.add(p)
-		raws[i] = ocRaw{id: p.ID, data: json.RawMessage(p.Meta[ocDataKey])}
+		raws[i] = rawPart{id: p.ID, data: json.RawMessage(p.Meta[dataKey])}
 	}
 	return raws
 }

@@ -298,10 +298,10 @@ var entries = map[string]func(p *reader, e *entry, raw []byte) *transcript.Messa
 		return p.setting("thinking level", e.ThinkingLevel)
 	},
 	"compaction": func(_ *reader, e *entry, _ []byte) *transcript.Message {
-		return piSummary(transcript.Compaction, compacted(e.TokensBefore, e.FromHook), e.Summary)
+		return branchSummary(transcript.Compaction, compacted(e.TokensBefore, e.FromHook), e.Summary)
 	},
 	"branch_summary": func(_ *reader, e *entry, _ []byte) *transcript.Message {
-		return piSummary("branch", "Summary of the branch left at "+ingest.FirstNonEmpty(e.FromID, "the start"), e.Summary)
+		return branchSummary("branch", "Summary of the branch left at "+ingest.FirstNonEmpty(e.FromID, "the start"), e.Summary)
 	},
 	"custom": func(_ *reader, e *entry, _ []byte) *transcript.Message {
 		return sysMessage(ingest.EventPart("extension", "Extension data: "+e.CustomType, e.Data))
@@ -332,7 +332,7 @@ func compacted(tokens int64, byExtension bool) string {
 	return s
 }
 
-func piSummary(kind, desc, summary string) *transcript.Message {
+func branchSummary(kind, desc, summary string) *transcript.Message {
 	m := sysMessage(ingest.EventPart(kind, desc, nil))
 	if strings.TrimSpace(summary) != "" {
 		m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: summary})
@@ -379,10 +379,10 @@ var roles = map[string]func(p *reader, pm *message) *transcript.Message{
 	"custom":        func(p *reader, pm *message) *transcript.Message { return p.custom(pm.CustomType, pm.Content) },
 	"hookMessage":   func(p *reader, pm *message) *transcript.Message { return p.custom(pm.CustomType, pm.Content) },
 	"branchSummary": func(_ *reader, pm *message) *transcript.Message {
-		return piSummary("branch", "Summary of the branch left at "+ingest.FirstNonEmpty(pm.FromID, "the start"), pm.Summary)
+		return branchSummary("branch", "Summary of the branch left at "+ingest.FirstNonEmpty(pm.FromID, "the start"), pm.Summary)
 	},
 	"compactionSummary": func(_ *reader, pm *message) *transcript.Message {
-		return piSummary(transcript.Compaction, compacted(pm.TokensBefore, false), pm.Summary)
+		return branchSummary(transcript.Compaction, compacted(pm.TokensBefore, false), pm.Summary)
 	},
 }
 
