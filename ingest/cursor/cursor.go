@@ -327,49 +327,81 @@ func (b *builder) message(n int, role string, content json.RawMessage, raw []byt
 
 // part maps one content block. i is its index, for synthesized call ids.
 func (b *builder) part(n int, p contentBlock, i int) *transcript.Part {
-	switch p.Type {
-	case "text":
-		if strings.TrimSpace(p.Text) == "" {
-			return nil
-		}
-		return &transcript.Part{Kind: transcript.TextPart, Text: p.Text}
-	case "reasoning", "thinking", "redacted-reasoning":
-		t := cmp.Or(p.Text, p.Thinking)
-		if strings.TrimSpace(t) == "" {
-			if p.Type != "redacted-reasoning" {
-				return nil
-			}
-			t = "(redacted reasoning)"
-		}
-		return &transcript.Part{Kind: transcript.ThinkingPart, Text: t}
-	case "tool_use", "tool-call":
-		name := ingest.FirstNonEmpty(p.Name, p.ToolName)
-		input := p.Input
-		if len(input) == 0 {
-			input = p.Args
-		}
-		// Transcripts have no ids: one is made from the file and the block's place.
-		id := ingest.FirstNonEmpty(p.ToolCallID, p.ID, fmt.Sprintf("%s#%d.%d", b.stem, n, i))
-		return &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-			ID: id, Name: name, Kind: Tools.Kind(name), Input: ingest.Text(input)}}
-	case "tool_result", "tool-result":
-		r := &transcript.ToolResult{CallID: ingest.FirstNonEmpty(p.ToolCallID, p.ToolUseID), IsError: p.IsError || p.IsErr}
-		out := p.Result
-		for _, alt := range []json.RawMessage{p.Output, p.Content} {
-			if len(out) == 0 {
-				out = alt
-			}
-		}
-		var isErr bool
-		r.Output, r.Images, isErr = b.output(n, out)
-		r.IsError = r.IsError || isErr
-		r.ExitCode = ingest.ExitCode(r.Output)
-		return &transcript.Part{Kind: transcript.ResultPart, Result: r}
-	case "image", "file":
-		return b.image(n, p)
+	if make := contentParts[p.Type]; make != nil {
+		return make(b, n, p, i)
 	}
 	return b.f.Unknown("Unknown content part", p.raw)
 }
+
+// contentParts make the part of a content block, by its type (Anthropic's
+// names and the AI SDK's). Set by init: a tool result's output holds
+// content blocks again.
+var contentParts map[string]func(b *builder, n int, p contentBlock, i int) *transcript.Part
+
+func init() {
+	contentParts = map[string]func(b *builder, n int, p contentBlock, i int) *transcript.Part{
+		"text":               (*builder).textPart,
+		"reasoning":          (*builder).thinkingPart,
+		"thinking":           (*builder).thinkingPart,
+		"redacted-reasoning": (*builder).thinkingPart,
+		"tool_use":           (*builder).callPart,
+		"tool-call":          (*builder).callPart,
+		"tool_result":        (*builder).resultPart,
+		"tool-result":        (*builder).resultPart,
+		"image":              (*builder).imagePart,
+		"file":               (*builder).imagePart,
+	}
+}
+
+func (b *builder) textPart(_ int, p contentBlock, _ int) *transcript.Part {
+	if strings.TrimSpace(p.Text) == "" {
+		return nil
+	}
+	return &transcript.Part{Kind: transcript.TextPart, Text: p.Text}
+}
+
+// thinkingPart: blank reasoning is no part, unless it was redacted.
+func (b *builder) thinkingPart(_ int, p contentBlock, _ int) *transcript.Part {
+	t := cmp.Or(p.Text, p.Thinking)
+	if strings.TrimSpace(t) == "" {
+		if p.Type != "redacted-reasoning" {
+			return nil
+		}
+		t = "(redacted reasoning)"
+	}
+	return &transcript.Part{Kind: transcript.ThinkingPart, Text: t}
+}
+
+// callPart: transcripts have no ids, so one is made from the file and the
+// block's place.
+func (b *builder) callPart(n int, p contentBlock, i int) *transcript.Part {
+	name := ingest.FirstNonEmpty(p.Name, p.ToolName)
+	input := p.Input
+	if len(input) == 0 {
+		input = p.Args
+	}
+	id := ingest.FirstNonEmpty(p.ToolCallID, p.ID, fmt.Sprintf("%s#%d.%d", b.stem, n, i))
+	return &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
+		ID: id, Name: name, Kind: Tools.Kind(name), Input: ingest.Text(input)}}
+}
+
+// resultPart reads the output of whichever field holds it.
+func (b *builder) resultPart(n int, p contentBlock, _ int) *transcript.Part {
+	r := &transcript.ToolResult{CallID: ingest.FirstNonEmpty(p.ToolCallID, p.ToolUseID), IsError: p.IsError || p.IsErr}
+	out := p.Result
+	for _, alt := range []json.RawMessage{p.Output, p.Content} {
+		if len(out) == 0 {
+			out = alt
+		}
+	}
+	var isErr bool
+	r.Output, r.Images, isErr = b.output(n, out)
+	r.IsError = r.IsError || isErr
+	r.ExitCode = ingest.ExitCode(r.Output)
+	return &transcript.Part{Kind: transcript.ResultPart, Result: r}
+}
+
+func (b *builder) imagePart(n int, p contentBlock, _ int) *transcript.Part { return b.image(n, p) }
 
 // image maps an image or file part: base64 data, a data: URL or a link.
 func (b *builder) image(n int, p contentBlock) *transcript.Part {
