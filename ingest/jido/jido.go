@@ -222,6 +222,33 @@ func (jr *reader) message(i, line int, raw json.RawMessage) error {
 	return nil
 }
 
+// roles fill a message of each role with its content.
+var roles = map[string]func(m *transcript.Message, content string){
+	"user": func(m *transcript.Message, content string) {
+		m.Role = transcript.User
+		m.Parts = ingest.UserText(Tools, content, &m.Meta)
+	},
+	"assistant": said(transcript.Assistant),
+	"system":    said(transcript.System),
+	// jido_code saves no tool calls, and results without the id of theirs:
+	// each is shown on its own.
+	"tool": func(m *transcript.Message, content string) {
+		m.Role = transcript.Tool
+		m.Parts = []*transcript.Part{{Kind: transcript.ResultPart, Result: &transcript.ToolResult{Output: content}}}
+	},
+}
+
+// said fills a message the assistant or the system said; the system's is
+// meta.
+func said(role transcript.Role) func(*transcript.Message, string) {
+	return func(m *transcript.Message, content string) {
+		m.Role, m.Meta = role, role == transcript.System
+		if strings.TrimSpace(content) != "" {
+			m.Parts = []*transcript.Part{{Kind: transcript.TextPart, Text: content}}
+		}
+	}
+}
+
 // msg reads one conversation message and the cost of its response.
 func msg(f *ingest.File, path string, line int, raw json.RawMessage) (*transcript.Message, float64) {
 	var jm message
@@ -242,21 +269,9 @@ func msg(f *ingest.File, path string, line int, raw json.RawMessage) (*transcrip
 	if jm.Usage != nil {
 		m.Usage, cost = jm.Usage.usage(), jm.Usage.Cost
 	}
-	switch jm.Role {
-	case "user":
-		m.Role = transcript.User
-		m.Parts = ingest.UserText(Tools, content, &m.Meta)
-	case "assistant", "system":
-		m.Role, m.Meta = transcript.Role(jm.Role), jm.Role == "system"
-		if strings.TrimSpace(content) != "" {
-			m.Parts = []*transcript.Part{{Kind: transcript.TextPart, Text: content}}
-		}
-	case "tool":
-		// jido_code saves no tool calls, and results without the id of theirs:
-		// each is shown on its own.
-		m.Role = transcript.Tool
-		m.Parts = []*transcript.Part{{Kind: transcript.ResultPart, Result: &transcript.ToolResult{Output: content}}}
-	default:
+	if fill := roles[jm.Role]; fill != nil {
+		fill(m, content)
+	} else {
 		f.Warn(line, "%s: unknown role %q; kept as an unknown event", path, jm.Role)
 		m.Role, m.Meta = transcript.System, true
 		m.Parts = []*transcript.Part{ingest.EventPart(transcript.Unknown, "Message with unknown role "+strconv.Quote(jm.Role), raw)}
