@@ -655,11 +655,7 @@ func (b *builder) tool(p *partInfo) []*transcript.Part {
 	}
 	c := &transcript.ToolCall{ID: p.CallID, Name: ingest.FirstNonEmpty(p.Tool, "unnamed tool"), Kind: Tools.Kind(p.Tool), Input: input}
 	parts := []*transcript.Part{{Kind: transcript.CallPart, Call: c}}
-	var md struct {
-		Exit      *int   `json:"exit"`
-		Diff      string `json:"diff"`
-		SessionID string `json:"sessionId"`
-	}
+	var md toolMeta
 	_ = json.Unmarshal(st.Metadata, &md)
 	if c.Kind == transcript.TaskTool {
 		c.Subagent = md.SessionID
@@ -670,18 +666,7 @@ func (b *builder) tool(p *partInfo) []*transcript.Part {
 	r := &transcript.ToolResult{CallID: p.CallID}
 	switch st.Status {
 	case "completed":
-		r.Output, r.ExitCode = st.Output, md.Exit
-		r.IsError = md.Exit != nil && *md.Exit != 0
-		if r.Output == "" {
-			r.Output = md.Diff // an edit says nothing but what it changed
-		}
-		for i := range st.Attachments {
-			if ip := b.file(&st.Attachments[i]); ip.Image != nil {
-				r.Images = append(r.Images, ip.Image)
-			} else {
-				r.Output = strings.TrimPrefix(r.Output+"\n"+ip.Text, "\n")
-			}
-		}
+		b.completed(r, st, &md)
 	case "error":
 		r.Output, r.IsError = st.Error, true
 	case "pending", "running":
@@ -690,6 +675,30 @@ func (b *builder) tool(p *partInfo) []*transcript.Part {
 		r.Output = "(tool call with unknown status " + strconv.Quote(st.Status) + ")"
 	}
 	return append(parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})
+}
+
+// toolMeta is what a tool's metadata tells of its result.
+type toolMeta struct {
+	Exit      *int   `json:"exit"`
+	Diff      string `json:"diff"`
+	SessionID string `json:"sessionId"`
+}
+
+// completed fills the result of a tool that finished: its output, exit
+// code and attachments (images, or files' text after the output).
+func (b *builder) completed(r *transcript.ToolResult, st *toolState, md *toolMeta) {
+	r.Output, r.ExitCode = st.Output, md.Exit
+	r.IsError = md.Exit != nil && *md.Exit != 0
+	if r.Output == "" {
+		r.Output = md.Diff // an edit says nothing but what it changed
+	}
+	for i := range st.Attachments {
+		if ip := b.file(&st.Attachments[i]); ip.Image != nil {
+			r.Images = append(r.Images, ip.Image)
+		} else {
+			r.Output = strings.TrimPrefix(r.Output+"\n"+ip.Text, "\n")
+		}
+	}
 }
 
 // todos adds the session's todo list, as a checklist at the end.
