@@ -61,24 +61,27 @@ func detect(h *ingest.Head) float64 {
 	}
 	lines := splitLines(text)
 	_, start := frontMatter(lines)
-	bs := splitBlocks(lines, start)
+	return ingest.When(markdownSession(splitBlocks(lines, start)), ingest.Maybe)
+}
+
+// markdownSession says whether the blocks are a domarkx session: a
+// session-config fence before any heading (domarkx only takes it before
+// the first message, so a README that shows one under a heading is not
+// claimed), or a heading followed by a msg-metadata fence.
+func markdownSession(bs []block) bool {
 	heading := false
 	for i, b := range bs {
-		switch b.kind {
-		case fence:
-			// domarkx only takes the session-config before the first message,
-			// so a README that shows one under a heading is not claimed.
-			if !heading && strings.Contains(b.info, "session-config") {
-				return ingest.Maybe
-			}
-		case headingBlock:
+		switch {
+		case b.kind == fence && !heading && strings.Contains(b.info, "session-config"):
+			return true
+		case b.kind == headingBlock:
 			heading = true
 			if j := nextBlock(bs, i+1); j < len(bs) && bs[j].kind == fence && strings.Contains(bs[j].info, "msg-metadata") {
-				return ingest.Maybe
+				return true
 			}
 		}
 	}
-	return 0
+	return false
 }
 
 // session accumulates the one session of a domarkx file.
