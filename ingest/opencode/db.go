@@ -21,37 +21,11 @@ func readDB(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Ses
 		return nil, fmt.Errorf("cannot open the database: %w", err)
 	}
 	defer done()
-	tables, err := ingest.SQLiteTableNames(db)
+	tables, err := tablesOf(db)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read the database's schema: %w", err)
+		return nil, err
 	}
-	for _, t := range []string{"session", "message", "part"} {
-		if !tables[t] {
-			return nil, fmt.Errorf("not an opencode database: it has no %s table", t)
-		}
-	}
-	worktrees := map[string]string{}
-	if tables["project"] {
-		err := ingest.SQLiteRowMaps(db, "SELECT * FROM project", func(row map[string]any) error {
-			worktrees[rowString(row, "id")] = rowString(row, "worktree")
-			return nil
-		})
-		if err != nil {
-			f.Warn(0, "projects skipped: %v", err)
-		}
-	}
-	todos := map[string][]string{}
-	if tables["todo"] {
-		err := ingest.SQLiteRowMaps(db, "SELECT * FROM todo ORDER BY session_id, position", func(row map[string]any) error {
-			id := rowString(row, "session_id")
-			t := ingest.Todo{Content: rowString(row, "content"), Status: rowString(row, "status")}
-			todos[id] = append(todos[id], ingest.TodoLine(f, 0, len(todos[id]), t))
-			return nil
-		})
-		if err != nil {
-			f.Warn(0, "todo lists skipped: %v", err)
-		}
-	}
+	worktrees, todos := dbWorktrees(f, db, tables), dbTodos(f, db, tables)
 	var infos []sessionInfo
 	err = ingest.SQLiteRowMaps(db, "SELECT * FROM session ORDER BY time_created, id", func(row map[string]any) error {
 		infos = append(infos, sessionRow(row))
@@ -68,7 +42,7 @@ func readDB(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Ses
 		si := &infos[i]
 		b := newBuilder(func(format string, args ...any) { f.Warn(0, "session "+si.ID+": "+format, args...) })
 		b.session(si)
-		if err := dBMessages(db, si.ID, b); err != nil {
+		if err := dbMessages(db, si.ID, b); err != nil {
 			f.Warn(0, "session %s: messages skipped: %v", si.ID, err)
 		}
 		b.todos(todos[si.ID])
@@ -78,9 +52,58 @@ func readDB(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Ses
 	return out, nil
 }
 
-// dBMessages reads the messages of one session, in opencode's order, with
+// tablesOf returns the database's tables, or an error when it lacks
+// one opencode always has.
+func tablesOf(db *sql.DB) (map[string]bool, error) {
+	tables, err := ingest.SQLiteTableNames(db)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the database's schema: %w", err)
+	}
+	for _, t := range []string{"session", "message", "part"} {
+		if !tables[t] {
+			return nil, fmt.Errorf("not an opencode database: it has no %s table", t)
+		}
+	}
+	return tables, nil
+}
+
+// dbWorktrees returns the worktree of each project, by id.
+func dbWorktrees(f *ingest.File, db *sql.DB, tables map[string]bool) map[string]string {
+	worktrees := map[string]string{}
+	if !tables["project"] {
+		return worktrees
+	}
+	err := ingest.SQLiteRowMaps(db, "SELECT * FROM project", func(row map[string]any) error {
+		worktrees[rowString(row, "id")] = rowString(row, "worktree")
+		return nil
+	})
+	if err != nil {
+		f.Warn(0, "projects skipped: %v", err)
+	}
+	return worktrees
+}
+
+// dbTodos returns the lines of each session's todo list, by session id.
+func dbTodos(f *ingest.File, db *sql.DB, tables map[string]bool) map[string][]string {
+	todos := map[string][]string{}
+	if !tables["todo"] {
+		return todos
+	}
+	err := ingest.SQLiteRowMaps(db, "SELECT * FROM todo ORDER BY session_id, position", func(row map[string]any) error {
+		id := rowString(row, "session_id")
+		t := ingest.Todo{Content: rowString(row, "content"), Status: rowString(row, "status")}
+		todos[id] = append(todos[id], ingest.TodoLine(f, 0, len(todos[id]), t))
+		return nil
+	})
+	if err != nil {
+		f.Warn(0, "todo lists skipped: %v", err)
+	}
+	return todos
+}
+
+// dbMessages reads the messages of one session, in opencode's order, with
 // their parts.
-func dBMessages(db *sql.DB, session string, b *builder) error {
+func dbMessages(db *sql.DB, session string, b *builder) error {
 	parts := map[string][]rawPart{}
 	err := ingest.SQLiteRowMaps(db, `SELECT part.id AS id, part.message_id AS message_id, part.data AS data
 		FROM part JOIN message ON part.message_id = message.id

@@ -136,17 +136,41 @@ func arrayKind(loc treeLoc, inTree bool, rs []ingest.Record) string {
 // idKind knows an export, a session, a message or a part by its ids,
 // wherever it lies.
 func idKind(h *ingest.Head, r ingest.Record) string {
-	switch {
-	case r["info"] == "{" && r["messages"] == "[" && bytes.Contains(h.Data, []byte(`"ses_`)):
-		return "export"
-	case strings.HasPrefix(r["id"], "prt_") && strings.HasPrefix(r["messageID"], "msg_") && r.Has("type"):
-		return "part"
-	case strings.HasPrefix(r["id"], "msg_") && strings.HasPrefix(r["sessionID"], "ses_") && r.Has("role"):
-		return "message"
-	case strings.HasPrefix(r["id"], "ses_") && r["time"] == "{" && r.Has("title") && (r.Has("projectID") || r.Has("directory")):
-		return "session"
+	for _, k := range idKinds {
+		if k.is(h, r) {
+			return k.kind
+		}
 	}
 	return ""
+}
+
+// idKinds are the objects known by their ids, in the order they are tried.
+var idKinds = []struct {
+	kind string
+	is   func(h *ingest.Head, r ingest.Record) bool
+}{
+	{"export", isExport},
+	{"part", func(_ *ingest.Head, r ingest.Record) bool {
+		return hasID(r, "id", "prt_") && hasID(r, "messageID", "msg_") && r.Has("type")
+	}},
+	{"message", func(_ *ingest.Head, r ingest.Record) bool {
+		return hasID(r, "id", "msg_") && hasID(r, "sessionID", "ses_") && r.Has("role")
+	}},
+	{"session", isSession},
+}
+
+// hasID says whether r's key holds an id of opencode's with the prefix.
+func hasID(r ingest.Record, key, prefix string) bool { return strings.HasPrefix(r[key], prefix) }
+
+// isExport knows `opencode export`'s {info, messages} by the session id in it.
+func isExport(h *ingest.Head, r ingest.Record) bool {
+	return r["info"] == "{" && r["messages"] == "[" && bytes.Contains(h.Data, []byte(`"ses_`))
+}
+
+// isSession knows a session's info: a ses_ id, a time, a title and its
+// project or folder.
+func isSession(_ *ingest.Head, r ingest.Record) bool {
+	return hasID(r, "id", "ses_") && r["time"] == "{" && r.Has("title") && (r.Has("projectID") || r.Has("directory"))
 }
 
 // treeKind is the kind of another object file, by its place in the tree.
@@ -182,55 +206,75 @@ func read(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Sessi
 // readExport reads the output of `opencode export`: {info, messages:
 // [{info, parts}], todos}, a message at a time.
 func readExport(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
-	b := newBuilder(nil)
-	b.warn = func(format string, args ...any) { f.Warn(b.line, format, args...) }
-	var todos []string
-	d := ingest.NewJSONDoc(f, r, 1)
-	_, err := d.Object("the document", func(key string, line int) error {
-		switch key {
-		case "info":
-			var raw json.RawMessage
-			if err := d.Value(key, line, &raw); err != nil {
-				return err
-			}
-			var si sessionInfo
-			if ingest.DecodeAt(f, line, key, raw, &si) {
-				b.session(&si)
-			}
-		case "messages":
-			return d.Array(key, func(i, line int, raw json.RawMessage) error {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				var m struct {
-					Info  json.RawMessage   `json:"info"`
-					Parts []json.RawMessage `json:"parts"`
-				}
-				if !ingest.DecodeAt(f, line, fmt.Sprintf("messages[%d]", i), raw, &m) {
-					return nil
-				}
-				parts := make([]rawPart, len(m.Parts))
-				for j, p := range m.Parts {
-					parts[j] = rawPart{data: p}
-				}
-				b.line = line
-				b.message("", m.Info, parts)
-				return nil
-			})
-		case "todos":
-			return d.Todos(&todos)
-		default:
-			return d.Skip()
-		}
-		return nil
-	})
-	if _, err := d.End(ctx, err); err != nil {
+	e := &export{ctx: ctx, f: f, d: ingest.NewJSONDoc(f, r, 1), b: newBuilder(nil)}
+	e.b.warn = func(format string, args ...any) { f.Warn(e.b.line, format, args...) }
+	_, err := e.d.Object("the document", e.field)
+	if _, err := e.d.End(ctx, err); err != nil {
 		return nil, err
 	}
-	b.todos(todos)
-	s := b.done()
+	e.b.todos(e.todos)
+	s := e.b.done()
 	s.ID = ingest.FirstNonEmpty(s.ID, ingest.Stem(f.Rel))
 	return []*transcript.Session{s}, nil
+}
+
+// export is the reading of one export.
+type export struct {
+	ctx   context.Context
+	f     *ingest.File
+	d     *ingest.JSONDoc
+	b     *builder
+	todos []string
+}
+
+// exportFields read the fields of an export; the others are skipped.
+var exportFields = map[string]func(e *export, key string, line int) error{
+	"info": (*export).info,
+	"messages": func(e *export, key string, _ int) error {
+		return e.d.Array(key, e.message)
+	},
+	"todos": func(e *export, _ string, _ int) error { return e.d.Todos(&e.todos) },
+}
+
+func (e *export) field(key string, line int) error {
+	if read := exportFields[key]; read != nil {
+		return read(e, key, line)
+	}
+	return e.d.Skip()
+}
+
+// info reads the session's info.
+func (e *export) info(key string, line int) error {
+	var raw json.RawMessage
+	if err := e.d.Value(key, line, &raw); err != nil {
+		return err
+	}
+	var si sessionInfo
+	if ingest.DecodeAt(e.f, line, key, raw, &si) {
+		e.b.session(&si)
+	}
+	return nil
+}
+
+// message reads messages[i], {info, parts}.
+func (e *export) message(i, line int, raw json.RawMessage) error {
+	if err := e.ctx.Err(); err != nil {
+		return err
+	}
+	var m struct {
+		Info  json.RawMessage   `json:"info"`
+		Parts []json.RawMessage `json:"parts"`
+	}
+	if !ingest.DecodeAt(e.f, line, fmt.Sprintf("messages[%d]", i), raw, &m) {
+		return nil
+	}
+	parts := make([]rawPart, len(m.Parts))
+	for j, p := range m.Parts {
+		parts[j] = rawPart{data: p}
+	}
+	e.b.line = line
+	e.b.message("", m.Info, parts)
+	return nil
 }
 
 // sessionInfo is a session's info.
@@ -485,12 +529,7 @@ func (b *builder) role(m *transcript.Message, info *message, raw json.RawMessage
 // add appends m, with its context after it, and ends its turn as its error
 // says.
 func (b *builder) add(m *transcript.Message, meta []*transcript.Part, info *message) {
-	status := ""
-	if name, desc := apiError(info.Error); name == "MessageAbortedError" {
-		m.Parts, status = append(m.Parts, ingest.EventPart(transcript.Interrupt, desc, nil)), transcript.Aborted
-	} else if desc != "" {
-		m.Parts, status = append(m.Parts, ingest.EventPart(transcript.ErrorEvent, desc, nil)), transcript.Failed
-	}
+	status := endWith(m, info.Error)
 	switch {
 	case len(m.Parts) > 0 || !m.Usage.IsZero():
 		b.s.Append(m)
@@ -498,15 +537,35 @@ func (b *builder) add(m *transcript.Message, meta []*transcript.Part, info *mess
 		b.s.Skip("message without parts", "opencode had not written its parts yet", 1)
 	}
 	if len(meta) > 0 {
-		role := transcript.System
-		if m.Role == transcript.User {
-			role = transcript.User
-		}
-		b.s.Append(&transcript.Message{ID: m.ID + "#context", Role: role, Time: m.Time, Meta: true, Parts: meta, Branch: b.branch})
+		b.s.Append(&transcript.Message{ID: m.ID + "#context", Role: contextRole(m), Time: m.Time, Meta: true, Parts: meta, Branch: b.branch})
 	}
 	if status != "" && len(b.s.Turns) > 0 {
 		b.s.Turns[len(b.s.Turns)-1].Status = status
 	}
+}
+
+// endWith shows the error a message ended with, if any, and returns the
+// status it gives the turn: aborted by the user, or failed.
+func endWith(m *transcript.Message, raw json.RawMessage) (status string) {
+	name, desc := apiError(raw)
+	switch {
+	case name == "MessageAbortedError":
+		m.Parts = append(m.Parts, ingest.EventPart(transcript.Interrupt, desc, nil))
+		return transcript.Aborted
+	case desc != "":
+		m.Parts = append(m.Parts, ingest.EventPart(transcript.ErrorEvent, desc, nil))
+		return transcript.Failed
+	}
+	return ""
+}
+
+// contextRole is the role of the context shown apart from m: the user's
+// own, or opencode's.
+func contextRole(m *transcript.Message) transcript.Role {
+	if m.Role == transcript.User {
+		return transcript.User
+	}
+	return transcript.System
 }
 
 // apiError reads one of opencode's named errors, {name, data: {message}}:
@@ -649,43 +708,67 @@ func (b *builder) tool(p *partInfo) []*transcript.Part {
 	if st == nil {
 		st = &toolState{}
 	}
-	input := ingest.Text(st.Input)
-	if (input == "" || input == "{}") && st.Raw != "" {
-		input = st.Raw // a pending call's arguments, still being streamed
-	}
-	c := &transcript.ToolCall{ID: p.CallID, Name: ingest.FirstNonEmpty(p.Tool, "unnamed tool"), Kind: Tools.Kind(p.Tool), Input: input}
-	parts := []*transcript.Part{{Kind: transcript.CallPart, Call: c}}
 	var md toolMeta
 	_ = json.Unmarshal(st.Metadata, &md)
+	c := &transcript.ToolCall{ID: p.CallID, Name: ingest.FirstNonEmpty(p.Tool, "unnamed tool"), Kind: Tools.Kind(p.Tool), Input: st.input()}
 	if c.Kind == transcript.TaskTool {
-		c.Subagent = md.SessionID
-		if m := subagent.FindStringSubmatch(st.Output); m != nil && c.Subagent == "" {
-			c.Subagent = m[1]
-		}
+		c.Subagent = md.subagent(st.Output)
 	}
+	parts := []*transcript.Part{{Kind: transcript.CallPart, Call: c}}
 	r := &transcript.ToolResult{CallID: p.CallID}
-	switch st.Status {
-	case "completed":
-		b.completed(r, st, &md)
-	case "error":
-		r.Output, r.IsError = st.Error, true
-	case "pending", "running":
+	if !b.result(r, st, &md) {
 		return parts // the session ended before the tool did
-	default:
-		r.Output = "(tool call with unknown status " + strconv.Quote(st.Status) + ")"
 	}
 	return append(parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})
 }
 
-// toolMeta is what a tool's metadata tells of its result.
+// toolMeta is what the metadata of a tool's state tells.
 type toolMeta struct {
 	Exit      *int   `json:"exit"`
 	Diff      string `json:"diff"`
 	SessionID string `json:"sessionId"`
 }
 
-// completed fills the result of a tool that finished: its output, exit
-// code and attachments (images, or files' text after the output).
+// input is a call's arguments; while they are still being streamed,
+// they are only raw text.
+func (st *toolState) input() string {
+	input := ingest.Text(st.Input)
+	if (input == "" || input == "{}") && st.Raw != "" {
+		return st.Raw
+	}
+	return input
+}
+
+// subagent is the child session a task call started: in its metadata, or
+// named in its output.
+func (md *toolMeta) subagent(output string) string {
+	if md.SessionID != "" {
+		return md.SessionID
+	}
+	if m := subagent.FindStringSubmatch(output); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// result fills r as the tool's state says; it is false while the tool
+// is still pending or running.
+func (b *builder) result(r *transcript.ToolResult, st *toolState, md *toolMeta) bool {
+	switch st.Status {
+	case "completed":
+		b.completed(r, st, md)
+	case "error":
+		r.Output, r.IsError = st.Error, true
+	case "pending", "running":
+		return false
+	default:
+		r.Output = "(tool call with unknown status " + strconv.Quote(st.Status) + ")"
+	}
+	return true
+}
+
+// completed fills the result of a finished tool: its output, exit code
+// and attachments.
 func (b *builder) completed(r *transcript.ToolResult, st *toolState, md *toolMeta) {
 	r.Output, r.ExitCode = st.Output, md.Exit
 	r.IsError = md.Exit != nil && *md.Exit != 0

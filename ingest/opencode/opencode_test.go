@@ -17,7 +17,7 @@ import (
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// ocDescribe lists a session's messages as role, a * for meta, and the
+// describe lists a session's messages as role, a * for meta, and the
 // kinds of their parts.
 
 func TestOpencodeExport(t *testing.T) {
@@ -72,10 +72,10 @@ func TestOpencodeExport(t *testing.T) {
 		t.Errorf("image = %+v", img)
 	}
 
-	checkOpencodeCalls(t, s, ms)
+	checkCalls(t, s, ms)
 }
 
-func checkOpencodeCalls(t *testing.T, s *transcript.Session, ms []*transcript.Message) {
+func checkCalls(t *testing.T, s *transcript.Session, ms []*transcript.Message) {
 	calls := map[string]*transcript.ToolCall{}
 	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
 		if p.Call != nil {
@@ -183,8 +183,8 @@ func TestOpencodeStorage(t *testing.T) {
 	}
 }
 
-// ocSchemaSQL is the part of opencode's schema the reader uses.
-const ocSchemaSQL = `
+// schemaSQL is the part of opencode's schema the reader uses.
+const schemaSQL = `
 CREATE TABLE project (id text PRIMARY KEY, worktree text NOT NULL, vcs text, time_created integer NOT NULL, time_updated integer NOT NULL);
 CREATE TABLE session (id text PRIMARY KEY, project_id text NOT NULL, parent_id text, slug text NOT NULL, directory text NOT NULL,
 	title text NOT NULL, version text NOT NULL, share_url text, summary_additions integer, summary_deletions integer, summary_files integer,
@@ -212,10 +212,10 @@ INSERT INTO part VALUES ('prt_e1', 'msg_e1', 'ses_db2', 1, 1, '{"type":"text","t
 INSERT INTO todo VALUES ('ses_db1', 'Update docs', 'pending', 'low', 0, 1, 1);
 `
 
-// ocWriteDB writes an opencode database at path with the sessions above
+// writeDB writes an opencode database at path with the sessions above
 // and returns it open, as opencode keeps it. With wal, the rows are written
 // to its -wal file and not checkpointed.
-func ocWriteDB(t testing.TB, path string, wal bool) *sql.DB {
+func writeDB(t testing.TB, path string, wal bool) *sql.DB {
 	t.Helper()
 	db, err := sql.Open("sqlite", path)
 	if err != nil {
@@ -226,7 +226,7 @@ func ocWriteDB(t testing.TB, path string, wal bool) *sql.DB {
 	if wal {
 		setup = "PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0;"
 	}
-	if _, err := db.Exec(setup + ocSchemaSQL); err != nil {
+	if _, err := db.Exec(setup + schemaSQL); err != nil {
 		t.Fatal(err)
 	}
 	return db
@@ -237,15 +237,15 @@ func TestOpencodeDB(t *testing.T) {
 		name := map[bool]string{false: "rollback journal", true: "wal"}[wal]
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			db := ocWriteDB(t, filepath.Join(dir, "opencode.db"), wal)
+			db := writeDB(t, filepath.Join(dir, "opencode.db"), wal)
 			defer db.Close() // open while read, as when opencode runs
-			before := ocSnapshotDir(t, dir)
+			before := snapshotDir(t, dir)
 
 			res, err := ingest.Load(context.Background(), ingest.Root{FS: os.DirFS(dir)})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if after := ocSnapshotDir(t, dir); !maps.Equal(before, after) {
+			if after := snapshotDir(t, dir); !maps.Equal(before, after) {
 				t.Errorf("the database's folder changed while read:\n%v\n%v", before, after)
 			}
 			ingesttest.WantWarnings(t, res.Warnings) // the -wal and -shm files are the database's
@@ -281,8 +281,8 @@ func TestOpencodeDB(t *testing.T) {
 	}
 }
 
-// ocSnapshotDir maps the names of a folder's files to their content.
-func ocSnapshotDir(t *testing.T, dir string) map[string]string {
+// snapshotDir maps the names of a folder's files to their content.
+func snapshotDir(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -298,7 +298,7 @@ func ocSnapshotDir(t *testing.T, dir string) map[string]string {
 
 func TestOpencodeDetect(t *testing.T) {
 	dir := t.TempDir()
-	ocWriteDB(t, filepath.Join(dir, "x.db"), false).Close()
+	writeDB(t, filepath.Join(dir, "x.db"), false).Close()
 	opencodeDB, _ := os.ReadFile(filepath.Join(dir, "x.db"))
 	store := filepath.Join(dir, "store.db")
 	db, err := sql.Open("sqlite", store)
@@ -367,7 +367,7 @@ func FuzzOpencode(f *testing.F) {
 		}
 	}
 	dir := f.TempDir()
-	ocWriteDB(f, filepath.Join(dir, "opencode.db"), false).Close()
+	writeDB(f, filepath.Join(dir, "opencode.db"), false).Close()
 	if b, err := os.ReadFile(filepath.Join(dir, "opencode.db")); err == nil {
 		f.Add(b)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -69,74 +70,100 @@ func readPiece(f *ingest.File, kind string, r io.Reader) ([]*transcript.Session,
 	if err != nil {
 		return nil, err
 	}
-	loc, ok := locate(f.Rel)
-	if !ok || loc.kind != kind {
-		// A file outside a tree: its ids are the ones inside it.
-		loc = treeLoc{root: path.Dir(f.Rel), kind: kind}
-	}
-	var pf pieceFile
-	if err := pf.decode(kind, data); !ingest.IsDrift(err) {
+	d := &pieceData{raw: data}
+	if err := d.decode(kind); !ingest.IsDrift(err) {
 		return nil, err
 	} else if err != nil {
 		f.Warn(0, "%v; the rest is read", err)
 	}
+	loc := locOf(f.Rel, kind)
 	p := piece(f, kind, loc, nil)
-	p.ID = ingest.FirstNonEmpty(loc.id, pf.ID)
-	pf.fill(p, f, kind, loc, data)
+	p.ID = ingest.FirstNonEmpty(loc.id, d.obj.ID)
+	if keep := keepers[kind]; keep != nil {
+		keep(f, p, loc, d)
+	}
+	// permission and session_diff files hold nothing a page shows.
 	return []*transcript.Session{p}, nil
 }
 
-// pieceFile is what the files of a storage tree hold that assembling
-// them needs.
-type pieceFile struct {
-	ID        string `json:"id"`
-	SessionID string `json:"sessionID"`
-	MessageID string `json:"messageID"`
-	ProjectID string `json:"projectID"`
-	Worktree  string `json:"worktree"`
-	URL       string `json:"url"`
-	Time      struct{ Created ingest.JSONTime }
-	todos     []ingest.Todo
+// locOf is the place of a file of the given kind; a file outside a
+// tree has none but its folder, and its ids are the ones inside it.
+func locOf(rel, kind string) treeLoc {
+	loc, ok := locate(rel)
+	if !ok || loc.kind != kind {
+		return treeLoc{root: path.Dir(rel), kind: kind}
+	}
+	return loc
 }
 
-// decode reads a file of the kind: a todo file is a list; permission and
-// session_diff files hold nothing a page shows.
-func (pf *pieceFile) decode(kind string, data []byte) error {
+// pieceData is a file of a storage tree: its JSON and what is read of it.
+type pieceData struct {
+	raw []byte
+	obj struct {
+		ID        string `json:"id"`
+		SessionID string `json:"sessionID"`
+		MessageID string `json:"messageID"`
+		ProjectID string `json:"projectID"`
+		Worktree  string `json:"worktree"`
+		URL       string `json:"url"`
+		Time      struct{ Created ingest.JSONTime }
+	}
+	todos []ingest.Todo
+}
+
+// decode reads the JSON of a file of the given kind: a todo file is a
+// list, permissions and diffs are not read, the others are objects.
+func (d *pieceData) decode(kind string) error {
 	switch kind {
 	case "todo":
-		return json.Unmarshal(data, &pf.todos)
+		return json.Unmarshal(d.raw, &d.todos)
 	case "permission", "session_diff":
 		return nil
 	}
-	return json.Unmarshal(data, pf)
+	return json.Unmarshal(d.raw, &d.obj)
 }
 
-// fill gives the piece p of the kind what assembling needs: its owner
-// and its data.
-func (pf *pieceFile) fill(p *transcript.Session, f *ingest.File, kind string, loc treeLoc, data []byte) {
-	switch kind {
-	case "session":
-		p.Meta[ownerKey] = ingest.FirstNonEmpty(loc.owner, pf.ProjectID)
-		p.Meta[dataKey] = string(data)
-	case "message":
-		p.Meta[ownerKey] = ingest.FirstNonEmpty(loc.owner, pf.SessionID)
-		p.Meta[dataKey] = string(data)
-		p.Started = pf.Time.Created.Time // messages are ordered by it
-	case "part":
-		p.Meta[ownerKey] = ingest.FirstNonEmpty(loc.owner, pf.MessageID)
-		p.Meta[sessionKey] = pf.SessionID
-		p.Meta[dataKey] = string(data)
-	case "project":
-		p.Meta[dataKey] = pf.Worktree
-	case "todo":
-		lines := make([]string, len(pf.todos))
-		for i, t := range pf.todos {
-			lines[i] = ingest.TodoLine(f, 0, i, t)
-		}
-		p.Meta[dataKey] = strings.Join(lines, "\n")
-	case "session_share":
-		p.Meta[dataKey] = pf.URL // the share's secret is not kept
+// keepers keep in a piece what a file of each kind holds for its session.
+var keepers = map[string]func(f *ingest.File, p *transcript.Session, loc treeLoc, d *pieceData){
+	"session":       keepSession,
+	"message":       keepMessage,
+	"part":          keepPart,
+	"project":       keepProject,
+	"todo":          keepTodos,
+	"session_share": keepShare,
+}
+
+func keepSession(_ *ingest.File, p *transcript.Session, loc treeLoc, d *pieceData) {
+	p.Meta[ownerKey] = ingest.FirstNonEmpty(loc.owner, d.obj.ProjectID)
+	p.Meta[dataKey] = string(d.raw)
+}
+
+func keepMessage(_ *ingest.File, p *transcript.Session, loc treeLoc, d *pieceData) {
+	p.Meta[ownerKey] = ingest.FirstNonEmpty(loc.owner, d.obj.SessionID)
+	p.Meta[dataKey] = string(d.raw)
+	p.Started = d.obj.Time.Created.Time // messages are ordered by it
+}
+
+func keepPart(_ *ingest.File, p *transcript.Session, loc treeLoc, d *pieceData) {
+	p.Meta[ownerKey] = ingest.FirstNonEmpty(loc.owner, d.obj.MessageID)
+	p.Meta[sessionKey] = d.obj.SessionID
+	p.Meta[dataKey] = string(d.raw)
+}
+
+func keepProject(_ *ingest.File, p *transcript.Session, _ treeLoc, d *pieceData) {
+	p.Meta[dataKey] = d.obj.Worktree
+}
+
+func keepTodos(f *ingest.File, p *transcript.Session, _ treeLoc, d *pieceData) {
+	lines := make([]string, len(d.todos))
+	for i, t := range d.todos {
+		lines[i] = ingest.TodoLine(f, 0, i, t)
 	}
+	p.Meta[dataKey] = strings.Join(lines, "\n")
+}
+
+func keepShare(_ *ingest.File, p *transcript.Session, _ treeLoc, d *pieceData) {
+	p.Meta[dataKey] = d.obj.URL // the share's secret is not kept
 }
 
 // piece makes the placeholder session a file of a storage tree is read into.
@@ -159,27 +186,13 @@ func assemble(pieces []*transcript.Session) []*transcript.Session {
 	trees := map[string]*tree{}
 	var roots []string
 	for _, p := range pieces {
-		kind, root := p.Meta[kindKey], p.Meta[rootKey]
-
-		t := trees[root]
-		if t == nil {
-			t = &tree{map[string]*transcript.Session{}, map[string][]*transcript.Session{},
-				map[string][]*transcript.Session{}, map[string]*transcript.Session{}, map[string][]*transcript.Session{}}
-			trees[root] = t
+		root := p.Meta[rootKey]
+		if trees[root] == nil {
+			trees[root] = newTree()
 			roots = append(roots, root)
 		}
-		owner := p.Meta[ownerKey]
-		switch kind {
-		case "session":
-			t.sessions[p.ID] = p
-		case "message":
-			t.messages[owner] = append(t.messages[owner], p)
-		case "part":
-			t.parts[owner] = append(t.parts[owner], p)
-		case "project":
-			t.projects[p.ID] = p
-		case "todo", "session_share":
-			t.extras[p.ID] = append(t.extras[p.ID], p)
+		if file := filers[p.Meta[kindKey]]; file != nil {
+			file(trees[root], p)
 		}
 		// permission and session_diff files hold nothing a page shows.
 	}
@@ -194,6 +207,25 @@ func assemble(pieces []*transcript.Session) []*transcript.Session {
 	return out
 }
 
+func newTree() *tree {
+	return &tree{map[string]*transcript.Session{}, map[string][]*transcript.Session{},
+		map[string][]*transcript.Session{}, map[string]*transcript.Session{}, map[string][]*transcript.Session{}}
+}
+
+// filers file a piece of each kind in its tree.
+var filers = map[string]func(t *tree, p *transcript.Session){
+	"session":       func(t *tree, p *transcript.Session) { t.sessions[p.ID] = p },
+	"message":       func(t *tree, p *transcript.Session) { fileUnder(t.messages, p.Meta[ownerKey], p) },
+	"part":          func(t *tree, p *transcript.Session) { fileUnder(t.parts, p.Meta[ownerKey], p) },
+	"project":       func(t *tree, p *transcript.Session) { t.projects[p.ID] = p },
+	"todo":          func(t *tree, p *transcript.Session) { fileUnder(t.extras, p.ID, p) },
+	"session_share": func(t *tree, p *transcript.Session) { fileUnder(t.extras, p.ID, p) },
+}
+
+func fileUnder(m map[string][]*transcript.Session, key string, p *transcript.Session) {
+	m[key] = append(m[key], p)
+}
+
 // treeSession is a session being assembled.
 type treeSession struct {
 	b       *builder
@@ -203,12 +235,25 @@ type treeSession struct {
 	project string
 }
 
+// assembly is the assembling of one tree's sessions, in the order they
+// are first met.
+type assembly struct {
+	t    *tree
+	ids  []string
+	byID map[string]*treeSession
+}
+
 func (t *tree) assemble() []*transcript.Session {
-	a := &assembly{tree: t, byID: map[string]*treeSession{}}
+	a := &assembly{t: t, byID: map[string]*treeSession{}}
 	for _, id := range t.sessionIDs() {
-		a.session(id)
+		a.read(id)
 	}
-	a.orphans()
+	// Parts whose message has no file yet join the session they name.
+	for _, msg := range slices.Sorted(maps.Keys(t.parts)) {
+		sid := ingest.FirstNonEmpty(t.parts[msg][0].Meta[sessionKey], msg)
+		ts := a.get(sid)
+		ts.b.message(msg, nil, t.takeParts(ts, msg))
+	}
 	out := make([]*transcript.Session, 0, len(a.ids))
 	for _, id := range a.ids {
 		out = append(out, a.finish(id))
@@ -216,8 +261,7 @@ func (t *tree) assemble() []*transcript.Session {
 	return out
 }
 
-// sessionIDs are the ids of the tree's sessions, by their files or their
-// messages', in order.
+// sessionIDs are the ids of the sessions that have a file or messages, sorted.
 func (t *tree) sessionIDs() []string {
 	ids := make([]string, 0, len(t.sessions)+len(t.messages))
 	for id := range t.sessions {
@@ -232,14 +276,7 @@ func (t *tree) sessionIDs() []string {
 	return ids
 }
 
-// assembly is a tree's sessions being assembled, in the order of ids.
-type assembly struct {
-	*tree
-	ids  []string
-	byID map[string]*treeSession
-}
-
-// get is the session id, begun if it is new.
+// get returns the session of id, started when first asked for.
 func (a *assembly) get(id string) *treeSession {
 	if ts := a.byID[id]; ts != nil {
 		return ts
@@ -252,56 +289,37 @@ func (a *assembly) get(id string) *treeSession {
 	return ts
 }
 
-// session reads the session id's own file, then its messages in order,
-// each with its parts.
-func (a *assembly) session(id string) {
+// read reads session id's info and its messages, in opencode's order.
+func (a *assembly) read(id string) {
 	ts := a.get(id)
-	if p := a.sessions[id]; p != nil {
-		var si sessionInfo
-		_ = json.Unmarshal([]byte(p.Meta[dataKey]), &si) // checked when read
-		ts.b.session(&si)
-		ts.b.s.ID = id
-		ts.project = p.Meta[ownerKey]
-		ts.add(p)
+	if p := a.t.sessions[id]; p != nil {
+		ts.info(id, p)
 	}
-	msgs := a.messages[id]
+	msgs := a.t.messages[id]
 	slices.SortFunc(msgs, func(a, b *transcript.Session) int {
 		return cmp.Or(a.Started.Compare(b.Started), strings.Compare(a.ID, b.ID))
 	})
 	for _, m := range msgs {
 		ts.add(m)
-		ts.b.message(m.ID, json.RawMessage(m.Meta[dataKey]), a.takeParts(ts, m.ID))
+		ts.b.message(m.ID, json.RawMessage(m.Meta[dataKey]), a.t.takeParts(ts, m.ID))
 	}
 }
 
-// orphans are parts whose message has no file yet: they join the session
-// they name.
-func (a *assembly) orphans() {
-	orphans := make([]string, 0, len(a.parts))
-	for id := range a.parts {
-		orphans = append(orphans, id)
-	}
-	slices.Sort(orphans)
-	for _, msg := range orphans {
-		ts := a.get(ingest.FirstNonEmpty(a.parts[msg][0].Meta[sessionKey], msg))
-		ts.b.message(msg, nil, a.takeParts(ts, msg))
-	}
+// info applies the session's own file, p.
+func (ts *treeSession) info(id string, p *transcript.Session) {
+	var si sessionInfo
+	_ = json.Unmarshal([]byte(p.Meta[dataKey]), &si) // checked when read
+	ts.b.session(&si)
+	ts.b.s.ID = id
+	ts.project = p.Meta[ownerKey]
+	ts.add(p)
 }
 
-// finish adds the session's todo lists, share and project, and makes it.
+// finish adds session id's todo list, share and project, and ends it.
 func (a *assembly) finish(id string) *transcript.Session {
 	ts := a.byID[id]
-	var todos []string
-	for _, e := range a.extras[id] {
-		ts.add(e)
-		if e.Meta[kindKey] == "todo" && e.Meta[dataKey] != "" {
-			todos = append(todos, strings.Split(e.Meta[dataKey], "\n")...)
-		} else if e.Meta[dataKey] != "" {
-			ts.b.s.Meta["share url"] = e.Meta[dataKey]
-		}
-	}
-	ts.b.todos(todos)
-	if p := a.projects[ts.project]; p != nil {
+	ts.b.todos(ts.extras(a.t.extras[id]))
+	if p := a.t.projects[ts.project]; p != nil {
 		ts.add(p)
 		ts.b.s.CWD = ingest.FirstNonEmpty(ts.b.s.CWD, p.Meta[dataKey])
 	}
@@ -312,6 +330,22 @@ func (a *assembly) finish(id string) *transcript.Session {
 		s.Warnings = append(s.Warnings, s.Source+": "+w)
 	}
 	return s
+}
+
+// extras applies the session's share files and returns the lines of its
+// todo lists.
+func (ts *treeSession) extras(es []*transcript.Session) (todos []string) {
+	for _, e := range es {
+		ts.add(e)
+		switch data := e.Meta[dataKey]; {
+		case data == "":
+		case e.Meta[kindKey] == "todo":
+			todos = append(todos, strings.Split(data, "\n")...)
+		default:
+			ts.b.s.Meta["share url"] = data
+		}
+	}
+	return todos
 }
 
 // takeParts returns the parts of message id, in order, and forgets them.
