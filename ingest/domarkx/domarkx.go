@@ -52,33 +52,43 @@ func init() { ingest.Register(Reader) }
 
 func detect(h *ingest.Head) float64 {
 	if rs := h.Records(); len(rs) > 0 {
-		r := rs[0]
-		return ingest.When(!h.IsArray() && r.Has("snapshot_id") && (r["execution_config"] == "{" || r["conversation"] == "["), ingest.Likely)
+		return ingest.When(!h.IsArray() && isSnapshot(rs[0]), ingest.Likely)
 	}
-	text := h.Text()
-	if text == "" {
-		return 0
+	if text := h.Text(); text != "" {
+		return ingest.When(isDocument(text), ingest.Maybe)
 	}
-	lines := splitLines(text)
-	_, start := frontMatter(lines)
-	return ingest.When(markdownSession(splitBlocks(lines, start)), ingest.Maybe)
+	return 0
 }
 
-// markdownSession says whether the blocks are a domarkx session: a
-// session-config fence before any heading (domarkx only takes it before
-// the first message, so a README that shows one under a heading is not
-// claimed), or a heading followed by a msg-metadata fence.
-func markdownSession(bs []block) bool {
-	heading := false
+// isSnapshot knows a Session Snapshot by its id and its config or
+// conversation.
+func isSnapshot(r ingest.Record) bool {
+	return r.Has("snapshot_id") && (r["execution_config"] == "{" || r["conversation"] == "[")
+}
+
+// isDocument knows a session document by a session-config before the
+// first heading, or a heading followed by msg-metadata. domarkx only takes
+// the session-config before the first message, so a README that shows one
+// under a heading is not claimed.
+func isDocument(text string) bool {
+	lines := splitLines(text)
+	_, start := frontMatter(lines)
+	bs := splitBlocks(lines, start)
+	first := len(bs)
 	for i, b := range bs {
-		switch {
-		case b.kind == fence && !heading && strings.Contains(b.info, "session-config"):
+		if b.kind == headingBlock {
+			first = i
+			break
+		}
+	}
+	for _, b := range bs[:first] {
+		if b.isFence("session-config") {
 			return true
-		case b.kind == headingBlock:
-			heading = true
-			if j := nextBlock(bs, i+1); j < len(bs) && bs[j].kind == fence && strings.Contains(bs[j].info, "msg-metadata") {
-				return true
-			}
+		}
+	}
+	for i := first; i < len(bs); i++ {
+		if _, ok := fenceAfter(bs, i+1, "msg-metadata"); bs[i].kind == headingBlock && ok {
+			return true
 		}
 	}
 	return false
@@ -117,16 +127,21 @@ func read(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Sessi
 	} else {
 		d.document(string(data))
 	}
+	d.done()
+	if len(d.s.Turns) == 0 {
+		return nil, err
+	}
+	return []*transcript.Session{d.s}, err
+}
+
+// done settles the session's Meta once it is read.
+func (d *session) done() {
 	if len(d.incl) > 0 {
 		d.s.Meta["includes"] = strings.Join(d.incl, ", ")
 	}
 	if len(d.s.Meta) == 0 {
 		d.s.Meta = nil
 	}
-	if len(d.s.Turns) == 0 {
-		return nil, err
-	}
-	return []*transcript.Session{d.s}, err
 }
 
 // document reads a Markdown session document the way domarkx's
@@ -155,17 +170,9 @@ func (d *session) frontMatter(lines []string) int {
 	if next == 0 {
 		return 0
 	}
-	var doc yaml.Node
-	err := yaml.Unmarshal([]byte(strings.Join(src, "\n")), &doc)
-	if err == nil && len(doc.Content) > 0 && doc.Content[0].Kind != yaml.MappingNode {
-		err = errors.New("not a mapping")
-	}
+	doc, err := yamlMapping(src)
 	if err != nil {
-		line, msg := 1, err.Error()
-		if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-			n, _ := strconv.Atoi(m[1])
-			line, msg = n+1, m[2] // the YAML starts on line 2
-		}
+		line, msg := yamlError(err)
 		d.f.Warn(line, "front matter is not valid YAML (%s): read as Markdown", msg)
 		return 0
 	}
@@ -176,6 +183,26 @@ func (d *session) frontMatter(lines []string) int {
 		}
 	}
 	return next
+}
+
+// yamlMapping parses front matter, which must be a mapping.
+func yamlMapping(src []string) (*yaml.Node, error) {
+	var doc yaml.Node
+	err := yaml.Unmarshal([]byte(strings.Join(src, "\n")), &doc)
+	if err == nil && len(doc.Content) > 0 && doc.Content[0].Kind != yaml.MappingNode {
+		err = errors.New("not a mapping")
+	}
+	return &doc, err
+}
+
+// yamlError is the file line and the message of an error in front matter.
+func yamlError(err error) (line int, msg string) {
+	m := yamlLineRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return 1, err.Error()
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n + 1, m[2] // the YAML starts on line 2
 }
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)`)
@@ -218,22 +245,15 @@ func (d *session) preamble(bs []block) int {
 	config := false
 	i := 0
 	for ; i < len(bs) && bs[i].kind != headingBlock; i++ {
-		b := bs[i]
-		switch {
-		case b.kind == fence && !config && strings.Contains(b.info, "session-config"):
+		if !config && bs[i].isFence("session-config") {
 			config = true
-			setup = append(setup, d.config([]byte(strings.Join(b.code, "\n")), b.line+1, codePart(b.info, b.code)))
-			// The next block, whatever its language, is the setup script.
-			if j := nextBlock(bs, i+1); j < len(bs) && bs[j].kind == fence {
-				setup = append(setup, d.setup(codePart(bs[j].info, bs[j].code)))
-				i = j
-			}
-		default:
-			if lvl, t, ok := atxHeading(b.lines[0]); b.kind == other && ok && lvl == 1 && d.s.Title == "" {
-				d.s.Title = t // a # title line stands in for front matter
-			}
-			rest.add(b)
+			var parts []*transcript.Part
+			parts, i = d.configBlocks(bs, i)
+			setup = append(setup, parts...)
+			continue
 		}
+		d.titleLine(bs[i])
+		rest.add(bs[i])
 	}
 	m := &transcript.Message{Role: transcript.System, Meta: true, Parts: setup}
 	d.addText(m, rest)
@@ -243,31 +263,66 @@ func (d *session) preamble(bs []block) int {
 	return i
 }
 
+// configBlocks reads the session-config at bs[i] and the setup script
+// after it, and returns them with the index of the last block read.
+func (d *session) configBlocks(bs []block, i int) ([]*transcript.Part, int) {
+	b := bs[i]
+	parts := []*transcript.Part{d.config([]byte(strings.Join(b.code, "\n")), b.line+1, codePart(b.info, b.code))}
+	// The next block, whatever its language, is the setup script.
+	if j, ok := fenceAfter(bs, i+1, ""); ok {
+		parts = append(parts, d.setup(codePart(bs[j].info, bs[j].code)))
+		i = j
+	}
+	return parts, i
+}
+
+// titleLine takes a # title line before the first message as the title,
+// standing in for front matter.
+func (d *session) titleLine(b block) {
+	if lvl, t, ok := atxHeading(b.lines[0]); b.kind == other && ok && lvl == 1 && d.s.Title == "" {
+		d.s.Title = t
+	}
+}
+
 // message reads the message whose ## heading is bs[i] and returns the index
 // of the next heading.
 func (d *session) message(bs []block, i int) int {
 	h := bs[i]
 	var md map[string]json.RawMessage
 	i++
-	if j := nextBlock(bs, i); j < len(bs) && bs[j].kind == fence && strings.Contains(bs[j].info, "msg-metadata") {
+	if j, ok := fenceAfter(bs, i, "msg-metadata"); ok {
 		md = d.msgMeta([]byte(strings.Join(bs[j].code, "\n")), bs[j].line+1, h.text)
 		i = j + 1
 	}
-	// The body is the blockquote. Anything else under the heading is not
-	// part of the message for domarkx, but it is in the document, so it is
-	// kept as the message's text.
+	body, i := d.body(h, bs, i)
+	m := d.newMessage(h.text, md)
+	d.addText(m, body)
+	d.append(m)
+	return i
+}
+
+// body reads the body of the message under heading h, from bs[i] to the
+// next heading, and returns it with the index of that heading. The body is
+// the blockquote. Anything else under the heading is not part of the
+// message for domarkx, but it is in the document, so it is kept as the
+// message's text.
+func (d *session) body(h block, bs []block, i int) (messageText, int) {
 	var body messageText
 	quoted, outside := false, 0
 	for ; i < len(bs) && bs[i].kind != headingBlock; i++ {
-		switch b := bs[i]; b.kind {
-		case quote:
-			quoted = true
-		case blank:
-		default:
-			outside = cmp.Or(outside, b.line)
+		quoted = quoted || bs[i].kind == quote
+		if k := bs[i].kind; k != quote && k != blank {
+			outside = cmp.Or(outside, bs[i].line)
 		}
 		body.add(bs[i])
 	}
+	d.warnBody(h, quoted, outside)
+	return body, i
+}
+
+// warnBody says what is amiss with the body of the message under heading
+// h: no blockquote, or text outside it from line outside on (0 for none).
+func (d *session) warnBody(h block, quoted bool, outside int) {
 	switch {
 	case !quoted && outside == 0:
 		d.f.Warn(h.line, "message %q has no blockquote body", h.text)
@@ -276,10 +331,6 @@ func (d *session) message(bs []block, i int) int {
 	case outside > 0:
 		d.f.Warn(outside, "text of message %q outside its blockquote is kept as its text", h.text)
 	}
-	m := d.newMessage(h.text, md)
-	d.addText(m, body)
-	d.append(m)
-	return i
 }
 
 // msgMeta parses a message's metadata, warning when it is not a JSON object.
@@ -379,10 +430,7 @@ func (d *session) config(raw []byte, line int, p *transcript.Part) *transcript.P
 		d.f.Warn(jsonErrLine(err, raw, line), "session-config is not a JSON object: %v", err)
 		return p
 	}
-	var typ, version, model string // only when they are strings
-	_ = ingest.Unmarshal(cfg["type"], &typ)
-	_ = ingest.Unmarshal(cfg["version"], &version)
-	_ = ingest.Unmarshal(cfg["model"], &model)
+	typ, version, model := stringField(cfg, "type"), stringField(cfg, "version"), stringField(cfg, "model")
 	if typ != "" {
 		d.s.Meta["agent type"] = strings.TrimSpace(typ + " " + version)
 	}
@@ -396,6 +444,13 @@ func (d *session) config(raw []byte, line int, p *transcript.Part) *transcript.P
 		d.s.Meta["config"] = b.String()
 	}
 	return p
+}
+
+// stringField is the value of a key of the config, only when it is a string.
+func stringField(cfg map[string]json.RawMessage, key string) string {
+	var s string
+	_ = ingest.Unmarshal(cfg[key], &s)
+	return s
 }
 
 // modelRE finds the model a setup script gives its client, skipping
@@ -446,15 +501,13 @@ var (
 // <tool_output> blocks results. Tags are only seen outside fences, and
 // fences inside a tag (a file being written) stay in it.
 func (d *session) addText(m *transcript.Message, t messageText) {
-	sc := &scan{d: d, m: m, t: t, s: strings.Join(t.lines, "\n"), closeAt: map[string]int{}}
+	sc := &scan{d: d, m: m, t: t, s: strings.Join(t.lines, "\n")}
+	sc.close = closers{s: sc.s, at: map[string]int{}}
 	s := sc.s
 	eol := -1 // the end of the line being scanned
 	for pos := 0; pos < len(s); {
 		if pos > eol {
-			eol = len(s)
-			if k := strings.IndexByte(s[pos:], '\n'); k >= 0 {
-				eol = pos + k
-			}
+			eol = lineEnd(s, pos)
 		}
 		lineStart := pos == 0 || s[pos-1] == '\n'
 		if mark, info, ok := openFence(s[pos:eol]); ok && lineStart {
@@ -473,17 +526,44 @@ func (d *session) addText(m *transcript.Message, t messageText) {
 	sc.flush()
 }
 
+// lineEnd is the end of the line of s at pos: its newline, or the end of s.
+func lineEnd(s string, pos int) int {
+	if k := strings.IndexByte(s[pos:], '\n'); k >= 0 {
+		return pos + k
+	}
+	return len(s)
+}
+
 // scan is the scan of a message's text for the tags that are parts of
 // their own: a thought, a tool call, a tool's output.
 type scan struct {
-	d       *session
-	m       *transcript.Message
-	t       messageText
-	s       string
-	buf     strings.Builder // text not yet made a part
-	closeAt map[string]int  // where each tag's next closing tag is, -1 for none
-	nl      int             // lines before nlPos, counted as the scan moves on
-	nlPos   int
+	d     *session
+	m     *transcript.Message
+	t     messageText
+	s     string
+	buf   strings.Builder // text not yet made a part
+	close closers
+	nl    int // lines before nlPos, counted as the scan moves on
+	nlPos int
+}
+
+// closers finds the closing tags in a text, each searched once rather
+// than once per opening tag.
+type closers struct {
+	s  string
+	at map[string]int // where each tag's next closing tag is, -1 for none
+}
+
+// next returns where the next closing tag of name at or after from is, or -1.
+func (c *closers) next(name string, from int) int {
+	i, ok := c.at[name]
+	if !ok || (i >= 0 && i < from) {
+		if i = strings.Index(c.s[from:], "</"+name+">"); i >= 0 {
+			i += from
+		}
+		c.at[name] = i
+	}
+	return i
 }
 
 // flush makes the text read since the last part a part.
@@ -534,64 +614,77 @@ func (sc *scan) tagKind(name string, attr bool) string {
 	return ""
 }
 
-// closing returns where the next closing tag of name after openEnd is, or
-// -1. Closing tags are searched once each, not once per opening tag.
-func (sc *scan) closing(name string, openEnd int) int {
-	c, ok := sc.closeAt[name]
-	if !ok || (c >= 0 && c < openEnd) {
-		if c = strings.Index(sc.s[openEnd:], "</"+name+">"); c >= 0 {
-			c += openEnd
-		}
-		sc.closeAt[name] = c
-	}
-	return c
+// tagMatch is a tag found in a message's text.
+type tagMatch struct {
+	loc       []int // the match of tagRE
+	name      string
+	before    string // the text from the scan's position to the tag
+	inner     string // the text up to its closing tag
+	lineStart bool   // the scan's position starts a line
+}
+
+// tagParts make a part of each kind of tag; nil when it is not one after all.
+var tagParts = map[string]func(sc *scan, t *tagMatch) *transcript.Part{
+	"think":  (*scan).think,
+	"output": (*scan).output,
+	"call":   (*scan).toolCall,
 }
 
 // tag makes the tag matched at loc a part, with the text from pos before
 // it, if it is one and is closed; it returns the end of its closing tag.
 func (sc *scan) tag(loc []int, pos int, lineStart bool) (end int, ok bool) {
-	s := sc.s
-	open, openEnd := loc[0], loc[1]
-	name, attr := s[loc[2]:loc[3]], loc[4] >= 0
-	kind := sc.tagKind(name, attr)
+	t := &tagMatch{loc: loc, name: sc.s[loc[2]:loc[3]], lineStart: lineStart}
+	kind := sc.tagKind(t.name, loc[4] >= 0)
 	if kind == "" {
 		return 0, false
 	}
-	c := sc.closing(name, openEnd)
+	c := sc.close.next(t.name, loc[1])
 	if c < 0 {
 		return 0, false
 	}
-	inner, before := s[openEnd:c], s[pos:open]
-	var p *transcript.Part
-	switch kind {
-	case "think":
-		// exec_doc writes the thought as a blockquote inside the
-		// body: "> <think>…" with "> " on each line.
-		if lineStart && strings.Contains(before, ">") && strings.Trim(before, "> \t") == "" {
-			before, inner = "", unquoteLines(inner)
-		}
-		p = &transcript.Part{Kind: transcript.ThinkingPart, Text: strings.TrimSpace(inner)}
-	case "output":
-		p = sc.d.result(s[loc[6]:loc[7]], inner)
-	case "call":
-		// A tool never nests itself: another opening tag of the same
-		// tool inside means this one is only mentioned.
-		if strings.Contains(inner, "<"+name+">") {
-			return 0, false
-		}
-		input, ok := rooParams(inner)
-		if !ok {
-			return 0, false
-		}
-		sc.nl, sc.nlPos = sc.nl+strings.Count(s[sc.nlPos:open], "\n"), open
-		p = sc.d.call(name, input, sc.t.line(sc.nl))
+	t.inner, t.before = sc.s[loc[1]:c], sc.s[pos:loc[0]]
+	p := tagParts[kind](sc, t)
+	if p == nil {
+		return 0, false
 	}
-	sc.buf.WriteString(before)
+	sc.buf.WriteString(t.before)
 	sc.flush()
 	if p.Kind != transcript.ThinkingPart || p.Text != "" {
 		sc.m.Parts = append(sc.m.Parts, p)
 	}
-	return c + len(name) + 3, true
+	return c + len(t.name) + 3, true
+}
+
+// think is a <think> thought. exec_doc writes it as a blockquote inside
+// the body: "> <think>…" with "> " on each line.
+func (sc *scan) think(t *tagMatch) *transcript.Part {
+	inner := t.inner
+	if t.lineStart && strings.Contains(t.before, ">") && strings.Trim(t.before, "> \t") == "" {
+		t.before, inner = "", unquoteLines(inner)
+	}
+	return &transcript.Part{Kind: transcript.ThinkingPart, Text: strings.TrimSpace(inner)}
+}
+
+// output is a <tool_output tool_name="…">.
+func (sc *scan) output(t *tagMatch) *transcript.Part {
+	return sc.d.result(sc.s[t.loc[6]:t.loc[7]], t.inner)
+}
+
+// toolCall is a tool's tag in assistant text, when its content is the
+// tool's parameters.
+func (sc *scan) toolCall(t *tagMatch) *transcript.Part {
+	// A tool never nests itself: another opening tag of the same tool
+	// inside means this one is only mentioned.
+	if strings.Contains(t.inner, "<"+t.name+">") {
+		return nil
+	}
+	input, ok := toolParams(t.inner)
+	if !ok {
+		return nil
+	}
+	open := t.loc[0]
+	sc.nl, sc.nlPos = sc.nl+strings.Count(sc.s[sc.nlPos:open], "\n"), open
+	return sc.d.call(t.name, input, sc.t.line(sc.nl))
 }
 
 // fenceAt reads the fenced block whose opening line ends at eol and returns
@@ -600,10 +693,7 @@ func (sc *scan) tag(loc []int, pos int, lineStart bool) (end int, ok bool) {
 func fenceAt(s string, eol int, mark, info string) (*transcript.Part, int) {
 	var code []string
 	for p := min(eol+1, len(s)); p < len(s); {
-		e := len(s)
-		if k := strings.IndexByte(s[p:], '\n'); k >= 0 {
-			e = p + k
-		}
+		e := lineEnd(s, p)
 		if closesFence(s[p:e], mark) {
 			return codePart(info, code), min(e+1, len(s))
 		}
@@ -661,50 +751,60 @@ func (d *session) result(name, out string) *transcript.Part {
 	return &transcript.Part{Kind: transcript.ResultPart, Result: r}
 }
 
-// rooParams reads a tool tag's parameters the way roo_code's parser does:
+// toolParams reads a tool tag's parameters the way roo_code's parser does:
 // a sequence of <param>value</param>, values trimmed, an unclosed one
 // running to the next tag. Any other text means it is not a tool call.
-func rooParams(s string) (string, bool) {
-	var ps []param
-	index := map[string]int{}   // where each name is in ps
-	closeAt := map[string]int{} // where each name's next closing tag is, -1 for none
-	for pos := 0; ; {
+func toolParams(s string) (string, bool) {
+	ps := params{index: map[string]int{}}
+	closing := closers{s: s, at: map[string]int{}}
+	pos := 0
+	for {
 		loc := tagRE.FindStringSubmatchIndex(s[pos:])
 		if loc == nil || loc[4] >= 0 || strings.TrimSpace(s[pos:pos+loc[0]]) != "" {
-			if strings.TrimSpace(s[pos:]) != "" {
-				return "", false
-			}
 			break
 		}
 		name, start := s[pos+loc[2]:pos+loc[3]], pos+loc[1]
-		c, ok := closeAt[name]
-		if !ok || (c >= 0 && c < start) {
-			if c = strings.Index(s[start:], "</"+name+">"); c >= 0 {
-				c += start
-			}
-			closeAt[name] = c
-		}
 		var v string
-		if c >= 0 {
-			v, pos = s[start:c], c+len(name)+3
-		} else if next := tagRE.FindStringIndex(s[start:]); next != nil {
-			v, pos = s[start:start+next[0]], start+next[0]
-		} else {
-			v, pos = s[start:], len(s)
-		}
-		p := param{name, strings.TrimSpace(v)}
-		if i, ok := index[name]; ok {
-			ps[i] = p
-		} else {
-			index[name] = len(ps)
-			ps = append(ps, p)
-		}
+		v, pos = paramValue(s, name, start, closing.next(name, start))
+		ps.set(name, strings.TrimSpace(v))
 	}
-	return paramsJSON(ps), true
+	if strings.TrimSpace(s[pos:]) != "" {
+		return "", false
+	}
+	return paramsJSON(ps.list), true
+}
+
+// paramValue is the value of the parameter name whose tag ends at start,
+// with where the reading goes on: up to its closing tag at c, or, unclosed
+// (c < 0), up to the next tag or the end.
+func paramValue(s, name string, start, c int) (string, int) {
+	if c >= 0 {
+		return s[start:c], c + len(name) + 3
+	}
+	if next := tagRE.FindStringIndex(s[start:]); next != nil {
+		return s[start : start+next[0]], start + next[0]
+	}
+	return s[start:], len(s)
 }
 
 // param is a parameter of a Roo tool call: its tag's name and its text.
 type param struct{ k, v string }
+
+// params are a call's parameters in order; a repeated one keeps its first
+// place and takes its last value.
+type params struct {
+	list  []param
+	index map[string]int // where each name is in list
+}
+
+func (ps *params) set(k, v string) {
+	if i, ok := ps.index[k]; ok {
+		ps.list[i] = param{k, v}
+		return
+	}
+	ps.index[k] = len(ps.list)
+	ps.list = append(ps.list, param{k, v})
+}
 
 // paramsJSON is the parameters as a JSON object, in their order, with <,
 // > and & as written.
@@ -893,6 +993,18 @@ func nextBlock(bs []block, i int) int {
 	return i
 }
 
+// isFence says whether b is a fence whose info string holds word.
+func (b block) isFence(word string) bool {
+	return b.kind == fence && strings.Contains(b.info, word)
+}
+
+// fenceAfter returns the first block from i that is not blank, and
+// whether it is a fence whose info string holds word.
+func fenceAfter(bs []block, i int, word string) (int, bool) {
+	j := nextBlock(bs, i)
+	return j, j < len(bs) && bs[j].isFence(word)
+}
+
 // frontMatter returns the lines between a first line of dashes and the
 // next one, and the index of the line after; next is 0 without front matter.
 func frontMatter(lines []string) (src []string, next int) {
@@ -914,14 +1026,18 @@ func frontMatter(lines []string) (src []string, next int) {
 // indent is the number of leading spaces of s; blocks allow up to three.
 func indent(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
 
+// unindent strips the up to three spaces a block may start with; ok is
+// false when s has more.
+func unindent(s string) (t string, ok bool) {
+	n := indent(s)
+	return s[n:], n <= 3
+}
+
 // openFence reports whether s opens a fenced block, with its fence (``` or
 // ~~~, three or more) and info string.
 func openFence(s string) (mark, info string, ok bool) {
-	if indent(s) > 3 {
-		return "", "", false
-	}
-	t := s[indent(s):]
-	if t == "" || (t[0] != '`' && t[0] != '~') {
+	t, ok := unindent(s)
+	if !ok || t == "" || (t[0] != '`' && t[0] != '~') {
 		return "", "", false
 	}
 	n := len(t) - len(strings.TrimLeft(t, t[:1]))
@@ -934,39 +1050,40 @@ func openFence(s string) (mark, info string, ok bool) {
 
 // closesFence reports whether s closes the fence mark opened.
 func closesFence(s, mark string) bool {
-	if indent(s) > 3 {
-		return false
-	}
-	t := s[indent(s):]
+	t, ok := unindent(s)
 	rest := strings.TrimLeft(t, mark[:1])
-	return len(t)-len(rest) >= len(mark) && strings.TrimSpace(rest) == ""
+	return ok && len(t)-len(rest) >= len(mark) && strings.TrimSpace(rest) == ""
 }
 
 // atxHeading returns the level and text of an ATX heading line.
 func atxHeading(s string) (level int, text string, ok bool) {
-	if indent(s) > 3 {
-		return 0, "", false
-	}
-	t := s[indent(s):]
+	t, ok := unindent(s)
 	n := len(t) - len(strings.TrimLeft(t, "#"))
-	if n == 0 || n > 6 || (len(t) > n && t[n] != ' ' && t[n] != '\t') {
+	if !ok || n == 0 || n > 6 || (len(t) > n && t[n] != ' ' && t[n] != '\t') {
 		return 0, "", false
 	}
-	t = strings.TrimSpace(t[n:])
-	if u := strings.TrimRight(t, "#"); u == "" {
-		t = ""
-	} else if len(u) < len(t) && (u[len(u)-1] == ' ' || u[len(u)-1] == '\t') {
-		t = strings.TrimSpace(u) // a closing sequence: ## user ##
+	return n, trimClosing(strings.TrimSpace(t[n:])), true
+}
+
+// trimClosing drops a heading's closing sequence: ## user ##.
+func trimClosing(t string) string {
+	u := strings.TrimRight(t, "#")
+	switch {
+	case u == "":
+		return ""
+	case len(u) < len(t) && (u[len(u)-1] == ' ' || u[len(u)-1] == '\t'):
+		return strings.TrimSpace(u)
 	}
-	return n, t, true
+	return t
 }
 
 // unquote strips a blockquote marker and one optional space from s.
 func unquote(s string) (string, bool) {
-	if indent(s) > 3 {
+	t, ok := unindent(s)
+	if !ok {
 		return "", false
 	}
-	t, ok := strings.CutPrefix(s[indent(s):], ">")
+	t, ok = strings.CutPrefix(t, ">")
 	if !ok {
 		return "", false
 	}
