@@ -55,7 +55,11 @@ func locations(home string, getenv func(string) string) []ingest.Location {
 	return locs
 }
 
-var codeliaRoles = map[string]bool{"user": true, "assistant": true, "tool": true, "reasoning": true, "system": true}
+// logRoles are the roles of the messages log, as the transcript's.
+var logRoles = map[string]transcript.Role{
+	"user": transcript.User, "assistant": transcript.Assistant, "reasoning": transcript.Assistant,
+	"tool": transcript.Tool, "system": transcript.System,
+}
 
 func detect(h *ingest.Head) float64 {
 	rs := h.Records()
@@ -85,12 +89,18 @@ func inMessagesLog(path string) bool {
 func logMessages(rs []ingest.Record) bool {
 	known := false
 	for _, r := range rs {
-		if !r.Has("role") || r.Has("type") || r.Has("message") {
+		if !bareMessage(r) {
 			return false
 		}
-		known = known || codeliaRoles[r["role"]] && (r.Has("content") || r.Has("tool_calls"))
+		known = known || logRoles[r["role"]] != "" && (r.Has("content") || r.Has("tool_calls"))
 	}
 	return known
+}
+
+// bareMessage says whether r is a message on its own, not a record of a
+// run or of another agent's log that wraps one.
+func bareMessage(r ingest.Record) bool {
+	return r.Has("role") && !r.Has("type") && !r.Has("message")
 }
 
 // message is a BaseMessage: a line of the resume log or an item of an
@@ -257,34 +267,41 @@ type item struct {
 }
 
 func readFile(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.Session, error) {
-	var (
-		items []item
-		log   *transcript.Session // set once the first record is a bare message
-	)
-	err := ingest.JSONL(ctx, f, r, func(n int, line []byte) error {
-		rec := &record{}
-		if err := ingest.Unmarshal(line, rec); err != nil {
-			return err
-		}
-		if log == nil && len(items) == 0 && rec.Type == "" && rec.Role != "" {
-			log = &transcript.Session{ID: ingest.Stem(f.Rel)}
-		}
-		if log != nil {
-			logLine(f, n, log, rec, line)
-			return nil
-		}
-		items = append(items, newItem(n, rec, line))
-		return nil
-	})
+	fr := &fileReader{f: f}
+	err := ingest.JSONL(ctx, f, r, fr.line)
 	switch {
-	case log != nil && len(log.Turns) > 0:
-		return []*transcript.Session{log}, err
-	case len(items) > 0:
-		if s := buildRun(f, items); s != nil {
+	case fr.log != nil && len(fr.log.Turns) > 0:
+		return []*transcript.Session{fr.log}, err
+	case len(fr.items) > 0:
+		if s := buildRun(f, fr.items); s != nil {
 			return []*transcript.Session{s}, err
 		}
 	}
 	return nil, err
+}
+
+// fileReader reads a file that is either a run, whose records are kept
+// until the whole run is read, or a resume messages log.
+type fileReader struct {
+	f     *ingest.File
+	items []item
+	log   *transcript.Session // set once the first record is a bare message
+}
+
+func (fr *fileReader) line(n int, line []byte) error {
+	rec := &record{}
+	if err := ingest.Unmarshal(line, rec); err != nil {
+		return err
+	}
+	if fr.log == nil && len(fr.items) == 0 && rec.Type == "" && rec.Role != "" {
+		fr.log = &transcript.Session{ID: ingest.Stem(fr.f.Rel)}
+	}
+	if fr.log != nil {
+		logLine(fr.f, n, fr.log, rec, line)
+		return nil
+	}
+	fr.items = append(fr.items, newItem(n, rec, line))
+	return nil
 }
 
 // newItem is a record of a run, its agent event decoded; one of a type
@@ -297,35 +314,32 @@ func newItem(n int, rec *record, line []byte) item {
 			it.ev = nil
 		}
 	}
-	if !recordTypes[rec.Type] || rec.Type == "agent.event" && (it.ev == nil || !eventTypes[it.ev.Type]) {
+	if !it.known() {
 		it.raw = string(line)
 	}
 	return it
 }
 
+// known says whether the item is of a record type, and an agent event of
+// an event type, that the reader knows.
+func (it *item) known() bool {
+	if it.rec.Type == "agent.event" {
+		return it.ev != nil && eventTypes[it.ev.Type]
+	}
+	return recordTypes[it.rec.Type]
+}
+
 // logLine adds one line of the resume log: one BaseMessage, without time
 // unless the optional message_ts is there.
 func logLine(f *ingest.File, n int, s *transcript.Session, rec *record, line []byte) {
-	m := &transcript.Message{Time: rec.MessageTS.Time}
-	switch rec.Role {
-	case "user":
-		m.Role = transcript.User
-	case "assistant", "reasoning":
-		m.Role = transcript.Assistant
-	case "tool":
-		m.Role = transcript.Tool
-	case "system":
-		m.Role, m.Meta = transcript.System, true
-	}
+	m := &transcript.Message{Time: rec.MessageTS.Time, Role: logRoles[rec.Role]}
 	if m.Role == "" || rec.Type != "" {
-		m.Role, m.Meta = transcript.System, true
+		m.Role = transcript.System
 		m.Parts = []*transcript.Part{f.Unknown("Unknown line in the messages log", line)}
 	} else {
 		m.Parts = parts(f, n, &rec.message)
 	}
-	if m.Role == transcript.User && injected(m.Parts) {
-		m.Meta = true
-	}
+	m.Meta = m.Role == transcript.System || m.Role == transcript.User && injected(m.Parts)
 	if len(m.Parts) > 0 {
 		s.Append(m)
 	}
@@ -386,26 +400,41 @@ func content(f *ingest.File, n int, raw json.RawMessage) []*transcript.Part {
 		ps = append(ps, &transcript.Part{Kind: transcript.TextPart, Text: s})
 	}
 	for _, item := range items {
-		var c contentPart
-		if ingest.Unmarshal(item, &c) != nil {
-			c.Type = ""
-		}
-		switch c.Type {
-		case "text":
-			if strings.TrimSpace(c.Text) != "" {
-				ps = append(ps, &transcript.Part{Kind: transcript.TextPart, Text: c.Text})
-			}
-		case "image_url":
-			ps = append(ps, image(f, n, c.ImageURL.URL))
-		case "document":
-			ps = append(ps, &transcript.Part{Kind: transcript.TextPart, Text: "[document: " + cmp.Or(c.Source.MediaType, "unknown type") + "]"})
-		case "other":
-			ps = append(ps, &transcript.Part{Kind: transcript.CodePart, Lang: "json", Name: c.Provider + "/" + c.Kind, Text: ingest.Text(c.Payload)})
-		default:
-			ps = append(ps, &transcript.Part{Kind: transcript.TextPart, Text: ingest.Text(item)})
+		if p := contentItem(f, n, item); p != nil {
+			ps = append(ps, p)
 		}
 	}
 	return ps
+}
+
+// contentItem reads one ContentPart; nil for blank text. One of a type not
+// known is shown as its JSON.
+func contentItem(f *ingest.File, n int, item json.RawMessage) *transcript.Part {
+	var c contentPart
+	if ingest.Unmarshal(item, &c) != nil {
+		c.Type = ""
+	}
+	if read := contentReaders[c.Type]; read != nil {
+		return read(f, n, &c)
+	}
+	return &transcript.Part{Kind: transcript.TextPart, Text: ingest.Text(item)}
+}
+
+// contentReaders read each type of ContentPart.
+var contentReaders = map[string]func(f *ingest.File, n int, c *contentPart) *transcript.Part{
+	"text": func(_ *ingest.File, _ int, c *contentPart) *transcript.Part {
+		if strings.TrimSpace(c.Text) == "" {
+			return nil
+		}
+		return &transcript.Part{Kind: transcript.TextPart, Text: c.Text}
+	},
+	"image_url": func(f *ingest.File, n int, c *contentPart) *transcript.Part { return image(f, n, c.ImageURL.URL) },
+	"document": func(_ *ingest.File, _ int, c *contentPart) *transcript.Part {
+		return &transcript.Part{Kind: transcript.TextPart, Text: "[document: " + cmp.Or(c.Source.MediaType, "unknown type") + "]"}
+	},
+	"other": func(_ *ingest.File, _ int, c *contentPart) *transcript.Part {
+		return &transcript.Part{Kind: transcript.CodePart, Lang: "json", Name: c.Provider + "/" + c.Kind, Text: ingest.Text(c.Payload)}
+	},
 }
 
 // image reads an image_url: a data: URL with base64 bytes, or a link.
@@ -470,19 +499,9 @@ func buildRun(f *ingest.File, items []item) *transcript.Session {
 		seqs: map[int64]bool{}, results: map[string]*transcript.ToolResult{}, covered: map[string]bool{}}
 	var sessionID string
 	for _, it := range items {
-		rec := it.rec
-		r.runID = cmp.Or(r.runID, rec.RunID)
-		sessionID = cmp.Or(sessionID, rec.SessionID)
-		switch rec.Type {
-		case "llm.response":
-			for _, m := range rec.Output.Messages {
-				r.cover(&m)
-			}
-		case "tool.output":
-			if rec.ToolCallID != "" {
-				r.covered["result:"+rec.ToolCallID] = true
-			}
-		}
+		r.runID = cmp.Or(r.runID, it.rec.RunID)
+		sessionID = cmp.Or(sessionID, it.rec.SessionID)
+		r.coverRecord(it.rec)
 	}
 	for _, it := range items {
 		f.At(it.n) // for warnings about the item
@@ -499,6 +518,21 @@ func buildRun(f *ingest.File, items []item) *transcript.Session {
 	s.Meta["run"] = cmp.Or(r.runID, ingest.Stem(f.Rel))
 	s.Turns = []transcript.Turn{{Status: r.status, Messages: r.msgs}}
 	return s
+}
+
+// coverRecord covers what an llm record shows: a response's messages, a
+// tool's output.
+func (r *run) coverRecord(rec *record) {
+	switch rec.Type {
+	case "llm.response":
+		for _, m := range rec.Output.Messages {
+			r.cover(&m)
+		}
+	case "tool.output":
+		if rec.ToolCallID != "" {
+			r.covered["result:"+rec.ToolCallID] = true
+		}
+	}
 }
 
 func (r *run) cover(m *message) {
@@ -528,20 +562,25 @@ func display(raw json.RawMessage) string {
 	}
 	var b strings.Builder
 	for _, p := range parts {
-		switch p.Type {
-		case "text":
-			b.WriteString(p.Text)
-		case "image_url":
-			b.WriteString("[image]")
-		case "document":
-			b.WriteString("[document]")
-		case "other":
-			b.WriteString("[other:" + p.Provider + "/" + p.Kind + "]")
-		default:
-			b.WriteString("[content]")
-		}
+		b.WriteString(p.display())
 	}
 	return b.String()
+}
+
+// display is the part as codelia shows it in text: its text, or a
+// placeholder.
+func (p *contentPart) display() string {
+	switch p.Type {
+	case "text":
+		return p.Text
+	case "image_url":
+		return "[image]"
+	case "document":
+		return "[document]"
+	case "other":
+		return "[other:" + p.Provider + "/" + p.Kind + "]"
+	}
+	return "[content]"
 }
 
 // add appends a message that is not the assistant's.
@@ -569,53 +608,49 @@ func (r *run) event(kind, desc string, t time.Time, raw string, more ...*transcr
 	r.add(&transcript.Message{Role: transcript.System, Meta: len(more) == 0, Time: t, Parts: append([]*transcript.Part{p}, more...)})
 }
 
+// item reads one record of the run.
 func (r *run) item(it item) {
-	rec, t := it.rec, it.rec.TS.Time
-	switch rec.Type {
-	case "header":
-		r.header(rec)
-	case "run.start":
-		r.runStart(it, t)
-	case "llm.request":
-		r.model = cmp.Or(rec.Model.String(), r.model)
-	case "llm.response":
-		r.response(it, t)
-	case "tool.output":
-		res := result(r.f, it.n, rec.ToolCallID, rec.ResultRaw, rec.IsError)
-		r.results[rec.ToolCallID] = res
-		r.add(&transcript.Message{Role: transcript.Tool, Time: t, Parts: []*transcript.Part{{Kind: transcript.ResultPart, Result: res}}})
-	case "agent.event":
-		if it.ev == nil {
-			r.event(transcript.Unknown, "Unknown agent event", t, it.raw)
-		} else {
-			r.agentEvent(it, t)
-		}
-	case "run.context":
-		if rec.ContextLeft != nil {
-			r.s.Meta["context left"] = strconv.FormatFloat(*rec.ContextLeft, 'f', -1, 64) + "%"
-		}
-	case "run.status":
-		r.runStatus(rec, t)
-	case "run.error":
-		r.runError(rec, t)
-	case "run.end":
-		r.runEnd(rec, t)
-	default:
-		r.event(transcript.Unknown, "Unknown record type "+strconv.Quote(rec.Type), t, it.raw)
+	if read := recordReaders[it.rec.Type]; read != nil {
+		read(r, it, it.rec.TS.Time)
+		return
 	}
+	r.event(transcript.Unknown, "Unknown record type "+strconv.Quote(it.rec.Type), it.rec.TS.Time, it.raw)
 }
 
+// recordReaders read each type of run record.
+var recordReaders = map[string]func(r *run, it item, t time.Time){
+	"header":    func(r *run, it item, _ time.Time) { r.header(it.rec) },
+	"run.start": (*run).runStart,
+	"llm.request": func(r *run, it item, _ time.Time) {
+		r.model = cmp.Or(it.rec.Model.String(), r.model)
+	},
+	"llm.response": (*run).response,
+	"tool.output":  (*run).toolOutput,
+	"agent.event":  (*run).agentEvent,
+	"run.context": func(r *run, it item, _ time.Time) {
+		if left := it.rec.ContextLeft; left != nil {
+			r.s.Meta["context left"] = strconv.FormatFloat(*left, 'f', -1, 64) + "%"
+		}
+	},
+	"run.status": func(r *run, it item, t time.Time) { r.runStatus(it.rec, t) },
+	"run.error":  func(r *run, it item, t time.Time) { r.runError(it.rec, t) },
+	"run.end":    func(r *run, it item, t time.Time) { r.runEnd(it.rec, t) },
+}
+
+// toolOutput reads a tool's output.
+func (r *run) toolOutput(it item, t time.Time) {
+	rec := it.rec
+	res := result(r.f, it.n, rec.ToolCallID, rec.ResultRaw, rec.IsError)
+	r.results[rec.ToolCallID] = res
+	r.add(&transcript.Message{Role: transcript.Tool, Time: t, Parts: []*transcript.Part{{Kind: transcript.ResultPart, Result: res}}})
+}
+
+// header reads the run's header: where, with what and how it ran.
 func (r *run) header(h *record) {
 	s := r.s
 	s.Started = cmp.Or(s.Started, h.StartedAt.Time)
 	s.CWD = cmp.Or(s.CWD, h.Runtime.CWD, h.UIContext.CWD)
-	if h.Client != nil {
-		s.AgentVersion = h.Client.Version
-	}
-	if s.AgentVersion == "" && h.Server != nil {
-		s.AgentVersion = h.Server.Version
-	}
-	s.AgentVersion = cmp.Or(s.AgentVersion, h.Runtime.Version)
+	s.AgentVersion = h.agentVersion(s.AgentVersion)
 	r.model = h.Model.String()
 	s.AddModel(r.model)
 	if h.Model != nil && h.Model.Reasoning != "" {
@@ -624,12 +659,8 @@ func (r *run) header(h *record) {
 	if p := ingest.JoinNonEmpty("/", h.Runtime.OS, h.Runtime.Arch); p != "" {
 		s.Meta["platform"] = p
 	}
-	if defs := h.Tools.Definitions; len(defs) > 0 {
-		names := make([]string, len(defs))
-		for i, d := range defs {
-			names[i] = cmp.Or(d.Name, d.Function.Name, "?")
-		}
-		s.Meta["tool definitions"] = fmt.Sprintf("%d: %s", len(defs), strings.Join(names, ", "))
+	if defs := h.toolDefinitions(); defs != "" {
+		s.Meta["tool definitions"] = defs
 	}
 	if h.Prompts.System != "" {
 		r.sys = &transcript.Message{ID: systemPrompt, Role: transcript.System, Meta: true, Time: h.StartedAt.Time,
@@ -637,7 +668,37 @@ func (r *run) header(h *record) {
 	}
 }
 
+// agentVersion is the client's version, or else the server's, or the
+// runtime's; prev stands when the header names no client.
+func (h *record) agentVersion(prev string) string {
+	if h.Client != nil {
+		prev = h.Client.Version
+	}
+	if prev == "" && h.Server != nil {
+		prev = h.Server.Version
+	}
+	return cmp.Or(prev, h.Runtime.Version)
+}
+
+// toolDefinitions counts and names the tools a header defines.
+func (h *record) toolDefinitions() string {
+	defs := h.Tools.Definitions
+	if len(defs) == 0 {
+		return ""
+	}
+	names := make([]string, len(defs))
+	for i, d := range defs {
+		names[i] = cmp.Or(d.Name, d.Function.Name, "?")
+	}
+	return fmt.Sprintf("%d: %s", len(defs), strings.Join(names, ", "))
+}
+
+// agentEvent reads an agent event; one that cannot be read is unknown.
 func (r *run) agentEvent(it item, t time.Time) {
+	if it.ev == nil {
+		r.event(transcript.Unknown, "Unknown agent event", t, it.raw)
+		return
+	}
 	switch read := agentEvents[it.ev.Type]; {
 	case read != nil:
 		read(r, it, t)
@@ -715,12 +776,8 @@ func (r *run) runStart(it item, t time.Time) {
 // response reads what the model answered, and what it cost.
 func (r *run) response(it item, t time.Time) {
 	rec := it.rec
-	if rec.Seq != nil {
-		if r.seqs[*rec.Seq] {
-			r.f.Warn(it.n, "llm.response seq %d repeated; the copy is skipped", *rec.Seq)
-			return
-		}
-		r.seqs[*rec.Seq] = true
+	if r.repeated(it) {
+		return
 	}
 	m := &transcript.Message{Role: transcript.Assistant, Model: r.model, Time: t}
 	if u := rec.Output.Usage; u != nil {
@@ -736,6 +793,21 @@ func (r *run) response(it item, t time.Time) {
 		r.add(m)
 		r.cur = m
 	}
+}
+
+// repeated says whether a response's seq was read before, and warns that
+// the copy is skipped.
+func (r *run) repeated(it item) bool {
+	seq := it.rec.Seq
+	if seq == nil {
+		return false
+	}
+	if r.seqs[*seq] {
+		r.f.Warn(it.n, "llm.response seq %d repeated; the copy is skipped", *seq)
+		return true
+	}
+	r.seqs[*seq] = true
+	return false
 }
 
 // runStatus tells a run cancelled, or in a state codelia may add.
@@ -886,14 +958,7 @@ func merge(ss []*transcript.Session) []*transcript.Session {
 	}
 	var out []*transcript.Session
 	for _, id := range ids {
-		var runs, logs []*transcript.Session
-		for _, s := range groups[id] {
-			if s.Meta["run"] != "" {
-				runs = append(runs, s)
-			} else {
-				logs = append(logs, s)
-			}
-		}
+		runs, logs := splitRuns(groups[id])
 		if len(runs) == 0 {
 			out = append(out, logs...)
 			continue
@@ -903,53 +968,30 @@ func merge(ss []*transcript.Session) []*transcript.Session {
 	return out
 }
 
+// splitRuns parts a session's runs from its messages logs.
+func splitRuns(ss []*transcript.Session) (runs, logs []*transcript.Session) {
+	for _, s := range ss {
+		if s.Meta["run"] != "" {
+			runs = append(runs, s)
+		} else {
+			logs = append(logs, s)
+		}
+	}
+	return runs, logs
+}
+
+// mergeRuns joins the runs of one session, and the files of its other
+// copies and of its logs.
 func mergeRuns(runs, logs []*transcript.Session) *transcript.Session {
 	slices.SortStableFunc(runs, func(a, b *transcript.Session) int {
 		return cmp.Or(a.Started.Compare(b.Started), cmp.Compare(a.Source, b.Source))
 	})
-	// The same run in two files (a copy, a backup) is shown once: the
-	// fuller copy wins.
-	kept := map[string]int{} // run id → index in uniq
-	var uniq, dups []*transcript.Session
-	for _, s := range runs {
-		i, ok := kept[s.Meta["run"]]
-		if !ok {
-			kept[s.Meta["run"]] = len(uniq)
-			uniq = append(uniq, s)
-			continue
-		}
-		if fuller(s, uniq[i]) {
-			uniq[i], s = s, uniq[i]
-		}
-		dups = append(dups, s)
-	}
+	uniq, dups := dedupeRuns(runs)
 	m := uniq[0]
-	prompt := ""
-	for i, s := range uniq {
-		if i > 0 {
-			m.Sources = append(m.Sources, s.Source)
-			m.Sources = append(m.Sources, s.Sources...)
-			m.Warnings = append(m.Warnings, s.Warnings...)
-			m.Turns = append(m.Turns, s.Turns...)
-			m.CWD = cmp.Or(m.CWD, s.CWD)
-			m.AgentVersion = cmp.Or(s.AgentVersion, m.AgentVersion)
-			for _, name := range s.Models {
-				m.AddModel(name)
-			}
-			for k, v := range s.Meta {
-				m.Meta[k] = v
-			}
-		}
-		// Show the system prompt again only when it changed.
-		t := &m.Turns[len(m.Turns)-1]
-		t.Messages = slices.DeleteFunc(t.Messages, func(msg *transcript.Message) bool {
-			if msg.ID != systemPrompt || len(msg.Parts) == 0 {
-				return false
-			}
-			same := msg.Parts[0].Text == prompt
-			prompt = msg.Parts[0].Text
-			return same
-		})
+	prompt := dropRepeatedPrompt(m, "")
+	for _, s := range uniq[1:] {
+		absorb(m, s)
+		prompt = dropRepeatedPrompt(m, prompt)
 	}
 	if len(uniq) > 1 {
 		delete(m.Meta, "run")
@@ -965,6 +1007,57 @@ func mergeRuns(runs, logs []*transcript.Session) *transcript.Session {
 		m.Warnings = append(m.Warnings, l.Warnings...)
 	}
 	return m
+}
+
+// dropRepeatedPrompt drops the system prompt of m's last run when it is
+// the one before, prompt: it is shown again only when it changed. It
+// returns the prompt now in force.
+func dropRepeatedPrompt(m *transcript.Session, prompt string) string {
+	t := &m.Turns[len(m.Turns)-1]
+	t.Messages = slices.DeleteFunc(t.Messages, func(msg *transcript.Message) bool {
+		if msg.ID != systemPrompt || len(msg.Parts) == 0 {
+			return false
+		}
+		same := msg.Parts[0].Text == prompt
+		prompt = msg.Parts[0].Text
+		return same
+	})
+	return prompt
+}
+
+// dedupeRuns shows the same run in two files (a copy, a backup) once: the
+// fuller copy wins, in the place of the first.
+func dedupeRuns(runs []*transcript.Session) (uniq, dups []*transcript.Session) {
+	kept := map[string]int{} // run id → index in uniq
+	for _, s := range runs {
+		i, ok := kept[s.Meta["run"]]
+		if !ok {
+			kept[s.Meta["run"]] = len(uniq)
+			uniq = append(uniq, s)
+			continue
+		}
+		if fuller(s, uniq[i]) {
+			uniq[i], s = s, uniq[i]
+		}
+		dups = append(dups, s)
+	}
+	return uniq, dups
+}
+
+// absorb adds run s, a later run of the session, to m.
+func absorb(m, s *transcript.Session) {
+	m.Sources = append(m.Sources, s.Source)
+	m.Sources = append(m.Sources, s.Sources...)
+	m.Warnings = append(m.Warnings, s.Warnings...)
+	m.Turns = append(m.Turns, s.Turns...)
+	m.CWD = cmp.Or(m.CWD, s.CWD)
+	m.AgentVersion = cmp.Or(s.AgentVersion, m.AgentVersion)
+	for _, name := range s.Models {
+		m.AddModel(name)
+	}
+	for k, v := range s.Meta {
+		m.Meta[k] = v
+	}
 }
 
 // fuller reports whether run a is a fuller copy than b: it ended, or it

@@ -68,11 +68,11 @@ func TestCodeliaRun(t *testing.T) {
 	}
 
 	ms := s.Messages()
-	checkCodeliaResponses(t, ms)
-	checkCodeliaEvents(t, ms, s)
+	checkResponses(t, ms)
+	checkEvents(t, ms, s)
 }
 
-func checkCodeliaResponses(t *testing.T, ms []*transcript.Message) {
+func checkResponses(t *testing.T, ms []*transcript.Message) {
 	if p := ms[0].Parts; len(p) != 2 || p[0].Text != "fix the cart total" || p[1].Image == nil || p[1].Image.MediaType != "image/png" {
 		t.Errorf("prompt parts = %v, want text and a PNG (its bytes beat the jpeg label)", ingesttest.Kinds(ms[0]))
 	}
@@ -95,7 +95,7 @@ func checkCodeliaResponses(t *testing.T, ms []*transcript.Message) {
 	}
 }
 
-func checkCodeliaEvents(t *testing.T, ms []*transcript.Message, s *transcript.Session) {
+func checkEvents(t *testing.T, ms []*transcript.Message, s *transcript.Session) {
 	if p := ms[6].Parts; len(p) != 2 || p[0].Event.Kind != "permission" ||
 		p[0].Text != "Permission preview for edit cart.ts: 1 line changed (diff truncated)" ||
 		p[1].Kind != transcript.CodePart || p[1].Lang != "diff" || p[1].Name != "cart.ts" {
@@ -157,10 +157,10 @@ func TestCodeliaAgentEventFallback(t *testing.T) {
 	if s.Stats().Errors != 1 {
 		t.Errorf("errors = %d, want 1", s.Stats().Errors)
 	}
-	checkCodeliaFallbackMessages(t, ms)
+	checkFallbackMessages(t, ms)
 }
 
-func checkCodeliaFallbackMessages(t *testing.T, ms []*transcript.Message) {
+func checkFallbackMessages(t *testing.T, ms []*transcript.Message) {
 	// final repeats the text event only when it says something new; the
 	// tests' {"type":"final","text"} form is read too.
 	var texts []string
@@ -315,10 +315,10 @@ func TestCodeliaMerge(t *testing.T) {
 	if s == nil {
 		t.Fatal("no merged session")
 	}
-	checkCodeliaMerged(t, s, byID)
+	checkMerged(t, s, byID)
 }
 
-func checkCodeliaMerged(t *testing.T, s *transcript.Session, byID map[string]*transcript.Session) {
+func checkMerged(t *testing.T, s *transcript.Session, byID map[string]*transcript.Session) {
 	// Runs go by started_at, not by file name; the log and the crashed copy
 	// of run-2 only add their paths.
 	if s.Source != "sessions/2026/03/05/c3.jsonl" {
