@@ -170,9 +170,9 @@ func TestCursorTime(t *testing.T) {
 		{"2026-07-06T19:54:00Z", "2026-07-06T19:54:00Z"},
 		{"x", "0001-01-01T00:00:00Z"},
 	} {
-		got, _ := cursorTime(c.in)
+		got, _ := tagTime(c.in)
 		if s := got.Format("2006-01-02T15:04:05Z07:00"); s != c.want {
-			t.Errorf("cursorTime(%q) = %s, want %s", c.in, s, c.want)
+			t.Errorf("tagTime(%q) = %s, want %s", c.in, s, c.want)
 		}
 	}
 }
