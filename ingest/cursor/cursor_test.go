@@ -471,3 +471,18 @@ func TestCursorLocations(t *testing.T) {
 		t.Errorf("locations %v, want %v", locs, want)
 	}
 }
+
+// A message's JSON after a node's fields is found where the fields end,
+// whatever the fields before it hold: here a fixed64 whose bytes look
+// like the start of an object.
+func TestStoreTrailingMessageAfterOtherFields(t *testing.T) {
+	node := protowire.AppendTag(nil, 2, protowire.Fixed64Type)
+	node = append(node, `{"aaaaaa`...)
+	msg := `{"role":"user","content":"hi"}`
+	node = append(node, msg...)
+	st := &blobStore{blobs: map[string][]byte{"root": node}, onPath: map[string]bool{}, shown: map[string]bool{}}
+	st.walk("root", 0)
+	if len(st.msgs) != 1 || string(st.msgs[0].data) != msg {
+		t.Errorf("messages %q, want the one after the fields", st.msgs)
+	}
+}

@@ -198,10 +198,10 @@ func (st *blobStore) walk(id string, depth int) {
 	b := data
 	for {
 		num, v, rest, ok := nextBytesField(b)
+		b = rest // where the fields end, or stop parsing: the JSON may start there
 		if !ok {
 			break
 		}
-		b = rest
 		st.child(id, num, v, depth)
 	}
 	// Older stores append a message's JSON after the node's fields.
