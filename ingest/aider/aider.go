@@ -51,18 +51,36 @@ func detect(h *ingest.Head) float64 {
 	// CPU of a build of Claude Code sessions.
 	users, tools := 0, 0
 	for line := range bytes.Lines(h.Data) {
-		line = bytes.TrimSuffix(line, []byte("\n"))
-		switch {
-		case bytes.HasPrefix(line, []byte("# aider chat started at ")) && headRE.Match(line):
+		switch headLine(bytes.TrimSuffix(line, []byte("\n"))) {
+		case head:
 			return ingest.Likely
-		case bytes.HasPrefix(line, []byte("#### ")) && userRE.Match(line):
+		case user:
 			users++
-		case bytes.HasPrefix(line, []byte(">")) && toolRE.Match(line):
+		case tool:
 			tools++
 		}
 	}
-	users, tools = min(users, 3), min(tools, 3)
-	if strings.HasSuffix(h.Path, ".aider.chat.history.md") {
+	return score(h.Path, min(users, 3), min(tools, 3))
+}
+
+// headLine says what a line of a file's head is: a session header, a user
+// line, a tool line or none of aider's.
+func headLine(line []byte) blockMode {
+	switch {
+	case bytes.HasPrefix(line, []byte("# aider chat started at ")) && headRE.Match(line):
+		return head
+	case bytes.HasPrefix(line, []byte("#### ")) && userRE.Match(line):
+		return user
+	case bytes.HasPrefix(line, []byte(">")) && toolRE.Match(line):
+		return tool
+	}
+	return none
+}
+
+// score is how sure the user and tool lines of a head make it that the
+// file is aider's: any will do in a file named as aider names it.
+func score(path string, users, tools int) float64 {
+	if strings.HasSuffix(path, ".aider.chat.history.md") {
 		return ingest.When(users+tools > 0, ingest.Maybe)
 	}
 	return ingest.When(users > 0 && tools > 0 && users+tools >= 3, ingest.Weak)
@@ -77,6 +95,7 @@ const (
 	assistant           // the model's response
 	tool                // "> " lines
 	cont                // the unprefixed lines of a multi-line tool message: only its first line has "> "
+	head                // a session's header: only detect looks for it by kind
 )
 
 // reader reads one history file, a line at a time: the files grow past
@@ -141,10 +160,10 @@ func (a *reader) bodyLine(n int, s string, blank bool) {
 	switch {
 	case a.mode == cont:
 		a.contLine(s, hard, blank)
-	case (s == "####" || strings.HasPrefix(s, "#### ")) && a.ends(hard):
+	case isUserLine(s) && a.ends(hard):
 		a.enter(user, n)
 		a.block = append(a.block, strings.TrimRight(strings.TrimPrefix(strings.TrimPrefix(s, "####"), " "), " "))
-	case strings.HasPrefix(s, ">") && (len(s) == 1 || s[1] == ' ') && a.ends(hard):
+	case isToolLine(s) && a.ends(hard):
 		a.toolLine(n, s, hard)
 	case blank:
 		a.blankLine()
@@ -152,6 +171,12 @@ func (a *reader) bodyLine(n int, s string, blank bool) {
 		a.responseLine(n, s)
 	}
 }
+
+// isUserLine says whether a line starts as a line the user typed.
+func isUserLine(s string) bool { return s == "####" || strings.HasPrefix(s, "#### ") }
+
+// isToolLine says whether a line starts as one of aider's own.
+func isToolLine(s string) bool { return strings.HasPrefix(s, ">") && (len(s) == 1 || s[1] == ' ') }
 
 // contLine reads a line that continues a tool's message aider broke.
 func (a *reader) contLine(s string, hard, blank bool) {
@@ -208,12 +233,19 @@ func (a *reader) enter(mode blockMode, n int) {
 
 // start starts the session whose header says it started at ts.
 func (a *reader) start(ts string) {
-	t, _ := time.Parse("2006-01-02 15:04:05", ts) // local time of an unknown zone, read as UTC
+	t := headerTime(ts)
 	id := "aider-" + t.Format("20060102-150405")
 	if a.ids[id]++; a.ids[id] > 1 {
 		id += "-" + strconv.Itoa(a.ids[id])
 	}
 	a.begin(&transcript.Session{ID: id, Started: t, Meta: map[string]string{"time zone": "unknown: aider writes local time"}})
+}
+
+// headerTime reads the time a session header gives: local time of an
+// unknown zone, read as UTC.
+func headerTime(ts string) time.Time {
+	t, _ := time.Parse("2006-01-02 15:04:05", ts)
+	return t
 }
 
 func (a *reader) begin(s *transcript.Session) {
@@ -240,52 +272,86 @@ func (a *reader) end(next string) {
 		return // a header alone: aider started and quit
 	}
 	if s.ID == "" {
-		s.ID = "aider-" + a.f.Rel
-		if next != "" {
-			t, _ := time.Parse("2006-01-02 15:04:05", next)
-			s.ID = "aider-before-" + t.Format("20060102-150405")
-		}
+		s.ID = a.headlessID(next)
 	}
 	if a.skipped > 0 {
 		s.Skip("empty input", "a prompt line with nothing typed on it", a.skipped)
 	}
-	if cmd := strings.Fields(s.Meta["command"]); len(cmd) > 0 && s.FirstPrompt() == "" {
+	if t := commandTitle(s.Meta["command"]); t != "" && s.FirstPrompt() == "" {
 		// A run without prompts (aider --commit, --lint) is named by what ran.
-		s.Title = strings.Join(append([]string{path.Base(cmd[0])}, cmd[1:]...), " ")
+		s.Title = t
 	}
 	a.out = append(a.out, s)
 }
 
+// headlessID is the id of a session without a header: named after the
+// file, or after the time of the session that follows it.
+func (a *reader) headlessID(next string) string {
+	if next == "" {
+		return "aider-" + a.f.Rel
+	}
+	return "aider-before-" + headerTime(next).Format("20060102-150405")
+}
+
+// commandTitle is the command line aider ran with, its program without
+// the directory; empty for none.
+func commandTitle(command string) string {
+	cmd := strings.Fields(command)
+	if len(cmd) == 0 {
+		return ""
+	}
+	return strings.Join(append([]string{path.Base(cmd[0])}, cmd[1:]...), " ")
+}
+
 // flush maps the block just read.
 func (a *reader) flush() {
-	block, mode := a.block, a.mode
+	block, kind := trimBlankEnd(a.block), a.mode
 	a.block, a.mode = nil, none
-	for len(block) > 0 && strings.TrimSpace(block[len(block)-1]) == "" {
-		block = block[:len(block)-1]
-	}
 	if len(block) == 0 {
 		return
 	}
-	s := a.session()
-	switch mode {
-	case user:
-		text := strings.Join(block, "\n")
-		if text == "<blank>" { // the user pressed enter on an empty line
-			a.skipped++
-			return
+	a.session()
+	if read := blockModes[kind]; read != nil {
+		read(a, block)
+	}
+}
+
+// blockModes map a block of each kind.
+var blockModes = map[blockMode]func(a *reader, block []string){
+	user:      (*reader).userBlock,
+	assistant: (*reader).responseBlock,
+	tool:      (*reader).output,
+	cont:      (*reader).output,
+}
+
+// trimBlankEnd is lines without the blank lines they end with.
+func trimBlankEnd(lines []string) []string {
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// userBlock maps what the user typed.
+func (a *reader) userBlock(block []string) {
+	text := strings.Join(block, "\n")
+	if text == "<blank>" { // the user pressed enter on an empty line
+		a.skipped++
+		return
+	}
+	a.s.Append(&transcript.Message{Role: transcript.User, Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: text}}})
+}
+
+// responseBlock maps the model's response; its edits wait for what aider
+// says became of them.
+func (a *reader) responseBlock(block []string) {
+	m := &transcript.Message{Role: transcript.Assistant, Model: a.model, Parts: a.response(block)}
+	a.s.Append(m)
+	a.last, a.counted, a.pending = m, false, nil
+	for _, p := range m.Parts {
+		if p.Call != nil {
+			a.pending = append(a.pending, p.Call)
 		}
-		s.Append(&transcript.Message{Role: transcript.User, Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: text}}})
-	case assistant:
-		m := &transcript.Message{Role: transcript.Assistant, Model: a.model, Parts: a.response(block)}
-		s.Append(m)
-		a.last, a.counted, a.pending = m, false, nil
-		for _, p := range m.Parts {
-			if p.Call != nil {
-				a.pending = append(a.pending, p.Call)
-			}
-		}
-	case tool, cont:
-		a.output(block)
 	}
 }
 
@@ -335,12 +401,31 @@ func (o *outputLines) line(l string) {
 		o.a.tokens(l, o.m)
 	case o.failed != nil:
 		o.failed = append(o.failed, l)
-	case strings.HasPrefix(l, "Applied edit to ") && o.a.applied(strings.TrimPrefix(l, "Applied edit to "), l, o.m):
+	case o.applied(l):
 	case failRE.MatchString(l) && len(o.a.pending) > 0:
 		o.failed = []string{l}
+	default:
+		o.other(l)
+	}
+}
+
+// applied reads an "Applied edit to" line that answers edits of the last
+// response.
+func (o *outputLines) applied(l string) bool {
+	path, ok := strings.CutPrefix(l, "Applied edit to ")
+	return ok && o.a.applied(path, l, o.m)
+}
+
+// interrupts are the lines aider prints when the user presses Ctrl-C.
+var interrupts = map[string]bool{"^C again to exit": true, "^C KeyboardInterrupt": true}
+
+// other reads a line that concerns no edit: a commit, an interrupt, an
+// error, or text, which may tell about aider's startup.
+func (o *outputLines) other(l string) {
+	switch {
 	case commitRE.MatchString(l):
 		o.event("commit", l)
-	case l == "^C again to exit" || l == "^C KeyboardInterrupt":
+	case interrupts[l]:
 		o.event(transcript.Interrupt, l)
 	case strings.HasPrefix(l, "Unexpected error: "):
 		o.event(transcript.ErrorEvent, l)
@@ -358,10 +443,15 @@ func (o *outputLines) event(kind, l string) {
 
 // flush adds the text read since the last event as a block.
 func (o *outputLines) flush() {
-	if t := strings.Trim(strings.Join(o.text, "\n"), "\n"); strings.TrimSpace(t) != "" {
+	if t := joinTrim(o.text); strings.TrimSpace(t) != "" {
 		o.m.Parts = append(o.m.Parts, &transcript.Part{Kind: transcript.CodePart, Lang: "text", Text: t})
 	}
 	o.text = nil
+}
+
+// joinTrim joins lines without the empty lines around them.
+func joinTrim(lines []string) string {
+	return strings.Trim(strings.Join(lines, "\n"), "\n")
 }
 
 // failEdits answers the edits of the last response that were not
@@ -370,7 +460,7 @@ func (a *reader) failEdits(m *transcript.Message, failed []string) {
 	if failed == nil {
 		return
 	}
-	out := strings.Trim(strings.Join(failed, "\n"), "\n")
+	out := joinTrim(failed)
 	for _, c := range a.pending {
 		m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ResultPart,
 			Result: &transcript.ToolResult{CallID: c.ID, Output: out, IsError: true}})
@@ -381,33 +471,40 @@ func (a *reader) failEdits(m *transcript.Message, failed []string) {
 // startup reads what aider says about itself when it starts or switches
 // models.
 func (a *reader) startup(l string) {
-	s := a.s
-	set := func(k, v string) {
-		if _, ok := s.Meta[k]; !ok && v != "" {
-			s.Meta[k] = v
-		}
+	a.models(l)
+	switch {
+	case strings.HasPrefix(l, "Aider v"):
+		a.s.AgentVersion = ingest.FirstNonEmpty(a.s.AgentVersion, strings.TrimPrefix(l, "Aider v"))
+	case strings.HasPrefix(l, "Git repo: "):
+		a.setMeta("git repo", strings.TrimPrefix(l, "Git repo: "))
+	case len(a.s.Turns) == 0 && !a.s.Started.IsZero() && strings.Contains(l, "aider"):
+		a.setMeta("command", l) // the command line, the first line after the header
 	}
+}
+
+// models reads the lines that name the models and the edit format.
+func (a *reader) models(l string) {
 	if m := modelRE.FindStringSubmatch(l); m != nil {
 		a.model, a.format = m[1], m[2]
-		s.AddModel(m[1])
-		set("edit format", m[2])
+		a.s.AddModel(m[1])
+		a.setMeta("edit format", m[2])
 	}
 	if m := editorRE.FindStringSubmatch(l); m != nil {
 		// In architect mode the editor model, named next, writes the edits.
-		s.AddModel(m[1])
-		set("editor model", m[1])
+		a.s.AddModel(m[1])
+		a.setMeta("editor model", m[1])
 		a.format = ingest.FirstNonEmpty(m[2], a.format)
 	}
 	if m := weakRE.FindStringSubmatch(l); m != nil {
-		set("weak model", strings.TrimSuffix(m[1], ","))
+		a.setMeta("weak model", strings.TrimSuffix(m[1], ","))
 	}
-	switch {
-	case strings.HasPrefix(l, "Aider v"):
-		s.AgentVersion = ingest.FirstNonEmpty(s.AgentVersion, strings.TrimPrefix(l, "Aider v"))
-	case strings.HasPrefix(l, "Git repo: "):
-		set("git repo", strings.TrimPrefix(l, "Git repo: "))
-	case len(s.Turns) == 0 && !s.Started.IsZero() && strings.Contains(l, "aider"):
-		set("command", l) // the command line, the first line after the header
+}
+
+// setMeta sets a fact of the session unless it is set or v is empty: the
+// first time aider says it counts.
+func (a *reader) setMeta(k, v string) {
+	if _, ok := a.s.Meta[k]; !ok && v != "" {
+		a.s.Meta[k] = v
 	}
 }
 
@@ -517,7 +614,7 @@ type response struct {
 }
 
 func (r *response) text(ls []string) {
-	if t := strings.Trim(strings.Join(ls, "\n"), "\n"); strings.TrimSpace(t) != "" {
+	if t := joinTrim(ls); strings.TrimSpace(t) != "" {
 		r.parts = append(r.parts, &transcript.Part{Kind: transcript.TextPart, Text: t})
 	}
 }
@@ -532,11 +629,24 @@ func (r *response) call(n int, name string, kind transcript.ToolKind, input map[
 // returns its last line.
 func (r *response) searchReplace(i int) int {
 	lines := r.lines
-	// The file is named on a line before, around the fence the block is
-	// in; a block without one edits the last block's file.
+	r.text(lines[r.from:r.named(i)])
+	search, replace, j := sides(lines, i)
+	r.call(i, "search_replace", transcript.EditTool, map[string]string{"file_path": r.path,
+		"old_string": strings.Join(search, "\n"), "new_string": strings.Join(replace, "\n")})
+	if closesAt(lines, j+1) {
+		j++ // the fence it was in closes
+	}
+	r.from = j + 1
+	return j
+}
+
+// named reads the file the SEARCH/REPLACE block on line i edits, named on a
+// line before, around the fence the block is in; a block without one edits
+// the last block's file. It returns the first line of the block with them.
+func (r *response) named(i int) int {
 	cut, named, fenced := i, false, false
 	for j := i - 1; j >= max(r.from, i-3); j-- {
-		t := strings.TrimSpace(lines[j])
+		t := strings.TrimSpace(r.lines[j])
 		if p := filename(t); p != "" && !named {
 			r.path, cut, named = p, j, true
 		} else if fence(t) && !fenced {
@@ -545,8 +655,12 @@ func (r *response) searchReplace(i int) int {
 			break
 		}
 	}
-	r.text(lines[r.from:cut])
-	var search, replace []string
+	return cut
+}
+
+// sides reads the lines a SEARCH/REPLACE block that starts on line i
+// replaces and those it puts in their place, and returns its last line.
+func sides(lines []string, i int) (search, replace []string, end int) {
 	j := i + 1
 	for ; j < len(lines) && !dividerRE.MatchString(lines[j]); j++ {
 		search = append(search, lines[j])
@@ -554,14 +668,7 @@ func (r *response) searchReplace(i int) int {
 	for j++; j < len(lines) && !replaceRE.MatchString(lines[j]); j++ {
 		replace = append(replace, lines[j])
 	}
-	r.call(i, "search_replace", transcript.EditTool, map[string]string{"file_path": r.path,
-		"old_string": strings.Join(search, "\n"), "new_string": strings.Join(replace, "\n")})
-	i = j
-	if i+1 < len(lines) && fence(strings.TrimSpace(lines[i+1])) && strings.TrimSpace(lines[i+1])[3:] == "" {
-		i++ // the fence it was in closes
-	}
-	r.from = i + 1
-	return i
+	return search, replace, j
 }
 
 // patch maps the patch that starts on line i, and returns its last line.
@@ -576,12 +683,11 @@ func (r *response) patch(i int) int {
 	}
 	r.text(lines[r.from:cut])
 	r.call(i, "apply_patch", transcript.EditTool, map[string]string{"patch": strings.Join(lines[i:min(end+1, len(lines))], "\n")})
-	i = end
-	if cut < i && i+1 < len(lines) && strings.TrimSpace(lines[i+1]) == "```" {
-		i++
+	if cut < end && closesAt(lines, end+1) {
+		end++
 	}
-	r.from = i + 1
-	return i
+	r.from = end + 1
+	return end
 }
 
 // fence maps the fenced block that opens on line i: a udiff, a whole
@@ -589,7 +695,6 @@ func (r *response) patch(i int) int {
 // lines are text whatever they hold. It returns the line to go on after.
 func (r *response) fence(i int) int {
 	lines := r.lines
-	l := strings.TrimSpace(lines[i])
 	end := closeFence(lines, i)
 	body := lines[i+1 : end]
 	name := ""
@@ -597,15 +702,9 @@ func (r *response) fence(i int) int {
 		name = filename(strings.TrimSpace(lines[i-1]))
 	}
 	switch {
-	case strings.HasPrefix(l, "```diff") && strings.Contains(r.a.format, "udiff") && isDiff(body):
+	case r.isUdiff(lines[i], body):
 		r.text(lines[r.from:i])
-		p := ""
-		for _, b := range body {
-			if f, ok := strings.CutPrefix(b, "+++ "); ok && p == "" && strings.TrimSpace(f) != "" {
-				p = strings.TrimPrefix(strings.Fields(f)[0], "b/")
-			}
-		}
-		r.call(i, "udiff", transcript.EditTool, map[string]string{"file_path": p, "patch": strings.Join(body, "\n")})
+		r.call(i, "udiff", transcript.EditTool, map[string]string{"file_path": diffPath(body), "patch": strings.Join(body, "\n")})
 	case r.whole && name != "":
 		r.text(lines[r.from : i-1])
 		r.call(i, "whole_file", transcript.WriteTool, map[string]string{"file_path": name, "content": strings.Join(body, "\n")})
@@ -618,6 +717,21 @@ func (r *response) fence(i int) int {
 	return end
 }
 
+// isUdiff says whether the fence opened by line l holds a udiff edit.
+func (r *response) isUdiff(l string, body []string) bool {
+	return strings.HasPrefix(strings.TrimSpace(l), "```diff") && strings.Contains(r.a.format, "udiff") && isDiff(body)
+}
+
+// diffPath is the file a unified diff's first "+++ " line names.
+func diffPath(body []string) string {
+	for _, b := range body {
+		if f, ok := strings.CutPrefix(b, "+++ "); ok && strings.TrimSpace(f) != "" {
+			return strings.TrimPrefix(strings.Fields(f)[0], "b/")
+		}
+	}
+	return ""
+}
+
 // thinking takes the reasoning a response starts with: aider's
 // <thinking-content-…> tags, or the model's own <think>.
 func thinking(lines []string) ([]string, []*transcript.Part) {
@@ -628,14 +742,8 @@ func thinking(lines []string) ([]string, []*transcript.Part) {
 	if i == len(lines) {
 		return nil, nil
 	}
-	first := strings.TrimSpace(lines[i])
-	tag := ""
-	switch {
-	case strings.HasPrefix(first, "<think>"):
-		tag = "think"
-	case strings.HasPrefix(first, "<thinking-content-") && strings.Contains(first, ">"):
-		tag = first[1:strings.IndexByte(first, '>')]
-	default:
+	tag := thinkTag(strings.TrimSpace(lines[i]))
+	if tag == "" {
 		return lines, nil
 	}
 	rest := strings.Join(lines[i:], "\n")
@@ -651,6 +759,18 @@ func thinking(lines []string) ([]string, []*transcript.Part) {
 	return strings.Split(strings.TrimLeft(after, "\n"), "\n"), parts
 }
 
+// thinkTag is the tag that opens reasoning on the first line of a
+// response, or "" when it opens none.
+func thinkTag(first string) string {
+	switch {
+	case strings.HasPrefix(first, "<think>"):
+		return "think"
+	case strings.HasPrefix(first, "<thinking-content-") && strings.Contains(first, ">"):
+		return first[1:strings.IndexByte(first, '>')]
+	}
+	return ""
+}
+
 // fence reports whether a trimmed line opens or closes a code fence.
 func fence(t string) bool { return strings.HasPrefix(t, "```") }
 
@@ -658,11 +778,16 @@ func fence(t string) bool { return strings.HasPrefix(t, "```") }
 // len(lines) when it is not closed (a response cut off).
 func closeFence(lines []string, i int) int {
 	for j := i + 1; j < len(lines); j++ {
-		if strings.TrimSpace(lines[j]) == "```" {
+		if closesAt(lines, j) {
 			return j
 		}
 	}
 	return len(lines)
+}
+
+// closesAt says whether line j is there and closes a fence.
+func closesAt(lines []string, j int) bool {
+	return j < len(lines) && strings.TrimSpace(lines[j]) == "```"
 }
 
 // filename reads a line naming a file before an edit as aider does:

@@ -76,19 +76,33 @@ func detect(h *ingest.Head) float64 {
 		return ingest.When(ingest.SQLiteTables(h, "blobs", "meta"), ingest.Likely)
 	}
 	if rs := h.Records(); len(rs) > 0 && !h.IsArray() {
-		if !isRecord(rs[0]) {
-			return 0
-		}
-		// Other records may be types Cursor adds later, but none of the
-		// keys that mark other formats' records.
-		for _, r := range rs {
-			if !isRecord(r) && (!r.Has("type") || r.Has("timestamp") || r.Has("uuid") || r.Has("sessionId") || r.Has("parentId") || r.Has("payload")) {
-				return 0
-			}
-		}
-		return ingest.Maybe
+		return ingest.When(isTranscript(rs), ingest.Maybe)
 	}
 	return ingest.When(isText(h.Text()), ingest.Maybe)
+}
+
+// isTranscript tells a JSONL agent transcript by its first record. Other
+// records may be types Cursor adds later, but carry none of the keys that
+// mark other formats' records.
+func isTranscript(rs []ingest.Record) bool {
+	if !isRecord(rs[0]) {
+		return false
+	}
+	for _, r := range rs {
+		if !isRecord(r) && !mayBeLater(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// foreignKeys mark the records of other formats.
+var foreignKeys = []string{"timestamp", "uuid", "sessionId", "parentId", "payload"}
+
+// mayBeLater says whether a record may be of a type Cursor adds later: it
+// has a type and none of foreignKeys.
+func mayBeLater(r ingest.Record) bool {
+	return r.Has("type") && !slices.ContainsFunc(foreignKeys, func(k string) bool { return r.Has(k) })
 }
 
 var roles = map[string]bool{"user": true, "assistant": true, "system": true, "tool": true}
@@ -276,53 +290,67 @@ func parts(raw json.RawMessage) []contentBlock {
 	}
 	ps := make([]contentBlock, 0, len(items))
 	for _, it := range items {
-		p := contentBlock{raw: it}
-		if ingest.Unmarshal(it, &s) == nil {
-			p.Type, p.Text = "text", s
-		} else if ingest.Unmarshal(it, &p) != nil {
-			p.Type = "?"
-		}
-		ps = append(ps, p)
+		ps = append(ps, decodeBlock(it))
 	}
 	return ps
+}
+
+// decodeBlock decodes one item of content: a string is a text block, what
+// is no block has type "?".
+func decodeBlock(it json.RawMessage) contentBlock {
+	p := contentBlock{raw: it}
+	var s string
+	if ingest.Unmarshal(it, &s) == nil {
+		p.Type, p.Text = "text", s
+	} else if ingest.Unmarshal(it, &p) != nil {
+		p.Type = "?"
+	}
+	return p
 }
 
 // message maps one message of any Cursor container. n is its line (0 in
 // the store), raw the record it came from.
 func (b *builder) message(n int, role string, content json.RawMessage, raw []byte) {
-	ps := parts(content)
-	switch role {
-	case "user":
-		b.user(n, ps)
-		return
-	case "system":
-		m := &transcript.Message{Role: transcript.System, Meta: true}
-		for i, p := range ps {
-			if part := b.part(n, p, i); part != nil {
-				m.Parts = append(m.Parts, part)
-			}
-		}
-		b.add(m)
-		return
-	case "assistant", "tool":
-	default:
+	read := messageRoles[role]
+	if read == nil {
 		b.event(transcript.Unknown, "Unknown role "+strconv.Quote(role), bytes.Clone(raw))
 		return
 	}
-	m := &transcript.Message{Role: transcript.Tool}
-	for i, p := range ps {
-		if mn := p.ProviderOptions.Cursor.ModelName; mn != "" && role == "assistant" {
+	read(b, n, parts(content))
+}
+
+// messageRoles map a message of each role.
+var messageRoles = map[string]func(b *builder, n int, ps []contentBlock){
+	"user": (*builder).user,
+	"system": func(b *builder, n int, ps []contentBlock) {
+		b.add(&transcript.Message{Role: transcript.System, Meta: true, Parts: b.blockParts(n, ps)})
+	},
+	"assistant": (*builder).assistant,
+	"tool": func(b *builder, n int, ps []contentBlock) {
+		b.add(&transcript.Message{Role: transcript.Tool, Parts: b.blockParts(n, ps)})
+	},
+}
+
+// assistant maps the model's message. Only reasoning names the model:
+// later replies keep the last one named.
+func (b *builder) assistant(n int, ps []contentBlock) {
+	for _, p := range ps {
+		if mn := p.ProviderOptions.Cursor.ModelName; mn != "" {
 			b.model = mn
 		}
+	}
+	b.add(&transcript.Message{Role: transcript.Assistant, Model: b.model, Parts: b.blockParts(n, ps)})
+}
+
+// blockParts maps content blocks, leaving out those that show nothing.
+func (b *builder) blockParts(n int, ps []contentBlock) []*transcript.Part {
+	var out []*transcript.Part
+	for i, p := range ps {
 		if part := b.part(n, p, i); part != nil {
-			m.Parts = append(m.Parts, part)
+			out = append(out, part)
 		}
 	}
-	if role == "assistant" {
-		// Only reasoning names the model: later replies keep the last one named.
-		m.Role, m.Model = transcript.Assistant, b.model
-	}
-	b.add(m)
+	return out
 }
 
 // part maps one content block. i is its index, for synthesized call ids.
@@ -411,10 +439,7 @@ func (b *builder) image(n int, p contentBlock) *transcript.Part {
 	}
 	mime := ingest.FirstNonEmpty(p.MimeType, p.MediaType)
 	if strings.HasPrefix(data, "http://") || strings.HasPrefix(data, "https://") {
-		if p.Type == "image" || strings.HasPrefix(mime, "image/") {
-			return &transcript.Part{Kind: transcript.ImagePart, Image: &transcript.Image{URL: data}}
-		}
-		return &transcript.Part{Kind: transcript.TextPart, Text: fmt.Sprintf("(file %s, %s)", data, mime)}
+		return link(p.Type, data, mime)
 	}
 	img, ok := ingest.DecodeImage(b.f, data)
 	switch {
@@ -425,6 +450,15 @@ func (b *builder) image(n int, p contentBlock) *transcript.Part {
 		return &transcript.Part{Kind: transcript.TextPart, Text: fmt.Sprintf("(%s attachment, %d bytes)", ingest.FirstNonEmpty(mime, p.Type), len(img.Data))}
 	}
 	return &transcript.Part{Kind: transcript.ImagePart, Image: img}
+}
+
+// link maps an image or file part that links to its data: an image by its
+// URL, a file as text that names it.
+func link(typ, url, mime string) *transcript.Part {
+	if typ == "image" || strings.HasPrefix(mime, "image/") {
+		return &transcript.Part{Kind: transcript.ImagePart, Image: &transcript.Image{URL: url}}
+	}
+	return &transcript.Part{Kind: transcript.TextPart, Text: fmt.Sprintf("(file %s, %s)", url, mime)}
 }
 
 // output reads a tool result: a string, content blocks, or an AI SDK v5
@@ -443,8 +477,16 @@ func (b *builder) output(n int, raw json.RawMessage) (out string, imgs []*transc
 	if len(raw) == 0 || raw[0] != '[' {
 		return ingest.Text(raw), nil, false
 	}
+	out, imgs = b.outputBlocks(n, parts(raw))
+	return out, imgs, false
+}
+
+// outputBlocks reads the content blocks of a tool result: its text and
+// images; a block of another kind shows as its JSON.
+func (b *builder) outputBlocks(n int, ps []contentBlock) (string, []*transcript.Image) {
 	var texts []string
-	for _, p := range parts(raw) {
+	var imgs []*transcript.Image
+	for _, p := range ps {
 		part := b.part(n, p, 0)
 		switch {
 		case part == nil:
@@ -456,7 +498,7 @@ func (b *builder) output(n int, raw json.RawMessage) (out string, imgs []*transc
 			texts = append(texts, ingest.Text(p.raw))
 		}
 	}
-	return strings.Join(texts, "\n"), imgs, false
+	return strings.Join(texts, "\n"), imgs
 }
 
 // user maps a user message. Cursor wraps what the user typed in
@@ -472,17 +514,7 @@ func (b *builder) user(n int, ps []contentBlock) {
 			}
 			continue
 		}
-		q, rest, t := wrappers(p.Text)
-		if !t.IsZero() {
-			prompt.Time, ctxMsg.Time = t, t
-		}
-		if rest != "" {
-			b.userInfo(rest)
-			ctxMsg.Parts = append(ctxMsg.Parts, &transcript.Part{Kind: transcript.TextPart, Text: rest})
-		}
-		if q != "" {
-			prompt.Parts = append(prompt.Parts, ingest.UserText(Tools, q, &prompt.Meta)...)
-		}
+		b.userText(p.Text, ctxMsg, prompt)
 	}
 	if prompt.Meta { // injected text Cursor did not wrap
 		ctxMsg.Parts = append(ctxMsg.Parts, prompt.Parts...)
@@ -493,6 +525,23 @@ func (b *builder) user(n int, ps []contentBlock) {
 	}
 	b.add(ctxMsg)
 	b.add(prompt)
+}
+
+// userText splits a text block of a user message between the context
+// Cursor added (ctxMsg) and what the user typed (prompt); the time its
+// <timestamp> gives is both messages'.
+func (b *builder) userText(s string, ctxMsg, prompt *transcript.Message) {
+	q, rest, t := wrappers(s)
+	if !t.IsZero() {
+		prompt.Time, ctxMsg.Time = t, t
+	}
+	if rest != "" {
+		b.userInfo(rest)
+		ctxMsg.Parts = append(ctxMsg.Parts, &transcript.Part{Kind: transcript.TextPart, Text: rest})
+	}
+	if q != "" {
+		prompt.Parts = append(prompt.Parts, ingest.UserText(Tools, q, &prompt.Meta)...)
+	}
 }
 
 var (
@@ -507,7 +556,7 @@ var (
 // text without <user_query> is all query, unless it is injected context.
 func wrappers(s string) (query, rest string, t time.Time) {
 	if m := timestampRE.FindStringSubmatchIndex(s); m != nil {
-		if ts, ok := cursorTime(s[m[2]:m[3]]); ok {
+		if ts, ok := tagTime(s[m[2]:m[3]]); ok {
 			t = ts
 			s = s[:m[0]] + s[m[1]:]
 		}
@@ -530,9 +579,9 @@ var timeLayouts = []string{
 	"Mon, Jan 2, 2006, 3:04 PM", "Jan 2, 2006, 3:04 PM", "1/2/2006, 3:04:05 PM", "1/2/2006, 3:04 PM",
 }
 
-// cursorTime parses the text of a <timestamp> tag: "Tuesday, Mar 3, 2026,
+// tagTime parses the text of a <timestamp> tag: "Tuesday, Mar 3, 2026,
 // 10:15 AM (UTC+1)", or an ISO time.
-func cursorTime(s string) (time.Time, bool) {
+func tagTime(s string) (time.Time, bool) {
 	s = strings.TrimSpace(s)
 	loc := time.UTC
 	if m := zoneRE.FindStringSubmatch(s); m != nil {
@@ -590,26 +639,31 @@ func (b *builder) readText(ctx context.Context, r io.Reader) error {
 		return nil
 	})
 	for i := 0; i < len(ls); {
-		role, ok := roleLine(ls[i].text)
-		if !ok {
-			if strings.TrimSpace(ls[i].text) != "" {
-				b.f.Warn(ls[i].n, "text outside a user: or assistant: block skipped")
-			}
-			i++
-			continue
-		}
-		end := i + 1
-		for end < len(ls) && !isRole(ls[end].text) {
-			end++
-		}
-		if role == "user" {
-			b.textUser(ls[i].n, ls[i+1:end])
-		} else {
-			b.textAssistant(ls[i+1 : end])
-		}
-		i = end
+		i = b.textBlock(ls, i)
 	}
 	return err
+}
+
+// textBlock reads the user: or assistant: block that starts at ls[i], or
+// skips the line when it starts none; it returns where the next starts.
+func (b *builder) textBlock(ls []textLine, i int) int {
+	role, ok := roleLine(ls[i].text)
+	if !ok {
+		if strings.TrimSpace(ls[i].text) != "" {
+			b.f.Warn(ls[i].n, "text outside a user: or assistant: block skipped")
+		}
+		return i + 1
+	}
+	end := i + 1
+	for end < len(ls) && !isRole(ls[end].text) {
+		end++
+	}
+	if role == "user" {
+		b.textUser(ls[i].n, ls[i+1:end])
+	} else {
+		b.textAssistant(ls[i+1 : end])
+	}
+	return end
 }
 
 func roleLine(s string) (string, bool) {

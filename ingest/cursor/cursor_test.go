@@ -170,9 +170,9 @@ func TestCursorTime(t *testing.T) {
 		{"2026-07-06T19:54:00Z", "2026-07-06T19:54:00Z"},
 		{"x", "0001-01-01T00:00:00Z"},
 	} {
-		got, _ := cursorTime(c.in)
+		got, _ := tagTime(c.in)
 		if s := got.Format("2006-01-02T15:04:05Z07:00"); s != c.want {
-			t.Errorf("cursorTime(%q) = %s, want %s", c.in, s, c.want)
+			t.Errorf("tagTime(%q) = %s, want %s", c.in, s, c.want)
 		}
 	}
 }
@@ -469,5 +469,20 @@ func TestCursorLocations(t *testing.T) {
 	want := []ingest.Location{{Name: "cursor", Dir: "/home/u/.cursor/projects"}, {Name: "cursor-chats", Dir: "/home/u/.cursor/chats"}}
 	if locs := Reader.Locations("/home/u", func(string) string { return "" }); !slices.Equal(locs, want) {
 		t.Errorf("locations %v, want %v", locs, want)
+	}
+}
+
+// A message's JSON after a node's fields is found where the fields end,
+// whatever the fields before it hold: here a fixed64 whose bytes look
+// like the start of an object.
+func TestStoreTrailingMessageAfterOtherFields(t *testing.T) {
+	node := protowire.AppendTag(nil, 2, protowire.Fixed64Type)
+	node = append(node, `{"aaaaaa`...)
+	msg := `{"role":"user","content":"hi"}`
+	node = append(node, msg...)
+	st := &blobStore{blobs: map[string][]byte{"root": node}, onPath: map[string]bool{}, shown: map[string]bool{}}
+	st.walk("root", 0)
+	if len(st.msgs) != 1 || string(st.msgs[0].data) != msg {
+		t.Errorf("messages %q, want the one after the fields", st.msgs)
 	}
 }

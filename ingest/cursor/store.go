@@ -167,15 +167,20 @@ func (st *blobStore) walkRoot(f *ingest.File, root string) {
 // rest shows the messages no longer under the root: what the user
 // rewound or edited.
 func (st *blobStore) rest(b *builder) {
+	branch := ""
+	if len(st.msgs) > 0 {
+		branch = "not in the latest conversation"
+	}
 	for _, id := range st.order {
-		if data := st.blobs[id]; !st.shown[id] && len(data) > 0 && data[0] == '{' && messageJSON(data) != nil {
-			branch := ""
-			if len(st.msgs) > 0 {
-				branch = "not in the latest conversation"
-			}
+		if data := st.blobs[id]; !st.shown[id] && isMessage(data) {
 			b.blob(blob{id, data}, branch)
 		}
 	}
+}
+
+// isMessage says whether a blob is a message's JSON.
+func isMessage(data []byte) bool {
+	return len(data) > 0 && data[0] == '{' && messageJSON(data) != nil
 }
 
 // walk lists the messages under blob id, in order.
@@ -193,18 +198,24 @@ func (st *blobStore) walk(id string, depth int) {
 	b := data
 	for {
 		num, v, rest, ok := nextBytesField(b)
+		b = rest // where the fields end, or stop parsing: the JSON may start there
 		if !ok {
 			break
 		}
-		b = rest
-		if num == 1 && len(v) == 32 {
-			st.walk(hex.EncodeToString(v), depth+1)
-		} else if msg := messageJSON(v); msg != nil {
-			st.emit(id, msg)
-		}
+		st.child(id, num, v, depth)
 	}
 	// Older stores append a message's JSON after the node's fields.
 	if msg := messageJSON(b); msg != nil {
+		st.emit(id, msg)
+	}
+}
+
+// child walks what a bytes field of node id holds: field 1 with 32 bytes
+// is the id of a blob under it, another field may hold a message's JSON.
+func (st *blobStore) child(id string, num protowire.Number, v []byte, depth int) {
+	if num == 1 && len(v) == 32 {
+		st.walk(hex.EncodeToString(v), depth+1)
+	} else if msg := messageJSON(v); msg != nil {
 		st.emit(id, msg)
 	}
 }

@@ -72,10 +72,17 @@ func numberedHunks(diff string, firstChanged *int) []transcript.Hunk {
 		}
 		out, part = append(out, h), nil
 	}
-	if first := firstChange(out); firstChanged != nil && first != 0 && first != *firstChanged {
+	if !startsAt(out, firstChanged) {
 		return nil
 	}
 	return out
+}
+
+// startsAt says whether the first change of hunks is at firstChanged, the
+// line Pi says the edit first changed, when both are known.
+func startsAt(hunks []transcript.Hunk, firstChanged *int) bool {
+	first := firstChange(hunks)
+	return firstChanged == nil || first == 0 || first == *firstChanged
 }
 
 // numbered is a line of Pi's diff.
@@ -174,20 +181,21 @@ func numberedLine(l string) (mark byte, n int, text string, ok bool) {
 	if mark == ' ' && rest == "..." {
 		return mark, 0, "", true
 	}
-	digits := len(rest) - len(strings.TrimLeft(rest, "0123456789"))
-	if digits == 0 {
+	n, text, ok = lineNumber(rest)
+	if !ok {
 		return 0, 0, "", false
 	}
+	return mark, n, text, true
+}
+
+// lineNumber reads the number that starts rest, and the text after it and
+// the one space between them.
+func lineNumber(rest string) (n int, text string, ok bool) {
+	digits := len(rest) - len(strings.TrimLeft(rest, "0123456789"))
 	n, err := strconv.Atoi(rest[:digits])
 	if err != nil || n < 1 {
-		return 0, 0, "", false
+		return 0, "", false
 	}
-	rest = rest[digits:]
-	if rest != "" && rest[0] != ' ' {
-		return 0, 0, "", false
-	}
-	if rest != "" {
-		rest = rest[1:]
-	}
-	return mark, n, rest, true
+	text, found := strings.CutPrefix(rest[digits:], " ")
+	return n, text, found || text == ""
 }

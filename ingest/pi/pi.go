@@ -208,14 +208,7 @@ func (p *reader) line(n int, line []byte) error {
 		p.sessionHeader(&e, line)
 		return nil
 	}
-	// Version 1 entries have no ids: each follows the one before.
-	key, parent := e.ID, p.prev
-	if key == "" {
-		key = fmt.Sprintf("line %d", n)
-	}
-	if e.ParentID != nil {
-		parent = *e.ParentID
-	}
+	key, parent := p.place(&e, n)
 	p.prev = key
 	m := p.entry(&e, line)
 	node := p.dag.Add(key, parent, e.Timestamp.Time)
@@ -233,6 +226,19 @@ func (p *reader) line(n int, line []byte) error {
 		p.s.Turns[len(p.s.Turns)-1].Status = status[p.stop]
 	}
 	return nil
+}
+
+// place is the key of the entry on line n in the tree, and its parent's.
+// Version 1 entries have no ids: each follows the one before.
+func (p *reader) place(e *entry, n int) (key, parent string) {
+	key, parent = e.ID, p.prev
+	if key == "" {
+		key = fmt.Sprintf("line %d", n)
+	}
+	if e.ParentID != nil {
+		parent = *e.ParentID
+	}
+	return key, parent
 }
 
 func (p *reader) sessionHeader(e *entry, raw []byte) {
@@ -474,19 +480,22 @@ func (p *reader) blocks(raw json.RawMessage, meta *bool) []*transcript.Part {
 	}
 	var out []*transcript.Part
 	for _, it := range items {
-		var b block
-		if ingest.Unmarshal(it, &b) != nil {
-			out = append(out, p.f.Unknown("Unknown content block", it))
-			continue
-		}
-		part := blockParts[b.Type]
-		if part == nil {
-			out = append(out, p.f.Unknown("Unknown content block "+strconv.Quote(b.Type), it))
-			continue
-		}
-		out = append(out, part(p, &b, meta)...)
+		out = append(out, p.block(it, meta)...)
 	}
 	return out
+}
+
+// block maps one content block by its type.
+func (p *reader) block(raw json.RawMessage, meta *bool) []*transcript.Part {
+	var b block
+	if ingest.Unmarshal(raw, &b) != nil {
+		return []*transcript.Part{p.f.Unknown("Unknown content block", raw)}
+	}
+	part := blockParts[b.Type]
+	if part == nil {
+		return []*transcript.Part{p.f.Unknown("Unknown content block "+strconv.Quote(b.Type), raw)}
+	}
+	return part(p, &b, meta)
 }
 
 // blockParts make the parts of a content block, by its type.
