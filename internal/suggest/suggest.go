@@ -10,11 +10,17 @@ import "strings"
 func Closest(typed string, names []string) string {
 	best, bestD := "", len(typed)/3+1
 	for _, n := range names {
-		if d := distance(strings.ToLower(typed), strings.ToLower(n)); d <= bestD && (best == "" || d < bestD) {
+		if d := distance(strings.ToLower(typed), strings.ToLower(n)); nearer(d, bestD, best == "") {
 			best, bestD = n, d
 		}
 	}
 	return best
+}
+
+// nearer says whether a name at distance d beats the best so far, at
+// bestD: the first name within reach does, later ones only when closer.
+func nearer(d, bestD int, first bool) bool {
+	return d < bestD || first && d == bestD
 }
 
 // distance is the Levenshtein distance of a and b, in bytes, with a
@@ -27,18 +33,34 @@ func distance(a, b string) int {
 		prev[j] = j
 	}
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
+		row(a, b, i, prev2, prev, cur)
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
+}
+
+// row fills cur, the distances of a[:i] to each prefix of b, from the two
+// rows before it.
+func row(a, b string, i int, prev2, prev, cur []int) {
+	cur[0] = i
+	for j := 1; j <= len(b); j++ {
+		cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+subst(a[i-1], b[j-1]))
+		if swapped(a, b, i, j) {
+			cur[j] = min(cur[j], prev2[j-2]+1)
+		}
+	}
+}
+
+// subst is the cost of putting y where x is.
+func subst(x, y byte) int {
+	if x == y {
+		return 0
+	}
+	return 1
+}
+
+// swapped says whether a[:i] and b[:j] end in the same two bytes in
+// swapped order.
+func swapped(a, b string, i, j int) bool {
+	return i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1]
 }
