@@ -39,27 +39,38 @@ func main() {
 	profile := flag.String("profile", "", "write a CPU profile to this file; the build's lexer runs carry the label lexer=build (go tool pprof -tagfocus lexer=build)")
 	flag.Parse()
 	if *profile != "" {
-		f, err := os.Create(*profile)
-		if err == nil {
-			err = pprof.StartCPUProfile(f)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "lexbench:", err)
-			os.Exit(1)
-		}
+		startProfile(*profile)
 		defer pprof.StopCPUProfile()
 	}
 	code, err := collect(*dir)
+	exitOn(err)
+	printTable(code, *runs)
+}
+
+// exitOn ends the program when err is not nil.
+func exitOn(err error) {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "lexbench:", err)
 		os.Exit(1)
 	}
+}
+
+// startProfile starts a CPU profile into the file at path.
+func startProfile(path string) {
+	f, err := os.Create(path)
+	exitOn(err)
+	exitOn(pprof.StartCPUProfile(f))
+}
+
+// printTable measures the code of each lexer and prints a row of each,
+// the most code first, and one of them all.
+func printTable(code map[string][]string, runs int) {
 	fmt.Println("| lexer | views | MB | chroma s | chroma MB/s | build's lexer s | build's MB/s |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
 	var tb, tc, tq float64
 	for _, name := range byBytes(code) {
 		views := code[name]
-		bytes, c, q := measure(name, views, *runs)
+		bytes, c, q := measure(name, views, runs)
 		tb, tc, tq = tb+bytes, tc+c, tq+q
 		fmt.Printf("| %s | %d | %.3f | %.3f | %.2f | %.3f | %.2f |\n", name, len(views), bytes/1e6, c, bytes/1e6/c, q, bytes/1e6/q)
 	}
@@ -72,47 +83,98 @@ func collect(dir string) (map[string][]string, error) {
 	code := map[string][]string{}
 	root := ingest.Root{Name: filepath.Base(dir), FS: os.DirFS(dir)}
 	err := fs.WalkDir(root.FS, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
+		if err != nil || !sessionFile(p, d) {
 			return err
 		}
 		ss, _ := ingest.LoadFile(context.Background(), ingest.Options{}, root, p)
 		for _, s := range ss {
-			for _, m := range s.Messages() {
-				for _, part := range m.Parts {
-					if part.Call != nil {
-						addViews(code, part.Call)
-					}
-				}
-			}
+			addSession(code, s)
 		}
 		return nil
 	})
 	return code, err
 }
 
+// sessionFile says whether the walk's entry p is a file of sessions.
+func sessionFile(p string, d fs.DirEntry) bool {
+	return !d.IsDir() && strings.HasSuffix(p, ".jsonl")
+}
+
+// addSession adds the file views of every call of s.
+func addSession(code map[string][]string, s *transcript.Session) {
+	for _, m := range s.Messages() {
+		for _, part := range m.Parts {
+			if part.Call != nil {
+				addViews(code, part.Call)
+			}
+		}
+	}
+}
+
+// fileView is the rows of a file a page shows.
+type fileView struct {
+	path string
+	rows []render.Row
+}
+
+// viewsOf are the file views a call of each kind shows.
+var viewsOf = map[transcript.ToolKind]func(*transcript.ToolCall) []fileView{
+	transcript.ReadTool:  readViews,
+	transcript.WriteTool: writeViews,
+	transcript.EditTool:  editViews,
+}
+
+func readViews(c *transcript.ToolCall) []fileView {
+	if v := render.Read(c); len(v.Rows) > 0 {
+		return []fileView{{v.Path, v.Rows}}
+	}
+	return nil
+}
+
+func writeViews(c *transcript.ToolCall) []fileView {
+	return []fileView{{c.Args.Path, render.Numbered(c.Args.Content, 1)}}
+}
+
+func editViews(c *transcript.ToolCall) []fileView {
+	var vs []fileView
+	for _, fd := range render.Edits(c) {
+		vs = append(vs, fileView{fd.Path, fd.Rows})
+	}
+	return vs
+}
+
 // addViews adds the file views of a call as the page shows them.
 func addViews(code map[string][]string, c *transcript.ToolCall) {
-	switch c.Kind {
-	case transcript.ReadTool:
-		if v := render.Read(c); len(v.Rows) > 0 {
-			add(code, v.Path, v.Rows)
-		}
-	case transcript.WriteTool:
-		add(code, c.Args.Path, render.Numbered(c.Args.Content, 1))
-	case transcript.EditTool:
-		for _, fd := range render.Edits(c) {
-			add(code, fd.Path, fd.Rows)
-		}
+	views, ok := viewsOf[c.Kind]
+	if !ok {
+		return
+	}
+	for _, v := range views(c) {
+		add(code, v.path, v.rows)
 	}
 }
 
 // add joins rows as render.Rows does before it lexes them.
 func add(code map[string][]string, p string, rows []render.Row) {
-	l := render.FileLexer(p)
-	name := "(none: plain)"
-	if l != nil {
-		name = l.Config().Name
+	name := lexerName(p)
+	text := joinRows(rows)
+	if len(text) > 256<<10 || len(rows) > 2000 { // render's limits: shown plain
+		name = "(too big: plain)"
 	}
+	fileOf[name] = path.Base(p)
+	code[name] = append(code[name], text)
+}
+
+// lexerName is the name of the lexer the build chooses for a file named p.
+func lexerName(p string) string {
+	if l := render.FileLexer(p); l != nil {
+		return l.Config().Name
+	}
+	return "(none: plain)"
+}
+
+// joinRows is the text of rows, a line each, without hunk headers.
+func joinRows(rows []render.Row) string {
 	var b strings.Builder
 	for _, r := range rows {
 		if r.Op != '@' {
@@ -120,11 +182,7 @@ func add(code map[string][]string, p string, rows []render.Row) {
 			b.WriteByte('\n')
 		}
 	}
-	if b.Len() > 256<<10 || len(rows) > 2000 { // render's limits: shown plain
-		name = "(too big: plain)"
-	}
-	fileOf[name] = path.Base(p)
-	code[name] = append(code[name], b.String())
+	return b.String()
 }
 
 // byBytes is the names of code, the most code first.
@@ -169,14 +227,19 @@ func fastest(l chroma.Lexer, views []string, runs int) float64 {
 	for range runs {
 		t0 := time.Now()
 		for _, v := range views {
-			it, err := l.Tokenise(nil, v)
-			if err != nil {
-				continue
-			}
-			for t := it(); t != chroma.EOF; t = it() {
-			}
+			drain(l, v)
 		}
 		best = min(best, time.Since(t0))
 	}
 	return best.Seconds()
+}
+
+// drain lexes v with l and reads every token, as the page does.
+func drain(l chroma.Lexer, v string) {
+	it, err := l.Tokenise(nil, v)
+	if err != nil {
+		return
+	}
+	for t := it(); t != chroma.EOF; t = it() {
+	}
 }
