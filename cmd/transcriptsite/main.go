@@ -72,79 +72,109 @@ content/), or anywhere to build the embedded demo site into public/.`,
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newBuild(), newServe(), newExport(), newShare(), newStats(), newVersion(), newFormats(), newPublish(), newNew())
-	var cpuProfile, memProfile, traceFile string
-	root.PersistentFlags().StringVar(&cpuProfile, "profile-cpu", "", "write a CPU profile to this file")
-	root.PersistentFlags().StringVar(&memProfile, "profile-mem", "", "write a heap profile to this file when the command ends")
-	root.PersistentFlags().StringVar(&traceFile, "profile-trace", "", "write an execution trace (go tool trace) to this file")
+	var prof profiling
+	prof.register(root.PersistentFlags())
+	root.PersistentPreRunE = prof.start
+	root.PersistentPostRunE = prof.stop
+	return root
+}
+
+// profiling is the hidden flags that profile a command, and the files
+// they write to while it runs.
+type profiling struct {
+	cpu, mem, trace    string
+	cpuFile, traceFile *os.File
+}
+
+func (p *profiling) register(fl *pflag.FlagSet) {
+	fl.StringVar(&p.cpu, "profile-cpu", "", "write a CPU profile to this file")
+	fl.StringVar(&p.mem, "profile-mem", "", "write a heap profile to this file when the command ends")
+	fl.StringVar(&p.trace, "profile-trace", "", "write an execution trace (go tool trace) to this file")
 	for _, f := range []string{"profile-cpu", "profile-mem", "profile-trace"} {
-		_ = root.PersistentFlags().MarkHidden(f)
+		_ = fl.MarkHidden(f)
 	}
-	var cpuFile, tracing *os.File
-	root.PersistentPreRunE = func(*cobra.Command, []string) error {
-		var err error
-		if traceFile != "" {
-			if tracing, err = os.Create(traceFile); err != nil {
-				return err
-			}
-			if err := trace.Start(tracing); err != nil {
-				return err
-			}
-		}
-		if cpuProfile == "" {
-			return nil
-		}
-		if cpuFile, err = os.Create(cpuProfile); err != nil {
-			return err
-		}
-		return pprof.StartCPUProfile(cpuFile)
+}
+
+// start starts the trace and the CPU profile asked for.
+func (p *profiling) start(*cobra.Command, []string) error {
+	if err := p.startTrace(); err != nil {
+		return err
 	}
-	root.PersistentPostRunE = func(*cobra.Command, []string) error {
-		if cpuFile != nil {
-			pprof.StopCPUProfile()
-			cpuFile.Close()
-		}
-		if tracing != nil {
-			trace.Stop()
-			tracing.Close()
-		}
-		if memProfile != "" {
-			f, err := os.Create(memProfile)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			return pprof.WriteHeapProfile(f)
-		}
+	return p.startCPU()
+}
+
+func (p *profiling) startTrace() error {
+	if p.trace == "" {
 		return nil
 	}
-	return root
+	var err error
+	if p.traceFile, err = os.Create(p.trace); err != nil {
+		return err
+	}
+	return trace.Start(p.traceFile)
+}
+
+func (p *profiling) startCPU() error {
+	if p.cpu == "" {
+		return nil
+	}
+	var err error
+	if p.cpuFile, err = os.Create(p.cpu); err != nil {
+		return err
+	}
+	return pprof.StartCPUProfile(p.cpuFile)
+}
+
+// stop ends what start started and writes the heap profile asked for.
+func (p *profiling) stop(*cobra.Command, []string) error {
+	if p.cpuFile != nil {
+		pprof.StopCPUProfile()
+		p.cpuFile.Close()
+	}
+	if p.traceFile != nil {
+		trace.Stop()
+		p.traceFile.Close()
+	}
+	return p.writeHeap()
+}
+
+func (p *profiling) writeHeap() error {
+	if p.mem == "" {
+		return nil
+	}
+	f, err := os.Create(p.mem)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return pprof.WriteHeapProfile(f)
 }
 
 // flagError adds to an unknown flag's error the flag meant, when the
 // name is a slip of one, and where to see them all.
 func flagError(c *cobra.Command, err error) error {
-	msg := err.Error()
-	var typed string
-	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
-		typed = name
-	} else {
+	typed, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
 		return fmt.Errorf("%w\nRun '%s --help' for its flags", err, c.CommandPath())
 	}
-	var names []string
-	c.Flags().VisitAll(func(f *pflag.Flag) {
-		if !f.Hidden {
-			names = append(names, f.Name)
-		}
-	})
-	c.InheritedFlags().VisitAll(func(f *pflag.Flag) {
-		if !f.Hidden {
-			names = append(names, f.Name)
-		}
-	})
-	if near := suggest.Closest(typed, names); near != "" {
+	if near := suggest.Closest(typed, visibleFlags(c)); near != "" {
 		return fmt.Errorf("%w (did you mean --%s?)", err, near)
 	}
 	return fmt.Errorf("%w\nRun '%s --help' for its flags", err, c.CommandPath())
+}
+
+// visibleFlags are the names of the flags c takes that its help shows:
+// its own, then those it inherits.
+func visibleFlags(c *cobra.Command) []string {
+	var names []string
+	add := func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	}
+	c.Flags().VisitAll(add)
+	c.InheritedFlags().VisitAll(add)
+	return names
 }
 
 // buildFlags are the flags that select and override a site's config, shared
@@ -190,20 +220,29 @@ func (f *buildFlags) registerLoad(c *cobra.Command) {
 // options turns the flags the user set into config overrides.
 func (f *buildFlags) options(c *cobra.Command) site.Options {
 	o := site.Options{Source: f.source, ConfigFile: f.config, Overrides: map[string]any{}}
-	for flag, key := range map[string]string{"contentDir": "contentDir", "destination": "destination", "baseURL": "baseURL", "cacheDir": "cacheDir"} {
-		if c.Flags().Changed(flag) {
-			v, _ := c.Flags().GetString(flag)
-			if key != "baseURL" {
-				// Paths given on the command line are relative to where it runs.
-				v, _ = filepath.Abs(v)
-			}
-			o.Overrides[key] = v
+	for _, key := range overriding {
+		if c.Flags().Changed(key) {
+			v, _ := c.Flags().GetString(key)
+			o.Overrides[key] = overrideValue(key, v)
 		}
 	}
 	if c.Flags().Changed("agents") {
 		o.Overrides["agents"] = f.agents
 	}
 	return o
+}
+
+// overriding are the flags that override the config key of their name.
+var overriding = []string{"contentDir", "destination", "baseURL", "cacheDir"}
+
+// overrideValue is the config value of flag key set to v: paths given on
+// the command line are relative to where it runs.
+func overrideValue(key, v string) string {
+	if key == "baseURL" {
+		return v
+	}
+	abs, _ := filepath.Abs(v)
+	return abs
 }
 
 func newBuild() *cobra.Command {
@@ -233,13 +272,8 @@ their path and line; the build goes on and every good session gets its page.`,
 // build builds the site and reports what it did: warnings on stderr, the
 // summary on stdout.
 func (f *buildFlags) build(c *cobra.Command, cfg *site.Config, warns []string) (*site.Report, error) {
-	stderr := c.ErrOrStderr()
-	if f.quiet {
-		stderr = io.Discard
-	}
-	for _, w := range warns {
-		fmt.Fprintln(stderr, "WARN", w)
-	}
+	stderr := f.stderr(c)
+	warn(stderr, warns)
 	b, err := site.NewBuilder(cfg, site.BuildOptions{IgnoreCache: f.ignoreCache, GC: f.gc, Redactions: f.redactions, Waiting: waiting(stderr)})
 	if err != nil {
 		return nil, err
@@ -248,27 +282,49 @@ func (f *buildFlags) build(c *cobra.Command, cfg *site.Config, warns []string) (
 	if err != nil {
 		return nil, err
 	}
+	printWarnings(stderr, cfg, rep)
+	f.summary(c.OutOrStdout(), rep)
+	return rep, f.strictErr(cfg, rep)
+}
+
+// stderr is where warnings go: nowhere with --quiet.
+func (f *buildFlags) stderr(c *cobra.Command) io.Writer {
+	if f.quiet {
+		return io.Discard
+	}
+	return c.ErrOrStderr()
+}
+
+// warn prints each of warns on a line of its own after WARN.
+func warn[T any](w io.Writer, warns []T) {
+	for _, x := range warns {
+		fmt.Fprintln(w, "WARN", x)
+	}
+}
+
+// summary prints what a build did, unless --quiet.
+func (f *buildFlags) summary(out io.Writer, rep *site.Report) {
+	if f.quiet {
+		return
+	}
+	rep.Elapsed = time.Since(started)
+	fmt.Fprintln(out, rep)
+	if f.redactions != "" {
+		fmt.Fprintln(out, "What was redacted, where:", f.redactions)
+	}
+}
+
+// strictErr is the error of a build that gave warnings about session
+// files, with --strict.
+func (f *buildFlags) strictErr(cfg *site.Config, rep *site.Report) error {
+	if !f.strict || len(rep.Warnings) == 0 {
+		return nil
+	}
+	var list strings.Builder
 	for _, w := range rep.Warnings {
-		fmt.Fprintln(stderr, "WARN", warningPath(cfg, w))
+		list.WriteString("\n  " + warningPath(cfg, w))
 	}
-	for _, n := range rep.Notices {
-		fmt.Fprintln(stderr, "WARN", n)
-	}
-	if !f.quiet {
-		rep.Elapsed = time.Since(started)
-		fmt.Fprintln(c.OutOrStdout(), rep)
-		if f.redactions != "" {
-			fmt.Fprintln(c.OutOrStdout(), "What was redacted, where:", f.redactions)
-		}
-	}
-	if f.strict && len(rep.Warnings) > 0 {
-		var list strings.Builder
-		for _, w := range rep.Warnings {
-			list.WriteString("\n  " + warningPath(cfg, w))
-		}
-		return rep, fmt.Errorf("--strict: %s about session files:%s", render.Plural(len(rep.Warnings), "warning"), list.String())
-	}
-	return rep, nil
+	return fmt.Errorf("--strict: %s about session files:%s", render.Plural(len(rep.Warnings), "warning"), list.String())
 }
 
 // waiting says that a build waits for another to end.
@@ -314,32 +370,45 @@ exist (config key agentDirs moves them).`,
 		Args: cobra.NoArgs,
 		Run: func(c *cobra.Command, _ []string) {
 			out := c.OutOrStdout()
-			width := termWidth(out)
-			// A format read by several readers (SpecStory's JSON and its
-			// Markdown) is listed once, with what each reads.
-			done := map[string]bool{}
-			for _, r := range ingest.Readers {
-				if done[r.Name] {
-					continue
-				}
-				done[r.Name] = true
-				fmt.Fprintf(out, "%s (%s)\n", r.Name, r.Agent)
-				for _, same := range ingest.Readers {
-					if same.Name == r.Name {
-						fmt.Fprint(out, wrap("  reads:    ", same.Files, width))
-						fmt.Fprint(out, wrap("  detects:  ", same.Detects, width))
-					}
-				}
-			}
-			fmt.Fprintln(out, "\nAgent session folders on this machine (build --agents):")
-			w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-			home, _ := os.UserHomeDir()
-			for _, l := range ingest.AgentLocations(home, os.Getenv) {
-				fmt.Fprintf(w, "%s\t%s\t%s\n", l.Format, l.Dir, countFiles(l.Dir))
-			}
-			w.Flush()
+			printFormats(out, termWidth(out))
+			printAgentDirs(out)
 		},
 	}
+}
+
+// printFormats lists every reader. A format read by several readers
+// (SpecStory's JSON and its Markdown) is listed once, with what each reads.
+func printFormats(out io.Writer, width int) {
+	done := map[string]bool{}
+	for _, r := range ingest.Readers {
+		if !done[r.Name] {
+			done[r.Name] = true
+			printFormat(out, r, width)
+		}
+	}
+}
+
+// printFormat lists what each reader of r's format reads and detects.
+func printFormat(out io.Writer, r *ingest.Reader, width int) {
+	fmt.Fprintf(out, "%s (%s)\n", r.Name, r.Agent)
+	for _, same := range ingest.Readers {
+		if same.Name == r.Name {
+			fmt.Fprint(out, wrap("  reads:    ", same.Files, width))
+			fmt.Fprint(out, wrap("  detects:  ", same.Detects, width))
+		}
+	}
+}
+
+// printAgentDirs lists the folders where installed agents keep their
+// sessions on this machine.
+func printAgentDirs(out io.Writer) {
+	fmt.Fprintln(out, "\nAgent session folders on this machine (build --agents):")
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	home, _ := os.UserHomeDir()
+	for _, l := range ingest.AgentLocations(home, os.Getenv) {
+		fmt.Fprintf(w, "%s\t%s\t%s\n", l.Format, l.Dir, countFiles(l.Dir))
+	}
+	w.Flush()
 }
 
 // termWidth is the width of the terminal out writes to, or 80 when it is
