@@ -50,24 +50,53 @@ site and deploys it to GitHub Pages on every push. DIR must be new or empty.`,
 // with a GitHub Actions workflow when actions is set, and says what to do
 // next.
 func newSite(out io.Writer, dir string, actions bool) error {
-	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
-		return fmt.Errorf("%s is not empty: choose a new folder for the site", dir)
-	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := checkEmpty(dir); err != nil {
 		return err
 	}
-	root, _ := fs.Sub(scaffold, "scaffold")
-	err := fs.WalkDir(root, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || (!actions && strings.HasPrefix(p, ".github/")) {
-			return err
-		}
-		return writeScaffold(root, p, dir)
-	})
-	if err != nil {
+	if err := writeScaffolds(dir, actions); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "content"), 0o755); err != nil {
 		return err
 	}
+	nextSteps(out, dir, actions)
+	return nil
+}
+
+// checkEmpty refuses a dir that exists and holds something.
+func checkEmpty(dir string) error {
+	entries, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case len(entries) > 0:
+		return fmt.Errorf("%s is not empty: choose a new folder for the site", dir)
+	}
+	return nil
+}
+
+// writeScaffolds writes the scaffold's files into dir: the workflow only
+// when actions is set.
+func writeScaffolds(dir string, actions bool) error {
+	root, _ := fs.Sub(scaffold, "scaffold")
+	return fs.WalkDir(root, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !wanted(p, actions) {
+			return err
+		}
+		return writeScaffold(root, p, dir)
+	})
+}
+
+// wanted says whether the scaffold's file p goes into a new site: the
+// workflows only when actions is set.
+func wanted(p string, actions bool) bool {
+	return actions || !strings.HasPrefix(p, ".github/")
+}
+
+// nextSteps says what to do with the new site in dir.
+func nextSteps(out io.Writer, dir string, actions bool) {
 	fmt.Fprintf(out, "Created a site in %s. Next:\n", dir)
 	fmt.Fprintf(out, "  1. Copy session files into %s\n", filepath.Join(dir, "content"))
 	fmt.Fprintf(out, "  2. cd %s && transcriptsite build\n", dir)
@@ -77,7 +106,6 @@ func newSite(out io.Writer, dir string, actions bool) error {
 	} else {
 		fmt.Fprintln(out, "  3. transcriptsite publish, to commit it to gh-pages for GitHub Pages")
 	}
-	return nil
 }
 
 // writeScaffold writes the scaffold's file p into the site directory dir,

@@ -57,9 +57,8 @@ func (p *publishFlags) run(c *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	if !cfg.Redact.Enabled && !p.allowSecrets {
-		return errors.New("redaction is off (redact.enabled: false), so every secret in the sessions would be published: " +
-			"turn it on, or pass --allow-secrets if you are sure")
+	if err := guardSecrets(cfg, p.allowSecrets, "the sessions would be published"); err != nil {
+		return err
 	}
 	ctx := c.Context()
 	remote, err := publish.RemoteURL(ctx, cfg.Dir, opt.Remote)

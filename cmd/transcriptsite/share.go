@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -93,17 +94,14 @@ func (f *shareFlags) run(c *cobra.Command, file string) error {
 	if err := f.check(c); err != nil {
 		return err
 	}
+	stderr := c.ErrOrStderr()
 	cfg, warns, err := site.LoadConfig(site.Options{Source: f.source, ConfigFile: f.config})
 	if err != nil {
 		return err
 	}
-	stderr := c.ErrOrStderr()
-	for _, w := range warns {
-		fmt.Fprintln(stderr, "WARN", w)
-	}
-	if !cfg.Redact.Enabled && !f.allowSecrets {
-		return errors.New("redaction is off (redact.enabled: false), so every secret in the session would be shared: " +
-			"turn it on, or pass --allow-secrets if you are sure")
+	warn(stderr, warns)
+	if err := guardSecrets(cfg, f.allowSecrets, "the session would be shared"); err != nil {
+		return err
 	}
 	dir, err := os.MkdirTemp("", "transcriptsite-share-")
 	if err != nil {
@@ -111,9 +109,7 @@ func (f *shareFlags) run(c *cobra.Command, file string) error {
 	}
 	defer os.RemoveAll(dir)
 	sh, read, err := site.Share(c.Context(), cfg, file, f.session, dir)
-	for _, w := range read {
-		fmt.Fprintln(stderr, "WARN", w)
-	}
+	warn(stderr, read)
 	if err != nil {
 		return err
 	}
@@ -122,6 +118,17 @@ func (f *shareFlags) run(c *cobra.Command, file string) error {
 		return f.toPages(c, cfg, sh, dir)
 	}
 	return f.toGist(c, sh, dir)
+}
+
+// guardSecrets refuses to go on when the config turns redaction off and
+// --allow-secrets was not given; what says what would happen to every
+// secret in what.
+func guardSecrets(cfg *site.Config, allow bool, what string) error {
+	if cfg.Redact.Enabled || allow {
+		return nil
+	}
+	return errors.New("redaction is off (redact.enabled: false), so every secret in " + what + ": " +
+		"turn it on, or pass --allow-secrets if you are sure")
 }
 
 // redacted says what was redacted, never the secret.
@@ -161,15 +168,20 @@ func (f *shareFlags) toGist(c *cobra.Command, sh *site.Shared, dir string) error
 	if err != nil {
 		return err
 	}
-	out := c.OutOrStdout()
-	if f.markdown {
-		fmt.Fprintln(out, "Shared:", g.HTMLURL)
-	} else {
-		fmt.Fprintln(out, "Shared:", gist.PreviewURL(g.ID, files[0].Name))
-		fmt.Fprintln(out, "Gist:  ", g.HTMLURL)
-	}
+	f.printGist(c.OutOrStdout(), g, files)
 	fmt.Fprintln(stderr, "The gist is secret: unlisted, not private. Anyone with a link can open it; delete the gist to stop sharing.")
 	return nil
+}
+
+// printGist prints the links to the gist g made of files: its preview of
+// the page, unless the Markdown was shared alone, and the gist.
+func (f *shareFlags) printGist(out io.Writer, g *gist.Gist, files []gist.File) {
+	if f.markdown {
+		fmt.Fprintln(out, "Shared:", g.HTMLURL)
+		return
+	}
+	fmt.Fprintln(out, "Shared:", gist.PreviewURL(g.ID, files[0].Name))
+	fmt.Fprintln(out, "Gist:  ", g.HTMLURL)
 }
 
 // gistFiles are the files of the gist, named after the page's folder: the
@@ -223,10 +235,8 @@ func sizes(files []gist.File) string {
 
 // toPages adds the page and its Markdown to the site's published branch.
 func (f *shareFlags) toPages(c *cobra.Command, cfg *site.Config, sh *site.Shared, dir string) error {
-	if !cfg.Outputs.Markdown { // the site publishes none beside its pages
-		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(sh.Markdown))); err != nil {
-			return err
-		}
+	if err := dropMarkdown(cfg, sh, dir); err != nil {
+		return err
 	}
 	ctx := c.Context()
 	remote, err := publish.RemoteURL(ctx, cfg.Dir, f.remote)
@@ -248,12 +258,27 @@ func (f *shareFlags) toPages(c *cobra.Command, cfg *site.Config, sh *site.Shared
 	} else {
 		fmt.Fprintf(stderr, "Nothing changed: %s of %s holds the page already\n", res.Branch, res.Remote)
 	}
-	if base := siteURL(cfg, remote); base != "" {
-		fmt.Fprintln(c.OutOrStdout(), "Shared:", base+sh.Path)
-	} else {
-		fmt.Fprintf(c.OutOrStdout(), "Shared: %s of the site (set baseURL in the config for its address)\n", sh.Path)
-	}
+	printShared(c.OutOrStdout(), siteURL(cfg, remote), sh.Path)
 	return nil
+}
+
+// dropMarkdown removes the shared page's Markdown from dir when the site
+// publishes none beside its pages.
+func dropMarkdown(cfg *site.Config, sh *site.Shared, dir string) error {
+	if cfg.Outputs.Markdown {
+		return nil
+	}
+	return os.Remove(filepath.Join(dir, filepath.FromSlash(sh.Markdown)))
+}
+
+// printShared prints the address of the page at page of the site served
+// at base, or its path when the address is not known.
+func printShared(out io.Writer, base, page string) {
+	if base == "" {
+		fmt.Fprintf(out, "Shared: %s of the site (set baseURL in the config for its address)\n", page)
+		return
+	}
+	fmt.Fprintln(out, "Shared:", base+page)
 }
 
 // siteURL is the address the site is served at: its baseURL when that is

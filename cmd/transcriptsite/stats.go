@@ -63,21 +63,29 @@ func (sf *statsFlags) reports() ([]string, error) {
 
 // days reads --since and --until.
 func (sf *statsFlags) days() (from, to time.Time, err error) {
-	for _, d := range []struct {
-		flag, value string
-		t           *time.Time
-	}{{"since", sf.since, &from}, {"until", sf.until, &to}} {
-		if d.value == "" {
-			continue
-		}
-		if *d.t, err = time.Parse(time.DateOnly, d.value); err != nil {
-			return from, to, fmt.Errorf("--%s %q: want a day as YYYY-MM-DD", d.flag, d.value)
-		}
+	if from, err = day("since", sf.since); err != nil {
+		return from, to, err
+	}
+	if to, err = day("until", sf.until); err != nil {
+		return from, to, err
 	}
 	if !from.IsZero() && !to.IsZero() && to.Before(from) {
 		return from, to, fmt.Errorf("--until %s is before --since %s", sf.until, sf.since)
 	}
 	return from, to, nil
+}
+
+// day is the value of the flag named flag, a day; the zero time when it
+// is not set.
+func day(flag, value string) (time.Time, error) {
+	if value == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.DateOnly, value)
+	if err != nil {
+		return t, fmt.Errorf("--%s %q: want a day as YYYY-MM-DD", flag, value)
+	}
+	return t, nil
 }
 
 func (sf *statsFlags) run(c *cobra.Command, f *buildFlags) error {
@@ -89,27 +97,10 @@ func (sf *statsFlags) run(c *cobra.Command, f *buildFlags) error {
 	if err != nil {
 		return err
 	}
-	stderr := c.ErrOrStderr()
-	if f.quiet {
-		stderr = io.Discard
-	}
-	cfg, warns, err := site.LoadConfig(f.options(c))
+	figs, err := load(c, f, from, to)
 	if err != nil {
 		return err
 	}
-	for _, w := range warns {
-		fmt.Fprintln(stderr, "WARN", w)
-	}
-	b, err := site.NewBuilder(cfg, site.BuildOptions{IgnoreCache: f.ignoreCache, Waiting: waiting(stderr)})
-	if err != nil {
-		return err
-	}
-	st, rep, err := b.Load(c.Context())
-	if err != nil {
-		return err
-	}
-	printWarnings(stderr, cfg, rep)
-	figs := st.StatsBetween(from, to)
 	if sf.json {
 		return writeUsageJSON(c.OutOrStdout(), figs, by)
 	}
@@ -121,14 +112,33 @@ func (sf *statsFlags) run(c *cobra.Command, f *buildFlags) error {
 	return err
 }
 
+// load reads the sessions the flags f select, as a build would, and
+// returns the figures of the days from to to.
+func load(c *cobra.Command, f *buildFlags, from, to time.Time) (*stats.Stats, error) {
+	stderr := f.stderr(c)
+	cfg, warns, err := site.LoadConfig(f.options(c))
+	if err != nil {
+		return nil, err
+	}
+	warn(stderr, warns)
+	b, err := site.NewBuilder(cfg, site.BuildOptions{IgnoreCache: f.ignoreCache, Waiting: waiting(stderr)})
+	if err != nil {
+		return nil, err
+	}
+	st, rep, err := b.Load(c.Context())
+	if err != nil {
+		return nil, err
+	}
+	printWarnings(stderr, cfg, rep)
+	return st.StatsBetween(from, to), nil
+}
+
 // printWarnings prints the warnings and notices of loading the sessions.
 func printWarnings(stderr io.Writer, cfg *site.Config, rep *site.Report) {
 	for _, w := range rep.Warnings {
 		fmt.Fprintln(stderr, "WARN", warningPath(cfg, w))
 	}
-	for _, n := range rep.Notices {
-		fmt.Fprintln(stderr, "WARN", n)
-	}
+	warn(stderr, rep.Notices)
 }
 
 // usageTables are the tables of usage by each of by, one after another.
@@ -200,45 +210,65 @@ func models(rs []stats.UsageRow) []modelJSON {
 func writeUsageJSON(w io.Writer, st *stats.Stats, by []string) error {
 	out := usageJSON{}
 	for _, name := range by {
-		if name == "model" {
-			out.Models = models(st.Models)
-			out.Totals = figures(stats.UsageRow{Sessions: st.Sessions, Usage: st.Usage, Cost: st.Cost, Unpriced: st.Unpriced})
-			continue
-		}
-		span, err := stats.ParseSpan(name)
-		if err != nil {
+		if err := out.add(st, name); err != nil {
 			return err
 		}
-		ps := stats.Active(st.Periods(span))
-		list := []periodJSON{}
-		for _, p := range ps {
-			list = append(list, period(p))
-		}
-		switch span {
-		case stats.Daily:
-			out.Daily = list
-		case stats.Weekly:
-			out.Weekly = list
-		case stats.Monthly:
-			out.Monthly = list
-		}
-		out.Totals = figures(stats.Total(ps))
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
 }
 
+// add adds the report of st by name; the totals are those of the last
+// report added.
+func (u *usageJSON) add(st *stats.Stats, name string) error {
+	if name == "model" {
+		u.Models = models(st.Models)
+		u.Totals = figures(stats.UsageRow{Sessions: st.Sessions, Usage: st.Usage, Cost: st.Cost, Unpriced: st.Unpriced})
+		return nil
+	}
+	span, err := stats.ParseSpan(name)
+	if err != nil {
+		return err
+	}
+	ps := stats.Active(st.Periods(span))
+	if f, ok := spanPeriods[span]; ok {
+		*f(u) = periods(ps)
+	}
+	u.Totals = figures(stats.Total(ps))
+	return nil
+}
+
+// spanPeriods is the field of usageJSON that holds the periods of each
+// span.
+var spanPeriods = map[stats.Span]func(*usageJSON) *[]periodJSON{
+	stats.Daily:   func(u *usageJSON) *[]periodJSON { return &u.Daily },
+	stats.Weekly:  func(u *usageJSON) *[]periodJSON { return &u.Weekly },
+	stats.Monthly: func(u *usageJSON) *[]periodJSON { return &u.Monthly },
+}
+
+// periods is ps as JSON.
+func periods(ps []stats.Period) []periodJSON {
+	list := []periodJSON{}
+	for _, p := range ps {
+		list = append(list, period(p))
+	}
+	return list
+}
+
+// spanName is the field of periodJSON that names a period of each span:
+// its day, its week's Monday or its month.
+var spanName = map[stats.Span]func(*periodJSON) *string{
+	stats.Daily:   func(j *periodJSON) *string { return &j.Date },
+	stats.Weekly:  func(j *periodJSON) *string { return &j.Week },
+	stats.Monthly: func(j *periodJSON) *string { return &j.Month },
+}
+
 // period is p as JSON, named by its day, its week's Monday or its month.
 func period(p stats.Period) periodJSON {
 	j := periodJSON{ModelsUsed: []string{}, ModelBreakdowns: models(p.Models), figuresJSON: figures(p.UsageRow)}
-	switch p.Span {
-	case stats.Daily:
-		j.Date = p.Name
-	case stats.Weekly:
-		j.Week = p.Name
-	case stats.Monthly:
-		j.Month = p.Name
+	if f, ok := spanName[p.Span]; ok {
+		*f(&j) = p.Name
 	}
 	for _, m := range p.Models {
 		j.ModelsUsed = append(j.ModelsUsed, m.Name)
