@@ -3,6 +3,7 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"io"
 	"io/fs"
@@ -89,7 +90,7 @@ func readPieces(ctx context.Context, fsys fs.FS, name string, f *File, pieceByte
 	}
 	var read int
 	var empty bool // no session, but for a reason a warning tells
-	if pieceBytes <= 0 || r.Pieces == nil || !r.Pieces(h) || fits(fsys, name, h, pieceBytes) {
+	if whole(fsys, name, r, h, pieceBytes) {
 		ss, failed := readPiece(ctx, r, f, body)
 		read, empty = len(ss), failed
 		emit(r, 0, ss, 0)
@@ -100,6 +101,13 @@ func readPieces(ctx context.Context, fsys fs.FS, name string, f *File, pieceByte
 		f.Warn(0, "%s file holds no messages", r.Name)
 	}
 	return r
+}
+
+// whole says whether r reads the file name of fsys, whose head is h, in
+// one go: pieces are off (pieceBytes 0), r reads no pieces of it, or it
+// fits in one.
+func whole(fsys fs.FS, name string, r *Reader, h *Head, pieceBytes int64) bool {
+	return pieceBytes <= 0 || r.Pieces == nil || !r.Pieces(h) || fits(fsys, name, h, pieceBytes)
 }
 
 // fits reports whether the file name of fsys, whose head is h, is known
@@ -217,14 +225,17 @@ func readPiece(ctx context.Context, r *Reader, f *File, body io.Reader) (ss []*t
 		msgs = append(msgs, w.String())
 	}
 	for _, s := range ss {
-		s.Format = r.Name
-		if s.Agent == "" {
-			s.Agent = r.Agent
-		}
-		if s.Source == "" {
-			s.Source = f.Rel
-		}
-		s.Warnings = append(s.Warnings, msgs...)
+		r.stamp(s, f.Rel, msgs)
 	}
 	return ss, failed
+}
+
+// stamp gives s, read by r from the file rel, what the file tells of it:
+// its format, and its agent and source unless the reader set them, and
+// the warnings reading it gave.
+func (r *Reader) stamp(s *transcript.Session, rel string, warnings []string) {
+	s.Format = r.Name
+	s.Agent = cmp.Or(s.Agent, r.Agent)
+	s.Source = cmp.Or(s.Source, rel)
+	s.Warnings = append(s.Warnings, warnings...)
 }

@@ -122,25 +122,38 @@ func sniffImage(b []byte) string {
 // it has one, rather than staying in memory: a session may hold hundreds
 // of megabytes of screenshots.
 func DecodeImage(f *File, data string) (img *transcript.Image, ok bool) {
+	b, ok := decodeBase64(data)
+	if !ok {
+		return nil, false
+	}
+	mt := cmp.Or(sniffImage(b), "application/octet-stream")
+	if key := f.putBlob(b); key != "" {
+		return &transcript.Image{MediaType: mt, Blob: key, Size: len(b)}, true
+	}
+	return &transcript.Image{MediaType: mt, Data: b, Size: len(b)}, true
+}
+
+// decodeBase64 decodes data, base64 with or without padding, or a data:
+// URL of it.
+func decodeBase64(data string) ([]byte, bool) {
 	if i := strings.Index(data, ";base64,"); strings.HasPrefix(data, "data:") && i > 0 {
 		data = data[i+len(";base64,"):]
 	}
 	b, err := base64.StdEncoding.DecodeString(data)
 	if err != nil {
-		if b, err = base64.RawStdEncoding.DecodeString(data); err != nil {
-			return nil, false
-		}
+		b, err = base64.RawStdEncoding.DecodeString(data)
 	}
-	mt := sniffImage(b)
-	if mt == "" {
-		mt = "application/octet-stream"
+	return b, err == nil
+}
+
+// putBlob puts an image's bytes b in f's blob store, when it has one and
+// they are big enough to be worth a file, and returns their key; "" when
+// they stay in memory.
+func (f *File) putBlob(b []byte) string {
+	if f == nil || f.blobs == nil || len(b) < minBlob {
+		return ""
 	}
-	if f != nil && f.blobs != nil && len(b) >= minBlob {
-		if key := f.blobs.PutBlob(b); key != "" {
-			return &transcript.Image{MediaType: mt, Blob: key, Size: len(b)}, true
-		}
-	}
-	return &transcript.Image{MediaType: mt, Data: b, Size: len(b)}, true
+	return f.blobs.PutBlob(b)
 }
 
 // minBlob is the smallest image put in the blob store: smaller ones cost
@@ -171,6 +184,9 @@ func Text(raw []byte) string {
 	return string(raw)
 }
 
+// jsonSpace are the bytes JSON allows as white space.
+const jsonSpace = " \t\n\r"
+
 // isCompact reports whether raw has no white space outside its strings:
 // json.Compact would return it as it is, or fail on it.
 func isCompact(raw []byte) bool {
@@ -181,7 +197,7 @@ func isCompact(raw []byte) bool {
 			i++
 		case c == '"':
 			in = !in
-		case !in && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+		case !in && strings.IndexByte(jsonSpace, c) >= 0:
 			return false
 		}
 	}
@@ -314,29 +330,46 @@ func UnifiedHunks(diff string) []transcript.Hunk {
 		case strings.HasPrefix(l, "+++ "):
 			file = strings.TrimPrefix(strings.Fields(l + " ")[1], "b/")
 		case strings.HasPrefix(l, "@@"):
-			var h transcript.Hunk
-			for _, f := range strings.Fields(l)[1:] {
-				n, _ := strconv.Atoi(strings.SplitN(f[1:], ",", 2)[0])
-				switch f[0] {
-				case '-':
-					h.OldStart = n
-				case '+':
-					h.NewStart = n
-				}
-				if f == "@@" {
-					break
-				}
-			}
-			h.Path = file
-			if _, heading, ok := strings.Cut(l[2:], "@@"); ok {
-				h.Heading = strings.TrimSpace(heading)
-			}
-			out = append(out, h)
-		case len(out) > 0 && (l == "" || strings.ContainsRune(" +-\\", rune(l[0]))):
+			out = append(out, hunkHead(l, file))
+		case len(out) > 0 && hunkLine(l):
 			out[len(out)-1].Lines = append(out[len(out)-1].Lines, l)
 		}
 	}
 	return out
+}
+
+// hunkHead is the hunk a line "@@ -12,5 +13,6 @@ heading" starts, of file.
+func hunkHead(l, file string) transcript.Hunk {
+	h := transcript.Hunk{Path: file}
+	h.OldStart, h.NewStart = hunkStarts(l)
+	if _, heading, ok := strings.Cut(l[2:], "@@"); ok {
+		h.Heading = strings.TrimSpace(heading)
+	}
+	return h
+}
+
+// hunkStarts are the first lines of a hunk in the old and the new file,
+// read from its head's numbers.
+func hunkStarts(l string) (oldStart, newStart int) {
+	for _, f := range strings.Fields(l)[1:] {
+		n, _ := strconv.Atoi(strings.SplitN(f[1:], ",", 2)[0])
+		switch f[0] {
+		case '-':
+			oldStart = n
+		case '+':
+			newStart = n
+		}
+		if f == "@@" {
+			break
+		}
+	}
+	return oldStart, newStart
+}
+
+// hunkLine says whether l is a line of a hunk: context, added, removed,
+// or a "\ No newline" note.
+func hunkLine(l string) bool {
+	return l == "" || strings.ContainsRune(" +-\\", rune(l[0]))
 }
 
 // exitCodeRE reads the exit code a shell tool's output starts with; Cursor
