@@ -177,53 +177,77 @@ func parsedHit(ctx context.Context, c Cache, key string, f *File, sum string) ([
 // key of its own. With release, a piece stored is dropped at once.
 func parseCached(ctx context.Context, opts Options, fsys fs.FS, name string, f *File, sum, key string, release bool) []read {
 	parsing(opts)
-	c := opts.Cache
-	var (
-		reads []read
-		whole []*transcript.Session
-		fl    fileLinks
-	)
+	pc := &pieceCache{ctx: ctx, c: opts.Cache, rel: f.Rel, sum: sum, key: key, release: release}
+	var whole []*transcript.Session
 	r := readPieces(ctx, fsys, name, f, PieceBytes, func(r *Reader, k int, ss []*transcript.Session, size int64) {
 		transform(opts, ss)
 		if k == 0 {
 			whole = ss // cached once the file's warnings are all known
 			return
 		}
-		rd := read{rel: f.Rel, reader: r, hash: sum, piece: k, size: size, links: r.links(ss)}
-		fl.Blobs = append(fl.Blobs, blobKeys(ss)...)
-		pk := pieceKey(key, k)
-		if ctx.Err() == nil && c.Write(pk, parsed{Reader: readerIndex(r), Sessions: ss}.encode) {
-			rd.key, rd.released = pk, release // not held: that is what pieces are for
-		}
-		if !rd.released {
-			rd.sessions = ss
-		}
-		fl.Pieces = append(fl.Pieces, filePiece{Links: rd.links, Size: size})
-		reads = append(reads, rd)
+		pc.addPiece(r, k, ss, size)
 	})
 	if ctx.Err() != nil {
 		return []read{{rel: f.Rel}} // an interrupted read is not the file's result
 	}
-	fl.Reader, fl.Warnings = readerIndex(r), f.Warnings
-	if reads == nil {
-		rd := read{rel: f.Rel, reader: r, sessions: whole, hash: sum}
-		if c.Write(key, parsed{Reader: fl.Reader, Sessions: whole, Warnings: f.Warnings}.encode) {
-			rd.key = key // else kept in memory: it cannot be read back
-		}
-		if r != nil {
-			rd.links = r.links(whole)
-		}
-		fl.Links, fl.Blobs = rd.links, blobKeys(whole)
-		reads = []read{rd}
-	} else if slices.ContainsFunc(reads, func(rd read) bool { return rd.key == "" }) {
-		return reads // a piece could not be cached: the next build reads the file again
+	pc.links.Reader, pc.links.Warnings = readerIndex(r), f.Warnings
+	if pc.reads == nil {
+		pc.addWhole(r, whole)
+	} else if slices.ContainsFunc(pc.reads, func(rd read) bool { return rd.key == "" }) {
+		return pc.reads // a piece could not be cached: the next build reads the file again
 	}
 	if release {
-		if data, err := jsonv2.Marshal(fl, cacheJSON); err == nil {
-			c.Put(cache.Key("links", key), data)
-		}
+		pc.storeLinks()
 	}
-	return reads
+	return pc.reads
+}
+
+// pieceCache caches what parseCached reads of a file, whole or a piece at
+// a time, and gathers its links.
+type pieceCache struct {
+	ctx           context.Context
+	c             Cache
+	rel, sum, key string // the file, its content hash and its key
+	release       bool
+	reads         []read
+	links         fileLinks
+}
+
+// addPiece caches the piece k, its sessions ss.
+func (pc *pieceCache) addPiece(r *Reader, k int, ss []*transcript.Session, size int64) {
+	rd := read{rel: pc.rel, reader: r, hash: pc.sum, piece: k, size: size, links: r.links(ss)}
+	pc.links.Blobs = append(pc.links.Blobs, blobKeys(ss)...)
+	pk := pieceKey(pc.key, k)
+	if pc.ctx.Err() == nil && pc.c.Write(pk, parsed{Reader: readerIndex(r), Sessions: ss}.encode) {
+		rd.key, rd.released = pk, pc.release // not held: that is what pieces are for
+	}
+	if !rd.released {
+		rd.sessions = ss
+	}
+	pc.links.Pieces = append(pc.links.Pieces, filePiece{Links: rd.links, Size: size})
+	pc.reads = append(pc.reads, rd)
+}
+
+// addWhole caches the sessions ss of a file read whole, r's (nil when no
+// reader took it).
+func (pc *pieceCache) addWhole(r *Reader, ss []*transcript.Session) {
+	rd := read{rel: pc.rel, reader: r, sessions: ss, hash: pc.sum}
+	if pc.c.Write(pc.key, parsed{Reader: pc.links.Reader, Sessions: ss, Warnings: pc.links.Warnings}.encode) {
+		rd.key = pc.key // else kept in memory: it cannot be read back
+	}
+	if r != nil {
+		rd.links = r.links(ss)
+	}
+	pc.links.Links, pc.links.Blobs = rd.links, blobKeys(ss)
+	pc.reads = []read{rd}
+}
+
+// storeLinks caches what grouping needs of the file, to group it again
+// without reading its sessions.
+func (pc *pieceCache) storeLinks() {
+	if data, err := jsonv2.Marshal(pc.links, cacheJSON); err == nil {
+		pc.c.Put(cache.Key("links", pc.key), data)
+	}
 }
 
 // readFile reads f without a cache: a read, or one a piece.

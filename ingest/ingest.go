@@ -346,26 +346,39 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 		return nil, err
 	}
 	res := &Result{Files: len(files), opts: opts, reads: reads, Warnings: skipped}
-	if opts.Cache != nil {
-		res.Hashes = make(map[string]string, len(files))
-	}
-	for _, rd := range reads {
-		res.Warnings = append(res.Warnings, rd.warnings...)
-		if rd.hash != "" {
-			res.Hashes[rd.rel] = rd.hash
-		}
-	}
+	res.addReads(len(files))
 	res.groups = groupFiles(reads)
 	errs := res.mergeAll(ctx, files)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	res.addGroups(errs)
+	return res, nil
+}
+
+// addReads adds the warnings of res's reads of files and, with a cache,
+// their content hashes.
+func (res *Result) addReads(files int) {
+	if res.opts.Cache != nil {
+		res.Hashes = make(map[string]string, files)
+	}
+	for _, rd := range res.reads {
+		res.Warnings = append(res.Warnings, rd.warnings...)
+		if rd.hash != "" {
+			res.Hashes[rd.rel] = rd.hash
+		}
+	}
+}
+
+// addGroups adds the headers of res's groups, merged with errs, and
+// their sessions unless they are released.
+func (res *Result) addGroups(errs []error) {
 	release := res.released()
 	for i, g := range res.groups {
 		if errs[i] != nil {
 			// The cache lost a file's entry since it was read, and the file
 			// changed format meanwhile: its sessions are missing, not wrong.
-			res.Warnings = append(res.Warnings, Warning{File: reads[g.files[0]].rel, Msg: errs[i].Error()})
+			res.Warnings = append(res.Warnings, Warning{File: res.reads[g.files[0]].rel, Msg: errs[i].Error()})
 			continue
 		}
 		res.Headers = append(res.Headers, g.headers...)
@@ -376,7 +389,6 @@ func LoadCached(ctx context.Context, opts Options, roots ...Root) (*Result, erro
 	if !release {
 		res.reads = nil // the sessions are in their groups
 	}
-	return res, nil
 }
 
 // walk lists the files of every root, and warns of those that are not
