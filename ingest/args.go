@@ -85,14 +85,7 @@ var CommonArgs = &ArgNames{
 // and lists in Args.Rest the fields of the input the call's view does not
 // show otherwise.
 func (n *ArgNames) Fill(c *transcript.ToolCall) {
-	n.once.Do(func() {
-		n.keep = map[string]bool{}
-		for _, names := range n.all() {
-			for _, k := range names {
-				n.keep[k] = true
-			}
-		}
-	})
+	n.once.Do(n.keepAll)
 	in := parseInput(c.Input, n.keep)
 	a := &c.Args
 	a.Command = command(c.Input, in, n.Command, c.Kind == transcript.ShellTool)
@@ -104,27 +97,59 @@ func (n *ArgNames) Fill(c *transcript.ToolCall) {
 	if a.Questions = questions(c); a.Questions != nil {
 		in.took(argQuestions, "questions")
 	}
-	if p := in.take(argPlan, n.Plan); !strings.HasPrefix(p, "[") && !strings.HasPrefix(p, "{") {
+	if p := in.take(argPlan, n.Plan); !isTaskList(p) {
 		a.Plan = p
 	} else {
 		in.from[argPlan] = nil // a task list, not a plan
 	}
 	a.Path = in.take(argPath, n.Path)
-	switch c.Kind {
-	case transcript.SearchTool:
-		n.search(c, in)
-	case transcript.ReadTool:
-		a.Offset, a.Limit = in.take(argOffset, n.Offset), in.take(argLimit, n.Limit)
-		a.Start, _ = strconv.Atoi(in.first(n.Start))
-	case transcript.WriteTool:
-		a.Path, a.Content = in.take(argPath, n.WritePath), in.take(argContent, n.Content)
-	case transcript.EditTool:
-		n.edits(c, in)
-	case transcript.TaskTool:
-		a.Todos = n.todos(in)
+	if set, ok := kindArgs[c.Kind]; ok {
+		set(n, c, in)
 	}
 	a.Summary = cmpOr(a.Summary, command(c.Input, in, n.Command, true), in.first(n.Summary))
 	a.Rest = rest(c, in)
+}
+
+// keepAll notes every name of n: the fields of an input worth parsing.
+func (n *ArgNames) keepAll() {
+	n.keep = map[string]bool{}
+	for _, names := range n.all() {
+		for _, k := range names {
+			n.keep[k] = true
+		}
+	}
+}
+
+// isTaskList says whether a plan's text is JSON, an array or object: a
+// task list, not a plan.
+func isTaskList(p string) bool {
+	return strings.HasPrefix(p, "[") || strings.HasPrefix(p, "{")
+}
+
+// kindArgs set the arguments only a call of each kind has.
+var kindArgs = map[transcript.ToolKind]func(n *ArgNames, c *transcript.ToolCall, in *input){
+	transcript.SearchTool: (*ArgNames).search,
+	transcript.ReadTool:   (*ArgNames).readLines,
+	transcript.WriteTool:  (*ArgNames).write,
+	transcript.EditTool:   (*ArgNames).edits,
+	transcript.TaskTool:   (*ArgNames).tasks,
+}
+
+// readLines sets the lines a read asks for.
+func (n *ArgNames) readLines(c *transcript.ToolCall, in *input) {
+	a := &c.Args
+	a.Offset, a.Limit = in.take(argOffset, n.Offset), in.take(argLimit, n.Limit)
+	a.Start, _ = strconv.Atoi(in.first(n.Start))
+}
+
+// write sets the file a write writes and what.
+func (n *ArgNames) write(c *transcript.ToolCall, in *input) {
+	c.Args.Path, c.Args.Content = in.take(argPath, n.WritePath), in.take(argContent, n.Content)
+}
+
+// tasks sets the task list a task tool writes.
+func (n *ArgNames) tasks(c *transcript.ToolCall, in *input) {
+	c.Args.Todos = n.todos(in)
 }
 
 // search sets what a search looks for and where, and the pages a web

@@ -40,23 +40,39 @@ func (r *Reader) links(ss []*transcript.Session) []string {
 			continue // a volume after the first is not merged (finish)
 		}
 		add("id\x00" + s.ID)
-		for _, id := range append([]string{s.ParentID}, s.ChildIDs...) {
-			if id != "" {
-				add("id\x00" + id)
-			}
+		for _, id := range relatives(s) {
+			add("id\x00" + id)
 		}
-		s.Parts(func(_ *transcript.Message, p *transcript.Part) {
-			if p.Call != nil && p.Call.Subagent != "" {
-				add("id\x00" + p.Call.Subagent)
-			}
-		})
-		if r.Links != nil {
-			for _, l := range r.Links(s) {
-				add("x\x00" + l)
-			}
+		for _, l := range r.ownLinks(s) {
+			add("x\x00" + l)
 		}
 	}
 	return out
+}
+
+// relatives are the ids of the sessions s names: its parent, its
+// children, and the subagents of its tool calls.
+func relatives(s *transcript.Session) []string {
+	var ids []string
+	for _, id := range append([]string{s.ParentID}, s.ChildIDs...) {
+		if id != "" {
+			ids = append(ids, id)
+		}
+	}
+	s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+		if p.Call != nil && p.Call.Subagent != "" {
+			ids = append(ids, p.Call.Subagent)
+		}
+	})
+	return ids
+}
+
+// ownLinks are r's own links of s (Reader.Links), when it has any.
+func (r *Reader) ownLinks(s *transcript.Session) []string {
+	if r.Links == nil {
+		return nil
+	}
+	return r.Links(s)
 }
 
 // group is a set of files merged together, and the sessions they gave.

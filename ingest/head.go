@@ -59,34 +59,52 @@ func (h *Head) IsArray() bool {
 }
 
 func (h *Head) scan() {
-	data := bytes.TrimLeft(h.Data, " \t\r\n\ufeff")
-	if len(data) == 0 || (data[0] != '{' && data[0] != '[') {
+	dec := h.decoder()
+	if dec == nil {
 		return
+	}
+	for len(h.records) < maxRecords {
+		if !h.next(dec) {
+			return
+		}
+	}
+}
+
+// decoder is a decoder of the head's records, past the array's opening
+// when they are in one; nil when the head is no JSON object or array.
+func (h *Head) decoder() *jsontext.Decoder {
+	data := bytes.TrimLeft(h.Data, " \t\r\n\ufeff")
+	if !jsonContainer(data) {
+		return nil
 	}
 	// A head is cut off anywhere and may hold anything: take what parses.
 	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	if data[0] == '[' {
 		h.array = true
 		if _, err := dec.ReadToken(); err != nil {
-			return
+			return nil
 		}
 	}
-	for len(h.records) < maxRecords {
-		switch dec.PeekKind() {
-		case 0, ']': // the end, or what does not parse
-			return
-		case '{':
-			rec := Record{}
-			h.records = append(h.records, rec)
-			if !readRecord(dec, rec) {
-				return
-			}
-		default:
-			if dec.SkipValue() != nil {
-				return
-			}
-		}
+	return dec
+}
+
+// jsonContainer says whether data starts a JSON object or array.
+func jsonContainer(data []byte) bool {
+	return len(data) > 0 && (data[0] == '{' || data[0] == '[')
+}
+
+// next reads the next value of the head, a record when it is an object;
+// it reports whether there may be more.
+func (h *Head) next(dec *jsontext.Decoder) bool {
+	switch dec.PeekKind() {
+	case 0, ']': // the end, or what does not parse
+		return false
+	case '{':
+		rec := Record{}
+		h.records = append(h.records, rec)
+		return readRecord(dec, rec)
 	}
+	return dec.SkipValue() == nil
 }
 
 // readRecord reads an object's top-level keys into rec; nested values are

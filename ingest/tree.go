@@ -108,11 +108,27 @@ func (d *Tree) parents() {
 // session resumed without a link starts a new one) keeps the line to its
 // latest leaf that holds a prompt or a reply.
 func activeLines(nodes []*Node) {
+	markLiveChildren(nodes)
+	for _, r := range latestLeaves(nodes) {
+		for c := r.latest; c != nil && !c.active; c = c.parent {
+			c.active = true
+		}
+	}
+}
+
+// markLiveChildren marks the nodes with a child that has a live node
+// below it.
+func markLiveChildren(nodes []*Node) {
 	for _, n := range nodes {
 		if n.parent != nil && n.below {
 			n.parent.liveChild = true
 		}
 	}
+}
+
+// latestLeaves offers each live leaf to the root of its tree, and returns
+// the roots whose latest leaf changed, each once it is first offered one.
+func latestLeaves(nodes []*Node) []*Node {
 	var roots []*Node
 	for _, n := range nodes {
 		r := rootOf(n)
@@ -120,11 +136,7 @@ func activeLines(nodes []*Node) {
 			roots = append(roots, r)
 		}
 	}
-	for _, r := range roots {
-		for c := r.latest; c != nil && !c.active; c = c.parent {
-			c.active = true
-		}
-	}
+	return roots
 }
 
 // rootOf is the root of n's tree, which n and the nodes on its way up
