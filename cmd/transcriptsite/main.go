@@ -97,32 +97,23 @@ func (p *profiling) register(fl *pflag.FlagSet) {
 
 // start starts the trace and the CPU profile asked for.
 func (p *profiling) start(*cobra.Command, []string) error {
-	if err := p.startTrace(); err != nil {
+	if err := startInto(p.trace, &p.traceFile, trace.Start); err != nil {
 		return err
 	}
-	return p.startCPU()
+	return startInto(p.cpu, &p.cpuFile, pprof.StartCPUProfile)
 }
 
-func (p *profiling) startTrace() error {
-	if p.trace == "" {
+// startInto creates the file at path into *f, when a path is given, and
+// starts start writing to it.
+func startInto(path string, f **os.File, start func(io.Writer) error) error {
+	if path == "" {
 		return nil
 	}
 	var err error
-	if p.traceFile, err = os.Create(p.trace); err != nil {
+	if *f, err = os.Create(path); err != nil {
 		return err
 	}
-	return trace.Start(p.traceFile)
-}
-
-func (p *profiling) startCPU() error {
-	if p.cpu == "" {
-		return nil
-	}
-	var err error
-	if p.cpuFile, err = os.Create(p.cpu); err != nil {
-		return err
-	}
-	return pprof.StartCPUProfile(p.cpuFile)
+	return start(*f)
 }
 
 // stop ends what start started and writes the heap profile asked for.
