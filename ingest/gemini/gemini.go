@@ -88,23 +88,41 @@ func detect(h *ingest.Head) float64 {
 	if h.IsArray() {
 		return max(ingest.When(rs[0].Has("sessionId", "messageId", "type", "message"), ingest.Likely), ingest.When(isContent(rs[0]), ingest.Maybe))
 	}
+	if p := detectLog(rs); p > 0 {
+		return p
+	}
+	return ingest.When(len(rs) == 1 && isDocument(h.Data, rs[0]), ingest.Maybe)
+}
+
+// detectLog scores the lines of a JSONL chat log.
+func detectLog(rs []ingest.Record) float64 {
 	var set, msg bool
 	for _, r := range rs {
-		switch {
-		case r.Has("sessionId", "projectHash"), r["$rewindTo"] != "", r["type"] == "gemini" && r.Has("id"):
+		if isLogLine(r) {
 			return ingest.Likely
+		}
+		switch {
 		case r["$set"] == "{":
 			set = true
 		case isMessage(r):
 			msg = true
 		}
 	}
-	if set && msg {
-		return ingest.Maybe // a log whose metadata line is gone
-	}
-	// A legacy session whose metadata comes after its messages, or a checkpoint.
-	return ingest.When(len(rs) == 1 && (rs[0]["messages"] == "[" && isMessage(firstElement(h.Data, "messages")) ||
-		rs[0]["history"] == "[" && isContent(firstElement(h.Data, "history"))), ingest.Maybe)
+	// Both without a metadata line: a log whose first line is gone.
+	return ingest.When(set && msg, ingest.Maybe)
+}
+
+// isLogLine reports whether r is a line only a chat log has: its metadata,
+// a rewind, or a model's message.
+func isLogLine(r ingest.Record) bool {
+	return r.Has("sessionId", "projectHash") || r["$rewindTo"] != "" || r["type"] == "gemini" && r.Has("id")
+}
+
+// isDocument reports whether r, the start of a whole JSON document, is a
+// legacy session whose metadata comes after its messages, or a checkpoint.
+func isDocument(data []byte, r ingest.Record) bool {
+	return r["messages"] == "[" && isMessage(firstElement(data, "messages")) ||
+		r["history"] == "[" && isContent(firstElement(data, "history"))
 }
 
 func isMessage(r ingest.Record) bool {
@@ -121,46 +139,55 @@ func isContent(r ingest.Record) bool {
 // in the JSON object that data starts with, as far as data goes.
 func firstElement(data []byte, key string) ingest.Record {
 	dec := json.NewDecoder(bytes.NewReader(bytes.TrimLeft(data, " \t\r\n\ufeff")))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	if !expect(dec, '{') || !seek(dec, key) || !expect(dec, '[') || !expect(dec, '{') {
 		return nil
 	}
+	r := ingest.Record{}
+	for dec.More() && readKey(dec, r) {
+	}
+	return r
+}
+
+// expect reads the next token of dec and reports whether it is want.
+func expect(dec *json.Decoder, want json.Delim) bool {
+	t, err := dec.Token()
+	return err == nil && t == want
+}
+
+// seek reads the members of an object up to key, and reports whether it
+// found it.
+func seek(dec *json.Decoder, key string) bool {
 	for dec.More() {
 		k, err := dec.Token()
 		if err != nil {
-			return nil
+			return false
 		}
-		if k != key {
-			var skip json.RawMessage
-			if dec.Decode(&skip) != nil {
-				return nil
-			}
-			continue
+		if k == key {
+			return true
 		}
-		for _, want := range []json.Delim{'[', '{'} {
-			if t, err := dec.Token(); err != nil || t != want {
-				return nil
-			}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return false
 		}
-		r := ingest.Record{}
-		for dec.More() {
-			k, err := dec.Token()
-			name, _ := k.(string)
-			if err != nil {
-				break
-			}
-			var v json.RawMessage
-			err = dec.Decode(&v)
-			r[name] = ingest.Text(v)
-			if len(v) > 0 && (v[0] == '[' || v[0] == '{') {
-				r[name] = string(v[0])
-			}
-			if err != nil {
-				break
-			}
-		}
-		return r
 	}
-	return nil
+	return false
+}
+
+// readKey reads one member of an object into r, an array or object by its
+// opening bracket, and reports whether the data goes on.
+func readKey(dec *json.Decoder, r ingest.Record) bool {
+	k, err := dec.Token()
+	if err != nil {
+		return false
+	}
+	name, _ := k.(string)
+	var v json.RawMessage
+	err = dec.Decode(&v)
+	r[name] = ingest.Text(v)
+	if len(v) > 0 && (v[0] == '[' || v[0] == '{') {
+		r[name] = string(v[0])
+	}
+	return err == nil
 }
 
 // record is any record of a Gemini CLI file: a message, a log operation,
@@ -376,7 +403,7 @@ func (l *logEntry) checkpoint(f *ingest.File, n int, raw json.RawMessage) {
 	var es []*entry
 	keep := map[string]bool{}
 	for i, m := range msgs {
-		rec, err := decodeGm(f, n, fmt.Sprintf("$set messages[%d]: ", i), m)
+		rec, err := decode(f, n, fmt.Sprintf("$set messages[%d]: ", i), m)
 		if err != nil {
 			f.Warn(n, "$set messages[%d] skipped: %v", i, err)
 			continue
@@ -399,9 +426,9 @@ func timestamp(raw json.RawMessage) time.Time {
 	return t.Time
 }
 
-// decodeGm decodes a record. A field of an unexpected type is reported and
+// decode decodes a record. A field of an unexpected type is reported and
 // left out; the rest of the record is kept.
-func decodeGm(f *ingest.File, n int, at string, raw []byte) (*record, error) {
+func decode(f *ingest.File, n int, at string, raw []byte) (*record, error) {
 	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 		return nil, errors.New("not a JSON object")
 	}
@@ -470,37 +497,62 @@ func (l *logEntry) setAll(f *ingest.File, n int, fields map[string]json.RawMessa
 // record sorts one record of any kind, as the upstream loader does: a
 // rewind, a message (it has an id), a $set, the metadata line.
 func (g *file) record(n int, raw []byte) error {
-	rec, err := decodeGm(g.f, n, g.at, raw)
+	rec, err := decode(g.f, n, g.at, raw)
 	if err != nil {
 		return err
 	}
-	l := g.main
-	switch {
-	case rec.RewindTo != nil:
-		l.rewind(*rec.RewindTo)
-	case iD(rec.ID) != "":
-		l.upsert(messageEntry(rec, raw, n))
-		if l.id == "" {
-			l.id = rec.SessionID
+	for _, h := range recordKinds {
+		if h.is(rec) {
+			h.read(g, rec, raw, n)
+			return nil
 		}
-	case rec.Set != nil:
-		l.setAll(g.f, n, rec.Set)
-	case rec.SessionID != "" && rec.ProjectHash != "":
-		var all map[string]json.RawMessage
-		_ = ingest.Unmarshal(raw, &all)
-		l.setAll(g.f, n, all)
-	case rec.SessionID != "" && rec.Message != nil:
-		g.prompt(rec, raw, n)
-	case rec.Type != "" || rec.Role != "":
-		if rec.Role != "" {
-			l.origin = checkpoint
-		}
-		l.upsert(messageEntry(rec, raw, n))
-	default:
-		l.upsert(&entry{line: n, event: &transcript.Message{Role: transcript.System, Meta: true,
-			Parts: []*transcript.Part{g.f.Unknown("Unknown record", bytes.Clone(raw))}}})
 	}
+	g.main.upsert(&entry{line: n, event: &transcript.Message{Role: transcript.System, Meta: true,
+		Parts: []*transcript.Part{g.f.Unknown("Unknown record", bytes.Clone(raw))}}})
 	return nil
+}
+
+// recordKinds tell the kinds of record apart, in the order the upstream
+// loader tries them; the first that fits reads the record.
+var recordKinds = []struct {
+	is   func(*record) bool
+	read func(g *file, rec *record, raw []byte, n int)
+}{
+	{func(r *record) bool { return r.RewindTo != nil }, (*file).rewind},
+	{func(r *record) bool { return iD(r.ID) != "" }, (*file).logMessage},
+	{func(r *record) bool { return r.Set != nil }, (*file).set},
+	{func(r *record) bool { return r.SessionID != "" && r.ProjectHash != "" }, (*file).metadata},
+	{func(r *record) bool { return r.SessionID != "" && r.Message != nil }, (*file).prompt},
+	{func(r *record) bool { return r.Type != "" || r.Role != "" }, (*file).message},
+}
+
+func (g *file) rewind(rec *record, _ []byte, _ int) { g.main.rewind(*rec.RewindTo) }
+
+// logMessage reads a message of a chat log; the first names the session
+// when no metadata line did.
+func (g *file) logMessage(rec *record, raw []byte, n int) {
+	g.main.upsert(messageEntry(rec, raw, n))
+	if g.main.id == "" {
+		g.main.id = rec.SessionID
+	}
+}
+
+func (g *file) set(rec *record, _ []byte, n int) { g.main.setAll(g.f, n, rec.Set) }
+
+// metadata reads the first line of a chat log: every field is metadata.
+func (g *file) metadata(_ *record, raw []byte, n int) {
+	var all map[string]json.RawMessage
+	_ = ingest.Unmarshal(raw, &all)
+	g.main.setAll(g.f, n, all)
+}
+
+// message reads a message without an id: a legacy one, or a checkpoint's
+// Content (it has a role).
+func (g *file) message(rec *record, raw []byte, n int) {
+	if rec.Role != "" {
+		g.main.origin = checkpoint
+	}
+	g.main.upsert(messageEntry(rec, raw, n))
 }
 
 // sortedKeys keeps the result of applying a record independent of map order:
@@ -769,32 +821,51 @@ func (b *builder) message(e *entry) *transcript.Message {
 	rec := e.rec
 	m := &transcript.Message{ID: e.id, Time: rec.Timestamp.Time}
 	if m.Time.IsZero() {
-		m.Time = rec.TS.Time
+		m.Time = rec.TS.Time // logs.json
 	}
-	content := rec.Content
-	if len(content) == 0 || string(content) == `""` || string(content) == "null" {
-		content = rec.Parts
+	read := messageTypes[rec.Type]
+	if read == nil {
+		read = (*builder).unknown
 	}
-	switch rec.Type {
-	case "user":
-		b.user(e, m, content)
-	case "gemini", "model":
-		b.model(e, m, content)
-	case "info", "warning", "error":
-		m.Role, m.Meta = transcript.System, true
-		kind := rec.Type
-		if kind == "info" && strings.HasPrefix(partsText(content), "Request cancelled") {
-			kind = transcript.Interrupt
-		}
-		m.Parts = []*transcript.Part{ingest.EventPart(kind, partsText(content), nil)}
-	default:
-		m.Role, m.Meta = transcript.System, true
-		m.Parts = []*transcript.Part{b.f.Unknown("Unknown message type "+strconv.Quote(rec.Type), e.raw)}
-	}
+	read(b, e, m, messageContent(rec))
 	if len(m.Parts) == 0 {
 		return nil
 	}
 	return m
+}
+
+// messageTypes read a message by its type.
+var messageTypes = map[string]func(b *builder, e *entry, m *transcript.Message, content json.RawMessage){
+	"user":    (*builder).user,
+	"gemini":  (*builder).model,
+	"model":   (*builder).model,
+	"info":    (*builder).notice,
+	"warning": (*builder).notice,
+	"error":   (*builder).notice,
+}
+
+// messageContent is a message's content, or a checkpoint Content's parts.
+func messageContent(rec *record) json.RawMessage {
+	if c := rec.Content; len(c) > 0 && string(c) != `""` && string(c) != "null" {
+		return c
+	}
+	return rec.Parts
+}
+
+// notice reads what the CLI told the user: an info, a warning or an error;
+// the info that a request was cancelled is an interruption.
+func (b *builder) notice(e *entry, m *transcript.Message, content json.RawMessage) {
+	m.Role, m.Meta = transcript.System, true
+	kind := e.rec.Type
+	if kind == "info" && strings.HasPrefix(partsText(content), "Request cancelled") {
+		kind = transcript.Interrupt
+	}
+	m.Parts = []*transcript.Part{ingest.EventPart(kind, partsText(content), nil)}
+}
+
+func (b *builder) unknown(e *entry, m *transcript.Message, _ json.RawMessage) {
+	m.Role, m.Meta = transcript.System, true
+	m.Parts = []*transcript.Part{b.f.Unknown("Unknown message type "+strconv.Quote(e.rec.Type), e.raw)}
 }
 
 // user reads a user's message: what the CLI injected is Meta, and a
