@@ -964,34 +964,44 @@ func contentParts(raw json.RawMessage) []contentPart {
 func (b *builder) parts(n int, raw json.RawMessage) []*transcript.Part {
 	var out []*transcript.Part
 	for _, p := range contentParts(raw) {
-		switch {
-		case p.Text != "" && p.Thought:
-			out = append(out, &transcript.Part{Kind: transcript.ThinkingPart, Text: p.Text})
-		case p.Text != "" && len(out) > 0 && out[len(out)-1].Kind == transcript.TextPart:
-			// Gemini splits a prompt around its @file references: one text.
-			out[len(out)-1].Text += p.Text
-		case p.Text != "":
-			out = append(out, &transcript.Part{Kind: transcript.TextPart, Text: p.Text})
-		case p.InlineData != nil:
-			out = append(out, b.image(n, p.InlineData.MimeType, p.InlineData.Data))
-		case p.FileData != nil:
-			out = append(out, fileData(p.FileData.FileURI, p.FileData.MimeType))
-		case p.FunctionCall != nil:
-			out = appendPart(out, b.functionCall(p.FunctionCall.ID, p.FunctionCall.Name, p.FunctionCall.Args))
-		case p.FunctionResponse != nil:
-			out = appendPart(out, b.answer(n, p.FunctionResponse))
-		case unknownPart(p.raw):
-			out = append(out, b.f.Unknown("Unknown content part", p.raw))
+		if p.Text != "" {
+			out = appendText(out, p)
+		} else if part := b.part(n, p); part != nil {
+			out = append(out, part)
 		}
 	}
 	return out
 }
 
-func appendPart(out []*transcript.Part, p *transcript.Part) []*transcript.Part {
-	if p == nil {
+// appendText adds a text part to out: a thought, or text. Gemini splits a
+// prompt around its @file references: the pieces are one text.
+func appendText(out []*transcript.Part, p contentPart) []*transcript.Part {
+	switch {
+	case p.Thought:
+		return append(out, &transcript.Part{Kind: transcript.ThinkingPart, Text: p.Text})
+	case len(out) > 0 && out[len(out)-1].Kind == transcript.TextPart:
+		out[len(out)-1].Text += p.Text
 		return out
 	}
-	return append(out, p)
+	return append(out, &transcript.Part{Kind: transcript.TextPart, Text: p.Text})
+}
+
+// part maps a content part without text; nil for a copy, or for a part
+// that holds nothing.
+func (b *builder) part(n int, p contentPart) *transcript.Part {
+	switch {
+	case p.InlineData != nil:
+		return b.image(n, p.InlineData.MimeType, p.InlineData.Data)
+	case p.FileData != nil:
+		return fileData(p.FileData.FileURI, p.FileData.MimeType)
+	case p.FunctionCall != nil:
+		return b.functionCall(p.FunctionCall.ID, p.FunctionCall.Name, p.FunctionCall.Args)
+	case p.FunctionResponse != nil:
+		return b.answer(n, p.FunctionResponse)
+	case unknownPart(p.raw):
+		return b.f.Unknown("Unknown content part", p.raw)
+	}
+	return nil
 }
 
 // fileData is a file a part refers to: an image is shown by its address.
@@ -1144,21 +1154,27 @@ func (b *builder) resultParts(n int, tc *toolCall, r *transcript.ToolResult) []s
 		if owner != tc.ID && owner != "" && tc.ID != "" {
 			continue // a sibling call's response, synced in from history
 		}
-		switch {
-		case p.FunctionResponse != nil:
-			out, isErr := response(p.FunctionResponse.Response)
-			if out != "" {
-				texts = append(texts, out)
-			}
-			r.IsError = r.IsError || isErr
-			r.Images = append(r.Images, b.images(n, p.FunctionResponse.Parts)...)
-		case p.InlineData != nil:
-			r.Images = append(r.Images, b.images(n, p.raw)...)
-		case p.Text != "":
-			texts = append(texts, p.Text)
+		if t := b.resultPart(n, p, r); t != "" {
+			texts = append(texts, t)
 		}
 	}
 	return texts
+}
+
+// resultPart reads one part of a call's result into r's images and error,
+// and returns its text.
+func (b *builder) resultPart(n int, p contentPart, r *transcript.ToolResult) string {
+	switch {
+	case p.FunctionResponse != nil:
+		out, isErr := response(p.FunctionResponse.Response)
+		r.IsError = r.IsError || isErr
+		r.Images = append(r.Images, b.images(n, p.FunctionResponse.Parts)...)
+		return out
+	case p.InlineData != nil:
+		r.Images = append(r.Images, b.images(n, p.raw)...)
+		return ""
+	}
+	return p.Text
 }
 
 // display reads what the CLI displayed of a result: an edit's diff, or
@@ -1188,21 +1204,7 @@ func display(r *transcript.ToolResult, tc *toolCall) {
 // .json and the .jsonl it was migrated to, the prompts logs.json kept, and
 // the subagent sessions a session started.
 func merge(ss []*transcript.Session) []*transcript.Session {
-	var out, prompts []*transcript.Session
-	byID := map[string]*transcript.Session{}
-	for _, s := range ss {
-		switch {
-		case s.Meta[originKey] == promptsLog:
-			prompts = append(prompts, s)
-		case s.Meta[originKey] == chat && byID[s.ID] != nil:
-			join(byID[s.ID], s)
-		default:
-			if s.Meta[originKey] == chat {
-				byID[s.ID] = s
-			}
-			out = append(out, s)
-		}
-	}
+	out, prompts, byID := joinChats(ss)
 	for _, p := range prompts {
 		if s := byID[p.ID]; s != nil {
 			// The chat log holds these prompts and all the rest.
@@ -1216,11 +1218,36 @@ func merge(ss []*transcript.Session) []*transcript.Session {
 		adoptSubagents(s, byID)
 	}
 	for _, s := range out {
-		if p := byID[s.ParentID]; p != nil && p != s && !slices.Contains(p.ChildIDs, s.ID) {
-			p.ChildIDs = append(p.ChildIDs, s.ID)
-		}
+		adoptChild(byID[s.ParentID], s)
 	}
 	return out
+}
+
+// joinChats joins the files of each chat log's session, and sets the
+// prompt logs aside; byID holds the chat logs.
+func joinChats(ss []*transcript.Session) (out, prompts []*transcript.Session, byID map[string]*transcript.Session) {
+	byID = map[string]*transcript.Session{}
+	for _, s := range ss {
+		switch {
+		case s.Meta[originKey] == promptsLog:
+			prompts = append(prompts, s)
+		case s.Meta[originKey] == chat && byID[s.ID] != nil:
+			join(byID[s.ID], s)
+		default:
+			if s.Meta[originKey] == chat {
+				byID[s.ID] = s
+			}
+			out = append(out, s)
+		}
+	}
+	return out, prompts, byID
+}
+
+// adoptChild lists s among the children of p, its parent, once.
+func adoptChild(p, s *transcript.Session) {
+	if p != nil && p != s && !slices.Contains(p.ChildIDs, s.ID) {
+		p.ChildIDs = append(p.ChildIDs, s.ID)
+	}
 }
 
 // adoptSubagents makes s the parent of the sessions its calls started;
@@ -1254,7 +1281,7 @@ func join(s, o *transcript.Session) {
 	s.Warnings = append(s.Warnings, o.Warnings...)
 	s.Title = ingest.FirstNonEmpty(s.Title, o.Title)
 	s.ParentID = ingest.FirstNonEmpty(s.ParentID, o.ParentID)
-	if !o.Started.IsZero() && (s.Started.IsZero() || o.Started.Before(s.Started)) {
+	if earlier(o.Started, s.Started) {
 		s.Started = o.Started
 	}
 	if o.Ended.After(s.Ended) {
@@ -1265,6 +1292,11 @@ func join(s, o *transcript.Session) {
 			s.Meta[k] = v
 		}
 	}
+}
+
+// earlier reports whether a is a time before b, or b is unknown.
+func earlier(a, b time.Time) bool {
+	return !a.IsZero() && (b.IsZero() || a.Before(b))
 }
 
 // missing lists the messages of o that s lacks.
