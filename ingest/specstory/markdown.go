@@ -136,7 +136,16 @@ func (sr *reader) line(n int, l string) {
 		sr.header(headerRE.FindStringSubmatch(l))
 	case sr.m == nil:
 		sr.preamble(n, t)
-	case msgIDRE.MatchString(t) && len(sr.m.Parts) == 0 && len(sr.text) == 0 && sr.sec.empty():
+	default:
+		sr.bodyLine(n, l, t)
+	}
+}
+
+// bodyLine reads a line of a message: its id, the start of a block, a
+// rule, or a line of the section being read.
+func (sr *reader) bodyLine(n int, l, t string) {
+	switch {
+	case msgIDRE.MatchString(t) && sr.blank():
 		sr.m.ID = msgIDRE.FindStringSubmatch(t)[1]
 	case strings.HasPrefix(l, thinkOpen):
 		sr.endSection(false)
@@ -155,6 +164,11 @@ func (sr *reader) line(n int, l string) {
 	}
 }
 
+// blank reports whether the message holds nothing yet.
+func (sr *reader) blank() bool {
+	return len(sr.m.Parts) == 0 && len(sr.text) == 0 && sr.sec.empty()
+}
+
 // open starts reading block b with the rest of its first line.
 func (sr *reader) open(b *mdBlock, n int, rest string) {
 	sr.blk = b
@@ -165,42 +179,64 @@ func (sr *reader) open(b *mdBlock, n int, rest string) {
 // closing tag. Fences are not followed: SpecStory wraps outputs that hold
 // fences of their own in fences no longer than theirs.
 func (sr *reader) inBlock(n int, l, t string) {
-	b := sr.blk
-	switch b.kind {
+	switch sr.blk.kind {
 	case smThink:
-		if before, ok := strings.CutSuffix(strings.TrimRight(l, " \t\r"), thinkClose); ok {
-			b.lines = append(b.lines, before)
-			sr.endThinking()
-			return
-		}
+		sr.thinkLine(l)
 	case smElement:
-		if before, ok := strings.CutSuffix(t, elemClose); ok {
-			b.lines = append(b.lines, before)
-			sr.endElement()
-			return
-		}
+		sr.elementLine(l, t)
 	case smDetails:
-		if headerRE.MatchString(l) {
-			sr.f.Warn(b.line, "the <details> block is not closed before the next message")
-			sr.endDetails()
-			sr.line(n, l)
-			return
-		}
-		// Only tags that open a line count: a search's matches may quote
-		// one.
-		if detailsRE.MatchString(t) {
-			b.depth++
-		}
-		if strings.HasPrefix(t, "</details>") || b.depth == 1 && strings.HasSuffix(t, "</details>") && detailsRE.MatchString(t) {
-			b.depth--
-		}
-		b.lines = append(b.lines, l)
-		if b.depth <= 0 {
-			sr.endDetails()
-		}
+		sr.detailsLine(n, l, t)
+	}
+}
+
+func (sr *reader) thinkLine(l string) {
+	before, ok := strings.CutSuffix(strings.TrimRight(l, " \t\r"), thinkClose)
+	if !ok {
+		sr.blk.lines = append(sr.blk.lines, l)
 		return
 	}
+	sr.blk.lines = append(sr.blk.lines, before)
+	sr.endThinking()
+}
+
+func (sr *reader) elementLine(l, t string) {
+	before, ok := strings.CutSuffix(t, elemClose)
+	if !ok {
+		sr.blk.lines = append(sr.blk.lines, l)
+		return
+	}
+	sr.blk.lines = append(sr.blk.lines, before)
+	sr.endElement()
+}
+
+// detailsLine reads a line of a <details> block, which ends at the
+// </details> of the tag that opened it, or else at the next message.
+func (sr *reader) detailsLine(n int, l, t string) {
+	b := sr.blk
+	if headerRE.MatchString(l) {
+		sr.f.Warn(b.line, "the <details> block is not closed before the next message")
+		sr.endDetails()
+		sr.line(n, l)
+		return
+	}
+	b.depth += detailsDepth(b.depth, t)
 	b.lines = append(b.lines, l)
+	if b.depth <= 0 {
+		sr.endDetails()
+	}
+}
+
+// detailsDepth is by how much line t changes the depth of <details> tags.
+// Only tags that open a line count: a search's matches may quote one.
+func detailsDepth(depth int, t string) int {
+	d := 0
+	if detailsRE.MatchString(t) {
+		d++
+	}
+	if strings.HasPrefix(t, "</details>") || depth+d == 1 && strings.HasSuffix(t, "</details>") && detailsRE.MatchString(t) {
+		d--
+	}
+	return d
 }
 
 // preamble reads the lines before the first message: the generator line,
@@ -219,25 +255,40 @@ func (sr *reader) preamble(n int, t string) {
 		s.Started, _ = mdTime(m[3])
 		sr.escaped = strings.Contains(strings.ToLower(m[1]), "cursor")
 	case strings.HasPrefix(t, "# ") && s.Title == "":
-		// v2 titles are the date; the older extension's are "Title (date)".
-		title := strings.TrimPrefix(t, "# ")
-		if _, ok := mdTime(title); !ok {
-			if i := strings.LastIndex(title, " ("); i >= 0 && strings.HasSuffix(title, ")") {
-				if at, ok := mdTime(title[i+2 : len(title)-1]); ok {
-					title = title[:i]
-					if s.Started.IsZero() {
-						s.Started = at
-					}
-				}
-			}
-			s.Title = strings.TrimSpace(title)
-		}
+		sr.title(strings.TrimPrefix(t, "# "))
 	case t == "#":
 	default:
 		// Shown in a message of its own, before the first.
 		sr.m = &transcript.Message{Role: transcript.System, Meta: true}
 		sr.sec.add(n, t)
 	}
+}
+
+// title reads the title line. v2 titles are the date; the older
+// extension's are "Title (date)".
+func (sr *reader) title(title string) {
+	s := sr.s
+	if _, ok := mdTime(title); ok {
+		return
+	}
+	title, at := titleTime(title)
+	if s.Started.IsZero() {
+		s.Started = at
+	}
+	s.Title = strings.TrimSpace(title)
+}
+
+// titleTime splits "Title (date)" into the title and the date; the time
+// is zero when title names none.
+func titleTime(title string) (string, time.Time) {
+	i := strings.LastIndex(title, " (")
+	if i < 0 || !strings.HasSuffix(title, ")") {
+		return title, time.Time{}
+	}
+	if at, ok := mdTime(title[i+2 : len(title)-1]); ok {
+		return title[:i], at
+	}
+	return title, time.Time{}
 }
 
 // header starts a message: _**User (time)**_, _**Agent (model time)**_,
