@@ -207,11 +207,7 @@ func (b *mdBody) summary(name, s string) {
 		return
 	}
 	if m := argRE.FindStringSubmatch(s); m != nil {
-		b.guess.set(b.main, m[1])
-		if m[2] != "" {
-			b.guess.set("path", m[2])
-		}
-		b.input = true
+		b.arg(m)
 		return
 	}
 	sum, keys, values := mdSummary(s)
@@ -220,11 +216,8 @@ func (b *mdBody) summary(name, s string) {
 		return
 	}
 	for i, k := range keys {
-		if k == "query" && (strings.Contains(name, "glob") || strings.Contains(name, "file_search")) {
-			k = "pattern" // a glob, in the summary of a codebase search
-		}
 		if v := values[i]; v != "" && v != "undefined" {
-			b.guess.set(k, v)
+			b.guess.set(summaryKey(name, k), v)
 		}
 	}
 	// Prose after an edit's summary is its instructions, and lines after
@@ -235,11 +228,29 @@ func (b *mdBody) summary(name, s string) {
 	}
 }
 
+// arg reads the CLI's summary: "`arg`" or "`pattern` in `path`".
+func (b *mdBody) arg(m []string) {
+	b.guess.set(b.main, m[1])
+	if m[2] != "" {
+		b.guess.set("path", m[2])
+	}
+	b.input = true
+}
+
+// summaryKey is the input field a key of a summary stands for: the query
+// in the summary of a codebase search is a glob.
+func summaryKey(name, k string) string {
+	if k == "query" && (strings.Contains(name, "glob") || strings.Contains(name, "file_search")) {
+		return "pattern"
+	}
+	return k
+}
+
 // line reads the body's line i, and returns the last line it read.
 func (b *mdBody) line(lines []string, i int) int {
 	l := lines[i]
 	t := strings.TrimSpace(l)
-	if b.param != "" && t != "*Result*:" && !paramRE.MatchString(l) {
+	if b.continues(l, t) {
 		b.in[b.param] = b.in.str(b.param) + "\n" + l // a value of several lines
 		return i
 	}
@@ -252,10 +263,26 @@ func (b *mdBody) line(lines []string, i int) int {
 		b.fence(strings.TrimSpace(t[len(open):]), code)
 		return end
 	}
-	switch {
-	case t == "":
+	if t == "" {
 		b.blank()
-	case b.special(l, t):
+		return i
+	}
+	if b.special(l, t) {
+		return i
+	}
+	return b.text(lines, i, l, t)
+}
+
+// continues reports whether line l goes on the value of the parameter
+// before it.
+func (b *mdBody) continues(l, t string) bool {
+	return b.param != "" && t != "*Result*:" && !paramRE.MatchString(l)
+}
+
+// text reads a line of text by where in the body it is: a tool's
+// description, the result, a parameter, or the input.
+func (b *mdBody) text(lines []string, i int, l, t string) int {
+	switch {
 	case b.mode == toolDoc:
 		b.toolDoc = append(b.toolDoc, l)
 	case b.mode == result || b.input && b.mode != params:
@@ -297,33 +324,74 @@ func (b *mdBody) blank() {
 // call's header and parameters, a diff's chunk header, a patch's file, a
 // path, a task. It reports whether line l was one.
 func (b *mdBody) special(l, t string) bool {
-	switch {
-	case calledRE.MatchString(t):
-		m := calledRE.FindStringSubmatch(t)
-		b.server, b.tool, b.mode = m[1], m[2], toolDoc
-		b.toolDoc = append(b.toolDoc, m[3])
-	case (b.mode == params || b.mode == toolDoc) && paramRE.MatchString(l):
-		m := paramRE.FindStringSubmatch(l)
-		b.mode, b.param = params, m[1]
-		b.params = append(b.params, m[1])
-		b.in.set(m[1], m[2])
-	case chunkRE.MatchString(t):
-		b.mode, b.input = chunk, true
-	case countsRE.MatchString(t):
-	case patchRE.MatchString(t):
-		m := patchRE.FindStringSubmatch(t)
-		b.patch = append(b.patch, "*** "+m[1]+" File: "+m[2])
-		b.input = true
-	case pathRE.MatchString(t):
-		b.in.set(ingest.FirstNonEmpty(mains[string(b.kind)], "path"), pathRE.FindStringSubmatch(t)[1])
-		b.input = true
-	case (b.mode == todos || b.kind == transcript.TaskTool && !b.input) && todoRE.MatchString(t):
-		m := todoRE.FindStringSubmatch(t)
-		b.todos = append(b.todos, map[string]string{"content": m[2], "status": todoStatus(m[1])})
-	default:
-		return false
+	for _, sp := range specials {
+		if !sp.when(b) {
+			continue
+		}
+		if m := sp.re.FindStringSubmatch(sp.text(l, t)); m != nil {
+			sp.read(b, m)
+			return true
+		}
 	}
-	return true
+	return false
+}
+
+// specials read the special lines, in order: each when its pattern matches
+// the line and the body is where the line can be.
+var specials = []struct {
+	re   *regexp.Regexp
+	text func(l, t string) string // the line as it is, or trimmed
+	when func(*mdBody) bool
+	read func(b *mdBody, m []string)
+}{
+	{calledRE, trimmed, anywhere, (*mdBody).called},
+	{paramRE, untrimmed, (*mdBody).inParams, (*mdBody).startParam},
+	{chunkRE, trimmed, anywhere, func(b *mdBody, _ []string) { b.mode, b.input = chunk, true }},
+	{countsRE, trimmed, anywhere, func(*mdBody, []string) {}},
+	{patchRE, trimmed, anywhere, (*mdBody).patchFile},
+	{pathRE, trimmed, anywhere, (*mdBody).path},
+	{todoRE, trimmed, (*mdBody).inTodos, (*mdBody).todo},
+}
+
+func trimmed(_, t string) string   { return t }
+func untrimmed(l, _ string) string { return l }
+func anywhere(*mdBody) bool        { return true }
+
+// called reads an MCP call's header: its server, its tool, and the tool's
+// description.
+func (b *mdBody) called(m []string) {
+	b.server, b.tool, b.mode = m[1], m[2], toolDoc
+	b.toolDoc = append(b.toolDoc, m[3])
+}
+
+// inParams reports whether the body is where an MCP call's parameters are.
+func (b *mdBody) inParams() bool { return b.mode == params || b.mode == toolDoc }
+
+// startParam reads a parameter's line, whose value may go on.
+func (b *mdBody) startParam(m []string) {
+	b.mode, b.param = params, m[1]
+	b.params = append(b.params, m[1])
+	b.in.set(m[1], m[2])
+}
+
+func (b *mdBody) patchFile(m []string) {
+	b.patch = append(b.patch, "*** "+m[1]+" File: "+m[2])
+	b.input = true
+}
+
+func (b *mdBody) path(m []string) {
+	b.in.set(ingest.FirstNonEmpty(mains[string(b.kind)], "path"), m[1])
+	b.input = true
+}
+
+// inTodos reports whether the body is where a task list can be: after a
+// task list's summary, or before a task tool's input.
+func (b *mdBody) inTodos() bool {
+	return b.mode == todos || b.kind == transcript.TaskTool && !b.input
+}
+
+func (b *mdBody) todo(m []string) {
+	b.todos = append(b.todos, map[string]string{"content": m[2], "status": todoStatus(m[1])})
 }
 
 // todoStatus reads a task's box: [x] done, [-] or [⚡] under way.
@@ -467,17 +535,21 @@ func (b *mdBody) finish(sr *reader, name string) {
 		b.in.set("todos", b.todos)
 	}
 	for _, k := range b.params {
-		// The values of an MCP call's parameters that read as numbers,
-		// booleans or JSON were those.
-		s := strings.TrimRight(b.in.str(k), "\n")
-		b.in[k] = s
-		if t := strings.TrimSpace(s); t != "" && t[0] != '"' && json.Valid([]byte(t)) {
-			b.in[k] = json.RawMessage(t)
-		}
+		b.in[k] = paramValue(b.in.str(k))
 	}
 	if len(b.patch) > 0 {
 		b.setPatch()
 	}
+}
+
+// paramValue is the value of an MCP call's parameter: as JSON when it
+// reads as a number, a boolean or JSON, for it was that.
+func paramValue(s string) any {
+	s = strings.TrimRight(s, "\n")
+	if t := strings.TrimSpace(s); t != "" && t[0] != '"' && json.Valid([]byte(t)) {
+		return json.RawMessage(t)
+	}
+	return s
 }
 
 // setPatch sets an edit's patch, or a written file's content when the
