@@ -123,10 +123,9 @@ func readSessionData(ctx context.Context, f *ingest.File, r io.Reader) ([]*trans
 	if err != nil {
 		return nil, err
 	}
-	for _, k := range []string{"schemaVersion", "provider", "sessionId", "createdAt", "workspaceRoot", "exchanges"} {
-		if complete && isObject && !seen[k] {
-			f.Warn(0, "%s is missing: the SessionData schema requires it", k)
-		}
+	if complete && isObject {
+		required(seen, func(k string) { f.Warn(0, "%s is missing: the SessionData schema requires it", k) },
+			"schemaVersion", "provider", "sessionId", "createdAt", "workspaceRoot", "exchanges")
 	}
 	if len(sr.hints) > 0 {
 		sr.s.Meta["path hints"] = strings.Join(sr.hints, ", ")
@@ -134,50 +133,76 @@ func readSessionData(ctx context.Context, f *ingest.File, r io.Reader) ([]*trans
 	return ingest.Snapshot(f, sr.s), nil
 }
 
+// required calls missing with each of keys that seen lacks.
+func required(seen map[string]bool, missing func(key string), keys ...string) {
+	for _, k := range keys {
+		if !seen[k] {
+			missing(k)
+		}
+	}
+}
+
 // field reads one field of the document.
 func (sr *dataReader) field(ctx context.Context, d *ingest.JSONDoc, key string, line int) error {
-	s := sr.s
-	str := func(dst *string) error { return d.Value(key, line, dst) }
-	switch key {
-	case "schemaVersion":
-		var raw json.RawMessage
-		if err := d.Value(key, line, &raw); err != nil {
-			return err
-		}
-		sr.checkVersion(line, raw)
-		return nil
-	case "provider":
-		return sr.provider(d, line)
-	case "sessionId":
-		return str(&s.ID)
-	case "createdAt", "updatedAt":
-		return sr.times(d, key, line)
-	case "title": // newer SpecStory: the agent's own title for the session
-		return str(&s.Title)
-	case "slug":
-		var v string
-		if err := str(&v); err != nil {
-			return err
-		}
-		s.Meta["slug"] = v
-		return nil
-	case "workspaceRoot":
-		return str(&s.CWD)
-	case "exchanges":
-		return d.Array(key, func(i, line int, raw json.RawMessage) error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			sr.exchange(fmt.Sprintf("exchanges[%d]", i), line, raw)
-			return nil
-		})
+	if read := fields[key]; read != nil {
+		return read(sr, ctx, d, key, line)
 	}
-	s.Skip(key, "a field SessionData 1.0 does not define", 1)
+	sr.s.Skip(key, "a field SessionData 1.0 does not define", 1)
 	return d.Skip()
 }
 
+// fields read the fields of the document SessionData 1.0 defines.
+var fields = map[string]func(sr *dataReader, ctx context.Context, d *ingest.JSONDoc, key string, line int) error{
+	"schemaVersion": (*dataReader).version,
+	"provider": func(sr *dataReader, _ context.Context, d *ingest.JSONDoc, _ string, line int) error {
+		return sr.provider(d, line)
+	},
+	"sessionId": func(sr *dataReader, _ context.Context, d *ingest.JSONDoc, key string, line int) error {
+		return d.Value(key, line, &sr.s.ID)
+	},
+	"createdAt": (*dataReader).times,
+	"updatedAt": (*dataReader).times,
+	// Newer SpecStory: the agent's own title for the session.
+	"title": func(sr *dataReader, _ context.Context, d *ingest.JSONDoc, key string, line int) error {
+		return d.Value(key, line, &sr.s.Title)
+	},
+	"slug": (*dataReader).slug,
+	"workspaceRoot": func(sr *dataReader, _ context.Context, d *ingest.JSONDoc, key string, line int) error {
+		return d.Value(key, line, &sr.s.CWD)
+	},
+	"exchanges": (*dataReader).exchanges,
+}
+
+func (sr *dataReader) version(_ context.Context, d *ingest.JSONDoc, key string, line int) error {
+	var raw json.RawMessage
+	if err := d.Value(key, line, &raw); err != nil {
+		return err
+	}
+	sr.checkVersion(line, raw)
+	return nil
+}
+
+func (sr *dataReader) slug(_ context.Context, d *ingest.JSONDoc, key string, line int) error {
+	var v string
+	if err := d.Value(key, line, &v); err != nil {
+		return err
+	}
+	sr.s.Meta["slug"] = v
+	return nil
+}
+
+func (sr *dataReader) exchanges(ctx context.Context, d *ingest.JSONDoc, key string, _ int) error {
+	return d.Array(key, func(i, line int, raw json.RawMessage) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		sr.exchange(fmt.Sprintf("exchanges[%d]", i), line, raw)
+		return nil
+	})
+}
+
 // times reads createdAt as the start and updatedAt as the end.
-func (sr *dataReader) times(d *ingest.JSONDoc, key string, line int) error {
+func (sr *dataReader) times(_ context.Context, d *ingest.JSONDoc, key string, line int) error {
 	var v string
 	if err := d.Value(key, line, &v); err != nil {
 		return err
@@ -238,68 +263,77 @@ func (sr *dataReader) provider(d *ingest.JSONDoc, line int) error {
 	return nil
 }
 
+// exchange is one exchange being read: its messages are kept raw until
+// its times, which may come after them, are known.
+type exchange struct {
+	path       string
+	d          *ingest.JSONDoc
+	start, end time.Time
+	msgs       []rawMessage
+}
+
+type rawMessage struct {
+	line int
+	raw  json.RawMessage
+}
+
 // exchange reads one exchange into a turn.
 func (sr *dataReader) exchange(path string, line int, raw json.RawMessage) {
-	type rawMessage struct {
-		line int
-		raw  json.RawMessage
-	}
-	var (
-		start, end time.Time
-		msgs       []rawMessage
-		seen       = map[string]bool{}
-		v          string
-	)
-	d := ingest.NewJSONDoc(sr.f, bytes.NewReader(raw), line)
-	isObject, err := d.Object(path, func(key string, line int) error {
+	x := &exchange{path: path, d: ingest.NewJSONDoc(sr.f, bytes.NewReader(raw), line)}
+	seen := map[string]bool{}
+	isObject, err := x.d.Object(path, func(key string, line int) error {
 		seen[key] = true
-		switch key {
-		case "startTime", "endTime":
-			if err := d.Value(path+"."+key, line, &v); err != nil {
-				return err
-			}
-			if t := sr.time(path+"."+key, line, v); key == "startTime" {
-				start = t
-			} else {
-				end = t
-			}
-		case "messages":
-			// Kept raw until the exchange's times, which may come later, are known.
-			return d.Array(path+".messages", func(_, line int, raw json.RawMessage) error {
-				msgs = append(msgs, rawMessage{line, raw})
-				return nil
-			})
-		case "exchangeId": // the session's id and the exchange's number
-			return d.Skip()
-		case "metadata":
-			sr.s.Skip("exchange/metadata", "the exchange's metadata, which no SpecStory provider fills", 1)
-			return d.Skip()
-		default:
-			sr.s.Skip("exchange/"+key, "a field of an exchange SessionData 1.0 does not define", 1)
-			return d.Skip()
-		}
-		return nil
+		return sr.exchangeField(x, key, line)
 	})
 	if err != nil { // raw came whole from the decoder: this is only a guard
-		d.Fail(err)
+		x.d.Fail(err)
 		return
 	}
 	if isObject {
-		for _, k := range []string{"exchangeId", "messages"} {
-			if !seen[k] {
-				sr.f.Warn(line, "%s: %s is missing: the SessionData schema requires it", path, k)
-			}
-		}
+		required(seen, func(k string) { sr.f.Warn(line, "%s: %s is missing: the SessionData schema requires it", path, k) },
+			"exchangeId", "messages")
 	}
 	var t transcript.Turn
-	for j, m := range msgs {
-		if msg := sr.message(fmt.Sprintf("%s.messages[%d]", path, j), m.line, m.raw, start, end); msg != nil {
+	for j, m := range x.msgs {
+		if msg := sr.message(fmt.Sprintf("%s.messages[%d]", path, j), m.line, m.raw, x.start, x.end); msg != nil {
 			t.Messages = append(t.Messages, msg)
 		}
 	}
 	if len(t.Messages) > 0 {
 		sr.s.Turns = append(sr.s.Turns, t)
 	}
+}
+
+// exchangeField reads one field of exchange x.
+func (sr *dataReader) exchangeField(x *exchange, key string, line int) error {
+	d := x.d
+	switch key {
+	case "startTime":
+		return sr.exchangeTime(x, key, line, &x.start)
+	case "endTime":
+		return sr.exchangeTime(x, key, line, &x.end)
+	case "messages":
+		return d.Array(x.path+".messages", func(_, line int, raw json.RawMessage) error {
+			x.msgs = append(x.msgs, rawMessage{line, raw})
+			return nil
+		})
+	case "exchangeId": // the session's id and the exchange's number
+	case "metadata":
+		sr.s.Skip("exchange/metadata", "the exchange's metadata, which no SpecStory provider fills", 1)
+	default:
+		sr.s.Skip("exchange/"+key, "a field of an exchange SessionData 1.0 does not define", 1)
+	}
+	return d.Skip()
+}
+
+// exchangeTime reads the exchange's time key into dst.
+func (sr *dataReader) exchangeTime(x *exchange, key string, line int, dst *time.Time) error {
+	var v string
+	if err := x.d.Value(x.path+"."+key, line, &v); err != nil {
+		return err
+	}
+	*dst = sr.time(x.path+"."+key, line, v)
+	return nil
 }
 
 // message reads one message, checking it against the schema's rules. A
@@ -322,17 +356,25 @@ func (sr *dataReader) message(path string, line int, raw json.RawMessage, start,
 		m.Parts = append(m.Parts, sr.tool(path+".tool", line, sm.Tool)...)
 	}
 	sr.hint(sm.PathHints)
-	if sm.Usage != nil {
-		// Claude's provider writes one message per content block, each with
-		// its API response's usage: a repeat is the same response.
-		if u := sm.Usage.usage(); u != sr.lastUsage {
-			m.Usage, sr.lastUsage = u, u
-		}
-	}
+	m.Usage = sr.usage(sm.Usage)
 	if len(m.Parts) == 0 && m.Usage.IsZero() {
 		return nil
 	}
 	return m
+}
+
+// usage is a message's usage, but for a repeat: Claude's provider writes
+// one message per content block, each with its API response's usage.
+func (sr *dataReader) usage(du *dataUsage) transcript.Usage {
+	if du == nil {
+		return transcript.Usage{}
+	}
+	u := du.usage()
+	if u == sr.lastUsage {
+		return transcript.Usage{}
+	}
+	sr.lastUsage = u
+	return u
 }
 
 // role sets m's role and, where the message has none, its time, warning
@@ -341,15 +383,7 @@ func (sr *dataReader) role(m *transcript.Message, sm *dataMessage, warn func(str
 	switch sm.Role {
 	case "user":
 		m.Role = transcript.User
-		if len(sm.Content) == 0 {
-			warn("a user message needs at least one content part")
-		}
-		if sm.Tool != nil {
-			warn("a user message may not have a tool")
-		}
-		if sm.Model != nil {
-			warn("a user message may not have a model")
-		}
+		checkUser(sm, warn)
 		m.Time = firstTime(m.Time, start)
 	case "agent":
 		m.Role = transcript.Assistant
@@ -361,6 +395,20 @@ func (sr *dataReader) role(m *transcript.Message, sm *dataMessage, warn func(str
 		warn("role %q is neither user nor agent; shown as a system message", sm.Role)
 		m.Role, m.Meta = transcript.System, true
 		m.Time = firstTime(m.Time, start)
+	}
+}
+
+// checkUser warns of what a user's message may not be: without content,
+// with a tool or a model.
+func checkUser(sm *dataMessage, warn func(string, ...any)) {
+	if len(sm.Content) == 0 {
+		warn("a user message needs at least one content part")
+	}
+	if sm.Tool != nil {
+		warn("a user message may not have a tool")
+	}
+	if sm.Model != nil {
+		warn("a user message may not have a model")
 	}
 }
 
@@ -390,19 +438,22 @@ func (sr *dataReader) part(path string, line int, raw json.RawMessage, m *transc
 	switch typ := deref(c.Type); {
 	case typ == "text" && m.Role == transcript.User:
 		return ingest.UserText(Tools, s, &m.Meta)
-	case typ == "text" || typ == "thinking":
-		if strings.TrimSpace(s) == "" {
-			return nil
-		}
-		kind := transcript.TextPart
-		if typ == "thinking" {
-			kind = transcript.ThinkingPart
-		}
-		return []*transcript.Part{{Kind: kind, Text: s}}
+	case typ == "text":
+		return textPart(transcript.TextPart, s)
+	case typ == "thinking":
+		return textPart(transcript.ThinkingPart, s)
 	default:
 		sr.f.Warn(line, "%s: content type %q is neither text nor thinking; kept as an unknown event", path, typ)
 		return []*transcript.Part{ingest.EventPart(transcript.Unknown, "Unknown content part "+strconv.Quote(typ), raw)}
 	}
+}
+
+// textPart is a part of text or thinking; none when s is blank.
+func textPart(kind transcript.PartKind, s string) []*transcript.Part {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	return []*transcript.Part{{Kind: kind, Text: s}}
 }
 
 // tool reads a message's tool: its call, and its result when it has one.
