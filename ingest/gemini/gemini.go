@@ -325,7 +325,7 @@ func (l *logEntry) retire(from int, keep map[string]bool, fallback string) int {
 		l.first = len(l.entries)
 	}
 	for _, e := range l.entries[from:] {
-		if e.branch != "" || keep[e.id] || (keep != nil && e.id == "") {
+		if e.branch != "" || spared(e, keep) {
 			continue
 		}
 		if branch == "" {
@@ -338,6 +338,12 @@ func (l *logEntry) retire(from int, keep map[string]bool, fallback string) int {
 		e.branch = ingest.FirstNonEmpty(branch, fallback)
 	}
 	return len(gone)
+}
+
+// spared reports whether a checkpoint keeps e: it names the message, or e
+// is an event.
+func spared(e *entry, keep map[string]bool) bool {
+	return keep[e.id] || (keep != nil && e.id == "")
 }
 
 func (l *logEntry) rewind(id string) {
@@ -577,22 +583,40 @@ func readFile(ctx context.Context, f *ingest.File, r io.Reader) ([]*transcript.S
 	}
 	first = bytes.TrimPrefix(first, []byte("\ufeff"))
 	body := io.MultiReader(bytes.NewReader(first), br)
-	first = bytes.TrimSpace(first)
-	if _, more := br.Peek(1); more == nil && len(first) > 0 && first[0] == '{' && json.Valid(first) {
+	if isJSONL(bytes.TrimSpace(first), br) {
 		err = ingest.JSONL(ctx, f, body, g.record)
 	} else {
 		err = g.document(ctx, json.NewDecoder(body))
 	}
+	return g.sessions(), err
+}
+
+// isJSONL reports whether a file is a JSONL log by its first line, and
+// whether more follows it.
+func isJSONL(first []byte, rest *bufio.Reader) bool {
+	_, more := rest.Peek(1)
+	return more == nil && len(first) > 0 && first[0] == '{' && json.Valid(first)
+}
+
+// sessions are the sessions of the file's logs that hold anything.
+func (g *file) sessions() []*transcript.Session {
 	var out []*transcript.Session
-	if s := g.main.session(f); s != nil {
-		out = append(out, s)
-	}
-	for _, id := range g.order {
-		if s := g.logs[id].session(f); s != nil {
+	for _, l := range append([]*logEntry{g.main}, g.logsInOrder()...) {
+		if s := l.session(g.f); s != nil {
 			out = append(out, s)
 		}
 	}
-	return out, err
+	return out
+}
+
+// logsInOrder are the prompt logs of logs.json, in the order of their
+// sessions' first prompts.
+func (g *file) logsInOrder() []*logEntry {
+	ls := make([]*logEntry, len(g.order))
+	for i, id := range g.order {
+		ls[i] = g.logs[id]
+	}
+	return ls
 }
 
 // document streams a JSON document: a legacy session object, a checkpoint,
@@ -610,23 +634,29 @@ func (g *file) document(ctx context.Context, dec *json.Decoder) error {
 		return errors.New("not a JSON object or array")
 	}
 	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
+		if err := g.member(ctx, dec); err != nil {
 			return err
 		}
-		key, _ := t.(string)
-		if key == "messages" || key == "history" {
-			if err := g.array(ctx, dec, key); err != nil {
-				return err
-			}
-			continue
-		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return err
-		}
-		g.main.set(g.f, 0, key, raw)
 	}
+	return nil
+}
+
+// member reads one member of a session document: its messages, a
+// checkpoint's history, or a metadata field.
+func (g *file) member(ctx context.Context, dec *json.Decoder) error {
+	t, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	key, _ := t.(string)
+	if key == "messages" || key == "history" {
+		return g.array(ctx, dec, key)
+	}
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return err
+	}
+	g.main.set(g.f, 0, key, raw)
 	return nil
 }
 
@@ -643,20 +673,29 @@ func (g *file) array(ctx context.Context, dec *json.Decoder, key string) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); errors.Is(err, io.ErrUnexpectedEOF) {
-			return fmt.Errorf("%s[%d] is incomplete, the file ends early (the agent may still be writing it)", key, i)
-		} else if err != nil {
-			return fmt.Errorf("%s[%d] (byte %d): %w", key, i, dec.InputOffset(), err)
-		}
-		g.at = fmt.Sprintf("%s[%d]: ", key, i)
-		if err := g.record(0, raw); err != nil {
-			g.f.Warn(0, "%sskipped: %v", g.at, err)
+		if err := g.element(dec, key, i); err != nil {
+			return err
 		}
 	}
 	g.at = ""
 	_, err := dec.Token()
 	return err
+}
+
+// element reads element i of the array under key; an element that is not
+// a record is skipped, a broken one ends the file.
+func (g *file) element(dec *json.Decoder, key string, i int) error {
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("%s[%d] is incomplete, the file ends early (the agent may still be writing it)", key, i)
+	} else if err != nil {
+		return fmt.Errorf("%s[%d] (byte %d): %w", key, i, dec.InputOffset(), err)
+	}
+	g.at = fmt.Sprintf("%s[%d]: ", key, i)
+	if err := g.record(0, raw); err != nil {
+		g.f.Warn(0, "%sskipped: %v", g.at, err)
+	}
+	return nil
 }
 
 // session maps the replayed log to the model.
@@ -677,9 +716,7 @@ func (l *logEntry) session(f *ingest.File) *transcript.Session {
 		s.Meta["kind"] = l.kind
 	}
 	if l.origin == checkpoint && s.Title == "" {
-		if _, tag, ok := strings.Cut(ingest.Stem(f.Rel), "checkpoint-"); ok {
-			s.Title = "/chat save " + tag
-		}
+		s.Title = checkpointTitle(f.Rel)
 	}
 	l.replay(f, s)
 	if len(s.Turns) == 0 {
@@ -689,6 +726,15 @@ func (l *logEntry) session(f *ingest.File) *transcript.Session {
 		nameProject(s, l.meta["directories"])
 	}
 	return s
+}
+
+// checkpointTitle names a /chat save checkpoint by the tag of its file
+// name, checkpoint-<tag>.json.
+func checkpointTitle(rel string) string {
+	if _, tag, ok := strings.Cut(ingest.Stem(rel), "checkpoint-"); ok {
+		return "/chat save " + tag
+	}
+	return ""
 }
 
 // place finds the session's project and parent from the folders of its
@@ -876,18 +922,24 @@ func (b *builder) user(e *entry, m *transcript.Message, content json.RawMessage)
 		content = e.rec.DisplayContent
 	}
 	m.Parts = b.parts(e.line, content)
-	results := 0
 	for _, p := range m.Parts {
 		if p.Kind == transcript.TextPart && b.injected(p.Text) {
 			m.Meta = true
 		}
-		if p.Kind == transcript.ResultPart {
-			results++
-		}
 	}
-	if results > 0 && results == len(m.Parts) {
+	if resultsOnly(m.Parts) {
 		m.Role = transcript.Tool
 	}
+}
+
+// resultsOnly reports whether parts are tool results, and at least one.
+func resultsOnly(parts []*transcript.Part) bool {
+	for _, p := range parts {
+		if p.Kind != transcript.ResultPart {
+			return false
+		}
+	}
+	return len(parts) > 0
 }
 
 // model reads the model's message: its thoughts, its content, its tool
@@ -895,15 +947,7 @@ func (b *builder) user(e *entry, m *transcript.Message, content json.RawMessage)
 func (b *builder) model(e *entry, m *transcript.Message, content json.RawMessage) {
 	rec := e.rec
 	m.Role, m.Model = transcript.Assistant, rec.Model
-	for _, t := range rec.Thoughts {
-		txt := t.Description
-		if t.Subject != "" {
-			txt = "**" + t.Subject + "**\n\n" + t.Description
-		}
-		if strings.TrimSpace(txt) != "" {
-			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ThinkingPart, Text: txt})
-		}
-	}
+	m.Parts = thoughts(rec)
 	for _, tc := range rec.ToolCalls {
 		b.calls[tc.ID] = true // a functionCall part repeating it is skipped
 	}
@@ -914,6 +958,21 @@ func (b *builder) model(e *entry, m *transcript.Message, content json.RawMessage
 	if t := rec.Tokens; t != nil {
 		m.Usage = ingest.GeminiUsage(t.Input, t.Output, t.Cached, t.Thoughts, t.Tool)
 	}
+}
+
+// thoughts are the model's thoughts, each its subject and description.
+func thoughts(rec *record) []*transcript.Part {
+	var out []*transcript.Part
+	for _, t := range rec.Thoughts {
+		txt := t.Description
+		if t.Subject != "" {
+			txt = "**" + t.Subject + "**\n\n" + t.Description
+		}
+		if strings.TrimSpace(txt) != "" {
+			out = append(out, &transcript.Part{Kind: transcript.ThinkingPart, Text: txt})
+		}
+	}
+	return out
 }
 
 // injected reports whether a user's text is the CLI's: the context it
@@ -1185,18 +1244,22 @@ func display(r *transcript.ToolResult, tc *toolCall) {
 	}
 	switch ds := ingest.Text(tc.ResultDisplay); {
 	case ingest.Unmarshal(tc.ResultDisplay, &shown) == nil && shown.FileDiff != "" && !r.IsError:
-		// The edit's diff, with its line numbers; the output the model
-		// saw only says "Successfully modified file".
-		if r.Patch = ingest.UnifiedHunks(shown.FileDiff); r.Patch == nil || r.Output == "" {
-			r.Output = strings.TrimLeft(r.Output+"\n"+shown.FileDiff, "\n")
-		}
-		for i := range r.Patch {
-			r.Patch[i].Path = "" // the call's file, which the diff names by its base name only
-		}
+		showDiff(r, shown.FileDiff)
 	case r.Output == "" && ds != "":
 		r.Output = ds
 	case r.Output == "" && tc.Status != "success":
 		r.Output = "(tool call " + ingest.FirstNonEmpty(tc.Status, "without a result") + ")"
+	}
+}
+
+// showDiff shows an edit's diff, with its line numbers: the output the
+// model saw only says "Successfully modified file".
+func showDiff(r *transcript.ToolResult, diff string) {
+	if r.Patch = ingest.UnifiedHunks(diff); r.Patch == nil || r.Output == "" {
+		r.Output = strings.TrimLeft(r.Output+"\n"+diff, "\n")
+	}
+	for i := range r.Patch {
+		r.Patch[i].Path = "" // the call's file, which the diff names by its base name only
 	}
 }
 
@@ -1299,6 +1362,11 @@ func earlier(a, b time.Time) bool {
 	return !a.IsZero() && (b.IsZero() || a.Before(b))
 }
 
+// before reports whether a came before b, both having a time.
+func before(a, b *transcript.Message) bool {
+	return !a.Time.IsZero() && !b.Time.IsZero() && a.Time.Before(b.Time)
+}
+
 // missing lists the messages of o that s lacks.
 func missing(s, o *transcript.Session) []*transcript.Message {
 	have := map[string]bool{}
@@ -1320,7 +1388,7 @@ func interleave(s *transcript.Session, extra []*transcript.Message) {
 	ms := s.Messages()
 	s.Turns = nil
 	for len(ms) > 0 || len(extra) > 0 {
-		if len(ms) == 0 || len(extra) > 0 && !ms[0].Time.IsZero() && !extra[0].Time.IsZero() && extra[0].Time.Before(ms[0].Time) {
+		if len(ms) == 0 || len(extra) > 0 && before(extra[0], ms[0]) {
 			s.Append(extra[0])
 			extra = extra[1:]
 		} else {
