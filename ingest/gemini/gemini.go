@@ -700,21 +700,9 @@ func (g *file) element(dec *json.Decoder, key string, i int) error {
 
 // session maps the replayed log to the model.
 func (l *logEntry) session(f *ingest.File) *transcript.Session {
-	s := &transcript.Session{ID: l.id, Title: l.title, Project: l.project, Started: l.started, Ended: l.updated,
-		Meta: map[string]string{originKey: l.origin}}
-	for k, v := range l.meta {
-		s.Meta[k] = v
-	}
-	if s.ID == "" {
-		s.ID = ingest.Stem(f.Rel)
-	}
-	if l.project != "" {
-		s.Meta["project hash"] = l.project
-	}
+	s := &transcript.Session{ID: cmp.Or(l.id, ingest.Stem(f.Rel)), Title: l.title, Project: l.project,
+		Started: l.started, Ended: l.updated, Meta: l.sessionMeta()}
 	l.place(s, strings.Split(path.Dir(f.Rel), "/"))
-	if l.kind != "" {
-		s.Meta["kind"] = l.kind
-	}
 	if l.origin == checkpoint && s.Title == "" {
 		s.Title = checkpointTitle(f.Rel)
 	}
@@ -726,6 +714,20 @@ func (l *logEntry) session(f *ingest.File) *transcript.Session {
 		nameProject(s, l.meta["directories"])
 	}
 	return s
+}
+
+// sessionMeta is what the session's Meta shows of the log: where it was
+// recorded, its metadata fields, its project's hash and its kind.
+func (l *logEntry) sessionMeta() map[string]string {
+	meta := map[string]string{originKey: l.origin}
+	maps.Copy(meta, l.meta)
+	if l.project != "" {
+		meta["project hash"] = l.project
+	}
+	if l.kind != "" {
+		meta["kind"] = l.kind
+	}
+	return meta
 }
 
 // checkpointTitle names a /chat save checkpoint by the tag of its file
@@ -742,15 +744,25 @@ func checkpointTitle(rel string) string {
 // beside chats/ and have no projectHash), and a subagent lives in
 // chats/<parent session id>/<session id>.jsonl.
 func (l *logEntry) place(s *transcript.Session, dirs []string) {
-	if i := slices.Index(dirs, "chats"); i > 0 {
-		s.Project = dirs[i-1]
-	} else if i := slices.Index(dirs, "tmp"); i >= 0 && i+1 < len(dirs) {
-		s.Project = dirs[i+1]
+	if p := projectDir(dirs); p != "" {
+		s.Project = p
 	}
 	s.ParentID = l.parent
 	if n := len(dirs); s.ParentID == "" && l.kind == "subagent" && n >= 2 && dirs[n-2] == "chats" {
 		s.ParentID = dirs[n-1]
 	}
+}
+
+// projectDir is the folder of a file's project: the one that holds chats/,
+// or else the one in tmp/; "" for neither.
+func projectDir(dirs []string) string {
+	if i := slices.Index(dirs, "chats"); i > 0 {
+		return dirs[i-1]
+	}
+	if i := slices.Index(dirs, "tmp"); i >= 0 && i+1 < len(dirs) {
+		return dirs[i+1]
+	}
+	return ""
 }
 
 // replay appends the log's entries to s as messages.
@@ -823,11 +835,16 @@ func absPaths(input string) []string {
 	_ = ingest.Unmarshal([]byte(input), &args)
 	var out []string
 	for _, v := range args {
-		if p, ok := v.(string); ok && (strings.HasPrefix(p, "/") || len(p) > 2 && p[1] == ':' && p[2] == '\\') {
+		if p, ok := v.(string); ok && isAbs(p) {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// isAbs reports whether p is an absolute path, of either kind.
+func isAbs(p string) bool {
+	return strings.HasPrefix(p, "/") || len(p) > 2 && p[1] == ':' && p[2] == '\\'
 }
 
 // hashedRoot is the first of the folders, or of their parents, whose
@@ -1009,15 +1026,20 @@ func contentParts(raw json.RawMessage) []contentPart {
 	}
 	ps := make([]contentPart, 0, len(items))
 	for _, it := range items {
-		p := contentPart{raw: it}
-		if len(it) > 0 && it[0] == '"' {
-			p.Text = ingest.Text(it)
-		} else {
-			_ = ingest.Unmarshal(it, &p)
-		}
-		ps = append(ps, p)
+		ps = append(ps, decodePart(it))
 	}
 	return ps
+}
+
+// decodePart decodes an item of a PartListUnion: a string is a text.
+func decodePart(it json.RawMessage) contentPart {
+	p := contentPart{raw: it}
+	if len(it) > 0 && it[0] == '"' {
+		p.Text = ingest.Text(it)
+	} else {
+		_ = ingest.Unmarshal(it, &p)
+	}
+	return p
 }
 
 func (b *builder) parts(n int, raw json.RawMessage) []*transcript.Part {
@@ -1322,12 +1344,18 @@ func adoptSubagents(s *transcript.Session, byID map[string]*transcript.Session) 
 			return
 		}
 		child := byID[c.Subagent]
-		if child == nil || child == s || (child.ParentID != "" && child.ParentID != s.ID) {
+		if !canAdopt(s, child) {
 			c.Subagent = ""
 			return
 		}
 		child.ParentID = s.ID
 	})
+}
+
+// canAdopt reports whether s can be child's parent: child is another
+// session, and has no other parent.
+func canAdopt(s, child *transcript.Session) bool {
+	return child != nil && child != s && (child.ParentID == "" || child.ParentID == s.ID)
 }
 
 // join adds o, another file of session s, to s. Messages s lacks are
