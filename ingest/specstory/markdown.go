@@ -414,7 +414,7 @@ func (sr *reader) lateResult(items []item) bool {
 	if c == nil || c.Result != nil || len(lines) < 2 || strings.TrimSpace(lines[0].text) != "```" || strings.TrimSpace(lines[len(lines)-1].text) != "```" {
 		return false
 	}
-	code, end := mdFence(items[0].lines, mdFirst(items[0].lines), "```")
+	code, end := mdFence(items[0].lines, leading(items[0].lines), "```")
 	if end != len(items[0].lines)-1-trailing(items[0].lines) {
 		return false
 	}
@@ -423,8 +423,9 @@ func (sr *reader) lateResult(items []item) bool {
 	return true
 }
 
-// mdFirst is the index of the first line that is not blank.
-func mdFirst(lines []string) int {
+// leading counts the blank lines that start lines: the index of the
+// first that is not blank.
+func leading(lines []string) int {
 	i := 0
 	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
 		i++
@@ -441,15 +442,16 @@ func trailing(lines []string) int {
 	return n
 }
 
+// trimBlank drops the blank lines that start and end lines.
+func trimBlank(lines []string) []string {
+	lines = lines[leading(lines):]
+	return lines[:len(lines)-trailing(lines)]
+}
+
 // addText adds lines to the message's text, after a rule when one ended
 // the text before them.
 func (sr *reader) addText(lines []string) {
-	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
-		lines = lines[1:]
-	}
-	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
-		lines = lines[:len(lines)-1]
-	}
+	lines = trimBlank(lines)
 	if len(lines) == 0 {
 		return
 	}
@@ -518,17 +520,23 @@ func (sr *reader) prompt(s string) []*transcript.Part {
 // before it: Cursor's IDE sessions show each call twice, the second time
 // empty.
 func (sr *reader) add(parts ...*transcript.Part) {
-	m := sr.m
-	if len(parts) == 1 && parts[0].Call != nil && parts[0].Call.Input == "{}" && len(m.Parts) > 0 {
-		last := m.Parts[len(m.Parts)-1]
-		if last.Kind == transcript.ResultPart && len(m.Parts) > 1 {
-			last = m.Parts[len(m.Parts)-2]
-		}
-		if last.Call != nil && last.Call.Name == parts[0].Call.Name {
-			return
-		}
+	if len(parts) == 1 && repeats(sr.m.Parts, parts[0]) {
+		return
 	}
-	m.Parts = append(m.Parts, parts...)
+	sr.m.Parts = append(sr.m.Parts, parts...)
+}
+
+// repeats reports whether p is an empty copy of the call that before ends
+// with, or that the result before ends with answers.
+func repeats(before []*transcript.Part, p *transcript.Part) bool {
+	if p.Call == nil || p.Call.Input != "{}" || len(before) == 0 {
+		return false
+	}
+	last := before[len(before)-1]
+	if last.Kind == transcript.ResultPart && len(before) > 1 {
+		last = before[len(before)-2]
+	}
+	return last.Call != nil && last.Call.Name == p.Call.Name
 }
 
 func (sr *reader) endThinking() {
@@ -561,50 +569,75 @@ func (sr *reader) endDetails() {
 // detailsInText maps a <details> block among text: a tool's when its
 // summary says which, else text without its tags.
 func (sr *reader) detailsInText(b *mdBlock) {
-	summary, body := unwrap(b.lines)
-	if name := summaryName(summary); name != "" && sr.m.Role == transcript.Assistant {
-		sr.flushText()
-		sr.add(sr.call(&tool{name: name, line: b.line, summary: summary, body: body})...)
-		return
+	if sr.m.Role == transcript.Assistant {
+		if parts := sr.detailsCall(b); parts != nil {
+			sr.flushText()
+			sr.add(parts...)
+			return
+		}
 	}
+	summary, body := unwrap(b.lines)
 	sr.addText([]string{summary})
 	sr.addText(body)
+}
+
+// detailsCall maps a <details> block whose summary names a tool to the
+// tool's call; nil for another.
+func (sr *reader) detailsCall(b *mdBlock) []*transcript.Part {
+	summary, body := unwrap(b.lines)
+	if name := summaryName(summary); name != "" {
+		return sr.call(&tool{name: name, line: b.line, summary: summary, body: body})
+	}
+	return nil
 }
 
 // unwrap takes a <details> block's lines apart: its summary, and the
 // lines between that and </details>. Either tag may share a line with
 // others, or be missing.
 func unwrap(lines []string) (summary string, body []string) {
-	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
-		lines = lines[1:]
-	}
+	lines = lines[leading(lines):]
 	if len(lines) > 0 {
-		first := strings.TrimSpace(lines[0])
-		if tag := detailsRE.FindString(first); tag != "" {
-			first = strings.TrimSpace(first[len(tag):])
-			if first == "" {
-				lines = lines[1:]
-				for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
-					lines = lines[1:]
-				}
-				if len(lines) > 0 {
-					first = strings.TrimSpace(lines[0])
-				}
-			}
-		}
-		if m := summaryRE.FindStringSubmatch(first); m != nil {
-			summary = strings.TrimSpace(m[1])
-			lines = append([]string{m[2]}, lines[1:]...)
+		summary, lines = summaryOf(lines)
+	}
+	return summary, withoutClose(lines)
+}
+
+// summaryOf reads the <summary> that starts a block, after its <details>
+// tag, and returns it and the lines after it.
+func summaryOf(lines []string) (string, []string) {
+	first := strings.TrimSpace(lines[0])
+	if tag := detailsRE.FindString(first); tag != "" {
+		first = strings.TrimSpace(first[len(tag):])
+		if first == "" {
+			lines = lines[1:]
+			lines = lines[leading(lines):]
+			first = firstTrimmed(lines)
 		}
 	}
-	body = append([]string(nil), lines...)
+	if m := summaryRE.FindStringSubmatch(first); m != nil {
+		return strings.TrimSpace(m[1]), append([]string{m[2]}, lines[1:]...)
+	}
+	return "", lines
+}
+
+// firstTrimmed is the first of lines, trimmed; "" for none.
+func firstTrimmed(lines []string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	return strings.TrimSpace(lines[0])
+}
+
+// withoutClose is a copy of lines without the last </details> and what
+// follows it.
+func withoutClose(lines []string) []string {
+	body := append([]string(nil), lines...)
 	for i := len(body) - 1; i >= 0; i-- {
 		if before, ok := strings.CutSuffix(strings.TrimRight(body[i], " \t\r"), "</details>"); ok {
-			body = append(body[:i], before)
-			break
+			return append(body[:i], before)
 		}
 	}
-	return summary, body
+	return body
 }
 
 // toolUseRE reads a summary "Tool use: **name** rest".
@@ -631,10 +664,7 @@ func (sr *reader) toolSection(items []item) []*transcript.Part {
 	}
 	switch {
 	case len(blocks) == 1 && len(lines) == 0:
-		summary, body := unwrap(blocks[0].lines)
-		if name := summaryName(summary); name != "" {
-			return sr.call(&tool{name: name, line: blocks[0].line, summary: summary, body: body})
-		}
+		return sr.detailsCall(blocks[0])
 	case len(blocks) == 0 && len(lines) == 1:
 		return sr.lineTool(lines[0].n, strings.TrimSpace(lines[0].text))
 	case len(blocks) == 0:
@@ -679,26 +709,29 @@ func (sr *reader) toolUseSection(name, rest string, line int, items []item) []*t
 		}
 		lines := it.lines
 		if first {
-			for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
-				lines = lines[1:]
-			}
-			lines = lines[1:] // the "Tool use" line
+			lines = lines[leading(lines)+1:] // after the "Tool use" line
 			first = false
 		}
 		t.body = append(t.body, lines...)
 	}
 	if t.summary == "" {
-		// The extension's "Read file: path" line says what a summary would.
-		for i, l := range t.body {
-			if l = strings.TrimSpace(l); l != "" {
-				if summaryName(l) != "" {
-					t.summary, t.body = l, t.body[i+1:]
-				}
-				break
-			}
-		}
+		t.summary, t.body = summaryLine(t.body)
 	}
 	return sr.call(t)
+}
+
+// summaryLine finds the extension's "Read file: path" line, which says
+// what a summary would, as the first of lines, and returns it and the
+// lines after it.
+func summaryLine(lines []string) (string, []string) {
+	i := leading(lines)
+	if i == len(lines) {
+		return "", lines
+	}
+	if l := strings.TrimSpace(lines[i]); summaryName(l) != "" {
+		return l, lines[i+1:]
+	}
+	return "", lines
 }
 
 var (
