@@ -94,9 +94,9 @@ type item struct {
 type blockKind int
 
 const (
-	smThink   blockKind = iota // <think>…</think>
-	smElement                  // <tool-use …>…</tool-use>
-	smDetails                  // <details>…</details>
+	thinkBlock   blockKind = iota // <think>…</think>
+	elementBlock                  // <tool-use …>…</tool-use>
+	detailsBlock                  // <details>…</details>
 )
 
 // mdBlock is a block of lines that ends at its closing tag, whatever the
@@ -149,13 +149,13 @@ func (sr *reader) bodyLine(n int, l, t string) {
 		sr.m.ID = msgIDRE.FindStringSubmatch(t)[1]
 	case strings.HasPrefix(l, thinkOpen):
 		sr.endSection(false)
-		sr.open(&mdBlock{kind: smThink, line: n}, n, strings.TrimPrefix(l, thinkOpen))
+		sr.open(&mdBlock{kind: thinkBlock, line: n}, n, strings.TrimPrefix(l, thinkOpen))
 	case elementRE.MatchString(l):
 		sr.endSection(false)
 		m := elementRE.FindStringSubmatch(l)
-		sr.open(&mdBlock{kind: smElement, line: n, typ: m[1], name: m[2]}, n, l[len(m[0]):])
+		sr.open(&mdBlock{kind: elementBlock, line: n, typ: m[1], name: m[2]}, n, l[len(m[0]):])
 	case sr.sec.fence == "" && detailsRE.MatchString(l):
-		sr.open(&mdBlock{kind: smDetails, line: n}, n, l)
+		sr.open(&mdBlock{kind: detailsBlock, line: n}, n, l)
 	case sr.sec.fence == "" && t == "---":
 		sr.endSection(true)
 	default:
@@ -180,11 +180,11 @@ func (sr *reader) open(b *mdBlock, n int, rest string) {
 // fences of their own in fences no longer than theirs.
 func (sr *reader) inBlock(n int, l, t string) {
 	switch sr.blk.kind {
-	case smThink:
+	case thinkBlock:
 		sr.thinkLine(l)
-	case smElement:
+	case elementBlock:
 		sr.elementLine(l, t)
-	case smDetails:
+	case detailsBlock:
 		sr.detailsLine(n, l, t)
 	}
 }
@@ -339,12 +339,12 @@ func mdTime(s string) (time.Time, bool) {
 // flush ends the message being read.
 func (sr *reader) flush() {
 	if b := sr.blk; b != nil {
-		what := map[blockKind]string{smThink: "thinking block", smElement: "tool block", smDetails: "<details> block"}[b.kind]
-		if b.kind == smElement {
+		what := map[blockKind]string{thinkBlock: "thinking block", elementBlock: "tool block", detailsBlock: "<details> block"}[b.kind]
+		if b.kind == elementBlock {
 			what = "the " + ingest.FirstNonEmpty(b.name, "unnamed") + " tool block"
 		}
 		sr.f.Warn(b.line, "%s is not closed: the file ends inside it", what)
-		map[blockKind]func(){smThink: sr.endThinking, smElement: sr.endElement, smDetails: sr.endDetails}[b.kind]()
+		map[blockKind]func(){thinkBlock: sr.endThinking, elementBlock: sr.endElement, detailsBlock: sr.endDetails}[b.kind]()
 	}
 	if sr.m == nil {
 		return
