@@ -1365,65 +1365,107 @@ func (cs *thread) turnStatus(status string) {
 	cs.echoes = nil
 }
 
+// An event is an event_msg record as its handler reads it.
+type event struct {
+	*eventMsg
+	n             int
+	payload, line []byte
+	t             time.Time
+}
+
 func (cs *thread) event(n int, payload, line []byte, t time.Time) error {
 	var ev eventMsg
 	if err := ingest.Unmarshal(payload, &ev); err != nil {
 		return err
 	}
-	if cs.messageEvent(n, &ev, t) || cs.turnEvent(&ev, t) || cs.toolEvent(n, &ev, t) || cs.noteEvent(&ev, payload, line, t) {
+	e := &event{eventMsg: &ev, n: n, payload: payload, line: line, t: t}
+	if read := eventReaders[ev.Type]; read != nil {
+		return read(cs, e)
+	}
+	if copiedEvents[ev.Type] {
+		cs.skip("event_msg/" + ev.Type)
 		return nil
 	}
-	switch ev.Type {
-	case "item_completed":
-		return cs.itemCompleted(n, &ev, line, t)
-	case "image_generation_end", "view_image_tool_call", "collab_agent_interaction_end", "collab_waiting_end",
-		"collab_close_end", "collab_resume_end", "dynamic_tool_call_request", "thread_settings_applied",
-		"agent_reasoning_section_break", "mcp_tool_call_begin", "exec_command_begin", "patch_apply_begin":
-		cs.skip("event_msg/" + ev.Type) // copies of response items, or settings
-	default:
-		cs.unknown("Unknown event "+strconv.Quote(ev.Type), line, t)
-	}
+	cs.unknown("Unknown event "+strconv.Quote(ev.Type), line, t)
 	return nil
 }
 
-// messageEvent reads what the user and the agent wrote; it reports
-// whether ev was one of those.
-func (cs *thread) messageEvent(n int, ev *eventMsg, t time.Time) bool {
-	switch ev.Type {
-	case "user_message":
-		cs.userMessage(n, ev, t)
-	case "agent_message", "agent_reasoning", "agent_reasoning_raw_content":
-		kind, s := transcript.TextPart, ingest.Text(ev.Message)
-		if ev.Type != "agent_message" {
-			kind, s = transcript.ThinkingPart, ev.Text
-		}
-		if strings.TrimSpace(s) == "" || cs.twin(true, transcript.Assistant, kind, s) != nil {
-			return true
-		}
-		m := cs.assistant(t)
-		m.Parts = append(m.Parts, &transcript.Part{Kind: kind, Text: s})
-		cs.remember(true, transcript.Assistant, kind, m, s)
-	default:
-		return false
+// copiedEvents are events that copy a response item, or carry settings:
+// counted, not shown.
+var copiedEvents = map[string]bool{
+	"image_generation_end": true, "view_image_tool_call": true, "collab_agent_interaction_end": true,
+	"collab_waiting_end": true, "collab_close_end": true, "collab_resume_end": true,
+	"dynamic_tool_call_request": true, "thread_settings_applied": true, "agent_reasoning_section_break": true,
+	"mcp_tool_call_begin": true, "exec_command_begin": true, "patch_apply_begin": true,
+}
+
+// eventReaders read each type of event: what the user and the agent
+// wrote; what happened to a turn and to the thread; the end of a tool
+// call, a subagent's start or activity, a review's start and end; a goal,
+// an undo or a guardian's assessment; and a completed turn item.
+var eventReaders map[string]func(cs *thread, e *event) error
+
+func init() {
+	eventReaders = map[string]func(cs *thread, e *event) error{
+		"user_message":                (*thread).userMessage,
+		"agent_message":               (*thread).agentText,
+		"agent_reasoning":             (*thread).agentText,
+		"agent_reasoning_raw_content": (*thread).agentText,
+		"token_count":                 func(cs *thread, e *event) error { cs.tokens(e.Info); return nil },
+		"task_started":                (*thread).turnStarted,
+		"turn_started":                (*thread).turnStarted,
+		"task_complete":               (*thread).turnComplete,
+		"turn_complete":               (*thread).turnComplete,
+		"turn_aborted":                (*thread).turnAborted,
+		"context_compacted":           func(cs *thread, e *event) error { cs.compaction("", e.t); return nil },
+		"error":                       (*thread).problem,
+		"stream_error":                (*thread).problem,
+		"warning":                     (*thread).problem,
+		"thread_name_updated":         func(cs *thread, e *event) error { cs.title = e.ThreadName; return nil },
+		"thread_rolled_back":          func(cs *thread, e *event) error { cs.rollback(e.NumTurns, e.t); return nil },
+		"patch_apply_end":             (*thread).patchApplied,
+		"exec_command_end":            (*thread).execEnd,
+		"mcp_tool_call_end":           (*thread).mcpCallEnd,
+		"dynamic_tool_call_response":  (*thread).dynamicEnd,
+		"web_search_end":              func(cs *thread, e *event) error { cs.searchResults(e.eventMsg); return nil },
+		"collab_agent_spawn_end":      func(cs *thread, e *event) error { cs.spawned(cs.calls[e.CallID].c, e.NewThread); return nil },
+		"sub_agent_activity":          (*thread).subagentActivity,
+		"entered_review_mode":         func(cs *thread, e *event) error { cs.enterReview(e.eventMsg, e.t); return nil },
+		"exited_review_mode":          func(cs *thread, e *event) error { cs.exitReview(e.Review, e.t); return nil },
+		"thread_goal_updated":         (*thread).goal,
+		"undo_completed":              (*thread).undo,
+		"guardian_assessment":         (*thread).guardian,
+		"item_completed":              (*thread).itemCompleted,
 	}
-	return true
+}
+
+// agentText reads what the agent wrote or thought, once, however many
+// records carry it.
+func (cs *thread) agentText(e *event) error {
+	kind, s := transcript.TextPart, ingest.Text(e.Message)
+	if e.Type != "agent_message" {
+		kind, s = transcript.ThinkingPart, e.Text
+	}
+	if strings.TrimSpace(s) == "" || cs.twin(true, transcript.Assistant, kind, s) != nil {
+		return nil
+	}
+	m := cs.assistant(e.t)
+	m.Parts = append(m.Parts, &transcript.Part{Kind: kind, Text: s})
+	cs.remember(true, transcript.Assistant, kind, m, s)
+	return nil
 }
 
 // userMessage reads what the user typed, with its images: once, however
 // many records carry it.
-func (cs *thread) userMessage(n int, ev *eventMsg, t time.Time) {
+func (cs *thread) userMessage(e *event) error {
 	if cs.review.c != nil {
-		// The reviewer's prompt, which /review wrote: not typed here.
-		if msg := ingest.Text(ev.Message); strings.TrimSpace(msg) != "" {
-			cs.add(&transcript.Message{Role: transcript.User, Time: t, Meta: true,
-				Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: msg}}})
-		}
-		return
+		cs.reviewPrompt(e)
+		return nil
 	}
-	msg := ingest.Text(ev.Message)
+	msg := ingest.Text(e.Message)
 	var parts, ide []*transcript.Part
-	for _, u := range ev.Images {
-		parts = append(parts, cs.image(n, u))
+	for _, u := range e.Images {
+		parts = append(parts, cs.image(e.n, u))
 	}
 	if ctx, req, ok := ideRequest(msg); ok {
 		ide = []*transcript.Part{{Kind: transcript.TextPart, Text: ctx}}
@@ -1431,173 +1473,192 @@ func (cs *thread) userMessage(n int, ev *eventMsg, t time.Time) {
 	}
 	if m := cs.twin(true, transcript.User, transcript.TextPart, msg); m != nil {
 		mergeImages(m, parts) // the item's copy came first, with the IDE's context
-		return
+		return nil
 	}
 	injected := Tools.IsInjected(msg)
 	if strings.TrimSpace(msg) != "" {
-		text := msg
-		if injected {
-			text = contextText(msg)
-		}
-		parts = append([]*transcript.Part{{Kind: transcript.TextPart, Text: text}}, parts...)
+		parts = append([]*transcript.Part{{Kind: transcript.TextPart, Text: typedText(msg, injected)}}, parts...)
 	}
 	if len(parts) > 0 {
-		m := &transcript.Message{Role: transcript.User, Time: t, Meta: injected, Parts: parts}
+		m := &transcript.Message{Role: transcript.User, Time: e.t, Meta: injected, Parts: parts}
 		cs.add(m)
 		cs.remember(true, transcript.User, transcript.TextPart, m, msg)
 	}
-	cs.ideContext(ide, t)
+	cs.ideContext(ide, e.t)
+	return nil
 }
 
-// turnEvent reads what happened to a turn and to the thread: its start,
-// end, abort or compaction, its tokens, an error, a new name, a rollback.
-func (cs *thread) turnEvent(ev *eventMsg, t time.Time) bool {
-	switch ev.Type {
-	case "token_count":
-		cs.tokens(ev.Info)
-	case "task_started", "turn_started":
-		cs.openTurn = true
-	case "task_complete", "turn_complete":
-		if msg := ingest.ErrorMessage(ev.Error); msg != "" {
-			cs.system(true, t, ingest.EventPart(transcript.ErrorEvent, msg, nil))
-			cs.turnStatus(transcript.Failed)
-		} else {
-			cs.turnStatus(transcript.Completed)
-		}
-	case "turn_aborted":
-		cs.review = call{} // an aborted review writes no exited_review_mode
-		cs.system(true, t, ingest.EventPart(transcript.Interrupt, "Turn aborted: "+ingest.FirstNonEmpty(ev.Reason, "unknown reason"), nil))
-		cs.turnStatus(transcript.Aborted)
-	case "context_compacted":
-		cs.compaction("", t)
-	case "error", "stream_error", "warning":
-		kind := map[string]string{"error": transcript.ErrorEvent, "stream_error": transcript.Retry, "warning": "info"}[ev.Type]
-		cs.system(true, t, ingest.EventPart(kind, ingest.FirstNonEmpty(ingest.Text(ev.Message), ingest.ErrorMessage(ev.Error), ev.Type), nil))
-	case "thread_name_updated":
-		cs.title = ev.ThreadName
-	case "thread_rolled_back":
-		cs.rollback(ev.NumTurns, t)
-	default:
-		return false
+// typedText is what a user message shows: the message, or the context
+// an injected one carries.
+func typedText(msg string, injected bool) string {
+	if injected {
+		return contextText(msg)
 	}
-	return true
+	return msg
 }
 
-// toolEvent reads the end of a tool call, a subagent's start or activity,
-// and a review's start and end.
-func (cs *thread) toolEvent(n int, ev *eventMsg, t time.Time) bool {
-	switch ev.Type {
-	case "patch_apply_end":
-		cs.patchApplied(ev, t)
-	case "exec_command_end":
-		e := endEvent{exit: ev.ExitCode, isErr: ev.ExitCode != nil && *ev.ExitCode != 0,
-			output: ingest.FirstNonEmpty(ev.Aggregated, strings.TrimRight(ev.Stdout+"\n"+ev.Stderr, "\n"))}
-		cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
-			input, _ := json.Marshal(struct {
-				Command json.RawMessage `json:"command,omitempty"`
-			}{json.RawMessage(ev.Command)})
-			return &transcript.ToolCall{Name: "exec_command", Kind: transcript.ShellTool, Input: string(input)}
-		})
-	case "mcp_tool_call_end":
-		cs.ended(ev.CallID, cs.mcpEnd(n, ev.Result), t, func() *transcript.ToolCall {
-			name := "mcp__" + ev.Invocation.Server + "__" + ev.Invocation.Tool
-			return &transcript.ToolCall{Name: name, Kind: transcript.MCPTool, Input: ingest.Text(ev.Invocation.Arguments)}
-		})
-	case "dynamic_tool_call_response":
-		r := &transcript.ToolResult{}
-		cs.fill(n, ev.ContentItems, r)
-		e := endEvent{isErr: ev.Success != nil && !*ev.Success, output: ingest.FirstNonEmpty(r.Output, ingest.ErrorMessage(ev.Error)), images: r.Images}
-		cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
-			return &transcript.ToolCall{Name: ev.Tool, Kind: Tools.Kind(ev.Tool), Input: ingest.Text(ev.Arguments)}
-		})
-	case "web_search_end":
-		cs.searchResults(ev)
-	case "collab_agent_spawn_end":
-		cs.spawned(cs.calls[ev.CallID].c, ev.NewThread)
-	case "sub_agent_activity":
-		ingest.AddChild(cs.s, ev.AgentTID)
-		cs.system(true, t, ingest.EventPart("subagent", strings.TrimSpace("Subagent "+ingest.FirstNonEmpty(ev.AgentPath, ev.AgentTID)+": "+ingest.Text(ev.Kind)), nil))
-	case "entered_review_mode":
-		cs.enterReview(ev, t)
-	case "exited_review_mode":
-		cs.exitReview(ev.Review, t)
-	default:
-		return false
+// reviewPrompt reads the reviewer's prompt, which /review wrote: not
+// typed here.
+func (cs *thread) reviewPrompt(e *event) {
+	if msg := ingest.Text(e.Message); strings.TrimSpace(msg) != "" {
+		cs.add(&transcript.Message{Role: transcript.User, Time: e.t, Meta: true,
+			Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: msg}}})
 	}
-	return true
+}
+
+func (cs *thread) turnStarted(*event) error {
+	cs.openTurn = true
+	return nil
+}
+
+func (cs *thread) turnComplete(e *event) error {
+	if msg := ingest.ErrorMessage(e.Error); msg != "" {
+		cs.system(true, e.t, ingest.EventPart(transcript.ErrorEvent, msg, nil))
+		cs.turnStatus(transcript.Failed)
+		return nil
+	}
+	cs.turnStatus(transcript.Completed)
+	return nil
+}
+
+func (cs *thread) turnAborted(e *event) error {
+	cs.review = call{} // an aborted review writes no exited_review_mode
+	cs.system(true, e.t, ingest.EventPart(transcript.Interrupt, "Turn aborted: "+ingest.FirstNonEmpty(e.Reason, "unknown reason"), nil))
+	cs.turnStatus(transcript.Aborted)
+	return nil
+}
+
+// problemKinds are the event kinds of an error, a retry and a warning.
+var problemKinds = map[string]string{"error": transcript.ErrorEvent, "stream_error": transcript.Retry, "warning": "info"}
+
+func (cs *thread) problem(e *event) error {
+	msg := ingest.FirstNonEmpty(ingest.Text(e.Message), ingest.ErrorMessage(e.Error), e.Type)
+	cs.system(true, e.t, ingest.EventPart(problemKinds[e.Type], msg, nil))
+	return nil
+}
+
+func (cs *thread) execEnd(e *event) error {
+	end := endEvent{exit: e.ExitCode, isErr: e.ExitCode != nil && *e.ExitCode != 0,
+		output: ingest.FirstNonEmpty(e.Aggregated, strings.TrimRight(e.Stdout+"\n"+e.Stderr, "\n"))}
+	cs.ended(e.CallID, end, e.t, func() *transcript.ToolCall {
+		input, _ := json.Marshal(struct {
+			Command json.RawMessage `json:"command,omitempty"`
+		}{json.RawMessage(e.Command)})
+		return &transcript.ToolCall{Name: "exec_command", Kind: transcript.ShellTool, Input: string(input)}
+	})
+	return nil
+}
+
+func (cs *thread) mcpCallEnd(e *event) error {
+	cs.ended(e.CallID, cs.mcpEnd(e.n, e.Result), e.t, func() *transcript.ToolCall {
+		name := "mcp__" + e.Invocation.Server + "__" + e.Invocation.Tool
+		return &transcript.ToolCall{Name: name, Kind: transcript.MCPTool, Input: ingest.Text(e.Invocation.Arguments)}
+	})
+	return nil
+}
+
+func (cs *thread) dynamicEnd(e *event) error {
+	r := &transcript.ToolResult{}
+	cs.fill(e.n, e.ContentItems, r)
+	end := endEvent{isErr: failed(e.Success), output: ingest.FirstNonEmpty(r.Output, ingest.ErrorMessage(e.Error)), images: r.Images}
+	cs.ended(e.CallID, end, e.t, func() *transcript.ToolCall {
+		return &transcript.ToolCall{Name: e.Tool, Kind: Tools.Kind(e.Tool), Input: ingest.Text(e.Arguments)}
+	})
+	return nil
+}
+
+// failed tells whether an event's success field says it failed; a missing
+// one does not.
+func failed(success *bool) bool { return success != nil && !*success }
+
+func (cs *thread) subagentActivity(e *event) error {
+	ingest.AddChild(cs.s, e.AgentTID)
+	text := strings.TrimSpace("Subagent " + ingest.FirstNonEmpty(e.AgentPath, e.AgentTID) + ": " + ingest.Text(e.Kind))
+	cs.system(true, e.t, ingest.EventPart("subagent", text, nil))
+	return nil
 }
 
 // patchApplied reads the end of a patch: its output, and the diff of each
 // file it changed, which numbers the call's edit.
-func (cs *thread) patchApplied(ev *eventMsg, t time.Time) {
-	out := strings.TrimRight(ev.Stdout+"\n"+ev.Stderr, "\n")
+func (cs *thread) patchApplied(e *event) error {
+	out := strings.TrimRight(e.Stdout+"\n"+e.Stderr, "\n")
 	var input string
-	if c := cs.calls[ev.CallID].c; c != nil {
+	if c := cs.calls[e.CallID].c; c != nil {
 		input = c.Input
 	}
-	e := endEvent{isErr: ev.Success != nil && !*ev.Success, output: strings.TrimLeft(out, "\n"), patch: patchHunks(ev.Changes, cs.s.CWD, input)}
-	cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
-		return &transcript.ToolCall{Name: "apply_patch", Kind: transcript.EditTool, Input: ingest.Text(ev.Changes)}
+	end := endEvent{isErr: failed(e.Success), output: strings.TrimLeft(out, "\n"), patch: patchHunks(e.Changes, cs.s.CWD, input)}
+	cs.ended(e.CallID, end, e.t, func() *transcript.ToolCall {
+		return &transcript.ToolCall{Name: "apply_patch", Kind: transcript.EditTool, Input: ingest.Text(e.Changes)}
 	})
+	return nil
 }
 
-// noteEvent reads a goal, an undo or a guardian's assessment as events.
-func (cs *thread) noteEvent(ev *eventMsg, payload, line []byte, t time.Time) bool {
-	switch ev.Type {
-	case "thread_goal_updated":
-		var g struct {
-			Goal struct{ Objective, Status string }
-		}
-		_ = ingest.Unmarshal(payload, &g)
-		cs.system(true, t, ingest.EventPart("goal", strings.TrimSpace("Goal: "+g.Goal.Objective+" ("+g.Goal.Status+")"), nil))
-	case "undo_completed":
-		cs.system(true, t, ingest.EventPart("info", "Undo: "+ingest.FirstNonEmpty(ingest.Text(ev.Message), "done"), nil))
-	case "guardian_assessment":
-		cs.system(true, t, ingest.EventPart("permission", strings.TrimSpace("Guardian assessment "+ingest.Text(ev.Status)+": "+ev.Rationale), line))
-	default:
-		return false
+func (cs *thread) goal(e *event) error {
+	var g struct {
+		Goal struct{ Objective, Status string }
 	}
-	return true
+	_ = ingest.Unmarshal(e.payload, &g)
+	cs.system(true, e.t, ingest.EventPart("goal", strings.TrimSpace("Goal: "+g.Goal.Objective+" ("+g.Goal.Status+")"), nil))
+	return nil
+}
+
+func (cs *thread) undo(e *event) error {
+	cs.system(true, e.t, ingest.EventPart("info", "Undo: "+ingest.FirstNonEmpty(ingest.Text(e.Message), "done"), nil))
+	return nil
+}
+
+func (cs *thread) guardian(e *event) error {
+	cs.system(true, e.t, ingest.EventPart("permission", strings.TrimSpace("Guardian assessment "+ingest.Text(e.Status)+": "+e.Rationale), e.line))
+	return nil
 }
 
 // itemCompleted reads a turn item: newer rollouts write the user's,
 // the agent's and the reasoning's in place of the events of older ones.
-func (cs *thread) itemCompleted(n int, ev *eventMsg, line []byte, t time.Time) error {
+func (cs *thread) itemCompleted(e *event) error {
 	var item struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}
-	_ = ingest.Unmarshal(ev.Item, &item)
+	_ = ingest.Unmarshal(e.Item, &item)
 	switch item.Type {
 	case "UserMessage", "AgentMessage", "Reasoning":
 		// Newer rollouts write these turn items in place of the
 		// user_message, agent_message and agent_reasoning events.
-		legacy, err := legacyEvent(ev.Item)
+		legacy, err := legacyEvent(e.Item)
 		if err != nil {
 			return err
 		}
-		return cs.event(n, legacy, line, t)
+		return cs.event(e.n, legacy, e.line, e.t)
 	case "Plan": // a plan-mode proposal: no response item carries it
-		if strings.TrimSpace(item.Text) != "" {
-			m := cs.assistant(t)
-			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: item.Text})
-		}
+		cs.plan(item.Text, e.t)
 	case "Sleep":
-		cs.system(true, t, ingest.EventPart("info", "Slept", line))
-	case "HookPrompt": // what a hook told the model
-		var hp struct {
-			Fragments []struct{ Text string } `json:"fragments"`
-		}
-		_ = ingest.Unmarshal(ev.Item, &hp)
-		var parts []*transcript.Part
-		for _, f := range hp.Fragments {
-			parts = append(parts, &transcript.Part{Kind: transcript.TextPart, Text: f.Text})
-		}
-		cs.add(&transcript.Message{Role: transcript.User, Time: t, Meta: true, Parts: parts})
+		cs.system(true, e.t, ingest.EventPart("info", "Slept", e.line))
+	case "HookPrompt":
+		cs.hookPrompt(e)
 	default: // copies of response items
 		cs.skip("event_msg/item_completed/" + item.Type)
 	}
 	return nil
+}
+
+func (cs *thread) plan(text string, t time.Time) {
+	if strings.TrimSpace(text) != "" {
+		m := cs.assistant(t)
+		m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: text})
+	}
+}
+
+// hookPrompt reads what a hook told the model.
+func (cs *thread) hookPrompt(e *event) {
+	var hp struct {
+		Fragments []struct{ Text string } `json:"fragments"`
+	}
+	_ = ingest.Unmarshal(e.Item, &hp)
+	var parts []*transcript.Part
+	for _, f := range hp.Fragments {
+		parts = append(parts, &transcript.Part{Kind: transcript.TextPart, Text: f.Text})
+	}
+	cs.add(&transcript.Message{Role: transcript.User, Time: e.t, Meta: true, Parts: parts})
 }
 
 // legacyEvent rewrites a UserMessage, AgentMessage or Reasoning turn
