@@ -110,15 +110,21 @@ func legacy(recs []ingest.Record) float64 {
 	if _, typed := first["type"]; typed || !first.Has("id", "timestamp") {
 		return 0
 	}
-	if first.Has("instructions") || first.Has("git") {
+	if first.Has("instructions") || first.Has("git") || itemsOrState(recs[1:]) {
 		return ingest.Maybe
 	}
-	for _, r := range recs[1:] {
+	return 0
+}
+
+// itemsOrState tells whether any of recs is a response item or a state
+// marker of the mid-2025 format.
+func itemsOrState(recs []ingest.Record) bool {
+	for _, r := range recs {
 		if r["record_type"] == "state" || codexItems[r["type"]] {
-			return ingest.Maybe
+			return true
 		}
 	}
-	return 0
+	return false
 }
 
 // sessionMeta is a session_meta payload, the bare first line of a mid-2025
@@ -522,12 +528,7 @@ func (rd *reader) meta(raw []byte, t time.Time) error {
 	parent = ingest.FirstNonEmpty(parent, m.ParentThreadID, m.ForkedFromID)
 	cs := rd.metaSession(id, parent)
 	if cs == nil {
-		// History copied from another thread: the session goes on.
-		cs = rd.cur
-		if !cs.sawItem && cs.s.ParentID == "" && id != cs.s.ID {
-			cs.s.ParentID = id // a fork that predates forked_from_id
-		}
-		cs.system(true, t, ingest.EventPart("info", "History copied from thread "+ingest.FirstNonEmpty(id, "(no id)"), nil))
+		rd.cur.copiedHistory(id, t)
 		return nil
 	}
 	rd.cur = cs
@@ -547,6 +548,15 @@ func (rd *reader) meta(raw []byte, t time.Time) error {
 		cs.system(true, m.Timestamp.Time, &transcript.Part{Kind: transcript.TextPart, Text: ins})
 	}
 	return nil
+}
+
+// copiedHistory marks the start of history copied from thread id: the
+// session goes on.
+func (cs *thread) copiedHistory(id string, t time.Time) {
+	if !cs.sawItem && cs.s.ParentID == "" && id != cs.s.ID {
+		cs.s.ParentID = id // a fork that predates forked_from_id
+	}
+	cs.system(true, t, ingest.EventPart("info", "History copied from thread "+ingest.FirstNonEmpty(id, "(no id)"), nil))
 }
 
 // metaSession is the session a session_meta record with id speaks of:
@@ -766,28 +776,47 @@ func (cs *thread) system(meta bool, t time.Time, parts ...*transcript.Part) {
 
 // skip counts a record of kind ("type/subtype") that the page leaves out.
 func (cs *thread) skip(kind string) {
-	reason := "the begin or end of a tool call, which its response items show"
-	switch typ, sub, _ := strings.Cut(kind, "/"); {
-	case strings.HasPrefix(sub, "item_completed/"):
-		reason = "a turn item copying a tool call, which its response items show"
-	case sub == "thread_settings_applied":
-		reason = "the thread's settings (model, sandbox), which turn_context records too"
-	case sub == "agent_reasoning_section_break":
-		reason = "a break between sections of reasoning, with no text"
-	case typ == "record_type":
-		reason = "a state marker of the mid-2025 rollout format"
-	case typ == "inter_agent_communication_metadata":
-		reason = "routing of messages between agents"
-	case sub == "reasoning (encrypted)", typ == "encrypted_content":
-		reason = "content OpenAI keeps encrypted"
-	case sub == "ghost_snapshot":
-		reason = "a snapshot of the working tree, kept for undo"
-	case sub == "additional_tools":
-		reason = "tools offered to the model"
-	case strings.HasPrefix(sub, "web_search"):
-		reason = "the end of a web search, which its call shows"
+	cs.s.Skip(kind, skipReason(kind), 1)
+}
+
+// subtypeSkips, typeSkips and prefixSkips say why a record of a kind
+// ("type/subtype") is left out, by its subtype, its type, or how its
+// subtype starts; any other is the begin or end of a tool call.
+var (
+	subtypeSkips = map[string]string{
+		"thread_settings_applied":       "the thread's settings (model, sandbox), which turn_context records too",
+		"agent_reasoning_section_break": "a break between sections of reasoning, with no text",
+		"reasoning (encrypted)":         encryptedSkip,
+		"ghost_snapshot":                "a snapshot of the working tree, kept for undo",
+		"additional_tools":              "tools offered to the model",
 	}
-	cs.s.Skip(kind, reason, 1)
+	typeSkips = map[string]string{
+		"record_type":                        "a state marker of the mid-2025 rollout format",
+		"inter_agent_communication_metadata": "routing of messages between agents",
+		"encrypted_content":                  encryptedSkip,
+	}
+	prefixSkips = []struct{ prefix, reason string }{
+		{"item_completed/", "a turn item copying a tool call, which its response items show"},
+		{"web_search", "the end of a web search, which its call shows"},
+	}
+)
+
+const encryptedSkip = "content OpenAI keeps encrypted"
+
+func skipReason(kind string) string {
+	typ, sub, _ := strings.Cut(kind, "/")
+	for _, p := range prefixSkips {
+		if strings.HasPrefix(sub, p.prefix) {
+			return p.reason
+		}
+	}
+	if r, ok := subtypeSkips[sub]; ok {
+		return r
+	}
+	if r, ok := typeSkips[typ]; ok {
+		return r
+	}
+	return "the begin or end of a tool call, which its response items show"
 }
 
 func (cs *thread) unknown(desc string, raw []byte, t time.Time) {
@@ -1752,20 +1781,24 @@ func (cs *thread) tokens(raw []byte) {
 	if last == nil && info.Total == nil && info.Prompt+info.Completion > 0 {
 		last = &usage{Input: info.Prompt, Output: info.Completion}
 	}
-	if info.Total != nil {
-		if cs.lastTotal != nil && *cs.lastTotal == *info.Total {
-			return
-		}
-		cs.lastTotal = info.Total
-		cs.total = info.Total.usage()
-	}
-	if last == nil {
+	if info.Total != nil && !cs.newTotal(info.Total) || last == nil {
 		return
 	}
 	cs.sum.Add(last.usage())
 	if cs.cur != nil {
 		cs.cur.Usage.Add(last.usage())
 	}
+}
+
+// newTotal keeps a token count's running total; it reports false for a
+// repeat of the last, whose turn was counted already.
+func (cs *thread) newTotal(total *usage) bool {
+	if cs.lastTotal != nil && *cs.lastTotal == *total {
+		return false
+	}
+	cs.lastTotal = total
+	cs.total = total.usage()
+	return true
 }
 
 func (cs *thread) mcpEnd(n int, raw []byte) endEvent {
