@@ -1013,27 +1013,11 @@ func (cs *thread) message(n int, it *responseItem, t time.Time) {
 // userItem reads a user message item: what the user typed, and what the
 // harness and the IDE put beside it, which is kept as context.
 func (cs *thread) userItem(id string, parts []*transcript.Part, t time.Time) {
-	var meta, typed, ide []*transcript.Part
-	var texts []string
+	var u userParts
 	for _, p := range parts {
-		if p.Kind != transcript.TextPart {
-			typed = append(typed, p)
-			continue
-		}
-		if Tools.IsInjected(p.Text) {
-			meta = append(meta, contextPart(p.Text))
-			continue
-		}
-		text := p.Text
-		if ctx, req, ok := ideRequest(text); ok {
-			ide = append(ide, &transcript.Part{Kind: transcript.TextPart, Text: ctx})
-			text = req
-		}
-		if strings.TrimSpace(text) != "" {
-			typed = append(typed, &transcript.Part{Kind: transcript.TextPart, Text: text})
-			texts = append(texts, text)
-		}
+		u.add(p)
 	}
+	meta, typed, ide, texts := u.meta, u.typed, u.ide, u.texts
 	if len(meta) > 0 {
 		cs.add(&transcript.Message{ID: id, Role: transcript.User, Time: t, Meta: true, Parts: meta})
 	}
@@ -1056,6 +1040,36 @@ func (cs *thread) userItem(id string, parts []*transcript.Part, t time.Time) {
 
 // ideContext adds what the IDE told the model beside a prompt (the open
 // files, the selection) as context after it, in the prompt's turn.
+// userParts sorts the parts of a user message item: the context the
+// harness injected (meta), what the user typed and attached (typed, with
+// the typed texts), and the context an IDE put before a request (ide).
+type userParts struct {
+	meta, typed, ide []*transcript.Part
+	texts            []string
+}
+
+func (u *userParts) add(p *transcript.Part) {
+	switch {
+	case p.Kind != transcript.TextPart:
+		u.typed = append(u.typed, p)
+	case Tools.IsInjected(p.Text):
+		u.meta = append(u.meta, contextPart(p.Text))
+	default:
+		u.typedText(p.Text)
+	}
+}
+
+func (u *userParts) typedText(text string) {
+	if ctx, req, ok := ideRequest(text); ok {
+		u.ide = append(u.ide, &transcript.Part{Kind: transcript.TextPart, Text: ctx})
+		text = req
+	}
+	if strings.TrimSpace(text) != "" {
+		u.typed = append(u.typed, &transcript.Part{Kind: transcript.TextPart, Text: text})
+		u.texts = append(u.texts, text)
+	}
+}
+
 func (cs *thread) ideContext(parts []*transcript.Part, t time.Time) {
 	if len(parts) > 0 {
 		cs.add(&transcript.Message{Role: transcript.User, Time: t, Meta: true, Parts: parts})
@@ -1829,18 +1843,8 @@ func (cs *thread) searchResults(ev *eventMsg) {
 		lines = append(lines, strings.TrimSpace(h.Title+" "+h.URL+"\n"+h.Snippet))
 	}
 	c := cs.calls[ev.CallID].c
-	for _, sc := range cs.searches {
-		var a struct {
-			Query string `json:"query"`
-		}
-		if c == nil && (sc.c.ID == "" || cs.results[sc.c.ID] == nil) &&
-			ingest.Unmarshal([]byte(sc.c.Input), &a) == nil && a.Query == ev.Query {
-			c = sc.c
-			if c.ID == "" { // the call had no id: the event's names it
-				c.ID = ev.CallID
-				cs.calls[c.ID] = sc
-			}
-		}
+	if c == nil {
+		c = cs.searchByQuery(ev)
 	}
 	if c == nil || c.ID == "" || cs.results[c.ID] != nil {
 		cs.skip("event_msg/" + ev.Type)
@@ -1850,6 +1854,29 @@ func (cs *thread) searchResults(ev *eventMsg) {
 	cs.results[c.ID] = r
 	m := cs.calls[c.ID].m
 	m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})
+}
+
+// searchByQuery is the first web search call still without results that
+// asked ev's query; a call without an id takes ev's.
+func (cs *thread) searchByQuery(ev *eventMsg) *transcript.ToolCall {
+	for _, sc := range cs.searches {
+		if (sc.c.ID == "" || cs.results[sc.c.ID] == nil) && asked(sc.c, ev.Query) {
+			if sc.c.ID == "" { // the call had no id: the event's names it
+				sc.c.ID = ev.CallID
+				cs.calls[sc.c.ID] = sc
+			}
+			return sc.c
+		}
+	}
+	return nil
+}
+
+// asked tells whether web search call c asked query.
+func asked(c *transcript.ToolCall, query string) bool {
+	var a struct {
+		Query string `json:"query"`
+	}
+	return ingest.Unmarshal([]byte(c.Input), &a) == nil && a.Query == query
 }
 
 func (r *reviewOutput) markdown() string {
@@ -1930,29 +1957,41 @@ func merge(ss []*transcript.Session) []*transcript.Session {
 			out = append(out, s)
 			continue
 		}
-		keep, drop := out[i], s
-		if drop.Stats().Messages > keep.Stats().Messages {
-			keep, drop = drop, keep
-			out[i] = keep
-		}
-		keep.Sources = append(append(keep.Sources, drop.Source), drop.Sources...)
-		keep.Warnings = append(keep.Warnings, drop.Warnings...)
+		out[i] = mergeCopies(out[i], s)
 	}
 	linkReviews(out)
-	for _, s := range out {
+	linkChildren(out, byID)
+	return out
+}
+
+// mergeCopies keeps the fuller of two copies of a session, with the
+// sources and warnings of both.
+func mergeCopies(a, b *transcript.Session) *transcript.Session {
+	keep, drop := a, b
+	if drop.Stats().Messages > keep.Stats().Messages {
+		keep, drop = drop, keep
+	}
+	keep.Sources = append(append(keep.Sources, drop.Source), drop.Sources...)
+	keep.Warnings = append(keep.Warnings, drop.Warnings...)
+	return keep
+}
+
+// linkChildren links each session of ss to its parent, and titles each
+// spawned one by its spawn call; byID numbers ss by id.
+func linkChildren(ss []*transcript.Session, byID map[string]int) {
+	for _, s := range ss {
 		if i, ok := byID[s.ParentID]; ok {
-			linkSpawn(out[i], s)
-			ingest.AddChild(out[i], s.ID)
+			linkSpawn(ss[i], s)
+			ingest.AddChild(ss[i], s.ID)
 		}
 	}
-	for _, s := range out {
+	for _, s := range ss {
 		for _, c := range callsOf(s, "spawn_agent") {
 			if i, ok := byID[c.Subagent]; ok {
-				titleSpawned(out[i], c)
+				titleSpawned(ss[i], c)
 			}
 		}
 	}
-	return out
 }
 
 // titleSpawned names a spawned agent whose rollout holds no prompt (its
@@ -2036,18 +2075,24 @@ func linkReviews(ss []*transcript.Session) {
 	}
 	slices.SortStableFunc(agents, func(a, b *transcript.Session) int { return a.Started.Compare(b.Started) })
 	for _, a := range agents {
-		best := -1
-		for i, c := range calls {
-			if mayStart(c, a) && (best < 0 || c.t.After(calls[best].t)) {
-				best = i
-			}
-		}
-		if best >= 0 {
+		if best := lastStarter(calls, a); best >= 0 {
 			c := calls[best]
 			c.c.Subagent = a.ID
 			a.ParentID = cmp.Or(a.ParentID, c.s.ID)
 		}
 	}
+}
+
+// lastStarter is the index of the latest of calls that may have started
+// review agent a, or -1.
+func lastStarter(calls []timedCall, a *transcript.Session) int {
+	best := -1
+	for i, c := range calls {
+		if mayStart(c, a) && (best < 0 || c.t.After(calls[best].t)) {
+			best = i
+		}
+	}
+	return best
 }
 
 // mayStart says whether the /review call c, not yet answered, may have
