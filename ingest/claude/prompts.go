@@ -176,23 +176,41 @@ func (cs *session) queueOp(cf *file, rec *record) {
 	if len(rec.Content) > 0 {
 		key = promptKey(cf.blocks(contentOf(rec.Content)))
 	}
-	switch rec.Operation {
-	case "enqueue":
-		if key != "" {
-			cs.queue = append(cs.queue, &queued{key: key, content: bytes.Clone(rec.Content), at: rec.Timestamp.Time, pos: cs.count})
+	if op := queueOps[rec.Operation]; op != nil {
+		op(cs, rec, key)
+	}
+}
+
+// queueOps read each operation on the queue of prompts typed while the
+// agent worked; key is the prompt's text, or "" for none.
+var queueOps = map[string]func(cs *session, rec *record, key string){
+	"enqueue": (*session).enqueue,
+	"dequeue": (*session).dequeue,
+	"remove":  (*session).dequeue,
+	"popAll":  (*session).popAll,
+}
+
+func (cs *session) enqueue(rec *record, key string) {
+	if key != "" {
+		cs.queue = append(cs.queue, &queued{key: key, content: bytes.Clone(rec.Content), at: rec.Timestamp.Time, pos: cs.count})
+	}
+}
+
+// dequeue takes the first prompt not taken with key, or the first of any
+// key when key is "".
+func (cs *session) dequeue(rec *record, key string) {
+	for _, e := range cs.queue {
+		if !e.taken && (key == "" || e.key == key) {
+			cs.take(e, rec.Timestamp.Time)
+			return
 		}
-	case "dequeue", "remove":
-		for _, e := range cs.queue {
-			if !e.taken && (key == "" || e.key == key) {
-				cs.take(e, rec.Timestamp.Time)
-				break
-			}
-		}
-	case "popAll":
-		for _, e := range cs.queue {
-			if !e.taken {
-				cs.take(e, rec.Timestamp.Time)
-			}
+	}
+}
+
+func (cs *session) popAll(rec *record, _ string) {
+	for _, e := range cs.queue {
+		if !e.taken {
+			cs.take(e, rec.Timestamp.Time)
 		}
 	}
 }
@@ -243,12 +261,7 @@ func promptKey(blocks []block) string {
 // unqueue shows the queued prompts no record carried: each where it was
 // taken, or where it was queued when it never was.
 func (cs *session) unqueue(cf *file) {
-	var late []*queued
-	for _, e := range cs.queue {
-		if !e.carried {
-			late = append(late, e)
-		}
-	}
+	late := slices.DeleteFunc(slices.Clone(cs.queue), func(e *queued) bool { return e.carried })
 	if len(late) == 0 {
 		return
 	}
@@ -258,26 +271,31 @@ func (cs *session) unqueue(cf *file) {
 	next := 0
 	for i := 0; i <= len(ms); i++ {
 		for ; next < len(late) && late[next].pos <= i; next++ {
-			e := late[next]
-			typed := &transcript.Message{Role: transcript.User, Time: e.at}
-			injected := &transcript.Message{Role: transcript.User, Time: e.at, Meta: true}
-			for _, b := range cf.blocks(contentOf(e.content)) {
-				if p := userPart(b.Text); b.Type == "text" && p != nil {
-					m := typed
-					if Tools.IsInjected(b.Text) {
-						m = injected
-					}
-					m.Parts = append(m.Parts, p)
-				}
-			}
-			for _, m := range []*transcript.Message{injected, typed} {
-				if len(m.Parts) > 0 {
-					cs.s.Append(m)
-				}
-			}
+			cs.appendQueued(cf, late[next])
 		}
 		if i < len(ms) {
 			cs.s.Append(ms[i])
+		}
+	}
+}
+
+// appendQueued appends a queued prompt: what the harness injected with
+// it, then what the person typed.
+func (cs *session) appendQueued(cf *file, e *queued) {
+	typed := &transcript.Message{Role: transcript.User, Time: e.at}
+	injected := &transcript.Message{Role: transcript.User, Time: e.at, Meta: true}
+	for _, b := range cf.blocks(contentOf(e.content)) {
+		if p := userPart(b.Text); b.Type == "text" && p != nil {
+			m := typed
+			if Tools.IsInjected(b.Text) {
+				m = injected
+			}
+			m.Parts = append(m.Parts, p)
+		}
+	}
+	for _, m := range []*transcript.Message{injected, typed} {
+		if len(m.Parts) > 0 {
+			cs.s.Append(m)
 		}
 	}
 }
