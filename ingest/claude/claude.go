@@ -639,8 +639,8 @@ func (cs *session) firstPrompt() string {
 // are all there is of it, and make its session. Where its file exists,
 // Merge keeps the file's.
 func (cf *file) progressAgent(rec *record) {
-	var inner record
-	if len(rec.Data.Message) == 0 || decode(rec.Data.Message, &inner) != nil || inner.Message == nil {
+	inner, ok := progressMessage(rec)
+	if !ok {
 		return
 	}
 	cs := cf.sessionByID("agent-"+rec.Data.AgentID, rec.SessionID)
@@ -660,6 +660,14 @@ func (cf *file) progressAgent(rec *record) {
 		cs.assistant(cf, &inner)
 	}
 	cs.end()
+}
+
+// progressMessage is the record of a message a progress record carries.
+func progressMessage(rec *record) (inner record, ok bool) {
+	if len(rec.Data.Message) == 0 || decode(rec.Data.Message, &inner) != nil {
+		return inner, false
+	}
+	return inner, inner.Message != nil
 }
 
 // compactionAgent begins the id of the agent that summarises a

@@ -43,17 +43,26 @@ func command(s string) (cmd string, extra []string, ok bool) {
 	if args = strings.TrimSpace(args); args != "" {
 		cmd += " " + args
 	}
-	bare := strings.TrimPrefix(name, "/")
-	if msg, _ := tagged(s, "command-message"); strings.TrimSpace(msg) != "" {
-		// Usually the name again, or "x is running…".
-		if m := strings.TrimSpace(msg); m != bare && !strings.HasPrefix(m, bare+" is ") {
-			extra = append(extra, m)
-		}
+	return cmd, commandExtra(s, strings.TrimPrefix(name, "/")), true
+}
+
+// commandExtra is what a command's tags say beyond its name (bare, with
+// no slash): a message that is not the name again, and its contents.
+func commandExtra(s, bare string) (extra []string) {
+	// The message is usually the name again, or "x is running…".
+	if m, _ := tagged(s, "command-message"); !sameCommand(strings.TrimSpace(m), bare) {
+		extra = append(extra, strings.TrimSpace(m))
 	}
 	if c, _ := tagged(s, "command-contents"); strings.TrimSpace(c) != "" {
 		extra = append(extra, c)
 	}
-	return cmd, extra, true
+	return extra
+}
+
+// sameCommand tells whether a command's message m says no more than its
+// name: empty, the name, or "name is running…".
+func sameCommand(m, bare string) bool {
+	return m == "" || m == bare || strings.HasPrefix(m, bare+" is ")
 }
 
 // commandOutput reads what a local command (/cost, /model, /context)
@@ -106,12 +115,7 @@ func (cs *session) userShell(rec *record, text string) bool {
 	_, isErr := tagged(t, "bash-stderr")
 	switch {
 	case isInput && strings.HasPrefix(t, "<bash-input>"):
-		id := "!" + ingest.FirstNonEmpty(rec.UUID, cmd)
-		input, _ := json.Marshal(map[string]string{"command": strings.TrimSpace(cmd)})
-		m := &transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time, Meta: true, Sidechain: rec.IsSidechain,
-			Parts: []*transcript.Part{{Kind: transcript.CallPart, Call: &transcript.ToolCall{ID: id, Name: "bash", Kind: transcript.ShellTool, Input: string(input)}}}}
-		cs.add(m)
-		cs.shell = m
+		cs.shellInput(rec, cmd)
 		if isOut || isErr {
 			cs.shellOutput(rec, t)
 		}
@@ -125,6 +129,16 @@ func (cs *session) userShell(rec *record, text string) bool {
 
 // shellOutput adds what the user's command printed to the command, or,
 // with no command before it, as a result of its own.
+// shellInput adds a shell command the user ran (with "!") as a call.
+func (cs *session) shellInput(rec *record, cmd string) {
+	id := "!" + ingest.FirstNonEmpty(rec.UUID, cmd)
+	input, _ := json.Marshal(map[string]string{"command": strings.TrimSpace(cmd)})
+	m := &transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time, Meta: true, Sidechain: rec.IsSidechain,
+		Parts: []*transcript.Part{{Kind: transcript.CallPart, Call: &transcript.ToolCall{ID: id, Name: "bash", Kind: transcript.ShellTool, Input: string(input)}}}}
+	cs.add(m)
+	cs.shell = m
+}
+
 func (cs *session) shellOutput(rec *record, t string) {
 	stdout, _ := tagged(t, "bash-stdout")
 	stderr, _ := tagged(t, "bash-stderr")
