@@ -221,9 +221,14 @@ func (cs *session) userParts(cf *file, rec *record, blocks []block, tur *structu
 	if u.injectedFirst {
 		m, ctx = ctx, m
 	}
-	for _, x := range []*transcript.Message{m, ctx} {
-		if x != nil && len(x.Parts) > 0 {
-			cs.add(x)
+	cs.addNonEmpty(m, ctx)
+}
+
+// addNonEmpty adds each of ms that has parts.
+func (cs *session) addNonEmpty(ms ...*transcript.Message) {
+	for _, m := range ms {
+		if m != nil && len(m.Parts) > 0 {
+			cs.add(m)
 		}
 	}
 }

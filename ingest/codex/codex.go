@@ -77,8 +77,8 @@ func locations(home string, getenv func(string) string) []ingest.Location {
 	}
 }
 
-// codexItems are the ResponseItem types a bare mid-2025 line holds.
-var codexItems = map[string]bool{
+// itemTypes are the ResponseItem types a bare mid-2025 line holds.
+var itemTypes = map[string]bool{
 	"message": true, "reasoning": true, "function_call": true, "function_call_output": true,
 	"local_shell_call": true, "custom_tool_call": true, "custom_tool_call_output": true, "web_search_call": true,
 }
@@ -120,7 +120,7 @@ func legacy(recs []ingest.Record) float64 {
 // marker of the mid-2025 format.
 func itemsOrState(recs []ingest.Record) bool {
 	for _, r := range recs {
-		if r["record_type"] == "state" || codexItems[r["type"]] {
+		if r["record_type"] == "state" || itemTypes[r["type"]] {
 			return true
 		}
 	}
@@ -363,13 +363,7 @@ func (rd *reader) line(n int, line []byte) error {
 		return err
 	}
 	t := ln.Timestamp.Time
-	// The session ends with its last record, whichever it is (a token
-	// count, a turn's end): not with its last message.
-	defer func() {
-		if cs := rd.cur; cs != nil && t.After(cs.lastRecord) {
-			cs.lastRecord = t
-		}
-	}()
+	defer rd.recordAt(t)
 	switch {
 	case ln.Type != "" && bytes.HasPrefix(ln.Payload, []byte("{")):
 		return rd.envelope(n, ln.Type, ln.Payload, line, t)
@@ -385,6 +379,15 @@ func (rd *reader) line(n int, line []byte) error {
 		rd.session().unknown("Unknown record", line, t)
 	}
 	return nil
+}
+
+// recordAt notes the time of a record: the session ends with its last
+// record, whichever it is (a token count, a turn's end), not with its
+// last message.
+func (rd *reader) recordAt(t time.Time) {
+	if cs := rd.cur; cs != nil && t.After(cs.lastRecord) {
+		cs.lastRecord = t
+	}
 }
 
 // document reads the TypeScript CLI's {session, items} rollout.
