@@ -160,11 +160,19 @@ func (cs *session) user(cf *file, rec *record) {
 			return
 		}
 	}
-	if meta && rec.IsCompactSummary && !cs.afterCompaction() {
+	if meta && rec.IsCompactSummary {
+		cs.compacted(rec)
+	}
+	cs.userParts(cf, rec, blocks, tur, meta)
+}
+
+// compacted marks the compaction a compaction summary follows, unless
+// a boundary marked it already.
+func (cs *session) compacted(rec *record) {
+	if !cs.afterCompaction() {
 		cs.add(&transcript.Message{ID: subID(rec.UUID, "#compaction"), Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
 			Parts: []*transcript.Part{ingest.EventPart(transcript.Compaction, "Conversation compacted", nil)}})
 	}
-	cs.userParts(cf, rec, blocks, tur, meta)
 }
 
 // resultBlocks pairs a user record's blocks with its toolUseResult t: t
