@@ -85,15 +85,8 @@ var types = map[string]bool{"user": true, "assistant": true, "system": true, "pr
 
 func detect(h *ingest.Head) float64 {
 	rs := h.Records()
-	for _, r := range rs {
-		switch t := r["type"]; {
-		case types[t] && r.Has("parentUuid", "sessionId"):
-			return ingest.Likely
-		case t == "summary" && r.Has("leafUuid"),
-			t == "file-history-snapshot" && r.Has("messageId"),
-			(t == "queue-operation" || t == "custom-title" || t == "ai-title") && r.Has("sessionId"):
-			return ingest.Likely
-		}
+	if slices.ContainsFunc(rs, isRecord) {
+		return ingest.Likely
 	}
 	if len(rs) != 1 || h.IsArray() {
 		return 0
@@ -101,6 +94,21 @@ func detect(h *ingest.Head) float64 {
 	// A web export is one document; a subagent's companion is recognised by
 	// its content, with its name as the tie-breaker.
 	return max(ingest.When(rs[0]["loglines"] == "[", ingest.Maybe), ingest.When(rs[0].Has("agentType") && isAgentMeta(h.Path), ingest.Maybe))
+}
+
+// isRecord tells whether r is a line of a Claude Code log: a message with
+// its parent and session, or a file's summary, snapshot, queue or title.
+func isRecord(r ingest.Record) bool {
+	switch t := r["type"]; t {
+	case "summary":
+		return r.Has("leafUuid")
+	case "file-history-snapshot":
+		return r.Has("messageId")
+	case "queue-operation", "custom-title", "ai-title":
+		return r.Has("sessionId")
+	default:
+		return types[t] && r.Has("parentUuid", "sessionId")
+	}
 }
 
 // isAgentMeta reports whether p names a subagent's companion file.
@@ -343,34 +351,39 @@ func (cf *file) readLoglines(ctx context.Context, r io.Reader) error {
 		if err != nil {
 			return err
 		}
-		if t != "loglines" {
+		if t == "loglines" {
+			err = cf.loglines(ctx, dec)
+		} else {
 			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return err
-			}
-			continue
+			err = dec.Decode(&skip)
 		}
-		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
-			return errors.Join(errors.New("loglines is not an array"), err)
-		}
-		for i := 1; dec.More(); i++ {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				return err
-			}
-			cf.elem = i
-			if err := cf.record(raw); err != nil {
-				cf.warn("skipped: %v", err)
-			}
-		}
-		if _, err := dec.Token(); err != nil {
+		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// loglines reads the web export's array of records, each as a line.
+func (cf *file) loglines(ctx context.Context, dec *json.Decoder) error {
+	if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+		return errors.Join(errors.New("loglines is not an array"), err)
+	}
+	for i := 1; dec.More(); i++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return err
+		}
+		cf.elem = i
+		if err := cf.record(raw); err != nil {
+			cf.warn("skipped: %v", err)
+		}
+	}
+	_, err := dec.Token()
+	return err
 }
 
 // warn records a problem with the record being read.
@@ -399,21 +412,19 @@ func (cf *file) record(line []byte) error {
 	if cf.fileRecord(&rec) {
 		return nil
 	}
-	kind := rec.Type
-	if rec.Type == "progress" && rec.Data.Type != "" {
-		kind += "/" + rec.Data.Type
-	}
-	if rec.SessionID == "" && len(cf.order) == 0 && cf.agent == "" && skipped[rec.Type] != "" {
+	kind := kindOf(&rec)
+	if cf.beforeSessions(&rec) {
 		cf.skipped = append(cf.skipped, transcript.Skip{Kind: kind, Count: 1, Reason: skipReason(kind)})
 		return nil
 	}
 	cs := cf.session(&rec)
 	cs.begin(cf, &rec)
-	if read := recordReaders[rec.Type]; read != nil {
+	switch read := recordReaders[rec.Type]; {
+	case read != nil:
 		read(cs, cf, &rec, line)
-	} else if skipped[rec.Type] != "" {
+	case skipped[rec.Type] != "":
 		cf.skip(cs, &rec, kind)
-	} else {
+	default:
 		cs.add(&transcript.Message{
 			ID: rec.UUID, Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
 			Parts: []*transcript.Part{cf.f.Unknown("Unknown record type "+strconv.Quote(rec.Type), line)},
@@ -421,6 +432,21 @@ func (cf *file) record(line []byte) error {
 	}
 	cs.end()
 	return nil
+}
+
+// kindOf is the kind a record is counted as when skipped: its type, and a
+// progress record's data type.
+func kindOf(rec *record) string {
+	if rec.Type == "progress" && rec.Data.Type != "" {
+		return rec.Type + "/" + rec.Data.Type
+	}
+	return rec.Type
+}
+
+// beforeSessions tells whether rec is a record not shown that comes
+// before any session of the file: counted for the file, not a session.
+func (cf *file) beforeSessions(rec *record) bool {
+	return rec.SessionID == "" && len(cf.order) == 0 && cf.agent == "" && skipped[rec.Type] != ""
 }
 
 // recordReaders read each type of record that holds messages.
@@ -466,30 +492,37 @@ func (cf *file) skip(cs *session, rec *record, kind string) {
 
 // session returns the session a record belongs to, creating it.
 func (cf *file) session(rec *record) *session {
-	id := rec.SessionID
 	if rec.IsSidechain && rec.AgentID == "" && cf.agent == "" {
 		if cs := cf.chain(rec); cs != nil {
 			return cs
 		}
 	}
-	switch {
-	case rec.IsSidechain && rec.AgentID != "":
-		// A subagent (a Task's agent, a warm-up, a compaction) carries its
-		// parent's sessionId, whatever its file is called: it is a
-		// session of its own, never its parent's main line.
-		id = "agent-" + rec.AgentID
-	case cf.agent != "":
-		id = cf.agent // an older subagent file, named for its agent
-	case id == "" && len(cf.order) > 0:
+	id, ok := cf.sessionID(rec)
+	if !ok {
 		return cf.order[len(cf.order)-1]
-	case id == "":
-		id = ingest.Stem(cf.f.Rel)
 	}
 	parent := cf.parent
 	if parent == "" && rec.SessionID != id {
 		parent = rec.SessionID
 	}
 	return cf.sessionByID(id, parent)
+}
+
+// sessionID is the id of the session rec belongs to; false when rec
+// names none and belongs to the session read last.
+func (cf *file) sessionID(rec *record) (string, bool) {
+	switch {
+	case rec.IsSidechain && rec.AgentID != "":
+		// A subagent (a Task's agent, a warm-up, a compaction) carries its
+		// parent's sessionId, whatever its file is called: it is a
+		// session of its own, never its parent's main line.
+		return "agent-" + rec.AgentID, true
+	case cf.agent != "":
+		return cf.agent, true // an older subagent file, named for its agent
+	case rec.SessionID == "" && len(cf.order) > 0:
+		return "", false
+	}
+	return cmp.Or(rec.SessionID, ingest.Stem(cf.f.Rel)), true
 }
 
 // sessionByID returns the session id of the file, creating it as a child
@@ -539,22 +572,7 @@ func (cf *file) chain(rec *record) *session {
 // in the order of the calls. A chain's parent is the session of its call
 // (a subagent's own Task starts a chain too).
 func (cf *file) linkChains() {
-	type task struct {
-		call   *transcript.ToolCall
-		owner  *session
-		prompt string
-	}
-	var tasks []task
-	for _, cs := range cf.order {
-		cs.s.Parts(func(_ *transcript.Message, p *transcript.Part) {
-			var in struct {
-				Prompt string `json:"prompt"`
-			}
-			if c := p.Call; c != nil && c.Kind == transcript.TaskTool && ingest.Unmarshal([]byte(c.Input), &in) == nil && in.Prompt != "" {
-				tasks = append(tasks, task{c, cs, strings.Join(strings.Fields(in.Prompt), " ")})
-			}
-		})
-	}
+	tasks := cf.tasks()
 	for _, ch := range cf.chains {
 		prompt := ch.firstPrompt()
 		i := slices.IndexFunc(tasks, func(t task) bool { return t.call.Subagent == "" && t.owner != ch && t.prompt == prompt })
@@ -564,6 +582,38 @@ func (cf *file) linkChains() {
 		tasks[i].call.Subagent = ch.s.ID
 		ch.s.ParentID = tasks[i].owner.s.ID
 	}
+}
+
+// A task is a Task call with a prompt, and the session that made it.
+type task struct {
+	call   *transcript.ToolCall
+	owner  *session
+	prompt string // spaces collapsed
+}
+
+// tasks are the Task calls of the file's sessions, in order.
+func (cf *file) tasks() []task {
+	var tasks []task
+	for _, cs := range cf.order {
+		cs.s.Parts(func(_ *transcript.Message, p *transcript.Part) {
+			if prompt := taskPrompt(p.Call); prompt != "" {
+				tasks = append(tasks, task{p.Call, cs, prompt})
+			}
+		})
+	}
+	return tasks
+}
+
+// taskPrompt is the prompt of Task call c, spaces collapsed; "" when c
+// is none.
+func taskPrompt(c *transcript.ToolCall) string {
+	var in struct {
+		Prompt string `json:"prompt"`
+	}
+	if c == nil || c.Kind != transcript.TaskTool || ingest.Unmarshal([]byte(c.Input), &in) != nil {
+		return ""
+	}
+	return strings.Join(strings.Fields(in.Prompt), " ")
 }
 
 // firstPrompt is the text of the session's first user message, spaces
@@ -589,8 +639,8 @@ func (cs *session) firstPrompt() string {
 // are all there is of it, and make its session. Where its file exists,
 // Merge keeps the file's.
 func (cf *file) progressAgent(rec *record) {
-	var inner record
-	if len(rec.Data.Message) == 0 || decode(rec.Data.Message, &inner) != nil || inner.Message == nil {
+	inner, ok := progressMessage(rec)
+	if !ok {
 		return
 	}
 	cs := cf.sessionByID("agent-"+rec.Data.AgentID, rec.SessionID)
@@ -610,6 +660,14 @@ func (cf *file) progressAgent(rec *record) {
 		cs.assistant(cf, &inner)
 	}
 	cs.end()
+}
+
+// progressMessage is the record of a message a progress record carries.
+func progressMessage(rec *record) (inner record, ok bool) {
+	if len(rec.Data.Message) == 0 || decode(rec.Data.Message, &inner) != nil {
+		return inner, false
+	}
+	return inner, inner.Message != nil
 }
 
 // compactionAgent begins the id of the agent that summarises a

@@ -328,12 +328,7 @@ func (l linker) subagents(s *transcript.Session) {
 // linkCompaction links the compaction the agent sub summarised to it: the
 // compaction of parent closest to when sub ended, of those not linked yet.
 func linkCompaction(parent, sub *transcript.Session) {
-	var end time.Time
-	for _, m := range sub.Messages() {
-		if m.Time.After(end) {
-			end = m.Time
-		}
-	}
+	end := lastTime(sub)
 	var best *transcript.Event
 	var bestGap time.Duration
 	parent.Parts(func(m *transcript.Message, p *transcript.Part) {
@@ -349,6 +344,17 @@ func linkCompaction(parent, sub *transcript.Session) {
 }
 
 // start is the time of a session's first timed message.
+// lastTime is the time of the latest message of s.
+func lastTime(s *transcript.Session) time.Time {
+	var end time.Time
+	for _, m := range s.Messages() {
+		if m.Time.After(end) {
+			end = m.Time
+		}
+	}
+	return end
+}
+
 func start(s *transcript.Session) time.Time {
 	for _, t := range s.Turns {
 		for _, m := range t.Messages {

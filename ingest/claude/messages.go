@@ -16,7 +16,24 @@ import (
 // begin takes the session-level fields a record carries and enters it in
 // the conversation graph.
 func (cs *session) begin(cf *file, rec *record) {
-	s := cs.s
+	recordFacts(cs.s, rec)
+	cs.cur, cs.node = cs.cur[:0], nil
+	if rec.UUID == "" || cs.dag.Has(rec.UUID) {
+		return
+	}
+	// A compaction boundary has no parent, only a logical one.
+	cs.node = cs.dag.Add(rec.UUID, ingest.FirstNonEmpty(rec.ParentUUID, rec.LogicalParentUUID), rec.Timestamp.Time)
+	if o := cf.owner[rec.ParentUUID]; o != nil && o != cs && !o.inline && cs.s.ParentID == "" {
+		cs.s.ParentID = o.s.ID // a session continued or forked from another
+	}
+	if cf.owner[rec.UUID] == nil {
+		cf.owner[rec.UUID] = cs
+	}
+}
+
+// recordFacts keeps the facts a record names: the first directory, the
+// last branch checked out, the last version.
+func recordFacts(s *transcript.Session, rec *record) {
 	if rec.CWD != "" && s.CWD == "" {
 		s.CWD = rec.CWD
 	}
@@ -25,18 +42,6 @@ func (cs *session) begin(cf *file, rec *record) {
 	}
 	if rec.Version != "" {
 		s.AgentVersion = rec.Version
-	}
-	cs.cur, cs.node = cs.cur[:0], nil
-	if rec.UUID == "" || cs.dag.Has(rec.UUID) {
-		return
-	}
-	// A compaction boundary has no parent, only a logical one.
-	cs.node = cs.dag.Add(rec.UUID, ingest.FirstNonEmpty(rec.ParentUUID, rec.LogicalParentUUID), rec.Timestamp.Time)
-	if o := cf.owner[rec.ParentUUID]; o != nil && o != cs && !o.inline && s.ParentID == "" {
-		s.ParentID = o.s.ID // a session continued or forked from another
-	}
-	if cf.owner[rec.UUID] == nil {
-		cf.owner[rec.UUID] = cs
 	}
 }
 
@@ -155,11 +160,19 @@ func (cs *session) user(cf *file, rec *record) {
 			return
 		}
 	}
-	if meta && rec.IsCompactSummary && !cs.afterCompaction() {
+	if meta && rec.IsCompactSummary {
+		cs.compacted(rec)
+	}
+	cs.userParts(cf, rec, blocks, tur, meta)
+}
+
+// compacted marks the compaction a compaction summary follows, unless
+// a boundary marked it already.
+func (cs *session) compacted(rec *record) {
+	if !cs.afterCompaction() {
 		cs.add(&transcript.Message{ID: subID(rec.UUID, "#compaction"), Role: transcript.System, Time: rec.Timestamp.Time, Meta: true,
 			Parts: []*transcript.Part{ingest.EventPart(transcript.Compaction, "Conversation compacted", nil)}})
 	}
-	cs.userParts(cf, rec, blocks, tur, meta)
 }
 
 // resultBlocks pairs a user record's blocks with its toolUseResult t: t
@@ -216,9 +229,14 @@ func (cs *session) userParts(cf *file, rec *record, blocks []block, tur *structu
 	if u.injectedFirst {
 		m, ctx = ctx, m
 	}
-	for _, x := range []*transcript.Message{m, ctx} {
-		if x != nil && len(x.Parts) > 0 {
-			cs.add(x)
+	cs.addNonEmpty(m, ctx)
+}
+
+// addNonEmpty adds each of ms that has parts.
+func (cs *session) addNonEmpty(ms ...*transcript.Message) {
+	for _, m := range ms {
+		if m != nil && len(m.Parts) > 0 {
+			cs.add(m)
 		}
 	}
 }
@@ -352,30 +370,57 @@ func (cs *session) assistantMessage(rec *record) *transcript.Message {
 // assistantPart reads one content block of the assistant's; nil for an
 // empty text.
 func (cf *file) assistantPart(rec *record, b block) *transcript.Part {
-	switch {
-	case b.Type == "text" && rec.IsAPIError:
-		return ingest.EventPart(transcript.ErrorEvent, b.Text, nil)
-	case b.Type == "text":
-		if strings.TrimSpace(b.Text) == "" {
-			return nil
-		}
-		return &transcript.Part{Kind: transcript.TextPart, Text: b.Text}
-	case b.Type == "thinking", b.Type == "redacted_thinking":
-		return &transcript.Part{Kind: transcript.ThinkingPart, Text: cmp.Or(b.Thinking, "(redacted thinking)")}
-	case b.Type == "tool_use", b.Type == "server_tool_use":
-		return &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
-			ID: b.ID, Name: b.Name, Kind: Tools.Kind(b.Name), Input: ingest.Text(b.Input),
-		}}
-	case strings.HasSuffix(b.Type, "_tool_result"):
+	if read := assistantBlocks[b.Type]; read != nil {
+		return read(cf, rec, b)
+	}
+	if strings.HasSuffix(b.Type, "_tool_result") {
 		// Results of server tools (web search, web fetch) come back
 		// inside the assistant's own message.
 		return &transcript.Part{Kind: transcript.ResultPart, Result: cf.toolResult(b, &structured{})}
-	case b.Type == "image":
-		return cf.imagePart(b)
-	case b.Type == "fallback" && b.From != nil && b.To != nil:
-		return ingest.EventPart("info", "Model fell back from "+b.From.Model+" to "+b.To.Model, nil)
 	}
 	return unknownBlock(cf.f, b)
+}
+
+// assistantBlocks read each type of block of an assistant's message.
+var assistantBlocks = map[string]func(cf *file, rec *record, b block) *transcript.Part{
+	"text":              assistantText,
+	"thinking":          thinking,
+	"redacted_thinking": thinking,
+	"tool_use":          toolCall,
+	"server_tool_use":   toolCall,
+	"image":             func(cf *file, _ *record, b block) *transcript.Part { return cf.imagePart(b) },
+	"fallback":          fallback,
+}
+
+// assistantText is what the model wrote, or the API's error that stands
+// in for it.
+func assistantText(_ *file, rec *record, b block) *transcript.Part {
+	if rec.IsAPIError {
+		return ingest.EventPart(transcript.ErrorEvent, b.Text, nil)
+	}
+	if strings.TrimSpace(b.Text) == "" {
+		return nil
+	}
+	return &transcript.Part{Kind: transcript.TextPart, Text: b.Text}
+}
+
+func thinking(_ *file, _ *record, b block) *transcript.Part {
+	return &transcript.Part{Kind: transcript.ThinkingPart, Text: cmp.Or(b.Thinking, "(redacted thinking)")}
+}
+
+func toolCall(_ *file, _ *record, b block) *transcript.Part {
+	return &transcript.Part{Kind: transcript.CallPart, Call: &transcript.ToolCall{
+		ID: b.ID, Name: b.Name, Kind: Tools.Kind(b.Name), Input: ingest.Text(b.Input),
+	}}
+}
+
+// fallback is the model's switch to another, or an unknown block when
+// the record names neither.
+func fallback(cf *file, _ *record, b block) *transcript.Part {
+	if b.From == nil || b.To == nil {
+		return unknownBlock(cf.f, b)
+	}
+	return ingest.EventPart("info", "Model fell back from "+b.From.Model+" to "+b.To.Model, nil)
 }
 
 // unknownBlock keeps a content block of a type the reader does not know.

@@ -43,17 +43,26 @@ func command(s string) (cmd string, extra []string, ok bool) {
 	if args = strings.TrimSpace(args); args != "" {
 		cmd += " " + args
 	}
-	bare := strings.TrimPrefix(name, "/")
-	if msg, _ := tagged(s, "command-message"); strings.TrimSpace(msg) != "" {
-		// Usually the name again, or "x is running…".
-		if m := strings.TrimSpace(msg); m != bare && !strings.HasPrefix(m, bare+" is ") {
-			extra = append(extra, m)
-		}
+	return cmd, commandExtra(s, strings.TrimPrefix(name, "/")), true
+}
+
+// commandExtra is what a command's tags say beyond its name (bare, with
+// no slash): a message that is not the name again, and its contents.
+func commandExtra(s, bare string) (extra []string) {
+	// The message is usually the name again, or "x is running…".
+	if m, _ := tagged(s, "command-message"); !sameCommand(strings.TrimSpace(m), bare) {
+		extra = append(extra, strings.TrimSpace(m))
 	}
 	if c, _ := tagged(s, "command-contents"); strings.TrimSpace(c) != "" {
 		extra = append(extra, c)
 	}
-	return cmd, extra, true
+	return extra
+}
+
+// sameCommand tells whether a command's message m says no more than its
+// name: empty, the name, or "name is running…".
+func sameCommand(m, bare string) bool {
+	return m == "" || m == bare || strings.HasPrefix(m, bare+" is ")
 }
 
 // commandOutput reads what a local command (/cost, /model, /context)
@@ -106,12 +115,7 @@ func (cs *session) userShell(rec *record, text string) bool {
 	_, isErr := tagged(t, "bash-stderr")
 	switch {
 	case isInput && strings.HasPrefix(t, "<bash-input>"):
-		id := "!" + ingest.FirstNonEmpty(rec.UUID, cmd)
-		input, _ := json.Marshal(map[string]string{"command": strings.TrimSpace(cmd)})
-		m := &transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time, Meta: true, Sidechain: rec.IsSidechain,
-			Parts: []*transcript.Part{{Kind: transcript.CallPart, Call: &transcript.ToolCall{ID: id, Name: "bash", Kind: transcript.ShellTool, Input: string(input)}}}}
-		cs.add(m)
-		cs.shell = m
+		cs.shellInput(rec, cmd)
 		if isOut || isErr {
 			cs.shellOutput(rec, t)
 		}
@@ -125,6 +129,16 @@ func (cs *session) userShell(rec *record, text string) bool {
 
 // shellOutput adds what the user's command printed to the command, or,
 // with no command before it, as a result of its own.
+// shellInput adds a shell command the user ran (with "!") as a call.
+func (cs *session) shellInput(rec *record, cmd string) {
+	id := "!" + ingest.FirstNonEmpty(rec.UUID, cmd)
+	input, _ := json.Marshal(map[string]string{"command": strings.TrimSpace(cmd)})
+	m := &transcript.Message{ID: rec.UUID, Role: transcript.User, Time: rec.Timestamp.Time, Meta: true, Sidechain: rec.IsSidechain,
+		Parts: []*transcript.Part{{Kind: transcript.CallPart, Call: &transcript.ToolCall{ID: id, Name: "bash", Kind: transcript.ShellTool, Input: string(input)}}}}
+	cs.add(m)
+	cs.shell = m
+}
+
 func (cs *session) shellOutput(rec *record, t string) {
 	stdout, _ := tagged(t, "bash-stdout")
 	stderr, _ := tagged(t, "bash-stderr")
@@ -176,23 +190,41 @@ func (cs *session) queueOp(cf *file, rec *record) {
 	if len(rec.Content) > 0 {
 		key = promptKey(cf.blocks(contentOf(rec.Content)))
 	}
-	switch rec.Operation {
-	case "enqueue":
-		if key != "" {
-			cs.queue = append(cs.queue, &queued{key: key, content: bytes.Clone(rec.Content), at: rec.Timestamp.Time, pos: cs.count})
+	if op := queueOps[rec.Operation]; op != nil {
+		op(cs, rec, key)
+	}
+}
+
+// queueOps read each operation on the queue of prompts typed while the
+// agent worked; key is the prompt's text, or "" for none.
+var queueOps = map[string]func(cs *session, rec *record, key string){
+	"enqueue": (*session).enqueue,
+	"dequeue": (*session).dequeue,
+	"remove":  (*session).dequeue,
+	"popAll":  (*session).popAll,
+}
+
+func (cs *session) enqueue(rec *record, key string) {
+	if key != "" {
+		cs.queue = append(cs.queue, &queued{key: key, content: bytes.Clone(rec.Content), at: rec.Timestamp.Time, pos: cs.count})
+	}
+}
+
+// dequeue takes the first prompt not taken with key, or the first of any
+// key when key is "".
+func (cs *session) dequeue(rec *record, key string) {
+	for _, e := range cs.queue {
+		if !e.taken && (key == "" || e.key == key) {
+			cs.take(e, rec.Timestamp.Time)
+			return
 		}
-	case "dequeue", "remove":
-		for _, e := range cs.queue {
-			if !e.taken && (key == "" || e.key == key) {
-				cs.take(e, rec.Timestamp.Time)
-				break
-			}
-		}
-	case "popAll":
-		for _, e := range cs.queue {
-			if !e.taken {
-				cs.take(e, rec.Timestamp.Time)
-			}
+	}
+}
+
+func (cs *session) popAll(rec *record, _ string) {
+	for _, e := range cs.queue {
+		if !e.taken {
+			cs.take(e, rec.Timestamp.Time)
 		}
 	}
 }
@@ -243,12 +275,7 @@ func promptKey(blocks []block) string {
 // unqueue shows the queued prompts no record carried: each where it was
 // taken, or where it was queued when it never was.
 func (cs *session) unqueue(cf *file) {
-	var late []*queued
-	for _, e := range cs.queue {
-		if !e.carried {
-			late = append(late, e)
-		}
-	}
+	late := slices.DeleteFunc(slices.Clone(cs.queue), func(e *queued) bool { return e.carried })
 	if len(late) == 0 {
 		return
 	}
@@ -258,26 +285,31 @@ func (cs *session) unqueue(cf *file) {
 	next := 0
 	for i := 0; i <= len(ms); i++ {
 		for ; next < len(late) && late[next].pos <= i; next++ {
-			e := late[next]
-			typed := &transcript.Message{Role: transcript.User, Time: e.at}
-			injected := &transcript.Message{Role: transcript.User, Time: e.at, Meta: true}
-			for _, b := range cf.blocks(contentOf(e.content)) {
-				if p := userPart(b.Text); b.Type == "text" && p != nil {
-					m := typed
-					if Tools.IsInjected(b.Text) {
-						m = injected
-					}
-					m.Parts = append(m.Parts, p)
-				}
-			}
-			for _, m := range []*transcript.Message{injected, typed} {
-				if len(m.Parts) > 0 {
-					cs.s.Append(m)
-				}
-			}
+			cs.appendQueued(cf, late[next])
 		}
 		if i < len(ms) {
 			cs.s.Append(ms[i])
+		}
+	}
+}
+
+// appendQueued appends a queued prompt: what the harness injected with
+// it, then what the person typed.
+func (cs *session) appendQueued(cf *file, e *queued) {
+	typed := &transcript.Message{Role: transcript.User, Time: e.at}
+	injected := &transcript.Message{Role: transcript.User, Time: e.at, Meta: true}
+	for _, b := range cf.blocks(contentOf(e.content)) {
+		if p := userPart(b.Text); b.Type == "text" && p != nil {
+			m := typed
+			if Tools.IsInjected(b.Text) {
+				m = injected
+			}
+			m.Parts = append(m.Parts, p)
+		}
+	}
+	for _, m := range []*transcript.Message{injected, typed} {
+		if len(m.Parts) > 0 {
+			cs.s.Append(m)
 		}
 	}
 }

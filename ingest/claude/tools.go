@@ -106,32 +106,51 @@ func (cf *file) toolResult(b block, structured *structured) *transcript.ToolResu
 	r := &transcript.ToolResult{CallID: b.ToolUseID, IsError: b.IsError}
 	cf.resultContent(r, b.Content)
 	u := structured.use
-	if s := structured.text; structured.isText {
-		// The result as plain text, an error mostly: "Error: " and what the
-		// model saw, or what it did not see (the user's reason to reject).
-		if t := strings.TrimPrefix(s, "Error: "); !strings.Contains(r.Output, strings.TrimSpace(t)) {
-			r.Output = strings.TrimLeft(r.Output+"\n"+s, "\n")
-		}
+	if structured.isText {
+		addText(r, structured.text)
 	} else if structured.isUse {
 		cf.useStructured(r, &u)
 	}
-	if u.AgentID == "" && strings.Contains(r.Output, "agentId: ") { // the test first: the pattern is tried at every line
-		if m := agentIDRE.FindStringSubmatch(r.Output); m != nil {
-			u.AgentID = m[1] // a Task result names its agent for resuming it
-		}
-	}
-	if u.AgentID != "" {
-		cf.agentOf[b.ToolUseID] = "agent-" + u.AgentID
+	if id := agentID(&u, r.Output); id != "" {
+		cf.agentOf[b.ToolUseID] = "agent-" + id
 	}
 	if r.ExitCode == nil {
-		r.ExitCode = ingest.ExitCode(r.Output)
-	}
-	if r.ExitCode == nil && u.Stdout != nil && !r.IsError && !u.Interrupted && u.BackgroundTaskID == "" {
-		// Bash reports "Exit code N" as an error for any other status.
-		zero := 0
-		r.ExitCode = &zero
+		r.ExitCode = exitCode(r, &u)
 	}
 	return r
+}
+
+// addText adds a result given as plain text, an error mostly: "Error: "
+// and what the model saw, or what it did not see (the user's reason to
+// reject).
+func addText(r *transcript.ToolResult, s string) {
+	if t := strings.TrimPrefix(s, "Error: "); !strings.Contains(r.Output, strings.TrimSpace(t)) {
+		r.Output = strings.TrimLeft(r.Output+"\n"+s, "\n")
+	}
+}
+
+// agentID is the subagent a Task result names, for resuming it.
+func agentID(u *toolUse, output string) string {
+	if u.AgentID != "" || !strings.Contains(output, "agentId: ") { // the test first: the pattern is tried at every line
+		return u.AgentID
+	}
+	if m := agentIDRE.FindStringSubmatch(output); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// exitCode is a result's exit code, as its output says; Bash reports
+// "Exit code N" as an error for any other status than 0.
+func exitCode(r *transcript.ToolResult, u *toolUse) *int {
+	if code := ingest.ExitCode(r.Output); code != nil {
+		return code
+	}
+	if u.Stdout != nil && !r.IsError && !u.Interrupted && u.BackgroundTaskID == "" {
+		zero := 0
+		return &zero
+	}
+	return nil
 }
 
 // resultContent reads a tool result's content: a string, or blocks of text
@@ -144,28 +163,8 @@ func (cf *file) resultContent(r *transcript.ToolResult, content output) {
 	case ingest.Unmarshal(raw, &elems) == nil:
 		var texts []string
 		for _, e := range elems {
-			var c struct {
-				block
-				Title string `json:"title"`
-				URL   string `json:"url"`
-			}
-			if err := decode(e, &c); !ingest.IsDrift(err) {
-				texts = append(texts, ingest.Text(e))
-				continue
-			}
-			switch c.Type {
-			case "text":
-				texts = append(texts, c.Text)
-			case "image":
-				if p := cf.imagePart(c.block); p.Image != nil {
-					r.Images = append(r.Images, p.Image)
-				}
-			case "tool_reference":
-				texts = append(texts, c.ToolName)
-			case "web_search_result":
-				texts = append(texts, c.Title+"\n"+c.URL)
-			default:
-				texts = append(texts, ingest.Text(e))
+			if text, ok := cf.resultElem(r, e); ok {
+				texts = append(texts, text)
 			}
 		}
 		r.Output = strings.Join(texts, "\n")
@@ -177,6 +176,33 @@ func (cf *file) resultContent(r *transcript.ToolResult, content output) {
 // useStructured completes a result from its toolUseResult: Bash output and
 // interruption, the patch of an edit, a read file, and its image when the
 // text lacks it (the same image is often in both: it is kept once).
+// resultElem reads an element of a result's content: its text, or false
+// for an image, which it adds to r.
+func (cf *file) resultElem(r *transcript.ToolResult, e ingest.Raw) (string, bool) {
+	var c struct {
+		block
+		Title string `json:"title"`
+		URL   string `json:"url"`
+	}
+	if err := decode(e, &c); !ingest.IsDrift(err) {
+		return ingest.Text(e), true
+	}
+	switch c.Type {
+	case "text":
+		return c.Text, true
+	case "image":
+		if p := cf.imagePart(c.block); p.Image != nil {
+			r.Images = append(r.Images, p.Image)
+		}
+		return "", false
+	case "tool_reference":
+		return c.ToolName, true
+	case "web_search_result":
+		return c.Title + "\n" + c.URL, true
+	}
+	return ingest.Text(e), true
+}
+
 func (cf *file) useStructured(r *transcript.ToolResult, u *toolUse) {
 	r.IsError = r.IsError || u.IsError
 	if u.ExitCode != nil {

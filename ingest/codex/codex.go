@@ -77,8 +77,8 @@ func locations(home string, getenv func(string) string) []ingest.Location {
 	}
 }
 
-// codexItems are the ResponseItem types a bare mid-2025 line holds.
-var codexItems = map[string]bool{
+// itemTypes are the ResponseItem types a bare mid-2025 line holds.
+var itemTypes = map[string]bool{
 	"message": true, "reasoning": true, "function_call": true, "function_call_output": true,
 	"local_shell_call": true, "custom_tool_call": true, "custom_tool_call_output": true, "web_search_call": true,
 }
@@ -110,15 +110,21 @@ func legacy(recs []ingest.Record) float64 {
 	if _, typed := first["type"]; typed || !first.Has("id", "timestamp") {
 		return 0
 	}
-	if first.Has("instructions") || first.Has("git") {
+	if first.Has("instructions") || first.Has("git") || itemsOrState(recs[1:]) {
 		return ingest.Maybe
 	}
-	for _, r := range recs[1:] {
-		if r["record_type"] == "state" || codexItems[r["type"]] {
-			return ingest.Maybe
+	return 0
+}
+
+// itemsOrState tells whether any of recs is a response item or a state
+// marker of the mid-2025 format.
+func itemsOrState(recs []ingest.Record) bool {
+	for _, r := range recs {
+		if r["record_type"] == "state" || itemTypes[r["type"]] {
+			return true
 		}
 	}
-	return 0
+	return false
 }
 
 // sessionMeta is a session_meta payload, the bare first line of a mid-2025
@@ -357,13 +363,7 @@ func (rd *reader) line(n int, line []byte) error {
 		return err
 	}
 	t := ln.Timestamp.Time
-	// The session ends with its last record, whichever it is (a token
-	// count, a turn's end): not with its last message.
-	defer func() {
-		if cs := rd.cur; cs != nil && t.After(cs.lastRecord) {
-			cs.lastRecord = t
-		}
-	}()
+	defer rd.recordAt(t)
 	switch {
 	case ln.Type != "" && bytes.HasPrefix(ln.Payload, []byte("{")):
 		return rd.envelope(n, ln.Type, ln.Payload, line, t)
@@ -379,6 +379,15 @@ func (rd *reader) line(n int, line []byte) error {
 		rd.session().unknown("Unknown record", line, t)
 	}
 	return nil
+}
+
+// recordAt notes the time of a record: the session ends with its last
+// record, whichever it is (a token count, a turn's end), not with its
+// last message.
+func (rd *reader) recordAt(t time.Time) {
+	if cs := rd.cur; cs != nil && t.After(cs.lastRecord) {
+		cs.lastRecord = t
+	}
 }
 
 // document reads the TypeScript CLI's {session, items} rollout.
@@ -522,12 +531,7 @@ func (rd *reader) meta(raw []byte, t time.Time) error {
 	parent = ingest.FirstNonEmpty(parent, m.ParentThreadID, m.ForkedFromID)
 	cs := rd.metaSession(id, parent)
 	if cs == nil {
-		// History copied from another thread: the session goes on.
-		cs = rd.cur
-		if !cs.sawItem && cs.s.ParentID == "" && id != cs.s.ID {
-			cs.s.ParentID = id // a fork that predates forked_from_id
-		}
-		cs.system(true, t, ingest.EventPart("info", "History copied from thread "+ingest.FirstNonEmpty(id, "(no id)"), nil))
+		rd.cur.copiedHistory(id, t)
 		return nil
 	}
 	rd.cur = cs
@@ -547,6 +551,15 @@ func (rd *reader) meta(raw []byte, t time.Time) error {
 		cs.system(true, m.Timestamp.Time, &transcript.Part{Kind: transcript.TextPart, Text: ins})
 	}
 	return nil
+}
+
+// copiedHistory marks the start of history copied from thread id: the
+// session goes on.
+func (cs *thread) copiedHistory(id string, t time.Time) {
+	if !cs.sawItem && cs.s.ParentID == "" && id != cs.s.ID {
+		cs.s.ParentID = id // a fork that predates forked_from_id
+	}
+	cs.system(true, t, ingest.EventPart("info", "History copied from thread "+ingest.FirstNonEmpty(id, "(no id)"), nil))
 }
 
 // metaSession is the session a session_meta record with id speaks of:
@@ -766,28 +779,47 @@ func (cs *thread) system(meta bool, t time.Time, parts ...*transcript.Part) {
 
 // skip counts a record of kind ("type/subtype") that the page leaves out.
 func (cs *thread) skip(kind string) {
-	reason := "the begin or end of a tool call, which its response items show"
-	switch typ, sub, _ := strings.Cut(kind, "/"); {
-	case strings.HasPrefix(sub, "item_completed/"):
-		reason = "a turn item copying a tool call, which its response items show"
-	case sub == "thread_settings_applied":
-		reason = "the thread's settings (model, sandbox), which turn_context records too"
-	case sub == "agent_reasoning_section_break":
-		reason = "a break between sections of reasoning, with no text"
-	case typ == "record_type":
-		reason = "a state marker of the mid-2025 rollout format"
-	case typ == "inter_agent_communication_metadata":
-		reason = "routing of messages between agents"
-	case sub == "reasoning (encrypted)", typ == "encrypted_content":
-		reason = "content OpenAI keeps encrypted"
-	case sub == "ghost_snapshot":
-		reason = "a snapshot of the working tree, kept for undo"
-	case sub == "additional_tools":
-		reason = "tools offered to the model"
-	case strings.HasPrefix(sub, "web_search"):
-		reason = "the end of a web search, which its call shows"
+	cs.s.Skip(kind, skipReason(kind), 1)
+}
+
+// subtypeSkips, typeSkips and prefixSkips say why a record of a kind
+// ("type/subtype") is left out, by its subtype, its type, or how its
+// subtype starts; any other is the begin or end of a tool call.
+var (
+	subtypeSkips = map[string]string{
+		"thread_settings_applied":       "the thread's settings (model, sandbox), which turn_context records too",
+		"agent_reasoning_section_break": "a break between sections of reasoning, with no text",
+		"reasoning (encrypted)":         encryptedSkip,
+		"ghost_snapshot":                "a snapshot of the working tree, kept for undo",
+		"additional_tools":              "tools offered to the model",
 	}
-	cs.s.Skip(kind, reason, 1)
+	typeSkips = map[string]string{
+		"record_type":                        "a state marker of the mid-2025 rollout format",
+		"inter_agent_communication_metadata": "routing of messages between agents",
+		"encrypted_content":                  encryptedSkip,
+	}
+	prefixSkips = []struct{ prefix, reason string }{
+		{"item_completed/", "a turn item copying a tool call, which its response items show"},
+		{"web_search", "the end of a web search, which its call shows"},
+	}
+)
+
+const encryptedSkip = "content OpenAI keeps encrypted"
+
+func skipReason(kind string) string {
+	typ, sub, _ := strings.Cut(kind, "/")
+	for _, p := range prefixSkips {
+		if strings.HasPrefix(sub, p.prefix) {
+			return p.reason
+		}
+	}
+	if r, ok := subtypeSkips[sub]; ok {
+		return r
+	}
+	if r, ok := typeSkips[typ]; ok {
+		return r
+	}
+	return "the begin or end of a tool call, which its response items show"
 }
 
 func (cs *thread) unknown(desc string, raw []byte, t time.Time) {
@@ -984,27 +1016,11 @@ func (cs *thread) message(n int, it *responseItem, t time.Time) {
 // userItem reads a user message item: what the user typed, and what the
 // harness and the IDE put beside it, which is kept as context.
 func (cs *thread) userItem(id string, parts []*transcript.Part, t time.Time) {
-	var meta, typed, ide []*transcript.Part
-	var texts []string
+	var u userParts
 	for _, p := range parts {
-		if p.Kind != transcript.TextPart {
-			typed = append(typed, p)
-			continue
-		}
-		if Tools.IsInjected(p.Text) {
-			meta = append(meta, contextPart(p.Text))
-			continue
-		}
-		text := p.Text
-		if ctx, req, ok := ideRequest(text); ok {
-			ide = append(ide, &transcript.Part{Kind: transcript.TextPart, Text: ctx})
-			text = req
-		}
-		if strings.TrimSpace(text) != "" {
-			typed = append(typed, &transcript.Part{Kind: transcript.TextPart, Text: text})
-			texts = append(texts, text)
-		}
+		u.add(p)
 	}
+	meta, typed, ide, texts := u.meta, u.typed, u.ide, u.texts
 	if len(meta) > 0 {
 		cs.add(&transcript.Message{ID: id, Role: transcript.User, Time: t, Meta: true, Parts: meta})
 	}
@@ -1027,6 +1043,36 @@ func (cs *thread) userItem(id string, parts []*transcript.Part, t time.Time) {
 
 // ideContext adds what the IDE told the model beside a prompt (the open
 // files, the selection) as context after it, in the prompt's turn.
+// userParts sorts the parts of a user message item: the context the
+// harness injected (meta), what the user typed and attached (typed, with
+// the typed texts), and the context an IDE put before a request (ide).
+type userParts struct {
+	meta, typed, ide []*transcript.Part
+	texts            []string
+}
+
+func (u *userParts) add(p *transcript.Part) {
+	switch {
+	case p.Kind != transcript.TextPart:
+		u.typed = append(u.typed, p)
+	case Tools.IsInjected(p.Text):
+		u.meta = append(u.meta, contextPart(p.Text))
+	default:
+		u.typedText(p.Text)
+	}
+}
+
+func (u *userParts) typedText(text string) {
+	if ctx, req, ok := ideRequest(text); ok {
+		u.ide = append(u.ide, &transcript.Part{Kind: transcript.TextPart, Text: ctx})
+		text = req
+	}
+	if strings.TrimSpace(text) != "" {
+		u.typed = append(u.typed, &transcript.Part{Kind: transcript.TextPart, Text: text})
+		u.texts = append(u.texts, text)
+	}
+}
+
 func (cs *thread) ideContext(parts []*transcript.Part, t time.Time) {
 	if len(parts) > 0 {
 		cs.add(&transcript.Message{Role: transcript.User, Time: t, Meta: true, Parts: parts})
@@ -1365,65 +1411,107 @@ func (cs *thread) turnStatus(status string) {
 	cs.echoes = nil
 }
 
+// An event is an event_msg record as its handler reads it.
+type event struct {
+	*eventMsg
+	n             int
+	payload, line []byte
+	t             time.Time
+}
+
 func (cs *thread) event(n int, payload, line []byte, t time.Time) error {
 	var ev eventMsg
 	if err := ingest.Unmarshal(payload, &ev); err != nil {
 		return err
 	}
-	if cs.messageEvent(n, &ev, t) || cs.turnEvent(&ev, t) || cs.toolEvent(n, &ev, t) || cs.noteEvent(&ev, payload, line, t) {
+	e := &event{eventMsg: &ev, n: n, payload: payload, line: line, t: t}
+	if read := eventReaders[ev.Type]; read != nil {
+		return read(cs, e)
+	}
+	if copiedEvents[ev.Type] {
+		cs.skip("event_msg/" + ev.Type)
 		return nil
 	}
-	switch ev.Type {
-	case "item_completed":
-		return cs.itemCompleted(n, &ev, line, t)
-	case "image_generation_end", "view_image_tool_call", "collab_agent_interaction_end", "collab_waiting_end",
-		"collab_close_end", "collab_resume_end", "dynamic_tool_call_request", "thread_settings_applied",
-		"agent_reasoning_section_break", "mcp_tool_call_begin", "exec_command_begin", "patch_apply_begin":
-		cs.skip("event_msg/" + ev.Type) // copies of response items, or settings
-	default:
-		cs.unknown("Unknown event "+strconv.Quote(ev.Type), line, t)
-	}
+	cs.unknown("Unknown event "+strconv.Quote(ev.Type), line, t)
 	return nil
 }
 
-// messageEvent reads what the user and the agent wrote; it reports
-// whether ev was one of those.
-func (cs *thread) messageEvent(n int, ev *eventMsg, t time.Time) bool {
-	switch ev.Type {
-	case "user_message":
-		cs.userMessage(n, ev, t)
-	case "agent_message", "agent_reasoning", "agent_reasoning_raw_content":
-		kind, s := transcript.TextPart, ingest.Text(ev.Message)
-		if ev.Type != "agent_message" {
-			kind, s = transcript.ThinkingPart, ev.Text
-		}
-		if strings.TrimSpace(s) == "" || cs.twin(true, transcript.Assistant, kind, s) != nil {
-			return true
-		}
-		m := cs.assistant(t)
-		m.Parts = append(m.Parts, &transcript.Part{Kind: kind, Text: s})
-		cs.remember(true, transcript.Assistant, kind, m, s)
-	default:
-		return false
+// copiedEvents are events that copy a response item, or carry settings:
+// counted, not shown.
+var copiedEvents = map[string]bool{
+	"image_generation_end": true, "view_image_tool_call": true, "collab_agent_interaction_end": true,
+	"collab_waiting_end": true, "collab_close_end": true, "collab_resume_end": true,
+	"dynamic_tool_call_request": true, "thread_settings_applied": true, "agent_reasoning_section_break": true,
+	"mcp_tool_call_begin": true, "exec_command_begin": true, "patch_apply_begin": true,
+}
+
+// eventReaders read each type of event: what the user and the agent
+// wrote; what happened to a turn and to the thread; the end of a tool
+// call, a subagent's start or activity, a review's start and end; a goal,
+// an undo or a guardian's assessment; and a completed turn item.
+var eventReaders map[string]func(cs *thread, e *event) error
+
+func init() {
+	eventReaders = map[string]func(cs *thread, e *event) error{
+		"user_message":                (*thread).userMessage,
+		"agent_message":               (*thread).agentText,
+		"agent_reasoning":             (*thread).agentText,
+		"agent_reasoning_raw_content": (*thread).agentText,
+		"token_count":                 func(cs *thread, e *event) error { cs.tokens(e.Info); return nil },
+		"task_started":                (*thread).turnStarted,
+		"turn_started":                (*thread).turnStarted,
+		"task_complete":               (*thread).turnComplete,
+		"turn_complete":               (*thread).turnComplete,
+		"turn_aborted":                (*thread).turnAborted,
+		"context_compacted":           func(cs *thread, e *event) error { cs.compaction("", e.t); return nil },
+		"error":                       (*thread).problem,
+		"stream_error":                (*thread).problem,
+		"warning":                     (*thread).problem,
+		"thread_name_updated":         func(cs *thread, e *event) error { cs.title = e.ThreadName; return nil },
+		"thread_rolled_back":          func(cs *thread, e *event) error { cs.rollback(e.NumTurns, e.t); return nil },
+		"patch_apply_end":             (*thread).patchApplied,
+		"exec_command_end":            (*thread).execEnd,
+		"mcp_tool_call_end":           (*thread).mcpCallEnd,
+		"dynamic_tool_call_response":  (*thread).dynamicEnd,
+		"web_search_end":              func(cs *thread, e *event) error { cs.searchResults(e.eventMsg); return nil },
+		"collab_agent_spawn_end":      func(cs *thread, e *event) error { cs.spawned(cs.calls[e.CallID].c, e.NewThread); return nil },
+		"sub_agent_activity":          (*thread).subagentActivity,
+		"entered_review_mode":         func(cs *thread, e *event) error { cs.enterReview(e.eventMsg, e.t); return nil },
+		"exited_review_mode":          func(cs *thread, e *event) error { cs.exitReview(e.Review, e.t); return nil },
+		"thread_goal_updated":         (*thread).goal,
+		"undo_completed":              (*thread).undo,
+		"guardian_assessment":         (*thread).guardian,
+		"item_completed":              (*thread).itemCompleted,
 	}
-	return true
+}
+
+// agentText reads what the agent wrote or thought, once, however many
+// records carry it.
+func (cs *thread) agentText(e *event) error {
+	kind, s := transcript.TextPart, ingest.Text(e.Message)
+	if e.Type != "agent_message" {
+		kind, s = transcript.ThinkingPart, e.Text
+	}
+	if strings.TrimSpace(s) == "" || cs.twin(true, transcript.Assistant, kind, s) != nil {
+		return nil
+	}
+	m := cs.assistant(e.t)
+	m.Parts = append(m.Parts, &transcript.Part{Kind: kind, Text: s})
+	cs.remember(true, transcript.Assistant, kind, m, s)
+	return nil
 }
 
 // userMessage reads what the user typed, with its images: once, however
 // many records carry it.
-func (cs *thread) userMessage(n int, ev *eventMsg, t time.Time) {
+func (cs *thread) userMessage(e *event) error {
 	if cs.review.c != nil {
-		// The reviewer's prompt, which /review wrote: not typed here.
-		if msg := ingest.Text(ev.Message); strings.TrimSpace(msg) != "" {
-			cs.add(&transcript.Message{Role: transcript.User, Time: t, Meta: true,
-				Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: msg}}})
-		}
-		return
+		cs.reviewPrompt(e)
+		return nil
 	}
-	msg := ingest.Text(ev.Message)
+	msg := ingest.Text(e.Message)
 	var parts, ide []*transcript.Part
-	for _, u := range ev.Images {
-		parts = append(parts, cs.image(n, u))
+	for _, u := range e.Images {
+		parts = append(parts, cs.image(e.n, u))
 	}
 	if ctx, req, ok := ideRequest(msg); ok {
 		ide = []*transcript.Part{{Kind: transcript.TextPart, Text: ctx}}
@@ -1431,173 +1519,192 @@ func (cs *thread) userMessage(n int, ev *eventMsg, t time.Time) {
 	}
 	if m := cs.twin(true, transcript.User, transcript.TextPart, msg); m != nil {
 		mergeImages(m, parts) // the item's copy came first, with the IDE's context
-		return
+		return nil
 	}
 	injected := Tools.IsInjected(msg)
 	if strings.TrimSpace(msg) != "" {
-		text := msg
-		if injected {
-			text = contextText(msg)
-		}
-		parts = append([]*transcript.Part{{Kind: transcript.TextPart, Text: text}}, parts...)
+		parts = append([]*transcript.Part{{Kind: transcript.TextPart, Text: typedText(msg, injected)}}, parts...)
 	}
 	if len(parts) > 0 {
-		m := &transcript.Message{Role: transcript.User, Time: t, Meta: injected, Parts: parts}
+		m := &transcript.Message{Role: transcript.User, Time: e.t, Meta: injected, Parts: parts}
 		cs.add(m)
 		cs.remember(true, transcript.User, transcript.TextPart, m, msg)
 	}
-	cs.ideContext(ide, t)
+	cs.ideContext(ide, e.t)
+	return nil
 }
 
-// turnEvent reads what happened to a turn and to the thread: its start,
-// end, abort or compaction, its tokens, an error, a new name, a rollback.
-func (cs *thread) turnEvent(ev *eventMsg, t time.Time) bool {
-	switch ev.Type {
-	case "token_count":
-		cs.tokens(ev.Info)
-	case "task_started", "turn_started":
-		cs.openTurn = true
-	case "task_complete", "turn_complete":
-		if msg := ingest.ErrorMessage(ev.Error); msg != "" {
-			cs.system(true, t, ingest.EventPart(transcript.ErrorEvent, msg, nil))
-			cs.turnStatus(transcript.Failed)
-		} else {
-			cs.turnStatus(transcript.Completed)
-		}
-	case "turn_aborted":
-		cs.review = call{} // an aborted review writes no exited_review_mode
-		cs.system(true, t, ingest.EventPart(transcript.Interrupt, "Turn aborted: "+ingest.FirstNonEmpty(ev.Reason, "unknown reason"), nil))
-		cs.turnStatus(transcript.Aborted)
-	case "context_compacted":
-		cs.compaction("", t)
-	case "error", "stream_error", "warning":
-		kind := map[string]string{"error": transcript.ErrorEvent, "stream_error": transcript.Retry, "warning": "info"}[ev.Type]
-		cs.system(true, t, ingest.EventPart(kind, ingest.FirstNonEmpty(ingest.Text(ev.Message), ingest.ErrorMessage(ev.Error), ev.Type), nil))
-	case "thread_name_updated":
-		cs.title = ev.ThreadName
-	case "thread_rolled_back":
-		cs.rollback(ev.NumTurns, t)
-	default:
-		return false
+// typedText is what a user message shows: the message, or the context
+// an injected one carries.
+func typedText(msg string, injected bool) string {
+	if injected {
+		return contextText(msg)
 	}
-	return true
+	return msg
 }
 
-// toolEvent reads the end of a tool call, a subagent's start or activity,
-// and a review's start and end.
-func (cs *thread) toolEvent(n int, ev *eventMsg, t time.Time) bool {
-	switch ev.Type {
-	case "patch_apply_end":
-		cs.patchApplied(ev, t)
-	case "exec_command_end":
-		e := endEvent{exit: ev.ExitCode, isErr: ev.ExitCode != nil && *ev.ExitCode != 0,
-			output: ingest.FirstNonEmpty(ev.Aggregated, strings.TrimRight(ev.Stdout+"\n"+ev.Stderr, "\n"))}
-		cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
-			input, _ := json.Marshal(struct {
-				Command json.RawMessage `json:"command,omitempty"`
-			}{json.RawMessage(ev.Command)})
-			return &transcript.ToolCall{Name: "exec_command", Kind: transcript.ShellTool, Input: string(input)}
-		})
-	case "mcp_tool_call_end":
-		cs.ended(ev.CallID, cs.mcpEnd(n, ev.Result), t, func() *transcript.ToolCall {
-			name := "mcp__" + ev.Invocation.Server + "__" + ev.Invocation.Tool
-			return &transcript.ToolCall{Name: name, Kind: transcript.MCPTool, Input: ingest.Text(ev.Invocation.Arguments)}
-		})
-	case "dynamic_tool_call_response":
-		r := &transcript.ToolResult{}
-		cs.fill(n, ev.ContentItems, r)
-		e := endEvent{isErr: ev.Success != nil && !*ev.Success, output: ingest.FirstNonEmpty(r.Output, ingest.ErrorMessage(ev.Error)), images: r.Images}
-		cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
-			return &transcript.ToolCall{Name: ev.Tool, Kind: Tools.Kind(ev.Tool), Input: ingest.Text(ev.Arguments)}
-		})
-	case "web_search_end":
-		cs.searchResults(ev)
-	case "collab_agent_spawn_end":
-		cs.spawned(cs.calls[ev.CallID].c, ev.NewThread)
-	case "sub_agent_activity":
-		ingest.AddChild(cs.s, ev.AgentTID)
-		cs.system(true, t, ingest.EventPart("subagent", strings.TrimSpace("Subagent "+ingest.FirstNonEmpty(ev.AgentPath, ev.AgentTID)+": "+ingest.Text(ev.Kind)), nil))
-	case "entered_review_mode":
-		cs.enterReview(ev, t)
-	case "exited_review_mode":
-		cs.exitReview(ev.Review, t)
-	default:
-		return false
+// reviewPrompt reads the reviewer's prompt, which /review wrote: not
+// typed here.
+func (cs *thread) reviewPrompt(e *event) {
+	if msg := ingest.Text(e.Message); strings.TrimSpace(msg) != "" {
+		cs.add(&transcript.Message{Role: transcript.User, Time: e.t, Meta: true,
+			Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: msg}}})
 	}
-	return true
+}
+
+func (cs *thread) turnStarted(*event) error {
+	cs.openTurn = true
+	return nil
+}
+
+func (cs *thread) turnComplete(e *event) error {
+	if msg := ingest.ErrorMessage(e.Error); msg != "" {
+		cs.system(true, e.t, ingest.EventPart(transcript.ErrorEvent, msg, nil))
+		cs.turnStatus(transcript.Failed)
+		return nil
+	}
+	cs.turnStatus(transcript.Completed)
+	return nil
+}
+
+func (cs *thread) turnAborted(e *event) error {
+	cs.review = call{} // an aborted review writes no exited_review_mode
+	cs.system(true, e.t, ingest.EventPart(transcript.Interrupt, "Turn aborted: "+ingest.FirstNonEmpty(e.Reason, "unknown reason"), nil))
+	cs.turnStatus(transcript.Aborted)
+	return nil
+}
+
+// problemKinds are the event kinds of an error, a retry and a warning.
+var problemKinds = map[string]string{"error": transcript.ErrorEvent, "stream_error": transcript.Retry, "warning": "info"}
+
+func (cs *thread) problem(e *event) error {
+	msg := ingest.FirstNonEmpty(ingest.Text(e.Message), ingest.ErrorMessage(e.Error), e.Type)
+	cs.system(true, e.t, ingest.EventPart(problemKinds[e.Type], msg, nil))
+	return nil
+}
+
+func (cs *thread) execEnd(e *event) error {
+	end := endEvent{exit: e.ExitCode, isErr: e.ExitCode != nil && *e.ExitCode != 0,
+		output: ingest.FirstNonEmpty(e.Aggregated, strings.TrimRight(e.Stdout+"\n"+e.Stderr, "\n"))}
+	cs.ended(e.CallID, end, e.t, func() *transcript.ToolCall {
+		input, _ := json.Marshal(struct {
+			Command json.RawMessage `json:"command,omitempty"`
+		}{json.RawMessage(e.Command)})
+		return &transcript.ToolCall{Name: "exec_command", Kind: transcript.ShellTool, Input: string(input)}
+	})
+	return nil
+}
+
+func (cs *thread) mcpCallEnd(e *event) error {
+	cs.ended(e.CallID, cs.mcpEnd(e.n, e.Result), e.t, func() *transcript.ToolCall {
+		name := "mcp__" + e.Invocation.Server + "__" + e.Invocation.Tool
+		return &transcript.ToolCall{Name: name, Kind: transcript.MCPTool, Input: ingest.Text(e.Invocation.Arguments)}
+	})
+	return nil
+}
+
+func (cs *thread) dynamicEnd(e *event) error {
+	r := &transcript.ToolResult{}
+	cs.fill(e.n, e.ContentItems, r)
+	end := endEvent{isErr: failed(e.Success), output: ingest.FirstNonEmpty(r.Output, ingest.ErrorMessage(e.Error)), images: r.Images}
+	cs.ended(e.CallID, end, e.t, func() *transcript.ToolCall {
+		return &transcript.ToolCall{Name: e.Tool, Kind: Tools.Kind(e.Tool), Input: ingest.Text(e.Arguments)}
+	})
+	return nil
+}
+
+// failed tells whether an event's success field says it failed; a missing
+// one does not.
+func failed(success *bool) bool { return success != nil && !*success }
+
+func (cs *thread) subagentActivity(e *event) error {
+	ingest.AddChild(cs.s, e.AgentTID)
+	text := strings.TrimSpace("Subagent " + ingest.FirstNonEmpty(e.AgentPath, e.AgentTID) + ": " + ingest.Text(e.Kind))
+	cs.system(true, e.t, ingest.EventPart("subagent", text, nil))
+	return nil
 }
 
 // patchApplied reads the end of a patch: its output, and the diff of each
 // file it changed, which numbers the call's edit.
-func (cs *thread) patchApplied(ev *eventMsg, t time.Time) {
-	out := strings.TrimRight(ev.Stdout+"\n"+ev.Stderr, "\n")
+func (cs *thread) patchApplied(e *event) error {
+	out := strings.TrimRight(e.Stdout+"\n"+e.Stderr, "\n")
 	var input string
-	if c := cs.calls[ev.CallID].c; c != nil {
+	if c := cs.calls[e.CallID].c; c != nil {
 		input = c.Input
 	}
-	e := endEvent{isErr: ev.Success != nil && !*ev.Success, output: strings.TrimLeft(out, "\n"), patch: patchHunks(ev.Changes, cs.s.CWD, input)}
-	cs.ended(ev.CallID, e, t, func() *transcript.ToolCall {
-		return &transcript.ToolCall{Name: "apply_patch", Kind: transcript.EditTool, Input: ingest.Text(ev.Changes)}
+	end := endEvent{isErr: failed(e.Success), output: strings.TrimLeft(out, "\n"), patch: patchHunks(e.Changes, cs.s.CWD, input)}
+	cs.ended(e.CallID, end, e.t, func() *transcript.ToolCall {
+		return &transcript.ToolCall{Name: "apply_patch", Kind: transcript.EditTool, Input: ingest.Text(e.Changes)}
 	})
+	return nil
 }
 
-// noteEvent reads a goal, an undo or a guardian's assessment as events.
-func (cs *thread) noteEvent(ev *eventMsg, payload, line []byte, t time.Time) bool {
-	switch ev.Type {
-	case "thread_goal_updated":
-		var g struct {
-			Goal struct{ Objective, Status string }
-		}
-		_ = ingest.Unmarshal(payload, &g)
-		cs.system(true, t, ingest.EventPart("goal", strings.TrimSpace("Goal: "+g.Goal.Objective+" ("+g.Goal.Status+")"), nil))
-	case "undo_completed":
-		cs.system(true, t, ingest.EventPart("info", "Undo: "+ingest.FirstNonEmpty(ingest.Text(ev.Message), "done"), nil))
-	case "guardian_assessment":
-		cs.system(true, t, ingest.EventPart("permission", strings.TrimSpace("Guardian assessment "+ingest.Text(ev.Status)+": "+ev.Rationale), line))
-	default:
-		return false
+func (cs *thread) goal(e *event) error {
+	var g struct {
+		Goal struct{ Objective, Status string }
 	}
-	return true
+	_ = ingest.Unmarshal(e.payload, &g)
+	cs.system(true, e.t, ingest.EventPart("goal", strings.TrimSpace("Goal: "+g.Goal.Objective+" ("+g.Goal.Status+")"), nil))
+	return nil
+}
+
+func (cs *thread) undo(e *event) error {
+	cs.system(true, e.t, ingest.EventPart("info", "Undo: "+ingest.FirstNonEmpty(ingest.Text(e.Message), "done"), nil))
+	return nil
+}
+
+func (cs *thread) guardian(e *event) error {
+	cs.system(true, e.t, ingest.EventPart("permission", strings.TrimSpace("Guardian assessment "+ingest.Text(e.Status)+": "+e.Rationale), e.line))
+	return nil
 }
 
 // itemCompleted reads a turn item: newer rollouts write the user's,
 // the agent's and the reasoning's in place of the events of older ones.
-func (cs *thread) itemCompleted(n int, ev *eventMsg, line []byte, t time.Time) error {
+func (cs *thread) itemCompleted(e *event) error {
 	var item struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}
-	_ = ingest.Unmarshal(ev.Item, &item)
+	_ = ingest.Unmarshal(e.Item, &item)
 	switch item.Type {
 	case "UserMessage", "AgentMessage", "Reasoning":
 		// Newer rollouts write these turn items in place of the
 		// user_message, agent_message and agent_reasoning events.
-		legacy, err := legacyEvent(ev.Item)
+		legacy, err := legacyEvent(e.Item)
 		if err != nil {
 			return err
 		}
-		return cs.event(n, legacy, line, t)
+		return cs.event(e.n, legacy, e.line, e.t)
 	case "Plan": // a plan-mode proposal: no response item carries it
-		if strings.TrimSpace(item.Text) != "" {
-			m := cs.assistant(t)
-			m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: item.Text})
-		}
+		cs.plan(item.Text, e.t)
 	case "Sleep":
-		cs.system(true, t, ingest.EventPart("info", "Slept", line))
-	case "HookPrompt": // what a hook told the model
-		var hp struct {
-			Fragments []struct{ Text string } `json:"fragments"`
-		}
-		_ = ingest.Unmarshal(ev.Item, &hp)
-		var parts []*transcript.Part
-		for _, f := range hp.Fragments {
-			parts = append(parts, &transcript.Part{Kind: transcript.TextPart, Text: f.Text})
-		}
-		cs.add(&transcript.Message{Role: transcript.User, Time: t, Meta: true, Parts: parts})
+		cs.system(true, e.t, ingest.EventPart("info", "Slept", e.line))
+	case "HookPrompt":
+		cs.hookPrompt(e)
 	default: // copies of response items
 		cs.skip("event_msg/item_completed/" + item.Type)
 	}
 	return nil
+}
+
+func (cs *thread) plan(text string, t time.Time) {
+	if strings.TrimSpace(text) != "" {
+		m := cs.assistant(t)
+		m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.TextPart, Text: text})
+	}
+}
+
+// hookPrompt reads what a hook told the model.
+func (cs *thread) hookPrompt(e *event) {
+	var hp struct {
+		Fragments []struct{ Text string } `json:"fragments"`
+	}
+	_ = ingest.Unmarshal(e.Item, &hp)
+	var parts []*transcript.Part
+	for _, f := range hp.Fragments {
+		parts = append(parts, &transcript.Part{Kind: transcript.TextPart, Text: f.Text})
+	}
+	cs.add(&transcript.Message{Role: transcript.User, Time: e.t, Meta: true, Parts: parts})
 }
 
 // legacyEvent rewrites a UserMessage, AgentMessage or Reasoning turn
@@ -1691,20 +1798,24 @@ func (cs *thread) tokens(raw []byte) {
 	if last == nil && info.Total == nil && info.Prompt+info.Completion > 0 {
 		last = &usage{Input: info.Prompt, Output: info.Completion}
 	}
-	if info.Total != nil {
-		if cs.lastTotal != nil && *cs.lastTotal == *info.Total {
-			return
-		}
-		cs.lastTotal = info.Total
-		cs.total = info.Total.usage()
-	}
-	if last == nil {
+	if info.Total != nil && !cs.newTotal(info.Total) || last == nil {
 		return
 	}
 	cs.sum.Add(last.usage())
 	if cs.cur != nil {
 		cs.cur.Usage.Add(last.usage())
 	}
+}
+
+// newTotal keeps a token count's running total; it reports false for a
+// repeat of the last, whose turn was counted already.
+func (cs *thread) newTotal(total *usage) bool {
+	if cs.lastTotal != nil && *cs.lastTotal == *total {
+		return false
+	}
+	cs.lastTotal = total
+	cs.total = total.usage()
+	return true
 }
 
 func (cs *thread) mcpEnd(n int, raw []byte) endEvent {
@@ -1735,18 +1846,8 @@ func (cs *thread) searchResults(ev *eventMsg) {
 		lines = append(lines, strings.TrimSpace(h.Title+" "+h.URL+"\n"+h.Snippet))
 	}
 	c := cs.calls[ev.CallID].c
-	for _, sc := range cs.searches {
-		var a struct {
-			Query string `json:"query"`
-		}
-		if c == nil && (sc.c.ID == "" || cs.results[sc.c.ID] == nil) &&
-			ingest.Unmarshal([]byte(sc.c.Input), &a) == nil && a.Query == ev.Query {
-			c = sc.c
-			if c.ID == "" { // the call had no id: the event's names it
-				c.ID = ev.CallID
-				cs.calls[c.ID] = sc
-			}
-		}
+	if c == nil {
+		c = cs.searchByQuery(ev)
 	}
 	if c == nil || c.ID == "" || cs.results[c.ID] != nil {
 		cs.skip("event_msg/" + ev.Type)
@@ -1756,6 +1857,29 @@ func (cs *thread) searchResults(ev *eventMsg) {
 	cs.results[c.ID] = r
 	m := cs.calls[c.ID].m
 	m.Parts = append(m.Parts, &transcript.Part{Kind: transcript.ResultPart, Result: r})
+}
+
+// searchByQuery is the first web search call still without results that
+// asked ev's query; a call without an id takes ev's.
+func (cs *thread) searchByQuery(ev *eventMsg) *transcript.ToolCall {
+	for _, sc := range cs.searches {
+		if (sc.c.ID == "" || cs.results[sc.c.ID] == nil) && asked(sc.c, ev.Query) {
+			if sc.c.ID == "" { // the call had no id: the event's names it
+				sc.c.ID = ev.CallID
+				cs.calls[sc.c.ID] = sc
+			}
+			return sc.c
+		}
+	}
+	return nil
+}
+
+// asked tells whether web search call c asked query.
+func asked(c *transcript.ToolCall, query string) bool {
+	var a struct {
+		Query string `json:"query"`
+	}
+	return ingest.Unmarshal([]byte(c.Input), &a) == nil && a.Query == query
 }
 
 func (r *reviewOutput) markdown() string {
@@ -1836,29 +1960,41 @@ func merge(ss []*transcript.Session) []*transcript.Session {
 			out = append(out, s)
 			continue
 		}
-		keep, drop := out[i], s
-		if drop.Stats().Messages > keep.Stats().Messages {
-			keep, drop = drop, keep
-			out[i] = keep
-		}
-		keep.Sources = append(append(keep.Sources, drop.Source), drop.Sources...)
-		keep.Warnings = append(keep.Warnings, drop.Warnings...)
+		out[i] = mergeCopies(out[i], s)
 	}
 	linkReviews(out)
-	for _, s := range out {
+	linkChildren(out, byID)
+	return out
+}
+
+// mergeCopies keeps the fuller of two copies of a session, with the
+// sources and warnings of both.
+func mergeCopies(a, b *transcript.Session) *transcript.Session {
+	keep, drop := a, b
+	if drop.Stats().Messages > keep.Stats().Messages {
+		keep, drop = drop, keep
+	}
+	keep.Sources = append(append(keep.Sources, drop.Source), drop.Sources...)
+	keep.Warnings = append(keep.Warnings, drop.Warnings...)
+	return keep
+}
+
+// linkChildren links each session of ss to its parent, and titles each
+// spawned one by its spawn call; byID numbers ss by id.
+func linkChildren(ss []*transcript.Session, byID map[string]int) {
+	for _, s := range ss {
 		if i, ok := byID[s.ParentID]; ok {
-			linkSpawn(out[i], s)
-			ingest.AddChild(out[i], s.ID)
+			linkSpawn(ss[i], s)
+			ingest.AddChild(ss[i], s.ID)
 		}
 	}
-	for _, s := range out {
+	for _, s := range ss {
 		for _, c := range callsOf(s, "spawn_agent") {
 			if i, ok := byID[c.Subagent]; ok {
-				titleSpawned(out[i], c)
+				titleSpawned(ss[i], c)
 			}
 		}
 	}
-	return out
 }
 
 // titleSpawned names a spawned agent whose rollout holds no prompt (its
@@ -1942,18 +2078,24 @@ func linkReviews(ss []*transcript.Session) {
 	}
 	slices.SortStableFunc(agents, func(a, b *transcript.Session) int { return a.Started.Compare(b.Started) })
 	for _, a := range agents {
-		best := -1
-		for i, c := range calls {
-			if mayStart(c, a) && (best < 0 || c.t.After(calls[best].t)) {
-				best = i
-			}
-		}
-		if best >= 0 {
+		if best := lastStarter(calls, a); best >= 0 {
 			c := calls[best]
 			c.c.Subagent = a.ID
 			a.ParentID = cmp.Or(a.ParentID, c.s.ID)
 		}
 	}
+}
+
+// lastStarter is the index of the latest of calls that may have started
+// review agent a, or -1.
+func lastStarter(calls []timedCall, a *transcript.Session) int {
+	best := -1
+	for i, c := range calls {
+		if mayStart(c, a) && (best < 0 || c.t.After(calls[best].t)) {
+			best = i
+		}
+	}
+	return best
 }
 
 // mayStart says whether the /review call c, not yet answered, may have

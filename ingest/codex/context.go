@@ -167,24 +167,40 @@ func ideContextText(ctx string) string {
 		l := lines[i]
 		switch {
 		case strings.HasPrefix(l, "## Active selection"):
-			j := i + 1
-			for j < len(lines) && !strings.HasPrefix(lines[j], "## ") {
-				j++
-			}
+			j := sectionEnd(lines, i+1)
 			b.WriteString(boldHeading(l) + "\n\n" + fenced(strings.Trim(strings.Join(lines[i+1:j], "\n"), "\n")) + "\n")
 			i = j - 1
 		case strings.HasPrefix(l, "# ") || strings.HasPrefix(l, "## "):
 			b.WriteString(boldHeading(l) + "\n\n")
-			if i+1 < len(lines) && strings.TrimSpace(lines[i+1]) == "" {
+			if blankAt(lines, i+1) {
 				i++ // the blank line the heading had
 			}
-		case strings.TrimSpace(l) != "" && i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" && !listItem(lines[i+1]):
-			b.WriteString(l + "  \n") // a hard break: the IDE's lines are lines
+		case hardBreak(lines, i):
+			b.WriteString(l + "  \n") // the IDE's lines are lines
 		default:
 			b.WriteString(l + "\n")
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// sectionEnd is the index of the first "## " heading in lines from i on,
+// or len(lines).
+func sectionEnd(lines []string, i int) int {
+	for i < len(lines) && !strings.HasPrefix(lines[i], "## ") {
+		i++
+	}
+	return i
+}
+
+func blankAt(lines []string, i int) bool {
+	return i < len(lines) && strings.TrimSpace(lines[i]) == ""
+}
+
+// hardBreak tells whether line i needs a hard break: it has text, and the
+// next line is text that is not a list item.
+func hardBreak(lines []string, i int) bool {
+	return strings.TrimSpace(lines[i]) != "" && i+1 < len(lines) && !blankAt(lines, i+1) && !listItem(lines[i+1])
 }
 
 // boldHeading is a Markdown heading line as a label in bold.
