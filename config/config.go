@@ -82,31 +82,51 @@ func read(o Options) (*viper.Viper, Source, error) {
 	// The environment is bound key by key (tree), not automatically: then
 	// a variable named as a whole section (TRANSCRIPTSITE_SASS, which
 	// names the Dart Sass binary) replaced the section with a string.
-	src := Source{File: o.File, Name: o.File}
-	if src.File == "" {
-		for _, n := range Names {
-			if _, err := os.Stat(filepath.Join(o.Dir, n)); err == nil {
-				src = Source{File: filepath.Join(o.Dir, n), Name: filepath.Join(o.Dir, n)}
-				break
-			}
-		}
-	}
-	if src.File != "" {
-		v.SetConfigFile(src.File)
-		if err := v.ReadInConfig(); err != nil {
-			return nil, src, fmt.Errorf("config %s: %w", src.File, err)
-		}
-	} else {
-		src.Name = "config.yaml (embedded demo)"
-		v.SetConfigType("yaml")
-		if err := v.ReadConfig(bytes.NewReader(o.Default)); err != nil {
-			return nil, src, fmt.Errorf("embedded config: %w", err)
-		}
+	src := source(o)
+	if err := readSource(v, &src, o.Default); err != nil {
+		return nil, src, err
 	}
 	for k, val := range o.Overrides {
 		v.Set(k, val)
 	}
 	return v, src, nil
+}
+
+// source is the config file: the one given, else the first of Names in
+// the dir; none when there is none.
+func source(o Options) Source {
+	if o.File != "" {
+		return Source{File: o.File, Name: o.File}
+	}
+	for _, n := range Names {
+		if p := filepath.Join(o.Dir, n); fileExists(p) {
+			return Source{File: p, Name: p}
+		}
+	}
+	return Source{}
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// readSource reads the config file into v, or without one the default,
+// and then names src after it.
+func readSource(v *viper.Viper, src *Source, def []byte) error {
+	if src.File != "" {
+		v.SetConfigFile(src.File)
+		if err := v.ReadInConfig(); err != nil {
+			return fmt.Errorf("config %s: %w", src.File, err)
+		}
+		return nil
+	}
+	src.Name = "config.yaml (embedded demo)"
+	v.SetConfigType("yaml")
+	if err := v.ReadConfig(bytes.NewReader(def)); err != nil {
+		return fmt.Errorf("embedded config: %w", err)
+	}
+	return nil
 }
 
 // tree is the whole config as one map, for the decoder. viper flattens

@@ -86,44 +86,79 @@ func meant(key string, known []string) string {
 // hook turns what a file or the environment gives into the field's type,
 // or says what the field wants.
 func hook(from, to reflect.Value) (any, error) {
-	data := from.Interface()
 	t := deref(to.Type())
-	switch {
-	case t == splitListType:
+	if h, ok := typeHooks[t]; ok {
+		return h(from, t)
+	}
+	if h, ok := kindHooks[t.Kind()]; ok {
+		return h(from, t)
+	}
+	return from.Interface(), nil
+}
+
+// A hookFunc turns from into a field of the type t, or says what t wants.
+type hookFunc func(from reflect.Value, t reflect.Type) (any, error)
+
+// typeHooks are the hooks of the types that are read their own way.
+var typeHooks = map[reflect.Type]hookFunc{
+	splitListType: pathList,
+	timeType:      value(day),
+}
+
+// kindHooks are the hooks by the kind of the field; a kind without one
+// takes the value as it is.
+var kindHooks = map[reflect.Kind]hookFunc{
+	reflect.String:  value(scalar),
+	reflect.Bool:    value(boolean),
+	reflect.Float32: value(number),
+	reflect.Float64: value(number),
+	reflect.Slice:   list,
+	reflect.Map:     mapOf,
+	reflect.Struct:  structOf,
+}
+
+// value makes a hook of a function of the value alone.
+func value[T any](f func(any) (T, error)) hookFunc {
+	return func(from reflect.Value, _ reflect.Type) (any, error) { return f(from.Interface()) }
+}
+
+// pathList is a list of paths: a list, or a string of paths separated as
+// the system separates them in $PATH.
+func pathList(from reflect.Value, _ reflect.Type) (any, error) {
+	if s, ok := from.Interface().(string); ok {
+		return SplitList(filepath.SplitList(s)), nil
+	}
+	return stringList(from.Interface())
+}
+
+// list is a list; of strings, a string is a list of one.
+func list(from reflect.Value, t reflect.Type) (any, error) {
+	data := from.Interface()
+	if t.Elem().Kind() == reflect.String {
 		if s, ok := data.(string); ok {
-			return SplitList(filepath.SplitList(s)), nil
+			return []string{s}, nil
 		}
 		return stringList(data)
-	case t == timeType:
-		return day(data)
 	}
-	switch t.Kind() {
-	case reflect.String:
-		return scalar(data)
-	case reflect.Bool:
-		return boolean(data)
-	case reflect.Float32, reflect.Float64:
-		return number(data)
-	case reflect.Slice:
-		if t.Elem().Kind() == reflect.String {
-			if s, ok := data.(string); ok {
-				return []string{s}, nil
-			}
-			return stringList(data)
-		}
-		if from.Kind() != reflect.Slice {
-			return nil, fmt.Errorf("want a list, got %s", describe(data))
-		}
-	case reflect.Map:
-		if from.Kind() != reflect.Map {
-			return nil, fmt.Errorf("want a map, got %s", describe(data))
-		}
-	case reflect.Struct:
-		if from.Kind() != reflect.Map {
-			return nil, fmt.Errorf("want a map with any of %s, got %s", strings.Join(keys(t), ", "), describe(data))
-		}
+	if from.Kind() != reflect.Slice {
+		return nil, fmt.Errorf("want a list, got %s", describe(data))
 	}
 	return data, nil
+}
+
+func mapOf(from reflect.Value, _ reflect.Type) (any, error) {
+	if from.Kind() != reflect.Map {
+		return nil, fmt.Errorf("want a map, got %s", describe(from.Interface()))
+	}
+	return from.Interface(), nil
+}
+
+// structOf is a map of a struct's keys.
+func structOf(from reflect.Value, t reflect.Type) (any, error) {
+	if from.Kind() != reflect.Map {
+		return nil, fmt.Errorf("want a map with any of %s, got %s", strings.Join(keys(t), ", "), describe(from.Interface()))
+	}
+	return from.Interface(), nil
 }
 
 func scalar(v any) (string, error) {
@@ -239,21 +274,25 @@ func lookup(t reflect.Type, key string) (strict bool, known []string) {
 		return false, nil
 	}
 	for _, p := range parts[:len(parts)-1] {
-		t = deref(t)
-		if strings.HasPrefix(p, "[") {
-			if t.Kind() != reflect.Map && t.Kind() != reflect.Slice {
-				return false, nil
-			}
-			t = t.Elem()
-			continue
-		}
-		f, ok := fieldFor(t, p)
+		f, ok := step(deref(t), p)
 		if !ok {
 			return false, nil
 		}
 		strict, t = strict || f.strict, f.Type
 	}
 	return strict, keys(deref(t))
+}
+
+// step follows a part of a key from t: an element's [key] or [index] to
+// the map's or the list's elements, a name to the struct's field.
+func step(t reflect.Type, p string) (field, bool) {
+	if !strings.HasPrefix(p, "[") {
+		return fieldFor(t, p)
+	}
+	if t.Kind() != reflect.Map && t.Kind() != reflect.Slice {
+		return field{}, false
+	}
+	return field{StructField: reflect.StructField{Type: t.Elem()}}, true
 }
 
 // fieldFor finds the field of the struct t that key sets.

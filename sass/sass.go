@@ -31,27 +31,53 @@ func Find(explicit string, dirs ...string) (string, error) {
 	if explicit != "" {
 		return exec.LookPath(explicit)
 	}
+	if bin, set, err := fromEnv(); set {
+		return bin, err
+	}
+	if bin, ok := onPath(); ok {
+		return bin, nil
+	}
+	if bin, ok := installed(dirs); ok {
+		return bin, nil
+	}
+	return "", ErrNotFound
+}
+
+// fromEnv is the binary the first of $TRANSCRIPTSITE_SASS and
+// $DART_SASS_BINARY that is set names, and whether one is set: a binary
+// it names that is not found is an error, not a reason to look on.
+func fromEnv() (bin string, set bool, err error) {
 	for _, env := range []string{"TRANSCRIPTSITE_SASS", "DART_SASS_BINARY"} {
 		if p := os.Getenv(env); p != "" {
-			bin, err := exec.LookPath(p)
-			if err != nil {
-				return "", fmt.Errorf("%s=%s: %w", env, p, err)
+			if bin, err = exec.LookPath(p); err != nil {
+				return "", true, fmt.Errorf("%s=%s: %w", env, p, err)
 			}
-			return bin, nil
+			return bin, true, nil
 		}
 	}
+	return "", false, nil
+}
+
+// onPath is sass or dart-sass on the PATH.
+func onPath() (string, bool) {
 	for _, name := range []string{"sass", "dart-sass"} {
 		if bin, err := exec.LookPath(name); err == nil {
-			return bin, nil
+			return bin, true
 		}
 	}
+	return "", false
+}
+
+// installed is the binary npm installs under node_modules, in the first
+// of dirs that has one.
+func installed(dirs []string) (string, bool) {
 	for _, d := range dirs {
 		bin := filepath.Join(d, "node_modules", "sass-embedded-linux-x64", "dart-sass", "sass")
 		if _, err := os.Stat(bin); err == nil {
-			return bin, nil
+			return bin, true
 		}
 	}
-	return "", ErrNotFound
+	return "", false
 }
 
 // Compiler is one Dart Sass process, shared by every compile of a build.

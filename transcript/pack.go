@@ -20,31 +20,32 @@ func (h *Header) Pack() {
 
 	ps := []*string{&s.ID, &s.Format, &s.Agent, &s.AgentVersion, &s.Source, &s.Title, &s.Project, &s.CWD, &s.Branch, &s.ParentID, &sum.FirstPrompt}
 	for _, l := range [][]string{s.Sources, s.Models, s.ChildIDs, s.Warnings, sum.Models} {
-		for i := range l {
-			ps = append(ps, &l[i])
-		}
+		ps = appendEach(ps, l, func(p *string) []*string { return []*string{p} })
 	}
-	for i := range s.Skipped {
-		ps = append(ps, &s.Skipped[i].Kind, &s.Skipped[i].Reason)
-	}
-	for i := range sum.Subagents {
-		ps = append(ps, &sum.Subagents[i].CallID, &sum.Subagents[i].Session)
-	}
-	for i := range meta {
-		ps = append(ps, &meta[i].k, &meta[i].v)
-	}
-	for i := range redacted {
-		ps = append(ps, &redacted[i].k)
-	}
-	for i := range usage {
-		ps = append(ps, &usage[i].k)
-	}
+	ps = appendEach(ps, s.Skipped, func(k *Skip) []*string { return []*string{&k.Kind, &k.Reason} })
+	ps = appendEach(ps, sum.Subagents, func(l *Link) []*string { return []*string{&l.CallID, &l.Session} })
+	ps = appendEach(ps, meta, func(e *entry[string, string]) []*string { return []*string{&e.k, &e.v} })
+	ps = appendEach(ps, redacted, func(e *entry[string, int]) []*string { return []*string{&e.k} })
+	ps = appendEach(ps, usage, func(e *entry[string, Usage]) []*string { return []*string{&e.k} })
 	for _, es := range [][]entry[ToolKind, int]{byKind, failed} {
-		for i := range es {
-			ps = append(ps, (*string)(&es[i].k))
-		}
+		ps = appendEach(ps, es, func(e *entry[ToolKind, int]) []*string { return []*string{(*string)(&e.k)} })
 	}
+	packStrings(ps)
+	s.Meta, s.Redacted, sum.Usage = mapOf(s.Meta, meta), mapOf(s.Redacted, redacted), mapOf(sum.Usage, usage)
+	sum.Stats.ByKind, sum.Stats.Failed = mapOf(sum.Stats.ByKind, byKind), mapOf(sum.Stats.Failed, failed)
+}
 
+// appendEach appends to ps the strings of each element of es, in order,
+// as strs points to them.
+func appendEach[E any](ps []*string, es []E, strs func(*E) []*string) []*string {
+	for i := range es {
+		ps = append(ps, strs(&es[i])...)
+	}
+	return ps
+}
+
+// packStrings moves the strings ps point to into one string.
+func packStrings(ps []*string) {
 	n := 0
 	for _, p := range ps {
 		n += len(*p)
@@ -58,8 +59,6 @@ func (h *Header) Pack() {
 	for _, p := range ps {
 		*p, all = all[:len(*p)], all[len(*p):]
 	}
-	s.Meta, s.Redacted, sum.Usage = mapOf(s.Meta, meta), mapOf(s.Redacted, redacted), mapOf(sum.Usage, usage)
-	sum.Stats.ByKind, sum.Stats.Failed = mapOf(sum.Stats.ByKind, byKind), mapOf(sum.Stats.Failed, failed)
 }
 
 type entry[K comparable, V any] struct {

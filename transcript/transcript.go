@@ -341,11 +341,15 @@ func (st *Stats) count(p *Part) {
 		if p.Call.Result != nil && p.Call.Result.IsError {
 			st.Failed[p.Call.Kind]++
 		}
-	case p.Result != nil && p.Result.IsError:
-		st.Errors++
-	case p.Event != nil && p.Event.Kind == ErrorEvent:
+	case p.isError():
 		st.Errors++
 	}
+}
+
+// isError says whether a part that is not a call is an error: a result
+// that is one, or an error event.
+func (p *Part) isError() bool {
+	return p.Result != nil && p.Result.IsError || p.Event != nil && p.Event.Kind == ErrorEvent
 }
 
 // Duration is the time from the first to the last record, or zero if unknown.
@@ -359,13 +363,22 @@ func (s *Session) Duration() time.Duration {
 // FirstPrompt returns the text of the first real user prompt.
 func (s *Session) FirstPrompt() string {
 	for _, m := range s.Messages() {
-		if m.Role != User || m.Meta {
-			continue
+		if t := m.prompt(); t != "" {
+			return t
 		}
-		for _, p := range m.Parts {
-			if p.Kind == TextPart && p.Text != "" {
-				return p.Text
-			}
+	}
+	return ""
+}
+
+// prompt is the text of a user's prompt: its first text, and none of a
+// message the agent made.
+func (m *Message) prompt() string {
+	if m.Role != User || m.Meta {
+		return ""
+	}
+	for _, p := range m.Parts {
+		if p.Kind == TextPart && p.Text != "" {
+			return p.Text
 		}
 	}
 	return ""
@@ -430,14 +443,7 @@ const maxPrompt = 4 << 10
 
 // Summary returns what lists show of the session, counted from its turns.
 func (s *Session) Summary() Summary {
-	sum := Summary{Stats: s.Stats(), FirstPrompt: s.FirstPrompt()}
-	if len(sum.FirstPrompt) > maxPrompt {
-		cut := maxPrompt
-		for cut > 0 && !utf8.RuneStart(sum.FirstPrompt[cut]) {
-			cut--
-		}
-		sum.FirstPrompt = sum.FirstPrompt[:cut]
-	}
+	sum := Summary{Stats: s.Stats(), FirstPrompt: cutAt(s.FirstPrompt(), maxPrompt)}
 	sum.Models, sum.Usage = s.UsageByModel()
 	s.Parts(func(_ *Message, p *Part) {
 		if p.Call != nil && p.Call.Subagent != "" {
@@ -445,6 +451,17 @@ func (s *Session) Summary() Summary {
 		}
 	})
 	return sum
+}
+
+// cutAt is s cut to at most n bytes, at the start of a character.
+func cutAt(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // Header is a session without its turns: its own fields, its Turns left

@@ -47,16 +47,18 @@ func Markdown(out io.Writer, s *transcript.Session, o Options) error {
 				day = w.message(n, m, shown, day)
 			}
 		}
-		switch t.Status {
-		case transcript.Aborted:
-			w.printf("\n*This turn was interrupted.*\n")
-		case transcript.Incomplete:
-			w.printf("\n*This turn ends here: the agent stopped writing (it may have crashed).*\n")
-		case transcript.Failed:
-			w.printf("\n*This turn ended with an error.*\n")
+		if end, ok := turnEnds[t.Status]; ok {
+			w.printf("\n*%s*\n", end)
 		}
 	}
 	return w.err
+}
+
+// turnEnds say how a turn that did not complete ended, by its status.
+var turnEnds = map[string]string{
+	transcript.Aborted:    "This turn was interrupted.",
+	transcript.Incomplete: "This turn ends here: the agent stopped writing (it may have crashed).",
+	transcript.Failed:     "This turn ended with an error.",
 }
 
 type mdWriter struct {
@@ -85,54 +87,45 @@ func (w *mdWriter) str(ss ...string) {
 // as JSON, which YAML reads as it is, so no string can break out of it.
 func (w *mdWriter) frontMatter(s *transcript.Session, o Options) {
 	w.printf("---\n")
-	field := func(key string, v any) {
+	w.field("title", o.Title, true)
+	full := inline(s.Title)
+	w.field("full_title", full, full != "" && full != o.Title) // the site's title is cut short of it
+	w.field("id", s.ID, true)
+	w.fieldStr("project", o.Project)
+	w.fieldStr("format", s.Format)
+	w.fieldStr("agent", s.Agent)
+	w.fieldStr("agent_version", s.AgentVersion)
+	w.fieldList("models", s.Models)
+	w.field("started", s.Started.UTC(), !s.Started.IsZero())
+	w.field("ended", s.Ended.UTC(), !s.Ended.IsZero())
+	w.fieldStr("cwd", s.CWD)
+	w.fieldStr("branch", s.Branch)
+	w.field("tokens", Usage(s.Usage), !s.Usage.IsZero())
+	w.fieldStr("parent", s.ParentID)
+	w.fieldList("children", s.ChildIDs)
+	w.fieldStr("source", s.Source)
+	w.fieldList("sources", s.Sources)
+	w.field("redacted", s.Redacted, len(s.Redacted) > 0) // maps are written with sorted keys
+	w.field("meta", metaLines(s.Meta), len(s.Meta) > 0)
+	w.fieldList("warnings", s.Warnings)
+	w.printf("---\n\n")
+}
+
+// field writes a key of the front matter, if set, its value as JSON.
+func (w *mdWriter) field(key string, v any, set bool) {
+	if set {
 		data, _ := jsonText(v)
 		w.printf("%s: %s\n", key, data)
 	}
-	str := func(key, v string) {
-		if v != "" {
-			field(key, v)
-		}
-	}
-	list := func(key string, v []string) {
-		if len(v) > 0 {
-			field(key, v)
-		}
-	}
-	field("title", o.Title)
-	if full := inline(s.Title); full != "" && full != o.Title {
-		field("full_title", full) // the site's title is cut short of it
-	}
-	field("id", s.ID)
-	str("project", o.Project)
-	str("format", s.Format)
-	str("agent", s.Agent)
-	str("agent_version", s.AgentVersion)
-	list("models", s.Models)
-	if !s.Started.IsZero() {
-		field("started", s.Started.UTC())
-	}
-	if !s.Ended.IsZero() {
-		field("ended", s.Ended.UTC())
-	}
-	str("cwd", s.CWD)
-	str("branch", s.Branch)
-	if !s.Usage.IsZero() {
-		field("tokens", Usage(s.Usage))
-	}
-	str("parent", s.ParentID)
-	list("children", s.ChildIDs)
-	str("source", s.Source)
-	list("sources", s.Sources)
-	if len(s.Redacted) > 0 {
-		field("redacted", s.Redacted) // maps are written with sorted keys
-	}
-	if len(s.Meta) > 0 {
-		field("meta", metaLines(s.Meta))
-	}
-	list("warnings", s.Warnings)
-	w.printf("---\n\n")
 }
+
+// fieldStr writes a key of the front matter whose value is a string, unless
+// it is empty.
+func (w *mdWriter) fieldStr(key, v string) { w.field(key, v, v != "") }
+
+// fieldList writes a key of the front matter whose value is a list, unless it
+// is empty.
+func (w *mdWriter) fieldList(key string, v []string) { w.field(key, v, len(v) > 0) }
 
 // metaLines is a session's metadata with each value of several lines (a
 // session's other titles) as a list of them, which a reader reads as
@@ -177,24 +170,16 @@ func (w *mdWriter) message(n int, m *transcript.Message, parts []*transcript.Par
 		head = append(head, code(m.Model))
 	}
 	if !m.Time.IsZero() {
-		t := m.Time.UTC()
-		if d := t.Format(time.DateOnly); d != day {
-			day = d
-			head = append(head, t.Format("2006-01-02 15:04:05 UTC"))
-		} else {
-			head = append(head, t.Format(time.TimeOnly))
+		var t string
+		t, day = stamp(m.Time, day)
+		head = append(head, t)
+	}
+	for _, mk := range messageMarks {
+		if mk.has(m) {
+			head = append(head, mk.label)
 		}
 	}
-	if m.Branch != "" {
-		head = append(head, "rewound branch")
-	}
-	if m.Sidechain {
-		head = append(head, "sidechain")
-	}
 	ctx := m.Meta && !m.UserShell() // the user's own command is theirs
-	if m.UserShell() {
-		head = append(head, "ran a command")
-	}
 	w.printf("\n## %s\n", strings.Join(head, " · "))
 	if ctx {
 		w.printf("\n<details>\n<summary>Context injected by the agent</summary>\n")
@@ -208,16 +193,33 @@ func (w *mdWriter) message(n int, m *transcript.Message, parts []*transcript.Par
 	return day
 }
 
+// stamp is a message's time as its heading shows it: with its date when
+// it is the first of a day (day is the day before it), and the day.
+func stamp(t time.Time, day string) (string, string) {
+	t = t.UTC()
+	if d := t.Format(time.DateOnly); d != day {
+		return t.Format("2006-01-02 15:04:05 UTC"), d
+	}
+	return t.Format(time.TimeOnly), day
+}
+
+// messageMarks are what a message's heading says of it, in order.
+var messageMarks = []struct {
+	label string
+	has   func(*transcript.Message) bool
+}{
+	{"rewound branch", func(m *transcript.Message) bool { return m.Branch != "" }},
+	{"sidechain", func(m *transcript.Message) bool { return m.Sidechain }},
+	{"ran a command", (*transcript.Message).UserShell},
+}
+
 func (w *mdWriter) part(p *transcript.Part) {
 	switch {
 	case p.Call != nil:
 		// The agent's own summary and view of the call, as its page shows
 		// them above the call.
-		for _, t := range []string{p.Name, p.Text} {
-			if t != "" {
-				w.str("\n", strings.TrimRight(closeFences(t), "\n"), "\n")
-			}
-		}
+		w.text(p.Name)
+		w.text(p.Text)
 		w.call(p.Call)
 	case p.Result != nil:
 		w.printf("\n**Tool result**")
@@ -228,27 +230,43 @@ func (w *mdWriter) part(p *transcript.Part) {
 	case p.Image != nil:
 		w.printf("\n%s\n", w.image(p.Image))
 	case p.Event != nil:
-		w.printf("\n> **%s**", inline(p.Event.Kind))
-		if p.Text != "" {
-			w.printf(": %s", strings.ReplaceAll(strings.TrimRight(p.Text, "\n"), "\n", "\n> "))
-		}
-		w.printf("\n")
-		if p.Event.Raw != "" {
-			w.details("Record", fence(p.Event.Raw, "json")...)
-		}
+		w.event(p)
 	case p.Kind == transcript.ThinkingPart:
 		w.details("Thinking", closeFences(p.Text))
 	case p.Kind == transcript.CodePart:
-		w.printf("\n")
-		if p.Name != "" {
-			w.printf("%s\n\n", code(p.Name))
-		}
-		w.str(fence(p.Text, p.Lang)...)
+		w.codePart(p)
 	default: // text, and kinds a later reader may add
-		if p.Text != "" {
-			w.str("\n", strings.TrimRight(closeFences(p.Text), "\n"), "\n")
-		}
+		w.text(p.Text)
 	}
+}
+
+// text writes Markdown the agent wrote, as it is but for a code block it
+// left open.
+func (w *mdWriter) text(t string) {
+	if t != "" {
+		w.str("\n", strings.TrimRight(closeFences(t), "\n"), "\n")
+	}
+}
+
+// event writes an event as a quote, its record collapsed under it.
+func (w *mdWriter) event(p *transcript.Part) {
+	w.printf("\n> **%s**", inline(p.Event.Kind))
+	if p.Text != "" {
+		w.printf(": %s", strings.ReplaceAll(strings.TrimRight(p.Text, "\n"), "\n", "\n> "))
+	}
+	w.printf("\n")
+	if p.Event.Raw != "" {
+		w.details("Record", fence(p.Event.Raw, "json")...)
+	}
+}
+
+// codePart writes a code part fenced, under its name.
+func (w *mdWriter) codePart(p *transcript.Part) {
+	w.printf("\n")
+	if p.Name != "" {
+		w.printf("%s\n\n", code(p.Name))
+	}
+	w.str(fence(p.Text, p.Lang)...)
 }
 
 // details writes the pieces of body, less the newlines it ends with,
@@ -281,38 +299,58 @@ func (w *mdWriter) call(c *transcript.ToolCall) {
 // anything else as indented JSON. The JSON export keeps every input as it
 // was.
 func (w *mdWriter) input(c *transcript.ToolCall) {
-	switch c.Kind {
-	case transcript.ShellTool:
-		if cmd := c.Args.Command; cmd != "" && cmd != c.Input {
-			w.str(fence(cmd, "bash")...)
-			if d := inline(c.Args.Description); d != "" {
-				w.printf("\n%s\n", d)
-			}
-			w.fields(c.Args.Rest)
-			return
-		}
-	case transcript.WriteTool:
-		if a := c.Args; a.Path != "" {
-			w.printf("%s\n\n", code(a.Path))
-			w.str(fence(a.Content, strings.TrimPrefix(path.Ext(a.Path), "."))...)
-			w.fields(c.Args.Rest)
-			return
-		}
-	case transcript.EditTool:
-		if fds := render.Edits(c); len(fds) > 0 {
-			for _, fd := range fds {
-				w.printf("%s\n\n", code(fd.Path))
-				w.str(fence(diffText(fd.Rows), "diff")...)
-			}
-			w.fields(c.Args.Rest)
-			return
-		}
+	if view := inputViews[c.Kind]; view != nil && view(w, c) {
+		w.fields(c.Args.Rest)
+		return
 	}
 	input := render.Readable(c.Input)
 	if input.Text == c.Input && !json.Valid([]byte(c.Input)) {
 		input.Lang = "" // free text, such as an apply_patch
 	}
 	w.str(fence(input.Text, input.Lang)...)
+}
+
+// inputViews write a call's input as its page shows it, by the call's
+// kind; each says whether it could (a call whose Args lack what its view
+// needs is shown as its input).
+var inputViews = map[transcript.ToolKind]func(*mdWriter, *transcript.ToolCall) bool{
+	transcript.ShellTool: (*mdWriter).shellInput,
+	transcript.WriteTool: (*mdWriter).writeInput,
+	transcript.EditTool:  (*mdWriter).editInput,
+}
+
+// shellInput writes a command as shell, with what it is for.
+func (w *mdWriter) shellInput(c *transcript.ToolCall) bool {
+	cmd := c.Args.Command
+	if cmd == "" || cmd == c.Input {
+		return false
+	}
+	w.str(fence(cmd, "bash")...)
+	if d := inline(c.Args.Description); d != "" {
+		w.printf("\n%s\n", d)
+	}
+	return true
+}
+
+// writeInput writes a file written in the language of its name.
+func (w *mdWriter) writeInput(c *transcript.ToolCall) bool {
+	a := c.Args
+	if a.Path == "" {
+		return false
+	}
+	w.printf("%s\n\n", code(a.Path))
+	w.str(fence(a.Content, strings.TrimPrefix(path.Ext(a.Path), "."))...)
+	return true
+}
+
+// editInput writes an edit as a diff of each file.
+func (w *mdWriter) editInput(c *transcript.ToolCall) bool {
+	fds := render.Edits(c)
+	for _, fd := range fds {
+		w.printf("%s\n\n", code(fd.Path))
+		w.str(fence(diffText(fd.Rows), "diff")...)
+	}
+	return len(fds) > 0
 }
 
 // fields lists the fields of an input that its call's view does not show
@@ -427,6 +465,18 @@ func code(s string) string {
 	return f + s + f
 }
 
+// opens says whether a fence line opens a code block: a backtick fence's
+// info string holds no backtick.
+func opens(fence, info string) bool {
+	return !(fence[0] == '`' && strings.Contains(info, "`"))
+}
+
+// closes says whether a fence line closes the block open opened: a fence
+// of its character, at least as long, with nothing after it.
+func closes(fence, info, open string) bool {
+	return fence[0] == open[0] && len(fence) >= len(open) && strings.TrimSpace(info) == ""
+}
+
 // inline makes s one line, for a heading or a list item.
 func inline(s string) string { return strings.Join(strings.Fields(s), " ") }
 
@@ -441,9 +491,9 @@ func closeFences(text string) string {
 		m := fenceLine.FindStringSubmatch(strings.TrimRight(l, "\r"))
 		switch {
 		case m == nil:
-		case open == "" && !(m[1][0] == '`' && strings.Contains(m[2], "`")):
+		case open == "" && opens(m[1], m[2]):
 			open = m[1]
-		case open != "" && m[1][0] == open[0] && len(m[1]) >= len(open) && strings.TrimSpace(m[2]) == "":
+		case open != "" && closes(m[1], m[2], open):
 			open = ""
 		}
 	}

@@ -85,26 +85,14 @@ func (c *Client) Create(ctx context.Context, description string, files []File) (
 	if err != nil {
 		return nil, err
 	}
-	timeout := c.Timeout
-	if timeout == 0 {
-		timeout = time.Minute
-	}
+	timeout := cmp.Or(c.Timeout, time.Minute)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.API+"/gists", bytes.NewReader(data))
+	req, err := c.request(ctx, data)
 	if err != nil {
-		return nil, fmt.Errorf("GITHUB_API_URL %q: %w", c.API, err)
+		return nil, err
 	}
-	req.Header.Set("Authorization", "Bearer "+c.Token)
-	req.Header.Set("Accept", "application/vnd.github+json")
-	req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("User-Agent", c.UserAgent)
-	hc := c.HTTP
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(req)
+	resp, err := cmp.Or(c.HTTP, http.DefaultClient).Do(req)
 	if err != nil {
 		return nil, c.unreachable(ctx, err, timeout)
 	}
@@ -122,6 +110,20 @@ func (c *Client) Create(ctx context.Context, description string, files []File) (
 		return nil, fmt.Errorf("%s answered 201 Created without a gist's id: is GITHUB_API_URL the address of a GitHub API? (%.200q)", c.API, answer)
 	}
 	return &g, nil
+}
+
+// request is the API's request to create a gist of data.
+func (c *Client) request(ctx context.Context, data []byte) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.API+"/gists", bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("GITHUB_API_URL %q: %w", c.API, err)
+	}
+	req.Header.Set("Authorization", "Bearer "+c.Token)
+	req.Header.Set("Accept", "application/vnd.github+json")
+	req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", c.UserAgent)
+	return req, nil
 }
 
 // unreachable says that the API could not be reached, and what to check.
@@ -144,16 +146,21 @@ func (e *Error) Error() string {
 	if len(e.Details) > 0 {
 		what += " (" + strings.Join(e.Details, "; ") + ")"
 	}
-	switch e.Status {
-	case http.StatusUnauthorized:
-		return what + ": the token is wrong, expired or revoked; set GH_TOKEN to a new one, or run gh auth login"
-	case http.StatusForbidden, http.StatusNotFound:
-		return what + `: the token may not create gists (a classic token needs the gist scope, a fine-grained one the "Gists" account permission, read and write), or a rate limit was reached: wait, and try again`
-	case http.StatusUnprocessableEntity:
-		return what + ": GitHub found the gist invalid; try --markdown to share the Markdown alone, or --to pages"
+	if advice, ok := statusAdvice[e.Status]; ok {
+		return what + ": " + advice
 	}
 	return what
 }
+
+// statusAdvice says what to do about a refusal, by its status.
+var statusAdvice = map[int]string{
+	http.StatusUnauthorized:        "the token is wrong, expired or revoked; set GH_TOKEN to a new one, or run gh auth login",
+	http.StatusForbidden:           noGists,
+	http.StatusNotFound:            noGists,
+	http.StatusUnprocessableEntity: "GitHub found the gist invalid; try --markdown to share the Markdown alone, or --to pages",
+}
+
+const noGists = `the token may not create gists (a classic token needs the gist scope, a fine-grained one the "Gists" account permission, read and write), or a rate limit was reached: wait, and try again`
 
 // refused reads the API's error answer.
 func refused(status int, answer []byte) error {
@@ -195,10 +202,26 @@ func Token(ctx context.Context, api string, getenv func(string) string) (string,
 			return t, nil
 		}
 	}
-	host := "github.com"
-	if u, err := url.Parse(api); err == nil && u.Host != "" && u.Host != "api.github.com" {
-		host = u.Host
+	t, why := ghToken(ctx, apiHost(api))
+	if t != "" {
+		return t, nil
 	}
+	return "", fmt.Errorf("no GitHub token: GH_TOKEN and GITHUB_TOKEN are not set, and %s. "+
+		"Set GH_TOKEN to a token that may create gists (https://github.com/settings/tokens: a classic token with the gist scope, "+
+		`or a fine-grained one with the "Gists" permission), or log in with gh auth login`, why)
+}
+
+// apiHost is the host the GitHub CLI knows the API by: github.com for
+// api.github.com, else the API's own.
+func apiHost(api string) string {
+	if u, err := url.Parse(api); err == nil && u.Host != "" && u.Host != "api.github.com" {
+		return u.Host
+	}
+	return "github.com"
+}
+
+// ghToken is what `gh auth token` gives for host, or why it gave none.
+func ghToken(ctx context.Context, host string) (token, why string) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	var out, errb bytes.Buffer
@@ -206,16 +229,13 @@ func Token(ctx context.Context, api string, getenv func(string) string) (string,
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	if t := strings.TrimSpace(out.String()); err == nil && t != "" {
-		return t, nil
+		return t, ""
 	}
-	why := "gh auth token gave none"
 	switch {
 	case errors.Is(err, exec.ErrNotFound):
-		why = "the GitHub CLI (gh) is not installed"
+		return "", "the GitHub CLI (gh) is not installed"
 	case err != nil:
-		why = "gh auth token: " + cmp.Or(strings.TrimSpace(errb.String()), err.Error())
+		return "", "gh auth token: " + cmp.Or(strings.TrimSpace(errb.String()), err.Error())
 	}
-	return "", fmt.Errorf("no GitHub token: GH_TOKEN and GITHUB_TOKEN are not set, and %s. "+
-		"Set GH_TOKEN to a token that may create gists (https://github.com/settings/tokens: a classic token with the gist scope, "+
-		`or a fine-grained one with the "Gists" permission), or log in with gh auth login`, why)
+	return "", "gh auth token gave none"
 }

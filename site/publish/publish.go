@@ -8,6 +8,7 @@ package publish
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -56,18 +57,30 @@ func RemoteURL(ctx context.Context, repo, remote string) (string, error) {
 	}
 	out, err := git(ctx, repo, nil, "remote", "get-url", remote)
 	if err != nil {
-		if fi, serr := os.Stat(remote); serr == nil && fi.IsDir() {
-			return remote, nil
-		}
-		if _, rerr := git(ctx, repo, nil, "rev-parse", "--git-dir"); rerr != nil {
-			return "", notARepository(repo, remote)
-		}
-		return "", fmt.Errorf("remote %q of %s: %w (give --remote a URL, or add the remote with `git remote add %s URL`)", remote, repo, err, remote)
+		return noRemote(ctx, repo, remote, err)
 	}
 	if !strings.Contains(out, ":") && !filepath.IsAbs(out) {
 		out = filepath.Join(repo, out) // a path relative to the repository
 	}
 	return out, nil
+}
+
+// noRemote is for a remote that the repository at repo does not name: a
+// folder of that name is a repository to publish to; else the error says
+// what to do.
+func noRemote(ctx context.Context, repo, remote string, err error) (string, error) {
+	if isDir(remote) {
+		return remote, nil
+	}
+	if _, rerr := git(ctx, repo, nil, "rev-parse", "--git-dir"); rerr != nil {
+		return "", notARepository(repo, remote)
+	}
+	return "", fmt.Errorf("remote %q of %s: %w (give --remote a URL, or add the remote with `git remote add %s URL`)", remote, repo, err, remote)
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
 
 // notARepository says how to make the site folder a repository that
@@ -91,42 +104,27 @@ func Publish(ctx context.Context, opt Options) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Remote: remote, Branch: opt.Branch}
-
-	// A bare repository of our own holds the index, the objects and the
-	// fetched head; the site dir is only read, as its work tree.
-	tmp, err := os.MkdirTemp("", "transcriptsite-publish-")
+	r, err := newScratch(ctx, opt.Repo)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
-	r := &scratch{ctx: ctx, env: append(identity(ctx, opt.Repo), "GIT_DIR="+tmp, "GIT_INDEX_FILE="+filepath.Join(tmp, "index"))}
-	if _, err := git(ctx, "", nil, "init", "-q", "--bare", tmp); err != nil {
-		return nil, err
-	}
+	defer os.RemoveAll(r.dir)
 	ref := "refs/heads/" + opt.Branch
 	if res.Parent, err = r.head(remote, ref, opt.Branch); err != nil {
 		return nil, err
 	}
-	if opt.Add && res.Parent != "" {
-		if _, err := r.run("read-tree", res.Parent); err != nil {
-			return nil, err
-		}
+	if err := r.keep(res.Parent, opt.Add); err != nil {
+		return nil, err
 	}
 	tree, err := r.stage(opt.Dir, opt.CNAME, opt.Add)
 	if err != nil {
 		return nil, err
 	}
-	if res.Parent != "" {
-		if old, err := r.run("rev-parse", res.Parent+"^{tree}"); err == nil && old == tree {
-			res.Commit = res.Parent // nothing changed
-			return res, nil
-		}
+	if r.sameTree(res.Parent, tree) {
+		res.Commit = res.Parent // nothing changed
+		return res, nil
 	}
-	args := []string{"commit-tree", tree, "-m", opt.Message}
-	if res.Parent != "" {
-		args = append(args, "-p", res.Parent)
-	}
-	if res.Commit, err = r.run(args...); err != nil {
+	if res.Commit, err = r.commit(tree, res.Parent, opt.Message); err != nil {
 		return nil, err
 	}
 	// No --force: if the branch moved since the fetch, the push fails
@@ -140,34 +138,88 @@ func Publish(ctx context.Context, opt Options) (*Result, error) {
 // check fills in opt's defaults, checks it, and returns the remote's URL:
 // a path is made absolute, from where the command runs.
 func (opt *Options) check(ctx context.Context) (string, error) {
-	if opt.Branch == "" {
-		opt.Branch = "gh-pages"
-	}
-	if opt.Message == "" {
-		opt.Message = "Publish the site"
-	}
-	if out, err := git(ctx, "", nil, "check-ref-format", "--branch", opt.Branch); err != nil || out != opt.Branch {
+	opt.Branch = cmp.Or(opt.Branch, "gh-pages")
+	opt.Message = cmp.Or(opt.Message, "Publish the site")
+	if !validBranch(ctx, opt.Branch) {
 		return "", fmt.Errorf("branch %q: not a valid branch name", opt.Branch)
 	}
-	if fi, err := os.Stat(opt.Dir); err != nil || !fi.IsDir() {
+	if !isDir(opt.Dir) {
 		return "", fmt.Errorf("site %s: not a directory: build it first", opt.Dir)
 	}
 	remote, err := RemoteURL(ctx, opt.Repo, opt.Remote)
 	if err != nil {
 		return "", err
 	}
-	if !strings.Contains(remote, "://") && !strings.Contains(remote, "@") {
-		if abs, err := filepath.Abs(remote); err == nil {
-			remote = abs
-		}
+	return absPath(remote), nil
+}
+
+// validBranch says whether git takes name as a branch's name, as it is.
+func validBranch(ctx context.Context, name string) bool {
+	out, err := git(ctx, "", nil, "check-ref-format", "--branch", name)
+	return err == nil && out == name
+}
+
+// absPath is a remote that is a path made absolute; a URL (scheme:// or
+// user@host:) as it is.
+func absPath(remote string) string {
+	if strings.Contains(remote, "://") || strings.Contains(remote, "@") {
+		return remote
 	}
-	return remote, nil
+	if abs, err := filepath.Abs(remote); err == nil {
+		return abs
+	}
+	return remote
 }
 
 // scratch is the bare repository a publish commits in.
 type scratch struct {
 	ctx context.Context
+	dir string
 	env []string
+}
+
+// newScratch makes a bare repository of our own in a temporary folder: it
+// holds the index, the objects and the fetched head; the site dir is only
+// read, as its work tree. The caller removes r.dir.
+func newScratch(ctx context.Context, repo string) (*scratch, error) {
+	tmp, err := os.MkdirTemp("", "transcriptsite-publish-")
+	if err != nil {
+		return nil, err
+	}
+	r := &scratch{ctx: ctx, dir: tmp, env: append(identity(ctx, repo), "GIT_DIR="+tmp, "GIT_INDEX_FILE="+filepath.Join(tmp, "index"))}
+	if _, err := git(ctx, "", nil, "init", "-q", "--bare", tmp); err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	return r, nil
+}
+
+// keep puts the files of the branch's head in the index, when add says
+// to keep them.
+func (r *scratch) keep(parent string, add bool) error {
+	if !add || parent == "" {
+		return nil
+	}
+	_, err := r.run("read-tree", parent)
+	return err
+}
+
+// sameTree says whether the parent commit has the tree.
+func (r *scratch) sameTree(parent, tree string) bool {
+	if parent == "" {
+		return false
+	}
+	old, err := r.run("rev-parse", parent+"^{tree}")
+	return err == nil && old == tree
+}
+
+// commit commits the tree on parent ("" for a branch's first commit).
+func (r *scratch) commit(tree, parent, message string) (string, error) {
+	args := []string{"commit-tree", tree, "-m", message}
+	if parent != "" {
+		args = append(args, "-p", parent)
+	}
+	return r.run(args...)
 }
 
 func (r *scratch) run(args ...string) (string, error) { return git(r.ctx, "", r.env, args...) }
@@ -204,20 +256,25 @@ func (r *scratch) stage(dir, cname string, add bool) (string, error) {
 	if _, err := git(r.ctx, site, append(r.env, "GIT_WORK_TREE="+site), "add", removals, "--force", "."); err != nil {
 		return "", fmt.Errorf("add the site's files: %w", err)
 	}
-	extra := map[string]string{".nojekyll": ""}
-	if cname != "" {
-		extra["CNAME"] = cname + "\n"
+	if err := r.addFile(".nojekyll", ""); err != nil {
+		return "", err
 	}
-	for name, content := range extra {
-		sha, err := gitIn(r.ctx, "", r.env, strings.NewReader(content), "hash-object", "-w", "--stdin")
-		if err != nil {
-			return "", err
-		}
-		if _, err := r.run("update-index", "--add", "--cacheinfo", "100644,"+sha+","+name); err != nil {
+	if cname != "" {
+		if err := r.addFile("CNAME", cname+"\n"); err != nil {
 			return "", err
 		}
 	}
 	return r.run("write-tree")
+}
+
+// addFile puts a file of the content in the index.
+func (r *scratch) addFile(name, content string) error {
+	sha, err := gitIn(r.ctx, "", r.env, strings.NewReader(content), "hash-object", "-w", "--stdin")
+	if err != nil {
+		return err
+	}
+	_, err = r.run("update-index", "--add", "--cacheinfo", "100644,"+sha+","+name)
+	return err
 }
 
 // identity is the author and committer for the commit: the user's, as git

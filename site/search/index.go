@@ -176,6 +176,19 @@ func (p *Prepared) lists(k int) (docs, pos []byte) {
 // Prepare tokenizes a session's documents.
 func Prepare(s Session, docs []Doc) *Prepared { return PreparePart(s, docs, false) }
 
+// logDoc logs a record of each term of document id: the term, the
+// document, its flags, the term's count and positions in it.
+func (w *scratch) logDoc(id int, flags uint32) {
+	for _, k := range w.inDoc {
+		e := &w.entries[k]
+		w.log = append(w.log, uint32(k), uint32(id), flags, uint32(e.count), uint32(e.npos))
+		for _, x := range e.pos[:e.npos] {
+			w.log = append(w.log, uint32(x))
+		}
+		e.records++
+	}
+}
+
 // PreparePart tokenizes some of a session's documents, the rest of those
 // of the part before it when more is set: a session of gigabytes is
 // prepared a part at a time, so that what preparing holds is bounded by
@@ -216,15 +229,7 @@ func PreparePart(s Session, docs []Doc, more bool) *Prepared {
 				return i < maxTokens
 			})
 		}
-		flags := uint32(d.Role | int(d.Kinds)<<2)
-		for _, k := range w.inDoc {
-			e := &w.entries[k]
-			w.log = append(w.log, uint32(k), uint32(id), flags, uint32(e.count), uint32(e.npos))
-			for _, x := range e.pos[:e.npos] {
-				w.log = append(w.log, uint32(x))
-			}
-			e.records++
-		}
+		w.logDoc(id, uint32(d.Role|int(d.Kinds)<<2))
 		f := fragment{n: d.N, role: d.Role, path: s.Path, title: s.Title}
 		f.text, f.rest = excerpt(d)
 		p.frags = append(p.frags, f)

@@ -184,28 +184,44 @@ func (s *spill) flush() {
 	s.ends, s.err = append(s.ends, end), err
 }
 
+// readers read the runs: those written out, or the one never written out.
+func (s *spill) readers() ([]*runReader, error) {
+	if len(s.ends) == 0 {
+		return s.memoryRun()
+	}
+	s.flush()
+	if s.err != nil {
+		return nil, s.err
+	}
+	var readers []*runReader
+	from := int64(0)
+	for _, end := range s.ends {
+		readers = append(readers, &runReader{r: bufio.NewReaderSize(io.NewSectionReader(s.f, from, end-from), 64<<10)})
+		from = end
+	}
+	return readers, nil
+}
+
+// memoryRun reads the one run never written out, if it holds a term.
+func (s *spill) memoryRun() ([]*runReader, error) {
+	if len(s.terms) == 0 {
+		return nil, nil
+	}
+	var b bytes.Buffer
+	if err := s.run(&b); err != nil {
+		return nil, err
+	}
+	return []*runReader{{r: bufio.NewReader(&b)}}, nil
+}
+
 // each calls fn with every term in order and its lists whole: the
 // postings of every run one after another, each run's first document
 // counted on from the run before, and the positions. fn must not keep
 // docs or pos.
 func (s *spill) each(fn func(t string, docs, pos []byte)) error {
-	var readers []*runReader
-	if len(s.ends) > 0 {
-		s.flush()
-		if s.err != nil {
-			return s.err
-		}
-		from := int64(0)
-		for _, end := range s.ends {
-			readers = append(readers, &runReader{r: bufio.NewReaderSize(io.NewSectionReader(s.f, from, end-from), 64<<10)})
-			from = end
-		}
-	} else if len(s.terms) > 0 { // one run, never written out
-		var b bytes.Buffer
-		if err := s.run(&b); err != nil {
-			return err
-		}
-		readers = append(readers, &runReader{r: bufio.NewReader(&b)})
+	readers, err := s.readers()
+	if err != nil {
+		return err
 	}
 	var h runHeap
 	for i, r := range readers {

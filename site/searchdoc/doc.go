@@ -117,8 +117,28 @@ func plainText(md string) string {
 	return dropEmphasis(md)
 }
 
+// spaces are what \s matches in Go's regular expressions.
+var spaces = [256]bool{' ': true, '\t': true, '\n': true, '\f': true, '\r': true}
+
 // isSpace is what \s matches in Go's regular expressions.
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+func isSpace(c byte) bool { return spaces[c] }
+
+// at says whether s has c at i.
+func at(s string, i int, c byte) bool { return i < len(s) && s[i] == c }
+
+// skip returns where the run of bytes that are in, from i on, ends.
+func skip(s string, i int, in func(byte) bool) int {
+	for i < len(s) && in(s[i]) {
+		i++
+	}
+	return i
+}
+
+// skipTo returns where, from i on, the line's first stop is, or the
+// line's or the text's end.
+func skipTo(s string, i int, stop byte) int {
+	return skip(s, i, func(c byte) bool { return c != stop && c != '\n' })
+}
 
 // lineStart says whether a line starts at i.
 func lineStart(s string, i int) bool { return i == 0 || s[i-1] == '\n' }
@@ -131,24 +151,25 @@ func dropFences(s string) string {
 	}
 	c := cut{s: s}
 	for i := 0; i <= len(s); i++ {
-		if !lineStart(s, i) || i < c.from {
-			continue
+		if end := fenceLine(s, i); end >= 0 && i >= c.from {
+			c.drop(i, end, "")
+			i = end
 		}
-		q := i
-		for q < len(s) && isSpace(s[q]) {
-			q++
-		}
-		if !strings.HasPrefix(s[q:], "```") && !strings.HasPrefix(s[q:], "~~~") {
-			continue
-		}
-		end := len(s)
-		if k := strings.IndexByte(s[q:], '\n'); k >= 0 {
-			end = q + k
-		}
-		c.drop(i, end, "")
-		i = end
 	}
 	return c.String()
+}
+
+// fenceLine returns where a fence line that starts at i ends (the white
+// space before it included), or -1.
+func fenceLine(s string, i int) int {
+	if !lineStart(s, i) {
+		return -1
+	}
+	q := skip(s, i, isSpace)
+	if !strings.HasPrefix(s[q:], "```") && !strings.HasPrefix(s[q:], "~~~") {
+		return -1
+	}
+	return skip(s, q, func(c byte) bool { return c != '\n' })
 }
 
 // dropLineMarks takes out what starts a heading, a quote, a list item (a
@@ -156,24 +177,26 @@ func dropFences(s string) string {
 func dropLineMarks(s string) string {
 	c := cut{s: s}
 	for i := 0; i < len(s); i++ {
-		if i < c.from || !lineStart(s, i) {
-			continue
+		if end := indentedMark(s, i); end >= 0 && i >= c.from {
+			c.drop(i, end, "")
+			i = end - 1 // a line may start where the mark ended
 		}
-		k := 0
-		for k < 3 && i+k < len(s) && isSpace(s[i+k]) {
-			k++
-		}
-		end := -1
-		for ; k >= 0 && end < 0; k-- {
-			end = lineMark(s, i+k)
-		}
-		if end < 0 {
-			continue
-		}
-		c.drop(i, end, "")
-		i = end - 1 // a line may start where the mark ended
 	}
 	return c.String()
+}
+
+// indentedMark returns where a line's mark, up to three spaces in, ends,
+// if a line starts at i, or -1. Fewer spaces are tried when a mark does
+// not follow them: \s{0,3} backtracks.
+func indentedMark(s string, i int) int {
+	if !lineStart(s, i) {
+		return -1
+	}
+	end := -1
+	for k := skip(s[:min(i+3, len(s))], i, isSpace) - i; k >= 0 && end < 0; k-- {
+		end = lineMark(s, i+k)
+	}
+	return end
 }
 
 // lineMark returns where a mark that starts at p ends, or -1.
@@ -185,10 +208,7 @@ func lineMark(s string, p int) int {
 	case c == '#':
 		return headingMark(s, p)
 	case c == '>':
-		if p+1 < len(s) && isSpace(s[p+1]) {
-			return p + 2
-		}
-		return p + 1
+		return quoteMark(s, p)
 	case c == '-' || c == '*' || c == '+':
 		return bulletMark(s, p)
 	case isDigit(c):
@@ -199,27 +219,31 @@ func lineMark(s string, p int) int {
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
+func isHash(c byte) bool { return c == '#' }
+
+// quoteMark returns where a quote's '>' at p, and a space after it, end.
+func quoteMark(s string, p int) int {
+	if p+1 < len(s) && isSpace(s[p+1]) {
+		return p + 2
+	}
+	return p + 1
+}
+
 // headingMark returns where the hashes of a heading at p, and the spaces
 // after them, end, or -1.
 func headingMark(s string, p int) int {
-	h := 0
-	for p+h < len(s) && s[p+h] == '#' {
-		h++
-	}
-	if h > 6 {
+	q := skip(s, p, isHash)
+	if q-p > 6 {
 		return -1
 	}
-	return spacesAt(s, p+h)
+	return spacesAt(s, q)
 }
 
 // numberMark returns where the number of a numbered item at p, and the
 // spaces after it, end, or -1.
 func numberMark(s string, p int) int {
-	q := p
-	for q < len(s) && isDigit(s[q]) {
-		q++
-	}
-	if q < len(s) && (s[q] == '.' || s[q] == ')') {
+	q := skip(s, p, isDigit)
+	if at(s, q, '.') || at(s, q, ')') {
 		return spacesAt(s, q+1)
 	}
 	return -1
@@ -227,13 +251,10 @@ func numberMark(s string, p int) int {
 
 // spacesAt returns where the run of spaces (\s+) at q ends, or -1.
 func spacesAt(s string, q int) int {
-	if q >= len(s) || !isSpace(s[q]) {
-		return -1
+	if e := skip(s, q, isSpace); e > q {
+		return e
 	}
-	for q < len(s) && isSpace(s[q]) {
-		q++
-	}
-	return q
+	return -1
 }
 
 // bulletMark returns where a list bullet at p, and a task's box after it,
@@ -243,12 +264,15 @@ func bulletMark(s string, p int) int {
 	if q < 0 {
 		return -1
 	}
-	if q+3 < len(s) && s[q] == '[' && (s[q+1] == ' ' || s[q+1] == 'x' || s[q+1] == 'X') && s[q+2] == ']' {
-		if e := spacesAt(s, q+3); e >= 0 {
-			return e
-		}
+	if e := spacesAt(s, q+3); e >= 0 && taskBox(s[q:e]) {
+		return e
 	}
 	return q
+}
+
+// taskBox says whether s starts with a task's box: "[ ]", "[x]" or "[X]".
+func taskBox(s string) bool {
+	return len(s) > 3 && s[0] == '[' && strings.IndexByte(" xX", s[1]) >= 0 && s[2] == ']'
 }
 
 // dropLinks keeps the text of links and images: `!?\[([^\]\n]*)\]\([^)\n]*\)` → `$1`.
@@ -258,36 +282,30 @@ func dropLinks(s string) string {
 	}
 	c := cut{s: s}
 	for i := 0; i < len(s); i++ {
-		j := i
-		if s[i] == '!' && i+1 < len(s) && s[i+1] == '[' {
-			j = i + 1
-		} else if s[i] != '[' {
-			continue
+		if text, end := link(s, i); end >= 0 {
+			c.drop(i, end, text)
+			i = end - 1
 		}
-		text, end := link(s, j)
-		if end < 0 {
-			continue
-		}
-		c.drop(i, end, text)
-		i = end - 1
 	}
 	return c.String()
 }
 
-// link reads a link whose '[' is at j: its text and where it ends, or -1.
-func link(s string, j int) (string, int) {
-	k := j + 1
-	for k < len(s) && s[k] != ']' && s[k] != '\n' {
-		k++
+// link reads a link, or an image, that starts at i: its text and where it
+// ends, or -1.
+func link(s string, i int) (string, int) {
+	j := i
+	if at(s, i, '!') {
+		j++
 	}
-	if k+1 >= len(s) || s[k] != ']' || s[k+1] != '(' {
+	if !at(s, j, '[') {
 		return "", -1
 	}
-	e := k + 2
-	for e < len(s) && s[e] != ')' && s[e] != '\n' {
-		e++
+	k := skipTo(s, j+1, ']')
+	if !at(s, k, ']') || !at(s, k+1, '(') {
+		return "", -1
 	}
-	if e >= len(s) || s[e] != ')' {
+	e := skipTo(s, k+2, ')')
+	if !at(s, e, ')') {
 		return "", -1
 	}
 	return s[j+1 : k], e + 1
@@ -301,15 +319,8 @@ func dropMarks(s string) string {
 	}
 	c := cut{s: s}
 	for i := 0; i < len(s); {
-		n := 0
-		switch {
-		case strings.HasPrefix(s[i:], "**"), strings.HasPrefix(s[i:], "__"), strings.HasPrefix(s[i:], "~~"):
-			n = 2
-		case s[i] == '`':
-			for i+n < len(s) && s[i+n] == '`' {
-				n++
-			}
-		default:
+		n := markLen(s[i:])
+		if n == 0 {
 			i++
 			continue
 		}
@@ -319,27 +330,51 @@ func dropMarks(s string) string {
 	return c.String()
 }
 
+// markLen is the length of the mark s starts with: "**", "__", "~~" or a
+// run of '`'; 0 if it starts with none.
+func markLen(s string) int {
+	switch {
+	case strings.HasPrefix(s, "**"), strings.HasPrefix(s, "__"), strings.HasPrefix(s, "~~"):
+		return 2
+	case at(s, 0, '`'):
+		return skip(s, 0, isBacktick)
+	}
+	return 0
+}
+
+func isBacktick(c byte) bool { return c == '`' }
+
 // dropEmphasis takes out an emphasis mark at the start or end of a word:
 // `(^|\s)[*_]|[*_]($|\s|[.,;:!?])` → `$1$2`.
 func dropEmphasis(s string) string {
 	if !strings.ContainsAny(s, "*_") {
 		return s
 	}
-	mark := func(i int) bool { return i < len(s) && (s[i] == '*' || s[i] == '_') }
-	c := cut{s: s}
-	for i := 0; i < len(s); i++ {
+	c, i := cut{s: s}, 0
+	if emphasisMark(s, 0) { // (^)[*_]
+		c.drop(0, 1, "")
+		i = 1
+	}
+	for ; i < len(s); i++ {
 		switch {
-		case i == 0 && mark(0): // (^)[*_]
-			c.drop(0, 1, "")
-		case isSpace(s[i]) && mark(i+1): // (\s)[*_]
+		case isSpace(s[i]) && emphasisMark(s, i+1): // (\s)[*_]
 			c.drop(i+1, i+2, "")
 			i++
-		case mark(i) && (i+1 == len(s) || isSpace(s[i+1]) || strings.IndexByte(".,;:!?", s[i+1]) >= 0): // [*_]($|\s|[.,;:!?])
+		case emphasisMark(s, i) && wordEnd(s, i+1): // [*_]($|\s|[.,;:!?])
 			c.drop(i, i+1, "")
 			i++ // the character after it stays, and is not read again as a match's start
 		}
 	}
 	return c.String()
+}
+
+// emphasisMark says whether s has '*' or '_' at i.
+func emphasisMark(s string, i int) bool { return at(s, i, '*') || at(s, i, '_') }
+
+// wordEnd says whether a word ends at i: the text ends, or a space or a
+// stop follows.
+func wordEnd(s string, i int) bool {
+	return i == len(s) || isSpace(s[i]) || strings.IndexByte(".,;:!?", s[i]) >= 0
 }
 
 // cut is s made anew with spans taken out; it copies s only from the

@@ -69,8 +69,13 @@ func Serve(ctx context.Context, ln net.Listener, o Options) error {
 			fmt.Fprintln(o.Err, "WARN could not open a browser:", err)
 		}
 	}
+	return listen(ctx, ln, s.srv)
+}
 
-	hs := &http.Server{Handler: s.srv, ReadHeaderTimeout: 10 * time.Second}
+// listen serves h on ln until ctx is done, then shuts down: requests
+// under way get a few seconds to finish.
+func listen(ctx context.Context, ln net.Listener, h http.Handler) error {
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
 	select {
@@ -108,11 +113,7 @@ func (s *serving) rebuild(ctx context.Context, changed []string) {
 		}
 		return
 	}
-	for _, w := range rep.Warnings {
-		if !s.o.Quiet {
-			fmt.Fprintln(s.o.Err, "WARN", s.warning(w))
-		}
-	}
+	s.warn(rep.Warnings)
 	if s.o.NavigateToChanged {
 		s.srv.NavigateTo(changedPage(s.cfg, files, changed))
 	}
@@ -121,6 +122,16 @@ func (s *serving) rebuild(ctx context.Context, changed []string) {
 	// serve waits for the next change with only the site to hold: what
 	// the build used goes back to the system now, not minutes later.
 	debug.FreeOSMemory()
+}
+
+// warn prints a build's warnings, unless quiet.
+func (s *serving) warn(ws []ingest.Warning) {
+	if s.o.Quiet {
+		return
+	}
+	for _, w := range ws {
+		fmt.Fprintln(s.o.Err, "WARN", s.warning(w))
+	}
 }
 
 func (s *serving) warning(w ingest.Warning) string {
@@ -187,12 +198,7 @@ func (s *serving) watch(ctx context.Context, cfg *site.Config) error {
 // and its config; not the whole site folder, where a log or a build
 // written would rebuild forever.
 func targets(cfg *site.Config) []Target {
-	trees := []string{filepath.Join(cfg.Dir, "templates"), filepath.Join(cfg.Dir, "assets")}
-	for _, m := range cfg.Mounts {
-		if m.Dir != "" {
-			trees = append(trees, m.Dir)
-		}
-	}
+	trees := trees(cfg)
 	conf, file := isConfig(cfg), cfg.File
 	var watched []Target
 	if !slices.Contains(trees, cfg.Dir) { // content in the site dir itself watches it whole
@@ -205,6 +211,18 @@ func targets(cfg *site.Config) []Target {
 		watched = append(watched, Target{Path: t})
 	}
 	return watched
+}
+
+// trees are the folders of a site watched whole: its theme's and its
+// content folders (the embedded demo has none).
+func trees(cfg *site.Config) []string {
+	trees := []string{filepath.Join(cfg.Dir, "templates"), filepath.Join(cfg.Dir, "assets")}
+	for _, m := range cfg.Mounts {
+		if m.Dir != "" {
+			trees = append(trees, m.Dir)
+		}
+	}
+	return trees
 }
 
 // isConfig reports whether a changed path is the site's config file, or a

@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -117,14 +118,7 @@ func (s *Server) Update(files site.Files) {
 	s.mu.RLock()
 	prev := s.files
 	s.mu.RUnlock()
-	next := make(map[string]file, len(files))
-	for name, data := range files {
-		f := file{data: data, etag: `"` + cache.Hash(data)[:16] + `"`, gz: new(compressed)}
-		if p, ok := prev[name]; ok && p.etag == f.etag {
-			f.gz = p.gz
-		}
-		next[name] = f
-	}
+	next := withETags(files, prev)
 	s.mu.Lock()
 	prev, failed, page := s.files, s.lastErr != "", s.navigate
 	s.files, s.built, s.lastErr, s.navigate = next, time.Now(), "", ""
@@ -134,7 +128,36 @@ func (s *Server) Update(files site.Files) {
 		return
 	}
 
-	onlyCSS, changed := true, false
+	changed, onlyCSS := changes(prev, next)
+	switch {
+	case !changed:
+	case onlyCSS:
+		s.broadcast(event{Type: "css"})
+	case page != "":
+		s.broadcast(event{Type: "navigate", Path: s.base + page})
+	default:
+		s.broadcast(event{Type: "reload"})
+	}
+}
+
+// withETags are a build's files with their ETags; a file that did not
+// change keeps its compressed copy.
+func withETags(files site.Files, prev map[string]file) map[string]file {
+	next := make(map[string]file, len(files))
+	for name, data := range files {
+		f := file{data: data, etag: `"` + cache.Hash(data)[:16] + `"`, gz: new(compressed)}
+		if p, ok := prev[name]; ok && p.etag == f.etag {
+			f.gz = p.gz
+		}
+		next[name] = f
+	}
+	return next
+}
+
+// changes says whether next differs from prev, and whether only
+// stylesheets did: a removed stylesheet is no change a page shows.
+func changes(prev, next map[string]file) (changed, onlyCSS bool) {
+	onlyCSS = true
 	for name, f := range next {
 		if p, ok := prev[name]; !ok || p.etag != f.etag {
 			changed = true
@@ -146,15 +169,7 @@ func (s *Server) Update(files site.Files) {
 			changed, onlyCSS = true, false
 		}
 	}
-	switch {
-	case !changed:
-	case onlyCSS:
-		s.broadcast(event{Type: "css"})
-	case page != "":
-		s.broadcast(event{Type: "navigate", Path: s.base + page})
-	default:
-		s.broadcast(event{Type: "reload"})
-	}
+	return changed, onlyCSS
 }
 
 // Fail keeps the last good build and shows the error on open pages.
@@ -185,14 +200,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	switch r.URL.Path {
-	case prefix + "livereload.js":
-		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-cache")
-		w.Write(liveReloadJS)
-		return
-	case prefix + "events":
-		s.events(w, r)
+	if own := ownPaths[r.URL.Path]; own != nil {
+		own(s, w, r)
 		return
 	}
 	name, ok := s.lookup(r.URL.Path)
@@ -210,6 +219,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.send(w, r, name, f, built, http.StatusOK)
 }
 
+// ownPaths are the server's own paths, not the site's, and their
+// handlers.
+var ownPaths = map[string]func(*Server, http.ResponseWriter, *http.Request){
+	prefix + "livereload.js": func(_ *Server, w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Write(liveReloadJS)
+	},
+	prefix + "events": (*Server).events,
+}
+
 // lookup maps a URL path to a file of the site. Files are looked up by
 // name in memory, never on disk, and a path with a dot segment in any
 // spelling is refused, so nothing outside the site can be served.
@@ -218,10 +238,8 @@ func (s *Server) lookup(urlPath string) (string, bool) {
 		return "", false
 	}
 	rel := strings.TrimPrefix(urlPath, s.base)
-	for _, seg := range strings.Split(rel, "/") {
-		if seg == ".." || seg == "." || strings.ContainsAny(seg, "\\\x00") {
-			return "", false
-		}
+	if slices.ContainsFunc(strings.Split(rel, "/"), unsafeSegment) {
+		return "", false
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -235,6 +253,12 @@ func (s *Server) lookup(urlPath string) (string, bool) {
 		return "", true
 	}
 	return "", false
+}
+
+// unsafeSegment says whether a segment of a path is a dot segment, or
+// holds a backslash or a NUL.
+func unsafeSegment(seg string) bool {
+	return seg == ".." || seg == "." || strings.ContainsAny(seg, "\\\x00")
 }
 
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
@@ -253,10 +277,7 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 // the live-reload script.
 func (s *Server) send(w http.ResponseWriter, r *http.Request, name string, f file, built time.Time, status int) {
 	h := w.Header()
-	ctype := mime.TypeByExtension(path.Ext(name))
-	if ctype == "" {
-		ctype = http.DetectContentType(f.data)
-	}
+	ctype := contentType(name, f.data)
 	h.Set("Content-Type", ctype)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-cache")
@@ -266,24 +287,13 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request, name string, f fil
 		}
 		return f.data
 	}
-	if status == http.StatusOK {
-		h.Set("ETag", f.etag)
-		h.Set("Last-Modified", built.UTC().Format(http.TimeFormat))
-		if inm := r.Header.Get("If-None-Match"); inm != "" && inm == f.etag {
-			w.WriteHeader(http.StatusNotModified)
-			return
-		}
+	if status == http.StatusOK && f.fresh(h, r, built) {
+		w.WriteHeader(http.StatusNotModified)
+		return
 	}
 	var data []byte
-	if compressible(ctype) && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") && len(f.data) > 512 && f.gz != nil {
-		f.gz.once.Do(func() {
-			var buf bytes.Buffer
-			zw := gzip.NewWriter(&buf)
-			zw.Write(page())
-			zw.Close()
-			f.gz.data = buf.Bytes()
-		})
-		data = f.gz.data
+	if f.gzips(ctype, r) {
+		data = f.gzipped(page)
 		h.Set("Content-Encoding", "gzip")
 		h.Add("Vary", "Accept-Encoding")
 	} else {
@@ -294,6 +304,42 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request, name string, f fil
 	if r.Method == http.MethodGet {
 		w.Write(data)
 	}
+}
+
+// fresh sets the file's validators, and says whether the client's copy
+// is the file.
+func (f file) fresh(h http.Header, r *http.Request, built time.Time) bool {
+	h.Set("ETag", f.etag)
+	h.Set("Last-Modified", built.UTC().Format(http.TimeFormat))
+	inm := r.Header.Get("If-None-Match")
+	return inm != "" && inm == f.etag
+}
+
+// contentType is a file's type by its name's extension, else by its
+// bytes.
+func contentType(name string, data []byte) string {
+	if ctype := mime.TypeByExtension(path.Ext(name)); ctype != "" {
+		return ctype
+	}
+	return http.DetectContentType(data)
+}
+
+// gzips says whether the file is sent gzipped to r: a text of some size,
+// to a client that takes gzip.
+func (f file) gzips(ctype string, r *http.Request) bool {
+	return compressible(ctype) && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") && len(f.data) > 512 && f.gz != nil
+}
+
+// gzipped is the page gzipped, once.
+func (f file) gzipped(page func() []byte) []byte {
+	f.gz.once.Do(func() {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write(page())
+		zw.Close()
+		f.gz.data = buf.Bytes()
+	})
+	return f.gz.data
 }
 
 func compressible(ctype string) bool {

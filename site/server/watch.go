@@ -73,25 +73,31 @@ func (wt *Watcher) Run(ctx context.Context, rebuild func(changed []string)) erro
 			if !ok {
 				return nil
 			}
-			if f, alone := wt.only[filepath.Dir(ev.Name)]; alone && !f(ev.Name) {
-				continue // a log or a build beside the config: not the site's
+			if wt.note(ev) {
+				changed = append(changed, ev.Name)
+				timer.Reset(debounce)
 			}
-			if ev.Has(fsnotify.Create) {
-				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
-					addTree(w, ev.Name)
-				}
-			}
-			if ev.Has(fsnotify.Chmod) && !ev.Has(fsnotify.Write) {
-				continue
-			}
-			changed = append(changed, ev.Name)
-			timer.Reset(debounce)
 		case <-timer.C:
 			rebuild(changed)
 			changed = nil
 		case <-w.Errors:
 		}
 	}
+}
+
+// note watches a folder an event made, and says whether the event
+// changes the site: not a file beside the config that is not the site's
+// (a log, a build), nor a change of mode alone.
+func (wt *Watcher) note(ev fsnotify.Event) bool {
+	if f, alone := wt.only[filepath.Dir(ev.Name)]; alone && !f(ev.Name) {
+		return false
+	}
+	if ev.Has(fsnotify.Create) {
+		if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
+			addTree(wt.w, ev.Name)
+		}
+	}
+	return !ev.Has(fsnotify.Chmod) || ev.Has(fsnotify.Write)
 }
 
 // addTree watches dir and every folder under it; a file is watched itself.

@@ -130,15 +130,9 @@ const defaultTitle = "Agent sessions"
 // it uses the embedded demo config and, unless a content dir is given, the
 // embedded demo content. Warnings are about keys that were ignored.
 func Load(o Options) (*Config, []string, error) {
-	dir, err := filepath.Abs(cmp.Or(o.Source, "."))
+	dir, err := siteDir(o.Source)
 	if err != nil {
 		return nil, nil, err
-	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		// A site folder is never made on the way: a slip of -s would
-		// build the demo into a new folder and say nothing.
-		return nil, nil, fmt.Errorf("site folder %s does not exist: make one with `transcriptsite new site %s`, "+
-			"or read sessions from a folder with --contentDir", dir, o.Source)
 	}
 	c := defaults()
 	src, warns, err := config.Load(config.Options{Dir: dir, File: o.ConfigFile, Default: transcriptsite.DemoConfig, Overrides: o.Overrides}, c)
@@ -151,21 +145,45 @@ func Load(o Options) (*Config, []string, error) {
 			return nil, warns, fmt.Errorf("%s: %w", src.Name, err)
 		}
 	}
-	_, flag := o.Overrides["contentDir"]
-	_, env := os.LookupEnv(config.Env("contentDir"))
-	mounts, err := c.Content.mounts(dir, src.File == "", flag || env)
-	if err != nil {
+	if c.Mounts, err = c.Content.mounts(dir, src.File == "", contentDirGiven(o)); err != nil {
 		return nil, warns, fmt.Errorf("%s: %w", src.Name, err)
 	}
-	if c.Content.Agents && len(mounts) == 0 {
+	if c.Content.Agents && len(c.Mounts) == 0 {
 		warns = append(warns, "agents: no agent session folders found here (see `transcriptsite formats`)")
 	}
-	c.Mounts = mounts
-	if !(len(mounts) == 1 && mounts[0].Dir == "") {
+	if !c.embeddedDemo() {
 		c.OwnSessions()
 	}
 	c.Theme = Overlay{Upper: os.DirFS(dir), Lower: transcriptsite.FS}
 	return c, warns, nil
+}
+
+// siteDir is the site folder of a source, made absolute; it must exist.
+func siteDir(source string) (string, error) {
+	dir, err := filepath.Abs(cmp.Or(source, "."))
+	if err != nil {
+		return "", err
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		// A site folder is never made on the way: a slip of -s would
+		// build the demo into a new folder and say nothing.
+		return "", fmt.Errorf("site folder %s does not exist: make one with `transcriptsite new site %s`, "+
+			"or read sessions from a folder with --contentDir", dir, source)
+	}
+	return dir, nil
+}
+
+// contentDirGiven says whether the command line or the environment gives
+// contentDir.
+func contentDirGiven(o Options) bool {
+	_, flag := o.Overrides["contentDir"]
+	_, env := os.LookupEnv(config.Env("contentDir"))
+	return flag || env
+}
+
+// embeddedDemo says whether the site reads the embedded demo content only.
+func (c *Config) embeddedDemo() bool {
+	return len(c.Mounts) == 1 && c.Mounts[0].Dir == ""
 }
 
 // checkSite checks the keys of the site itself, and resolves its paths
@@ -201,39 +219,70 @@ func (h *Highlight) check() error {
 // it), or the embedded demo content for a site without a config file,
 // and with agents every agent's folders that exist.
 func (ct *Content) mounts(dir string, demo, given bool) ([]Mount, error) {
-	dirs := []string(ct.Dirs)
+	if demo && !given && len(ct.Dirs) == 0 && !ct.Agents {
+		return []Mount{{}}, nil // the embedded demo
+	}
+	ms, err := dirMounts(dir, ct.dirs(demo, given))
+	if err != nil {
+		return nil, err
+	}
+	agents, err := ct.agentMounts()
+	if err != nil {
+		return nil, err
+	}
+	ms = append(ms, agents...)
+	nameMounts(ms)
+	return ms, nil
+}
+
+// dirs are the content dirs the config names: contentDir when given,
+// else contentDirs, else contentDir or "content" (none for a demo).
+func (ct *Content) dirs(demo, given bool) []string {
 	switch {
 	case given:
-		dirs = []string{ct.Dir}
-	case len(dirs) > 0:
+		return []string{ct.Dir}
+	case len(ct.Dirs) > 0:
+		return ct.Dirs
 	case demo:
-		if !ct.Agents {
-			return []Mount{{}}, nil // the embedded demo
-		}
-	default:
-		dirs = []string{cmp.Or(ct.Dir, "content")}
+		return nil
 	}
+	return []string{cmp.Or(ct.Dir, "content")}
+}
+
+// dirMounts are the content dirs, resolved against dir; each must exist.
+func dirMounts(dir string, dirs []string) ([]Mount, error) {
 	var ms []Mount
 	for _, d := range dirs {
 		d = abs(dir, d)
-		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+		if !isDir(d) {
 			return nil, fmt.Errorf("contentDir: %s is not a directory", d)
 		}
 		ms = append(ms, Mount{Dir: d})
 	}
-	if ct.Agents {
-		locs, err := ct.agentLocations()
-		if err != nil {
-			return nil, err
-		}
-		for _, l := range locs {
-			if fi, err := os.Stat(l.Dir); err == nil && fi.IsDir() {
-				ms = append(ms, Mount{Name: l.Name, Dir: l.Dir})
-			}
+	return ms, nil
+}
+
+// agentMounts are, with agents, every agent's session folders that exist.
+func (ct *Content) agentMounts() ([]Mount, error) {
+	if !ct.Agents {
+		return nil, nil
+	}
+	locs, err := ct.agentLocations()
+	if err != nil {
+		return nil, err
+	}
+	var ms []Mount
+	for _, l := range locs {
+		if isDir(l.Dir) {
+			ms = append(ms, Mount{Name: l.Name, Dir: l.Dir})
 		}
 	}
-	nameMounts(ms)
 	return ms, nil
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
 
 // OwnSessions is for a config that reads the user's own sessions: the

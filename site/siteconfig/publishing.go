@@ -54,23 +54,29 @@ func (f *Filter) sources() []string {
 	return f.Sources
 }
 
+// match says whether s, of the project it names, passes each of the
+// filter's conditions it sets.
 func (f *Filter) match(s *transcript.Session, project string) bool {
-	if len(f.Projects) > 0 && !slices.Contains(f.Projects, project) {
-		return false
+	return f.hasProject(project) && f.hasSource(s.Source) && f.inDays(s.Started)
+}
+
+func (f *Filter) hasProject(project string) bool {
+	return len(f.Projects) == 0 || slices.Contains(f.Projects, project)
+}
+
+func (f *Filter) hasSource(source string) bool {
+	return len(f.Sources) == 0 || slices.ContainsFunc(f.Sources, func(g string) bool { return globMatch(g, source) })
+}
+
+// inDays says whether a session started at t started within from and to,
+// by its day in UTC; a session without a start passes only when neither
+// is set.
+func (f *Filter) inDays(t time.Time) bool {
+	if f.From.IsZero() && f.To.IsZero() {
+		return true
 	}
-	if len(f.Sources) > 0 && !slices.ContainsFunc(f.Sources, func(g string) bool { return globMatch(g, s.Source) }) {
-		return false
-	}
-	if !f.From.IsZero() || !f.To.IsZero() {
-		if s.Started.IsZero() {
-			return false
-		}
-		d := s.Started.UTC().Truncate(24 * time.Hour)
-		if (!f.From.IsZero() && d.Before(f.From)) || (!f.To.IsZero() && d.After(f.To)) {
-			return false
-		}
-	}
-	return true
+	d := t.UTC().Truncate(24 * time.Hour)
+	return !t.IsZero() && (f.From.IsZero() || !d.Before(f.From)) && (f.To.IsZero() || !d.After(f.To))
 }
 
 func globMatch(pattern, source string) bool {
@@ -95,14 +101,21 @@ func cname(s string) (string, error) {
 	if s == "" {
 		return "", nil
 	}
-	for _, label := range strings.Split(s, ".") {
-		if label == "" || len(label) > 63 || strings.Trim(label, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-") != "" ||
-			label[0] == '-' || label[len(label)-1] == '-' {
-			return "", fmt.Errorf("%q is not a domain name such as sessions.example.com", s)
-		}
-	}
-	if !strings.Contains(s, ".") {
+	labels := strings.Split(s, ".")
+	if len(labels) < 2 || !all(labels, isDomainLabel) {
 		return "", fmt.Errorf("%q is not a domain name such as sessions.example.com", s)
 	}
 	return strings.ToLower(s), nil
+}
+
+// isDomainLabel says whether s is a label of a host name: letters, digits
+// and inner hyphens, 1 to 63 of them.
+func isDomainLabel(s string) bool {
+	return s != "" && len(s) <= 63 && s[0] != '-' && s[len(s)-1] != '-' &&
+		strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-") == ""
+}
+
+// all says whether each of ss is ok.
+func all(ss []string, ok func(string) bool) bool {
+	return !slices.ContainsFunc(ss, func(s string) bool { return !ok(s) })
 }

@@ -17,10 +17,7 @@ func normBaseURL(s string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	switch {
-	case u.Scheme == "" && u.Host == "" && strings.HasPrefix(u.Path, "/"):
-	case (u.Scheme == "http" || u.Scheme == "https") && u.Host != "":
-	default:
+	if !isSitePath(u) && !isHTTP(u) {
 		return "", errors.New(fmt.Sprintf("%q", s) + " is neither an absolute http(s) URL nor a path starting with /")
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
@@ -30,4 +27,14 @@ func normBaseURL(s string) (string, error) {
 		u.Path += "/"
 	}
 	return u.String(), nil
+}
+
+// isSitePath says whether u is a path from the root of a host: "/docs/".
+func isSitePath(u *url.URL) bool {
+	return u.Scheme == "" && u.Host == "" && strings.HasPrefix(u.Path, "/")
+}
+
+// isHTTP says whether u is an absolute http(s) URL.
+func isHTTP(u *url.URL) bool {
+	return (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
