@@ -88,8 +88,17 @@ func quick(l chroma.Lexer) chroma.Lexer {
 
 // newRuleInfo works out what the quick loop needs of a compiled rule.
 func newRuleInfo(r *chroma.CompiledRule, flags string) *ruleInfo {
-	info := &ruleInfo{groups: r.Regexp.GetGroupNumbers()}
+	info := groupsOf(r)
 	info.can, info.first = startOf(r, flags)
+	return info
+}
+
+// groupsOf is what reading a rule's match needs: its groups, and their
+// names when the rule may read them. With no start test, it is all a rule
+// a mutator made as the lexer ran gets: parsing its pattern there, at
+// every position, would cost more than running it.
+func groupsOf(r *chroma.CompiledRule) *ruleInfo {
+	info := &ruleInfo{groups: r.Regexp.GetGroupNumbers(), first: firstChars{all: true}}
 	if readsNames(r) {
 		for _, n := range info.groups {
 			info.names = append(info.names, r.Regexp.GroupNameFromNumber(n))
@@ -591,7 +600,7 @@ func (s *quickState) match(rules []*chroma.CompiledRule) (int, *chroma.CompiledR
 		for i, rule := range rules {
 			info := s.q.known[rule]
 			if info == nil {
-				info = newRuleInfo(rule, ruleFlags(s.q.Config()))
+				info = groupsOf(rule)
 			}
 			if groups, named := s.try(rule, info); groups != nil {
 				return i, rule, groups, named
