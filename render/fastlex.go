@@ -39,8 +39,11 @@ type quickLexer struct {
 type ruleInfo struct {
 	can    startTest // nil when it may match anywhere
 	first  firstChars
-	groups []int    // its groups' numbers, in the order of Match.Groups
-	names  []string // and their names, when NamedGroups must be filled
+	groups []int          // its groups' numbers, in the order of Match.Groups
+	names  []string       // and their names, when NamedGroups must be filled
+	plain  bool           // it emits a token, or none, and reads no groups
+	own    bool           // its mutator, if any, is chroma's: it changes no rules
+	direct *directMatcher // nil when regexp2 runs the rule
 }
 
 // stateInfo is a state's rules, and by the character at the position the
@@ -90,6 +93,7 @@ func quick(l chroma.Lexer) chroma.Lexer {
 func newRuleInfo(r *chroma.CompiledRule, flags string) *ruleInfo {
 	info := groupsOf(r)
 	info.can, info.first = startOf(r, flags)
+	info.direct = newDirect(rulePattern(r, flags))
 	return info
 }
 
@@ -99,6 +103,9 @@ func newRuleInfo(r *chroma.CompiledRule, flags string) *ruleInfo {
 // every position, would cost more than running it.
 func groupsOf(r *chroma.CompiledRule) *ruleInfo {
 	info := &ruleInfo{groups: r.Regexp.GetGroupNumbers(), first: firstChars{all: true}}
+	_, token := r.Type.(chroma.TokenType)
+	info.own = r.Mutator == nil || chromasMutator(r.Mutator)
+	info.plain = (r.Type == nil || token) && info.own
 	if readsNames(r) {
 		for _, n := range info.groups {
 			info.names = append(info.names, r.Regexp.GroupNameFromNumber(n))
@@ -111,12 +118,25 @@ func groupsOf(r *chroma.CompiledRule) *ruleInfo {
 // state's NamedGroups: anything but chroma's token types, ByGroups of
 // them, and its own mutators (push, pop, include, combined) may.
 func readsNames(r *chroma.CompiledRule) bool {
-	if r.Mutator != nil {
-		if _, ok := r.Mutator.(chroma.SerialisableMutator); !ok {
-			return true
-		}
+	return r.Mutator != nil && !chromasMutator(r.Mutator) || !plainEmitter(r.Type)
+}
+
+// chromasMutator: push, pop, include, combined, or several of those,
+// which read no groups.
+func chromasMutator(m chroma.Mutator) bool {
+	sm, ok := m.(chroma.SerialisableMutator)
+	if !ok {
+		return false
 	}
-	return !plainEmitter(r.Type)
+	switch sm.MutatorKind() {
+	case "push", "pop", "include", "combined":
+		return true
+	case "mutators":
+		// Mutators keeps them in an exported field of an unexported type.
+		subs, ok := reflect.Indirect(reflect.ValueOf(m)).FieldByName("Mutators").Interface().([]chroma.Mutator)
+		return ok && !slices.ContainsFunc(subs, func(m chroma.Mutator) bool { return !chromasMutator(m) })
+	}
+	return false
 }
 
 // plainEmitter: nil, a token type, or ByGroups of those.
@@ -196,11 +216,7 @@ func (g *grab) MutateLexer(rules chroma.CompiledRules, state string, i int) erro
 // nil test when it can match anywhere or nothing useful is known.
 func startOf(r *chroma.CompiledRule, flags string) (startTest, firstChars) {
 	anything := firstChars{all: true}
-	// As chroma compiles it (RegexLexer.maybeCompile), without its \G.
-	pattern := "(?:" + r.Pattern + ")"
-	if flags != "" {
-		pattern = "(?" + flags + ")" + pattern
-	}
+	pattern := rulePattern(r, flags)
 	// CodeGen: the analysis regexp2 makes for generated code, which finds
 	// sets at more than the first character (0[xX] is two, not one).
 	tree, err := syntax.Parse(pattern, syntax.ParseOptions{CodeGen: true})
@@ -216,6 +232,16 @@ func startOf(r *chroma.CompiledRule, flags string) (startTest, firstChars) {
 		}
 	}
 	return both(anchorTests[f.LeadingAnchor], test), first
+}
+
+// rulePattern is a rule's pattern as chroma compiles it
+// (RegexLexer.maybeCompile), without its \G.
+func rulePattern(r *chroma.CompiledRule, flags string) string {
+	pattern := "(?:" + r.Pattern + ")"
+	if flags != "" {
+		pattern = "(?" + flags + ")" + pattern
+	}
+	return pattern
 }
 
 // anchorTests are the tests of a pattern that starts with an anchor: \A
@@ -421,13 +447,14 @@ func newCharTest(set *syntax.CharSet, distance int) charTest {
 }
 
 func (t *charTest) holds(text []rune, i int) bool {
-	if i >= len(text) {
-		return false
-	}
-	if c := text[i]; c < 128 {
+	return i < len(text) && t.has(text[i])
+}
+
+func (t *charTest) has(c rune) bool {
+	if c < 128 {
 		return t.ascii[c]
 	}
-	return t.set.Contains(text[i])
+	return t.set.Contains(c)
 }
 
 // ruleFlags are the flags chroma compiles every rule of a lexer with
@@ -471,7 +498,7 @@ func (q *quickLexer) Tokenise(options *chroma.TokeniseOptions, text string) (chr
 		text += "\n"
 		added = true
 	}
-	s := &quickState{q: q, start: options.State, added: added, LexerState: chroma.LexerState{
+	s := &quickState{q: q, start: options.State, added: added, src: text, LexerState: chroma.LexerState{
 		Registry:       lexers.GlobalLexerRegistry,
 		Lexer:          q.RegexLexer,
 		Text:           []rune(text),
@@ -479,22 +506,47 @@ func (q *quickLexer) Tokenise(options *chroma.TokeniseOptions, text string) (chr
 		Rules:          q.rules,
 		MutatorContext: map[any]any{},
 	}}
+	if len(s.Text) != len(text) {
+		s.offsets = runeOffsets(text, len(s.Text))
+	}
 	s.take = s.view
 	return s.next, nil
+}
+
+// runeOffsets is the byte offset in text of each of its n characters,
+// and of its end.
+func runeOffsets(text string, n int) []int32 {
+	offsets := make([]int32, 0, n+1)
+	for i := range text {
+		offsets = append(offsets, int32(i))
+	}
+	return append(offsets, int32(len(text)))
 }
 
 // quickState is a lexer's state while it tokenises, as chroma keeps it.
 type quickState struct {
 	chroma.LexerState
-	q     *quickLexer
-	start string
-	added bool
-	stack []chroma.Iterator
-	stuck int // empty matches in a row
+	q       *quickLexer
+	start   string
+	added   bool
+	src     string  // the text, which tokens are cut from
+	offsets []int32 // of each character in src; nil when each is a byte
+	stack   []chroma.Iterator
+	one     chroma.Token // a rule's one token, before the stack
+	hasOne  bool
+	stuck   int      // empty matches in a row
+	at      struct { // the state the last rules were of
+		name  string
+		rules []*chroma.CompiledRule
+		info  *stateInfo
+	}
 
-	take  func(regexp2.MatchView) bool // s.view as a method value, made once
-	info  *ruleInfo                    // the rule being tried
-	found []string                     // its groups, when it matched
+	take   func(regexp2.MatchView) bool // s.view as a method value, made once
+	info   *ruleInfo                    // the rule being tried
+	end    int                          // where its match ended
+	found  []string                     // its groups, when it matched and they are read
+	named  map[string]string
+	direct directRun // a direct matcher's run
 }
 
 // stuckAt is how many empty matches in a row end the lexing: a lexer
@@ -513,14 +565,14 @@ func (s *quickState) next() chroma.Token {
 		if t, ok := s.drain(); ok {
 			return t
 		}
-		s.State = s.Stack[len(s.Stack)-1]
-		rules, ok := s.Rules[s.State]
-		if !ok {
-			panic("unknown state " + s.State)
+		if s.State = s.Stack[len(s.Stack)-1]; s.State != s.at.name {
+			s.at.name, s.at.rules, s.at.info = s.State, s.Rules[s.State], s.q.states[s.State]
+			if s.at.rules == nil {
+				panic("unknown state " + s.State)
+			}
 		}
-		i, rule, groups, named := s.match(rules)
-		if groups != nil {
-			s.apply(i, rule, groups, named)
+		if i, rule := s.match(s.at.rules, s.at.info); rule != nil {
+			s.apply(i, rule)
 		} else if t, ok := s.unmatched(); ok {
 			return t
 		}
@@ -538,11 +590,19 @@ func (s *quickState) last() chroma.Token {
 		return t
 	}
 	if s.Pos != len(s.Text) && len(s.Stack) == 0 {
-		v := string(s.Text[s.Pos:])
+		v := s.cut(s.Pos, len(s.Text))
 		s.Pos = len(s.Text)
 		return chroma.Token{Type: chroma.Error, Value: v}
 	}
 	return chroma.EOF
+}
+
+// cut is the text from character at to character end.
+func (s *quickState) cut(at, end int) string {
+	if s.offsets == nil {
+		return s.src[at:end]
+	}
+	return s.src[s.offsets[at]:s.offsets[end]]
 }
 
 // unmatched is what chroma does where no rule matches: at a newline
@@ -554,30 +614,45 @@ func (s *quickState) unmatched() (chroma.Token, bool) {
 		return chroma.Token{}, false
 	}
 	s.Pos++
-	return chroma.Token{Type: chroma.Error, Value: string(s.Text[s.Pos-1 : s.Pos])}, true
+	return chroma.Token{Type: chroma.Error, Value: s.cut(s.Pos-1, s.Pos)}, true
 }
 
-// apply moves past what the rule matched, runs its mutator and stacks
-// the tokens it emits.
-func (s *quickState) apply(i int, rule *chroma.CompiledRule, groups []string, named map[string]string) {
-	s.Rule, s.Groups, s.NamedGroups = i, groups, named
-	s.Pos += utf8.RuneCountInString(groups[0])
+// apply moves past what rule i matched, runs its mutator and stacks the
+// tokens it emits. A rule that emits one token and reads no groups
+// (most of them) has it kept as it is, with no iterator and no groups.
+func (s *quickState) apply(i int, rule *chroma.CompiledRule) {
+	s.Rule, s.Groups, s.NamedGroups = i, s.found, s.named
+	start := s.Pos
+	s.Pos = s.end
 	s.stuck++
-	if groups[0] != "" {
+	if s.end != start {
 		s.stuck = 0
 	}
 	if rule.Mutator != nil {
 		if err := rule.Mutator.Mutate(&s.LexerState); err != nil {
 			panic(err)
 		}
+		if !s.info.own {
+			s.at.name = "" // its rules may have changed
+		}
 	}
-	if rule.Type != nil {
+	switch t := rule.Type.(type) {
+	case nil:
+	case chroma.TokenType:
+		s.one, s.hasOne = chroma.Token{Type: t, Value: s.cut(start, s.end)}, true
+	default:
 		s.stack = append(s.stack, rule.Type.Emit(s.Groups, &s.LexerState))
 	}
 }
 
 // drain returns the next token of the emitters' iterators, if any is left.
 func (s *quickState) drain() (chroma.Token, bool) {
+	if s.hasOne {
+		s.hasOne = false
+		if s.one.Type != chroma.Ignore {
+			return s.one, true
+		}
+	}
 	for len(s.stack) > 0 {
 		n := len(s.stack) - 1
 		t := s.stack[n]()
@@ -593,67 +668,90 @@ func (s *quickState) drain() (chroma.Token, bool) {
 	return chroma.Token{}, false
 }
 
-// match is chroma's matchRules, skipping the rules that cannot match here.
-func (s *quickState) match(rules []*chroma.CompiledRule) (int, *chroma.CompiledRule, []string, map[string]string) {
-	st := s.q.states[s.State]
+// match is chroma's matchRules, skipping the rules that cannot match
+// here: the rule that matched and its index, or a nil rule.
+func (s *quickState) match(rules []*chroma.CompiledRule, st *stateInfo) (int, *chroma.CompiledRule) {
 	if st == nil || len(st.rules) != len(rules) { // a state a mutator made as the lexer ran
 		for i, rule := range rules {
 			info := s.q.known[rule]
 			if info == nil {
 				info = groupsOf(rule)
 			}
-			if groups, named := s.try(rule, info); groups != nil {
-				return i, rule, groups, named
+			if s.try(rule, info) {
+				return i, rule
 			}
 		}
-		return 0, &chroma.CompiledRule{}, nil, nil
+		return 0, nil
 	}
 	candidates := st.other
 	if c := s.Text[s.Pos]; c < 128 {
 		candidates = st.ascii[c]
 	}
 	for _, i := range candidates {
-		if groups, named := s.try(rules[i], st.rules[i]); groups != nil {
-			return i, rules[i], groups, named
+		if s.try(rules[i], st.rules[i]) {
+			return i, rules[i]
 		}
 	}
-	return 0, &chroma.CompiledRule{}, nil, nil
+	return 0, nil
 }
 
-// try runs a rule at the position: its groups, as Match.Groups gives
-// them, and NamedGroups where the rule may read them; nil if it does not
-// match. regexp2's view of a match is read in place, not copied into a
-// Match.
-func (s *quickState) try(rule *chroma.CompiledRule, info *ruleInfo) ([]string, map[string]string) {
+// try runs a rule at the position and says whether it matched: then
+// s.end is where, and s.found and s.named its groups as Match.Groups and
+// NamedGroups give them, where the rule may read them.
+func (s *quickState) try(rule *chroma.CompiledRule, info *ruleInfo) bool {
 	if info.can != nil && !info.can(s.Text, s.Pos) {
-		return nil, nil
+		return false
 	}
-	s.info, s.found = info, nil
-	if err := rule.Regexp.FindRunesMatches(s.Text, s.Pos, s.take); err != nil || s.found == nil {
-		return nil, nil
+	s.info, s.found, s.named = info, nil, nil
+	if !s.run(rule, info) {
+		return false
 	}
-	groups := s.found
-	if info.names == nil {
-		return groups, nil
+	if info.names != nil {
+		s.named = make(map[string]string, len(s.found))
+		for k, name := range info.names {
+			s.named[name] = s.found[k]
+		}
 	}
-	named := make(map[string]string, len(groups))
-	for k, name := range info.names {
-		named[name] = groups[k]
+	return true
+}
+
+// run runs a rule at the position, by its direct matcher or by regexp2.
+func (s *quickState) run(rule *chroma.CompiledRule, info *ruleInfo) bool {
+	if m := info.direct; m != nil {
+		s.direct.text = s.Text
+		if m.match(&s.direct, s.Pos) {
+			read(s, &s.direct)
+			return true
+		}
+		if !s.direct.spent {
+			return false
+		}
 	}
-	return groups, named
+	s.end = -1
+	err := rule.Regexp.FindRunesMatches(s.Text, s.Pos, s.take)
+	return err == nil && s.end >= 0
 }
 
 // view takes the groups of the first match, if it starts at the position.
 func (s *quickState) view(v regexp2.MatchView) bool {
-	if at, _, ok := v.GroupRange(0); !ok || at != s.Pos {
-		return false
+	if at, _, ok := v.GroupRange(0); ok && at == s.Pos {
+		read(s, v)
 	}
-	groups := make([]string, len(s.info.groups))
+	return false
+}
+
+// read takes where a match ended and, when the rule reads them, its
+// groups.
+func read[M interface{ GroupRange(int) (int, int, bool) }](s *quickState, m M) {
+	at, length, _ := m.GroupRange(0)
+	s.end = at + length
+	if s.info.plain {
+		return
+	}
+	s.found = make([]string, len(s.info.groups))
 	for k, n := range s.info.groups {
-		if at, length, ok := v.GroupRange(n); ok {
-			groups[k] = string(s.Text[at : at+length])
+		if at, length, ok := m.GroupRange(n); ok {
+			s.found[k] = s.cut(at, at+length)
 		}
 	}
-	s.found = groups
-	return false
 }
