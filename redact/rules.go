@@ -394,23 +394,31 @@ func (rs *ruleSet) findDecoded(s string, out []found) []found {
 	for _, i := range rs.always {
 		out = rs.run(rs.rules[i], s, 0, len(s), out)
 	}
-	// In rule order, so that the output does not depend on map order.
-	for i, r := range rs.rules {
-		if ps := hits[i]; len(ps) > 0 {
-			out = rs.runNear(r.ready(), s, ps, out)
+	// In rule order, so that the output does not depend on the order the
+	// keywords are in; most texts hold none, and no rule is looked at.
+	slices.SortStableFunc(hits, func(a, b hit) int { return a.rule - b.rule })
+	var ps []int
+	for k, h := range hits {
+		ps = append(ps, h.at)
+		if k == len(hits)-1 || hits[k+1].rule != h.rule {
+			out = rs.runNear(rs.rules[h.rule].ready(), s, ps, out)
+			ps = nil
 		}
 	}
 	return out
 }
 
-// keywordsIn returns where in s the rules' keywords are, by rule.
-func (rs *ruleSet) keywordsIn(s string) map[int][]int {
+// hit is where a keyword of a rule is.
+type hit struct{ rule, at int }
+
+// keywordsIn returns where in s the rules' keywords are.
+func (rs *ruleSet) keywordsIn(s string) []hit {
 	buf := lowerBufs.Get().(*[]byte)
 	*buf = lowerInto((*buf)[:0], s)
-	hits := map[int][]int{} // rule → where its keywords are
+	var hits []hit
 	rs.trie.Walk(*buf, func(end, n, kw int64) bool {
 		for _, i := range rs.byKw[kw] {
-			hits[i] = append(hits[i], int(end-n+1))
+			hits = append(hits, hit{i, int(end - n + 1)})
 		}
 		return true
 	})

@@ -70,10 +70,10 @@ func ansiLine(b *strings.Builder, line string, cur sgr) sgr {
 	for line != "" {
 		k := strings.IndexByte(line, 0x1b)
 		if k < 0 {
-			template.HTMLEscape(b, []byte(line))
+			b.WriteString(template.HTMLEscapeString(line))
 			break
 		}
-		template.HTMLEscape(b, []byte(line[:k]))
+		b.WriteString(template.HTMLEscapeString(line[:k]))
 		seq, params, rest := escape(line[k:])
 		line = rest
 		if next := cur.apply(params); seq == 'm' && next != cur {

@@ -42,12 +42,12 @@ func Rows(rows []Row, p string) template.HTML {
 		writeRowHead(&b, r)
 		switch {
 		case r.Op == '@':
-			template.HTMLEscape(&b, []byte(r.Text))
+			b.WriteString(template.HTMLEscapeString(r.Text))
 		case i < lines.rows():
 			b.WriteString(lines.row(i))
 			i++
 		default:
-			template.HTMLEscape(&b, []byte(r.Text))
+			b.WriteString(template.HTMLEscapeString(r.Text))
 			i++
 		}
 		b.WriteString("</span>")
@@ -161,7 +161,7 @@ func writeToken(b *strings.Builder, typ chroma.TokenType, v string) {
 	if cls != "" {
 		b.WriteString(`<span class="` + cls + `">`)
 	}
-	template.HTMLEscape(b, []byte(v))
+	b.WriteString(template.HTMLEscapeString(v))
 	if cls != "" {
 		b.WriteString("</span>")
 	}
