@@ -68,9 +68,14 @@ func directNode(n *syntax.RegexNode, behind bool) *dnode {
 		return nil
 	}
 	d := &dnode{t: n.T, str: n.Str, ch: n.Ch, min: n.M, max: n.N}
-	if n.Set != nil {
+	switch {
+	case n.Set != nil:
 		t := newCharTest(n.Set, 0)
 		d.set = &t
+	case oneKinds[n.T]:
+		d.set = oneChar(n.Ch, false)
+	case notoneKinds[n.T]:
+		d.set = oneChar(n.Ch, true)
 	}
 	if !directKinds[n.T] {
 		return nil
@@ -99,11 +104,50 @@ func directNode(n *syntax.RegexNode, behind bool) *dnode {
 		if minLength(d.kids[0]) == 0 {
 			return nil
 		}
+		charLoop(d)
 	case syntax.NtAlternate:
 		d.first = branchesByFirst(d.kids)
+		charBranches(d)
 	}
 	d.fixed = isFixed(d)
 	return d
+}
+
+var (
+	oneKinds    = map[syntax.NodeType]bool{syntax.NtOne: true, syntax.NtOneloop: true, syntax.NtOnelazy: true, syntax.NtOneloopatomic: true}
+	notoneKinds = map[syntax.NodeType]bool{syntax.NtNotone: true, syntax.NtNotoneloop: true, syntax.NtNotonelazy: true, syntax.NtNotoneloopatomic: true}
+)
+
+// oneCharNode: d matches one character, by its test alone.
+func oneCharNode(d *dnode) bool {
+	return d.t == syntax.NtOne || d.t == syntax.NtNotone || d.t == syntax.NtSet
+}
+
+// charBranches makes an alternation of one-character branches ((?:.|\n))
+// a set: whichever branch matches, it takes the one character and the
+// rest goes on from the same place, so trying the others changes nothing.
+func charBranches(d *dnode) {
+	var ts []*charTest
+	for _, k := range d.kids {
+		if !oneCharNode(k) {
+			return
+		}
+		ts = append(ts, k.set)
+	}
+	*d = dnode{t: syntax.NtSet, set: unionOf(ts)}
+}
+
+// charLoop makes a loop of one character a loop of its set: a character
+// per turn, as regexp2's own set loops go, and no choice per turn for the
+// budget to count (a comment of (?:.|\n)*? as long as the file).
+func charLoop(d *dnode) {
+	if k := d.kids[0]; oneCharNode(k) {
+		t := syntax.NtSetloop
+		if d.t == syntax.NtLazyloop {
+			t = syntax.NtSetlazy
+		}
+		*d = dnode{t: t, set: k.set, min: d.min, max: d.max}
+	}
 }
 
 // directKinds are the nodes the matcher runs.
@@ -507,12 +551,6 @@ func (r *directRun) boundary(pos int) bool {
 
 // holds says whether c is a character a one-character node takes.
 func (r *directRun) holds(d *dnode, c rune) bool {
-	switch d.t {
-	case syntax.NtOne, syntax.NtOneloop, syntax.NtOnelazy, syntax.NtOneloopatomic:
-		return c == d.ch
-	case syntax.NtNotone, syntax.NtNotoneloop, syntax.NtNotonelazy, syntax.NtNotoneloopatomic:
-		return c != d.ch
-	}
 	return d.set.has(c)
 }
 

@@ -431,11 +431,18 @@ func setsTest(f *syntax.FindOptimizations) startTest {
 }
 
 // charTest says whether a character at a distance is in a set: from a
-// table for ASCII, since CharSet.Contains is slow for most sets.
+// table for ASCII, since CharSet.Contains is slow for most sets. A direct
+// matcher's tests of one character are charTests too: a character, any
+// but one, a set, or any of several of those.
 type charTest struct {
 	set      *syntax.CharSet
 	ascii    [128]bool
 	distance int
+	// Past ASCII, when set is nil: the character is ch (not ch, with
+	// not), or passes one of union.
+	ch    rune
+	not   bool
+	union []*charTest
 }
 
 func newCharTest(set *syntax.CharSet, distance int) charTest {
@@ -446,15 +453,40 @@ func newCharTest(set *syntax.CharSet, distance int) charTest {
 	return t
 }
 
+// oneChar tests for the character ch, or for any but ch.
+func oneChar(ch rune, not bool) *charTest {
+	t := &charTest{ch: ch, not: not}
+	for c := range rune(128) {
+		t.ascii[c] = (c == ch) != not
+	}
+	return t
+}
+
+// unionOf tests for a character any of ts holds.
+func unionOf(ts []*charTest) *charTest {
+	u := &charTest{union: ts}
+	for _, t := range ts {
+		for c := range u.ascii {
+			u.ascii[c] = u.ascii[c] || t.ascii[c]
+		}
+	}
+	return u
+}
+
 func (t *charTest) holds(text []rune, i int) bool {
 	return i < len(text) && t.has(text[i])
 }
 
 func (t *charTest) has(c rune) bool {
-	if c < 128 {
+	switch {
+	case c < 128:
 		return t.ascii[c]
+	case t.set != nil:
+		return t.set.Contains(c)
+	case t.union != nil:
+		return slices.ContainsFunc(t.union, func(u *charTest) bool { return u.has(c) })
 	}
-	return t.set.Contains(c)
+	return (c == t.ch) != t.not
 }
 
 // ruleFlags are the flags chroma compiles every rule of a lexer with
