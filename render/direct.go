@@ -9,12 +9,14 @@ import (
 // a run of spaces, a name, a newline or a keyword, and that fixed cost was
 // most of what lexing them cost. A direct matcher walks the rule's tree,
 // as regexp2 parses and reduces it, with the same backtracking semantics
-// (leftmost branch first, greedy loops longest first, atomic groups and
-// loops never given back), for the kinds of node chroma's rules are made
-// of. A pattern with any other kind (back references, conditionals, named
-// or renumbered groups, case folding left to the runner, lookarounds that
-// capture) keeps regexp2. TestDirectMatchesAreRegexp2s holds the two to
-// the same groups on every rule of every lexer.
+// (leftmost branch first, greedy loops longest first and lazy ones
+// shortest, atomic groups and loops never given back), for the kinds of
+// node chroma's rules are made of. A pattern with any other kind (back
+// references, conditionals, renumbered groups, case folding left to the
+// runner, lookarounds that capture) keeps regexp2, and so does a match
+// that outruns the budget (directBudget). The tests in direct_test.go
+// hold the two to the same groups on patterns made to backtrack and on
+// every rule of the lexers chroma has samples for.
 
 // directMatcher is a rule's pattern, ready to be walked.
 type directMatcher struct {
