@@ -390,10 +390,15 @@ func (r *directRun) match(d *dnode, pos int, k func(int) bool) bool {
 		}
 		return false
 	case syntax.NtOnelazy, syntax.NtNotonelazy, syntax.NtSetlazy:
-		most := r.run(d, pos, d.max)
-		for n := d.min; n <= most; n++ {
+		// A character more at each turn, not the whole run first: a
+		// comment's (?:.|\n)*? would read to the end of the text at
+		// every start.
+		for n := r.run(d, pos, d.min); n >= d.min; n++ {
 			if r.choose(func() bool { return k(pos + n) }) {
 				return true
+			}
+			if n == d.max || pos+n == len(r.text) || !r.holds(d, r.text[pos+n]) {
+				break
 			}
 		}
 		return false

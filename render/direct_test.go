@@ -25,12 +25,13 @@ func TestDirectMatchesAreRegexp2s(t *testing.T) {
 		`(a)|(b)|(c)d`, `(?:(a)b|(a)c)`, `((a)|(b))+`, `(?s)a.*b`, `a.*b`, `a.*?b`, `(é+)(\p{L}*)`,
 		`(?i)(rb|br|r)(""")`, `(?:.|\n)*?"""`, `(def)((?:\s|\\\s)+)`, `[a-c]{2,3}?c`, `(a{2,})(a)`,
 		`(?<!\.)(self|cls|Ellipsis|NotImplemented|super|print|len|object)\b`, `()a`, `(?:)`, `a??b`,
+		`a{2,3}?$`, `(?s)<!--.*?-->`, `<!--(?:.|\n)*?-->`, `x{2}?`,
 	}
 	texts := []string{
 		"abcd", "abbcdd", "aab", "abc", "xy yy", "y", "  \n\t\nx", "key = value here\nnext = 2",
 		"ab", "aaab", "aaa", "xyxxyz", "xz", "x", "x\n", "x\nx", "foox foo", "ababab", "abd", "ac",
 		"ababc", "a\nb", "éé étoile", `rb"""x`, `R"""`, "\"\"\"\n\"\"\"", "def  \\\n f", "abcc", "aaaa",
-		"self.cls cls x.self printer print", "", "\n", "b",
+		"self.cls cls x.self printer print", "", "\n", "b", "aaa\naa", "<!-- a\n-- b -->c-->", "xxx",
 	}
 	checked := 0
 	for _, p := range patterns {
