@@ -168,8 +168,30 @@ func writeToken(b *strings.Builder, typ chroma.TokenType, v string) {
 }
 
 // tokenClass is chroma's class for a token type, falling back to its
-// sub-category and category as chroma's own formatter does.
+// sub-category and category as chroma's own formatter does; from a table
+// for the types chroma names (up to three map lookups a token were a
+// tenth of writing them).
 func tokenClass(t chroma.TokenType) string {
+	if t >= 0 && int(t) < len(classes) {
+		return classes[t]
+	}
+	return classOf(t)
+}
+
+// classes is classOf of each type from 0 to the last that chroma names.
+var classes = func() []string {
+	last := chroma.TokenType(0)
+	for t := range chroma.StandardTypes {
+		last = max(last, t)
+	}
+	c := make([]string, last+1)
+	for t := range c {
+		c[t] = classOf(chroma.TokenType(t))
+	}
+	return c
+}()
+
+func classOf(t chroma.TokenType) string {
 	if t == chroma.Error {
 		return "" // a fragment of code (an edit's old text) often does not lex: do not paint it red
 	}
