@@ -28,9 +28,8 @@ type directMatcher struct {
 type dnode struct {
 	t        syntax.NodeType
 	kids     []*dnode
-	str      []rune
-	ch       rune
-	set      *charTest
+	str      []rune    // a string's characters
+	set      *charTest // what a one-character node, or loop of one, takes
 	min, max int
 	group    int
 	fixed    bool // it matches one way or not at all: no choice to go back to
@@ -69,7 +68,7 @@ func directNode(n *syntax.RegexNode, behind bool) *dnode {
 	if n.Options&syntax.IgnoreCase != 0 || n.Options&syntax.RightToLeft != 0 != behind {
 		return nil
 	}
-	d := &dnode{t: n.T, str: n.Str, ch: n.Ch, min: n.M, max: n.N}
+	d := &dnode{t: n.T, str: n.Str, min: n.M, max: n.N}
 	switch {
 	case n.Set != nil:
 		t := newCharTest(n.Set, 0)
@@ -108,8 +107,9 @@ func directNode(n *syntax.RegexNode, behind bool) *dnode {
 		}
 		charLoop(d)
 	case syntax.NtAlternate:
-		d.first = branchesByFirst(d.kids)
-		charBranches(d)
+		if !charBranches(d) {
+			d.first = branchesByFirst(d.kids)
+		}
 	}
 	d.fixed = isFixed(d)
 	return d
@@ -126,17 +126,19 @@ func oneCharNode(d *dnode) bool {
 }
 
 // charBranches makes an alternation of one-character branches ((?:.|\n))
-// a set: whichever branch matches, it takes the one character and the
-// rest goes on from the same place, so trying the others changes nothing.
-func charBranches(d *dnode) {
+// a set, and says whether it did: whichever branch matches, it takes the
+// one character and the rest goes on from the same place, so trying the
+// others changes nothing.
+func charBranches(d *dnode) bool {
 	var ts []*charTest
 	for _, k := range d.kids {
 		if !oneCharNode(k) {
-			return
+			return false
 		}
 		ts = append(ts, k.set)
 	}
 	*d = dnode{t: syntax.NtSet, set: unionOf(ts)}
+	return true
 }
 
 // charLoop makes a loop of one character a loop of its set: a character
@@ -256,24 +258,15 @@ func branchesByFirst(kids []*dnode) *[128][]int {
 func firstOfNode(d *dnode) *[128]bool {
 	var first [128]bool
 	switch d.t {
-	case syntax.NtOne:
-		if d.ch < 128 {
-			first[d.ch] = true
-		}
 	case syntax.NtMulti:
 		if d.str[0] < 128 {
 			first[d.str[0]] = true
 		}
-	case syntax.NtSet:
+	case syntax.NtOne, syntax.NtNotone, syntax.NtSet:
 		first = d.set.ascii
-	case syntax.NtOneloopatomic, syntax.NtOneloop, syntax.NtOnelazy:
-		if d.min == 0 {
-			return nil
-		}
-		if d.ch < 128 {
-			first[d.ch] = true
-		}
-	case syntax.NtSetloopatomic, syntax.NtSetloop, syntax.NtSetlazy:
+	case syntax.NtOneloop, syntax.NtNotoneloop, syntax.NtSetloop,
+		syntax.NtOnelazy, syntax.NtNotonelazy, syntax.NtSetlazy,
+		syntax.NtOneloopatomic, syntax.NtNotoneloopatomic, syntax.NtSetloopatomic:
 		if d.min == 0 {
 			return nil
 		}
@@ -397,7 +390,7 @@ func (r *directRun) match(d *dnode, pos int, k func(int) bool) bool {
 			if r.choose(func() bool { return k(pos + n) }) {
 				return true
 			}
-			if n == d.max || pos+n == len(r.text) || !r.holds(d, r.text[pos+n]) {
+			if n == d.max || pos+n == len(r.text) || !d.set.has(r.text[pos+n]) {
 				break
 			}
 		}
@@ -481,7 +474,7 @@ func (r *directRun) step(d *dnode, pos int) (int, bool) {
 	text := r.text
 	switch d.t {
 	case syntax.NtOne, syntax.NtNotone, syntax.NtSet:
-		return pos + 1, pos < len(text) && r.holds(d, text[pos])
+		return pos + 1, pos < len(text) && d.set.has(text[pos])
 	case syntax.NtMulti:
 		return pos + len(d.str), hasPrefix(text[pos:], d.str)
 	case syntax.NtOneloop, syntax.NtNotoneloop, syntax.NtSetloop,
@@ -527,7 +520,7 @@ func (r *directRun) look(d *dnode, pos int) bool {
 		n := len(b.str)
 		return pos >= n && hasPrefix(r.text[pos-n:pos], b.str)
 	}
-	return pos > 0 && r.holds(b, r.text[pos-1])
+	return pos > 0 && b.set.has(r.text[pos-1])
 }
 
 // at tests an anchor at pos, as regexp2's runner does.
@@ -556,16 +549,11 @@ func (r *directRun) boundary(pos int) bool {
 	return (pos > 0 && syntax.IsWordChar(r.text[pos-1])) != (pos < len(r.text) && syntax.IsWordChar(r.text[pos]))
 }
 
-// holds says whether c is a character a one-character node takes.
-func (r *directRun) holds(d *dnode, c rune) bool {
-	return d.set.has(c)
-}
-
 // run is how many characters from pos, at most most, a one-character
 // loop takes.
 func (r *directRun) run(d *dnode, pos, most int) int {
 	n := 0
-	for pos+n < len(r.text) && n < most && r.holds(d, r.text[pos+n]) {
+	for pos+n < len(r.text) && n < most && d.set.has(r.text[pos+n]) {
 		n++
 	}
 	return n
