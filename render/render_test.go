@@ -460,3 +460,14 @@ func TestReadable(t *testing.T) {
 		t.Errorf("an output of JSON with lines = %q", got)
 	}
 }
+
+// TestTrimLineEnds: what trimLineEnds drops is what (?m)[ \t]+$ matches,
+// on lines that end in spaces, tabs, a carriage return or nothing.
+func TestTrimLineEnds(t *testing.T) {
+	re := regexp.MustCompile(`(?m)[ \t]+$`)
+	for _, s := range []string{"", " ", "a", "a \t", "a \nb\t\n", "\n\n  \n", "a \r\nb", " \t x \t ", "ü  \n日本\t"} {
+		if got, want := trimLineEnds(s), re.ReplaceAllString(s, ""); got != want {
+			t.Errorf("trimLineEnds(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

@@ -283,7 +283,7 @@ type TurnView struct {
 func (t TurnView) Blocks() []Block {
 	var out []Block
 	for _, e := range t.Entries {
-		ctx := e.Msg.Meta && !e.IsEvent() && !e.Msg.UserShell() // the user's own command is theirs
+		ctx := e.Msg.Meta && !e.IsEvent && !e.UserShell // the user's own command is theirs
 		if ctx && len(out) > 0 && out[len(out)-1].Context {
 			out[len(out)-1].Entries = append(out[len(out)-1].Entries, e)
 			continue
@@ -345,17 +345,49 @@ type Entry struct {
 	ResultsOf []int
 	// NewDay is set on a message from a later day than the one before it.
 	NewDay bool
+	// What the page asks of every message is worked out here once: a
+	// template calls a method or function by reflection at five to ten
+	// times the cost of reading a field, and a session page asks it of
+	// thousands of messages.
+	//
+	// IsEvent is set on a message that only records events (a compaction,
+	// an API error), which are shown as markers rather than as messages.
+	IsEvent bool
+	// Prompt is set on the message that starts a turn (Msg.StartsTurn),
+	// UserShell on a command the user ran in the agent's shell
+	// (Msg.UserShell).
+	Prompt, UserShell bool
+	// Usage is the tokens the message used; nil when it records none.
+	Usage *transcript.Usage
+	// Time is when the message was written, as the page shows it; nil
+	// when the session does not say.
+	Time *Stamp
 }
 
-// IsEvent reports whether the message only records events (a compaction,
-// an API error), which are shown as markers rather than as messages.
-func (e Entry) IsEvent() bool {
-	for _, p := range e.Parts {
+// Stamp is a time as a page shows it: for a datetime attribute, a title,
+// and the date and clock time written out.
+type Stamp struct {
+	ISO, Full, Date, Clock string
+}
+
+// stampOf is t as a page shows it, in UTC; nil for the zero time.
+func stampOf(t time.Time) *Stamp {
+	if t.IsZero() {
+		return nil
+	}
+	t = t.UTC()
+	return &Stamp{ISO: t.Format(time.RFC3339), Full: t.Format("2006-01-02 15:04 UTC"),
+		Date: t.Format(time.DateOnly), Clock: t.Format(time.TimeOnly)}
+}
+
+// isEvent reports whether parts only record events.
+func isEvent(parts []PartView) bool {
+	for _, p := range parts {
 		if p.Kind != transcript.EventPart {
 			return false
 		}
 	}
-	return len(e.Parts) > 0
+	return len(parts) > 0
 }
 
 // turnViews numbers the messages of p's session, whose body is s, and works out where each
@@ -428,6 +460,10 @@ func entry(p *Page, n int, m *transcript.Message, callMsg map[*transcript.ToolRe
 	if len(e.Parts) == 0 && len(shown) > 0 {
 		p.aliases[shown[0]] = n
 		return e, false
+	}
+	e.IsEvent, e.Prompt, e.UserShell, e.Time = isEvent(e.Parts), m.StartsTurn(), m.UserShell(), stampOf(m.Time)
+	if !m.Usage.IsZero() {
+		e.Usage = &m.Usage
 	}
 	return e, true
 }

@@ -524,9 +524,14 @@ func excerpt(d Doc) (start, rest string) {
 	var b []byte
 	space := false
 	for _, s := range parts {
-		for _, r := range s {
-			if unicode.IsSpace(r) {
+		for i := 0; i < len(s); {
+			r, n := rune(s[i]), 1
+			if r >= utf8.RuneSelf {
+				r, n = utf8.DecodeRuneInString(s[i:])
+			}
+			if r < utf8.RuneSelf && asciiSpace[r] || r >= utf8.RuneSelf && unicode.IsSpace(r) {
 				space = len(b) > 0
+				i += n
 				continue
 			}
 			if len(b) >= maxExcerpt {
@@ -536,7 +541,19 @@ func excerpt(d Doc) (start, rest string) {
 				b = append(b, ' ')
 				space = false
 			}
-			b = utf8.AppendRune(b, r)
+			if r >= utf8.RuneSelf {
+				b = utf8.AppendRune(b, r)
+				i += n
+				continue
+			}
+			// A run of ASCII that is not space, as far as the excerpt
+			// takes it, in one copy.
+			j := i + 1
+			for j < len(s) && j-i < maxExcerpt-len(b) && s[j] < utf8.RuneSelf && !asciiSpace[s[j]] {
+				j++
+			}
+			b = append(b, s[i:j]...)
+			i = j
 		}
 		space = len(b) > 0
 	}
@@ -721,6 +738,9 @@ func (t *tokenizer) endCompound() bool {
 }
 
 // wordByte marks the ASCII bytes of terms: letters, digits, underscore.
+// asciiSpace is unicode.IsSpace of the ASCII characters.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
 var wordByte = func() (t [utf8.RuneSelf]bool) {
 	for c := range utf8.RuneSelf {
 		t[c] = c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // tokens returns the words and the compounds Tokenize emits.
@@ -408,6 +410,52 @@ func TestExcerpt(t *testing.T) {
 	huge := strings.Repeat("a ", 3*(HeadBytes+TailBytes)) + "last"
 	if start, rest := excerpt(Doc{Text: huge}); len(start)+len(rest) > HeadBytes+TailBytes || !strings.HasSuffix(rest, "last") {
 		t.Errorf("excerpt of a huge text: %d + %d bytes, ends %q", len(start), len(rest), rest[max(0, len(rest)-10):])
+	}
+}
+
+// TestExcerptCopiesRunsAsRunesWould: excerpt copies runs of ASCII whole;
+// what it makes is what a rune at a time makes, on text of every kind of
+// space, letters of several bytes, invalid UTF-8, and a cap that falls
+// inside a run or a character.
+func TestExcerptCopiesRunsAsRunesWould(t *testing.T) {
+	byRunes := func(parts []string) string {
+		var b []byte
+		space := false
+		for _, s := range parts {
+			for _, r := range s {
+				if unicode.IsSpace(r) {
+					space = len(b) > 0
+					continue
+				}
+				if len(b) >= maxExcerpt {
+					break
+				}
+				if space {
+					b = append(b, ' ')
+					space = false
+				}
+				b = utf8.AppendRune(b, r)
+			}
+			space = len(b) > 0
+		}
+		return string(b)
+	}
+	pieces := []string{"a", "word", " ", "\t\n", "\v\f\r", "\u0085", "\u00a0", "\u2003", "é", "日本", "\xff", "\xe2\x82", strings.Repeat("x", 700), "\U0001F600"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 3000 {
+		var sb strings.Builder
+		for n := rng.IntN(2 * maxExcerpt); sb.Len() < n; {
+			sb.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		text := sb.String()
+		start, rest := excerpt(Doc{Excerpt: text})
+		if want := byRunes([]string{text}); start+rest != want {
+			t.Fatalf("excerpt of %d bytes: %d bytes, want %d", len(text), len(start+rest), len(want))
+		}
+		start, rest = excerpt(Doc{Text: text})
+		if want := byRunes(indexed(text)); start+rest != want {
+			t.Fatalf("excerpt of a text of %d bytes: %d bytes, want %d", len(text), len(start+rest), len(want))
+		}
 	}
 }
 
