@@ -42,6 +42,11 @@ type ruleInfo struct {
 	groups []int          // its groups' numbers, in the order of Match.Groups
 	names  []string       // and their names, when NamedGroups must be filled
 	plain  bool           // it emits a token, or none, and reads no groups
+	// types are the token types of ByGroups(t1, t2, …) of token types,
+	// chroma.Ignore for a nil one, when the rule emits that and its
+	// mutator is chroma's: its tokens are the groups, queued with no
+	// iterator (chroma makes four objects a group).
+	types []chroma.TokenType
 	own    bool           // its mutator, if any, is chroma's: it changes no rules
 	direct *directMatcher // nil when regexp2 runs the rule
 }
@@ -106,6 +111,9 @@ func groupsOf(r *chroma.CompiledRule) *ruleInfo {
 	_, token := r.Type.(chroma.TokenType)
 	info.own = r.Mutator == nil || chromasMutator(r.Mutator)
 	info.plain = (r.Type == nil || token) && info.own
+	if info.own {
+		info.types = groupTypes(r.Type, len(info.groups)-1)
+	}
 	if readsNames(r) {
 		for _, n := range info.groups {
 			info.names = append(info.names, r.Regexp.GroupNameFromNumber(n))
@@ -137,6 +145,33 @@ func chromasMutator(m chroma.Mutator) bool {
 		return ok && !slices.ContainsFunc(subs, func(m chroma.Mutator) bool { return !chromasMutator(m) })
 	}
 	return false
+}
+
+// groupTypes are the token types of e when it is ByGroups of n token
+// types or nils (chroma.Ignore for a nil: nothing is emitted for it);
+// nil for any other emitter. With other than n, chroma emits an error
+// token, which the rule's iterator is left to do.
+func groupTypes(e chroma.Emitter, n int) []chroma.TokenType {
+	se, ok := e.(chroma.SerialisableEmitter)
+	if !ok || se.EmitterKind() != "bygroups" {
+		return nil
+	}
+	subs, ok := reflect.Indirect(reflect.ValueOf(e)).FieldByName("Emitters").Interface().(chroma.Emitters)
+	if !ok || len(subs) != n || n == 0 {
+		return nil
+	}
+	types := make([]chroma.TokenType, n)
+	for i, sub := range subs {
+		switch t := sub.(type) {
+		case nil:
+			types[i] = chroma.Ignore
+		case chroma.TokenType:
+			types[i] = t
+		default:
+			return nil
+		}
+	}
+	return types
 }
 
 // plainEmitter: nil, a token type, or ByGroups of those.
@@ -566,6 +601,9 @@ type quickState struct {
 	stack   []chroma.Iterator
 	one     chroma.Token // a rule's one token, before the stack
 	hasOne  bool
+	queue   []chroma.Token // the tokens of a rule's groups (ruleInfo.types), before the stack
+	queued  int            // how many of them were taken
+	groups  []string       // the groups of a rule whose types are known, reused
 	stuck   int      // empty matches in a row
 	at      struct { // the state the last rules were of
 		name  string
@@ -673,6 +711,13 @@ func (s *quickState) apply(i int, rule *chroma.CompiledRule) {
 	case chroma.TokenType:
 		s.one, s.hasOne = chroma.Token{Type: t, Value: s.cut(start, s.end)}, true
 	default:
+		if types := s.info.types; types != nil {
+			s.queue, s.queued = s.queue[:0], 0
+			for k, t := range types {
+				s.queue = append(s.queue, chroma.Token{Type: t, Value: s.Groups[k+1]})
+			}
+			return
+		}
 		s.stack = append(s.stack, rule.Type.Emit(s.Groups, &s.LexerState))
 	}
 }
@@ -683,6 +728,15 @@ func (s *quickState) drain() (chroma.Token, bool) {
 		s.hasOne = false
 		if s.one.Type != chroma.Ignore {
 			return s.one, true
+		}
+	}
+	for s.queued < len(s.queue) {
+		t := s.queue[s.queued]
+		s.queued++
+		// As chroma's iterators end at a token equal to EOF (an empty
+		// group of type 0), and its lexer drops those of type Ignore.
+		if t.Type != chroma.Ignore && t != chroma.EOF {
+			return t, true
 		}
 	}
 	for len(s.stack) > 0 {
@@ -780,7 +834,15 @@ func read[M interface{ GroupRange(int) (int, int, bool) }](s *quickState, m M) {
 	if s.info.plain {
 		return
 	}
-	s.found = make([]string, len(s.info.groups))
+	if s.info.types != nil {
+		// Nothing keeps them past the rule's tokens: they are copied into
+		// the queue before the next match.
+		s.groups = slices.Grow(s.groups[:0], len(s.info.groups))[:len(s.info.groups)]
+		clear(s.groups)
+		s.found = s.groups
+	} else {
+		s.found = make([]string, len(s.info.groups))
+	}
 	for k, n := range s.info.groups {
 		if at, length, ok := m.GroupRange(n); ok {
 			s.found[k] = s.cut(at, at+length)
