@@ -42,13 +42,13 @@ type ruleInfo struct {
 	groups []int          // its groups' numbers, in the order of Match.Groups
 	names  []string       // and their names, when NamedGroups must be filled
 	plain  bool           // it emits a token, or none, and reads no groups
+	own    bool           // its mutator, if any, is chroma's: it changes no rules
+	direct *directMatcher // nil when regexp2 runs the rule
 	// types are the token types of ByGroups(t1, t2, …) of token types,
 	// chroma.Ignore for a nil one, when the rule emits that and its
 	// mutator is chroma's: its tokens are the groups, queued with no
 	// iterator (chroma makes four objects a group).
 	types []chroma.TokenType
-	own    bool           // its mutator, if any, is chroma's: it changes no rules
-	direct *directMatcher // nil when regexp2 runs the rule
 }
 
 // stateInfo is a state's rules, and by the character at the position the
@@ -604,8 +604,8 @@ type quickState struct {
 	queue   []chroma.Token // the tokens of a rule's groups (ruleInfo.types), before the stack
 	queued  int            // how many of them were taken
 	groups  []string       // the groups of a rule whose types are known, reused
-	stuck   int      // empty matches in a row
-	at      struct { // the state the last rules were of
+	stuck   int            // empty matches in a row
+	at      struct {       // the state the last rules were of
 		name  string
 		rules []*chroma.CompiledRule
 		info  *stateInfo

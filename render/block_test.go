@@ -1,0 +1,85 @@
+package render
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/alecthomas/chroma/v2"
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
+)
+
+// TestBlocksAreChromas: blockHTML writes what chroma's HTML formatter
+// writes, as the build configured it before (classes, tabs of 4), for the
+// tokens of every sample of chroma's lexers, and for tokens that make its
+// lines split, held and dropped: empty tokens, runs of newlines, a last
+// line of one empty token, types with no class of their own; and the
+// rows' table of spans, which blocks share, opens the formatter's class
+// for every type it holds.
+func TestBlocksAreChromas(t *testing.T) {
+	for typ := range opens {
+		if want := openTag(formatterClass(chroma.TokenType(typ))); opens[typ] != want {
+			t.Errorf("type %d: the rows open %q, chroma's formatter %q", typ, opens[typ], want)
+		}
+	}
+	formatter := chromahtml.New(chromahtml.WithClasses(true), chromahtml.TabWidth(4))
+	check := func(name string, toks []chroma.Token) {
+		t.Helper()
+		var want bytes.Buffer
+		if err := formatter.Format(&want, styles.Fallback, chroma.Literator(toks...)); err != nil {
+			t.Fatal(err)
+		}
+		size := 0
+		for _, tok := range toks {
+			size += len(tok.Value)
+		}
+		if got := blockHTML(chroma.Literator(toks...), size); got != want.String() {
+			i := 0
+			for i < min(len(got), len(want.String())) && got[i] == want.String()[i] {
+				i++
+			}
+			t.Errorf("%s: %d bytes, chroma %d; from byte %d: %.80q, chroma %.80q", name, len(got), want.Len(), i, got[i:], want.String()[i:])
+		}
+	}
+	tok := func(typ chroma.TokenType, v string) chroma.Token { return chroma.Token{Type: typ, Value: v} }
+	for name, toks := range map[string][]chroma.Token{
+		"nothing":             nil,
+		"one empty token":     {tok(chroma.Keyword, "")},
+		"empty last line":     {tok(chroma.Keyword, "if"), tok(chroma.Text, "\n"), tok(chroma.Punctuation, "")},
+		"empty tokens inside": {tok(chroma.Name, ""), tok(chroma.Keyword, "x"), tok(chroma.Operator, ""), tok(chroma.Text, "\n")},
+		"newlines in a token": {tok(chroma.LiteralString, "'a\n\n<b>\n&\"c'"), tok(chroma.Text, " \n")},
+		"no final newline":    {tok(chroma.Comment, "# a\n"), tok(chroma.NameBuiltin, "len")},
+		"types by parent":     {tok(chroma.NameFunctionMagic, "__init__"), tok(chroma.LiteralNumberIntegerLong, "1L"), tok(chroma.Error, "?"), tok(chroma.Other, "o"), tok(chroma.Background, "b")},
+		"tabs and escapes":    {tok(chroma.Text, "\t<a href=\"x\">'&'</a>\n\t")},
+	} {
+		check(name, toks)
+	}
+
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/alecthomas/chroma/v2").Output()
+	if err != nil {
+		t.Skipf("chroma's module is not at hand: %v", err)
+	}
+	samples, _ := filepath.Glob(filepath.Join(strings.TrimSpace(string(out)), "lexers", "testdata", "*.actual"))
+	checked := 0
+	for _, f := range samples {
+		l := lexers.Get(strings.TrimSuffix(filepath.Base(f), ".actual"))
+		b, err := os.ReadFile(f)
+		if l == nil || err != nil {
+			continue
+		}
+		toks, ends := lexedUpTo(t, l, string(b))
+		if !ends {
+			continue
+		}
+		check(filepath.Base(f), toks)
+		checked++
+	}
+	if checked < 100 {
+		t.Errorf("only %d of %d samples written", checked, len(samples))
+	}
+}
