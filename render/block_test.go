@@ -83,3 +83,47 @@ func TestBlocksAreChromas(t *testing.T) {
 		t.Errorf("only %d of %d samples written", checked, len(samples))
 	}
 }
+
+// TestCoalesceIsChromas: the lexers' coalescer, which joins tokens cut
+// from the text without copying them, gives chroma.Coalesce's tokens, on
+// every sample of chroma's lexers, on Markdown with fenced code, and on
+// text that a lexer copies (a last newline added, line ends changed).
+func TestCoalesceIsChromas(t *testing.T) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/alecthomas/chroma/v2").Output()
+	if err != nil {
+		t.Skipf("chroma's module is not at hand: %v", err)
+	}
+	samples, _ := filepath.Glob(filepath.Join(strings.TrimSpace(string(out)), "lexers", "testdata", "*.actual"))
+	check := func(name string, l chroma.Lexer, text string) {
+		t.Helper()
+		want, ends := lexedUpTo(t, chroma.Coalesce(l), text)
+		if !ends {
+			return
+		}
+		got := lexed(t, coalesce(l), text)
+		if i := firstDiff(got, want); i < max(len(got), len(want)) {
+			t.Errorf("%s: %d tokens, chroma %d; first difference at %d: %v", name, len(got), len(want), i, pair(got, want, i))
+		}
+	}
+	checked := 0
+	for _, f := range samples {
+		l := lexers.Get(strings.TrimSuffix(filepath.Base(f), ".actual"))
+		b, err := os.ReadFile(f)
+		if l == nil || err != nil {
+			continue
+		}
+		q := quick(l)
+		if _, ok := q.(cutter); !ok {
+			continue
+		}
+		checked++
+		check(filepath.Base(f), q, string(b))
+		check(filepath.Base(f)+", no last newline, CRLF", q, strings.ReplaceAll(strings.TrimSuffix(string(b), "\n"), "\n", "\r\n"))
+	}
+	if checked < 100 {
+		t.Errorf("only %d of %d samples lexed", checked, len(samples))
+	}
+	md := "# Title\n\nSome *prose*   with  spaces.\n\n```go\nfunc main() {\n\tx := 1  // a\n}\n```\n\n```\nplain\n```\nend"
+	check("markdown", markdownLexer(), md)
+	check("markdown, CRLF", markdownLexer(), strings.ReplaceAll(md, "\n", "\r\n"))
+}

@@ -554,6 +554,12 @@ func hasPrefix(s, prefix []rune) bool {
 
 // Tokenise is chroma's RegexLexer.Tokenise, with the quick loop.
 func (q *quickLexer) Tokenise(options *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
+	it, _, err := q.tokeniseFrom(options, text)
+	return it, err
+}
+
+// tokeniseFrom is Tokenise, and the text its tokens are cut from.
+func (q *quickLexer) tokeniseFrom(options *chroma.TokeniseOptions, text string) (chroma.Iterator, string, error) {
 	if options == nil {
 		options = &chroma.TokeniseOptions{State: "root", EnsureLF: true}
 	}
@@ -577,7 +583,7 @@ func (q *quickLexer) Tokenise(options *chroma.TokeniseOptions, text string) (chr
 		s.offsets = runeOffsets(text, len(s.Text))
 	}
 	s.take = s.view
-	return s.next, nil
+	return s.next, text, nil
 }
 
 // runeOffsets is the byte offset in text of each of its n characters,

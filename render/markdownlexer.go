@@ -60,7 +60,13 @@ func (m *markdown) AnalyseText(text string) float32 { return m.prose.AnalyseText
 // lineEnds makes every line end \n, as chroma's lexers do.
 var lineEnds = strings.NewReplacer("\r\n", "\n", "\r", "\n")
 
-func (m *markdown) Tokenise(_ *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
+func (m *markdown) Tokenise(options *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
+	it, _, err := m.tokeniseFrom(options, text)
+	return it, err
+}
+
+// tokeniseFrom is Tokenise, and the text its prose is cut from.
+func (m *markdown) tokeniseFrom(_ *chroma.TokeniseOptions, text string) (chroma.Iterator, string, error) {
 	text = lineEnds.Replace(text)
 	if !utf8.ValidString(text) {
 		text = string([]rune(text)) // as chroma reads text: a byte not UTF-8 is U+FFFD
@@ -95,7 +101,7 @@ func (m *markdown) Tokenise(_ *chroma.TokeniseOptions, text string) (chroma.Iter
 			continue
 		}
 		if err := prose(text[from:at]); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		body := at + len(line)
 		end := body // of the code: at the closing fence, or the text's end when there is none
@@ -116,9 +122,9 @@ func (m *markdown) Tokenise(_ *chroma.TokeniseOptions, text string) (chroma.Iter
 		from = at
 	}
 	if err := prose(text[from:]); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return chroma.Concaterator(its...), nil
+	return chroma.Concaterator(its...), text, nil
 }
 
 // lineEnd is where the line of text that starts at i ends, after its \n.
