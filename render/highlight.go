@@ -68,7 +68,7 @@ func coalesce(l chroma.Lexer) chroma.Lexer {
 	if _, ok := l.(cutter); !ok {
 		return chroma.Coalesce(l)
 	}
-	return joiner{l}
+	return &joiner{l}
 }
 
 // cutter is a lexer that says which text its tokens are cut from.
@@ -78,7 +78,7 @@ type cutter interface {
 
 type joiner struct{ chroma.Lexer }
 
-func (j joiner) Tokenise(options *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
+func (j *joiner) Tokenise(options *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
 	it, src, err := j.Lexer.(cutter).tokeniseFrom(options, text)
 	if err != nil {
 		return nil, err
