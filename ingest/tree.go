@@ -142,15 +142,15 @@ func latestLeaves(nodes []*Node) []*Node {
 // rootOf is the root of n's tree, which n and the nodes on its way up
 // remember, so that the next walk up stops where this one went.
 func rootOf(n *Node) *Node {
-	var path []*Node
 	c := n
-	for ; c.parent != nil && c.root == nil; c = c.parent {
-		path = append(path, c)
+	for c.parent != nil && c.root == nil {
+		c = c.parent
 	}
 	r := cmp.Or(c.root, c)
-	for _, x := range append(path, c) {
+	for x := n; x != c; x = x.parent {
 		x.root = r
 	}
+	c.root = r
 	return r
 }
 

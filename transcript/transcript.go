@@ -130,6 +130,9 @@ type Part struct {
 
 // Images returns the pictures the part holds: its own, then its result's.
 func (p *Part) Images() []*Image {
+	if p.Image == nil && (p.Result == nil || len(p.Result.Images) == 0) {
+		return nil // most parts: no slice made
+	}
 	out := []*Image{p.Image}
 	if p.Result != nil {
 		out = append(out, p.Result.Images...)
