@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"html/template"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,4 +127,15 @@ func TestCoalesceIsChromas(t *testing.T) {
 	md := "# Title\n\nSome *prose*   with  spaces.\n\n```go\nfunc main() {\n\tx := 1  // a\n}\n```\n\n```\nplain\n```\nend"
 	check("markdown", markdownLexer(), md)
 	check("markdown, CRLF", markdownLexer(), strings.ReplaceAll(md, "\n", "\r\n"))
+}
+
+// TestEscapeTextIsHTMLEscapeString on every byte, alone and in text.
+func TestEscapeTextIsHTMLEscapeString(t *testing.T) {
+	for c := range 256 {
+		for _, s := range []string{string(rune(c)), string([]byte{byte(c)}), "a" + string([]byte{byte(c)}) + "é"} {
+			if got, want := escapeText(s), template.HTMLEscapeString(s); got != want {
+				t.Errorf("escapeText(%q) = %q, want %q", s, got, want)
+			}
+		}
+	}
 }
