@@ -3,15 +3,11 @@ package render
 import (
 	"bytes"
 	"html/template"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
 )
 
@@ -61,27 +57,18 @@ func TestBlocksAreChromas(t *testing.T) {
 		check(name, toks)
 	}
 
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/alecthomas/chroma/v2").Output()
-	if err != nil {
-		t.Skipf("chroma's module is not at hand: %v", err)
-	}
-	samples, _ := filepath.Glob(filepath.Join(strings.TrimSpace(string(out)), "lexers", "testdata", "*.actual"))
+	samples, files := chromaSamples(t)
 	checked := 0
-	for _, f := range samples {
-		l := lexers.Get(strings.TrimSuffix(filepath.Base(f), ".actual"))
-		b, err := os.ReadFile(f)
-		if l == nil || err != nil {
-			continue
-		}
-		toks, ends := lexedUpTo(t, l, string(b))
+	for _, sm := range samples {
+		toks, ends := lexedUpTo(t, sm.lexer, sm.text)
 		if !ends {
 			continue
 		}
-		check(filepath.Base(f), toks)
+		check(sm.name, toks)
 		checked++
 	}
 	if checked < 100 {
-		t.Errorf("only %d of %d samples written", checked, len(samples))
+		t.Errorf("only %d of %d samples written", checked, files)
 	}
 }
 
@@ -90,11 +77,7 @@ func TestBlocksAreChromas(t *testing.T) {
 // every sample of chroma's lexers, on Markdown with fenced code, and on
 // text that a lexer copies (a last newline added, line ends changed).
 func TestCoalesceIsChromas(t *testing.T) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/alecthomas/chroma/v2").Output()
-	if err != nil {
-		t.Skipf("chroma's module is not at hand: %v", err)
-	}
-	samples, _ := filepath.Glob(filepath.Join(strings.TrimSpace(string(out)), "lexers", "testdata", "*.actual"))
+	samples, files := chromaSamples(t)
 	check := func(name string, l chroma.Lexer, text string) {
 		t.Helper()
 		want, ends := lexedUpTo(t, chroma.Coalesce(l), text)
@@ -107,22 +90,17 @@ func TestCoalesceIsChromas(t *testing.T) {
 		}
 	}
 	checked := 0
-	for _, f := range samples {
-		l := lexers.Get(strings.TrimSuffix(filepath.Base(f), ".actual"))
-		b, err := os.ReadFile(f)
-		if l == nil || err != nil {
-			continue
-		}
-		q := quick(l)
+	for _, sm := range samples {
+		q := quick(sm.lexer)
 		if _, ok := q.(cutter); !ok {
 			continue
 		}
 		checked++
-		check(filepath.Base(f), q, string(b))
-		check(filepath.Base(f)+", no last newline, CRLF", q, strings.ReplaceAll(strings.TrimSuffix(string(b), "\n"), "\n", "\r\n"))
+		check(sm.name, q, sm.text)
+		check(sm.name+", no last newline, CRLF", q, strings.ReplaceAll(strings.TrimSuffix(sm.text, "\n"), "\n", "\r\n"))
 	}
 	if checked < 100 {
-		t.Errorf("only %d of %d samples lexed", checked, len(samples))
+		t.Errorf("only %d of %d samples lexed", checked, files)
 	}
 	md := "# Title\n\nSome *prose*   with  spaces.\n\n```go\nfunc main() {\n\tx := 1  // a\n}\n```\n\n```\nplain\n```\nend"
 	check("markdown", markdownLexer(), md)

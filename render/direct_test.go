@@ -1,9 +1,6 @@
 package render
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -57,19 +54,14 @@ func TestDirectMatchesAreRegexp2s(t *testing.T) {
 // module (lexers/testdata), at the positions of its sample that the
 // quick loop would run the rule at, and past its end.
 func TestDirectMatchesAreRegexp2sOnChromasRules(t *testing.T) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/alecthomas/chroma/v2").Output()
-	if err != nil {
-		t.Skipf("chroma's module is not at hand: %v", err)
-	}
-	samples, _ := filepath.Glob(filepath.Join(strings.TrimSpace(string(out)), "lexers", "testdata", "*.actual"))
+	samples, _ := chromaSamples(t)
 	rules, direct, tries := 0, 0, 0
-	for _, f := range samples {
-		q, ok := quick(lexers.Get(strings.TrimSuffix(filepath.Base(f), ".actual"))).(*quickLexer)
-		b, err := os.ReadFile(f)
-		if !ok || err != nil {
+	for _, sm := range samples {
+		q, ok := quick(sm.lexer).(*quickLexer)
+		if !ok {
 			continue
 		}
-		text := []rune(string(b) + "é ü\n")
+		text := []rune(sm.text + "é ü\n")
 		for r, info := range q.known {
 			rules++
 			if info.direct == nil {
@@ -82,7 +74,7 @@ func TestDirectMatchesAreRegexp2sOnChromasRules(t *testing.T) {
 				}
 				tries++
 				if d := diffAt(r.Regexp, info.direct, text, pos); d != "" {
-					t.Fatalf("%s: rule %q at %d: %s", filepath.Base(f), r.Pattern, pos, d)
+					t.Fatalf("%s: rule %q at %d: %s", sm.name, r.Pattern, pos, d)
 				}
 			}
 		}

@@ -81,40 +81,61 @@ func firstDiff(a, b []chroma.Token) int {
 // third of the way in (a start inside a string or comment), and with
 // non-ASCII text around them.
 func TestQuickLexerTokensAreChromasOnItsSamples(t *testing.T) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/alecthomas/chroma/v2").Output()
-	if err != nil {
-		t.Skipf("chroma's module is not at hand: %v", err)
-	}
-	samples, _ := filepath.Glob(filepath.Join(strings.TrimSpace(string(out)), "lexers", "testdata", "*.actual"))
+	samples, files := chromaSamples(t)
 	checked := 0
-	for _, f := range samples {
-		l := lexers.Get(strings.TrimSuffix(filepath.Base(f), ".actual"))
-		b, err := os.ReadFile(f)
-		if l == nil || err != nil {
-			continue
-		}
+	for _, sm := range samples {
+		l := sm.lexer
 		if _, ok := quick(l).(*quickLexer); !ok {
 			continue
 		}
 		checked++
-		for _, text := range []string{string(b), string(b[len(b)/3:]), "é « " + string(b) + " » ü\n"} {
+		for _, text := range []string{sm.text, sm.text[len(sm.text)/3:], "é « " + sm.text + " » ü\n"} {
 			want, ends := lexedUpTo(t, l, text)
 			got := lexed(t, quick(l), text)
 			if !ends {
-				checkEnds(t, filepath.Base(f), text, got, want)
+				checkEnds(t, sm.name, text, got, want)
 				continue
 			}
 			if !slices.Equal(got, want) {
 				i := firstDiff(got, want)
-				t.Errorf("%s (%s): %d tokens, chroma %d; first difference at %d: %v", filepath.Base(f), l.Config().Name, len(got), len(want), i, pair(got, want, i))
+				t.Errorf("%s (%s): %d tokens, chroma %d; first difference at %d: %v", sm.name, l.Config().Name, len(got), len(want), i, pair(got, want, i))
 				break
 			}
 		}
 	}
 	if checked < 100 {
-		t.Errorf("only %d of %d samples lexed", checked, len(samples))
+		t.Errorf("only %d of %d samples lexed", checked, files)
 	}
 	t.Logf("%d samples", checked)
+}
+
+// chromaSample is a sample text in chroma's module and the lexer it is of.
+type chromaSample struct {
+	name  string // its file's
+	lexer chroma.Lexer
+	text  string
+}
+
+// chromaSamples are the samples of chroma's lexers in its module
+// (lexers/testdata) whose lexer it has, and how many files there are; the
+// test is skipped when the module is not at hand.
+func chromaSamples(t *testing.T) ([]chromaSample, int) {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/alecthomas/chroma/v2").Output()
+	if err != nil {
+		t.Skipf("chroma's module is not at hand: %v", err)
+	}
+	files, _ := filepath.Glob(filepath.Join(strings.TrimSpace(string(out)), "lexers", "testdata", "*.actual"))
+	var samples []chromaSample
+	for _, f := range files {
+		l := lexers.Get(strings.TrimSuffix(filepath.Base(f), ".actual"))
+		b, err := os.ReadFile(f)
+		if l == nil || err != nil {
+			continue
+		}
+		samples = append(samples, chromaSample{filepath.Base(f), l, string(b)})
+	}
+	return samples, len(files)
 }
 
 // checkEnds: where chroma's lexer never ends, the quick lexer makes its

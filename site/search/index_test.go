@@ -14,8 +14,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"unicode"
-	"unicode/utf8"
 )
 
 // tokens returns the words and the compounds Tokenize emits.
@@ -414,31 +412,25 @@ func TestExcerpt(t *testing.T) {
 }
 
 // TestExcerptCopiesRunsAsRunesWould: excerpt copies runs of ASCII whole;
-// what it makes is what a rune at a time makes, on text of every kind of
-// space, letters of several bytes, invalid UTF-8, and a cap that falls
-// inside a run or a character.
+// what it makes is its text's words cut at the cap, on text of every
+// kind of space, letters of several bytes, invalid UTF-8, and a cap that
+// falls inside a run or a character.
 func TestExcerptCopiesRunsAsRunesWould(t *testing.T) {
-	byRunes := func(parts []string) string {
-		var b []byte
-		space := false
-		for _, s := range parts {
-			for _, r := range s {
-				if unicode.IsSpace(r) {
-					space = len(b) > 0
-					continue
-				}
-				if len(b) >= maxExcerpt {
-					break
-				}
-				if space {
-					b = append(b, ' ')
-					space = false
-				}
-				b = utf8.AppendRune(b, r)
-			}
-			space = len(b) > 0
+	// What the excerpt is, said another way: the words of the parts,
+	// their characters as Go reads them, joined by a space, and cut before
+	// the first word character that would start past maxExcerpt.
+	byWords := func(parts []string) string {
+		var words []string
+		for _, p := range parts {
+			words = append(words, strings.Fields(string([]rune(p)))...)
 		}
-		return string(b)
+		j := strings.Join(words, " ")
+		for o, r := range j {
+			if before := strings.TrimSuffix(j[:o], " "); r != ' ' && len(before) >= maxExcerpt {
+				return before
+			}
+		}
+		return j
 	}
 	pieces := []string{"a", "word", " ", "\t\n", "\v\f\r", "\u0085", "\u00a0", "\u2003", "é", "日本", "\xff", "\xe2\x82", strings.Repeat("x", 700), "\U0001F600"}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -449,11 +441,11 @@ func TestExcerptCopiesRunsAsRunesWould(t *testing.T) {
 		}
 		text := sb.String()
 		start, rest := excerpt(Doc{Excerpt: text})
-		if want := byRunes([]string{text}); start+rest != want {
+		if want := byWords([]string{text}); start+rest != want {
 			t.Fatalf("excerpt of %d bytes: %d bytes, want %d", len(text), len(start+rest), len(want))
 		}
 		start, rest = excerpt(Doc{Text: text})
-		if want := byRunes(indexed(text)); start+rest != want {
+		if want := byWords(indexed(text)); start+rest != want {
 			t.Fatalf("excerpt of a text of %d bytes: %d bytes, want %d", len(text), len(start+rest), len(want))
 		}
 	}
