@@ -311,11 +311,15 @@ var (
 // settingsIn finds the secret values of the settings in s (decoded text),
 // as h says s holds them.
 func settingsIn(s string, h holds, out []found) []found {
-	if h&(settings|command) != 0 {
+	// Each pattern needs its character: a text without it is not scanned
+	// (no literal starts them, so the scan tries every position).
+	if h&(settings|command) != 0 && strings.IndexByte(s, '=') >= 0 {
 		out = settingsOf(eqSetting, s, h&settings == 0, out)
 	}
 	if h&settings != 0 {
-		out = settingsOf(colonSetting, s, false, out)
+		if strings.IndexByte(s, ':') >= 0 {
+			out = settingsOf(colonSetting, s, false, out)
+		}
 		out = settingsOf(wordSetting, s, false, out)
 	}
 	if h&keyLines != 0 {
