@@ -471,3 +471,16 @@ func TestTrimLineEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestTokens: counts as a page writes them, thousands separated, the
+// optional ones "" when none, and nothing at all for no usage.
+func TestTokens(t *testing.T) {
+	if got := Tokens(transcript.Usage{}); got != nil {
+		t.Errorf("Tokens of no usage = %+v, want nil", got)
+	}
+	got := Tokens(transcript.Usage{Input: 1234567, Output: 0, CacheRead: 999, Reasoning: 1000})
+	want := TokenCounts{Input: "1,234,567", Output: "0", CacheRead: "999", CacheWrite: "", Reasoning: "1,000"}
+	if got == nil || *got != want {
+		t.Errorf("Tokens = %+v, want %+v", got, want)
+	}
+}

@@ -358,7 +358,7 @@ type Entry struct {
 	// (Msg.UserShell).
 	Prompt, UserShell bool
 	// Usage is the tokens the message used; nil when it records none.
-	Usage *transcript.Usage
+	Usage *render.TokenCounts
 	// Time is when the message was written, as the page shows it; nil
 	// when the session does not say.
 	Time *Stamp
@@ -462,9 +462,7 @@ func entry(p *Page, n int, m *transcript.Message, callMsg map[*transcript.ToolRe
 		return e, false
 	}
 	e.IsEvent, e.Prompt, e.UserShell, e.Time = isEvent(e.Parts), m.StartsTurn(), m.UserShell(), stampOf(m.Time)
-	if !m.Usage.IsZero() {
-		e.Usage = &m.Usage
-	}
+	e.Usage = render.Tokens(m.Usage)
 	return e, true
 }
 
