@@ -13,7 +13,9 @@
 # With GOMAXPROCS=1, no preemption by signal (valgrind cannot follow it)
 # and GOGC=off: collections start when the heap says so, and their work
 # varies with timing; without them the count varies by about 0.1 %, so
-# what fewer allocations save the collector is not in it. Under valgrind
+# what fewer allocations save the collector is not in it. Run it on an
+# otherwise idle machine: beside a busy process the build's goroutines
+# interleave otherwise, other memo lookups hit, and counts move by 1 %. Under valgrind
 # Go hashes with AVX2, not the SHA extensions the CPU has, so hashing
 # counts several times what it costs outside. About a minute a binary.
 set -euo pipefail
