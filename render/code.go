@@ -42,12 +42,12 @@ func Rows(rows []Row, p string) template.HTML {
 		writeRowHead(&b, r)
 		switch {
 		case r.Op == '@':
-			b.WriteString(template.HTMLEscapeString(r.Text))
+			b.WriteString(escapeText(r.Text))
 		case i < lines.rows():
 			b.WriteString(lines.row(i))
 			i++
 		default:
-			b.WriteString(template.HTMLEscapeString(r.Text))
+			b.WriteString(escapeText(r.Text))
 			i++
 		}
 		b.WriteString("</span>")
@@ -217,6 +217,7 @@ func openTag(cls string) string {
 	return `<span class="` + cls + `">`
 }
 
+// classOf is the class the rows give a token of type t.
 func classOf(t chroma.TokenType) string {
 	if t == chroma.Error {
 		return "" // a fragment of code (an edit's old text) often does not lex: do not paint it red

@@ -173,18 +173,16 @@ func blockHTML(it chroma.Iterator, size int) string {
 	w.b.Grow(4*size + 64)
 	w.b.WriteString(`<pre class="chroma"><code>`)
 	for t := it(); t != chroma.EOF; t = it() {
-		v := t.Value
+		v, split := t.Value, false
 		for i := strings.IndexByte(v, '\n'); i >= 0; i = strings.IndexByte(v, '\n') {
 			w.add(t.Type, v[:i+1])
 			w.b.WriteString("</span></span>")
-			w.n, v = 0, v[i+1:]
-			if v == "" {
-				break
-			}
+			w.n, v, split = 0, v[i+1:], true
 		}
-		if v != "" || !strings.HasSuffix(t.Value, "\n") {
-			w.add(t.Type, v)
+		if split && v == "" {
+			continue // the token ended its line
 		}
+		w.add(t.Type, v)
 	}
 	// As chroma's SplitTokensIntoLines, a last line of one empty token is
 	// not written.
