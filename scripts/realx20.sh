@@ -28,9 +28,12 @@
 #   APART=1 scripts/realx20.sh                 # also, in each run, two GOMAXPROCS=1 builds at once
 #                                              # (each its own process and site): what two cores give
 #                                              # this work with nothing shared, the ceiling for 1 vs 2
-#   CCT="python3 -c 'from claude_code_transcripts import main; main()'" scripts/realx20.sh
+#   CCT="$(scripts/peers.sh)" scripts/realx20.sh
 #                                              # also claude-code-transcripts, in turns
 #                                              # (all --include-agents, on the same files)
+#   CCL="$(scripts/peers.sh --ccl)" scripts/realx20.sh
+#                                              # also claude-code-log, in turns (--all-projects
+#                                              # on the same files; 0.2.7 reads no subagents)
 #
 # The corpus is made in WORK, never in the repository.
 set -euo pipefail
@@ -108,21 +111,51 @@ apart() {
 	t1=$(date +%s.%N)
 	awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f\n", b - a}'
 }
-# peer DIR: one run of claude-code-transcripts over the same files, laid
-# out as ~/.claude/projects is (the copies' folders merged, by hard links);
-# prints what build prints.
-peer() {
+# flat: the same files laid out as ~/.claude/projects is (the copies'
+# folders merged, by hard links); prints the folder.
+flat() {
 	local flat=$work/realx20-$text-flat
 	if [ ! -d "$flat" ]; then
+		rm -rf "$flat.part"
 		for k in "$corpus"/*/; do
 			(cd "$k" && find . -type f) | while read -r f; do
-				mkdir -p "$flat/$(dirname "$f")" && ln "$k/$f" "$flat/$f"
+				mkdir -p "$flat.part/$(dirname "$f")" && ln "$k/$f" "$flat.part/$f"
 			done
 		done
+		mv "$flat.part" "$flat"
 	fi
+	echo "$flat"
+}
+# peer DIR: one run of claude-code-transcripts over flat; prints what
+# build prints.
+peer() {
+	local flat
+	flat=$(flat)
 	sync
 	sleep "${PAUSE:-5}"
 	{ /usr/bin/time -f '%e %U %S %M' sh -c "$CCT all -s '$flat' -o '$1' --include-agents -q >/dev/null 2>&1"; } 2>&1 | tail -1
+}
+# ccl DIR: one run of claude-code-log over flat; prints what build prints.
+# It writes its pages beside the sessions (combined_transcripts.html in
+# each project's folder, index.html above them), so it gets DIR/projects,
+# a fresh folder of hard links to them (a copy where DIR is on another
+# file system, as with OUT): new files go there, and no session is written
+# through a link unless it bears one of those names (checked).
+# HOME is DIR/home, so no cache of an earlier run is found (0.2.7 keeps
+# none; later versions keep one in the projects' folder or under HOME).
+ccl() {
+	local flat
+	flat=$(flat)
+	if [ -n "$(find "$flat" -name index.html -o -name combined_transcripts.html -o -name 'cache*')" ]; then
+		echo "$flat holds a name claude-code-log writes" >&2 && exit 1
+	fi
+	rm -rf "$1"
+	mkdir -p "$1/home"
+	cp -al "$flat" "$1/projects" 2>/dev/null || { rm -rf "$1/projects" && cp -a "$flat" "$1/projects"; }
+	sync
+	sleep "${PAUSE:-5}"
+	{ HOME=$1/home /usr/bin/time -f '%e %U %S %M' sh -c "$CCL --all-projects '$1/projects' >/dev/null 2>&1"; } 2>&1 | tail -1
+	[ -f "$1/projects/index.html" ] || echo "claude-code-log wrote no index.html in $1/projects" >&2
 }
 median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
@@ -162,6 +195,12 @@ for i in $(seq "$runs"); do
 		echo "run $i claude-code-transcripts: $w s wall, $u user + $y sys = $c CPU-s, $((k / 1024)) MB" >&2
 		wall[cct]+="$w " cpu[cct]+="$c " rss[cct]+="$k "
 	fi
+	if [ -n "${CCL:-}" ]; then
+		read -r w u y k < <(ccl "$sites/site-ccl-$i")
+		c=$(awk -v u="$u" -v y="$y" 'BEGIN {printf "%.2f", u + y}')
+		echo "run $i claude-code-log: $w s wall, $u user + $y sys = $c CPU-s, $((k / 1024)) MB" >&2
+		wall[ccl]+="$w " cpu[ccl]+="$c " rss[ccl]+="$k "
+	fi
 done
 for b in "${!bins[@]}"; do
 	# The warm rebuild: the first run's cache and site, nothing changed.
@@ -183,18 +222,23 @@ for b in "${!bins[@]}"; do
 		}'
 	done
 done
-if [ -n "${CCT:-}" ]; then
-	w=$(printf '%s\n' ${wall[cct]} | median)
-	c=$(printf '%s\n' ${cpu[cct]} | median)
-	k=$(printf '%s\n' ${rss[cct]} | median)
+# against KEY NAME: a peer's medians over the runs, and each binary's
+# ratio to them. MB/CPU-s is of the whole corpus, whatever the peer reads.
+against() {
+	local w c k
+	w=$(printf '%s\n' ${wall[$1]} | median)
+	c=$(printf '%s\n' ${cpu[$1]} | median)
+	k=$(printf '%s\n' ${rss[$1]} | median)
 	echo
-	echo "claude-code-transcripts, the same runs: $w s wall, $c CPU-s, $(awk -v mb="$mb" -v c="$c" 'BEGIN {printf "%.1f", mb / c}') MB/CPU-s, $((k / 1024)) MB peak RSS"
+	echo "$2, the same runs: $w s wall, $c CPU-s, $(awk -v mb="$mb" -v c="$c" 'BEGIN {printf "%.1f", mb / c}') MB/CPU-s, $((k / 1024)) MB peak RSS"
 	for b in "${!bins[@]}"; do
 		awk -v b="${bins[$b]}" -v cw="$w" -v cc="$c" -v w="$(printf '%s\n' ${wall[$b,2]} | median)" -v c="$(printf '%s\n' ${cpu[$b,2]} | median)" 'BEGIN {
 			printf "%s at GOMAXPROCS=2: %.1fx less CPU, %.1fx less wall time\n", b, cc / c, cw / w
 		}'
 	done
-fi
+}
+[ -z "${CCT:-}" ] || against cct claude-code-transcripts
+[ -z "${CCL:-}" ] || against ccl claude-code-log
 if [ -n "${PROFILE:-}" ]; then
 	d=$sites/site-profile
 	rm -rf "$d"
