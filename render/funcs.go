@@ -153,6 +153,10 @@ func HumanInt(n any) string {
 // those after Output are "" when 0, and left out.
 type TokenCounts struct {
 	Input, Output, CacheRead, CacheWrite, Reasoning string
+	// Line is them all in one line, as usage.html writes them: "5 in ·
+	// 25 out · 30,504 cache read", the counts that are 0 but input and
+	// output left out. One value to print, not five, on every message.
+	Line string
 }
 
 // Tokens is u as a page writes it; nil when it counts nothing. Made in
@@ -169,8 +173,15 @@ func Tokens(u transcript.Usage) *TokenCounts {
 		}
 		return HumanInt(n)
 	}
-	return &TokenCounts{Input: HumanInt(u.Input), Output: HumanInt(u.Output),
+	t := &TokenCounts{Input: HumanInt(u.Input), Output: HumanInt(u.Output),
 		CacheRead: some(u.CacheRead), CacheWrite: some(u.CacheWrite), Reasoning: some(u.Reasoning)}
+	t.Line = t.Input + " in · " + t.Output + " out"
+	for _, c := range []struct{ n, what string }{{t.CacheRead, "cache read"}, {t.CacheWrite, "cache write"}, {t.Reasoning, "reasoning"}} {
+		if c.n != "" {
+			t.Line += " · " + c.n + " " + c.what
+		}
+	}
+	return t
 }
 
 // thousands puts a comma between each group of three digits.

@@ -479,7 +479,8 @@ func TestTokens(t *testing.T) {
 		t.Errorf("Tokens of no usage = %+v, want nil", got)
 	}
 	got := Tokens(transcript.Usage{Input: 1234567, Output: 0, CacheRead: 999, Reasoning: 1000})
-	want := TokenCounts{Input: "1,234,567", Output: "0", CacheRead: "999", CacheWrite: "", Reasoning: "1,000"}
+	want := TokenCounts{Input: "1,234,567", Output: "0", CacheRead: "999", CacheWrite: "", Reasoning: "1,000",
+		Line: "1,234,567 in · 0 out · 999 cache read · 1,000 reasoning"}
 	if got == nil || *got != want {
 		t.Errorf("Tokens = %+v, want %+v", got, want)
 	}

@@ -311,12 +311,35 @@ type PartView struct {
 	Image            *transcript.Image
 	Event            *transcript.Event
 	Page             *Page
+	// Of a call, what its header shows, worked out once (see Entry): its
+	// CSS classes (tool, tool-KIND, is-error), its one line summary
+	// (render.ToolSummary), and whether it starts open: on an error, or
+	// for the kinds whose input or output is the point of them.
+	ToolClass, Summary string
+	Open               bool
 }
 
 // partView is p as a template on page sees it.
 func partView(p *transcript.Part, page *Page) PartView {
-	return PartView{Kind: p.Kind, Text: p.Text, Lang: p.Lang, Name: p.Name,
+	v := PartView{Kind: p.Kind, Text: p.Text, Lang: p.Lang, Name: p.Name,
 		Call: p.Call, Result: p.Result, Image: p.Image, Event: p.Event, Page: page}
+	if c := p.Call; c != nil {
+		failed := c.Result != nil && c.Result.IsError
+		v.ToolClass = "tool tool-" + string(c.Kind)
+		if failed {
+			v.ToolClass += " is-error"
+		}
+		v.Summary = render.ToolSummary(c)
+		v.Open = failed || openKinds[c.Kind]
+	}
+	return v
+}
+
+// openKinds are the kinds of tool call shown open: what a command ran and
+// printed, and what an edit, a write or a subagent did, is why they are
+// read; a read or search is a step on the way.
+var openKinds = map[transcript.ToolKind]bool{
+	transcript.ShellTool: true, transcript.EditTool: true, transcript.WriteTool: true, transcript.TaskTool: true,
 }
 
 // Images returns the pictures the part holds: its own, then its result's.
@@ -362,12 +385,19 @@ type Entry struct {
 	// Time is when the message was written, as the page shows it; nil
 	// when the session does not say.
 	Time *Stamp
+	// Class is the message's CSS classes: its role and what kind of
+	// message it is (is-event, is-prompt, user-shell, is-meta,
+	// is-sidechain, is-branch).
+	Class string
 }
 
 // Stamp is a time as a page shows it: for a datetime attribute, a title,
 // and the date and clock time written out.
 type Stamp struct {
 	ISO, Full, Date, Clock string
+	// Label is what the page writes: the clock time, after the date on a
+	// message from a later day than the one before it (Entry.NewDay).
+	Label string
 }
 
 // stampOf is t as a page shows it, in UTC; nil for the zero time.
@@ -376,8 +406,9 @@ func stampOf(t time.Time) *Stamp {
 		return nil
 	}
 	t = t.UTC()
+	clock := t.Format(time.TimeOnly)
 	return &Stamp{ISO: t.Format(time.RFC3339), Full: t.Format("2006-01-02 15:04 UTC"),
-		Date: t.Format(time.DateOnly), Clock: t.Format(time.TimeOnly)}
+		Date: t.Format(time.DateOnly), Clock: clock, Label: clock}
 }
 
 // isEvent reports whether parts only record events.
@@ -412,6 +443,7 @@ func TurnViews(p *Page, s *transcript.Session) []TurnView {
 			}
 			if d := m.Time.UTC().Format(time.DateOnly); !m.Time.IsZero() && d != day {
 				e.NewDay, day = true, d
+				e.Time.Label = e.Time.Date + " " + e.Time.Clock
 			}
 			tv.Entries = append(tv.Entries, e)
 		}
@@ -463,7 +495,40 @@ func entry(p *Page, n int, m *transcript.Message, callMsg map[*transcript.ToolRe
 	}
 	e.IsEvent, e.Prompt, e.UserShell, e.Time = isEvent(e.Parts), m.StartsTurn(), m.UserShell(), stampOf(m.Time)
 	e.Usage = render.Tokens(m.Usage)
+	e.Class = e.class()
 	return e, true
+}
+
+// class is the message's CSS classes, Entry.Class.
+func (e *Entry) class() string {
+	m := e.Msg
+	var b strings.Builder
+	b.WriteString("msg ")
+	if e.IsEvent {
+		b.WriteString("row ")
+	}
+	b.WriteString("role-")
+	b.WriteString(string(m.Role))
+	switch {
+	case e.IsEvent:
+		b.WriteString(" is-event")
+	default:
+		if e.Prompt {
+			b.WriteString(" is-prompt")
+		}
+		if e.UserShell {
+			b.WriteString(" user-shell")
+		} else if m.Meta {
+			b.WriteString(" is-meta")
+		}
+		if m.Sidechain {
+			b.WriteString(" is-sidechain")
+		}
+	}
+	if m.Branch != "" {
+		b.WriteString(" is-branch")
+	}
+	return b.String()
 }
 
 // promptLine is the first non-empty line of a prompt's text.

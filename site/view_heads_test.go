@@ -1,0 +1,95 @@
+package site
+
+import (
+	"bytes"
+	"html/template"
+	"testing"
+	"time"
+
+	"github.com/transcriptsite/transcriptsite/render"
+	"github.com/transcriptsite/transcriptsite/transcript"
+)
+
+// The markup the theme wrote with template logic before Entry and
+// PartView carried it worked out: the fields must write the same, for
+// every combination of what decides it.
+const (
+	eventClassBefore   = `msg row role-{{.Msg.Role}} is-event{{with .Msg.Branch}} is-branch{{end}}`
+	messageClassBefore = `msg role-{{.Msg.Role}}{{if .Prompt}} is-prompt{{end}}{{if .UserShell}} user-shell{{else if .Msg.Meta}} is-meta{{end}}{{if .Msg.Sidechain}} is-sidechain{{end}}{{with .Msg.Branch}} is-branch{{end}}`
+	timeBefore         = `{{with .Time}}{{if $.NewDay}}{{.Date}} {{end}}{{.Clock}}{{end}}`
+	toolHeadBefore     = `{{$c := .Call}}{{$k := $c.Kind}}{{$err := and $c.Result $c.Result.IsError}}` +
+		`tool tool-{{$k}}{{if $err}} is-error{{end}}|{{if or $err (eq $k "shell" "edit" "write" "task")}}open{{end}}|{{toolSummary $c}}`
+	toolHeadNow = `{{.ToolClass}}|{{if .Open}}open{{end}}|{{.Summary}}`
+)
+
+func execute(t *testing.T, text string, data any) string {
+	t.Helper()
+	tpl := template.Must(template.New("").Funcs(template.FuncMap{"toolSummary": render.ToolSummary}).Parse(text))
+	var b bytes.Buffer
+	if err := tpl.Execute(&b, data); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestEntryClassIsWhatTheTemplateWrote: Entry.Class for events and
+// messages of every role and kind, and Stamp.Label on a new day and not.
+func TestEntryClassIsWhatTheTemplateWrote(t *testing.T) {
+	n := 0
+	for _, role := range []transcript.Role{transcript.User, transcript.Assistant, "a<b"} {
+		for bits := range 1 << 6 {
+			on := func(i int) bool { return bits&(1<<i) != 0 }
+			m := &transcript.Message{Role: role, Meta: on(0), Sidechain: on(1)}
+			if on(2) {
+				m.Branch = "b1"
+			}
+			e := Entry{Msg: m, IsEvent: on(3), Prompt: on(4), UserShell: on(5)}
+			e.Class = e.class()
+			before := messageClassBefore
+			if e.IsEvent {
+				before = eventClassBefore
+			}
+			if got, want := execute(t, `{{.Class}}`, e), execute(t, before, e); got != want {
+				t.Errorf("%s message %06b: class %q, the template wrote %q", role, bits, got, want)
+			}
+			n++
+		}
+	}
+	for _, newDay := range []bool{false, true} {
+		p := &Page{Session: &Session{}}
+		s := &transcript.Session{ID: "t"}
+		at := time.Date(2026, 11, 28, 23, 59, 1, 0, time.UTC)
+		s.Append(&transcript.Message{Role: transcript.User, Time: at, Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: "a"}}})
+		if newDay {
+			at = at.Add(time.Minute)
+		}
+		s.Append(&transcript.Message{Role: transcript.Assistant, Time: at, Parts: []*transcript.Part{{Kind: transcript.TextPart, Text: "b"}}})
+		s.Started = s.Turns[0].Messages[0].Time
+		s.Finish()
+		e := TurnViews(p, s)[0].Entries[1]
+		if got, want := execute(t, `{{.Time.Label}}`, e), execute(t, timeBefore, e); got != want || e.NewDay != newDay {
+			t.Errorf("new day %v: label %q, the template wrote %q (NewDay %v)", newDay, got, want, e.NewDay)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no messages tried")
+	}
+}
+
+// TestPartViewToolHeadIsWhatTheTemplateWrote: a call's classes, whether it
+// starts open, and its summary, for every kind with no result, a result
+// and a failed one.
+func TestPartViewToolHeadIsWhatTheTemplateWrote(t *testing.T) {
+	kinds := []transcript.ToolKind{transcript.ShellTool, transcript.ReadTool, transcript.WriteTool, transcript.EditTool,
+		transcript.SearchTool, transcript.WebTool, transcript.TaskTool, transcript.MCPTool, transcript.OtherTool, "x\"y"}
+	results := []*transcript.ToolResult{nil, {Output: "ok"}, {Output: "no", IsError: true}}
+	for _, k := range kinds {
+		for _, r := range results {
+			c := &transcript.ToolCall{Name: "T", Kind: k, Result: r, Args: transcript.Args{Summary: "line one\nline two"}}
+			v := partView(&transcript.Part{Kind: transcript.CallPart, Call: c}, &Page{})
+			if got, want := execute(t, toolHeadNow, v), execute(t, toolHeadBefore, v); got != want {
+				t.Errorf("%s call, result %+v: %q, the template wrote %q", k, r, got, want)
+			}
+		}
+	}
+}
