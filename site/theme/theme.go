@@ -157,7 +157,6 @@ const toolViewDir = "partials/tools/"
 // toolView names the first partial of render.ToolViews the theme has, and
 // partial executes the partial it is given.
 func lookups(t *template.Template) template.FuncMap {
-	var chosen sync.Map // a call's view and kind → the partial toolView names
 	return template.FuncMap{
 		"partial": func(name string, data any) (template.HTML, error) {
 			b := partialBufs.Get().(*bytes.Buffer)
@@ -166,22 +165,13 @@ func lookups(t *template.Template) template.FuncMap {
 			return template.HTML(b.String()), err
 		},
 		"toolView": func(c *transcript.ToolCall) string {
-			// The theme's templates are all parsed before a page is made,
-			// so the choice for a view and kind is the same every time.
-			k := [2]string{c.View(), string(c.Kind)}
-			if name, ok := chosen.Load(k); ok {
-				return name.(string)
-			}
 			views := render.ToolViews(c)
-			name := toolViewDir + views[len(views)-1] + ".html"
 			for _, v := range views {
 				if t.Lookup(toolViewDir+v+".html") != nil {
-					name = toolViewDir + v + ".html"
-					break
+					return toolViewDir + v + ".html"
 				}
 			}
-			chosen.Store(k, name)
-			return name
+			return toolViewDir + views[len(views)-1] + ".html"
 		},
 	}
 }
