@@ -56,6 +56,8 @@ type rule struct {
 	// the keyword must not be a word character.
 	at        *regexp.Regexp
 	wordStart bool
+	// needs are literals every match of fast, or of re, holds (needs.go).
+	needs []needed
 	// skip, when set, keeps a secret the regex and entropy let through:
 	// a placeholder, an identifier.
 	skip func(secret string) bool
@@ -244,6 +246,7 @@ func (r *rule) compile(src string) error {
 	if ok, word := keywordLed(expr, r.keywords); ok {
 		r.at, r.wordStart = regexp.MustCompile("^(?:"+expr+")"), word
 	}
+	r.needs = needsOf(expr)
 	return nil
 }
 
@@ -454,6 +457,9 @@ func (rs *ruleSet) runNear(r *rule, s string, ps []int, out []found) []found {
 
 // run runs r on s[lo:hi] and appends what it finds.
 func (rs *ruleSet) run(r *rule, s string, lo, hi int, out []found) []found {
+	if !holdsAll(s[lo:hi], r.needs) {
+		return out
+	}
 	if r.fast == nil {
 		for _, m := range r.re.FindAllStringIndex(s[lo:hi], -1) {
 			out = rs.check(r, s, lo+m[0], lo+m[1], out)
