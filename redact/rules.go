@@ -487,6 +487,9 @@ func (rs *ruleSet) runAt(r *rule, s string, ps []int, out []found) []found {
 			continue
 		}
 		end := r.reach(s, p)
+		if !holdsAll(s[p:end], r.needs) {
+			continue
+		}
 		m := r.at.FindStringIndex(s[p:end])
 		if m == nil {
 			continue
