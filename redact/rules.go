@@ -13,7 +13,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	ahocorasick "github.com/BobuSumisu/aho-corasick"
+	"github.com/coregx/ahocorasick"
 	"github.com/zricethezav/gitleaks/v8/config"
 
 	siteconfig "github.com/transcriptsite/transcriptsite/config"
@@ -85,7 +85,7 @@ const namePrefix = `(?i)[\w.-]{0,50}?`
 type ruleSet struct {
 	rules  []*rule
 	global []*config.Allowlist
-	trie   *ahocorasick.Trie
+	trie   *ahocorasick.Automaton // the keywords, lower case
 	byKw   [][]int // the trie's keyword number → rules
 	always []int   // rules without keywords run on every string
 	// founds is what the rules found in the texts they searched before:
@@ -161,11 +161,14 @@ func compileBuiltin() (*ruleSet, error) {
 	// them all cost a cold build tens of ms before its first session could
 	// be read. Those run on every text are made now, beside the trie.
 	var wg sync.WaitGroup
-	wg.Go(func() { rs.trie = ahocorasick.NewTrieBuilder().AddStrings(kws).Build() })
+	wg.Go(func() { rs.trie, err = ahocorasick.NewBuilder().AddStrings(kws).Build() })
 	for _, i := range rs.always {
 		rs.rules[i].ready()
 	}
 	wg.Wait()
+	if err != nil {
+		return nil, fmt.Errorf("keywords: %w", err)
+	}
 	return rs, nil
 }
 
@@ -419,12 +422,14 @@ func (rs *ruleSet) keywordsIn(s string) []hit {
 	buf := lowerBufs.Get().(*[]byte)
 	*buf = lowerInto((*buf)[:0], s)
 	var hits []hit
-	rs.trie.Walk(*buf, func(end, n, kw int64) bool {
-		for _, i := range rs.byKw[kw] {
-			hits = append(hits, hit{i, int(end - n + 1)})
+	// Every keyword where it is, overlapping others: "api_key" holds
+	// "api" and "key". The automaton is a DFA, a table lookup a byte,
+	// where a trie's walk follows failure links: a third of the time.
+	for _, m := range rs.trie.FindAllOverlapping(*buf) {
+		for _, i := range rs.byKw[m.PatternID] {
+			hits = append(hits, hit{i, m.Start})
 		}
-		return true
-	})
+	}
 	lowerBufs.Put(buf)
 	return hits
 }

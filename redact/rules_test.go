@@ -1,11 +1,18 @@
 package redact
 
 import (
+	"cmp"
 	"hash/maphash"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	ahocorasick "github.com/BobuSumisu/aho-corasick"
 )
 
 func TestKeywordLed(t *testing.T) {
@@ -136,4 +143,69 @@ func BenchmarkCompileRules(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestKeywordsInFindsEveryKeyword: keywordsIn reports every keyword where
+// it is, overlapping ones too, as a trie's walk (the Aho-Corasick trie
+// gitleaks uses) does: on the corpus's files and on texts strung from
+// pieces of keywords, made to overlap.
+func TestKeywordsInFindsEveryKeyword(t *testing.T) {
+	rs := rules()
+	kws := (&ruleSet{rules: rs.rules}).index()
+	trie := ahocorasick.NewTrieBuilder().AddStrings(kws).Build()
+	want := func(s string) []hit {
+		var hits []hit
+		trie.Walk(lowerInto(nil, s), func(end, n, kw int64) bool {
+			for _, i := range rs.byKw[kw] {
+				hits = append(hits, hit{i, int(end - n + 1)})
+			}
+			return true
+		})
+		return hits
+	}
+	texts := corpusTexts(t)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 2000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(12) {
+			k := kws[rng.IntN(len(kws))]
+			b.WriteString(k[rng.IntN(len(k)):])
+			if rng.IntN(3) == 0 {
+				b.WriteString(strings.ToUpper(k))
+			}
+			b.WriteByte(" _-=\n"[rng.IntN(5)])
+		}
+		texts = append(texts, b.String())
+	}
+	byPlace := func(a, b hit) int { return cmp.Or(a.at-b.at, a.rule-b.rule) }
+	found := 0
+	for _, s := range texts {
+		got, exp := rs.keywordsIn(s), want(s)
+		slices.SortFunc(got, byPlace)
+		slices.SortFunc(exp, byPlace)
+		if !slices.Equal(got, exp) {
+			t.Fatalf("keywordsIn(%.200q) = %v, want %v", s, got, exp)
+		}
+		found += len(got)
+	}
+	if found < 10000 {
+		t.Fatalf("%d keywords found in all, too few to say", found)
+	}
+}
+
+// corpusTexts are the files of the shared corpus, each a text.
+func corpusTexts(t *testing.T) []string {
+	var texts []string
+	filepath.WalkDir("../../shared/corpus", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && len(texts) < 400 {
+			if b, err := os.ReadFile(p); err == nil {
+				texts = append(texts, string(b))
+			}
+		}
+		return nil
+	})
+	if len(texts) == 0 {
+		t.Skip("no corpus at ../../shared/corpus")
+	}
+	return texts
 }
