@@ -86,8 +86,8 @@ type ruleSet struct {
 	rules  []*rule
 	global []*config.Allowlist
 	trie   *ahocorasick.Automaton // the keywords, lower case
-	byKw   [][]int // the trie's keyword number → rules
-	always []int   // rules without keywords run on every string
+	byKw   [][]int                // the trie's keyword number → rules
+	always []int                  // rules without keywords run on every string
 	// founds is what the rules found in the texts they searched before:
 	// sessions repeat their long texts (the instructions injected into
 	// each, a file read again, a conversation copied whole into the
