@@ -50,11 +50,12 @@ func TestContainsFold(t *testing.T) {
 
 // TestNeedsAreInEveryMatch: strings made to match each built-in rule's
 // expression, the cases of its letters varied over every rune that
-// matches them (the Kelvin sign for k), hold what the rule needs, or run
-// would skip a secret.
+// matches them (the Kelvin sign for k), hold what the rule needs, and
+// those of a rule tried at its keywords a byte of its window, or run and
+// runAt would skip a secret.
 func TestNeedsAreInEveryMatch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	tried := 0
+	tried, windows := 0, 0
 	for _, r := range rules().rules {
 		r.ready()
 		re := r.re
@@ -66,7 +67,7 @@ func TestNeedsAreInEveryMatch(t *testing.T) {
 			t.Fatal(err)
 		}
 		tree = tree.Simplify()
-		for range 50 {
+		for range 200 {
 			var b strings.Builder
 			generate(&b, tree, rng)
 			s := b.String()
@@ -78,10 +79,16 @@ func TestNeedsAreInEveryMatch(t *testing.T) {
 			if !holdsAll(s[m[0]:m[1]], r.needs) {
 				t.Errorf("rule %s: match %q lacks one of %v", r.id, s[m[0]:m[1]], r.needs)
 			}
+			if r.at != nil && r.at.MatchString(s[m[0]:]) {
+				windows++
+			}
+			if r.at != nil && r.at.MatchString(s[m[0]:]) && !r.win.holds(s[m[0]:]) {
+				t.Errorf("rule %s: match %q has no byte of its window near its start (%d bytes)", r.id, s[m[0]:m[1]], r.win.n)
+			}
 		}
 	}
-	if tried < 500 {
-		t.Fatalf("only %d strings matched their rule", tried)
+	if tried < 500 || windows < 200 {
+		t.Fatalf("only %d strings matched their rule, %d where their keywords are", tried, windows)
 	}
 }
 
@@ -99,9 +106,15 @@ func generate(b *strings.Builder, re *syntax.Regexp, rng *rand.Rand) {
 		if len(re.Rune) == 0 {
 			return
 		}
+		// A range's low end and what follows, or its high end: the
+		// longest UTF-8 a class takes.
 		i := rng.IntN(len(re.Rune) / 2)
-		lo, hi := re.Rune[2*i], min(re.Rune[2*i+1], re.Rune[2*i]+200)
-		b.WriteRune(lo + rng.Int32N(hi-lo+1))
+		lo, hi := re.Rune[2*i], re.Rune[2*i+1]
+		if rng.IntN(4) == 0 {
+			b.WriteRune(hi)
+		} else {
+			b.WriteRune(lo + rng.Int32N(min(hi-lo, 200)+1))
+		}
 	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
 		b.WriteByte("ab9_ \t"[rng.IntN(6)])
 	case syntax.OpCapture:
@@ -164,5 +177,39 @@ func TestRunSkipsTextWithoutNeeds(t *testing.T) {
 	plain := "def test_parse(): pass\n"
 	if holdsAll(plain, lob.needs) {
 		t.Errorf("%q holds what the Lob rule needs (%v): it is searched", plain, lob.needs)
+	}
+}
+
+func TestWindowOf(t *testing.T) {
+	for _, c := range []struct {
+		expr  string
+		n     int
+		bytes string
+	}{
+		// a keyword, up to 3 name bytes, up to 2 spaces, then = or :
+		{`(?:api|tab)[a-z_]{0,3} {0,2}(?:=|:)x`, 3 + 3 + 2 + 1, ":="},
+		// (?i) puts the Kelvin sign, three bytes, in \w
+		{`(?i)(?:tab)\w{0,2}=`, 3 + 2*3 + 1, "="},
+		{`api\w*=`, 0, ""},               // no bound on the way
+		{`api(?:=|x?)y`, 3 + 1 + 1, "y"}, // past a part that may match nothing
+		{`api[^a]{0,2}z`, 3 + 2*4 + 1, "z"},
+		{`api`, 0, ""},
+	} {
+		w := windowOf(c.expr)
+		var got []byte
+		for b, in := range w.set {
+			if in {
+				got = append(got, byte(b))
+			}
+		}
+		if w.n != c.n || w.n > 0 && string(got) != c.bytes {
+			t.Errorf("windowOf(%q) = %d %q, want %d %q", c.expr, w.n, got, c.n, c.bytes)
+		}
+	}
+	w := windowOf(`key {0,3}=`)
+	for s, want := range map[string]bool{"key = 1": true, "key   =": true, "key    =": false, "key": false, "key=": true} {
+		if w.holds(s) != want {
+			t.Errorf("window of key {0,3}= holds %q: %v, want %v", s, !want, want)
+		}
 	}
 }

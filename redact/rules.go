@@ -56,8 +56,11 @@ type rule struct {
 	// the keyword must not be a word character.
 	at        *regexp.Regexp
 	wordStart bool
-	// needs are literals every match of fast, or of re, holds (needs.go).
+	// needs are literals every match of fast, or of re, holds; win, of a
+	// rule tried where its keywords are, bytes one of which a match holds
+	// near its start (needs.go).
 	needs []needed
+	win   window
 	// skip, when set, keeps a secret the regex and entropy let through:
 	// a placeholder, an identifier.
 	skip func(secret string) bool
@@ -248,6 +251,7 @@ func (r *rule) compile(src string) error {
 	}
 	if ok, word := keywordLed(expr, r.keywords); ok {
 		r.at, r.wordStart = regexp.MustCompile("^(?:"+expr+")"), word
+		r.win = windowOf(expr)
 	}
 	r.needs = needsOf(expr)
 	return nil
@@ -492,7 +496,7 @@ func (rs *ruleSet) runAt(r *rule, s string, ps []int, out []found) []found {
 			continue
 		}
 		end := r.reach(s, p)
-		if !holdsAll(s[p:end], r.needs) {
+		if !holdsAll(s[p:end], r.needs) || !r.win.holds(s[p:end]) {
 			continue
 		}
 		m := r.at.FindStringIndex(s[p:end])
