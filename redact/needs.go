@@ -47,11 +47,9 @@ func literalsIn(re *syntax.Regexp) []needed {
 			s = strings.ToLower(s)
 		}
 		return []needed{{s, fold}}
-	case syntax.OpCapture, syntax.OpPlus:
-		return literalsIn(re.Sub[0])
-	case syntax.OpRepeat:
-		if re.Min > 0 {
-			return literalsIn(re.Sub[0])
+	case syntax.OpCapture, syntax.OpPlus, syntax.OpRepeat:
+		if sub, ok := inner(re); ok {
+			return literalsIn(sub)
 		}
 	case syntax.OpConcat:
 		var out []needed
@@ -61,6 +59,18 @@ func literalsIn(re *syntax.Regexp) []needed {
 		return out
 	}
 	return nil
+}
+
+// inner is the part of re that each match of re holds a match of: a
+// group's, or a repeat's that runs at least once.
+func inner(re *syntax.Regexp) (*syntax.Regexp, bool) {
+	switch re.Op {
+	case syntax.OpCapture, syntax.OpPlus:
+		return re.Sub[0], true
+	case syntax.OpRepeat:
+		return re.Sub[0], re.Min > 0
+	}
+	return nil, false
 }
 
 // asciiFold says whether the runes, and every rune that matches one of
@@ -273,11 +283,9 @@ func firstBytes(re *syntax.Regexp) (set [256]bool, ok bool) {
 			}
 		}
 		return set, len(re.Rune) > 0
-	case syntax.OpCapture, syntax.OpPlus:
-		return firstBytes(re.Sub[0])
-	case syntax.OpRepeat:
-		if re.Min > 0 {
-			return firstBytes(re.Sub[0])
+	case syntax.OpCapture, syntax.OpPlus, syntax.OpRepeat:
+		if sub, ok := inner(re); ok {
+			return firstBytes(sub)
 		}
 	case syntax.OpConcat:
 		if len(re.Sub) > 0 && minBytes(re.Sub[0]) > 0 {

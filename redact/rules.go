@@ -596,11 +596,9 @@ const most = 256
 // of re: as long as re's elements allow.
 func openings(re *syntax.Regexp) ([]string, bool) {
 	switch re.Op {
-	case syntax.OpCapture, syntax.OpPlus:
-		return openings(re.Sub[0])
-	case syntax.OpRepeat:
-		if re.Min > 0 {
-			return openings(re.Sub[0])
+	case syntax.OpCapture, syntax.OpPlus, syntax.OpRepeat:
+		if sub, ok := inner(re); ok {
+			return openings(sub)
 		}
 	case syntax.OpAlternate:
 		return union(re.Sub, openings)
