@@ -164,13 +164,14 @@ func compileBuiltin() (*ruleSet, error) {
 	// them all cost a cold build tens of ms before its first session could
 	// be read. Those run on every text are made now, beside the trie.
 	var wg sync.WaitGroup
-	wg.Go(func() { rs.trie, err = ahocorasick.NewBuilder().AddStrings(kws).Build() })
+	var trieErr error
+	wg.Go(func() { rs.trie, trieErr = ahocorasick.NewBuilder().AddStrings(kws).Build() })
 	for _, i := range rs.always {
 		rs.rules[i].ready()
 	}
 	wg.Wait()
-	if err != nil {
-		return nil, fmt.Errorf("keywords: %w", err)
+	if trieErr != nil {
+		return nil, fmt.Errorf("keywords: %w", trieErr)
 	}
 	return rs, nil
 }
