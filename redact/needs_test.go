@@ -3,7 +3,6 @@ package redact
 import (
 	"math/rand/v2"
 	"reflect"
-	"regexp"
 	"regexp/syntax"
 	"strings"
 	"testing"
@@ -171,7 +170,7 @@ func TestRunSkipsTextWithoutNeeds(t *testing.T) {
 	if got := rs.run(lob, secret, 0, len(secret), nil); len(got) != 1 {
 		t.Errorf("run found %d secrets in %q, want 1", len(got), secret)
 	}
-	if !regexp.MustCompile(lob.fast.String()).MatchString(secret) || len(lob.needs) == 0 {
+	if !lob.fast.MatchString(secret) || len(lob.needs) == 0 {
 		t.Fatalf("the Lob rule no longer matches %q, or needs nothing: %v", secret, lob.needs)
 	}
 	plain := "def test_parse(): pass\n"

@@ -509,10 +509,9 @@ func (e *Entry) class() string {
 	}
 	b.WriteString("role-")
 	b.WriteString(string(m.Role))
-	switch {
-	case e.IsEvent:
+	if e.IsEvent {
 		b.WriteString(" is-event")
-	default:
+	} else {
 		if e.Prompt {
 			b.WriteString(" is-prompt")
 		}
