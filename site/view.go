@@ -1,6 +1,7 @@
 package site
 
 import (
+	"html/template"
 	"slices"
 	"strings"
 	"time"
@@ -317,6 +318,8 @@ type PartView struct {
 	// for the kinds whose input or output is the point of them.
 	ToolClass, Summary string
 	Open               bool
+	// Head is a call's header as the default theme shows it (heads.go).
+	Head template.HTML
 }
 
 // partView is p as a template on page sees it.
@@ -331,6 +334,7 @@ func partView(p *transcript.Part, page *Page) PartView {
 		}
 		v.Summary = render.ToolSummary(c)
 		v.Open = failed || openKinds[c.Kind]
+		v.Head = toolHead(c, v.Summary)
 	}
 	return v
 }
@@ -389,6 +393,9 @@ type Entry struct {
 	// message it is (is-event, is-prompt, user-shell, is-meta,
 	// is-sidechain, is-branch).
 	Class string
+	// Head is the message's header as the default theme shows it
+	// (heads.go); set on the messages of Page.Turns.
+	Head template.HTML
 }
 
 // Stamp is a time as a page shows it: for a datetime attribute, a title,
@@ -445,6 +452,7 @@ func TurnViews(p *Page, s *transcript.Session) []TurnView {
 				e.NewDay, day = true, d
 				e.Time.Label = e.Time.Date + " " + e.Time.Clock
 			}
+			e.Head = e.head()
 			tv.Entries = append(tv.Entries, e)
 		}
 		out = append(out, tv)

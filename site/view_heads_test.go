@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"cmp"
 	"html/template"
 	"testing"
 	"time"
@@ -89,6 +90,81 @@ func TestPartViewToolHeadIsWhatTheTemplateWrote(t *testing.T) {
 			v := partView(&transcript.Part{Kind: transcript.CallPart, Call: c}, &Page{})
 			if got, want := execute(t, toolHeadNow, v), execute(t, toolHeadBefore, v); got != want {
 				t.Errorf("%s call, result %+v: %q, the template wrote %q", k, r, got, want)
+			}
+		}
+	}
+}
+
+// The headers the theme wrote before Entry.Head and PartView.Head, from
+// message.html (with msg-time.html and usage.html) and tool.html.
+const (
+	messageHeadBefore = `<header class="msg-head">
+    <a class="anchor" href="#m-{{.N}}" title="Link to this message">#{{.N}}</a>
+    <span class="role">{{.Msg.Role}}</span>
+    {{- if .UserShell}} <span class="badge user-shell" title="A command the user ran in the agent's shell">ran a command</span>{{end}}
+    {{- with .Msg.Model}} <span class="model">{{.}}</span>{{end}}
+    {{- with .Usage}} <span class="usage" title="Tokens this message used">{{.Line}}</span>{{end}}
+    {{- with .Msg.Branch}} <span class="badge branch" title="The conversation was rewound past this message; it continued on another branch">rewound branch</span>{{end}}
+    {{- with .Time}} <time datetime="{{.ISO}}" title="{{.Full}}">{{.Label}}</time>{{end}}
+
+  </header>`
+	callHeadBefore = `{{- $c := .Call}}<summary class="tool-head">
+    <span class="tool-name"{{with $c.ID}} title="{{.}}"{{end}}>{{$c.Name}}</span>
+    {{- with .Summary}} <code class="tool-summary">{{.}}</code>{{end}}
+    {{- with $c.Result}}{{if .IsError}} <span class="badge error">error{{with .ExitCode}} · exit {{.}}{{end}}</span>{{end}}{{else}} <span class="badge">no result</span>{{end}}
+  </summary>`
+)
+
+// awkward are strings with every byte html/template escapes, in text and
+// in attributes, and bytes that are not UTF-8.
+var awkward = []string{"", "plain", `<b a="1" b='2'>&amp; x+y</b>`, "nul\x00byte", "bad \xff\xfe utf-8 \xe2<", "déjà vu · ✓"}
+
+// TestMessageHeadIsWhatTheTemplateWrote: Entry.Head for every badge on
+// and off, with and without a time, and strings the template escaped.
+func TestMessageHeadIsWhatTheTemplateWrote(t *testing.T) {
+	n := 0
+	for _, s := range awkward {
+		for bits := range 1 << 5 {
+			on := func(i int) bool { return bits&(1<<i) != 0 }
+			m := &transcript.Message{Role: transcript.Role(cmp.Or(s, "user"))}
+			e := Entry{Msg: m, N: 7 + bits, UserShell: on(0)}
+			if on(1) {
+				m.Model = s
+			}
+			if on(2) {
+				e.Usage = &render.TokenCounts{Line: s + " · 5 in"}
+			}
+			if on(3) {
+				m.Branch = "b1"
+			}
+			if on(4) {
+				e.Time = &Stamp{ISO: "2026-11-29T10:00:00Z", Full: s, Label: s + "10:00:00"}
+			}
+			if got, want := string(e.head()), execute(t, messageHeadBefore, e); got != want {
+				t.Errorf("message %05b with %q:\n%s\nthe template wrote\n%s", bits, s, got, want)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no messages tried")
+	}
+}
+
+// TestToolHeadIsWhatTheTemplateWrote: PartView.Head with and without an
+// id and a summary, with no result, a result, and failed ones with and
+// without an exit code (0 included: the template showed any it was given).
+func TestToolHeadIsWhatTheTemplateWrote(t *testing.T) {
+	zero, two := 0, 2
+	results := []*transcript.ToolResult{nil, {Output: "ok"}, {IsError: true}, {IsError: true, ExitCode: &zero}, {IsError: true, ExitCode: &two}, {ExitCode: &two}}
+	for _, s := range awkward {
+		for _, r := range results {
+			for _, id := range []string{"", s + "toolu_1"} {
+				c := &transcript.ToolCall{ID: id, Name: cmp.Or(s, "Bash"), Kind: transcript.ShellTool, Result: r, Args: transcript.Args{Summary: s}}
+				v := partView(&transcript.Part{Kind: transcript.CallPart, Call: c}, &Page{})
+				if got, want := string(v.Head), execute(t, callHeadBefore, v); got != want {
+					t.Errorf("call %q, id %q, result %+v:\n%s\nthe template wrote\n%s", s, id, r, got, want)
+				}
 			}
 		}
 	}
