@@ -3,6 +3,7 @@ package render
 import (
 	"crypto/sha256"
 	"fmt"
+	"math/rand/v2"
 	"path"
 	"reflect"
 	"regexp"
@@ -483,5 +484,43 @@ func TestTokens(t *testing.T) {
 		Line: "1,234,567 in · 0 out · 999 cache read · 1,000 reasoning"}
 	if got == nil || *got != want {
 		t.Errorf("Tokens = %+v, want %+v", got, want)
+	}
+}
+
+// TestNumberedIsLineDiffFrom: numbering a diff made with no line numbers
+// gives what diffing again from a start line gives, for texts with
+// changes, folds, and no final newline.
+func TestNumberedIsLineDiffFrom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	text := func() string {
+		var lines []string
+		for range rng.IntN(30) {
+			lines = append(lines, string(rune('a'+rng.IntN(4)))+strconv.Itoa(rng.IntN(30)))
+		}
+		s := strings.Join(lines, "\n")
+		if rng.IntN(2) == 0 && s != "" {
+			s += "\n"
+		}
+		return s
+	}
+	folds := 0
+	for range 500 {
+		// b is a with a few lines changed, so long runs stay the same.
+		a := text()
+		lines := strings.Split(a, "\n")
+		for range rng.IntN(3) {
+			lines[rng.IntN(len(lines))] = text()
+		}
+		b := strings.Join(lines, "\n")
+		none := LineDiff(a, b, 0)
+		for _, start := range []int{-3, 0, 1, 42} {
+			if got, want := numbered(none, start), LineDiff(a, b, start); !slices.Equal(got, want) {
+				t.Fatalf("%q → %q from %d:\nnumbered %v\nLineDiff %v", a, b, start, got, want)
+			}
+		}
+		folds += len(slices.DeleteFunc(slices.Clone(none), func(r Row) bool { return r.Op != '=' }))
+	}
+	if folds == 0 {
+		t.Fatal("no diff folded a run of lines: the test leaves '=' untried")
 	}
 }

@@ -78,7 +78,31 @@ func wholeEdit(c *transcript.ToolCall) []Row {
 		same++
 	}
 	start := patch[0].N - same
-	return around(LineDiff(e.Old, e.New, start), patchRows(r.Patch), start)
+	return around(numbered(rows, start), patchRows(r.Patch), start)
+}
+
+// numbered is LineDiff's rows of a text numbered from start instead of
+// none (see LineDiff), without diffing the texts again.
+func numbered(rows []Row, start int) []Row {
+	rows = slices.Clone(rows)
+	if start <= 0 {
+		return rows
+	}
+	old, new := start, start
+	for i := range rows {
+		switch rows[i].Op {
+		case ' ', '=': // unchanged, shown or folded away
+			rows[i].N = new
+			old, new = old+1, new+1
+		case '-':
+			rows[i].N = old
+			old++
+		case '+':
+			rows[i].N = new
+			new++
+		}
+	}
+	return rows
 }
 
 // oneFileEdit reports whether c made one change and its result reports
