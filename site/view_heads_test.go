@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"cmp"
 	"html/template"
+	"io/fs"
 	"testing"
 	"time"
 
+	"github.com/transcriptsite/transcriptsite"
 	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
@@ -95,32 +97,32 @@ func TestPartViewToolHeadIsWhatTheTemplateWrote(t *testing.T) {
 	}
 }
 
-// The headers the theme wrote before Entry.Head and PartView.Head, from
-// message.html (with msg-time.html and usage.html) and tool.html.
-const (
-	messageHeadBefore = `<header class="msg-head">
-    <a class="anchor" href="#m-{{.N}}" title="Link to this message">#{{.N}}</a>
-    <span class="role">{{.Msg.Role}}</span>
-    {{- if .UserShell}} <span class="badge user-shell" title="A command the user ran in the agent's shell">ran a command</span>{{end}}
-    {{- with .Msg.Model}} <span class="model">{{.}}</span>{{end}}
-    {{- with .Usage}} <span class="usage" title="Tokens this message used">{{.Line}}</span>{{end}}
-    {{- with .Msg.Branch}} <span class="badge branch" title="The conversation was rewound past this message; it continued on another branch">rewound branch</span>{{end}}
-    {{- with .Time}} <time datetime="{{.ISO}}" title="{{.Full}}">{{.Label}}</time>{{end}}
-
-  </header>`
-	callHeadBefore = `{{- $c := .Call}}<summary class="tool-head">
-    <span class="tool-name"{{with $c.ID}} title="{{.}}"{{end}}>{{$c.Name}}</span>
-    {{- with .Summary}} <code class="tool-summary">{{.}}</code>{{end}}
-    {{- with $c.Result}}{{if .IsError}} <span class="badge error">error{{with .ExitCode}} · exit {{.}}{{end}}</span>{{end}}{{else}} <span class="badge">no result</span>{{end}}
-  </summary>`
-)
+// shippedHead executes the default theme's partial name, with the
+// partials it uses, as the site does where a theme overrides one of them.
+func shippedHead(t *testing.T, data any, name string, uses ...string) string {
+	t.Helper()
+	tpl := template.New("")
+	for _, n := range append(uses, name) {
+		b, err := fs.ReadFile(transcriptsite.FS, "templates/"+n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		template.Must(tpl.New(n).Parse(string(b)))
+	}
+	var b bytes.Buffer
+	if err := tpl.ExecuteTemplate(&b, name, data); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
 
 // awkward are strings with every byte html/template escapes, in text and
 // in attributes, and bytes that are not UTF-8.
 var awkward = []string{"", "plain", `<b a="1" b='2'>&amp; x+y</b>`, "nul\x00byte", "bad \xff\xfe utf-8 \xe2<", "déjà vu · ✓"}
 
-// TestMessageHeadIsWhatTheTemplateWrote: Entry.Head for every badge on
-// and off, with and without a time, and strings the template escaped.
+// TestMessageHeadIsWhatTheTemplateWrote: Entry.Head is what the shipped
+// message-head.html writes, for every badge on and off, with and without
+// a time, and strings the template escapes.
 func TestMessageHeadIsWhatTheTemplateWrote(t *testing.T) {
 	n := 0
 	for _, s := range awkward {
@@ -140,7 +142,7 @@ func TestMessageHeadIsWhatTheTemplateWrote(t *testing.T) {
 			if on(4) {
 				e.Time = &Stamp{ISO: "2026-11-29T10:00:00Z", Full: s, Label: s + "10:00:00"}
 			}
-			if got, want := string(e.head()), execute(t, messageHeadBefore, e); got != want {
+			if got, want := string(e.head()), shippedHead(t, e, "partials/message-head.html", "partials/msg-time.html", "partials/usage.html"); got != want {
 				t.Errorf("message %05b with %q:\n%s\nthe template wrote\n%s", bits, s, got, want)
 			}
 			n++
@@ -151,8 +153,8 @@ func TestMessageHeadIsWhatTheTemplateWrote(t *testing.T) {
 	}
 }
 
-// TestToolHeadIsWhatTheTemplateWrote: PartView.Head with and without an
-// id and a summary, with no result, a result, and failed ones with and
+// TestToolHeadIsWhatTheTemplateWrote: PartView.Head is what the shipped
+// tool-head.html writes, with and without an id and a summary, with no result, a result, and failed ones with and
 // without an exit code (0 included: the template showed any it was given).
 func TestToolHeadIsWhatTheTemplateWrote(t *testing.T) {
 	zero, two := 0, 2
@@ -162,7 +164,7 @@ func TestToolHeadIsWhatTheTemplateWrote(t *testing.T) {
 			for _, id := range []string{"", s + "toolu_1"} {
 				c := &transcript.ToolCall{ID: id, Name: cmp.Or(s, "Bash"), Kind: transcript.ShellTool, Result: r, Args: transcript.Args{Summary: s}}
 				v := partView(&transcript.Part{Kind: transcript.CallPart, Call: c}, &Page{})
-				if got, want := string(v.Head), execute(t, callHeadBefore, v); got != want {
+				if got, want := string(v.Head), shippedHead(t, v, "partials/tool-head.html"); got != want {
 					t.Errorf("call %q, id %q, result %+v:\n%s\nthe template wrote\n%s", s, id, r, got, want)
 				}
 			}

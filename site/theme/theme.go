@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/transcriptsite/transcriptsite"
 	"github.com/transcriptsite/transcriptsite/cache"
 	"github.com/transcriptsite/transcriptsite/render"
 	"github.com/transcriptsite/transcriptsite/site/searchdoc"
@@ -67,8 +68,43 @@ func loadBase(theme fs.FS) (*template.Template, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, err = base.New(toolViewName).Parse(toolViewTemplate(base))
+	for _, h := range heads {
+		if err == nil && asShipped(theme, h.name) && asShipped(theme, h.uses...) {
+			_, err = base.New(h.name).Parse(`{{.Head}}`)
+		}
+	}
+	if err == nil {
+		_, err = base.New(toolViewName).Parse(toolViewTemplate(base))
+	}
 	return base, err
+}
+
+// heads are the partials of headers that the site also writes in Go,
+// with the partials they use: Entry.Head for a message's, PartView.Head
+// for a tool call's (site/heads.go, tested to write what they do). In a
+// template they were a dozen prints a message, at a few thousand
+// instructions each, the most a page makes. Where a theme leaves all of
+// them as shipped, the partial prints the field instead; a site that
+// overrides any of them gets its templates.
+var heads = []struct {
+	name string
+	uses []string
+}{
+	{"partials/message-head.html", []string{"partials/msg-time.html", "partials/usage.html"}},
+	{"partials/tool-head.html", nil},
+}
+
+// asShipped reports whether each of the templates names is in theme as
+// the default theme has it.
+func asShipped(theme fs.FS, names ...string) bool {
+	for _, n := range names {
+		b, err := fs.ReadFile(theme, "templates/"+n)
+		shipped, err2 := fs.ReadFile(transcriptsite.FS, "templates/"+n)
+		if err != nil || err2 != nil || !bytes.Equal(b, shipped) {
+			return false
+		}
+	}
+	return true
 }
 
 // funcs are the functions the templates call.
