@@ -8,11 +8,13 @@ import (
 	"github.com/transcriptsite/transcriptsite/transcript"
 )
 
-// The headers of messages and tool calls, written once in Go. From a
-// template they were fourteen values a message and eleven a call, each
-// looked up by name and escaped through reflection, for a few thousand
-// instructions apiece: a twentieth of a cold build's. A theme may still
-// write its own from the fields of Entry and PartView (view.go).
+// The headers of messages and tool calls, written once in Go: what the
+// default theme's message-head.html and tool-head.html write, which a
+// test holds them to. From a template they were fourteen values a message
+// and eleven a call, each looked up by name and escaped through
+// reflection, for a few thousand instructions apiece: a twentieth of a
+// cold build's. The theme prints them where a site leaves those partials,
+// and those they use, as shipped (site/theme).
 
 // head is the message's header, Entry.Head: its anchor, role, badges,
 // model, tokens and time.
