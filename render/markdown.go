@@ -3,6 +3,7 @@
 package render
 
 import (
+	"bufio"
 	"bytes"
 	"html/template"
 	"net/url"
@@ -27,6 +28,10 @@ var md = goldmark.New(
 
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
+// bufWriters are what goldmark writes through: handed a writer that is
+// not buffered, it makes a 4 KB bufio.Writer for every text it renders.
+var bufWriters = sync.Pool{New: func() any { return bufio.NewWriter(nil) }}
+
 // Markdown renders untrusted markdown: raw HTML is shown as text, links are
 // limited to http(s), mailto and relative URLs, images become links (a
 // transcript must not make the reader's browser fetch anything), and code
@@ -35,8 +40,10 @@ func Markdown(src string) template.HTML {
 	h, _ := markdowns.do("markdown", "", src, func() (html, bool) {
 		src := controlChars.Replace(StripANSI(src))
 		buf := bufPool.Get().(*bytes.Buffer)
-		defer func() { buf.Reset(); bufPool.Put(buf) }()
-		if err := md.Convert([]byte(src), buf); err != nil {
+		bw := bufWriters.Get().(*bufio.Writer)
+		bw.Reset(buf)
+		defer func() { bw.Reset(nil); bufWriters.Put(bw); buf.Reset(); bufPool.Put(buf) }()
+		if err := md.Convert([]byte(src), bw); err != nil || bw.Flush() != nil {
 			return html{s: "<pre>" + template.HTMLEscapeString(src) + "</pre>"}, true
 		}
 		return html{s: buf.String()}, true
