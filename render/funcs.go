@@ -26,6 +26,7 @@ func Funcs() template.FuncMap {
 		"prettyJSON":     PrettyJSON,
 		"readable":       Readable,
 		"readableOutput": ReadableOutput,
+		"outputBody":     OutputBody,
 		"toolSummary":    ToolSummary,
 		"diff":           Diff,
 		"stripANSI":      StripANSI,

@@ -68,9 +68,9 @@ func loadBase(theme fs.FS) (*template.Template, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, h := range heads {
+	for _, h := range twins {
 		if err == nil && asShipped(theme, h.name) && asShipped(theme, h.uses...) {
-			_, err = base.New(h.name).Parse(`{{.Head}}`)
+			_, err = base.New(h.name).Parse(h.twin)
 		}
 	}
 	if err == nil {
@@ -79,19 +79,22 @@ func loadBase(theme fs.FS) (*template.Template, error) {
 	return base, err
 }
 
-// heads are the partials of headers that the site also writes in Go,
-// with the partials they use: Entry.Head for a message's, PartView.Head
-// for a tool call's (site/heads.go, tested to write what they do). In a
-// template they were a dozen prints a message, at a few thousand
-// instructions each, the most a page makes. Where a theme leaves all of
-// them as shipped, the partial prints the field instead; a site that
-// overrides any of them gets its templates.
-var heads = []struct {
+// twins are partials that the site also writes in Go, with the partials
+// they use, and the template that prints the Go one: a message's header
+// (Entry.Head) and a call's (PartView.Head, site/heads.go), and what a
+// tool printed (render.OutputBody), each tested to write what its partial
+// does. In a template they were a dozen actions each, at a few thousand
+// instructions an action, the most a page makes. Where a theme leaves all
+// of them as shipped, the twin stands in; a site that overrides any of
+// them gets its templates.
+var twins = []struct {
 	name string
 	uses []string
+	twin string
 }{
-	{"partials/message-head.html", []string{"partials/msg-time.html", "partials/usage.html"}},
-	{"partials/tool-head.html", nil},
+	{"partials/message-head.html", []string{"partials/msg-time.html", "partials/usage.html"}, `{{.Head}}`},
+	{"partials/tool-head.html", nil, `{{.Head}}`},
+	{"partials/output-body.html", nil, `{{outputBody .}}`},
 }
 
 // asShipped reports whether each of the templates names is in theme as

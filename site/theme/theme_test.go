@@ -32,8 +32,9 @@ func TestToolViewTemplate(t *testing.T) {
 }
 
 // TestHeadsPrintTheFieldOnlyAsShipped: with the default theme a header's
-// partial prints the field the site wrote in Go; a site that overrides it
-// or a partial it uses gets its own templates.
+// partial prints the field the site wrote in Go, and output-body.html
+// render.OutputBody; a site that overrides one of them or a partial it
+// uses gets its own templates.
 func TestHeadsPrintTheFieldOnlyAsShipped(t *testing.T) {
 	type stamp struct{ ISO, Full, Label string }
 	entry := struct {
@@ -88,5 +89,12 @@ func TestHeadsPrintTheFieldOnlyAsShipped(t *testing.T) {
 	}
 	if got := write(map[string]string{"partials/tool-head.html": `<b>{{.Call.Name}}</b>`}, "partials/tool-head.html", call); got != "<b>Bash</b>" {
 		t.Errorf("tool-head.html overridden: %q", got)
+	}
+	result := &transcript.ToolResult{Output: "printed"}
+	if got, want := write(nil, "partials/output-body.html", result), string(render.OutputBody(result)); got != want {
+		t.Errorf("default theme, output: %q, want OutputBody's %q", got, want)
+	}
+	if got := write(map[string]string{"partials/output-body.html": `<i>{{.Output}}</i>`}, "partials/output.html", result); !strings.Contains(got, "<i>printed</i>") {
+		t.Errorf("output-body.html overridden: %q", got)
 	}
 }
